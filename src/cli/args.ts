@@ -1,0 +1,16 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from '../core/errors/usage-error.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** `parseArgs` with strict checking, whose mistakes become one-line usage errors that point at the help. */
+type Parsed<T extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
+
+export function parseCommandArgs<T extends Options>(command: string, args: string[], options: T): Parsed<T> {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '.');
+    throw new UsageError(message, `Run 'agentctx ${command} --help' to see the options.`);
+  }
+}

@@ -1,0 +1,76 @@
+import { extname } from 'node:path';
+import { parseDocument } from '../../core/config/parse-document.js';
+import { ValidationError } from '../../core/errors/validation-error.js';
+import { JsonReader, joinPath } from '../../core/util/json-reader.js';
+import { readInputFile } from '../read-input-file.js';
+
+export type CheckInput = {
+  templates: { name: string; text: string }[];
+  state: Record<string, unknown> | undefined;
+  artifacts: Record<string, string> | undefined;
+  valueFormat: 'default' | 'python';
+  escapes: boolean;
+};
+
+const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+const CHECK_FILE_FIELDS = ['template', 'templates', 'state', 'artifacts', 'valueFormat', 'escapes'];
+
+/** Reads what `check` works on: a YAML/JSON check file, or any other file as one template. */
+export async function readCheckInput(path: string, cwd: string): Promise<CheckInput> {
+  const text = await readInputFile(path, cwd);
+  if (!DOCUMENT_EXTENSIONS.has(extname(path).toLowerCase())) {
+    return { templates: [{ name: path, text }], state: undefined, artifacts: undefined, valueFormat: 'default', escapes: false };
+  }
+  let document = await parseDocument(text, { filename: path });
+  // Python formatting tells 1 from 1.0, which only the source text still shows: read it again keeping that.
+  if (isRecordWith(document, 'valueFormat', 'python')) document = await parseDocument(text, { filename: path, pythonNumbers: true });
+  const reader = new JsonReader();
+  const record = reader.object(document, '', 'a mapping with templates and state');
+  if (record === undefined) throw new ValidationError({ subject: path, issues: reader.issues });
+  reader.keys(record, '', CHECK_FILE_FIELDS);
+  const templates: { name: string; text: string }[] = [];
+  const single = reader.string(record, 'template', '', { optional: true });
+  if (single !== undefined) templates.push({ name: 'template', text: single });
+  if (record['templates'] !== undefined) {
+    const map = reader.object(record['templates'], 'templates', 'a mapping of name → template text');
+    for (const [name, value] of Object.entries(map ?? {})) {
+      if (typeof value === 'string') templates.push({ name, text: value });
+      else reader.issue(joinPath('templates', name), 'expected the template text (a string)');
+    }
+  }
+  if (templates.length === 0 && reader.issues.length === 0) {
+    reader.issue('', "has no templates: add 'template: <text>' or a 'templates:' mapping");
+  }
+  const state = record['state'] == null ? undefined : reader.object(record['state'], 'state', 'a mapping of state keys to values');
+  const artifacts = readArtifacts(reader, record['artifacts']);
+  const valueFormat = record['valueFormat'] ?? 'default';
+  if (valueFormat !== 'default' && valueFormat !== 'python') reader.issue('valueFormat', "expected 'default' or 'python'");
+  const escapes = reader.boolean(record, 'escapes', '') ?? false;
+  if (reader.issues.length > 0) throw new ValidationError({ subject: path, issues: reader.issues });
+  return { templates, state, artifacts, valueFormat: valueFormat === 'python' ? 'python' : 'default', escapes };
+}
+
+function readArtifacts(reader: JsonReader, value: unknown): Record<string, string> | undefined {
+  if (value == null) return undefined;
+  const map = reader.object(value, 'artifacts', 'a mapping of artifact name → text');
+  if (map === undefined) return undefined;
+  const artifacts: Record<string, string> = {};
+  for (const [name, text] of Object.entries(map)) {
+    if (typeof text === 'string') artifacts[name] = text;
+    else reader.issue(joinPath('artifacts', name), 'expected the artifact text (a string)');
+  }
+  return artifacts;
+}
+
+/** Reads a `--state` file: a mapping of state keys to values. */
+export async function readStateFile(path: string, cwd: string, pythonNumbers: boolean): Promise<Record<string, unknown>> {
+  const document = await parseDocument(await readInputFile(path, cwd), { filename: path, pythonNumbers });
+  const reader = new JsonReader();
+  const state = reader.object(document, '', 'a mapping of state keys to values');
+  if (state === undefined) throw new ValidationError({ subject: path, issues: reader.issues });
+  return state;
+}
+
+function isRecordWith(value: unknown, key: string, expected: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<string, unknown>)[key] === expected;
+}

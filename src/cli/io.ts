@@ -1,0 +1,27 @@
+/** What a command may touch of the outside world; tests pass their own. */
+export type CliIo = {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Colours and progress bars only when a person is watching. */
+  isTty: boolean;
+};
+
+/** A command: its name, one line for the command list, its full help, and what it does. Returns the exit code. */
+export type Command = {
+  name: string;
+  summary: string;
+  help: string;
+  run(args: string[], io: CliIo): Promise<number>;
+};
+
+export function processIo(): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+    isTty: process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined,
+  };
+}

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { AgentctxError } from '../core/errors/agentctx-error.js';
+import { checkCommand } from './commands/check.js';
+import { processIo, type CliIo, type Command } from './io.js';
+
+const COMMANDS: readonly Command[] = [checkCommand];
+
+function version(): string {
+  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return packageJson.version;
+}
+
+function topHelp(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  return `agentctx ${version()}: decides, deterministically and visibly, exactly what each model call receives.
+
+Usage: agentctx <command> [options]
+
+Commands:
+${COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`).join('\n')}
+
+Options:
+  -h, --help     show help (also: agentctx <command> --help)
+  -v, --version  print the version
+  --debug        print stack traces of errors
+
+Start here:
+  agentctx check examples/check/welcome.yaml
+`;
+}
+
+/** Runs the CLI and returns its exit code: 0 success, 1 the command found a problem (or failed), 2 bad input or usage. */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const debug = argv.includes('--debug');
+  const args = argv.filter((arg) => arg !== '--debug');
+  const [first, ...rest] = args;
+  try {
+    if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
+      const topic = first === 'help' ? COMMANDS.find((command) => command.name === rest[0]) : undefined;
+      io.stdout(topic?.help ?? topHelp());
+      return 0;
+    }
+    if (first === '-v' || first === '--version') {
+      io.stdout(`${version()}\n`);
+      return 0;
+    }
+    const command = COMMANDS.find((candidate) => candidate.name === first);
+    if (command === undefined) {
+      io.stderr(`error: unknown command '${first}'. Run 'agentctx --help' to see the commands.\n`);
+      return 2;
+    }
+    return await command.run(rest, io);
+  } catch (error) {
+    return reportError(error, io, debug);
+  }
+}
+
+function reportError(error: unknown, io: CliIo, debug: boolean): number {
+  if (AgentctxError.isInstance(error)) {
+    io.stderr(`error: ${error.describe().replace(/\s*\n\s*/g, ' ')}\n`);
+    if (debug) io.stderr(`${error.stack ?? ''}\n`);
+    return 2;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr(`error: unexpected failure: ${message.split('\n')[0] ?? ''} (run again with --debug for details)\n`);
+  if (debug && error instanceof Error) io.stderr(`${error.stack ?? ''}\n`);
+  return 1;
+}

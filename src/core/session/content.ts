@@ -1,0 +1,53 @@
+/** A call the model asks the runtime to make. `id` pairs it with its response. */
+export type FunctionCall = {
+  id?: string;
+  name: string;
+  args: Record<string, unknown>;
+};
+
+/** The result of a function call, sent back to the model. */
+export type FunctionResponse = {
+  id?: string;
+  name: string;
+  response: Record<string, unknown>;
+};
+
+export type TextPart = {
+  text: string;
+  /** The model's reasoning rather than its answer. */
+  thought?: boolean;
+  /** Opaque provider token that must travel back with the part. */
+  thoughtSignature?: string;
+};
+
+export type FunctionCallPart = { functionCall: FunctionCall; thoughtSignature?: string };
+export type FunctionResponsePart = { functionResponse: FunctionResponse };
+
+/** Bytes carried in the message itself, base64-encoded. */
+export type InlineDataPart = { inlineData: { mimeType: string; data: string; displayName?: string } };
+
+/** A file the provider fetches by URI. */
+export type FileDataPart = { fileData: { fileUri: string; mimeType?: string; displayName?: string } };
+
+/** One piece of a message: exactly one of text, a function call, a function response, inline data or file data. */
+export type Part = TextPart | FunctionCallPart | FunctionResponsePart | InlineDataPart | FileDataPart;
+
+export type Role = 'user' | 'model';
+
+/** A message: who said it and what it is made of. */
+export type Content = {
+  role: Role;
+  parts: Part[];
+};
+
+export function isTextPart(part: Part): part is TextPart {
+  return 'text' in part;
+}
+
+export function isFunctionCallPart(part: Part): part is FunctionCallPart {
+  return 'functionCall' in part;
+}
+
+export function isFunctionResponsePart(part: Part): part is FunctionResponsePart {
+  return 'functionResponse' in part;
+}

@@ -1,0 +1,178 @@
+import { ConflictError } from '../errors/conflict-error.js';
+import { ValidationError } from '../errors/validation-error.js';
+import { mergeScopedState, splitStateDelta, withoutTempKeys, type StateRecord } from '../state/state-delta.js';
+import { copyValue } from '../util/copy-value.js';
+import { deepFreeze, findNonJson, toStoredJson } from '../util/json-value.js';
+import type { Event } from './event.js';
+import { eventToJson } from './session-json.js';
+import type { Session, SessionKey } from './session.js';
+import type {
+  AppendEventInput,
+  CreateSessionInput,
+  GetSessionInput,
+  ListSessionsInput,
+  SessionStore,
+  StoreClock,
+} from './session-store.js';
+import { sessionNotFound, staleSession, windowEvents } from './store-rules.js';
+
+type StoredSession = {
+  appName: string;
+  userId: string;
+  id: string;
+  state: StateRecord;
+  events: Event[];
+  eventIds: Set<string>;
+  lastUpdateTime: number;
+  revision: number;
+};
+
+/**
+ * Sessions held in this process's memory: the reference implementation of the store contract, for tests,
+ * demos and single-process tools. Values are stored as their JSON round trip, exactly as a database store keeps them.
+ */
+export function createInMemorySessionStore(options: StoreClock = {}): SessionStore {
+  const now = options.now ?? (() => Date.now() / 1000);
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  const sessions = new Map<string, StoredSession>();
+  const appState = new Map<string, StateRecord>();
+  const userState = new Map<string, StateRecord>();
+
+  const sessionMapKey = (key: SessionKey) => JSON.stringify([key.appName, key.userId, key.sessionId]);
+  const userMapKey = (appName: string, userId: string) => JSON.stringify([appName, userId]);
+  const bucket = (map: Map<string, StateRecord>, key: string): StateRecord => {
+    let record = map.get(key);
+    if (record === undefined) map.set(key, (record = {}));
+    return record;
+  };
+  const view = (stored: StoredSession, events: Event[]): Session => ({
+    appName: stored.appName,
+    userId: stored.userId,
+    id: stored.id,
+    state: copyValue(
+      mergeScopedState({
+        session: stored.state,
+        app: appState.get(stored.appName),
+        user: userState.get(userMapKey(stored.appName, stored.userId)),
+      }),
+    ),
+    events,
+    lastUpdateTime: stored.lastUpdateTime,
+    revision: stored.revision,
+  });
+  const applyShared = (appName: string, userId: string, delta: StateRecord, sessionState: StateRecord): void => {
+    const split = splitStateDelta(delta);
+    Object.assign(bucket(appState, appName), split.app);
+    Object.assign(bucket(userState, userMapKey(appName, userId)), split.user);
+    Object.assign(sessionState, split.session);
+  };
+
+  return {
+    name: 'memory',
+
+    async createSession(input: CreateSessionInput): Promise<Session> {
+      const state = input.state ?? {};
+      checkCreateInput(input, state);
+      const sessionId = input.sessionId?.trim() || newId();
+      const key = { appName: input.appName, userId: input.userId, sessionId };
+      if (sessions.has(sessionMapKey(key))) {
+        throw new ConflictError({
+          code: 'already_exists',
+          message: `Session with id ${sessionId} already exists.`,
+          hint: 'Load it with getSession, or choose another id.',
+        });
+      }
+      const stored: StoredSession = {
+        appName: input.appName,
+        userId: input.userId,
+        id: sessionId,
+        state: {},
+        events: [],
+        eventIds: new Set(),
+        lastUpdateTime: now(),
+        revision: 0,
+      };
+      applyShared(input.appName, input.userId, toStoredJson(state), stored.state);
+      sessions.set(sessionMapKey(key), stored);
+      return view(stored, []);
+    },
+
+    async getSession(input: GetSessionInput): Promise<Session | undefined> {
+      const stored = sessions.get(sessionMapKey(input));
+      if (stored === undefined) return undefined;
+      return view(stored, windowEvents(stored.events, input));
+    },
+
+    async listSessions(input: ListSessionsInput): Promise<Session[]> {
+      const found: Session[] = [];
+      for (const stored of sessions.values()) {
+        if (stored.appName !== input.appName) continue;
+        if (input.userId !== undefined && stored.userId !== input.userId) continue;
+        found.push(view(stored, []));
+      }
+      return found.sort((a, b) => b.lastUpdateTime - a.lastUpdateTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    },
+
+    async appendEvent({ session, event }: AppendEventInput): Promise<Event> {
+      if (event.partial === true) return event;
+      const stored = sessions.get(sessionMapKey({ appName: session.appName, userId: session.userId, sessionId: session.id }));
+      if (stored === undefined) throw sessionNotFound(session.id);
+      if (session.revision !== stored.revision) throw staleSession(session.id, session.revision, stored.revision);
+      if (stored.eventIds.has(event.id)) {
+        throw new ConflictError({
+          code: 'already_exists',
+          message: `Event ${event.id} is already stored in session ${session.id}.`,
+          hint: 'Give every event a new id.',
+        });
+      }
+      const persisted = prepareStoredEvent(event);
+      applyShared(stored.appName, stored.userId, persisted.actions.stateDelta, stored.state);
+      stored.events.push(persisted);
+      stored.eventIds.add(persisted.id);
+      stored.revision += 1;
+      stored.lastUpdateTime = persisted.timestamp;
+      applyToSession(session, event, persisted, stored.revision);
+      return persisted;
+    },
+
+    async deleteSession(input: SessionKey): Promise<void> {
+      sessions.delete(sessionMapKey(input));
+    },
+
+    async close(): Promise<void> {},
+  };
+}
+
+function checkCreateInput(input: CreateSessionInput, state: StateRecord): void {
+  const issues = [];
+  if (typeof input.appName !== 'string' || input.appName === '') issues.push({ path: 'appName', message: 'must be a non-empty string' });
+  if (typeof input.userId !== 'string' || input.userId === '') issues.push({ path: 'userId', message: 'must be a non-empty string' });
+  const problem = findNonJson(withoutTempKeys(state), 'state');
+  if (problem !== undefined) issues.push({ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` });
+  if (issues.length > 0) throw new ValidationError({ subject: 'session', issues });
+}
+
+/** The event as storage keeps it: validated as JSON, `temp:` keys removed, copied, frozen. */
+export function prepareStoredEvent(event: Event): Event {
+  const stateDelta = withoutTempKeys(event.actions.stateDelta);
+  const candidate = eventToJson({ ...event, actions: { ...event.actions, stateDelta } });
+  const problem = findNonJson(candidate, 'event');
+  if (problem !== undefined) {
+    throw new ValidationError({
+      subject: 'event',
+      issues: [{ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` }],
+      hint: 'State values and tool results must be plain JSON data.',
+    });
+  }
+  return deepFreeze(toStoredJson(candidate));
+}
+
+/** Brings the caller's session copy up to date after a successful append. */
+export function applyToSession(session: Session, original: Event, persisted: Event, revision: number): void {
+  for (const [key, value] of Object.entries(original.actions.stateDelta)) {
+    session.state[key] = copyValue(Object.hasOwn(persisted.actions.stateDelta, key) ? persisted.actions.stateDelta[key] : value);
+  }
+  session.events.push(persisted);
+  session.lastUpdateTime = persisted.timestamp;
+  session.revision = revision;
+}

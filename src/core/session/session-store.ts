@@ -1,0 +1,78 @@
+import type { Event } from './event.js';
+import type { Session, SessionKey } from './session.js';
+
+export type CreateSessionInput = {
+  appName: string;
+  userId: string;
+  /** Trimmed; blank or absent means a generated id. */
+  sessionId?: string | undefined;
+  /** Initial state; `app:` and `user:` keys go to their shared scopes, `temp:` keys are dropped. */
+  state?: Record<string, unknown> | undefined;
+};
+
+export type GetSessionInput = SessionKey & {
+  /** Only the last N events (0: none). */
+  numRecentEvents?: number | undefined;
+  /** Only events with `timestamp >= afterTimestamp`. */
+  afterTimestamp?: number | undefined;
+};
+
+export type ListSessionsInput = {
+  appName: string;
+  /** All users of the app when absent. */
+  userId?: string | undefined;
+};
+
+export type AppendEventInput = {
+  /** The session as loaded by the caller; updated in place on success. */
+  session: Session;
+  event: Event;
+};
+
+/**
+ * Where sessions live. Every implementation must pass the shared contract suite (`agentctx/testing`).
+ *
+ * Implementations must:
+ * - keep `app:` state per app, `user:` state per app and user, and everything else per session, and hand out
+ *   the merged view (`mergeScopedState`) as `session.state`;
+ * - never store a `temp:` key;
+ * - hand out copies: nothing a caller does to a returned session, state value or event changes storage;
+ * - append atomically: the event, its state delta and the shared scopes change together or not at all;
+ * - refuse an append from a session copy whose `revision` is behind storage (`ConflictError`, code `stale_session`),
+ *   so two writers that loaded the same session cannot both succeed.
+ */
+export type SessionStore = {
+  /** `memory`, `sqlite`, `postgres`, or a custom name; shown in errors and the inspector. */
+  readonly name: string;
+
+  /** Throws `ConflictError` (`already_exists`) when the id is taken in this app and user. */
+  createSession(input: CreateSessionInput): Promise<Session>;
+
+  /** `undefined` when there is no such session. */
+  getSession(input: GetSessionInput): Promise<Session | undefined>;
+
+  /** Sessions without their events, most recently updated first, ties by id. */
+  listSessions(input: ListSessionsInput): Promise<Session[]>;
+
+  /**
+   * Stores `event` at the end of the session and applies its state delta, then updates `session` in place
+   * (events, state, lastUpdateTime, revision). `temp:` keys of the delta reach `session.state` (the live
+   * invocation sees them) but not storage, nor the returned event. A `partial` event is returned unstored.
+   * Throws `NotFoundError` for an unknown session, `ConflictError` for a stale session or a reused event id,
+   * `ValidationError` for a value that cannot be stored as JSON.
+   */
+  appendEvent(input: AppendEventInput): Promise<Event>;
+
+  /** Removes the session and its events; the shared `app:` and `user:` state stays. No error if absent. */
+  deleteSession(input: SessionKey): Promise<void>;
+
+  /** Releases connections and files; the store is unusable afterwards. */
+  close(): Promise<void>;
+};
+
+/** Sources of time and ids, injectable so tests and replays are deterministic. */
+export type StoreClock = {
+  /** Seconds since the epoch, with a fraction. */
+  now?: () => number;
+  newId?: () => string;
+};

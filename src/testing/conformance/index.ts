@@ -1,0 +1,8 @@
+/**
+ * @module agentctx/testing/conformance
+ * Contract suites every store implementation must pass; they run under vitest.
+ */
+export { testArtifactStore } from './artifact-store-suite.js';
+export type { ArtifactStoreSuiteOptions } from './artifact-store-suite.js';
+export { testSessionStore } from './session-store-suite.js';
+export type { SessionStoreSuiteOptions } from './session-store-suite.js';
