@@ -76,3 +76,54 @@ export { formatDefault, resolveValueFormat } from './core/state/template/value-f
 export type { ValueFormat, ValueFormatter } from './core/state/template/value-format.js';
 export { pythonRepr, pythonStr, reprFloat } from './core/state/template/python-format.js';
 export { PyFloat, pyFloat, PyTuple, pyTuple } from './core/state/template/python-values.js';
+
+export { llmAgent, loopAgent, parallelAgent, sequentialAgent } from './core/agent/define-agent.js';
+export type { LlmAgentConfig, WorkflowAgentConfig } from './core/agent/define-agent.js';
+export { isLlmAgent } from './core/agent/agent.js';
+export type {
+  AgentCallbacks,
+  AgentDefinition,
+  Instruction,
+  InstructionProvider,
+  LlmAgentDefinition,
+  StaticInstruction,
+  WorkflowAgentDefinition,
+} from './core/agent/agent.js';
+export type { ReadonlyContext, ReadonlyState } from './core/agent/readonly-context.js';
+export { createAgentTree } from './core/agent/agent-tree.js';
+export type { AgentNode, AgentTree } from './core/agent/agent-tree.js';
+export { agentFromConfig } from './core/agent/agent-config.js';
+export type { AgentConfigOptions } from './core/agent/agent-config.js';
+export { isFinalResponse, outputKeyDelta } from './core/agent/output-key.js';
+export { assembleCase, parseCaseFile } from './core/config/case-file.js';
+export type { CaseFile, CaseFileOptions } from './core/config/case-file.js';
+
+export { ProcessorError } from './core/errors/processor-error.js';
+export { declareTool, isValidToolName, toolDeclaration } from './core/tools/tool.js';
+export type { Tool } from './core/tools/tool.js';
+export { TRANSFER_TO_AGENT, transferToAgentDeclaration } from './core/tools/transfer-to-agent.js';
+
+export { assembleRequest } from './core/request/assemble.js';
+export type { AssembledRequest, AssembleOptions } from './core/request/assemble.js';
+export { cloneRequest, requestToJson } from './core/request/request.js';
+export type { JsonSchema, LlmRequest, Message, RequestConfig, ToolDeclaration } from './core/request/request.js';
+export type { Source, SourceKind, SourceSubstitution } from './core/request/source.js';
+export { draftMessage, emptyDraft, joinSystemBlocks, withSystemBlock, withTool } from './core/request/draft.js';
+export type { DraftMessage, DraftTool, RequestDraft, SystemBlock } from './core/request/draft.js';
+export { defineProcessor } from './core/request/processor.js';
+export type { AssemblyContext, Processor } from './core/request/processor.js';
+export { checkPipeline, insertProcessor, removeProcessor, replaceProcessor } from './core/request/pipeline.js';
+export type { ProcessorPosition } from './core/request/pipeline.js';
+export type { Provenance, ProcessorTrace } from './core/request/provenance.js';
+export { findInRequest, searchableText } from './core/request/find-in-request.js';
+export type { Occurrence } from './core/request/find-in-request.js';
+
+export { defaultPipeline } from './core/processors/default-pipeline.js';
+export { AGENT_TRANSFER_PROCESSOR, agentTransferProcessor, transferInstructions, transferTargets } from './core/processors/agent-transfer.js';
+export { CONTENTS_PROCESSOR, contentsProcessor } from './core/processors/contents.js';
+export { buildContents, insertInstructionMessages } from './core/processors/contents/build-contents.js';
+export { isOtherAgentReply } from './core/processors/contents/other-agent.js';
+export { FINALIZE_PROCESSOR, finalizeProcessor } from './core/processors/finalize.js';
+export { IDENTITY_PROCESSOR, identityProcessor, identityText } from './core/processors/identity.js';
+export { INSTRUCTIONS_PROCESSOR, instructionsProcessor } from './core/processors/instructions.js';
+export { TOOLS_PROCESSOR, toolDeclarationsProcessor } from './core/processors/tool-declarations.js';

@@ -22,7 +22,7 @@ const files: SourceFile[] = walk(src).map((path) => {
 
 function layerOf(path: string): string {
   const parts = relative(src, path).split('/');
-  if (parts[0] === 'stores') return `stores/${parts[1] ?? ''}`;
+  if (parts[0] === 'stores' || parts[0] === 'models') return `${parts[0]}/${parts[1] ?? ''}`;
   return parts.length === 1 ? 'entry' : (parts[0] ?? '');
 }
 
@@ -30,6 +30,7 @@ function layerOf(path: string): string {
 const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   core: { layers: ['core'], packages: ['yaml'] },
   'stores/fs': { layers: ['core', 'stores/fs'], packages: ['node:fs/promises', 'node:path'] },
+  'models/gemini': { layers: ['core', 'models/gemini'], packages: [] },
   testing: { layers: ['core', 'testing', 'stores/fs'], packages: ['vitest'] },
   cli: { layers: ['core', 'cli', 'stores/fs'], packages: ['node:fs', 'node:fs/promises', 'node:path', 'node:util'] },
   entry: { layers: ['core'], packages: [] },

@@ -1,34 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentctx, expectOneLineError } from './support/run-cli.js';
 
-const run = promisify(execFile);
-const root = new URL('..', import.meta.url).pathname;
-const bin = join(root, 'bin', 'agentctx.js');
 let dir = '';
-
-type Result = { code: number; stdout: string; stderr: string };
-
-/** Runs the built CLI as a user would; `npm test` builds it first. */
-async function agentctx(...args: string[]): Promise<Result> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-function expectOneLineError(result: Result, code: number, pattern: RegExp): void {
-  expect(result.code).toBe(code);
-  expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
-  expect(result.stderr).toMatch(pattern);
-  expect(result.stderr).not.toMatch(/\n\s+at /);
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentctx-cli-'));

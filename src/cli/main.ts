@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { AgentctxError } from '../core/errors/agentctx-error.js';
 import { checkCommand } from './commands/check.js';
+import { inspectCommand } from './commands/inspect.js';
 import { processIo, type CliIo, type Command } from './io.js';
 
-const COMMANDS: readonly Command[] = [checkCommand];
+const COMMANDS: readonly Command[] = [inspectCommand, checkCommand];
 
 function version(): string {
   const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -25,6 +26,7 @@ Options:
   --debug        print stack traces of errors
 
 Start here:
+  agentctx inspect examples/coordinator.yaml
   agentctx check examples/check/welcome.yaml
 `;
 }

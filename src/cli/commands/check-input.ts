@@ -2,6 +2,7 @@ import { extname } from 'node:path';
 import { parseDocument } from '../../core/config/parse-document.js';
 import { ValidationError } from '../../core/errors/validation-error.js';
 import { JsonReader, joinPath } from '../../core/util/json-reader.js';
+import { loadDocumentFile } from '../load-document-file.js';
 import { readInputFile } from '../read-input-file.js';
 
 export type CheckInput = {
@@ -17,13 +18,11 @@ const CHECK_FILE_FIELDS = ['template', 'templates', 'state', 'artifacts', 'value
 
 /** Reads what `check` works on: a YAML/JSON check file, or any other file as one template. */
 export async function readCheckInput(path: string, cwd: string): Promise<CheckInput> {
-  const text = await readInputFile(path, cwd);
   if (!DOCUMENT_EXTENSIONS.has(extname(path).toLowerCase())) {
+    const text = await readInputFile(path, cwd);
     return { templates: [{ name: path, text }], state: undefined, artifacts: undefined, valueFormat: 'default', escapes: false };
   }
-  let document = await parseDocument(text, { filename: path });
-  // Python formatting tells 1 from 1.0, which only the source text still shows: read it again keeping that.
-  if (isRecordWith(document, 'valueFormat', 'python')) document = await parseDocument(text, { filename: path, pythonNumbers: true });
+  const { value: document } = await loadDocumentFile(path, cwd);
   const reader = new JsonReader();
   const record = reader.object(document, '', 'a mapping with templates and state');
   if (record === undefined) throw new ValidationError({ subject: path, issues: reader.issues });
@@ -71,6 +70,3 @@ export async function readStateFile(path: string, cwd: string, pythonNumbers: bo
   return state;
 }
 
-function isRecordWith(value: unknown, key: string, expected: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as Record<string, unknown>)[key] === expected;
-}

@@ -6,6 +6,7 @@ import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { createStyle, type Style } from '../style.js';
 import { lineColumn } from '../text-position.js';
+import { plural } from '../format-request.js';
 import { readCheckInput, readStateFile, type CheckInput } from './check-input.js';
 
 const HELP = `Usage: agentctx check <file> [options]
@@ -165,9 +166,6 @@ function position(text: string, offset: number): string {
   return `${line}:${column}`;
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
 
 // Left-aligned columns; widths measured before styling so escape codes do not skew them.
 function table(rows: string[][]): string[] {

@@ -11,6 +11,8 @@ export type AgentctxErrorCode =
   | 'not_found'
   | 'already_exists'
   | 'stale_session'
+  | 'processor_failed'
+  | 'invalid_history'
   | 'usage';
 
 export type AgentctxErrorOptions = {

@@ -2,14 +2,15 @@
 export type FunctionCall = {
   id?: string;
   name: string;
-  args: Record<string, unknown>;
+  /** Absent when the model sent none (ADK renders that as `None`, not `{}`). */
+  args?: Record<string, unknown>;
 };
 
 /** The result of a function call, sent back to the model. */
 export type FunctionResponse = {
   id?: string;
   name: string;
-  response: Record<string, unknown>;
+  response?: Record<string, unknown>;
 };
 
 export type TextPart = {
@@ -20,7 +21,7 @@ export type TextPart = {
   thoughtSignature?: string;
 };
 
-export type FunctionCallPart = { functionCall: FunctionCall; thoughtSignature?: string };
+export type FunctionCallPart = { functionCall: FunctionCall; thought?: boolean; thoughtSignature?: string };
 export type FunctionResponsePart = { functionResponse: FunctionResponse };
 
 /** Bytes carried in the message itself, base64-encoded. */
@@ -29,8 +30,19 @@ export type InlineDataPart = { inlineData: { mimeType: string; data: string; dis
 /** A file the provider fetches by URI. */
 export type FileDataPart = { fileData: { fileUri: string; mimeType?: string; displayName?: string } };
 
-/** One piece of a message: exactly one of text, a function call, a function response, inline data or file data. */
-export type Part = TextPart | FunctionCallPart | FunctionResponsePart | InlineDataPart | FileDataPart;
+/** Code a model wrote for a code-execution tool, and what running it gave. */
+export type ExecutableCodePart = { executableCode: { code: string; language: string } };
+export type CodeExecutionResultPart = { codeExecutionResult: { outcome: string; output?: string } };
+
+/** One piece of a message: exactly one of text, a function call or response, inline or file data, executable code or its result. */
+export type Part =
+  | TextPart
+  | FunctionCallPart
+  | FunctionResponsePart
+  | InlineDataPart
+  | FileDataPart
+  | ExecutableCodePart
+  | CodeExecutionResultPart;
 
 export type Role = 'user' | 'model';
 

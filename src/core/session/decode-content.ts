@@ -1,7 +1,7 @@
 import { JsonReader, describeValue, joinPath } from '../util/json-reader.js';
 import type { Content, Part } from './content.js';
 
-const PART_KINDS = ['text', 'functionCall', 'functionResponse', 'inlineData', 'fileData'] as const;
+const PART_KINDS = ['text', 'functionCall', 'functionResponse', 'inlineData', 'fileData', 'executableCode', 'codeExecutionResult'] as const;
 
 /** Reads a message in its JSON form, reporting problems to `reader`. */
 export function readContent(reader: JsonReader, value: unknown, path: string): Content | undefined {
@@ -43,18 +43,37 @@ export function readPart(reader: JsonReader, value: unknown, path: string): Part
       const call = readCallLike(reader, record['functionCall'], joinPath(path, 'functionCall'), 'args');
       if (call === undefined) return undefined;
       const { payload, ...rest } = call;
-      return { functionCall: { ...rest, args: payload }, ...(signature === undefined ? {} : { thoughtSignature: signature }) };
+      const functionCall = payload === undefined ? rest : { ...rest, args: payload };
+      const thought = reader.boolean(record, 'thought', path);
+      return { functionCall, ...(thought === undefined ? {} : { thought }), ...(signature === undefined ? {} : { thoughtSignature: signature }) };
     }
     case 'functionResponse': {
       const response = readCallLike(reader, record['functionResponse'], joinPath(path, 'functionResponse'), 'response');
       if (response === undefined) return undefined;
       const { payload, ...rest } = response;
-      return { functionResponse: { ...rest, response: payload } };
+      return { functionResponse: payload === undefined ? rest : { ...rest, response: payload } };
     }
     case 'inlineData':
       return readInlineData(reader, record['inlineData'], joinPath(path, 'inlineData'));
-    default:
+    case 'fileData':
       return readFileData(reader, record['fileData'], joinPath(path, 'fileData'));
+    case 'executableCode': {
+      const code = reader.object(record['executableCode'], joinPath(path, 'executableCode'));
+      if (code === undefined) return undefined;
+      reader.keys(code, joinPath(path, 'executableCode'), ['code', 'language']);
+      const text = reader.string(code, 'code', joinPath(path, 'executableCode'));
+      const language = reader.string(code, 'language', joinPath(path, 'executableCode'), { optional: true }) ?? 'PYTHON';
+      return text === undefined ? undefined : { executableCode: { code: text, language } };
+    }
+    default: {
+      const result = reader.object(record['codeExecutionResult'], joinPath(path, 'codeExecutionResult'));
+      if (result === undefined) return undefined;
+      reader.keys(result, joinPath(path, 'codeExecutionResult'), ['outcome', 'output']);
+      const outcome = reader.string(result, 'outcome', joinPath(path, 'codeExecutionResult'));
+      const output = reader.string(result, 'output', joinPath(path, 'codeExecutionResult'), { optional: true });
+      if (outcome === undefined) return undefined;
+      return { codeExecutionResult: output === undefined ? { outcome } : { outcome, output } };
+    }
   }
 }
 
@@ -63,17 +82,16 @@ function readCallLike(
   value: unknown,
   path: string,
   payloadKey: 'args' | 'response',
-): { id?: string; name: string; payload: Record<string, unknown> } | undefined {
+): { id?: string; name: string; payload?: Record<string, unknown> } | undefined {
   const record = reader.object(value, path);
   if (record === undefined) return undefined;
   reader.keys(record, path, ['id', 'name', payloadKey]);
   const id = reader.string(record, 'id', path, { optional: true });
   const name = reader.string(record, 'name', path, { nonEmpty: true });
   const raw = record[payloadKey];
-  let payload: Record<string, unknown> | undefined = {};
-  if (raw !== undefined && raw !== null) payload = reader.object(raw, joinPath(path, payloadKey));
-  if (name === undefined || payload === undefined) return undefined;
-  return { ...(id === undefined ? {} : { id }), name, payload };
+  const payload = raw == null ? undefined : reader.object(raw, joinPath(path, payloadKey));
+  if (name === undefined || (raw != null && payload === undefined)) return undefined;
+  return { ...(id === undefined ? {} : { id }), name, ...(payload === undefined ? {} : { payload }) };
 }
 
 function readInlineData(reader: JsonReader, value: unknown, path: string): Part | undefined {

@@ -25,7 +25,7 @@ describe('parseEvent', () => {
         ],
       },
     });
-    expect(event.content?.parts[2]).toEqual({ functionCall: { name: 'g', args: {} } });
+    expect(event.content?.parts[2]).toEqual({ functionCall: { name: 'g' } });
     expect(event.content?.parts).toHaveLength(6);
   });
 

@@ -15,9 +15,9 @@ const ADK_ONLY_FIELDS = [
   'outputTranscription', 'nodeInfo', 'isolationScope', 'output', 'interactionId', 'cacheMetadata',
 ];
 
-const ACTION_FIELDS = ['stateDelta', 'artifactDelta', 'transferToAgent', 'escalate', 'skipSummarization', 'compaction'] as const;
+const ACTION_FIELDS = ['stateDelta', 'artifactDelta', 'transferToAgent', 'escalate', 'skipSummarization', 'compaction', 'rewindBeforeInvocationId'] as const;
 const ADK_ONLY_ACTION_FIELDS = [
-  'requestedAuthConfigs', 'requestedToolConfirmations', 'endOfAgent', 'agentState', 'rewindBeforeInvocationId', 'renderUiWidgets',
+  'requestedAuthConfigs', 'requestedToolConfirmations', 'endOfAgent', 'agentState', 'renderUiWidgets',
   'route', 'setModelResponse',
 ];
 
@@ -57,6 +57,7 @@ function readActions(reader: JsonReader, value: unknown, path: string): EventAct
   const transferToAgent = reader.string(record, 'transferToAgent', path, { optional: true, nonEmpty: true });
   const escalate = reader.boolean(record, 'escalate', path);
   const skipSummarization = reader.boolean(record, 'skipSummarization', path);
+  const rewind = reader.string(record, 'rewindBeforeInvocationId', path, { optional: true, nonEmpty: true });
   const compaction = record['compaction'] == null ? undefined : readCompaction(reader, record['compaction'], joinPath(path, 'compaction'));
   if (stateDelta === undefined || artifactDelta === undefined) return undefined;
   const actions: EventActions = { stateDelta, artifactDelta };
@@ -64,6 +65,7 @@ function readActions(reader: JsonReader, value: unknown, path: string): EventAct
   if (escalate !== undefined) actions.escalate = escalate;
   if (skipSummarization !== undefined) actions.skipSummarization = skipSummarization;
   if (compaction !== undefined) actions.compaction = compaction;
+  if (rewind !== undefined) actions.rewindBeforeInvocationId = rewind;
   return actions;
 }
 

@@ -20,6 +20,8 @@ export type EventActions = {
   /** The function response is final: the model is not called again to summarize it. */
   skipSummarization?: boolean;
   compaction?: EventCompaction;
+  /** Hides this invocation and every event from it up to this one from later requests. */
+  rewindBeforeInvocationId?: string;
 };
 
 /** Tokens a model call used, as the provider billed them. */

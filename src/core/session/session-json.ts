@@ -72,6 +72,7 @@ export function eventToJson(event: Event): Event {
       ...(actions.escalate === undefined ? {} : { escalate: actions.escalate }),
       ...(actions.skipSummarization === undefined ? {} : { skipSummarization: actions.skipSummarization }),
       ...(actions.compaction === undefined ? {} : { compaction: actions.compaction }),
+      ...(actions.rewindBeforeInvocationId === undefined ? {} : { rewindBeforeInvocationId: actions.rewindBeforeInvocationId }),
     },
     ...(event.usage === undefined ? {} : { usage: event.usage }),
     ...(event.partial === undefined ? {} : { partial: event.partial }),

@@ -38,3 +38,13 @@ export function resolveValueFormat(format: ValueFormat | undefined): ValueFormat
 function formatPython(value: unknown): string {
   return value === null || value === undefined ? '' : pythonStr(value);
 }
+
+/**
+ * Writes a value inside surrounding text (a retold tool call's arguments): like the value format, except that
+ * null and undefined are spelled out (`None` in Python, `null` otherwise) instead of disappearing.
+ */
+export function embedFormatter(format: ValueFormat | undefined): ValueFormatter {
+  if (format === 'python') return pythonStr;
+  if (format === undefined || format === 'default') return (value) => (value === undefined ? 'null' : formatDefault(value === null ? 'null' : value));
+  return format;
+}

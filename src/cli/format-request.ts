@@ -1,0 +1,72 @@
+import type { Occurrence } from '../core/request/find-in-request.js';
+import type { Provenance } from '../core/request/provenance.js';
+import type { LlmRequest } from '../core/request/request.js';
+import type { Source } from '../core/request/source.js';
+import type { Part } from '../core/session/content.js';
+import type { Style } from './style.js';
+
+/** One line naming where a piece of the request came from: `instruction · coordinator.instruction`. */
+export function describeSource(source: Source | undefined): string {
+  if (source === undefined) return 'unknown source';
+  const where = source.field !== undefined ? `${source.agent}.${source.field}` : source.agent;
+  const events = source.eventIds === undefined ? '' : ` · event${source.eventIds.length === 1 ? '' : 's'} ${source.eventIds.join(', ')}`;
+  const note = source.note === undefined ? '' : ` (${source.note})`;
+  return `${source.kind} · ${where}${events}${note}`;
+}
+
+/** The request, section by section, each piece under a header that says where it came from. */
+export function formatRequest(request: LlmRequest, provenance: Provenance, header: string, style: Style): string {
+  const lines: string[] = [style.bold(header), ''];
+  const bar = style.dim('│');
+  const body = (text: string) => (text === '' ? [`${bar} ${style.dim('(empty)')}`] : text.split('\n').map((line) => `${bar} ${line}`));
+
+  lines.push(style.bold(`SYSTEM · ${plural(provenance.system.length, 'block')} · ${request.system.length} chars`));
+  provenance.system.forEach((block, index) => {
+    lines.push(`${style.dim('┌')} ${style.cyan(`block ${index + 1}`)} · ${describeSource(block.source)}`);
+    lines.push(...body(request.system.slice(block.start, block.end)));
+    for (const substitution of block.source.substitutions ?? []) {
+      const what = substitution.kind === 'state' ? `state '${substitution.key}' (${substitution.scope})` : `artifact '${substitution.name}'`;
+      lines.push(`${bar} ${style.dim(`↳ ${substitution.placeholder} → ${what}${substitution.present ? '' : ', not set'} at ${substitution.start}–${substitution.end}`)}`);
+    }
+  });
+
+  lines.push('', style.bold(`TOOLS · ${request.tools.length}`));
+  request.tools.forEach((tool, index) => {
+    lines.push(`${style.dim('┌')} ${style.cyan(`tools[${index}]`)} ${style.bold(tool.name)} · ${describeSource(provenance.tools[index])}`);
+    lines.push(...body(tool.description));
+    if (tool.parameters !== undefined) lines.push(`${bar} ${style.dim('parameters:')} ${JSON.stringify(tool.parameters)}`);
+  });
+
+  lines.push('', style.bold(`MESSAGES · ${request.messages.length}`));
+  request.messages.forEach((message, index) => {
+    lines.push(`${style.dim('┌')} ${style.cyan(`messages[${index}]`)} ${style.bold(message.role)}`);
+    message.content.forEach((part, partIndex) => {
+      lines.push(`${bar} ${style.dim(`content[${partIndex}] · ${describeSource(provenance.messages[index]?.[partIndex])}`)}`);
+      lines.push(...partText(part).split('\n').map((line) => `${bar}   ${line}`));
+    });
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+/** Where a text occurs, one line per place. */
+export function formatOccurrences(text: string, occurrences: readonly Occurrence[], style: Style): string {
+  if (occurrences.length === 0) return `${style.yellow('not found')}: ${JSON.stringify(text)} is nowhere in the request\n`;
+  const width = Math.max(...occurrences.map((occurrence) => occurrence.path.length));
+  const lines = occurrences.map((occurrence) => `${occurrence.path.padEnd(width)}  ${style.dim(`@${occurrence.start}`)}  ${describeSource(occurrence.source)}`);
+  lines.push(style.dim(`${plural(occurrences.length, 'occurrence')} of ${JSON.stringify(text)}`));
+  return `${lines.join('\n')}\n`;
+}
+
+function partText(part: Part): string {
+  if ('text' in part) return part.thought === true ? `(thought) ${part.text}` : part.text;
+  if ('functionCall' in part) return `call ${part.functionCall.name}(${JSON.stringify(part.functionCall.args ?? {})})${part.functionCall.id === undefined ? '' : ` id=${part.functionCall.id}`}`;
+  if ('functionResponse' in part) return `result of ${part.functionResponse.name}: ${JSON.stringify(part.functionResponse.response ?? null)}`;
+  if ('inlineData' in part) return `[inline data ${part.inlineData.mimeType}, ${Math.floor((part.inlineData.data.length * 3) / 4)} bytes]`;
+  if ('fileData' in part) return `[file ${part.fileData.fileUri}]`;
+  if ('executableCode' in part) return `[code ${part.executableCode.language}]\n${part.executableCode.code}`;
+  return `[code result ${part.codeExecutionResult.outcome}] ${part.codeExecutionResult.output ?? ''}`;
+}
+
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}

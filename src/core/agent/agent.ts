@@ -1,0 +1,66 @@
+import type { RequestConfig } from '../request/request.js';
+import type { Content, Part } from '../session/content.js';
+import type { Tool } from '../tools/tool.js';
+import type { ReadonlyContext } from './readonly-context.js';
+
+/** Builds an instruction at request time; its output is used exactly as returned, without templating. */
+export type InstructionProvider = (context: ReadonlyContext) => string | Promise<string>;
+
+/** A template string (its `{placeholders}` are filled from state) or a provider. */
+export type Instruction = string | InstructionProvider;
+
+/** Text (and data) that goes into the system text unchanged: never templated, so braces are safe. */
+export type StaticInstruction = string | readonly (string | Part)[] | Content;
+
+/** Hooks the runner calls around agents, model calls and tools; each may be one function or a list. */
+export type AgentCallbacks = {
+  readonly beforeAgent?: unknown;
+  readonly afterAgent?: unknown;
+  readonly beforeModel?: unknown;
+  readonly afterModel?: unknown;
+  readonly beforeTool?: unknown;
+  readonly afterTool?: unknown;
+};
+
+type AgentBase = {
+  readonly name: string;
+  readonly description: string;
+  readonly subAgents: readonly AgentDefinition[];
+};
+
+/** An agent that talks to a model. */
+export type LlmAgentDefinition = AgentBase & {
+  readonly kind: 'llm';
+  readonly model?: string;
+  readonly instruction?: Instruction;
+  /** Only the root agent's counts; it goes first in every agent's system text. */
+  readonly globalInstruction?: Instruction;
+  readonly staticInstruction?: StaticInstruction;
+  readonly disallowTransferToParent: boolean;
+  readonly disallowTransferToPeers: boolean;
+  /** `none`: the model sees only the current turn, not the history. */
+  readonly includeContents: 'default' | 'none';
+  readonly tools: readonly Tool[];
+  /** State key that receives the agent's final text. */
+  readonly outputKey?: string;
+  readonly generateConfig?: Omit<RequestConfig, 'model'>;
+  readonly callbacks?: AgentCallbacks;
+  /**
+   * ADK 2.0's agent modes, as far as the request goes: a `single_turn` agent gets no identity sentence; `task` and
+   * `single_turn` agents are never transfer targets and get no transfer text. Absent means `chat`.
+   */
+  readonly mode?: 'chat' | 'task' | 'single_turn';
+};
+
+/** An agent that runs its sub-agents in order, at once, or in a loop, without a model of its own. */
+export type WorkflowAgentDefinition = AgentBase & {
+  readonly kind: 'sequential' | 'parallel' | 'loop';
+  /** For `loop`: stop after this many rounds (no limit when absent). */
+  readonly maxIterations?: number;
+};
+
+export type AgentDefinition = LlmAgentDefinition | WorkflowAgentDefinition;
+
+export function isLlmAgent(definition: AgentDefinition): definition is LlmAgentDefinition {
+  return definition.kind === 'llm';
+}

@@ -1,0 +1,26 @@
+import type { RequestDraft } from '../request/draft.js';
+import { defineProcessor, type Processor } from '../request/processor.js';
+import { embedFormatter } from '../state/template/value-format.js';
+import { buildContents, currentTurnEvents, insertInstructionMessages } from './contents/build-contents.js';
+import { CONTENTS_PROCESSOR } from './contents/work-event.js';
+
+export { CONTENTS_PROCESSOR };
+
+/**
+ * The conversation: the session's events as messages (all of them, or the current turn for `includeContents: 'none'`),
+ * with any messages added by earlier processors placed before the trailing user turns.
+ */
+export const contentsProcessor: Processor = defineProcessor({
+  name: CONTENTS_PROCESSOR,
+  process(draft, context): RequestDraft {
+    const agent = context.agent;
+    const events = agent.includeContents === 'none' ? currentTurnEvents(context.events, agent.name, context.branch) : context.events;
+    const history = buildContents(events, {
+      agentName: agent.name,
+      branch: context.branch,
+      preserveFunctionCallIds: context.preserveFunctionCallIds,
+      embed: embedFormatter(context.valueFormat),
+    });
+    return { ...draft, messages: insertInstructionMessages(history, draft.messages) };
+  },
+});

@@ -1,0 +1,66 @@
+import type { Part, Role } from '../session/content.js';
+import type { Message, RequestConfig, ToolDeclaration } from './request.js';
+import type { Source } from './source.js';
+
+/** One appended piece of the system text, kept apart so its origin stays known. */
+export type SystemBlock = { text: string; source: Source };
+
+/** A message with the origin of each of its parts (same length as `content`). */
+export type DraftMessage = Message & { sources: Source[] };
+
+export type DraftTool = { declaration: ToolDeclaration; source: Source };
+
+/**
+ * The request while the processors build it. Processors return a new draft rather than changing the one
+ * they were given, so each step can be tested alone and the pipeline can record what each one added.
+ */
+export type RequestDraft = {
+  readonly systemBlocks: readonly SystemBlock[];
+  readonly tools: readonly DraftTool[];
+  readonly messages: readonly DraftMessage[];
+  /**
+   * Messages produced before the history exists (the dynamic instruction beside a static one, references to
+   * static inline data); the contents processor places them in the history.
+   */
+  readonly instructionMessages: readonly DraftMessage[];
+  readonly config: RequestConfig;
+};
+
+export function emptyDraft(config: RequestConfig = {}): RequestDraft {
+  return { systemBlocks: [], tools: [], messages: [], instructionMessages: [], config };
+}
+
+export function withSystemBlock(draft: RequestDraft, text: string, source: Source): RequestDraft {
+  return { ...draft, systemBlocks: [...draft.systemBlocks, { text, source }] };
+}
+
+export function withTool(draft: RequestDraft, declaration: ToolDeclaration, source: Source): RequestDraft {
+  return { ...draft, tools: [...draft.tools, { declaration, source }] };
+}
+
+/** A message whose parts all share one source. */
+export function draftMessage(role: Role, content: Part[], source: Source): DraftMessage {
+  return { role, content, sources: content.map(() => source) };
+}
+
+/**
+ * The system text ADK would build from these blocks, and where each block landed: blocks are joined by a blank
+ * line, except that a block replaces an empty text so far (ADK's `append_instructions` replaces a falsy
+ * instruction), which also swallows that separator.
+ */
+export function joinSystemBlocks(blocks: readonly SystemBlock[]): { text: string; ranges: { start: number; end: number }[] } {
+  let text = '';
+  const ranges: { start: number; end: number }[] = [];
+  for (const block of blocks) {
+    if (text === '') {
+      text = block.text;
+      for (const range of ranges) range.start = range.end = 0;
+      ranges.push({ start: 0, end: block.text.length });
+    } else {
+      text += '\n\n';
+      ranges.push({ start: text.length, end: text.length + block.text.length });
+      text += block.text;
+    }
+  }
+  return { text, ranges };
+}
