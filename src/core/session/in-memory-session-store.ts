@@ -4,6 +4,7 @@ import { mergeScopedState, splitStateDelta, withoutTempKeys, type StateRecord } 
 import { copyValue } from '../util/copy-value.js';
 import { deepFreeze, findNonJson, toStoredJson } from '../util/json-value.js';
 import type { Event } from './event.js';
+import { summarizeModelCall, type ModelCallRecord, type ModelCallSummary } from './model-call.js';
 import { eventToJson } from './session-json.js';
 import type { Session, SessionKey } from './session.js';
 import type {
@@ -17,6 +18,7 @@ import type {
 import { sessionNotFound, staleSession, windowEvents } from './store-rules.js';
 
 type StoredSession = {
+  calls: ModelCallRecord[];
   appName: string;
   userId: string;
   id: string;
@@ -83,6 +85,7 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
         });
       }
       const stored: StoredSession = {
+        calls: [],
         appName: input.appName,
         userId: input.userId,
         id: sessionId,
@@ -137,6 +140,23 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
 
     async deleteSession(input: SessionKey): Promise<void> {
       sessions.delete(sessionMapKey(input));
+    },
+
+    async recordModelCall(input: SessionKey & { call: Omit<ModelCallRecord, 'index'> }): Promise<number> {
+      const stored = sessions.get(sessionMapKey(input));
+      if (stored === undefined) throw sessionNotFound(input.sessionId);
+      const index = stored.calls.length + 1;
+      stored.calls.push(deepFreeze(toStoredJson({ ...input.call, index })));
+      return index;
+    },
+
+    async listModelCalls(input: SessionKey): Promise<ModelCallSummary[]> {
+      return (sessions.get(sessionMapKey(input))?.calls ?? []).map(summarizeModelCall);
+    },
+
+    async getModelCall(input: SessionKey & { index: number }): Promise<ModelCallRecord | undefined> {
+      const record = sessions.get(sessionMapKey(input))?.calls[input.index - 1];
+      return record === undefined ? undefined : toStoredJson(record);
     },
 
     async close(): Promise<void> {},

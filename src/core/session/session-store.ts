@@ -1,4 +1,5 @@
 import type { Event } from './event.js';
+import type { ModelCallRecord, ModelCallSummary } from './model-call.js';
 import type { Session, SessionKey } from './session.js';
 
 export type CreateSessionInput = {
@@ -63,8 +64,20 @@ export type SessionStore = {
    */
   appendEvent(input: AppendEventInput): Promise<Event>;
 
-  /** Removes the session and its events; the shared `app:` and `user:` state stays. No error if absent. */
+  /** Removes the session, its events and its recorded model calls; the shared `app:` and `user:` state stays. No error if absent. */
   deleteSession(input: SessionKey): Promise<void>;
+
+  /**
+   * Records one model call of the session and returns its index (1, 2, 3, … per session, in recording order).
+   * Throws `NotFoundError` for an unknown session.
+   */
+  recordModelCall(input: SessionKey & { call: Omit<ModelCallRecord, 'index'> }): Promise<number>;
+
+  /** The session's recorded calls without their requests, in order; empty for an unknown session. */
+  listModelCalls(input: SessionKey): Promise<ModelCallSummary[]>;
+
+  /** One recorded call, with its request and provenance; `undefined` if there is no such call. */
+  getModelCall(input: SessionKey & { index: number }): Promise<ModelCallRecord | undefined>;
 
   /** Releases connections and files; the store is unusable afterwards. */
   close(): Promise<void>;

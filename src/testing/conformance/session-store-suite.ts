@@ -264,5 +264,30 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
       const again = await store.createSession({ appName: app, userId: 'u1', sessionId: 's1' });
       expect(again.state).toEqual({ 'user:k': 1, 'app:k': 2 });
     });
+
+    it('records model calls per session, numbered from 1, and lists them without their requests', async () => {
+      const { store, app } = await setup();
+      const key = { appName: app, userId: 'u1', sessionId: 's1' };
+      await store.createSession({ appName: app, userId: 'u1', sessionId: 's1' });
+      const request = { system: 'S', tools: [], messages: [{ role: 'user' as const, content: [{ text: 'hi' }] }], config: { model: 'm' } };
+      const provenance = { system: [{ start: 0, end: 1, source: { kind: 'instruction' as const, processor: 'instructions', agent: 'a', field: 'instruction' } }], tools: [], messages: [[{ kind: 'history' as const, processor: 'contents', agent: 'user', eventIds: ['e1'] }]] };
+      const call = { invocationId: 'inv-1', agent: 'a', timestamp: 5, request, provenance, editedByCallback: false, usage: { promptTokens: 3 } };
+      expect(await store.recordModelCall({ ...key, call })).toBe(1);
+      expect(await store.recordModelCall({ ...key, call: { ...call, agent: 'b', responseEventId: 'ev-9' } })).toBe(2);
+      expect(await store.getModelCall({ ...key, index: 1 })).toEqual({ ...call, index: 1 });
+      expect((await store.getModelCall({ ...key, index: 2 }))?.responseEventId).toBe('ev-9');
+      expect(await store.getModelCall({ ...key, index: 3 })).toBeUndefined();
+      const summaries = await store.listModelCalls(key);
+      expect(summaries.map((summary) => [summary.index, summary.agent, summary.requestChars])).toEqual([
+        [1, 'a', JSON.stringify(request).length],
+        [2, 'b', JSON.stringify(request).length],
+      ]);
+      expect(summaries[0]).not.toHaveProperty('request');
+      expect(await store.listModelCalls({ ...key, sessionId: 'other' })).toEqual([]);
+      await expectCode(store.recordModelCall({ ...key, sessionId: 'ghost', call }), 'not_found');
+      await store.deleteSession(key);
+      await store.createSession({ appName: app, userId: 'u1', sessionId: 's1' });
+      expect(await store.listModelCalls(key)).toEqual([]);
+    });
   });
 }

@@ -1,0 +1,36 @@
+import type { LlmRequest } from '../request/request.js';
+import type { Content } from '../session/content.js';
+import type { Usage } from '../session/event.js';
+
+/** What a model call returns. */
+export type ModelResponse = {
+  /** The model's message: text, thoughts, function calls. */
+  content?: Content;
+  usage?: Usage;
+  /** The provider's reason for stopping (`STOP`, `MAX_TOKENS`, `tool_use`…), as given. */
+  finishReason?: string;
+  /** Set when the provider answered with an error instead of content. */
+  errorCode?: string;
+  errorMessage?: string;
+};
+
+/** One streamed piece: partial ones carry new text to show; the last one (not partial) is the whole response. */
+export type ModelStreamChunk = ModelResponse & { partial: boolean };
+
+export type ModelCallOptions = {
+  signal?: AbortSignal | undefined;
+};
+
+/**
+ * A language model behind any provider. Implementations must not change the request they are given, must honour
+ * the abort signal, and must throw (rather than return) when the call itself failed.
+ */
+export type Model = {
+  readonly specificationVersion: 'v1';
+  /** `google`, `openai`, `anthropic`, `scripted`, … */
+  readonly provider: string;
+  readonly modelId: string;
+  generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse>;
+  /** Streams the response; ends with one chunk that is not partial and holds the whole response. */
+  stream?(request: LlmRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamChunk>;
+};
