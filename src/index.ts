@@ -81,7 +81,6 @@ export { llmAgent, loopAgent, parallelAgent, sequentialAgent } from './core/agen
 export type { LlmAgentConfig, WorkflowAgentConfig } from './core/agent/define-agent.js';
 export { isLlmAgent } from './core/agent/agent.js';
 export type {
-  AgentCallbacks,
   AgentDefinition,
   Instruction,
   InstructionProvider,
@@ -127,3 +126,24 @@ export { FINALIZE_PROCESSOR, finalizeProcessor } from './core/processors/finaliz
 export { IDENTITY_PROCESSOR, identityProcessor, identityText } from './core/processors/identity.js';
 export { INSTRUCTIONS_PROCESSOR, instructionsProcessor } from './core/processors/instructions.js';
 export { TOOLS_PROCESSOR, toolDeclarationsProcessor } from './core/processors/tool-declarations.js';
+
+export { firstResult } from './core/agent/callbacks.js';
+export type {
+  AfterAgentCallback,
+  AfterModelCallback,
+  AfterToolCallback,
+  AgentCallbacks,
+  BeforeAgentCallback,
+  BeforeModelCallback,
+  BeforeToolCallback,
+} from './core/agent/callbacks.js';
+export type { CallbackContext, SessionArtifacts, ToolActions, ToolContext } from './core/agent/contexts.js';
+export type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from './core/model/model.js';
+export type { ModelCallRecord, ModelCallSummary } from './core/session/model-call.js';
+export { createRunner } from './core/runner/runner.js';
+export type { Runner, RunnerOptions, RunInput } from './core/runner/runner.js';
+export { findAgentToRun } from './core/runner/find-agent-to-run.js';
+export { functionTool } from './core/tools/function-tool.js';
+export type { FunctionToolConfig, StandardSchema } from './core/tools/function-tool.js';
+export { agentTool } from './core/tools/agent-tool.js';
+export type { ArgsCheck } from './core/tools/tool.js';

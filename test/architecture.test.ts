@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 const src = new URL('../src', import.meta.url).pathname;
 
-type SourceFile = { path: string; layer: string; imports: string[]; lines: number };
+type SourceFile = { path: string; layer: string; imports: string[]; valueImports: string[]; lines: number };
 
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -12,12 +12,15 @@ function walk(dir: string): string[] {
   );
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT = /(?:^|\n)\s*(import|export)\s(type\s)?[^'";]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 const files: SourceFile[] = walk(src).map((path) => {
   const text = readFileSync(path, 'utf8');
-  const imports = [...text.matchAll(IMPORT)].map((match) => match[1] ?? match[2] ?? '');
-  return { path, layer: layerOf(path), imports, lines: text.split('\n').length };
+  const matches = [...text.matchAll(IMPORT)];
+  const imports = matches.map((match) => match[3] ?? match[4] ?? '');
+  // `import type` leaves no edge at run time; cycles are checked on the edges that remain.
+  const valueImports = matches.filter((match) => match[2] === undefined).map((match) => match[3] ?? match[4] ?? '');
+  return { path, layer: layerOf(path), imports, valueImports, lines: text.split('\n').length };
 });
 
 function layerOf(path: string): string {
@@ -30,9 +33,15 @@ function layerOf(path: string): string {
 const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   core: { layers: ['core'], packages: ['yaml'] },
   'stores/fs': { layers: ['core', 'stores/fs'], packages: ['node:fs/promises', 'node:path'] },
+  'stores/sql': { layers: ['core', 'stores/sql'], packages: [] },
+  'stores/sqlite': { layers: ['core', 'stores/sql', 'stores/sqlite'], packages: ['better-sqlite3', 'node:fs', 'node:path'] },
   'models/gemini': { layers: ['core', 'models/gemini'], packages: [] },
-  testing: { layers: ['core', 'testing', 'stores/fs'], packages: ['vitest'] },
-  cli: { layers: ['core', 'cli', 'stores/fs'], packages: ['node:fs', 'node:fs/promises', 'node:path', 'node:util'] },
+  'models/scripted': { layers: ['core', 'models/scripted'], packages: [] },
+  testing: { layers: ['core', 'testing', 'stores/fs', 'models/scripted'], packages: ['vitest'] },
+  cli: {
+    layers: ['core', 'cli', 'stores/fs', 'stores/sqlite', 'models/scripted'],
+    packages: ['node:fs', 'node:fs/promises', 'node:path', 'node:util', 'node:url', 'node:readline/promises'],
+  },
   entry: { layers: ['core'], packages: [] },
 };
 
@@ -58,8 +67,8 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
-  it('has no import cycles', () => {
-    const graph = new Map(files.map((file) => [file.path, file.imports.filter((s) => s.startsWith('.')).map((s) => resolve(dirname(file.path), s).replace(/\.js$/, '.ts'))]));
+  it('has no import cycles at run time', () => {
+    const graph = new Map(files.map((file) => [file.path, file.valueImports.filter((s) => s.startsWith('.')).map((s) => resolve(dirname(file.path), s).replace(/\.js$/, '.ts'))]));
     const cycles: string[] = [];
     const state = new Map<string, 'visiting' | 'done'>();
     const visit = (node: string, trail: string[]): void => {

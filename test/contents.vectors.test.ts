@@ -75,7 +75,7 @@ describe('contents_insert_instructions vectors (ADK Python)', async () => {
       };
       const result = insertInstructionMessages(input.contents.map(toDraft), input.instruction_contents.map(toDraft));
       const expected = (vector.expected as { contents: Raw[] }).contents.map(messageFromAdk);
-      expect(result.map(({ role, content }) => ({ role, content }))).toEqual(expected);
+      expect(result.map((draft) => draft.message)).toEqual(expected);
     });
   }
 });

@@ -7,6 +7,13 @@ import { formatOccurrences, formatRequest } from '../format-request.js';
 import type { CliIo, Command } from '../io.js';
 import { loadDocumentFile, relativeLoader } from '../load-document-file.js';
 import { createStyle } from '../style.js';
+import { NotFoundError } from '../../core/errors/not-found-error.js';
+import type { Provenance } from '../../core/request/provenance.js';
+import type { LlmRequest } from '../../core/request/request.js';
+import type { ModelCallSummary } from '../../core/session/model-call.js';
+import { loadAgent } from '../load-agent.js';
+import { DEFAULT_STORE, resolveStore } from '../resolve-store.js';
+import { plural } from '../format-request.js';
 
 const HELP = `Usage: agentctx inspect <case-file> [options]
 
@@ -29,7 +36,17 @@ disallowTransferToParent, disallowTransferToPeers, includeContents (default|none
 tools ({name, description, parameters}), outputKey, generateConfig,
 kind (llm|sequential|parallel|loop). ADK's snake_case spellings work too.
 
+Recorded calls: every model call 'agentctx run' makes is kept in the store.
+  agentctx inspect <agent-file> --session <id>            list the session's calls
+  agentctx inspect <agent-file> --session <id> --call 2   show call 2, as above
+The agent file names the app (its root agent); or give --app instead.
+
 Options:
+  --session <id>  read a recorded call of this session instead of a case file
+  --call <n>      which call (1 is the first; default: list them)
+  --app <name>    the app of the session (default: the agent file's root agent)
+  --user <id>     the user of the session (default: user)
+  --store <path>  SQLite file of the sessions (default: ${DEFAULT_STORE})
   --json          print exactly the request as JSON, nothing else
   --provenance    with --json: print { request, provenance, trace }
   --find <text>   list every place <text> occurs, with its path and source
@@ -53,6 +70,11 @@ export const inspectCommand: Command = {
       provenance: { type: 'boolean' },
       find: { type: 'string' },
       agent: { type: 'string' },
+      session: { type: 'string' },
+      call: { type: 'string' },
+      app: { type: 'string' },
+      user: { type: 'string' },
+      store: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help === true) {
@@ -60,6 +82,7 @@ export const inspectCommand: Command = {
       return 0;
     }
     const [file, ...extra] = positionals;
+    if (values.session !== undefined) return inspectRecorded(file, values, io);
     if (file === undefined) throw new UsageError('inspect needs a case file.', "Run 'agentctx inspect --help' for its format.");
     if (extra.length > 0) throw new UsageError(`inspect takes one case file, got ${positionals.length}.`);
     if (values.provenance === true && values.json !== true) throw new UsageError('--provenance goes with --json.');
@@ -71,20 +94,68 @@ export const inspectCommand: Command = {
       caseFile.currentAgent = values.agent;
     }
     const { request, provenance, trace } = await assembleCase(caseFile);
-    const style = createStyle(io.isTty);
-    if (values.find !== undefined) {
-      const occurrences = findInRequest(request, values.find, provenance);
-      if (values.json === true) io.stdout(`${JSON.stringify(occurrences, null, 2)}\n`);
-      else io.stdout(formatOccurrences(values.find, occurrences, style));
-      return occurrences.length > 0 ? 0 : 1;
-    }
-    if (values.json === true) {
-      const json = values.provenance === true ? { request: requestToJson(request), provenance, trace } : requestToJson(request);
-      io.stdout(`${JSON.stringify(json, null, 2)}\n`);
-      return 0;
-    }
     const model = request.config.model === undefined ? '' : ` (model ${request.config.model})`;
-    io.stdout(formatRequest(request, provenance, `Request for agent '${caseFile.currentAgent}'${model} · ${file}`, style));
-    return 0;
+    return show(request, provenance, trace, `Request for agent '${caseFile.currentAgent}'${model} · ${file}`, values, io);
   },
 };
+
+type ShowOptions = { json?: boolean | undefined; provenance?: boolean | undefined; find?: string | undefined };
+
+function show(request: LlmRequest, provenance: Provenance, trace: unknown, header: string, values: ShowOptions, io: CliIo): number {
+  const style = createStyle(io.isTty);
+  if (values.find !== undefined) {
+    const occurrences = findInRequest(request, values.find, provenance);
+    if (values.json === true) io.stdout(`${JSON.stringify(occurrences, null, 2)}\n`);
+    else io.stdout(formatOccurrences(values.find, occurrences, style));
+    return occurrences.length > 0 ? 0 : 1;
+  }
+  if (values.json === true) {
+    const json = values.provenance === true ? { request: requestToJson(request), provenance, ...(trace === undefined ? {} : { trace }) } : requestToJson(request);
+    io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+    return 0;
+  }
+  io.stdout(formatRequest(request, provenance, header, style));
+  return 0;
+}
+
+async function inspectRecorded(
+  file: string | undefined,
+  values: ShowOptions & { session?: string | undefined; call?: string | undefined; app?: string | undefined; user?: string | undefined; store?: string | undefined },
+  io: CliIo,
+): Promise<number> {
+  const appName = values.app ?? (file === undefined ? undefined : (await loadAgent(file, io.cwd)).name);
+  if (appName === undefined) throw new UsageError('--session needs the app: name the agent file, or pass --app.');
+  const key = { appName, userId: values.user ?? 'user', sessionId: values.session as string };
+  const store = await resolveStore(values.store, io.cwd);
+  try {
+    const session = await store.getSession({ ...key, numRecentEvents: 0 });
+    if (session === undefined) {
+      throw new NotFoundError({ resource: 'session', id: key.sessionId, message: `Session ${key.sessionId} of user ${key.userId} in app ${appName} is not in the store.`, hint: 'Check --session, --user, --app and --store.' });
+    }
+    const calls = await store.listModelCalls(key);
+    if (values.call === undefined) {
+      if (values.json === true) io.stdout(`${JSON.stringify(calls, null, 2)}\n`);
+      else io.stdout(formatCallList(calls, key.sessionId));
+      return 0;
+    }
+    const index = Number(values.call);
+    if (!Number.isInteger(index) || index < 1) throw new UsageError(`--call must be a whole number from 1, got '${values.call}'.`);
+    const record = await store.getModelCall({ ...key, index });
+    if (record === undefined) {
+      throw new NotFoundError({ resource: 'model call', id: String(index), message: `Session ${key.sessionId} has no call ${index}; it has ${calls.length}.`, hint: 'List them with --session alone.' });
+    }
+    const edited = record.editedByCallback ? ' · edited by a beforeModel callback' : '';
+    return show(record.request, record.provenance, undefined, `Call ${index} of session ${key.sessionId}: agent '${record.agent}', invocation ${record.invocationId}${edited}`, values, io);
+  } finally {
+    await store.close();
+  }
+}
+
+function formatCallList(calls: readonly ModelCallSummary[], sessionId: string): string {
+  if (calls.length === 0) return `Session ${sessionId} has no recorded model calls.\n`;
+  const rows = calls.map((call) => {
+    const tokens = call.usage?.promptTokens === undefined ? '' : ` · ${call.usage.promptTokens} prompt tokens`;
+    return `  ${String(call.index).padStart(3)}  ${call.agent.padEnd(20)} ${call.invocationId}  ${call.requestChars} chars${tokens}`;
+  });
+  return `Session ${sessionId}: ${plural(calls.length, 'model call')}\n${rows.join('\n')}\nShow one with --call <n>.\n`;
+}

@@ -1,6 +1,7 @@
 import type { RequestConfig } from '../request/request.js';
 import type { Content, Part } from '../session/content.js';
 import type { Tool } from '../tools/tool.js';
+import type { AgentCallbacks } from './callbacks.js';
 import type { ReadonlyContext } from './readonly-context.js';
 
 /** Builds an instruction at request time; its output is used exactly as returned, without templating. */
@@ -11,16 +12,6 @@ export type Instruction = string | InstructionProvider;
 
 /** Text (and data) that goes into the system text unchanged: never templated, so braces are safe. */
 export type StaticInstruction = string | readonly (string | Part)[] | Content;
-
-/** Hooks the runner calls around agents, model calls and tools; each may be one function or a list. */
-export type AgentCallbacks = {
-  readonly beforeAgent?: unknown;
-  readonly afterAgent?: unknown;
-  readonly beforeModel?: unknown;
-  readonly afterModel?: unknown;
-  readonly beforeTool?: unknown;
-  readonly afterTool?: unknown;
-};
 
 type AgentBase = {
   readonly name: string;

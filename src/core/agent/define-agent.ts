@@ -2,7 +2,8 @@ import { ValidationError, type ValidationIssue } from '../errors/validation-erro
 import type { RequestConfig } from '../request/request.js';
 import { isPythonIdentifier } from '../state/python-text.js';
 import { checkToolName, type Tool } from '../tools/tool.js';
-import type { AgentCallbacks, AgentDefinition, Instruction, LlmAgentDefinition, StaticInstruction, WorkflowAgentDefinition } from './agent.js';
+import type { AgentCallbacks } from './callbacks.js';
+import type { AgentDefinition, Instruction, LlmAgentDefinition, StaticInstruction, WorkflowAgentDefinition } from './agent.js';
 
 export type LlmAgentConfig = {
   name: string;

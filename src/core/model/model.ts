@@ -19,6 +19,8 @@ export type ModelStreamChunk = ModelResponse & { partial: boolean };
 
 export type ModelCallOptions = {
   signal?: AbortSignal | undefined;
+  /** The agent making the call; for logs and scripted models, never sent to a provider. */
+  agentName?: string | undefined;
 };
 
 /**

@@ -15,12 +15,15 @@ export const contentsProcessor: Processor = defineProcessor({
   process(draft, context): RequestDraft {
     const agent = context.agent;
     const events = agent.includeContents === 'none' ? currentTurnEvents(context.events, agent.name, context.branch) : context.events;
-    const history = buildContents(events, {
+    const options = {
       agentName: agent.name,
       branch: context.branch,
       preserveFunctionCallIds: context.preserveFunctionCallIds,
       embed: embedFormatter(context.valueFormat),
-    });
+    };
+    // The cache applies to the whole history with a named format; a custom formatter cannot be told apart.
+    const cache = agent.includeContents === 'default' && typeof context.valueFormat === 'string' ? context.contentsCache : undefined;
+    const history = cache === undefined ? buildContents(events, options) : cache.build(events, options, context.valueFormat as string);
     return { ...draft, messages: insertInstructionMessages(history, draft.messages) };
   },
 });

@@ -14,7 +14,7 @@ export const finalizeProcessor: Processor = defineProcessor({
   name: FINALIZE_PROCESSOR,
   process(draft, context): RequestDraft {
     const last = draft.messages.at(-1);
-    if (last !== undefined && last.role === 'user') return draft;
+    if (last !== undefined && last.message.role === 'user') return draft;
     const text = last === undefined ? EMPTY_CONTENTS_TEXT : CONTINUE_TEXT;
     const source = { kind: 'finalize' as const, processor: FINALIZE_PROCESSOR, agent: context.agent.name, note: 'added so the request ends with a user turn' };
     return { ...draft, messages: [...draft.messages, draftMessage('user', [{ text }], source)] };

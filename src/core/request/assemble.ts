@@ -4,6 +4,7 @@ import { isLlmAgent, type AgentDefinition, type LlmAgentDefinition } from '../ag
 import type { ReadonlyContext } from '../agent/readonly-context.js';
 import { ProcessorError } from '../errors/processor-error.js';
 import { ValidationError } from '../errors/validation-error.js';
+import type { ContentsCache } from '../processors/contents/contents-cache.js';
 import { defaultPipeline } from '../processors/default-pipeline.js';
 import type { Content } from '../session/content.js';
 import type { Event } from '../session/event.js';
@@ -40,6 +41,8 @@ export type AssembleOptions = {
   preserveFunctionCallIds?: boolean | undefined;
   /** The processors to run; `defaultPipeline()` when absent. */
   pipeline?: readonly Processor[] | undefined;
+  /** Reuse messages built for earlier calls of the same session (see `ContentsCache`). */
+  contentsCache?: ContentsCache | undefined;
 };
 
 export type AssembledRequest = {
@@ -105,6 +108,7 @@ function createAssemblyContext(tree: AgentTree, node: AgentNode, agent: LlmAgent
     escapes: options.escapes ?? false,
     stateAlias: options.stateAlias ?? true,
     preserveFunctionCallIds: options.preserveFunctionCallIds ?? false,
+    contentsCache: options.contentsCache,
   };
   const readonly: ReadonlyContext = {
     agentName: agent.name,

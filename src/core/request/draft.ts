@@ -5,8 +5,8 @@ import type { Source } from './source.js';
 /** One appended piece of the system text, kept apart so its origin stays known. */
 export type SystemBlock = { text: string; source: Source };
 
-/** A message with the origin of each of its parts (same length as `content`). */
-export type DraftMessage = Message & { sources: Source[] };
+/** A message and the origin of each of its parts (`sources` has one entry per part of `message.content`). */
+export type DraftMessage = { readonly message: Message; readonly sources: readonly Source[] };
 
 export type DraftTool = { declaration: ToolDeclaration; source: Source };
 
@@ -17,17 +17,16 @@ export type DraftTool = { declaration: ToolDeclaration; source: Source };
 export type RequestDraft = {
   readonly systemBlocks: readonly SystemBlock[];
   readonly tools: readonly DraftTool[];
-  readonly messages: readonly DraftMessage[];
   /**
-   * Messages produced before the history exists (the dynamic instruction beside a static one, references to
-   * static inline data); the contents processor places them in the history.
+   * The conversation. Messages added before the `contents` processor runs (the dynamic instruction beside a static
+   * one, references to static inline data) are placed by it before the trailing user turns of the history.
    */
-  readonly instructionMessages: readonly DraftMessage[];
+  readonly messages: readonly DraftMessage[];
   readonly config: RequestConfig;
 };
 
 export function emptyDraft(config: RequestConfig = {}): RequestDraft {
-  return { systemBlocks: [], tools: [], messages: [], instructionMessages: [], config };
+  return { systemBlocks: [], tools: [], messages: [], config };
 }
 
 export function withSystemBlock(draft: RequestDraft, text: string, source: Source): RequestDraft {
@@ -40,7 +39,7 @@ export function withTool(draft: RequestDraft, declaration: ToolDeclaration, sour
 
 /** A message whose parts all share one source. */
 export function draftMessage(role: Role, content: Part[], source: Source): DraftMessage {
-  return { role, content, sources: content.map(() => source) };
+  return { message: { role, content }, sources: content.map(() => source) };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Content } from '../session/content.js';
 import type { Event } from '../session/event.js';
 import type { ArtifactTextReader } from '../state/template/inject-state.js';
 import type { ValueFormat } from '../state/template/value-format.js';
+import type { ContentsCache } from '../processors/contents/contents-cache.js';
 import type { RequestDraft } from './draft.js';
 
 /** Everything a processor may read while building one request. Nothing in it changes during assembly. */
@@ -31,6 +32,8 @@ export type AssemblyContext = {
   readonly preserveFunctionCallIds: boolean;
   /** The view instruction providers receive. */
   readonly readonly: ReadonlyContext;
+  /** Messages already built from this session's history, reused by `contents` (the runner keeps one per session). */
+  readonly contentsCache: ContentsCache | undefined;
 };
 
 /**

@@ -28,13 +28,13 @@ export function finishDraft(draft: RequestDraft): { request: LlmRequest; provena
     request: {
       system: system.text,
       tools: draft.tools.map((tool) => tool.declaration),
-      messages: draft.messages.map((message) => ({ role: message.role, content: message.content })),
+      messages: draft.messages.map((draftMessage) => draftMessage.message),
       config: draft.config,
     },
     provenance: {
       system: draft.systemBlocks.map((block, index) => ({ ...(system.ranges[index] as { start: number; end: number }), source: block.source })),
       tools: draft.tools.map((tool) => tool.source),
-      messages: draft.messages.map((message) => message.sources),
+      messages: draft.messages.map((draftMessage) => draftMessage.sources as Source[]),
     },
   };
 }

@@ -1,11 +1,8 @@
-import { ConflictError } from '../errors/conflict-error.js';
-import { ValidationError } from '../errors/validation-error.js';
-import { mergeScopedState, splitStateDelta, withoutTempKeys, type StateRecord } from '../state/state-delta.js';
+import { mergeScopedState, splitStateDelta, type StateRecord } from '../state/state-delta.js';
 import { copyValue } from '../util/copy-value.js';
-import { deepFreeze, findNonJson, toStoredJson } from '../util/json-value.js';
+import { toStoredJson } from '../util/json-value.js';
 import type { Event } from './event.js';
 import { summarizeModelCall, type ModelCallRecord, type ModelCallSummary } from './model-call.js';
-import { eventToJson } from './session-json.js';
 import type { Session, SessionKey } from './session.js';
 import type {
   AppendEventInput,
@@ -15,7 +12,17 @@ import type {
   SessionStore,
   StoreClock,
 } from './session-store.js';
-import { sessionNotFound, staleSession, windowEvents } from './store-rules.js';
+import {
+  applyToSession,
+  checkCreateInput,
+  eventExists,
+  prepareStoredEvent,
+  sessionExists,
+  sessionNotFound,
+  sortSessionsForList,
+  staleSession,
+  windowEvents,
+} from './store-rules.js';
 
 type StoredSession = {
   calls: ModelCallRecord[];
@@ -78,11 +85,7 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
       const sessionId = input.sessionId?.trim() || newId();
       const key = { appName: input.appName, userId: input.userId, sessionId };
       if (sessions.has(sessionMapKey(key))) {
-        throw new ConflictError({
-          code: 'already_exists',
-          message: `Session with id ${sessionId} already exists.`,
-          hint: 'Load it with getSession, or choose another id.',
-        });
+        throw sessionExists(sessionId);
       }
       const stored: StoredSession = {
         calls: [],
@@ -113,7 +116,7 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
         if (input.userId !== undefined && stored.userId !== input.userId) continue;
         found.push(view(stored, []));
       }
-      return found.sort((a, b) => b.lastUpdateTime - a.lastUpdateTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return sortSessionsForList(found);
     },
 
     async appendEvent({ session, event }: AppendEventInput): Promise<Event> {
@@ -122,11 +125,7 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
       if (stored === undefined) throw sessionNotFound(session.id);
       if (session.revision !== stored.revision) throw staleSession(session.id, session.revision, stored.revision);
       if (stored.eventIds.has(event.id)) {
-        throw new ConflictError({
-          code: 'already_exists',
-          message: `Event ${event.id} is already stored in session ${session.id}.`,
-          hint: 'Give every event a new id.',
-        });
+        throw eventExists(event.id, session.id);
       }
       const persisted = prepareStoredEvent(event);
       applyShared(stored.appName, stored.userId, persisted.actions.stateDelta, stored.state);
@@ -146,7 +145,9 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
       const stored = sessions.get(sessionMapKey(input));
       if (stored === undefined) throw sessionNotFound(input.sessionId);
       const index = stored.calls.length + 1;
-      stored.calls.push(deepFreeze(toStoredJson({ ...input.call, index })));
+      // Kept by reference: a request shares its parts with the stored (frozen) events, and models must not change
+      // what they are sent, so copying megabytes per call would buy nothing. Reads hand out copies.
+      stored.calls.push({ ...input.call, index });
       return index;
     },
 
@@ -161,38 +162,4 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
 
     async close(): Promise<void> {},
   };
-}
-
-function checkCreateInput(input: CreateSessionInput, state: StateRecord): void {
-  const issues = [];
-  if (typeof input.appName !== 'string' || input.appName === '') issues.push({ path: 'appName', message: 'must be a non-empty string' });
-  if (typeof input.userId !== 'string' || input.userId === '') issues.push({ path: 'userId', message: 'must be a non-empty string' });
-  const problem = findNonJson(withoutTempKeys(state), 'state');
-  if (problem !== undefined) issues.push({ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` });
-  if (issues.length > 0) throw new ValidationError({ subject: 'session', issues });
-}
-
-/** The event as storage keeps it: validated as JSON, `temp:` keys removed, copied, frozen. */
-export function prepareStoredEvent(event: Event): Event {
-  const stateDelta = withoutTempKeys(event.actions.stateDelta);
-  const candidate = eventToJson({ ...event, actions: { ...event.actions, stateDelta } });
-  const problem = findNonJson(candidate, 'event');
-  if (problem !== undefined) {
-    throw new ValidationError({
-      subject: 'event',
-      issues: [{ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` }],
-      hint: 'State values and tool results must be plain JSON data.',
-    });
-  }
-  return deepFreeze(toStoredJson(candidate));
-}
-
-/** Brings the caller's session copy up to date after a successful append. */
-export function applyToSession(session: Session, original: Event, persisted: Event, revision: number): void {
-  for (const [key, value] of Object.entries(original.actions.stateDelta)) {
-    session.state[key] = copyValue(Object.hasOwn(persisted.actions.stateDelta, key) ? persisted.actions.stateDelta[key] : value);
-  }
-  session.events.push(persisted);
-  session.lastUpdateTime = persisted.timestamp;
-  session.revision = revision;
 }

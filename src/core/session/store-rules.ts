@@ -1,6 +1,13 @@
 import { ConflictError } from '../errors/conflict-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
+import { ValidationError } from '../errors/validation-error.js';
+import { withoutTempKeys, type StateRecord } from '../state/state-delta.js';
+import { copyValue } from '../util/copy-value.js';
+import { deepFreeze, findNonJson, toStoredJson } from '../util/json-value.js';
 import type { Event } from './event.js';
+import { eventToJson } from './session-json.js';
+import type { Session } from './session.js';
+import type { CreateSessionInput } from './session-store.js';
 
 // Behaviour every session store shares, so the implementations cannot drift apart.
 
@@ -12,6 +19,11 @@ export function windowEvents(events: readonly Event[], window: { numRecentEvents
     selected = selected.filter((event) => event.timestamp >= after);
   }
   return selected;
+}
+
+/** The order of `listSessions`: most recently updated first, ties by id. Sorts in place. */
+export function sortSessionsForList(sessions: Session[]): Session[] {
+  return sessions.sort((a, b) => b.lastUpdateTime - a.lastUpdateTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 export function sessionNotFound(sessionId: string): NotFoundError {
@@ -30,4 +42,56 @@ export function staleSession(sessionId: string, loaded: number, stored: number):
     message: 'The session has been modified in storage since it was loaded. Please reload the session before appending more events.',
     hint: `(session ${sessionId}: loaded at revision ${loaded}, storage is at revision ${stored})`,
   });
+}
+
+/** ADK's own message for a session id that is taken. */
+export function sessionExists(sessionId: string): ConflictError {
+  return new ConflictError({
+    code: 'already_exists',
+    message: `Session with id ${sessionId} already exists.`,
+    hint: 'Load it with getSession, or choose another id.',
+  });
+}
+
+export function eventExists(eventId: string, sessionId: string): ConflictError {
+  return new ConflictError({
+    code: 'already_exists',
+    message: `Event ${eventId} is already stored in session ${sessionId}.`,
+    hint: 'Give every event a new id.',
+  });
+}
+
+/** Refuses a `createSession` input before anything is written. */
+export function checkCreateInput(input: CreateSessionInput, state: StateRecord): void {
+  const issues = [];
+  if (typeof input.appName !== 'string' || input.appName === '') issues.push({ path: 'appName', message: 'must be a non-empty string' });
+  if (typeof input.userId !== 'string' || input.userId === '') issues.push({ path: 'userId', message: 'must be a non-empty string' });
+  const problem = findNonJson(withoutTempKeys(state), 'state');
+  if (problem !== undefined) issues.push({ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` });
+  if (issues.length > 0) throw new ValidationError({ subject: 'session', issues });
+}
+
+/** The event as storage keeps it: validated as JSON, `temp:` keys removed, copied, frozen. */
+export function prepareStoredEvent(event: Event): Event {
+  const stateDelta = withoutTempKeys(event.actions.stateDelta);
+  const candidate = eventToJson({ ...event, actions: { ...event.actions, stateDelta } });
+  const problem = findNonJson(candidate, 'event');
+  if (problem !== undefined) {
+    throw new ValidationError({
+      subject: 'event',
+      issues: [{ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` }],
+      hint: 'State values and tool results must be plain JSON data.',
+    });
+  }
+  return deepFreeze(toStoredJson(candidate));
+}
+
+/** Brings the caller's session copy up to date after a successful append. */
+export function applyToSession(session: Session, original: Event, persisted: Event, revision: number): void {
+  for (const [key, value] of Object.entries(original.actions.stateDelta)) {
+    session.state[key] = copyValue(Object.hasOwn(persisted.actions.stateDelta, key) ? persisted.actions.stateDelta[key] : value);
+  }
+  session.events.push(persisted);
+  session.lastUpdateTime = persisted.timestamp;
+  session.revision = revision;
 }

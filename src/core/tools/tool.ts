@@ -1,5 +1,10 @@
+import type { AgentDefinition } from '../agent/agent.js';
+import type { ToolContext } from '../agent/contexts.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { JsonSchema, ToolDeclaration } from '../request/request.js';
+
+/** Arguments checked (and possibly converted) before a tool runs, or what is wrong with them. */
+export type ArgsCheck = { ok: true; value: Record<string, unknown> } | { ok: false; issues: string[] };
 
 /**
  * A tool an agent can call. The assembler needs only its declaration; the runner also needs `execute`.
@@ -10,7 +15,12 @@ export type Tool = {
   readonly description: string;
   /** JSON Schema of the arguments. */
   readonly parameters?: JsonSchema;
-  readonly execute?: (args: Record<string, unknown>, context: unknown) => unknown;
+  /** Checks the model's arguments before `execute`; problems go back to the model as the tool's result. */
+  readonly checkArgs?: (args: Record<string, unknown>) => ArgsCheck | Promise<ArgsCheck>;
+  /** Runs the tool. A plain-object result is the response; anything else is sent as `{ result }`. */
+  readonly execute?: (args: Record<string, unknown>, context: ToolContext) => unknown;
+  /** Set on agent tools: the runner runs this agent, with its own models and stores, as the tool. */
+  readonly agent?: AgentDefinition;
 };
 
 // Gemini's rule for function names, the strictest of the providers: a letter or underscore, then up to 63 of

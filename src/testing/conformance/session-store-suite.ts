@@ -289,5 +289,30 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
       await store.createSession({ appName: app, userId: 'u1', sessionId: 's1' });
       expect(await store.listModelCalls(key)).toEqual([]);
     });
+
+    it('gives back every call of a long session exactly, when consecutive calls share their history', async () => {
+      const { store, app } = await setup();
+      const key = { appName: app, userId: 'u1', sessionId: 's1' };
+      await store.createSession({ appName: app, userId: 'u1', sessionId: 's1' });
+      const messages: { role: 'user' | 'model'; content: { text: string }[] }[] = [];
+      const sources: { kind: 'history'; processor: string; agent: string; eventIds: string[] }[][] = [];
+      const recorded = [];
+      for (let call = 0; call < 40; call++) {
+        // Messages are reused between calls, as a runner does; call 17 starts over (a rewritten history).
+        if (call === 17) messages.splice(0, messages.length, { role: 'user', content: [{ text: 'rewritten' }] }), sources.splice(0, sources.length, [{ kind: 'history', processor: 'contents', agent: 'user', eventIds: ['r'] }]);
+        messages.push({ role: call % 2 === 0 ? 'user' : 'model', content: [{ text: `turn ${call} ${'x'.repeat(call)}` }] });
+        sources.push([{ kind: 'history', processor: 'contents', agent: 'a', eventIds: [`e${call}`] }]);
+        const request = { system: `S${call}`, tools: [], messages: [...messages], config: {} };
+        const provenance = { system: [], tools: [], messages: [...sources] };
+        recorded.push(JSON.parse(JSON.stringify({ request, provenance })) as unknown);
+        expect(await store.recordModelCall({ ...key, call: { invocationId: `inv${call}`, agent: 'a', timestamp: call, request, provenance, editedByCallback: false } })).toBe(call + 1);
+      }
+      for (let call = 0; call < 40; call++) {
+        const record = await store.getModelCall({ ...key, index: call + 1 });
+        expect({ request: record?.request, provenance: record?.provenance }).toEqual(recorded[call]);
+      }
+      const summaries = await store.listModelCalls(key);
+      expect(summaries.map((summary) => summary.requestChars)).toEqual(recorded.map((entry) => JSON.stringify((entry as { request: unknown }).request).length));
+    });
   });
 }

@@ -41,7 +41,7 @@ export function buildContents(events: readonly Event[], options: ContentsOptions
   for (const event of arranged) {
     if (event.role === undefined) continue;
     const content = options.preserveFunctionCallIds || !event.parts.some(hasGeneratedId) ? event.parts : event.parts.map(withoutGeneratedId);
-    messages.push({ role: event.role, content: content as Part[], sources: event.sources as Source[] });
+    messages.push({ message: { role: event.role, content: content as Part[] }, sources: event.sources as Source[] });
   }
   return messages;
 }
@@ -86,7 +86,7 @@ export function insertInstructionMessages(messages: readonly DraftMessage[], ins
   if (instructionMessages.length === 0) return [...messages];
   let insertAt = messages.length;
   for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index] as DraftMessage;
+    const { message } = messages[index] as DraftMessage;
     if (message.role !== 'user' || message.content.some((part) => 'functionResponse' in part)) {
       insertAt = index + 1;
       break;

@@ -1,0 +1,135 @@
+import { createInterface } from 'node:readline/promises';
+import { createAgentTree } from '../../core/agent/agent-tree.js';
+import { isLlmAgent } from '../../core/agent/agent.js';
+import { UsageError } from '../../core/errors/usage-error.js';
+import type { Model } from '../../core/model/model.js';
+import { createRunner, type Runner } from '../../core/runner/runner.js';
+import type { SessionStore } from '../../core/session/session-store.js';
+import { parseCommandArgs } from '../args.js';
+import { formatEvent } from '../format-event.js';
+import type { CliIo, Command } from '../io.js';
+import { loadAgent } from '../load-agent.js';
+import { resolveModel, resolveModels } from '../resolve-model.js';
+import { DEFAULT_STORE, resolveStore } from '../resolve-store.js';
+import { createStyle } from '../style.js';
+
+const HELP = `Usage: agentctx run <agent-file-or-module> [options]
+
+Runs an agent: sends a message, runs the tools and transfers the model asks
+for, and prints every event as it happens. Sessions, events and the exact
+request of every model call are kept in the store, so a conversation can go on
+later (--session) and any call can be inspected:
+  agentctx inspect <agent-file> --session <id> --call <n>
+
+<agent-file-or-module>
+  a YAML/JSON agent file (the declarative form: see 'agentctx inspect --help'),
+  or a JavaScript module exporting an agent definition (default or 'agent')
+
+Options:
+  --message <text>   send one message and exit; without it, read messages from
+                     the terminal (or one per line from standard input)
+  --model <name>     the model for every agent; scripted:<file> answers from a
+                     script file, offline (default: each agent's own model)
+  --session <id>     continue this session, or start it with this id
+                     (default: a new session)
+  --user <id>        the user the session belongs to (default: user)
+  --store <path>     SQLite file for sessions (default: ${DEFAULT_STORE});
+                     'memory' keeps nothing
+  --stream           show the model's text as it arrives
+  --json             print events as JSON lines
+  -h, --help         show this help
+
+Exit status: 0 when every turn ended normally, 1 when one ended with an error
+event, 2 for bad input.
+
+Examples:
+  agentctx run examples/seed-001/pipeline.yaml --model scripted:examples/seed-001/script.yaml --message "Write about X"
+  agentctx run agent.yaml --session demo --message "and then?"
+`;
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'run an agent, printing its events; sessions and requests are kept in the store',
+  help: HELP,
+  async run(args: string[], io: CliIo): Promise<number> {
+    const { values, positionals } = parseCommandArgs('run', args, {
+      message: { type: 'string' },
+      model: { type: 'string' },
+      session: { type: 'string' },
+      user: { type: 'string' },
+      store: { type: 'string' },
+      stream: { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help === true) {
+      io.stdout(HELP);
+      return 0;
+    }
+    const [file, ...extra] = positionals;
+    if (file === undefined) throw new UsageError('run needs an agent file or module.', "Run 'agentctx run --help' for the forms it takes.");
+    if (extra.length > 0) throw new UsageError(`run takes one agent file, got ${positionals.length}; pass the message with --message.`);
+
+    const tree = createAgentTree(await loadAgent(file, io.cwd));
+    const models = values.model === undefined ? undefined : await resolveModel(values.model, io.cwd);
+    const named = models === undefined ? await resolveModels(agentModels(tree), io.cwd) : new Map<string, Model>();
+    const sessions = await resolveStore(values.store, io.cwd);
+    try {
+      const runner = createRunner({ agents: tree, sessions, ...(models === undefined ? { models: (name: string) => named.get(name) } : { model: models }), streaming: values.stream === true });
+      const userId = values.user ?? 'user';
+      const sessionId = await openSession(runner, sessions, userId, values.session);
+      if (values.json !== true) io.stderr(`session ${sessionId} (app ${runner.appName}, user ${userId})\n`);
+      const say = (message: string) => turn(runner, { userId, sessionId, message }, io, values.json === true);
+      let failed = false;
+      if (values.message !== undefined) failed = !(await say(values.message));
+      else for await (const message of readMessages(io)) failed = !(await say(message)) || failed;
+      return failed ? 1 : 0;
+    } finally {
+      await sessions.close();
+    }
+  },
+};
+
+function agentModels(tree: ReturnType<typeof createAgentTree>): string[] {
+  return tree.nodes.flatMap((node) => (isLlmAgent(node.definition) && node.definition.model !== undefined ? [node.definition.model] : []));
+}
+
+async function openSession(runner: Runner, sessions: SessionStore, userId: string, sessionId: string | undefined): Promise<string> {
+  if (sessionId !== undefined) {
+    const existing = await sessions.getSession({ appName: runner.appName, userId, sessionId, numRecentEvents: 0 });
+    if (existing !== undefined) return existing.id;
+  }
+  return (await runner.createSession({ userId, ...(sessionId === undefined ? {} : { sessionId }) })).id;
+}
+
+// Prints the events of one turn; false when it ended with an error event.
+async function turn(runner: Runner, input: { userId: string; sessionId: string; message: string }, io: CliIo, json: boolean): Promise<boolean> {
+  const style = createStyle(io.isTty);
+  let ok = true;
+  for await (const event of runner.run(input)) {
+    if (event.errorCode !== undefined) ok = false;
+    if (json) io.stdout(`${JSON.stringify(event)}\n`);
+    else if (event.author !== 'user' && event.partial !== true) io.stdout(formatEvent(event, style));
+    else if (event.partial === true) io.stdout(style.dim(`[${event.author}] …${(event.content?.parts ?? []).map((part) => ('text' in part ? part.text : '')).join('')}\n`));
+  }
+  return ok;
+}
+
+async function* readMessages(io: CliIo): AsyncGenerator<string> {
+  const lines = createInterface({ input: process.stdin, output: io.isTty ? process.stdout : undefined, terminal: io.isTty });
+  try {
+    if (!io.isTty) {
+      // Piped input: one message per line; the iterator buffers lines that arrive while a turn runs.
+      for await (const line of lines) if (line.trim() !== '') yield line;
+      return;
+    }
+    io.stdout('Type a message and press Enter; an empty line or Ctrl-D ends.\n');
+    for (;;) {
+      const line = await lines.question('you> ').catch(() => undefined);
+      if (line === undefined || line.trim() === '') return;
+      yield line;
+    }
+  } finally {
+    lines.close();
+  }
+}

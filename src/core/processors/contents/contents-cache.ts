@@ -1,0 +1,53 @@
+import type { DraftMessage } from '../../request/draft.js';
+import type { Event } from '../../session/event.js';
+import { buildContents, type ContentsOptions } from './build-contents.js';
+
+type CachedPrefix = { count: number; last: Event; messages: readonly DraftMessage[] };
+
+/**
+ * Remembers the messages built from a session's history, per view (agent, branch, format), so that a long
+ * session costs only its new events on the next call. Histories only grow, so the messages of a "closed" prefix
+ * (no compaction, not ending in a function response) stay what a full rebuild would give; whenever new events
+ * could change earlier messages (a rewind, a compaction, a response to an earlier call) it rebuilds in full.
+ * Hold one per session.
+ */
+export class ContentsCache {
+  readonly #entries = new Map<string, CachedPrefix>();
+
+  build(events: readonly Event[], options: ContentsOptions, formatKey: string): DraftMessage[] {
+    const key = `${options.agentName}\u0000${options.branch ?? ''}\u0000${String(options.preserveFunctionCallIds)}\u0000${formatKey}`;
+    const cached = this.#entries.get(key);
+    let messages: DraftMessage[];
+    let clean: boolean;
+    if (cached !== undefined && extends_(cached, events)) {
+      const tail = events.slice(cached.count);
+      clean = tail.every((event) => event.actions.compaction === undefined && event.actions.rewindBeforeInvocationId === undefined) && answersOwnCalls(tail);
+      messages = clean ? (tail.length === 0 ? [...cached.messages] : cached.messages.concat(buildContents(tail, options))) : buildContents(events, options);
+    } else {
+      messages = buildContents(events, options);
+      clean = events.every((event) => event.actions.compaction === undefined);
+    }
+    const last = events.at(-1);
+    if (clean && last !== undefined && !(last.content?.parts ?? []).some((part) => 'functionResponse' in part)) {
+      this.#entries.set(key, { count: events.length, last, messages });
+    }
+    return messages;
+  }
+}
+
+function extends_(cached: CachedPrefix, events: readonly Event[]): boolean {
+  const at = events[cached.count - 1];
+  return at !== undefined && (at === cached.last || (at.id === cached.last.id && at.timestamp === cached.last.timestamp && at.invocationId === cached.last.invocationId));
+}
+
+// Every response in the new events answers a call among them; otherwise earlier messages may move.
+function answersOwnCalls(tail: readonly Event[]): boolean {
+  const calls = new Set<string | undefined>();
+  for (const event of tail) {
+    for (const part of event.content?.parts ?? []) {
+      if ('functionCall' in part) calls.add(part.functionCall.id);
+      else if ('functionResponse' in part && !calls.has(part.functionResponse.id)) return false;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,93 @@
+import type { AgentNode, AgentTree } from '../agent/agent-tree.js';
+import type { LlmAgentDefinition } from '../agent/agent.js';
+import { AgentctxError } from '../errors/agentctx-error.js';
+import type { Model } from '../model/model.js';
+import { ContentsCache } from '../processors/contents/contents-cache.js';
+import type { Processor } from '../request/processor.js';
+import type { ArtifactStore } from '../session/artifact-store.js';
+import type { Content } from '../session/content.js';
+import { createEvent } from '../session/create-event.js';
+import type { Event, EventInput } from '../session/event.js';
+import type { Session } from '../session/session.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { ValueFormat } from '../state/template/value-format.js';
+
+/** Settings shared by every invocation of a runner. */
+export type RunnerSettings = {
+  readonly tree: AgentTree;
+  readonly appName: string;
+  readonly sessions: SessionStore;
+  readonly artifacts: ArtifactStore | undefined;
+  readonly modelFor: (agent: LlmAgentDefinition, node: AgentNode) => Model;
+  readonly pipeline: readonly Processor[] | undefined;
+  readonly maxLlmCalls: number;
+  readonly streaming: boolean;
+  readonly valueFormat: ValueFormat;
+  readonly now: () => number;
+  readonly newId: () => string;
+};
+
+/**
+ * One invocation: a user message and everything it causes, across agents. Holds what the agents share: the live
+ * session, the count of model calls, and the queue that writes events one at a time in order.
+ */
+export class Invocation {
+  readonly settings: RunnerSettings;
+  readonly session: Session;
+  readonly id: string;
+  readonly userContent: Content | undefined;
+  readonly signal: AbortSignal | undefined;
+  /** Messages built for earlier calls of this session, reused by each request. */
+  readonly contents: ContentsCache;
+  llmCalls = 0;
+  invalidTransfers = 0;
+  /** Set when the invocation must stop (an error, or a limit reached). */
+  ended = false;
+  #writes: Promise<unknown> = Promise.resolve();
+
+  constructor(options: {
+    settings: RunnerSettings;
+    session: Session;
+    id: string;
+    userContent: Content | undefined;
+    signal: AbortSignal | undefined;
+    contents?: ContentsCache;
+  }) {
+    this.settings = options.settings;
+    this.contents = options.contents ?? new ContentsCache();
+    this.session = options.session;
+    this.id = options.id;
+    this.userContent = options.userContent;
+    this.signal = options.signal;
+  }
+
+  /** A new event of this invocation, with an id and time from the runner's clock. */
+  event(input: Omit<EventInput, 'invocationId'>): Event {
+    return createEvent({ ...input, invocationId: this.id }, { now: this.settings.now, newId: this.settings.newId });
+  }
+
+  /** Stores an event after every earlier one; parallel branches write through here one at a time. */
+  persist(event: Event): Promise<Event> {
+    const write = this.#writes.then(() => this.settings.sessions.appendEvent({ session: this.session, event }));
+    this.#writes = write.catch(() => undefined);
+    return write;
+  }
+
+  /** An error event that ends the invocation; what went wrong and what to do are in its message. */
+  failure(author: string, branch: string | undefined, code: string, message: string): Event {
+    this.ended = true;
+    return this.event({ author, ...(branch === undefined ? {} : { branch }), errorCode: code, errorMessage: message });
+  }
+}
+
+/** An agent running inside an invocation, on its branch. */
+export type AgentRun = {
+  readonly invocation: Invocation;
+  readonly node: AgentNode;
+  readonly branch: string | undefined;
+};
+
+/** Thrown out of `run` when the runner cannot start at all (no such session, no model); never for model or tool failures. */
+export function configurationError(message: string, hint: string): AgentctxError {
+  return new AgentctxError({ code: 'invalid_input', message, hint });
+}

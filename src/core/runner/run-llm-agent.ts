@@ -1,0 +1,201 @@
+import { firstResult } from '../agent/callbacks.js';
+import type { LlmAgentDefinition } from '../agent/agent.js';
+import { outputKeyDelta } from '../agent/output-key.js';
+import { AgentctxError } from '../errors/agentctx-error.js';
+import { isFinalResponse } from '../agent/output-key.js';
+import type { ModelResponse } from '../model/model.js';
+import { assembleRequest, type AssembledRequest } from '../request/assemble.js';
+import { cloneRequest, type LlmRequest } from '../request/request.js';
+import { artifactTextReader } from '../session/artifact-rules.js';
+import type { Content, FunctionCall } from '../session/content.js';
+import type { Event } from '../session/event.js';
+import { createCallbackContext } from './contexts.js';
+import { executeFunctionCalls } from './execute-tools.js';
+import type { AgentRun } from './invocation.js';
+
+/** Runs the agent that transfer named; set by the runner to avoid a cycle between the two modules. */
+export type RunAgent = (run: AgentRun) => AsyncGenerator<Event>;
+
+const MAX_INVALID_TRANSFERS = 3;
+
+/**
+ * An LLM agent's turn: call the model, run the tools it asks for, and call it again with the results, until it
+ * answers, transfers, escalates, or the invocation ends.
+ */
+export async function* runLlmAgent(run: AgentRun, runAgent: RunAgent): AsyncGenerator<Event> {
+  const outcome: StepOutcome = { last: undefined, stop: false };
+  while (!run.invocation.ended) {
+    outcome.last = undefined;
+    yield* runStep(run, runAgent, outcome);
+    if (outcome.stop || outcome.last === undefined || isFinalResponse(outcome.last)) return;
+  }
+}
+
+type StepOutcome = { last: Event | undefined; stop: boolean };
+
+async function* runStep(run: AgentRun, runAgent: RunAgent, outcome: StepOutcome): AsyncGenerator<Event> {
+  const { invocation, node, branch } = run;
+  const settings = invocation.settings;
+  const agent = node.definition as LlmAgentDefinition;
+  const onBranch = branch === undefined ? {} : { branch };
+  if (invocation.llmCalls >= settings.maxLlmCalls) {
+    outcome.stop = true;
+    const message = `The invocation reached its limit of ${settings.maxLlmCalls} model calls and was stopped. Raise maxLlmCalls if the task needs more.`;
+    yield await invocation.persist(invocation.failure(agent.name, branch, 'max_llm_calls', message));
+    return;
+  }
+  invocation.llmCalls += 1;
+
+  let assembled: AssembledRequest;
+  try {
+    assembled = await assemble(run);
+  } catch (error) {
+    outcome.stop = true;
+    const code = AgentctxError.isInstance(error) ? error.code : 'assembly_failed';
+    const message = AgentctxError.isInstance(error) ? error.describe() : String(error);
+    yield await invocation.persist(invocation.failure(agent.name, branch, code, message));
+    return;
+  }
+
+  const { context, delta, artifactDelta } = createCallbackContext(run);
+  let request: LlmRequest = assembled.request;
+  let response: ModelResponse | undefined;
+  let edited = false;
+  if (agent.callbacks?.beforeModel !== undefined) {
+    request = cloneRequest(request);
+    const before = JSON.stringify(request);
+    response = await firstResult(agent.callbacks.beforeModel, { context, request });
+    edited = JSON.stringify(request) !== before;
+  }
+  const modelCalled = response === undefined;
+  if (response === undefined) {
+    try {
+      response = yield* callModel(run, request);
+    } catch (error) {
+      outcome.stop = true;
+      const message = `The model call failed: ${error instanceof Error ? error.message : String(error)}`;
+      yield await invocation.persist(invocation.failure(agent.name, branch, 'model_error', message));
+      await record(run, assembled, request, edited, undefined, undefined);
+      return;
+    }
+    response = (await firstResult(agent.callbacks?.afterModel, { context, response })) ?? response;
+  }
+
+  const content = response.content === undefined ? undefined : withCallIds(response.content, settings.newId);
+  const draft = invocation.event({
+    author: agent.name,
+    ...onBranch,
+    ...(content === undefined ? {} : { content }),
+    ...(response.usage === undefined ? {} : { usage: response.usage }),
+    ...(response.errorCode === undefined ? {} : { errorCode: response.errorCode }),
+    ...(response.errorMessage === undefined ? {} : { errorMessage: response.errorMessage }),
+    actions: { stateDelta: delta, artifactDelta },
+  });
+  const modelEvent = await invocation.persist(withOutputKey(agent, draft));
+  if (modelCalled) await record(run, assembled, request, edited, modelEvent.id, response);
+  yield modelEvent;
+  outcome.last = modelEvent;
+  if (response.errorCode !== undefined) {
+    outcome.stop = true;
+    return;
+  }
+
+  const calls = (modelEvent.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : []));
+  if (calls.length === 0) return;
+  const responseEvent = await invocation.persist(withOutputKey(agent, await executeFunctionCalls(run, calls, runAgent)));
+  yield responseEvent;
+  outcome.last = responseEvent;
+  if (invocation.invalidTransfers >= MAX_INVALID_TRANSFERS) {
+    outcome.stop = true;
+    const message = `The model asked ${invocation.invalidTransfers} times to transfer to an agent it cannot reach; the invocation was stopped instead of looping.`;
+    yield await invocation.persist(invocation.failure(agent.name, branch, 'transfer_failed', message));
+    return;
+  }
+  const target = responseEvent.actions.transferToAgent;
+  if (target !== undefined) {
+    outcome.stop = true;
+    yield* runAgent({ invocation, node: settings.tree.getAgent(target), branch });
+    return;
+  }
+  if (responseEvent.actions.escalate === true) outcome.stop = true;
+}
+
+function assemble(run: AgentRun): Promise<AssembledRequest> {
+  const { invocation, node, branch } = run;
+  const { settings, session } = invocation;
+  const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
+  return assembleRequest({
+    agents: settings.tree,
+    agentName: node.name,
+    ...key,
+    events: session.events,
+    state: session.state,
+    artifacts: settings.artifacts === undefined ? undefined : artifactTextReader(settings.artifacts, key),
+    branch,
+    invocationId: invocation.id,
+    userContent: invocation.userContent,
+    valueFormat: settings.valueFormat,
+    pipeline: settings.pipeline,
+    contentsCache: invocation.contents,
+  });
+}
+
+/** Calls the model, streaming when the runner streams: partial events go to the caller but are never stored. */
+async function* callModel(run: AgentRun, request: LlmRequest): AsyncGenerator<Event, ModelResponse> {
+  const { invocation, node, branch } = run;
+  const model = invocation.settings.modelFor(node.definition as LlmAgentDefinition, node);
+  const options = { signal: invocation.signal, agentName: node.name };
+  if (!invocation.settings.streaming || model.stream === undefined) return model.generate(request, options);
+  let final: ModelResponse | undefined;
+  for await (const chunk of model.stream(request, options)) {
+    if (!chunk.partial) {
+      const { partial: _partial, ...response } = chunk;
+      final = response;
+      continue;
+    }
+    if (chunk.content !== undefined) {
+      yield invocation.event({ author: node.name, ...(branch === undefined ? {} : { branch }), content: chunk.content, partial: true });
+    }
+  }
+  if (final === undefined) throw new Error('the stream ended without a complete response');
+  return final;
+}
+
+async function record(run: AgentRun, assembled: AssembledRequest, request: LlmRequest, edited: boolean, responseEventId: string | undefined, response: ModelResponse | undefined): Promise<void> {
+  const { invocation, node } = run;
+  const session = invocation.session;
+  await invocation.settings.sessions.recordModelCall({
+    appName: session.appName,
+    userId: session.userId,
+    sessionId: session.id,
+    call: {
+      invocationId: invocation.id,
+      agent: node.name,
+      timestamp: invocation.settings.now(),
+      request,
+      provenance: assembled.provenance,
+      editedByCallback: edited,
+      ...(responseEventId === undefined ? {} : { responseEventId }),
+      ...(response?.usage === undefined ? {} : { usage: response.usage }),
+    },
+  });
+}
+
+// ADK gives calls without an id one of its own (`adk-…`), so every response can be paired with its call.
+function withCallIds(content: Content, newId: () => string): Content {
+  if (!content.parts.some((part) => 'functionCall' in part && part.functionCall.id === undefined)) return content;
+  return {
+    role: content.role,
+    parts: content.parts.map((part) => {
+      if (!('functionCall' in part) || part.functionCall.id !== undefined) return part;
+      const call: FunctionCall = { ...part.functionCall, id: `adk-${newId()}` };
+      return { ...part, functionCall: call };
+    }),
+  };
+}
+
+function withOutputKey(agent: LlmAgentDefinition, event: Event): Event {
+  const delta = outputKeyDelta(agent, event);
+  if (Object.keys(delta).length === 0) return event;
+  return { ...event, actions: { ...event.actions, stateDelta: { ...event.actions.stateDelta, ...delta } } };
+}

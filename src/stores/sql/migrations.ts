@@ -1,0 +1,172 @@
+import { ValidationError } from '../../core/errors/validation-error.js';
+import type { SqlDialect, SqlDriver, SqlExecutor } from './sql-driver.js';
+
+/** One step of the schema; its position in `MIGRATIONS` (from 1) is the schema version it brings the database to. */
+export type Migration = {
+  /** Recorded with the version, and checked on every open, so a database from another program is refused. */
+  name: string;
+  statements: (dialect: SqlDialect) => string[];
+};
+
+export type MigrationResult = {
+  /** Schema version before and after. */
+  from: number;
+  to: number;
+  /** Names of the migrations this call applied, in order. */
+  applied: string[];
+};
+
+export type MigrateOptions = {
+  /** Seconds since the epoch, recorded with each applied migration. */
+  now?: (() => number) | undefined;
+  /** The list to apply; defaults to `MIGRATIONS` (tests pass their own). */
+  migrations?: readonly Migration[] | undefined;
+};
+
+const MIGRATIONS_TABLE = 'agentctx_migrations';
+
+// PostgreSQL's REAL is single precision; timestamps need a double.
+const realType = (dialect: SqlDialect): string => (dialect === 'postgres' ? 'DOUBLE PRECISION' : 'REAL');
+
+// JSON columns are TEXT in both dialects: the exact text written is what is read back, key order included
+// (PostgreSQL's JSONB would reorder keys, and its drivers would parse values the SQLite path gets as text).
+function initialSchema(dialect: SqlDialect): string[] {
+  const real = realType(dialect);
+  const session = `FOREIGN KEY (app_name, user_id, session_id) REFERENCES agentctx_sessions (app_name, user_id, id) ON DELETE CASCADE`;
+  return [
+    `CREATE TABLE agentctx_sessions (
+      app_name TEXT NOT NULL,
+      user_id TEXT NOT NULL,
+      id TEXT NOT NULL,
+      revision INTEGER NOT NULL,
+      model_call_count INTEGER NOT NULL,
+      create_time ${real} NOT NULL,
+      update_time ${real} NOT NULL,
+      PRIMARY KEY (app_name, user_id, id)
+    )`,
+    // The primary key is the index that reads a session's last N events backwards without touching the rest.
+    `CREATE TABLE agentctx_events (
+      app_name TEXT NOT NULL,
+      user_id TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      event_id TEXT NOT NULL,
+      event_time ${real} NOT NULL,
+      event_json TEXT NOT NULL,
+      PRIMARY KEY (app_name, user_id, session_id, seq),
+      UNIQUE (app_name, user_id, session_id, event_id),
+      ${session}
+    )`,
+    `CREATE TABLE agentctx_app_state (
+      app_name TEXT NOT NULL,
+      state_key TEXT NOT NULL,
+      value_json TEXT NOT NULL,
+      PRIMARY KEY (app_name, state_key)
+    )`,
+    `CREATE TABLE agentctx_user_state (
+      app_name TEXT NOT NULL,
+      user_id TEXT NOT NULL,
+      state_key TEXT NOT NULL,
+      value_json TEXT NOT NULL,
+      PRIMARY KEY (app_name, user_id, state_key)
+    )`,
+    `CREATE TABLE agentctx_session_state (
+      app_name TEXT NOT NULL,
+      user_id TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      state_key TEXT NOT NULL,
+      value_json TEXT NOT NULL,
+      PRIMARY KEY (app_name, user_id, session_id, state_key),
+      ${session}
+    )`,
+    `CREATE TABLE agentctx_model_calls (
+      app_name TEXT NOT NULL,
+      user_id TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      call_index INTEGER NOT NULL,
+      invocation_id TEXT NOT NULL,
+      agent TEXT NOT NULL,
+      call_time ${real} NOT NULL,
+      edited_by_callback INTEGER NOT NULL,
+      response_event_id TEXT,
+      usage_json TEXT,
+      request_chars INTEGER NOT NULL,
+      request_json TEXT NOT NULL,
+      provenance_json TEXT NOT NULL,
+      base_call_index INTEGER,
+      base_message_count INTEGER,
+      PRIMARY KEY (app_name, user_id, session_id, call_index),
+      ${session}
+    )`,
+  ];
+}
+
+/** Every migration, oldest first. Append only: a released entry never changes. */
+export const MIGRATIONS: readonly Migration[] = [{ name: 'initial schema', statements: initialSchema }];
+
+/** The schema version this release writes. */
+export const SCHEMA_VERSION: number = MIGRATIONS.length;
+
+/**
+ * Brings the database to the newest schema, in one transaction: applies the migrations it has not seen, in
+ * order, and records each in `agentctx_migrations`. Safe to call again and from several processes at once.
+ * Refuses a database whose schema is newer than this release, or whose migration table it did not write.
+ */
+export async function migrate(driver: SqlDriver, options: MigrateOptions = {}): Promise<MigrationResult> {
+  const migrations = options.migrations ?? MIGRATIONS;
+  const now = options.now ?? (() => Date.now() / 1000);
+  return driver.transaction(async (tx) => {
+    // SQLite's write transaction already excludes other writers; PostgreSQL needs a lock for the DDL.
+    if (driver.dialect === 'postgres') await tx.query(`SELECT pg_advisory_xact_lock(7412059361)`);
+    await tx.run(
+      `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at ${realType(driver.dialect)} NOT NULL)`,
+    );
+    const from = await readVersion(tx, migrations);
+    const applied: string[] = [];
+    for (let version = from + 1; version <= migrations.length; version++) {
+      const migration = migrations[version - 1] as Migration;
+      for (const statement of migration.statements(driver.dialect)) await tx.run(statement);
+      await tx.run(`INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at) VALUES (?, ?, ?)`, [version, migration.name, now()]);
+      applied.push(migration.name);
+    }
+    return { from, to: migrations.length, applied };
+  });
+}
+
+/** The schema version recorded in the database, after checking the table is one agentctx wrote. */
+async function readVersion(tx: SqlExecutor, migrations: readonly Migration[]): Promise<number> {
+  let rows: { version: unknown; name: unknown }[];
+  try {
+    rows = await tx.query<{ version: unknown; name: unknown }>(`SELECT version, name FROM ${MIGRATIONS_TABLE} ORDER BY version`);
+  } catch (error) {
+    throw schemaError(`cannot be read (${error instanceof Error ? error.message : String(error)})`, error);
+  }
+  const newest = rows.reduce((max, row) => (typeof row.version === 'number' && row.version > max ? row.version : max), 0);
+  if (newest > migrations.length) {
+    throw new ValidationError({
+      subject: 'database schema',
+      code: 'unsupported_version',
+      issues: [{ path: MIGRATIONS_TABLE, message: `version ${newest} is newer than this release of agentctx, which knows versions up to ${migrations.length}` }],
+      hint: 'Upgrade agentctx to open this database, or point the store at another file.',
+    });
+  }
+  rows.forEach((row, position) => {
+    const expected = migrations[position];
+    if (row.version !== position + 1 || expected === undefined) {
+      throw schemaError(`has version ${JSON.stringify(row.version)} where version ${position + 1} was expected`);
+    }
+    if (row.name !== expected.name) {
+      throw schemaError(`names version ${position + 1} ${JSON.stringify(row.name)}, but this release knows it as ${JSON.stringify(expected.name)}`);
+    }
+  });
+  return rows.length;
+}
+
+function schemaError(problem: string, cause?: unknown): ValidationError {
+  return new ValidationError({
+    subject: 'database schema',
+    issues: [{ path: MIGRATIONS_TABLE, message: problem }],
+    hint: 'This database was not written by agentctx, or its migration table was edited; restore a backup or point the store at another file.',
+    cause,
+  });
+}

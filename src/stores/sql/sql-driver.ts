@@ -1,0 +1,66 @@
+/**
+ * The port between the SQL session store and a database client. The store writes its SQL once, with `?`
+ * placeholders and syntax both SQLite (3.35+) and PostgreSQL accept; a driver adapts the rest
+ * (a PostgreSQL driver rewrites `?` to `$1, $2, …` with `numberPlaceholders`).
+ */
+
+/** What a statement parameter may be. Booleans are stored as 0/1 by the caller: SQLite has no boolean type. */
+export type SqlParam = string | number | null;
+
+export type SqlDialect = 'sqlite' | 'postgres';
+
+/** Runs statements: the driver itself outside a transaction, the `tx` handed to a transaction callback inside. */
+export type SqlExecutor = {
+  /** Rows of a statement that returns rows (`SELECT`, or a write with `RETURNING`). */
+  query<T>(sql: string, params?: readonly SqlParam[]): Promise<T[]>;
+  /** Runs a statement that returns no rows; `changes` is the number of rows it inserted, updated or deleted. */
+  run(sql: string, params?: readonly SqlParam[]): Promise<{ changes: number }>;
+};
+
+export type TransactionOptions = {
+  /**
+   * A read-only transaction: a consistent snapshot, without taking the write lock.
+   * Writes inside it fail (PostgreSQL) or upgrade the lock (SQLite); do not write in one.
+   */
+  readOnly?: boolean | undefined;
+};
+
+export type SqlDriver = SqlExecutor & {
+  readonly dialect: SqlDialect;
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws (the error is rethrown).
+   * Write transactions take the write lock at once, so the checks `fn` makes still hold when it writes.
+   * Inside `fn`, use only `tx`: calling the driver itself there waits for the transaction and never runs.
+   */
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** Waits for the statements already started, then releases the connection; later calls fail. */
+  close(): Promise<void>;
+};
+
+/**
+ * `?` placeholders rewritten as `$1, $2, …` (PostgreSQL's form). A `?` inside a quoted string, a quoted
+ * identifier or a comment is left alone.
+ */
+export function numberPlaceholders(sql: string): string {
+  let out = '';
+  let count = 0;
+  for (let i = 0; i < sql.length; i++) {
+    const char = sql[i];
+    if (char === "'" || char === '"') {
+      const end = sql.indexOf(char, i + 1);
+      const stop = end === -1 ? sql.length : end + 1;
+      out += sql.slice(i, stop);
+      i = stop - 1;
+    } else if (char === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      const stop = end === -1 ? sql.length : end;
+      out += sql.slice(i, stop);
+      i = stop - 1;
+    } else if (char === '?') {
+      out += `$${++count}`;
+    } else {
+      out += char;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,342 @@
+import { ValidationError } from '../../core/errors/validation-error.js';
+import type { Event } from '../../core/session/event.js';
+import type { ModelCallRecord, ModelCallSummary } from '../../core/session/model-call.js';
+import type { Session, SessionKey } from '../../core/session/session.js';
+import type {
+  AppendEventInput,
+  CreateSessionInput,
+  GetSessionInput,
+  ListSessionsInput,
+  SessionStore,
+  StoreClock,
+} from '../../core/session/session-store.js';
+import {
+  applyToSession,
+  checkCreateInput,
+  eventExists,
+  prepareStoredEvent,
+  sessionExists,
+  sessionNotFound,
+  sortSessionsForList,
+  staleSession,
+  windowEvents,
+} from '../../core/session/store-rules.js';
+import { mergeScopedState, splitStateDelta, withoutTempKeys, type SplitStateDelta } from '../../core/state/state-delta.js';
+import { deepFreeze, findNonJson, toStoredJson } from '../../core/util/json-value.js';
+import { migrate, type MigrationResult } from './migrations.js';
+import { baseOf, callParams, CALL_COLUMNS, SUMMARY_COLUMNS, toCallRecord, toCallSummary, type CallRow, type SummaryRow } from './model-call-rows.js';
+import { applyBase, RequestDeltas } from './request-deltas.js';
+import type { SqlDriver, SqlExecutor, SqlParam } from './sql-driver.js';
+import { readStateRows, upsertState, type StateRow } from './state-rows.js';
+
+export type SqlSessionStoreOptions = StoreClock & {
+  /** The store's `name`; defaults to the driver's dialect (`sqlite`, `postgres`). */
+  name?: string | undefined;
+};
+
+export type SqlSessionStore = SessionStore & {
+  /**
+   * Brings the schema up to date now. Optional: the first call of any other method does it too.
+   * Throws `ValidationError` (`unsupported_version`) for a database written by a newer release.
+   */
+  migrate(): Promise<MigrationResult>;
+};
+
+type SessionRow = { user_id: string; id: string; revision: number; update_time: number };
+
+const SESSION_WHERE = 'app_name = ? AND user_id = ? AND id = ?';
+const CHILD_WHERE = 'app_name = ? AND user_id = ? AND session_id = ?';
+
+/**
+ * A `SessionStore` on any SQL database a `SqlDriver` reaches; the SQL is written once for SQLite and PostgreSQL.
+ *
+ * Each append is one transaction that costs the same however long the session is: it bumps the session's
+ * revision only if it still equals the caller's (so of two writers from the same copy, one fails as stale),
+ * inserts one event row and upserts one row per changed state key (so writers of different keys never
+ * overwrite each other). Windows of recent events are read backwards along the primary key.
+ */
+export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStoreOptions = {}): SqlSessionStore {
+  const now = options.now ?? (() => Date.now() / 1000);
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  let migrated: Promise<MigrationResult> | undefined;
+  const deltas = new RequestDeltas();
+  const ready = (): Promise<MigrationResult> => {
+    // A failed attempt is forgotten, so a later call tries again (the database may have been busy).
+    migrated ??= migrate(driver).catch((error: unknown) => {
+      migrated = undefined;
+      throw error;
+    });
+    return migrated;
+  };
+
+  return {
+    name: options.name ?? driver.dialect,
+
+    async migrate(): Promise<MigrationResult> {
+      const result = await migrate(driver);
+      migrated = Promise.resolve(result);
+      return result;
+    },
+
+    async createSession(input: CreateSessionInput): Promise<Session> {
+      const given = input.state ?? {};
+      checkCreateInput(input, given);
+      const sessionId = input.sessionId?.trim() || newId();
+      const key = keyParams({ appName: input.appName, userId: input.userId, sessionId });
+      const split = splitStateDelta(toStoredJson(withoutTempKeys(given)));
+      const time = now();
+      await ready();
+      const state = await driver.transaction(async (tx) => {
+        const inserted = await tx.run(
+          `INSERT INTO agentctx_sessions (app_name, user_id, id, revision, model_call_count, create_time, update_time)
+           VALUES (?, ?, ?, 0, 0, ?, ?) ON CONFLICT (app_name, user_id, id) DO NOTHING`,
+          [...key, time, time],
+        );
+        if (inserted.changes === 0) throw sessionExists(sessionId);
+        await writeState(tx, key, split);
+        return readMergedState(tx, key);
+      });
+      return { appName: input.appName, userId: input.userId, id: sessionId, state, events: [], lastUpdateTime: time, revision: 0 };
+    },
+
+    async getSession(input: GetSessionInput): Promise<Session | undefined> {
+      await ready();
+      const key = keyParams(input);
+      return driver.transaction(
+        async (tx) => {
+          const row = (await tx.query<SessionRow>(`SELECT revision, update_time FROM agentctx_sessions WHERE ${SESSION_WHERE}`, key))[0];
+          if (row === undefined) return undefined;
+          const state = await readMergedState(tx, key);
+          const events = await readEvents(tx, key, input);
+          return { appName: input.appName, userId: input.userId, id: input.sessionId, state, events, lastUpdateTime: row.update_time, revision: row.revision };
+        },
+        { readOnly: true },
+      );
+    },
+
+    async listSessions(input: ListSessionsInput): Promise<Session[]> {
+      await ready();
+      const where = input.userId === undefined ? 'app_name = ?' : 'app_name = ? AND user_id = ?';
+      const params = input.userId === undefined ? [input.appName] : [input.appName, input.userId];
+      const { sessions, app, users, owned } = await driver.transaction(
+        async (tx) => ({
+          sessions: await tx.query<SessionRow>(`SELECT user_id, id, revision, update_time FROM agentctx_sessions WHERE ${where}`, params),
+          app: await tx.query<StateRow>(`SELECT state_key, value_json FROM agentctx_app_state WHERE app_name = ?`, [input.appName]),
+          users: await tx.query<StateRow & { user_id: string }>(`SELECT user_id, state_key, value_json FROM agentctx_user_state WHERE ${where}`, params),
+          owned: await tx.query<StateRow & { user_id: string; session_id: string }>(
+            `SELECT user_id, session_id, state_key, value_json FROM agentctx_session_state WHERE ${where}`,
+            params,
+          ),
+        }),
+        { readOnly: true },
+      );
+      const byUser = groupBy(users, (row) => row.user_id);
+      const bySession = groupBy(owned, (row) => JSON.stringify([row.user_id, row.session_id]));
+      const found = sessions.map(
+        (row): Session => ({
+          appName: input.appName,
+          userId: row.user_id,
+          id: row.id,
+          // Parsed per session, so no two returned sessions share a value.
+          state: mergeScopedState({
+            session: readStateRows(bySession.get(JSON.stringify([row.user_id, row.id])) ?? []),
+            app: readStateRows(app),
+            user: readStateRows(byUser.get(row.user_id) ?? []),
+          }),
+          events: [],
+          lastUpdateTime: row.update_time,
+          revision: row.revision,
+        }),
+      );
+      return sortSessionsForList(found);
+    },
+
+    async appendEvent({ session, event }: AppendEventInput): Promise<Event> {
+      if (event.partial === true) return event;
+      // Validated before the transaction: a value that cannot be stored never reaches the database.
+      const persisted = prepareStoredEvent(event);
+      const key = keyParams({ appName: session.appName, userId: session.userId, sessionId: session.id });
+      const loaded = session.revision;
+      await ready();
+      const revision = await driver.transaction(async (tx) => {
+        const bumped = await tx.run(`UPDATE agentctx_sessions SET revision = revision + 1, update_time = ? WHERE ${SESSION_WHERE} AND revision = ?`, [
+          persisted.timestamp,
+          ...key,
+          loaded,
+        ]);
+        if (bumped.changes === 0) {
+          const row = (await tx.query<SessionRow>(`SELECT revision FROM agentctx_sessions WHERE ${SESSION_WHERE}`, key))[0];
+          if (row === undefined) throw sessionNotFound(session.id);
+          throw staleSession(session.id, loaded, row.revision);
+        }
+        const next = loaded + 1;
+        const inserted = await tx.run(
+          `INSERT INTO agentctx_events (app_name, user_id, session_id, seq, event_id, event_time, event_json) VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (app_name, user_id, session_id, event_id) DO NOTHING`,
+          [...key, next, persisted.id, persisted.timestamp, JSON.stringify(persisted)],
+        );
+        // Throwing rolls the revision bump back: nothing of this append is written.
+        if (inserted.changes === 0) throw eventExists(persisted.id, session.id);
+        await writeState(tx, key, splitStateDelta(persisted.actions.stateDelta));
+        return next;
+      });
+      applyToSession(session, event, persisted, revision);
+      return persisted;
+    },
+
+    async deleteSession(input: SessionKey): Promise<void> {
+      await ready();
+      const key = keyParams(input);
+      // Explicit deletes rather than trusting ON DELETE CASCADE, which SQLite only honours with foreign_keys on.
+      await driver.transaction(async (tx) => {
+        for (const table of ['agentctx_events', 'agentctx_session_state', 'agentctx_model_calls']) {
+          await tx.run(`DELETE FROM ${table} WHERE ${CHILD_WHERE}`, key);
+        }
+        await tx.run(`DELETE FROM agentctx_sessions WHERE ${SESSION_WHERE}`, key);
+      });
+      deltas.forget(JSON.stringify(key));
+    },
+
+    async recordModelCall(input: SessionKey & { call: Omit<ModelCallRecord, 'index'> }): Promise<number> {
+      const sessionKey = JSON.stringify(keyParams(input));
+      const stored = deltas.encode(sessionKey, input.call);
+      // Only what is written needs checking: a shared prefix was checked when its call was recorded.
+      const problem = findNonJson({ ...input.call, request: stored.request, provenance: stored.provenance }, 'call');
+      if (problem !== undefined) {
+        throw new ValidationError({
+          subject: 'model call',
+          issues: [{ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` }],
+          hint: 'Requests and provenance must be plain JSON data.',
+        });
+      }
+      const key = keyParams(input);
+      await ready();
+      const index = await driver.transaction(async (tx) => {
+        // The counter row is also the lock that keeps two recorders from taking the same index.
+        const rows = await tx.query<{ model_call_count: number }>(
+          `UPDATE agentctx_sessions SET model_call_count = model_call_count + 1 WHERE ${SESSION_WHERE} RETURNING model_call_count`,
+          key,
+        );
+        const taken = rows[0]?.model_call_count;
+        if (taken === undefined) throw sessionNotFound(input.sessionId);
+        if (stored.base !== undefined && !(await baseStillThere(tx, key, stored.base.index, stored.baseCheck))) {
+          // The session was deleted and made again elsewhere since: write this call whole.
+          Object.assign(stored, deltas.whole(input.call));
+        }
+        await tx.run(
+          `INSERT INTO agentctx_model_calls (app_name, user_id, session_id, call_index, ${CALL_COLUMNS.join(', ')})
+           VALUES (?, ?, ?, ?, ${CALL_COLUMNS.map(() => '?').join(', ')})`,
+          [...key, taken, ...callParams(input.call, stored)],
+        );
+        return taken;
+      });
+      stored.remember(index);
+      return index;
+    },
+
+    async listModelCalls(input: SessionKey): Promise<ModelCallSummary[]> {
+      await ready();
+      const rows = await driver.query<SummaryRow>(
+        `SELECT call_index, ${SUMMARY_COLUMNS.join(', ')} FROM agentctx_model_calls WHERE ${CHILD_WHERE} ORDER BY call_index`,
+        keyParams(input),
+      );
+      return rows.map(toCallSummary);
+    },
+
+    async getModelCall(input: SessionKey & { index: number }): Promise<ModelCallRecord | undefined> {
+      await ready();
+      // A call stored as a difference continues an earlier one: walk back to a whole call, then rebuild forwards.
+      const chain: CallRow[] = [];
+      for (let index: number | undefined = input.index; index !== undefined; ) {
+        const rows: CallRow[] = await driver.query<CallRow>(
+          `SELECT call_index, ${CALL_COLUMNS.join(', ')} FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`,
+          [...keyParams(input), index],
+        );
+        const row: CallRow | undefined = rows[0];
+        if (row === undefined) return undefined;
+        chain.push(row);
+        index = baseOf(row)?.index;
+      }
+      let record: ModelCallRecord | undefined;
+      for (const row of chain.reverse()) {
+        const base = baseOf(row);
+        const own = toCallRecord(row);
+        record = base === undefined || record === undefined ? own : applyBase(own, base, record);
+      }
+      return record;
+    },
+
+    async close(): Promise<void> {
+      await driver.close();
+    },
+  };
+}
+
+async function baseStillThere(tx: SqlExecutor, key: [string, string, string], index: number, check: { time: number; chars: number } | undefined): Promise<boolean> {
+  const rows = await tx.query<{ call_time: number; request_chars: number }>(
+    `SELECT call_time, request_chars FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`,
+    [...key, index],
+  );
+  return rows[0] !== undefined && check !== undefined && rows[0].call_time === check.time && rows[0].request_chars === check.chars;
+}
+
+function keyParams(key: SessionKey): [string, string, string] {
+  return [key.appName, key.userId, key.sessionId];
+}
+
+async function writeState(tx: SqlExecutor, key: [string, string, string], split: SplitStateDelta): Promise<void> {
+  const [appName, userId] = key;
+  await upsertState(tx, 'agentctx_app_state', ['app_name'], [appName], split.app);
+  await upsertState(tx, 'agentctx_user_state', ['app_name', 'user_id'], [appName, userId], split.user);
+  await upsertState(tx, 'agentctx_session_state', ['app_name', 'user_id', 'session_id'], key, split.session);
+}
+
+async function readMergedState(tx: SqlExecutor, key: [string, string, string]): Promise<Record<string, unknown>> {
+  const [appName, userId] = key;
+  const app = await tx.query<StateRow>(`SELECT state_key, value_json FROM agentctx_app_state WHERE app_name = ?`, [appName]);
+  const user = await tx.query<StateRow>(`SELECT state_key, value_json FROM agentctx_user_state WHERE app_name = ? AND user_id = ?`, [appName, userId]);
+  const own = await tx.query<StateRow>(`SELECT state_key, value_json FROM agentctx_session_state WHERE ${CHILD_WHERE}`, key);
+  return mergeScopedState({ session: readStateRows(own), app: readStateRows(app), user: readStateRows(user) });
+}
+
+/** The window's events, selected in SQL: the last N read backwards along the primary key, never the whole history. */
+async function readEvents(tx: SqlExecutor, key: [string, string, string], window: GetSessionInput): Promise<Event[]> {
+  const limit = recentLimit(window.numRecentEvents);
+  if (limit === 0) return [];
+  const params: SqlParam[] = [...key];
+  let sql = `SELECT event_json FROM agentctx_events WHERE ${CHILD_WHERE}`;
+  if (limit !== undefined) {
+    sql += ' ORDER BY seq DESC LIMIT ?';
+    params.push(limit);
+  } else {
+    if (window.afterTimestamp !== undefined) {
+      sql += ' AND event_time >= ?';
+      params.push(window.afterTimestamp);
+    }
+    sql += ' ORDER BY seq';
+  }
+  const rows = await tx.query<{ event_json: string }>(sql, params);
+  if (limit !== undefined) rows.reverse();
+  const events = rows.map((row) => deepFreeze(JSON.parse(row.event_json) as Event));
+  // The shared rule decides what is left (the timestamp filter after a limit, odd counts), as in every store.
+  return windowEvents(events, window);
+}
+
+/** The SQL LIMIT for `numRecentEvents`: 0 for none, `undefined` where `windowEvents` keeps every event (NaN, ∞, 0 < n < 1). */
+function recentLimit(count: number | undefined): number | undefined {
+  if (count === undefined) return undefined;
+  if (count <= 0) return 0;
+  const whole = Math.trunc(count);
+  return Number.isFinite(whole) && whole > 0 ? whole : undefined;
+}
+
+function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [row]);
+    else group.push(row);
+  }
+  return groups;
+}

@@ -1,0 +1,9 @@
+/**
+ * @module agentctx/stores/sqlite
+ * The session store on SQLite (better-sqlite3): one file, safe to share between stores and processes.
+ */
+export { createSqliteSessionStore, DEFAULT_SQLITE_PATH } from './create-sqlite-store.js';
+export type { SqliteSessionStoreOptions } from './create-sqlite-store.js';
+export { SCHEMA_VERSION } from '../sql/migrations.js';
+export type { MigrationResult } from '../sql/migrations.js';
+export type { SqlSessionStore } from '../sql/sql-session-store.js';
