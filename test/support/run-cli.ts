@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
@@ -31,4 +31,18 @@ export function expectOneLineError(result: CliResult, code: number, pattern: Reg
   expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
   expect(result.stderr).toMatch(pattern);
   expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+/** Runs the CLI with text on its standard input (not a terminal), as a pipe would. */
+export function agentctxWithInput(input: string, ...args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: repositoryRoot, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(input);
+  });
 }
