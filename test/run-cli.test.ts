@@ -86,6 +86,6 @@ describe('agentctx run', () => {
     await writeFile(join(dir, 'empty.yaml'), '[]\n');
     const failing = await agentctx('run', 'test/fixtures/notes-agent.mjs', '--model', `scripted:${join(dir, 'empty.yaml')}`, '--store', 'memory', '--message', 'hi');
     expect(failing.code).toBe(1);
-    expect(failing.stdout).toMatch(/\[notes\] ✗ model_error: The model call failed: The script has no answer for call 1/);
+    expect(failing.stdout).toMatch(/\[notes\] ✗ model_error: The model call failed \(call 1 of this invocation, agent 'notes'\): The script has no answer for call 1/);
   });
 });

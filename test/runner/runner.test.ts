@@ -105,7 +105,7 @@ describe('runner', () => {
     const model = createScriptedModel([]);
     const runner = await setup({ agents: llmAgent({ name: 'a' }), model });
     const events = await collect(runner, { message: 'hi' });
-    expect(events.at(-1)).toMatchObject({ errorCode: 'model_error', errorMessage: expect.stringContaining('The model call failed: The script has no answer for call 1') });
+    expect(events.at(-1)).toMatchObject({ errorCode: 'model_error', errorMessage: expect.stringMatching(/^The model call failed \(call 1 of this invocation, agent 'a'\): The script has no answer for call 1/) });
   });
 
   it('reports a missing state key as an error event naming the processor and agent', async () => {

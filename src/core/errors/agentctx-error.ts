@@ -12,6 +12,8 @@ export type AgentctxErrorCode =
   | 'already_exists'
   | 'stale_session'
   | 'processor_failed'
+  | 'model_error'
+  | 'missing_credentials'
   | 'invalid_history'
   | 'usage';
 

@@ -32,6 +32,13 @@ export type Model = {
   /** `google`, `openai`, `anthropic`, `scripted`, … */
   readonly provider: string;
   readonly modelId: string;
+  /**
+   * The provider pairs function responses with calls by id, so the request must keep every call id (including
+   * generated `adk-…` ones, which are otherwise hidden as ADK hides them).
+   */
+  readonly pairsCallsById?: boolean;
+  /** The provider's own count of the request's input tokens, for providers with a count endpoint. */
+  countTokens?(request: LlmRequest, options?: ModelCallOptions): Promise<number>;
   generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse>;
   /** Streams the response; ends with one chunk that is not partial and holds the whole response. */
   stream?(request: LlmRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamChunk>;

@@ -18,7 +18,8 @@ export type RunnerSettings = {
   readonly appName: string;
   readonly sessions: SessionStore;
   readonly artifacts: ArtifactStore | undefined;
-  readonly modelFor: (agent: LlmAgentDefinition, node: AgentNode) => Model;
+  /** The model an agent uses, resolved once per agent. */
+  readonly modelFor: (agent: LlmAgentDefinition, node: AgentNode) => Promise<Model>;
   readonly pipeline: readonly Processor[] | undefined;
   readonly maxLlmCalls: number;
   readonly streaming: boolean;

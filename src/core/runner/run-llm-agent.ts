@@ -3,7 +3,7 @@ import type { LlmAgentDefinition } from '../agent/agent.js';
 import { outputKeyDelta } from '../agent/output-key.js';
 import { AgentctxError } from '../errors/agentctx-error.js';
 import { isFinalResponse } from '../agent/output-key.js';
-import type { ModelResponse } from '../model/model.js';
+import type { Model, ModelResponse } from '../model/model.js';
 import { assembleRequest, type AssembledRequest } from '../request/assemble.js';
 import { cloneRequest, type LlmRequest } from '../request/request.js';
 import { artifactTextReader } from '../session/artifact-rules.js';
@@ -46,9 +46,11 @@ async function* runStep(run: AgentRun, runAgent: RunAgent, outcome: StepOutcome)
   }
   invocation.llmCalls += 1;
 
+  const model = await settings.modelFor(agent, node);
+  const callNumber = invocation.llmCalls;
   let assembled: AssembledRequest;
   try {
-    assembled = await assemble(run);
+    assembled = await assemble(run, model.pairsCallsById === true);
   } catch (error) {
     outcome.stop = true;
     const code = AgentctxError.isInstance(error) ? error.code : 'assembly_failed';
@@ -70,10 +72,11 @@ async function* runStep(run: AgentRun, runAgent: RunAgent, outcome: StepOutcome)
   const modelCalled = response === undefined;
   if (response === undefined) {
     try {
-      response = yield* callModel(run, request);
+      response = yield* callModel(run, model, request);
     } catch (error) {
       outcome.stop = true;
-      const message = `The model call failed: ${error instanceof Error ? error.message : String(error)}`;
+      const reason = AgentctxError.isInstance(error) ? error.describe() : error instanceof Error ? error.message : String(error);
+      const message = `The model call failed (call ${callNumber} of this invocation, agent '${agent.name}'): ${reason}`;
       yield await invocation.persist(invocation.failure(agent.name, branch, 'model_error', message));
       await record(run, assembled, request, edited, undefined, undefined);
       return;
@@ -120,7 +123,7 @@ async function* runStep(run: AgentRun, runAgent: RunAgent, outcome: StepOutcome)
   if (responseEvent.actions.escalate === true) outcome.stop = true;
 }
 
-function assemble(run: AgentRun): Promise<AssembledRequest> {
+function assemble(run: AgentRun, preserveFunctionCallIds: boolean): Promise<AssembledRequest> {
   const { invocation, node, branch } = run;
   const { settings, session } = invocation;
   const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
@@ -135,15 +138,15 @@ function assemble(run: AgentRun): Promise<AssembledRequest> {
     invocationId: invocation.id,
     userContent: invocation.userContent,
     valueFormat: settings.valueFormat,
+    preserveFunctionCallIds,
     pipeline: settings.pipeline,
     contentsCache: invocation.contents,
   });
 }
 
 /** Calls the model, streaming when the runner streams: partial events go to the caller but are never stored. */
-async function* callModel(run: AgentRun, request: LlmRequest): AsyncGenerator<Event, ModelResponse> {
+async function* callModel(run: AgentRun, model: Model, request: LlmRequest): AsyncGenerator<Event, ModelResponse> {
   const { invocation, node, branch } = run;
-  const model = invocation.settings.modelFor(node.definition as LlmAgentDefinition, node);
   const options = { signal: invocation.signal, agentName: node.name };
   if (!invocation.settings.streaming || model.stream === undefined) return model.generate(request, options);
   let final: ModelResponse | undefined;

@@ -26,8 +26,8 @@ export type RunnerOptions = {
   artifacts?: ArtifactStore;
   /** The model every LLM agent uses, whatever its definition names. */
   model?: Model;
-  /** Resolves the model an agent names (`gemini-2.5-flash`, `scripted:…`); used when `model` is absent. */
-  models?: (name: string) => Model | undefined;
+  /** Resolves the model an agent names (`gemini-2.5-flash`, `openai:gpt-4.1`…); used when `model` is absent. */
+  models?: (name: string) => Model | Promise<Model> | undefined;
   /** The request pipeline; `defaultPipeline()` when absent. */
   pipeline?: readonly Processor[];
   /** Model calls allowed per invocation; reaching it ends the invocation with an error event. Default 500. */
@@ -65,7 +65,7 @@ export function createRunner(options: RunnerOptions): Runner {
   const sessions = options.sessions ?? createInMemorySessionStore();
   const newId = options.newId ?? (() => crypto.randomUUID());
   // Keyed by node: agent tools run agents of their own trees through the same resolution.
-  const models = new WeakMap<AgentNode, Model>();
+  const models = new WeakMap<AgentNode, Promise<Model>>();
   const cache = new SessionCache(sessions, appName);
   const settings: RunnerSettings = {
     tree,
@@ -74,7 +74,12 @@ export function createRunner(options: RunnerOptions): Runner {
     artifacts: options.artifacts,
     modelFor: (agent, node) => {
       let model = models.get(node);
-      if (model === undefined) models.set(node, (model = modelFor(options, agent, node)));
+      if (model === undefined) {
+        model = modelFor(options, agent, node);
+        models.set(node, model);
+        // A failed resolution is not kept: the next run tries again (a key may have been set meanwhile).
+        model.catch(() => models.delete(node));
+      }
       return model;
     },
     pipeline: options.pipeline,
@@ -105,7 +110,7 @@ export function createRunner(options: RunnerOptions): Runner {
       const invocation = new Invocation({ settings, session, id: `e-${newId()}`, userContent, signal: input.signal, contents });
       let completed = false;
       // Every agent must have a model before anything is written.
-      for (const node of tree.nodes) if (isLlmAgent(node.definition)) settings.modelFor(node.definition, node);
+      for (const node of tree.nodes) if (isLlmAgent(node.definition)) await settings.modelFor(node.definition, node);
       try {
         yield await invocation.persist(invocation.event({ author: 'user', content: userContent, actions: { stateDelta: input.stateDelta ?? {} } }));
         yield* runAgent({ invocation, node: findAgentToRun(tree, session.events), branch: undefined });
@@ -120,7 +125,7 @@ export function createRunner(options: RunnerOptions): Runner {
   };
 }
 
-function modelFor(options: RunnerOptions, agent: LlmAgentDefinition, node: AgentNode): Model {
+async function modelFor(options: RunnerOptions, agent: LlmAgentDefinition, node: AgentNode): Promise<Model> {
   if (options.model !== undefined) return options.model;
   let name: string | undefined;
   for (let current: AgentNode | undefined = node; current !== undefined && name === undefined; current = current.parent) {
@@ -129,7 +134,7 @@ function modelFor(options: RunnerOptions, agent: LlmAgentDefinition, node: Agent
   if (name === undefined) {
     throw configurationError(`Agent '${agent.name}' has no model.`, 'Name one in its definition (or an ancestor’s), or pass `model` to createRunner.');
   }
-  const model = options.models?.(name);
+  const model = await options.models?.(name);
   if (model === undefined) {
     throw configurationError(`No model is available for '${name}' (agent '${agent.name}').`, 'Pass `model` or a `models` resolver to createRunner.');
   }
