@@ -37,6 +37,14 @@ describe('agentctx run', () => {
     const request = JSON.parse(call.stdout) as { system: string };
     expect(request.system).toMatch(/^Please review the following draft: Subject X was first described in 1901 by a Swiss botanist, and it is now grown on every continent\.\. Check/);
 
+    const tokens = await agentctx('tokens', 'examples/seed-001/pipeline.yaml', '--session', 'demo', '--store', store, '--json');
+    const calibration = JSON.parse(tokens.stdout) as { rows: { billed: number; estimate: number }[]; factor: number };
+    expect(calibration.rows.map((row) => row.billed)).toEqual([58, 112]);
+    expect(calibration.factor).toBeGreaterThan(0);
+    const counted = await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'demo', '--call', '1', '--store', store, '--tokens');
+    expect(counted.stdout).toMatch(/TOKENS · \d+ \(local estimate, o200k\)/);
+    expect(counted.stdout).toMatch(/block 1 · instruction · generator_agent\.instruction · \d+ tokens/);
+
     const shown = await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'demo', '--call', '2', '--store', store);
     expect(shown.stdout).toMatch(/Call 2 of session demo: agent 'reviewer_agent'/);
     expect(shown.stdout).toMatch(/↳ \{draft_text\} → state 'draft_text' \(session\)/);

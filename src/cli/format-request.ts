@@ -3,6 +3,7 @@ import type { Provenance } from '../core/request/provenance.js';
 import type { LlmRequest } from '../core/request/request.js';
 import type { Source } from '../core/request/source.js';
 import type { Part } from '../core/session/content.js';
+import type { RequestTokenCount } from '../core/tokens/count-request-tokens.js';
 import type { Style } from './style.js';
 
 /** One line naming where a piece of the request came from: `instruction · coordinator.instruction`. */
@@ -14,15 +15,17 @@ export function describeSource(source: Source | undefined): string {
   return `${source.kind} · ${where}${events}${note}`;
 }
 
-/** The request, section by section, each piece under a header that says where it came from. */
-export function formatRequest(request: LlmRequest, provenance: Provenance, header: string, style: Style): string {
+/** The request, section by section, each piece under a header that says where it came from (and its tokens, if counted). */
+export function formatRequest(request: LlmRequest, provenance: Provenance, header: string, style: Style, tokens?: RequestTokenCount): string {
   const lines: string[] = [style.bold(header), ''];
   const bar = style.dim('│');
   const body = (text: string) => (text === '' ? [`${bar} ${style.dim('(empty)')}`] : text.split('\n').map((line) => `${bar} ${line}`));
+  const count = (value: number | undefined) => (value === undefined ? '' : style.yellow(` · ${value} tokens`));
 
-  lines.push(style.bold(`SYSTEM · ${plural(provenance.system.length, 'block')} · ${request.system.length} chars`));
+  if (tokens !== undefined) lines.push(style.bold(`TOKENS · ${tokens.total} (local estimate, o200k): system ${tokens.system.total}, tools ${tokens.tools.total}, messages ${tokens.messages.total}, framing ${tokens.framing}`), '');
+  lines.push(style.bold(`SYSTEM · ${plural(provenance.system.length, 'block')} · ${request.system.length} chars${count(tokens?.system.total)}`));
   provenance.system.forEach((block, index) => {
-    lines.push(`${style.dim('┌')} ${style.cyan(`block ${index + 1}`)} · ${describeSource(block.source)}`);
+    lines.push(`${style.dim('┌')} ${style.cyan(`block ${index + 1}`)} · ${describeSource(block.source)}${count(tokens?.system.blocks[index])}`);
     lines.push(...body(request.system.slice(block.start, block.end)));
     for (const substitution of block.source.substitutions ?? []) {
       const what = substitution.kind === 'state' ? `state '${substitution.key}' (${substitution.scope})` : `artifact '${substitution.name}'`;
@@ -30,16 +33,16 @@ export function formatRequest(request: LlmRequest, provenance: Provenance, heade
     }
   });
 
-  lines.push('', style.bold(`TOOLS · ${request.tools.length}`));
+  lines.push('', style.bold(`TOOLS · ${request.tools.length}${count(tokens?.tools.total)}`));
   request.tools.forEach((tool, index) => {
-    lines.push(`${style.dim('┌')} ${style.cyan(`tools[${index}]`)} ${style.bold(tool.name)} · ${describeSource(provenance.tools[index])}`);
+    lines.push(`${style.dim('┌')} ${style.cyan(`tools[${index}]`)} ${style.bold(tool.name)} · ${describeSource(provenance.tools[index])}${count(tokens?.tools.each[index])}`);
     lines.push(...body(tool.description));
     if (tool.parameters !== undefined) lines.push(`${bar} ${style.dim('parameters:')} ${JSON.stringify(tool.parameters)}`);
   });
 
-  lines.push('', style.bold(`MESSAGES · ${request.messages.length}`));
+  lines.push('', style.bold(`MESSAGES · ${request.messages.length}${count(tokens?.messages.total)}`));
   request.messages.forEach((message, index) => {
-    lines.push(`${style.dim('┌')} ${style.cyan(`messages[${index}]`)} ${style.bold(message.role)}`);
+    lines.push(`${style.dim('┌')} ${style.cyan(`messages[${index}]`)} ${style.bold(message.role)}${count(tokens?.messages.each[index]?.total)}`);
     message.content.forEach((part, partIndex) => {
       lines.push(`${bar} ${style.dim(`content[${partIndex}] · ${describeSource(provenance.messages[index]?.[partIndex])}`)}`);
       lines.push(...partText(part).split('\n').map((line) => `${bar}   ${line}`));

@@ -3,9 +3,10 @@ import { AgentctxError } from '../core/errors/agentctx-error.js';
 import { checkCommand } from './commands/check.js';
 import { inspectCommand } from './commands/inspect.js';
 import { runCommand } from './commands/run.js';
+import { tokensCommand } from './commands/tokens.js';
 import { processIo, type CliIo, type Command } from './io.js';
 
-const COMMANDS: readonly Command[] = [runCommand, inspectCommand, checkCommand];
+const COMMANDS: readonly Command[] = [runCommand, inspectCommand, tokensCommand, checkCommand];
 
 function version(): string {
   const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -11,9 +11,11 @@ import { NotFoundError } from '../../core/errors/not-found-error.js';
 import type { Provenance } from '../../core/request/provenance.js';
 import type { LlmRequest } from '../../core/request/request.js';
 import type { ModelCallSummary } from '../../core/session/model-call.js';
-import { loadAgent } from '../load-agent.js';
-import { DEFAULT_STORE, resolveStore } from '../resolve-store.js';
+import { DEFAULT_STORE } from '../resolve-store.js';
+import { withRecordedSession, type RecordedSessionOptions } from '../recorded-session.js';
 import { plural } from '../format-request.js';
+import { countRequestTokens } from '../../core/tokens/count-request-tokens.js';
+import { loadTokenCounter } from '../../core/tokens/token-counter.js';
 
 const HELP = `Usage: agentctx inspect <case-file> [options]
 
@@ -49,6 +51,7 @@ Options:
   --store <path>  SQLite file of the sessions (default: ${DEFAULT_STORE})
   --json          print exactly the request as JSON, nothing else
   --provenance    with --json: print { request, provenance, trace }
+  --tokens        count tokens per block, tool and message (local o200k tokenizer)
   --find <text>   list every place <text> occurs, with its path and source
                   (exit status 1 when it occurs nowhere)
   --agent <name>  ask this agent instead of currentAgent
@@ -69,6 +72,7 @@ export const inspectCommand: Command = {
       json: { type: 'boolean' },
       provenance: { type: 'boolean' },
       find: { type: 'string' },
+      tokens: { type: 'boolean' },
       agent: { type: 'string' },
       session: { type: 'string' },
       call: { type: 'string' },
@@ -99,9 +103,9 @@ export const inspectCommand: Command = {
   },
 };
 
-type ShowOptions = { json?: boolean | undefined; provenance?: boolean | undefined; find?: string | undefined };
+type ShowOptions = { json?: boolean | undefined; provenance?: boolean | undefined; find?: string | undefined; tokens?: boolean | undefined };
 
-function show(request: LlmRequest, provenance: Provenance, trace: unknown, header: string, values: ShowOptions, io: CliIo): number {
+async function show(request: LlmRequest, provenance: Provenance, trace: unknown, header: string, values: ShowOptions, io: CliIo): Promise<number> {
   const style = createStyle(io.isTty);
   if (values.find !== undefined) {
     const occurrences = findInRequest(request, values.find, provenance);
@@ -109,29 +113,21 @@ function show(request: LlmRequest, provenance: Provenance, trace: unknown, heade
     else io.stdout(formatOccurrences(values.find, occurrences, style));
     return occurrences.length > 0 ? 0 : 1;
   }
+  const tokens = values.tokens === true ? countRequestTokens(request, await loadTokenCounter(), provenance) : undefined;
   if (values.json === true) {
-    const json = values.provenance === true ? { request: requestToJson(request), provenance, ...(trace === undefined ? {} : { trace }) } : requestToJson(request);
+    const json =
+      values.provenance === true || tokens !== undefined
+        ? { request: requestToJson(request), ...(values.provenance === true ? { provenance } : {}), ...(trace === undefined || values.provenance !== true ? {} : { trace }), ...(tokens === undefined ? {} : { tokens }) }
+        : requestToJson(request);
     io.stdout(`${JSON.stringify(json, null, 2)}\n`);
     return 0;
   }
-  io.stdout(formatRequest(request, provenance, header, style));
+  io.stdout(formatRequest(request, provenance, header, style, tokens));
   return 0;
 }
 
-async function inspectRecorded(
-  file: string | undefined,
-  values: ShowOptions & { session?: string | undefined; call?: string | undefined; app?: string | undefined; user?: string | undefined; store?: string | undefined },
-  io: CliIo,
-): Promise<number> {
-  const appName = values.app ?? (file === undefined ? undefined : (await loadAgent(file, io.cwd)).name);
-  if (appName === undefined) throw new UsageError('--session needs the app: name the agent file, or pass --app.');
-  const key = { appName, userId: values.user ?? 'user', sessionId: values.session as string };
-  const store = await resolveStore(values.store, io.cwd);
-  try {
-    const session = await store.getSession({ ...key, numRecentEvents: 0 });
-    if (session === undefined) {
-      throw new NotFoundError({ resource: 'session', id: key.sessionId, message: `Session ${key.sessionId} of user ${key.userId} in app ${appName} is not in the store.`, hint: 'Check --session, --user, --app and --store.' });
-    }
+async function inspectRecorded(file: string | undefined, values: ShowOptions & RecordedSessionOptions & { call?: string | undefined }, io: CliIo): Promise<number> {
+  return withRecordedSession(file, values, io, async (store, key) => {
     const calls = await store.listModelCalls(key);
     if (values.call === undefined) {
       if (values.json === true) io.stdout(`${JSON.stringify(calls, null, 2)}\n`);
@@ -146,9 +142,7 @@ async function inspectRecorded(
     }
     const edited = record.editedByCallback ? ' · edited by a beforeModel callback' : '';
     return show(record.request, record.provenance, undefined, `Call ${index} of session ${key.sessionId}: agent '${record.agent}', invocation ${record.invocationId}${edited}`, values, io);
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 function formatCallList(calls: readonly ModelCallSummary[], sessionId: string): string {
