@@ -31,15 +31,18 @@ function layerOf(path: string): string {
 
 // Which layers each layer may import, and which packages (node: builtins are listed explicitly).
 const RULES: Record<string, { layers: string[]; packages: string[] }> = {
-  core: { layers: ['core'], packages: ['yaml'] },
+  core: { layers: ['core'], packages: ['yaml', 'gpt-tokenizer/encoding/o200k_base'] },
   'stores/fs': { layers: ['core', 'stores/fs'], packages: ['node:fs/promises', 'node:path'] },
   'stores/sql': { layers: ['core', 'stores/sql'], packages: [] },
   'stores/sqlite': { layers: ['core', 'stores/sql', 'stores/sqlite'], packages: ['better-sqlite3', 'node:fs', 'node:path'] },
-  'models/gemini': { layers: ['core', 'models/gemini'], packages: [] },
+  'models/anthropic': { layers: ['core', 'models/anthropic'], packages: ['@anthropic-ai/sdk'] },
+  'models/gemini': { layers: ['core', 'models/gemini'], packages: ['@google/genai'] },
+  'models/openai': { layers: ['core', 'models/openai'], packages: ['openai'] },
   'models/scripted': { layers: ['core', 'models/scripted'], packages: [] },
+  workspace: { layers: ['core', 'workspace'], packages: ['node:fs/promises', 'node:path'] },
   testing: { layers: ['core', 'testing', 'stores/fs', 'models/scripted'], packages: ['vitest'] },
   cli: {
-    layers: ['core', 'cli', 'stores/fs', 'stores/sqlite', 'models/scripted'],
+    layers: ['core', 'cli', 'stores/fs', 'stores/sqlite', 'models/scripted', 'workspace'],
     packages: ['node:fs', 'node:fs/promises', 'node:path', 'node:util', 'node:url', 'node:readline/promises'],
   },
   entry: { layers: ['core'], packages: [] },

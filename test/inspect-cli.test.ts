@@ -72,7 +72,7 @@ describe('agentctx inspect', () => {
     const result = await agentctx('inspect', 'examples/coordinator.yaml', '--json', '--provenance');
     const output = JSON.parse(result.stdout) as { provenance: { system: unknown[] }; trace: { processor: string }[] };
     expect(output.provenance.system).toHaveLength(3);
-    expect(output.trace.map((step) => step.processor)).toEqual(['instructions', 'identity', 'contents', 'agent-transfer', 'tools', 'finalize']);
+    expect(output.trace.map((step) => step.processor)).toEqual(['instructions', 'identity', 'skills-listing', 'contents', 'context-blocks', 'agent-transfer', 'tools', 'finalize']);
   });
 
   it('finds every place a text occurs, with its path and source', async () => {

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { agentFromConfig } from '../core/agent/agent-config.js';
 import type { AgentDefinition } from '../core/agent/agent.js';
 import { ValidationError } from '../core/errors/validation-error.js';
+import { nodeAgentFiles } from './agent-files.js';
 import { loadDocumentFile, relativeLoader } from './load-document-file.js';
 
 const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
@@ -25,7 +26,7 @@ export async function loadAgent(path: string, cwd: string): Promise<AgentDefinit
     return agent;
   }
   const { value, filename } = await loadDocumentFile(path, cwd);
-  return agentFromConfig(value, { filename, load: relativeLoader(cwd) });
+  return agentFromConfig(value, { filename, load: relativeLoader(cwd), files: nodeAgentFiles(cwd) });
 }
 
 function isAgentDefinition(value: unknown): value is AgentDefinition {

@@ -5,6 +5,7 @@ import { requestToJson } from '../../core/request/request.js';
 import { parseCommandArgs } from '../args.js';
 import { formatOccurrences, formatRequest } from '../format-request.js';
 import type { CliIo, Command } from '../io.js';
+import { nodeAgentFiles } from '../agent-files.js';
 import { loadDocumentFile, relativeLoader } from '../load-document-file.js';
 import { createStyle } from '../style.js';
 import { NotFoundError } from '../../core/errors/not-found-error.js';
@@ -92,20 +93,20 @@ export const inspectCommand: Command = {
     if (values.provenance === true && values.json !== true) throw new UsageError('--provenance goes with --json.');
 
     const { value } = await loadDocumentFile(file, io.cwd);
-    const caseFile = await parseCaseFile(value, { filename: file, load: relativeLoader(io.cwd) });
+    const caseFile = await parseCaseFile(value, { filename: file, load: relativeLoader(io.cwd), files: nodeAgentFiles(io.cwd) });
     if (values.agent !== undefined) {
       caseFile.tree.getAgent(values.agent);
       caseFile.currentAgent = values.agent;
     }
-    const { request, provenance, trace } = await assembleCase(caseFile);
+    const { request, provenance, trace, warnings } = await assembleCase(caseFile);
     const model = request.config.model === undefined ? '' : ` (model ${request.config.model})`;
-    return show(request, provenance, trace, `Request for agent '${caseFile.currentAgent}'${model} · ${file}`, values, io);
+    return show(request, provenance, trace, `Request for agent '${caseFile.currentAgent}'${model} · ${file}`, values, io, warnings);
   },
 };
 
 type ShowOptions = { json?: boolean | undefined; provenance?: boolean | undefined; find?: string | undefined; tokens?: boolean | undefined };
 
-async function show(request: LlmRequest, provenance: Provenance, trace: unknown, header: string, values: ShowOptions, io: CliIo): Promise<number> {
+async function show(request: LlmRequest, provenance: Provenance, trace: unknown, header: string, values: ShowOptions, io: CliIo, warnings: readonly string[] = []): Promise<number> {
   const style = createStyle(io.isTty);
   if (values.find !== undefined) {
     const occurrences = findInRequest(request, values.find, provenance);
@@ -117,12 +118,18 @@ async function show(request: LlmRequest, provenance: Provenance, trace: unknown,
   if (values.json === true) {
     const json =
       values.provenance === true || tokens !== undefined
-        ? { request: requestToJson(request), ...(values.provenance === true ? { provenance } : {}), ...(trace === undefined || values.provenance !== true ? {} : { trace }), ...(tokens === undefined ? {} : { tokens }) }
+        ? {
+            request: requestToJson(request),
+            ...(values.provenance === true ? { provenance, warnings } : {}),
+            ...(trace === undefined || values.provenance !== true ? {} : { trace }),
+            ...(tokens === undefined ? {} : { tokens }),
+          }
         : requestToJson(request);
     io.stdout(`${JSON.stringify(json, null, 2)}\n`);
     return 0;
   }
   io.stdout(formatRequest(request, provenance, header, style, tokens));
+  for (const warning of warnings) io.stdout(`${style.yellow('warning:')} ${warning}\n`);
   return 0;
 }
 

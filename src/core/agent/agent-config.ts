@@ -5,7 +5,10 @@ import { readPart } from '../session/decode-content.js';
 import { declareTool, type Tool } from '../tools/tool.js';
 import { JsonReader, joinPath, isPlainRecord } from '../util/json-reader.js';
 import type { AgentDefinition, StaticInstruction } from './agent.js';
+import type { MemoryFile } from '../context/memory.js';
+import type { Skill } from '../context/skill.js';
 import { llmAgent, loopAgent, parallelAgent, sequentialAgent, type LlmAgentConfig } from './define-agent.js';
+import { readContextFields } from './agent-config-context.js';
 
 export type AgentConfigOptions = {
   /** Named in errors. */
@@ -14,6 +17,16 @@ export type AgentConfigOptions = {
   load?: (reference: string, from: string) => Promise<{ value: unknown; filename: string }>;
   /** Implementations for tools the file names without declaring them. */
   tools?: Readonly<Record<string, Tool>>;
+  /** File access for skills, memory and workspace tools, relative to the file that names them; without it such fields are refused. */
+  files?: AgentFiles;
+};
+
+/** What an agent file may read from disk; the CLI passes the real thing, tests their own. */
+export type AgentFiles = {
+  readSkills(dir: string, from: string): Promise<Skill[]>;
+  readMemory(path: string, from: string): Promise<MemoryFile>;
+  /** The `Read` and `Edit` tools confined to a workspace folder. */
+  workspaceTools(root: string, from: string): readonly Tool[];
 };
 
 // ADK's agent config files spell fields in snake_case and name classes; both spellings are read.
@@ -41,6 +54,7 @@ const CLASSES: Record<string, AgentDefinition['kind']> = {
 const LLM_FIELDS = [
   'kind', 'agentClass', 'name', 'description', 'model', 'instruction', 'globalInstruction', 'staticInstruction', 'subAgents',
   'disallowTransferToParent', 'disallowTransferToPeers', 'includeContents', 'tools', 'outputKey', 'generateConfig', 'mode',
+  'preset', 'sections', 'skills', 'memory', 'workspace',
 ];
 const WORKFLOW_FIELDS = ['kind', 'agentClass', 'name', 'description', 'subAgents', 'maxIterations'];
 const CONFIG_FIELDS = ['temperature', 'topP', 'topK', 'maxOutputTokens', 'stopSequences'];
@@ -83,14 +97,15 @@ async function readAgent(
   }
   if (name === undefined) return undefined;
   const common = { name, ...(description === undefined ? {} : { description }), subAgents };
-  return define(reader, path, () => {
+  return define(reader, path, async () => {
     if (kind === 'sequential') return sequentialAgent(common);
     if (kind === 'parallel') return parallelAgent(common);
     if (kind === 'loop') {
       const maxIterations = reader.number(record, 'maxIterations', path, { optional: true, integer: true, min: 1 });
       return loopAgent({ ...common, ...(maxIterations === undefined ? {} : { maxIterations }) });
     }
-    return llmAgent({ ...common, ...readLlmFields(reader, record, path, options) });
+    const context = await readContextFields(reader, record, path, options, file);
+    return llmAgent({ ...common, ...readLlmFields(reader, record, path, { ...options, tools: { ...options.tools, ...context.workspaceTools } }), ...context.fields });
   });
 }
 
@@ -230,9 +245,9 @@ function normalizeKeys(record: Record<string, unknown>): Record<string, unknown>
 }
 
 // Definitions validate themselves (names, tools); their issues are reported at this agent's path.
-function define(reader: JsonReader, path: string, build: () => AgentDefinition): AgentDefinition | undefined {
+async function define(reader: JsonReader, path: string, build: () => Promise<AgentDefinition>): Promise<AgentDefinition | undefined> {
   try {
-    return build();
+    return await build();
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     error.issues.forEach((issue: ValidationIssue) => reader.issue(issue.path === '' ? path : joinPath(path, issue.path), issue.message));

@@ -1,3 +1,5 @@
+import type { MemoryEntry, SkillEntry } from '../context/agent-context.js';
+import type { Processor } from '../request/processor.js';
 import type { RequestConfig } from '../request/request.js';
 import type { Content, Part } from '../session/content.js';
 import type { Tool } from '../tools/tool.js';
@@ -41,6 +43,27 @@ export type LlmAgentDefinition = AgentBase & {
    * `single_turn` agents are never transfer targets and get no transfer text. Absent means `chat`.
    */
   readonly mode?: 'chat' | 'task' | 'single_turn';
+  /**
+   * A sectioned system text (Identity, Tool guidance, Runtime, User preferences), each a template filled like the
+   * instruction; used by the `harness` pipeline's `sections` processor.
+   */
+  readonly sections?: SystemSections;
+  /** Skills offered to the agent: listed in the system text, or loaded into the first user message. */
+  readonly skills?: readonly SkillEntry[];
+  /** Budget in tokens for the Available skills listing; skills beyond it are left out and reported, never silently. */
+  readonly skillListingBudget?: number;
+  /** Memory files offered to the agent; an `on` file's body goes into the first user message. */
+  readonly memory?: readonly MemoryEntry[];
+  /** This agent's request pipeline (`harnessPipeline()`, or one of your own); the default one when absent. */
+  readonly pipeline?: readonly Processor[];
+};
+
+/** The named parts of a sectioned system text; each a template filled from state, like an instruction. */
+export type SystemSections = {
+  readonly identity?: Instruction;
+  readonly toolGuidance?: Instruction;
+  readonly runtime?: Instruction;
+  readonly userPreferences?: Instruction;
 };
 
 /** An agent that runs its sub-agents in order, at once, or in a loop, without a model of its own. */

@@ -3,7 +3,10 @@ import type { RequestConfig } from '../request/request.js';
 import { isPythonIdentifier } from '../state/python-text.js';
 import { checkToolName, type Tool } from '../tools/tool.js';
 import type { AgentCallbacks } from './callbacks.js';
-import type { AgentDefinition, Instruction, LlmAgentDefinition, StaticInstruction, WorkflowAgentDefinition } from './agent.js';
+import type { MemoryEntry, SkillEntry } from '../context/agent-context.js';
+import { checkSkill, SKILL_MODES } from '../context/skill.js';
+import type { Processor } from '../request/processor.js';
+import type { AgentDefinition, SystemSections, Instruction, LlmAgentDefinition, StaticInstruction, WorkflowAgentDefinition } from './agent.js';
 
 export type LlmAgentConfig = {
   name: string;
@@ -21,6 +24,11 @@ export type LlmAgentConfig = {
   generateConfig?: Omit<RequestConfig, 'model'>;
   callbacks?: AgentCallbacks;
   mode?: 'chat' | 'task' | 'single_turn';
+  sections?: SystemSections;
+  skills?: readonly SkillEntry[];
+  skillListingBudget?: number;
+  memory?: readonly MemoryEntry[];
+  pipeline?: readonly Processor[];
 };
 
 export type WorkflowAgentConfig = {
@@ -50,6 +58,7 @@ export function llmAgent(config: LlmAgentConfig): LlmAgentDefinition {
   if (config.mode !== undefined && !['chat', 'task', 'single_turn'].includes(config.mode)) {
     issues.push({ path: 'mode', message: `expected 'chat', 'task' or 'single_turn', got '${String(config.mode)}'` });
   }
+  checkContext(config, issues);
   if (config.outputKey !== undefined && config.outputKey.trim() === '') issues.push({ path: 'outputKey', message: 'must not be empty' });
   throwIfIssues(config.name, issues);
   const { subAgents, tools: _tools, description, disallowTransferToParent, disallowTransferToPeers, includeContents, ...rest } = config;
@@ -63,6 +72,25 @@ export function llmAgent(config: LlmAgentConfig): LlmAgentDefinition {
     disallowTransferToPeers: disallowTransferToPeers ?? false,
     includeContents: includeContents ?? 'default',
   });
+}
+
+// Skills must follow their format and be offered once; memory files once each; a budget must be a positive count.
+function checkContext(config: LlmAgentConfig, issues: ValidationIssue[]): void {
+  const skillNames = new Set<string>();
+  (config.skills ?? []).forEach((entry, index) => {
+    for (const issue of checkSkill(entry.skill)) issues.push({ path: `skills[${index}].${issue.path}`, message: issue.message });
+    if (!SKILL_MODES.includes(entry.mode)) issues.push({ path: `skills[${index}].mode`, message: `expected ${SKILL_MODES.join(', ')}, got '${String(entry.mode)}'` });
+    if (skillNames.has(entry.skill.name)) issues.push({ path: `skills[${index}]`, message: `skill '${entry.skill.name}' is offered twice` });
+    skillNames.add(entry.skill.name);
+  });
+  const memoryNames = new Set<string>();
+  (config.memory ?? []).forEach((entry, index) => {
+    if (entry.mode !== 'on' && entry.mode !== 'off') issues.push({ path: `memory[${index}].mode`, message: `expected on or off, got '${String(entry.mode)}'` });
+    if (memoryNames.has(entry.file.name)) issues.push({ path: `memory[${index}]`, message: `memory file '${entry.file.name}' is offered twice` });
+    memoryNames.add(entry.file.name);
+  });
+  const budget = config.skillListingBudget;
+  if (budget !== undefined && (!Number.isInteger(budget) || budget < 1)) issues.push({ path: 'skillListingBudget', message: `expected a whole number of tokens ≥ 1, got ${String(budget)}` });
 }
 
 /** Runs its sub-agents one after another. */

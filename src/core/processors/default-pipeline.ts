@@ -1,15 +1,38 @@
 import type { Processor } from '../request/processor.js';
 import { agentTransferProcessor } from './agent-transfer.js';
 import { contentsProcessor } from './contents.js';
+import { contextBlocksProcessor } from './context-blocks.js';
 import { finalizeProcessor } from './finalize.js';
 import { identityProcessor } from './identity.js';
 import { instructionsProcessor } from './instructions.js';
+import { sectionsProcessor } from './sections.js';
+import { skillsListingProcessor } from './skills-listing.js';
 import { toolDeclarationsProcessor } from './tool-declarations.js';
 
 /**
- * ADK Python's order for an LLM agent: instructions, identity, contents, agent transfer (last of AutoFlow),
- * then the agent's tools, then the model layer's last-turn rule.
+ * ADK Python's order for an LLM agent: instructions, identity, contents, agent transfer (last of AutoFlow), then the
+ * agent's tools, then the model layer's last-turn rule. Skills and memory fit in without changing any of it: the
+ * Available skills section after the identity, loaded bodies and memory at the start of the history; for an agent
+ * without skills or memory both add nothing, so the request stays byte for byte ADK's.
  */
 export function defaultPipeline(): Processor[] {
-  return [instructionsProcessor, identityProcessor, contentsProcessor, agentTransferProcessor, toolDeclarationsProcessor, finalizeProcessor];
+  return [
+    instructionsProcessor,
+    identityProcessor,
+    skillsListingProcessor,
+    contentsProcessor,
+    contextBlocksProcessor,
+    agentTransferProcessor,
+    toolDeclarationsProcessor,
+    finalizeProcessor,
+  ];
+}
+
+/**
+ * A harness's request: a sectioned system text (Identity, Tool guidance, Runtime, User preferences, then Available
+ * skills), the tools apart from it, and the history with loaded skills and memory at its start. No ADK identity or
+ * transfer text.
+ */
+export function harnessPipeline(): Processor[] {
+  return [sectionsProcessor, skillsListingProcessor, contentsProcessor, contextBlocksProcessor, toolDeclarationsProcessor, finalizeProcessor];
 }

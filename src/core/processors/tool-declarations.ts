@@ -10,6 +10,7 @@ export const toolDeclarationsProcessor: Processor = defineProcessor({
   process(draft, context): RequestDraft {
     let next = draft;
     context.agent.tools.forEach((tool, index) => {
+      if (tool.isAvailable?.(context.state) === false) return;
       next = withTool(next, toolDeclaration(tool), { kind: 'tool', processor: TOOLS_PROCESSOR, agent: context.agent.name, field: `tools[${index}]` });
     });
     return next;

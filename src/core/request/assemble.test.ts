@@ -115,7 +115,7 @@ describe('assembleRequest', () => {
     const inserted = insertProcessor(defaultPipeline(), { after: IDENTITY_PROCESSOR }, clockBlock);
     const { request, trace } = await assembleRequest({ agents: agent, pipeline: inserted });
     expect(request.system).toBe('I\n\nYou are an agent. Your internal name is "a".\n\nTime: fixed.');
-    expect(trace.map((step) => `${step.processor}:${step.systemBlocks}`)).toEqual(['instructions:1', 'identity:1', 'clock:1', 'contents:0', 'agent-transfer:0', 'tools:0', 'finalize:0']);
+    expect(trace.map((step) => `${step.processor}:${step.systemBlocks}`)).toEqual(['instructions:1', 'identity:1', 'clock:1', 'skills-listing:0', 'contents:0', 'context-blocks:0', 'agent-transfer:0', 'tools:0', 'finalize:0']);
     expect((await assembleRequest({ agents: agent, pipeline: removeProcessor(defaultPipeline(), IDENTITY_PROCESSOR) })).request.system).toBe('I');
     expect((await assembleRequest({ agents: agent, pipeline: replaceProcessor(defaultPipeline(), IDENTITY_PROCESSOR, clockBlock) })).request.system).toBe('I\n\nTime: fixed.');
     expect(() => removeProcessor(defaultPipeline(), 'nope')).toThrow(/no processor of that name/);

@@ -49,6 +49,8 @@ export type AssembledRequest = {
   request: LlmRequest;
   provenance: Provenance;
   trace: ProcessorTrace[];
+  /** Things worth knowing about this request, such as skills left out of a listing that exceeded its budget. */
+  warnings: string[];
 };
 
 /**
@@ -67,7 +69,7 @@ export async function assembleRequest(options: AssembleOptions): Promise<Assembl
       hint: 'Ask one of its LLM sub-agents instead.',
     });
   }
-  const pipeline = options.pipeline ?? defaultPipeline();
+  const pipeline = options.pipeline ?? agent.pipeline ?? defaultPipeline();
   checkPipeline(pipeline);
   const context = createAssemblyContext(tree, node, agent, options);
   let draft = emptyDraft(requestConfig(node, agent));

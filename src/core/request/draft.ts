@@ -23,10 +23,12 @@ export type RequestDraft = {
    */
   readonly messages: readonly DraftMessage[];
   readonly config: RequestConfig;
+  /** Things the user should know about this request (a skill listing cut to its budget…); `inspect` shows them. */
+  readonly warnings: readonly string[];
 };
 
 export function emptyDraft(config: RequestConfig = {}): RequestDraft {
-  return { systemBlocks: [], tools: [], messages: [], config };
+  return { systemBlocks: [], tools: [], messages: [], config, warnings: [] };
 }
 
 export function withSystemBlock(draft: RequestDraft, text: string, source: Source): RequestDraft {

@@ -22,7 +22,7 @@ export type ProcessorTrace = {
 };
 
 /** Turns a finished draft into the request and its provenance. */
-export function finishDraft(draft: RequestDraft): { request: LlmRequest; provenance: Provenance } {
+export function finishDraft(draft: RequestDraft): { request: LlmRequest; provenance: Provenance; warnings: string[] } {
   const system = joinSystemBlocks(draft.systemBlocks);
   return {
     request: {
@@ -36,5 +36,6 @@ export function finishDraft(draft: RequestDraft): { request: LlmRequest; provena
       tools: draft.tools.map((tool) => tool.source),
       messages: draft.messages.map((draftMessage) => draftMessage.sources as Source[]),
     },
+    warnings: [...draft.warnings],
   };
 }

@@ -11,6 +11,10 @@ export type SourceKind =
   | 'summary'
   | 'instruction-content'
   | 'finalize'
+  | 'section'
+  | 'skill-listing'
+  | 'skill'
+  | 'memory'
   | 'custom';
 
 /** A state value or artifact inserted into a text, at `start`–`end` of that text (block, part or field). */

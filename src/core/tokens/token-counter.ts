@@ -9,7 +9,7 @@ let loading: Promise<TokenCounter> | undefined;
 
 /**
  * The local tokenizer (gpt-tokenizer, o200k_base), loaded on first use: loading takes about half a second, which
- * `import('agentctx')` should not pay. Special-token text such as `<|endoftext|>` is counted as plain text, since
+ * importing agentctx should not pay. Special-token text such as `<|endoftext|>` is counted as plain text, since
  * it arrives in user data, not as a control token.
  */
 export function loadTokenCounter(): Promise<TokenCounter> {

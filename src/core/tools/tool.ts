@@ -21,6 +21,8 @@ export type Tool = {
   readonly execute?: (args: Record<string, unknown>, context: ToolContext) => unknown;
   /** Set on agent tools: the runner runs this agent, with its own models and stores, as the tool. */
   readonly agent?: AgentDefinition;
+  /** Whether to offer the tool in this request (for tools that only make sense in some states); always when absent. */
+  readonly isAvailable?: (state: Readonly<Record<string, unknown>>) => boolean;
 };
 
 // Gemini's rule for function names, the strictest of the providers: a letter or underscore, then up to 63 of
