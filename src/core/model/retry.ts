@@ -33,17 +33,21 @@ export function withRetries(model: Model, options: RetryOptions = {}): Model {
     return Math.floor(random() * Math.min(maxDelay, initial * 2 ** attempt));
   };
 
-  async function attempt<T>(run: (callOptions: ModelCallOptions) => Promise<T>, callOptions: ModelCallOptions | undefined): Promise<T> {
+  // `keepLinked`: on success, the caller's abort stays linked to the attempt (a stream still being read) until `release`.
+  async function attempt<T>(run: (callOptions: ModelCallOptions) => Promise<T>, callOptions: ModelCallOptions | undefined, keepLinked = false): Promise<{ value: T; release: () => void }> {
     for (let tries = 0; ; tries++) {
-      const { signal, done } = attemptSignal(callOptions?.signal, timeoutMs, model);
+      const { signal, stopTimer, unlink } = attemptSignal(callOptions?.signal, timeoutMs, model);
       try {
-        return await run({ ...callOptions, signal });
+        const value = await run({ ...callOptions, signal });
+        stopTimer();
+        if (!keepLinked) unlink();
+        return { value, release: unlink };
       } catch (error) {
+        stopTimer();
+        unlink();
         const failure = asModelError(error, model, callOptions?.signal, signal);
         if (!failure.retryable || tries >= maxRetries || callOptions?.signal?.aborted === true) throw failure;
         await sleep(delayFor(tries, failure), callOptions?.signal);
-      } finally {
-        done();
       }
     }
   }
@@ -53,42 +57,48 @@ export function withRetries(model: Model, options: RetryOptions = {}): Model {
     provider: model.provider,
     modelId: model.modelId,
     ...(model.pairsCallsById === undefined ? {} : { pairsCallsById: model.pairsCallsById }),
-    generate: (request: LlmRequest, callOptions?: ModelCallOptions): Promise<ModelResponse> => attempt((inner) => model.generate(request, inner), callOptions),
+    generate: async (request: LlmRequest, callOptions?: ModelCallOptions): Promise<ModelResponse> => (await attempt((inner) => model.generate(request, inner), callOptions)).value,
   };
   if (model.countTokens !== undefined) {
     const count = model.countTokens.bind(model);
-    wrapped.countTokens = (request, callOptions) => attempt((inner) => count(request, inner), callOptions);
+    wrapped.countTokens = async (request, callOptions) => (await attempt((inner) => count(request, inner), callOptions)).value;
   }
   if (model.stream !== undefined) {
     const stream = model.stream.bind(model);
     wrapped.stream = async function* (request: LlmRequest, callOptions?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
       // Open the stream and read its first chunk under retry; then hand the rest through.
-      const opened = await attempt(async (inner) => {
-        const iterator = stream(request, inner)[Symbol.asyncIterator]();
-        const first = await iterator.next();
-        return { iterator, first };
-      }, callOptions);
-      if (opened.first.done === true) return;
-      yield opened.first.value;
-      for (let next = await opened.iterator.next(); next.done !== true; next = await opened.iterator.next()) yield next.value;
+      const { value: opened, release } = await attempt(
+        async (inner) => {
+          const iterator = stream(request, inner)[Symbol.asyncIterator]();
+          const first = await iterator.next();
+          return { iterator, first };
+        },
+        callOptions,
+        true,
+      );
+      try {
+        if (opened.first.done === true) return;
+        yield opened.first.value;
+        for (let next = await opened.iterator.next(); next.done !== true; next = await opened.iterator.next()) yield next.value;
+      } finally {
+        release();
+      }
     };
   }
   return wrapped;
 }
 
-function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number, model: Model): { signal: AbortSignal | undefined; done: () => void } {
-  if (timeoutMs <= 0) return { signal: outer, done: () => undefined };
+// One attempt's signal: aborted by the caller's signal, or by the timeout until `stopTimer` (the answer came).
+function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number, model: Model): { signal: AbortSignal; stopTimer: () => void; unlink: () => void } {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new ModelError({ provider: model.provider, message: `no answer within ${timeoutMs} ms`, retryable: true })), timeoutMs);
+  const timer = timeoutMs <= 0 ? undefined : setTimeout(() => controller.abort(new ModelError({ provider: model.provider, message: `no answer within ${timeoutMs} ms`, retryable: true })), timeoutMs);
   const onAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener('abort', onAbort, { once: true });
   if (outer?.aborted === true) controller.abort(outer.reason);
   return {
     signal: controller.signal,
-    done: () => {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
-    },
+    stopTimer: () => clearTimeout(timer),
+    unlink: () => outer?.removeEventListener('abort', onAbort),
   };
 }
 
