@@ -39,10 +39,11 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   'models/gemini': { layers: ['core', 'models/gemini'], packages: ['@google/genai'] },
   'models/openai': { layers: ['core', 'models/openai'], packages: ['openai'] },
   'models/scripted': { layers: ['core', 'models/scripted'], packages: [] },
+  'models/registry': { layers: ['core', 'models/registry', 'models/gemini', 'models/openai', 'models/anthropic', 'models/scripted'], packages: [] },
   workspace: { layers: ['core', 'workspace'], packages: ['node:fs/promises', 'node:path'] },
   testing: { layers: ['core', 'testing', 'stores/fs', 'models/scripted'], packages: ['vitest'] },
   cli: {
-    layers: ['core', 'cli', 'stores/fs', 'stores/sqlite', 'models/scripted', 'workspace'],
+    layers: ['core', 'cli', 'stores/fs', 'stores/sqlite', 'models/scripted', 'models/registry', 'workspace'],
     packages: ['node:fs', 'node:fs/promises', 'node:path', 'node:util', 'node:url', 'node:readline/promises'],
   },
   entry: { layers: ['core'], packages: [] },

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctx, agentctxWithInput, expectOneLineError } from './support/run-cli.js';
+import { agentctx, agentctxWith, agentctxWithInput, expectOneLineError } from './support/run-cli.js';
 
 let dir = '';
 const pipeline = ['examples/seed-001/pipeline.yaml', '--model', 'scripted:examples/seed-001/script.yaml'];
@@ -80,7 +80,9 @@ describe('agentctx run', () => {
   });
 
   it('reports bad input in one line and exits 2', async () => {
-    expectOneLineError(await agentctx('run', 'examples/seed-001/pipeline.yaml', '--message', 'x', '--store', 'memory'), 2, /^error: No adapter for model 'gemini-2\.0-flash' in this version\. Use --model scripted:<file>/);
+    const noKeys = { GEMINI_API_KEY: '', GOOGLE_API_KEY: '' };
+    expectOneLineError(await agentctxWith(noKeys, 'run', 'examples/seed-001/pipeline.yaml', '--message', 'x', '--store', 'memory'), 2, /^error: No API key for Gemini: GEMINI_API_KEY or GOOGLE_API_KEY is not set\. Export GEMINI_API_KEY/);
+    expectOneLineError(await agentctx('run', 'examples/seed-001/pipeline.yaml', '--model', 'mystery-model', '--message', 'x', '--store', 'memory'), 2, /^error: Cannot use model 'mystery-model': no provider is known for it\. Model strings look like/);
     expectOneLineError(await agentctx('run', 'nope.yaml', '--message', 'x'), 2, /^error: Cannot read nope\.yaml/);
     expectOneLineError(await agentctx('run', 'examples/seed-001/pipeline.yaml', '--model', `scripted:${join(dir, 'bad-script.yaml')}`, '--message', 'x', '--store', 'memory'), 2, /rules\[0\]\.when\.agnet: unknown field \(did you mean 'agent'\?\)/);
     expectOneLineError(await agentctx('run', 'examples/seed-001/pipeline.yaml', 'extra', '--message', 'x'), 2, /run takes one agent file/);

@@ -28,8 +28,12 @@ later (--session) and any call can be inspected:
 Options:
   --message <text>   send one message and exit; without it, read messages from
                      the terminal (or one per line from standard input)
-  --model <name>     the model for every agent; scripted:<file> answers from a
-                     script file, offline (default: each agent's own model)
+  --model <name>     the model for every agent (default: each agent's own):
+                     gemini-2.5-flash or google:<model>   (GEMINI_API_KEY)
+                     openai:<model>                       (OPENAI_API_KEY)
+                     anthropic:<model>                    (ANTHROPIC_API_KEY)
+                     openai-compatible:<model>@<baseURL>  (Ollama, llama.cpp, vLLM)
+                     scripted:<file>                      answers from a script, offline
   --session <id>     continue this session, or start it with this id
                      (default: a new session)
   --user <id>        the user the session belongs to (default: user)
@@ -71,8 +75,8 @@ export const runCommand: Command = {
     if (extra.length > 0) throw new UsageError(`run takes one agent file, got ${positionals.length}; pass the message with --message.`);
 
     const tree = createAgentTree(await loadAgent(file, io.cwd));
-    const models = values.model === undefined ? undefined : await resolveModel(values.model, io.cwd);
-    const named = models === undefined ? await resolveModels(agentModels(tree), io.cwd) : new Map<string, Model>();
+    const models = values.model === undefined ? undefined : await resolveModel(values.model, io.cwd, io.env);
+    const named = models === undefined ? await resolveModels(agentModels(tree), io.cwd, io.env) : new Map<string, Model>();
     const sessions = await resolveStore(values.store, io.cwd);
     try {
       const runner = createRunner({ agents: tree, sessions, ...(models === undefined ? { models: (name: string) => named.get(name) } : { model: models }), streaming: values.stream === true });

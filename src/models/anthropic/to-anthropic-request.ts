@@ -1,0 +1,179 @@
+import type { JsonSchema, LlmRequest, Message } from '../../core/request/request.js';
+import type { FileDataPart, InlineDataPart, Part } from '../../core/session/content.js';
+
+/** A content block of the Messages API, as this adapter sends it. */
+export type AnthropicBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; tool_use_id: string; content: string }
+  | { type: 'image'; source: { type: 'base64'; media_type: AnthropicImageType; data: string } | { type: 'url'; url: string } }
+  | { type: 'document'; source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'url'; url: string } };
+
+export type AnthropicImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+
+export type AnthropicMessage = { role: 'user' | 'assistant'; content: AnthropicBlock[] };
+
+export type AnthropicTool = { name: string; description: string; input_schema: { type: 'object'; [key: string]: unknown } };
+
+/** The body of `POST /v1/messages` (without `stream`). */
+export type AnthropicRequestBody = {
+  model: string;
+  max_tokens: number;
+  system?: string;
+  tools?: AnthropicTool[];
+  messages: AnthropicMessage[];
+  stop_sequences?: string[];
+};
+
+/** The body of `POST /v1/messages/count_tokens`: the same input, without the generation settings. */
+export type AnthropicCountTokensBody = Omit<AnthropicRequestBody, 'max_tokens' | 'stop_sequences'>;
+
+export type ToAnthropicOptions = {
+  /** The model id sent; the adapter's, not `config.model`. */
+  model: string;
+  /** `max_tokens` when the request's config has no `maxOutputTokens`; the API requires one. Default 4096. */
+  maxTokens?: number | undefined;
+};
+
+export const DEFAULT_MAX_TOKENS = 4096;
+
+const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/**
+ * The request as a Messages API body. `temperature`, `topP` and `topK` are not sent: API version 2026-10-21, which
+ * SDK 1.x speaks, answers 400 to any of them (even at their defaults), and the SDK no longer declares them.
+ * `config.model` is ignored; the adapter's model id is sent.
+ */
+export function toAnthropicRequest(request: LlmRequest, options: ToAnthropicOptions): AnthropicRequestBody {
+  const { system, tools, messages } = toAnthropicInput(request);
+  const stop = request.config.stopSequences ?? [];
+  return {
+    model: options.model,
+    max_tokens: request.config.maxOutputTokens ?? options.maxTokens ?? DEFAULT_MAX_TOKENS,
+    ...(system === undefined ? {} : { system }),
+    ...(tools === undefined ? {} : { tools }),
+    messages,
+    ...(stop.length === 0 ? {} : { stop_sequences: stop.slice() }),
+  };
+}
+
+/** The body the count-tokens endpoint takes for the same request. */
+export function toAnthropicCountTokensBody(request: LlmRequest, model: string): AnthropicCountTokensBody {
+  return { model, ...toAnthropicInput(request) };
+}
+
+function toAnthropicInput(request: LlmRequest): { system?: string; tools?: AnthropicTool[]; messages: AnthropicMessage[] } {
+  return {
+    ...(request.system === '' ? {} : { system: request.system }),
+    ...(request.tools.length === 0 ? {} : { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: inputSchema(tool.parameters) })) }),
+    messages: toAnthropicMessages(request.messages),
+  };
+}
+
+function inputSchema(parameters: JsonSchema | undefined): AnthropicTool['input_schema'] {
+  // The API wants an object schema even for a tool without parameters.
+  return parameters === undefined ? { type: 'object', properties: {} } : { ...parameters, type: 'object' };
+}
+
+/**
+ * The messages as the API takes them: roles renamed, parts as blocks, call ids completed, messages that end up
+ * empty left out and neighbours of the same role merged (the API wants alternating turns), and each user turn's
+ * `tool_result` blocks placed first, as the API requires.
+ */
+export function toAnthropicMessages(messages: readonly Message[]): AnthropicMessage[] {
+  const ids = new CallIds();
+  const merged: AnthropicMessage[] = [];
+  messages.forEach((message, messageIndex) => {
+    const role = message.role === 'model' ? 'assistant' : 'user';
+    const content = message.content.flatMap((part, partIndex) => toBlocks(part, role, ids, messageIndex, partIndex));
+    if (content.length === 0) return;
+    const last = merged.at(-1);
+    if (last !== undefined && last.role === role) last.content.push(...content);
+    else merged.push({ role, content });
+  });
+  for (const message of merged) {
+    if (message.role === 'user') message.content = [...message.content.filter(isToolResult), ...message.content.filter((block) => !isToolResult(block))];
+  }
+  return merged;
+}
+
+function isToolResult(block: AnthropicBlock): boolean {
+  return block.type === 'tool_result';
+}
+
+function toBlocks(part: Part, role: AnthropicMessage['role'], ids: CallIds, messageIndex: number, partIndex: number): AnthropicBlock[] {
+  if ('text' in part) {
+    if (part.thought === true) {
+      // Anthropic rejects thinking it did not sign, and thinking only belongs in its own turns.
+      return role === 'assistant' && part.thoughtSignature !== undefined && part.thoughtSignature !== '' ? [{ type: 'thinking', thinking: part.text, signature: part.thoughtSignature }] : [];
+    }
+    // Empty text blocks are rejected.
+    return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+  }
+  if ('functionCall' in part) {
+    const { name, args } = part.functionCall;
+    return [{ type: 'tool_use', id: ids.forCall(part.functionCall.id, name, messageIndex, partIndex), name, input: args ?? {} }];
+  }
+  if ('functionResponse' in part) {
+    const { name, response } = part.functionResponse;
+    return [{ type: 'tool_result', tool_use_id: ids.forResponse(part.functionResponse.id, name, messageIndex, partIndex), content: JSON.stringify(response ?? {}) }];
+  }
+  if ('inlineData' in part) return [inlineBlock(part, role)];
+  if ('fileData' in part) return [fileBlock(part, role)];
+  if ('executableCode' in part) return [{ type: 'text', text: `Code (${part.executableCode.language}):\n${part.executableCode.code}` }];
+  return [{ type: 'text', text: `Code result (${part.codeExecutionResult.outcome}):\n${part.codeExecutionResult.output ?? ''}` }];
+}
+
+// Images and documents are taken in user turns only (2026-10-21 rejects documents in assistant turns).
+function inlineBlock(part: InlineDataPart, role: AnthropicMessage['role']): AnthropicBlock {
+  const { mimeType, data } = part.inlineData;
+  if (role === 'user' && isImageType(mimeType)) return { type: 'image', source: { type: 'base64', media_type: mimeType, data } };
+  if (role === 'user' && mimeType === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data } };
+  return leftOut(part.inlineData.displayName, mimeType);
+}
+
+function fileBlock(part: FileDataPart, role: AnthropicMessage['role']): AnthropicBlock {
+  const { fileUri, mimeType } = part.fileData;
+  const web = /^https?:\/\//i.test(fileUri);
+  if (role === 'user' && web && mimeType !== undefined && IMAGE_TYPES.has(mimeType)) return { type: 'image', source: { type: 'url', url: fileUri } };
+  if (role === 'user' && web && mimeType === 'application/pdf') return { type: 'document', source: { type: 'url', url: fileUri } };
+  return leftOut(part.fileData.displayName ?? fileUri, mimeType);
+}
+
+function isImageType(mimeType: string): mimeType is AnthropicImageType {
+  return IMAGE_TYPES.has(mimeType);
+}
+
+function leftOut(name: string | undefined, mimeType: string | undefined): AnthropicBlock {
+  const what = [name, mimeType === undefined ? undefined : `(${mimeType})`].filter((piece) => piece !== undefined).join(' ');
+  return { type: 'text', text: `[${what === '' ? 'data' : what} left out: Anthropic does not take this data here]` };
+}
+
+/**
+ * Ids for `tool_use`/`tool_result` pairs. The API pairs by id and takes only `[a-zA-Z0-9_-]`; calls without an id
+ * (a Gemini history, where ids are hidden) get `toolu_<message>_<part>`, and a response without one takes the id of
+ * the oldest unanswered id-less call of the same name, so pairs stay paired and the ids are the same on every call.
+ */
+class CallIds {
+  private readonly waiting: { name: string; id: string }[] = [];
+
+  forCall(id: string | undefined, name: string, messageIndex: number, partIndex: number): string {
+    if (id !== undefined && id !== '') return safeId(id);
+    const made = `toolu_${messageIndex}_${partIndex}`;
+    this.waiting.push({ name, id: made });
+    return made;
+  }
+
+  forResponse(id: string | undefined, name: string, messageIndex: number, partIndex: number): string {
+    if (id !== undefined && id !== '') return safeId(id);
+    const match = this.waiting.findIndex((call) => call.name === name);
+    if (match === -1) return `toolu_${messageIndex}_${partIndex}`;
+    const [call] = this.waiting.splice(match, 1);
+    return call?.id ?? `toolu_${messageIndex}_${partIndex}`;
+  }
+}
+
+function safeId(id: string): string {
+  return id.replace(/[^a-zA-Z0-9_-]/g, '_');
+}

@@ -1,0 +1,108 @@
+import { GoogleGenAI, type CountTokensParameters, type GenerateContentConfig, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
+import { requireApiKey, type ProviderSettings } from '../../core/model/credentials.js';
+import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../core/model/model.js';
+import { withRetries, type RetryOptions } from '../../core/model/retry.js';
+import type { LlmRequest } from '../../core/request/request.js';
+import { createGeminiStreamAssembler, fromGeminiResponse } from './from-gemini-response.js';
+import { toGeminiModelError } from './gemini-errors.js';
+import type { GeminiCountRequest, GeminiRequest } from './gemini-wire.js';
+import { toGeminiCountRequest, toGeminiRequest } from './to-gemini-request.js';
+
+const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+
+export type GeminiModelSettings = ProviderSettings & {
+  /** The Gemini model id, e.g. `gemini-2.5-flash`. */
+  model: string;
+  /** Retries with backoff (`withRetries`); `false` turns them off. */
+  retry?: RetryOptions | false | undefined;
+};
+
+/**
+ * A Gemini model through the Gemini API (never Vertex AI). The key is `apiKey`, else `GEMINI_API_KEY`, else
+ * `GOOGLE_API_KEY`; the address is `baseURL`, else `GOOGLE_GEMINI_BASE_URL`, else Google's. Both are read from
+ * `env` (default `process.env`) and handed to the SDK explicitly, with the backend fixed to the Gemini API, so
+ * the SDK's own reading of `GOOGLE_*` variables (keys, base URL, `GOOGLE_GENAI_USE_VERTEXAI`) never decides
+ * anything. Gemini pairs function responses with calls by order and name, so `pairsCallsById` is false.
+ */
+export function createGeminiModel(settings: GeminiModelSettings): Model {
+  const environment = settings.env ?? process.env;
+  const apiKey = requireApiKey('Gemini', settings, ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], environment);
+  const baseUrl = nonEmpty(settings.baseURL) ?? nonEmpty(environment['GOOGLE_GEMINI_BASE_URL']) ?? DEFAULT_BASE_URL;
+  // No `retryOptions`: the SDK then makes one attempt per call, and withRetries decides about the rest. (The SDK
+  // still looks at GOOGLE_API_KEY and GEMINI_API_KEY in process.env, only to warn when both are set; ours wins.)
+  const ai = new GoogleGenAI({ vertexai: false, apiKey, apiVersion: 'v1beta', httpOptions: { baseUrl } });
+  const modelId = settings.model;
+
+  const model: Model = {
+    specificationVersion: 'v1',
+    provider: 'google',
+    modelId,
+    pairsCallsById: false,
+    async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
+      const signal = options?.signal;
+      try {
+        return fromGeminiResponse(await ai.models.generateContent(toSdkRequest(toGeminiRequest(request, modelId), signal)));
+      } catch (error) {
+        throw toGeminiModelError(error, signal);
+      }
+    },
+    async *stream(request: LlmRequest, options?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
+      const signal = options?.signal;
+      const assembler = createGeminiStreamAssembler();
+      let chunks: AsyncIterator<GenerateContentResponse>;
+      try {
+        chunks = (await ai.models.generateContentStream(toSdkRequest(toGeminiRequest(request, modelId), signal)))[Symbol.asyncIterator]();
+      } catch (error) {
+        throw toGeminiModelError(error, signal);
+      }
+      let ended = false;
+      try {
+        for (let next = await nextChunk(chunks, signal); next.done !== true; next = await nextChunk(chunks, signal)) {
+          const delta = assembler.add(next.value);
+          if (delta !== '') yield { content: { role: 'model', parts: [{ text: delta }] }, partial: true };
+        }
+        ended = true;
+      } finally {
+        // A consumer that stops early must not leave the response body open.
+        if (!ended) await chunks.return?.();
+      }
+      yield { ...assembler.finish(), partial: false };
+    },
+    async countTokens(request: LlmRequest, options?: ModelCallOptions): Promise<number> {
+      const signal = options?.signal;
+      try {
+        const counted = await ai.models.countTokens(toSdkCount(toGeminiCountRequest(request, modelId), signal));
+        return counted.totalTokens ?? 0;
+      } catch (error) {
+        throw toGeminiModelError(error, signal);
+      }
+    },
+  };
+  return settings.retry === false ? model : withRetries(model, settings.retry);
+}
+
+/**
+ * The SDK's parameters. Our wire types are the JSON the API takes; the SDK's types differ only in using string
+ * enums (a code part's `language`) where the JSON has strings, hence the one cast. Automatic continuation is off
+ * because it would re-send the request on its own; no tool is callable, so automatic function calling stays off.
+ */
+function toSdkRequest(request: GeminiRequest, signal: AbortSignal | undefined): GenerateContentParameters {
+  const config: GenerateContentConfig = { ...request.config, automaticContinuation: false, ...(signal === undefined ? {} : { abortSignal: signal }) };
+  return { model: request.model, contents: request.contents as GenerateContentParameters['contents'], config };
+}
+
+function toSdkCount(request: GeminiCountRequest, signal: AbortSignal | undefined): CountTokensParameters {
+  return { model: request.model, contents: request.contents as CountTokensParameters['contents'], ...(signal === undefined ? {} : { config: { abortSignal: signal } }) };
+}
+
+async function nextChunk(chunks: AsyncIterator<GenerateContentResponse>, signal: AbortSignal | undefined): Promise<IteratorResult<GenerateContentResponse>> {
+  try {
+    return await chunks.next();
+  } catch (error) {
+    throw toGeminiModelError(error, signal);
+  }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}

@@ -1,0 +1,70 @@
+import type { JsonSchema } from '../../core/request/request.js';
+import type { Part } from '../../core/session/content.js';
+
+/*
+ * The Gemini API's JSON shapes, as far as this adapter writes and reads them. They are declared here rather than
+ * taken from `@google/genai` so that the mapping files stay pure; `gemini-model.ts` alone meets the SDK's types.
+ */
+
+/** A function the model may call. */
+export type GeminiFunctionDeclaration = {
+  name: string;
+  description: string;
+  /** Plain JSON Schema (the API's `parametersJsonSchema`), not the OpenAPI subset of `parameters`. */
+  parametersJsonSchema?: JsonSchema;
+};
+
+/** One turn as sent: agentctx's parts already carry the Gemini API's field names. */
+export type GeminiRequestContent = { role: string; parts: Part[] };
+
+/** What `models.generateContent` takes: the model, the turns, and a config holding everything else. */
+export type GeminiRequest = {
+  model: string;
+  contents: GeminiRequestContent[];
+  config: {
+    systemInstruction?: { parts: [{ text: string }] };
+    tools?: [{ functionDeclarations: GeminiFunctionDeclaration[] }];
+    temperature?: number;
+    topP?: number;
+    topK?: number;
+    maxOutputTokens?: number;
+    stopSequences?: string[];
+  };
+};
+
+/** What `models.countTokens` takes (the SDK sends only the turns to the Gemini API). */
+export type GeminiCountRequest = { model: string; contents: GeminiRequestContent[] };
+
+/** A part as the API returns it: every field optional, unknown kinds ignored. */
+export type GeminiPart = {
+  text?: string;
+  thought?: boolean;
+  thoughtSignature?: string;
+  functionCall?: { id?: string; name?: string; args?: Record<string, unknown> };
+  functionResponse?: { id?: string; name?: string; response?: Record<string, unknown> };
+  inlineData?: { mimeType?: string; data?: string };
+  fileData?: { fileUri?: string; mimeType?: string };
+  executableCode?: { code?: string; language?: string };
+  codeExecutionResult?: { outcome?: string; output?: string };
+};
+
+export type GeminiCandidate = {
+  content?: { role?: string; parts?: GeminiPart[] };
+  finishReason?: string;
+  finishMessage?: string;
+};
+
+export type GeminiUsageMetadata = {
+  promptTokenCount?: number;
+  candidatesTokenCount?: number;
+  thoughtsTokenCount?: number;
+  cachedContentTokenCount?: number;
+  totalTokenCount?: number;
+};
+
+/** A `generateContent` response, or one chunk of a streamed one. */
+export type GeminiResponse = {
+  candidates?: GeminiCandidate[];
+  promptFeedback?: { blockReason?: string; blockReasonMessage?: string };
+  usageMetadata?: GeminiUsageMetadata;
+};

@@ -1,0 +1,8 @@
+/**
+ * @module agentctx/models/gemini
+ * Gemini models through the Gemini API (`@google/genai`): `createGeminiModel({ model: 'gemini-2.5-flash' })`.
+ */
+export { createGeminiModel } from './gemini-model.js';
+export type { GeminiModelSettings } from './gemini-model.js';
+export { toGeminiRequest } from './to-gemini-request.js';
+export type { GeminiRequest } from './gemini-wire.js';

@@ -1,0 +1,47 @@
+import type { LlmRequest, ToolDeclaration } from '../../core/request/request.js';
+import { toGeminiContents } from './gemini-contents.js';
+import type { GeminiCountRequest, GeminiFunctionDeclaration, GeminiRequest } from './gemini-wire.js';
+
+/**
+ * The request as `models.generateContent` takes it. agentctx's parts use the Gemini API's own field names, so the
+ * messages go over 1:1 (through `toGeminiContents`, which drops the `displayName` the API rejects); call ids stay
+ * when present, which the API accepts. The model id is the adapter's: `config.model` names what an agent asked
+ * for, not what this adapter serves. The request itself is not changed.
+ */
+export function toGeminiRequest(request: LlmRequest, modelId: string): GeminiRequest {
+  const { temperature, topP, topK, maxOutputTokens, stopSequences } = request.config;
+  return {
+    model: modelId,
+    contents: toGeminiContents(request.messages),
+    config: {
+      ...(request.system === '' ? {} : { systemInstruction: { parts: [{ text: request.system }] } }),
+      ...(request.tools.length === 0 ? {} : { tools: [{ functionDeclarations: request.tools.map(toFunctionDeclaration) }] }),
+      ...(temperature === undefined ? {} : { temperature }),
+      ...(topP === undefined ? {} : { topP }),
+      ...(topK === undefined ? {} : { topK }),
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+      // An empty list means no stop sequences, as leaving the field out does.
+      ...(stopSequences === undefined || stopSequences.length === 0 ? {} : { stopSequences: [...stopSequences] }),
+    },
+  };
+}
+
+/**
+ * What `models.countTokens` takes. In Gemini API mode the SDK refuses a system instruction, tools and generation
+ * config on a count, so the count covers the messages only.
+ */
+export function toGeminiCountRequest(request: LlmRequest, modelId: string): GeminiCountRequest {
+  return { model: modelId, contents: toGeminiContents(request.messages) };
+}
+
+/**
+ * `parametersJsonSchema` takes the tool's JSON Schema as it is. `parameters` takes only the OpenAPI subset, which
+ * rejects what zod writes (`additionalProperties`, `$schema`, `const`…), so every schema would need rewriting.
+ */
+function toFunctionDeclaration(tool: ToolDeclaration): GeminiFunctionDeclaration {
+  return {
+    name: tool.name,
+    description: tool.description,
+    ...(tool.parameters === undefined ? {} : { parametersJsonSchema: tool.parameters }),
+  };
+}

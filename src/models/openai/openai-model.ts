@@ -1,0 +1,216 @@
+import { APIConnectionError, APIError, APIUserAbortError, OpenAI } from 'openai';
+import { AgentctxError } from '../../core/errors/agentctx-error.js';
+import { isRetryableStatus, ModelError } from '../../core/errors/model-error.js';
+import { requireApiKey, type ProviderSettings } from '../../core/model/credentials.js';
+import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../core/model/model.js';
+import { withRetries, type RetryOptions } from '../../core/model/retry.js';
+import type { LlmRequest } from '../../core/request/request.js';
+import { createStreamAssembler, fromOpenAICompletion } from './from-openai-response.js';
+import { toOpenAIRequest, type OpenAIRequestOptions } from './to-openai-request.js';
+
+export type OpenAIModelSettings = ProviderSettings & {
+  /** The model id sent with every call (`gpt-4.1`, `llama3.2`…). */
+  model: string;
+  /** agentctx's retries with backoff (the SDK's own are off); `false` for none. */
+  retry?: RetryOptions | false | undefined;
+  /** A fetch to use instead of the global one (proxies, instrumentation). */
+  fetch?: typeof globalThis.fetch | undefined;
+};
+
+export type OpenAICompatibleModelSettings = OpenAIModelSettings & {
+  /** The server's OpenAI-style base URL, e.g. `http://127.0.0.1:11434/v1` for Ollama. */
+  baseURL: string;
+};
+
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+// Local servers ignore the key, but the SDK will not run without one.
+const PLACEHOLDER_KEY = 'not-needed';
+
+/**
+ * An OpenAI model through Chat Completions. The key comes from `apiKey` or `OPENAI_API_KEY`, the address from
+ * `baseURL`, `OPENAI_BASE_URL` or OpenAI's own; variables are read from `env` when given, else `process.env`.
+ */
+export function createOpenAIModel(settings: OpenAIModelSettings): Model {
+  const env = settings.env ?? process.env;
+  const apiKey = requireApiKey('OpenAI', settings, ['OPENAI_API_KEY'], env);
+  return withRetrySettings(settings, chatCompletionsModel({
+    provider: 'openai',
+    modelId: requireModelId(settings.model, 'OpenAI'),
+    apiKey,
+    baseURL: nonEmpty(settings.baseURL) ?? nonEmpty(env['OPENAI_BASE_URL']) ?? OPENAI_BASE_URL,
+    maxTokensField: 'max_completion_tokens',
+    organization: nonEmpty(env['OPENAI_ORG_ID']) ?? null,
+    project: nonEmpty(env['OPENAI_PROJECT_ID']) ?? null,
+    fetch: settings.fetch,
+  }));
+}
+
+/**
+ * A model on a server that speaks OpenAI's Chat Completions (Ollama, llama.cpp server, vLLM, LM Studio…). The key
+ * is optional: `apiKey`, `OPENAI_COMPATIBLE_API_KEY`, or a placeholder. The output limit is sent as `max_tokens`,
+ * the name these servers know.
+ */
+export function createOpenAICompatibleModel(settings: OpenAICompatibleModelSettings): Model {
+  const env = settings.env ?? process.env;
+  const baseURL = nonEmpty(settings.baseURL);
+  if (baseURL === undefined) {
+    throw new AgentctxError({ code: 'usage', message: 'An OpenAI-compatible model needs the base URL of its server.', hint: 'Pass baseURL, e.g. http://127.0.0.1:11434/v1 for Ollama.' });
+  }
+  return withRetrySettings(settings, chatCompletionsModel({
+    provider: 'openai-compatible',
+    modelId: requireModelId(settings.model, 'the OpenAI-compatible server'),
+    apiKey: nonEmpty(settings.apiKey) ?? nonEmpty(env['OPENAI_COMPATIBLE_API_KEY']) ?? PLACEHOLDER_KEY,
+    baseURL,
+    maxTokensField: 'max_tokens',
+    organization: null,
+    project: null,
+    fetch: settings.fetch,
+  }));
+}
+
+type ClientConfig = Pick<OpenAIRequestOptions, 'maxTokensField'> & {
+  provider: 'openai' | 'openai-compatible';
+  modelId: string;
+  apiKey: string;
+  baseURL: string;
+  organization: string | null;
+  project: string | null;
+  fetch: typeof globalThis.fetch | undefined;
+};
+
+function chatCompletionsModel(config: ClientConfig): Model {
+  const client = new OpenAI({
+    apiKey: config.apiKey,
+    baseURL: config.baseURL,
+    // Retries are agentctx's (withRetries), so a call is never retried twice over.
+    maxRetries: 0,
+    // Given explicitly so the SDK does not read them from process.env behind the settings' back.
+    organization: config.organization,
+    project: config.project,
+    adminAPIKey: null,
+    webhookSecret: null,
+    ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
+  });
+  const body = (request: LlmRequest) => toOpenAIRequest(request, { model: config.modelId, maxTokensField: config.maxTokensField });
+  return {
+    specificationVersion: 'v1',
+    provider: config.provider,
+    modelId: config.modelId,
+    pairsCallsById: true,
+    async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
+      const signal = options?.signal;
+      try {
+        return fromOpenAICompletion(await client.chat.completions.create(body(request), { signal }));
+      } catch (error) {
+        throw toModelError(error, config, signal);
+      }
+    },
+    async *stream(request: LlmRequest, options?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
+      const signal = options?.signal;
+      const assembler = createStreamAssembler();
+      try {
+        const stream = await client.chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, { signal });
+        for await (const chunk of stream) {
+          const text = assembler.add(chunk);
+          if (text !== '') yield { content: { role: 'model', parts: [{ text }] }, partial: true };
+        }
+        // The SDK ends an aborted stream quietly; what was read so far is not the whole answer.
+        signal?.throwIfAborted();
+      } catch (error) {
+        throw toModelError(error, config, signal);
+      }
+      yield { ...assembler.finish(), partial: false };
+    },
+  };
+}
+
+function withRetrySettings(settings: OpenAIModelSettings, model: Model): Model {
+  return settings.retry === false ? model : withRetries(model, settings.retry ?? {});
+}
+
+function toModelError(error: unknown, config: ClientConfig, signal: AbortSignal | undefined): ModelError {
+  if (error instanceof ModelError) return error;
+  const provider = config.provider;
+  if (error instanceof APIUserAbortError || signal?.aborted === true) {
+    // withRetries ends an attempt that took too long with its own error, which says so and may be retried.
+    if (signal?.reason instanceof ModelError) return signal.reason;
+    return new ModelError({ provider, message: 'the call was cancelled', retryable: false, cause: error });
+  }
+  if (error instanceof APIConnectionError || isConnectionFailure(error)) {
+    return new ModelError({
+      provider,
+      message: `the connection to ${config.baseURL} failed: ${rootMessage(error)}`,
+      retryable: true,
+      hint: config.provider === 'openai-compatible' ? `Is the server at ${config.baseURL} running?` : 'Check the network connection (and OPENAI_BASE_URL if set).',
+      cause: error,
+    });
+  }
+  if (error instanceof APIError) {
+    const status = typeof error.status === 'number' ? error.status : undefined;
+    return new ModelError({
+      provider,
+      status,
+      message: providerMessage(error),
+      // An error event inside a stream has no status; the provider's error type says whether it was on its side.
+      retryable: status === undefined ? /server_error|overloaded|rate_limit/.test(`${error.type ?? ''} ${error.code ?? ''}`) : isRetryableStatus(status),
+      retryAfterSeconds: retryAfterSeconds(error.headers),
+      hint: statusHint(status, config),
+      cause: error,
+    });
+  }
+  return new ModelError({ provider, message: error instanceof Error ? error.message : String(error), retryable: false, cause: error });
+}
+
+/** The provider's own words: `{ error: { message } }` from OpenAI and most servers, `{ error: '…' }` from some. */
+function providerMessage(error: APIError): string {
+  const body: unknown = error.error;
+  if (typeof body === 'string' && body !== '') return body;
+  if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string' && body.message !== '') return body.message;
+  return error.message.replace(/^\d{3} /, '');
+}
+
+function statusHint(status: number | undefined, config: ClientConfig): string | undefined {
+  if (status === 401 || status === 403) return `Check ${config.provider === 'openai' ? 'OPENAI_API_KEY' : 'OPENAI_COMPATIBLE_API_KEY'}.`;
+  if (status === 404) return `Check the model name '${config.modelId}' and the base URL ${config.baseURL}.`;
+  return undefined;
+}
+
+/** `retry-after-ms` (OpenAI's), else `retry-after` in seconds or as a date. */
+function retryAfterSeconds(headers: Headers | undefined): number | undefined {
+  const ms = headers?.get('retry-after-ms');
+  if (ms != null && ms !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms) / 1000);
+  const value = headers?.get('retry-after');
+  if (value == null || value === '') return undefined;
+  if (Number.isFinite(Number(value))) return Math.max(0, Number(value));
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+// A connection lost while a stream is read surfaces from fetch itself (`terminated`), not as an SDK error.
+function isConnectionFailure(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
+    if (current.message === 'fetch failed' || current.message === 'terminated') return true;
+  }
+  return false;
+}
+
+function rootMessage(error: unknown): string {
+  let current = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
+}
+
+function requireModelId(model: string, provider: string): string {
+  const id = nonEmpty(model);
+  if (id === undefined) throw new AgentctxError({ code: 'usage', message: `No model named for ${provider}.`, hint: 'Pass model, e.g. gpt-4.1-mini.' });
+  return id;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}

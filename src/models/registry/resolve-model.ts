@@ -1,0 +1,48 @@
+import { AgentctxError } from '../../core/errors/agentctx-error.js';
+import type { Model } from '../../core/model/model.js';
+import { parseModelString } from '../../core/model/model-string.js';
+import type { RetryOptions } from '../../core/model/retry.js';
+import type { Script } from '../scripted/script.js';
+
+export type ResolveModelOptions = {
+  /** Where keys and base URLs are read; `process.env` when absent. */
+  env?: Readonly<Record<string, string | undefined>>;
+  retry?: RetryOptions | false;
+  /** Reads a script file for `scripted:<file>`; without it scripted models must be made in code. */
+  loadScript?: (file: string) => Promise<Script>;
+};
+
+/**
+ * A model from its string: `gemini-2.5-flash` or `google:…`, `openai:…`, `anthropic:…`,
+ * `openai-compatible:<model>@<baseURL>`, `scripted:<file>`. Each provider's module (and SDK) loads only when a model
+ * of it is asked for. A missing key or an unknown provider is one clear error.
+ */
+export async function resolveModel(name: string, options: ResolveModelOptions = {}): Promise<Model> {
+  const spec = parseModelString(name);
+  const common = { ...(options.env === undefined ? {} : { env: options.env }), ...(options.retry === undefined ? {} : { retry: options.retry }) };
+  switch (spec.provider) {
+    case 'google': {
+      const { createGeminiModel } = await import('../gemini/index.js');
+      return createGeminiModel({ model: spec.modelId, ...common });
+    }
+    case 'openai': {
+      const { createOpenAIModel } = await import('../openai/index.js');
+      return createOpenAIModel({ model: spec.modelId, ...common });
+    }
+    case 'openai-compatible': {
+      const { createOpenAICompatibleModel } = await import('../openai/index.js');
+      return createOpenAICompatibleModel({ model: spec.modelId, baseURL: spec.baseURL, ...common });
+    }
+    case 'anthropic': {
+      const { createAnthropicModel } = await import('../anthropic/index.js');
+      return createAnthropicModel({ model: spec.modelId, ...common });
+    }
+    case 'scripted': {
+      if (options.loadScript === undefined) {
+        throw new AgentctxError({ code: 'usage', message: `Cannot load the script of '${name}' here.`, hint: 'Pass loadScript, or make the model with createScriptedModel.' });
+      }
+      const { createScriptedModel } = await import('../scripted/scripted-model.js');
+      return createScriptedModel(await options.loadScript(spec.file), { modelId: spec.file });
+    }
+  }
+}
