@@ -15,6 +15,7 @@ export type SourceKind =
   | 'skill-listing'
   | 'skill'
   | 'memory'
+  | 'page'
   | 'custom';
 
 /** A state value or artifact inserted into a text, at `start`–`end` of that text (block, part or field). */

@@ -1,0 +1,61 @@
+import { countRequestTokens, createRunner, loadTokenCounter, type Event, type Model, type SessionStore } from 'agentctx';
+import { createScriptedModel } from 'agentctx/models/scripted';
+import { buildAnalyst, type Mode } from './agents.js';
+import { QUESTION, type Report } from './reports.js';
+import { analystScript } from './script.js';
+
+export const APP = 'report_analyst';
+
+export type AnalysisRun = {
+  mode: Mode;
+  sessionId: string;
+  answer: string;
+  events: Event[];
+};
+
+export type RunOptions = {
+  mode: Mode;
+  store: SessionStore;
+  reports: readonly Report[];
+  sessionId?: string;
+  breakPageIn?: boolean;
+  onLoad?: (id: string) => void;
+  /** Called after every model call, for progress. */
+  onCall?: () => void;
+  /** A real model instead of the scripted one. */
+  model?: Model;
+};
+
+/** Runs the analyst once, in a fresh session, and returns its answer and events. */
+export async function runAnalysis(options: RunOptions): Promise<AnalysisRun> {
+  const scripted = options.model ?? createScriptedModel(analystScript(options.mode), { record: false, modelId: `report-analyst-${options.mode}` });
+  const model: Model = {
+    ...scripted,
+    generate: async (request, callOptions) => {
+      const response = await scripted.generate(request, callOptions);
+      options.onCall?.();
+      return response;
+    },
+  };
+  const agents = buildAnalyst({ mode: options.mode, reports: options.reports, ...(options.breakPageIn === undefined ? {} : { breakPageIn: options.breakPageIn }), ...(options.onLoad === undefined ? {} : { onLoad: options.onLoad }) });
+  const runner = createRunner({ agents, appName: APP, sessions: options.store, model, maxLlmCalls: 200 });
+  const sessionId = options.sessionId ?? `report-analyst-${options.mode}`;
+  await options.store.deleteSession({ appName: APP, userId: 'analyst', sessionId });
+  await runner.createSession({ userId: 'analyst', sessionId });
+  const events: Event[] = [];
+  for await (const event of runner.run({ userId: 'analyst', sessionId, message: QUESTION })) events.push(event);
+  const answer = [...events].reverse().find((event) => event.author === 'analysis_agent' && event.content?.parts.some((part) => 'text' in part))?.content?.parts.flatMap((part) => ('text' in part ? [part.text] : [])).join('') ?? '';
+  return { mode: options.mode, sessionId, answer, events };
+}
+
+/** The prompt tokens of every recorded call of a session, counted with the local tokenizer. */
+export async function promptTokensPerCall(store: SessionStore, sessionId: string): Promise<number[]> {
+  const counter = await loadTokenCounter();
+  const key = { appName: APP, userId: 'analyst', sessionId };
+  const tokens: number[] = [];
+  for (const summary of await store.listModelCalls(key)) {
+    const record = await store.getModelCall({ ...key, index: summary.index });
+    if (record !== undefined) tokens.push(countRequestTokens(record.request, counter, record.provenance).total);
+  }
+  return tokens;
+}
