@@ -1,7 +1,7 @@
 // The report analyst: a planning agent finds the reports, an analysis agent reads them in batches, computes, saves a
 // result per batch and answers from the saved results. "paged" reads through instruction paging (bodies in state,
 // the current batch in the instruction); "naive" returns the bodies into the history, as a plain tool would.
-import { defaultPipeline, functionTool, insertProcessor, llmAgent, paging, type AgentDefinition, type Tool, type ToolContext } from 'agentctx';
+import { defaultPipeline, functionTool, insertProcessor, llmAgent, paging, type AgentDefinition, type Processor, type Tool, type ToolContext } from 'agentctx';
 import { z } from 'zod';
 import type { Report } from './reports.js';
 
@@ -17,6 +17,16 @@ export type AnalystOptions = {
 };
 
 const NAIVE_CACHE = 'temp:naive:report:';
+
+// Broken on purpose, for the proof that paging carries the data: the batch is paged in, but its text never
+// reaches the instruction (everything else, the saved results included, works as usual).
+function withoutPages(pipeline: Processor[], workingSetKey: string): Processor[] {
+  const dropPages: Processor = {
+    name: 'drop-pages',
+    process: (draft) => ({ ...draft, systemBlocks: draft.systemBlocks.filter((block) => block.source.field !== `state ${workingSetKey}`) }),
+  };
+  return insertProcessor(pipeline, { after: 'paging:reports' }, dropPages);
+}
 
 export function buildAnalyst(options: AnalystOptions): AgentDefinition {
   const byId = new Map(options.reports.map((report) => [report.id, report]));
@@ -91,8 +101,7 @@ export function buildAnalyst(options: AnalystOptions): AgentDefinition {
     tools: analysisTools,
     disallowTransferToParent: true,
     disallowTransferToPeers: true,
-    // Broken on purpose for the proof: the batch is paged in and released, but never reaches the instruction.
-    ...(options.mode === 'paged' ? { pipeline: options.breakPageIn === true ? insertProcessor(defaultPipeline(), { after: 'contents' }, reports.historyProcessor) : reports.install(defaultPipeline()) } : {}),
+    ...(options.mode === 'paged' ? { pipeline: options.breakPageIn === true ? withoutPages(reports.install(defaultPipeline()), reports.workingSetKey) : reports.install(defaultPipeline()) } : {}),
   });
   return llmAgent({
     name: 'planning_agent',
