@@ -7,7 +7,8 @@ type CachedPrefix = { count: number; last: Event; messages: readonly DraftMessag
 /**
  * Remembers the messages built from a session's history, per view (agent, branch, format), so that a long
  * session costs only its new events on the next call. Histories only grow, so the messages of a "closed" prefix
- * (no compaction, not ending in a function response) stay what a full rebuild would give; whenever new events
+ * (no compaction, not ending in a function response that answers calls further back) stay what a full rebuild would
+ * give; whenever new events
  * could change earlier messages (a rewind, a compaction, a response to an earlier call) it rebuilds in full.
  * Hold one per session.
  */
@@ -28,11 +29,18 @@ export class ContentsCache {
       clean = events.every((event) => event.actions.compaction === undefined);
     }
     const last = events.at(-1);
-    if (clean && last !== undefined && !(last.content?.parts ?? []).some((part) => 'functionResponse' in part)) {
-      this.#entries.set(key, { count: events.length, last, messages });
-    }
+    if (clean && last !== undefined && closesCleanly(events)) this.#entries.set(key, { count: events.length, last, messages });
     return messages;
   }
+}
+
+// A prefix can be kept when ADK's "latest response" rearrangement leaves it as it is, whatever follows: it does not end
+// in a function response, or the one it ends in answers calls of the event right before (the usual tool loop).
+function closesCleanly(events: readonly Event[]): boolean {
+  const responses = (events.at(-1)?.content?.parts ?? []).flatMap((part) => ('functionResponse' in part ? [part.functionResponse.id] : []));
+  if (responses.length === 0) return true;
+  const calls = new Set((events.at(-2)?.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall.id] : [])));
+  return responses.some((id) => calls.has(id));
 }
 
 function extends_(cached: CachedPrefix, events: readonly Event[]): boolean {
