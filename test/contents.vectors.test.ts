@@ -39,6 +39,8 @@ describe('contents vectors (ADK Python)', async () => {
         branch: input.branch ?? undefined,
         valueFormat: 'python',
         preserveFunctionCallIds: vector.name === 'adk_ids_kept_for_interactions_or_anthropic',
+        // ADK presents summaries as another agent's turn; agentctx only does so in compatibility mode.
+        adkCompatibility: true,
         pipeline: [contentsProcessor],
       });
       const expected = vector.expected as Raw[] | { error: { message: string } } | { count: number; 'contents[1]': Raw };

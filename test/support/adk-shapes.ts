@@ -66,18 +66,22 @@ export function eventsFromAdk(rawEvents: Raw[]): Event[] {
   return rawEvents.map((raw, index) => {
     const actions = (raw['actions'] ?? {}) as Raw;
     const compaction = actions['compaction'] as Raw | undefined;
+    const usage = raw['usage_metadata'] as Raw | undefined;
     return {
       id: `event-${index}`,
       invocationId: (raw['invocation_id'] as string | undefined) ?? '',
       author: raw['author'] as string,
       ...(typeof raw['branch'] === 'string' ? { branch: raw['branch'] } : {}),
       timestamp: (raw['timestamp'] as number | undefined) ?? index + 1,
-      ...(raw['content'] === undefined ? {} : { content: contentFromAdk(raw['content'] as Raw) }),
+      ...(raw['content'] == null ? {} : { content: contentFromAdk(raw['content'] as Raw) }),
+      ...(usage?.['prompt_token_count'] == null ? {} : { usage: { promptTokens: usage['prompt_token_count'] as number } }),
       actions: {
         stateDelta: (actions['state_delta'] as Raw | undefined) ?? {},
         artifactDelta: {},
         ...(actions['skip_summarization'] === true ? { skipSummarization: true } : {}),
         ...(typeof actions['rewind_before_invocation_id'] === 'string' ? { rewindBeforeInvocationId: actions['rewind_before_invocation_id'] } : {}),
+        ...(actions['requested_tool_confirmations'] == null ? {} : { requestedToolConfirmations: actions['requested_tool_confirmations'] as Raw }),
+        ...(actions['requested_auth_configs'] == null ? {} : { requestedAuthConfigs: actions['requested_auth_configs'] as Raw }),
         ...(compaction === undefined
           ? {}
           : {

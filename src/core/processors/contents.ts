@@ -20,6 +20,7 @@ export const contentsProcessor: Processor = defineProcessor({
       branch: context.branch,
       preserveFunctionCallIds: context.preserveFunctionCallIds,
       embed: embedFormatter(context.valueFormat),
+      compactionView: context.adkCompatibility ? ('adk' as const) : ('exact' as const),
     };
     // The cache applies to the whole history with a named format; a custom formatter cannot be told apart.
     const cache = agent.includeContents === 'default' && typeof context.valueFormat === 'string' ? context.contentsCache : undefined;

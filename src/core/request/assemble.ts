@@ -43,6 +43,8 @@ export type AssembleOptions = {
   pipeline?: readonly Processor[] | undefined;
   /** Reuse messages built for earlier calls of the same session (see `ContentsCache`). */
   contentsCache?: ContentsCache | undefined;
+  /** Show compaction summaries as ADK does (a model turn at the range's end, history re-sorted by time). */
+  adkCompatibility?: boolean | undefined;
 };
 
 export type AssembledRequest = {
@@ -111,6 +113,7 @@ function createAssemblyContext(tree: AgentTree, node: AgentNode, agent: LlmAgent
     stateAlias: options.stateAlias ?? true,
     preserveFunctionCallIds: options.preserveFunctionCallIds ?? false,
     contentsCache: options.contentsCache,
+    adkCompatibility: options.adkCompatibility ?? false,
   };
   const readonly: ReadonlyContext = {
     agentName: agent.name,

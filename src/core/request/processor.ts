@@ -34,6 +34,8 @@ export type AssemblyContext = {
   readonly readonly: ReadonlyContext;
   /** Messages already built from this session's history, reused by `contents` (the runner keeps one per session). */
   readonly contentsCache: ContentsCache | undefined;
+  /** Reproduce ADK where agentctx deliberately differs (how compaction summaries are shown); see docs/compaction.md. */
+  readonly adkCompatibility: boolean;
 };
 
 /**

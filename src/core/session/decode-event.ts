@@ -15,9 +15,9 @@ const ADK_ONLY_FIELDS = [
   'outputTranscription', 'nodeInfo', 'isolationScope', 'output', 'interactionId', 'cacheMetadata',
 ];
 
-const ACTION_FIELDS = ['stateDelta', 'artifactDelta', 'transferToAgent', 'escalate', 'skipSummarization', 'compaction', 'rewindBeforeInvocationId'] as const;
+const ACTION_FIELDS = ['stateDelta', 'artifactDelta', 'transferToAgent', 'escalate', 'skipSummarization', 'compaction', 'rewindBeforeInvocationId', 'requestedToolConfirmations', 'requestedAuthConfigs'] as const;
 const ADK_ONLY_ACTION_FIELDS = [
-  'requestedAuthConfigs', 'requestedToolConfirmations', 'endOfAgent', 'agentState', 'renderUiWidgets',
+  'endOfAgent', 'agentState', 'renderUiWidgets',
   'route', 'setModelResponse',
 ];
 
@@ -66,6 +66,11 @@ function readActions(reader: JsonReader, value: unknown, path: string): EventAct
   if (skipSummarization !== undefined) actions.skipSummarization = skipSummarization;
   if (compaction !== undefined) actions.compaction = compaction;
   if (rewind !== undefined) actions.rewindBeforeInvocationId = rewind;
+  for (const key of ['requestedToolConfirmations', 'requestedAuthConfigs'] as const) {
+    if (record[key] == null) continue;
+    const requests = reader.object(record[key], joinPath(path, key), 'an object of function call id → request');
+    if (requests !== undefined) actions[key] = requests;
+  }
   return actions;
 }
 
@@ -84,15 +89,17 @@ function readArtifactDelta(reader: JsonReader, value: unknown, path: string): Re
 function readCompaction(reader: JsonReader, value: unknown, path: string): EventCompaction | undefined {
   const record = reader.object(value, path);
   if (record === undefined) return undefined;
-  reader.keys(record, path, ['startTimestamp', 'endTimestamp', 'compactedContent']);
+  reader.keys(record, path, ['startTimestamp', 'endTimestamp', 'compactedContent', 'eventIds']);
   const startTimestamp = reader.number(record, 'startTimestamp', path, { min: 0 });
   const endTimestamp = reader.number(record, 'endTimestamp', path, { min: 0 });
   const compactedContent: Content | undefined = readContent(reader, record['compactedContent'], joinPath(path, 'compactedContent'));
   if (startTimestamp !== undefined && endTimestamp !== undefined && startTimestamp > endTimestamp) {
     reader.issue(path, `startTimestamp ${startTimestamp} is after endTimestamp ${endTimestamp}`);
   }
+  const ids = record['eventIds'] == null ? undefined : reader.array(record['eventIds'], joinPath(path, 'eventIds'));
+  if (ids !== undefined && !ids.every((id) => typeof id === 'string')) reader.issue(joinPath(path, 'eventIds'), 'expected a list of event ids');
   if (startTimestamp === undefined || endTimestamp === undefined || compactedContent === undefined) return undefined;
-  return { startTimestamp, endTimestamp, compactedContent };
+  return { startTimestamp, endTimestamp, compactedContent, ...(ids === undefined ? {} : { eventIds: ids as string[] }) };
 }
 
 const USAGE_FIELDS = ['promptTokens', 'outputTokens', 'cachedTokens', 'totalTokens'] as const;

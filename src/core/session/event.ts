@@ -5,6 +5,11 @@ export type EventCompaction = {
   startTimestamp: number;
   endTimestamp: number;
   compactedContent: Content;
+  /**
+   * The events the summary stands for. When present, exactly these are replaced (ADK replaces every event whose
+   * timestamp falls in the range, which loses an event that shares a timestamp with the range's end).
+   */
+  eventIds?: string[];
 };
 
 /** What an event changes besides the conversation. */
@@ -22,6 +27,10 @@ export type EventActions = {
   compaction?: EventCompaction;
   /** Hides this invocation and every event from it up to this one from later requests. */
   rewindBeforeInvocationId?: string;
+  /** Tool calls (by call id) waiting for a person's confirmation; kept so compaction does not summarize them away. */
+  requestedToolConfirmations?: Record<string, unknown>;
+  /** Tool calls (by call id) waiting for credentials. */
+  requestedAuthConfigs?: Record<string, unknown>;
 };
 
 /** Tokens a model call used, as the provider billed them. */

@@ -73,6 +73,8 @@ export function eventToJson(event: Event): Event {
       ...(actions.skipSummarization === undefined ? {} : { skipSummarization: actions.skipSummarization }),
       ...(actions.compaction === undefined ? {} : { compaction: actions.compaction }),
       ...(actions.rewindBeforeInvocationId === undefined ? {} : { rewindBeforeInvocationId: actions.rewindBeforeInvocationId }),
+      ...(actions.requestedToolConfirmations === undefined ? {} : { requestedToolConfirmations: actions.requestedToolConfirmations }),
+      ...(actions.requestedAuthConfigs === undefined ? {} : { requestedAuthConfigs: actions.requestedAuthConfigs }),
     },
     ...(event.usage === undefined ? {} : { usage: event.usage }),
     ...(event.partial === undefined ? {} : { partial: event.partial }),

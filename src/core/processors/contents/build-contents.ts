@@ -2,7 +2,7 @@ import type { DraftMessage } from '../../request/draft.js';
 import type { Source } from '../../request/source.js';
 import type { Part } from '../../session/content.js';
 import type { Event } from '../../session/event.js';
-import { substituteCompactions } from './compaction-view.js';
+import { substituteCompactions, type CompactionView } from './compaction-view.js';
 import { applyRewinds, shouldIncludeEvent } from './event-visibility.js';
 import { findOtherAgentEvents, isOtherAgentReply, presentOtherAgentEvent, type EmbedValue } from './other-agent.js';
 import { rearrangeAsyncResponses, rearrangeLatestResponse } from './rearrange.js';
@@ -16,6 +16,8 @@ export type ContentsOptions = {
   preserveFunctionCallIds: boolean;
   /** How retold tool arguments and results are written. */
   embed: EmbedValue;
+  /** How summaries replace what they stand for: agentctx's exact substitution (default) or ADK's. */
+  compactionView?: CompactionView | undefined;
 };
 
 /**
@@ -25,7 +27,7 @@ export type ContentsOptions = {
  */
 export function buildContents(events: readonly Event[], options: ContentsOptions): DraftMessage[] {
   const visible = applyRewinds(events.map(toWorkEvent)).filter((event) => shouldIncludeEvent(options.branch, event));
-  const processed = visible.some((event) => event.actions.compaction !== undefined) ? substituteCompactions(visible) : visible;
+  const processed = visible.some((event) => event.actions.compaction !== undefined) ? substituteCompactions(visible, options.compactionView ?? 'exact') : visible;
   const others = findOtherAgentEvents(options.agentName, processed);
   const presented: WorkEvent[] = [];
   for (const event of processed) {

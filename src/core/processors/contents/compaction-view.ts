@@ -1,53 +1,86 @@
+import { keptCompactions, listCompactions } from '../../compaction/compaction-ranges.js';
 import type { Source } from '../../request/source.js';
 import type { EventCompaction } from '../../session/event.js';
 import { CONTENTS_PROCESSOR, withParts, type WorkEvent } from './work-event.js';
 
-type Compaction = { event: WorkEvent; compaction: EventCompaction; index: number };
+/** How summaries replace the events they stand for. */
+export type CompactionView = 'exact' | 'adk';
+
+/** The line that introduces a summary in agentctx's view, so the model reads it as a recap, not as a turn. */
+export const SUMMARY_HEADING = 'Summary of the earlier conversation:';
 
 /**
- * Replaces summarized events by their summaries (ADK's `_process_compaction_events`): every compaction not covered by
- * a wider or later one becomes a summary at its end time, raw events inside a kept range are dropped, and the result
- * is ordered by (timestamp, position). Raw events stay in the session; only the view changes.
+ * Replaces summarized events by their summaries. Raw events stay in the session; only the view changes.
+ *
+ * `exact` (agentctx): each summary not subsumed by another replaces exactly the events it lists (or, for a compaction
+ * written without a list, the events in its time range), in place, as a user message that opens with
+ * {@link SUMMARY_HEADING}; nothing else moves.
+ *
+ * `adk` (ADK's `_process_compaction_events`): each such summary becomes a model turn at its end time, every raw event
+ * whose time falls inside a kept range is dropped (with one that merely shares the end time), and the whole history
+ * is re-sorted by (timestamp, position).
  */
-export function substituteCompactions(events: readonly WorkEvent[]): WorkEvent[] {
-  const compactions: Compaction[] = [];
-  events.forEach((event, index) => {
-    const compaction = event.actions.compaction;
-    if (compaction !== undefined) compactions.push({ event, compaction, index });
-  });
-  if (compactions.length === 0) return [...events];
-  const kept = compactions.filter((candidate) => !compactions.some((other) => other !== candidate && subsumes(other, candidate)));
-  const items: { event: WorkEvent; index: number }[] = [];
-  for (const { event, compaction, index } of kept) {
-    const source: Source = {
-      kind: 'summary',
-      processor: CONTENTS_PROCESSOR,
-      agent: event.author,
-      eventIds: [event.id],
-      note: `summary of the events from ${compaction.startTimestamp} to ${compaction.endTimestamp}`,
-    };
-    const parts = compaction.compactedContent.parts;
-    const summary = withParts(
-      { ...event, author: 'model', timestamp: compaction.endTimestamp, role: compaction.compactedContent.role },
-      parts,
-      parts.map(() => source),
-    );
-    items.push({ event: summary, index });
+export function substituteCompactions(events: readonly WorkEvent[], view: CompactionView): WorkEvent[] {
+  const entries = listCompactions(events);
+  if (entries.length === 0) return [...events];
+  return view === 'adk' ? adkView(events, keptCompactions(entries, false)) : exactView(events, keptCompactions(entries, true));
+}
+
+type Entry = { event: WorkEvent; compaction: EventCompaction; index: number };
+
+function exactView(events: readonly WorkEvent[], kept: readonly Entry[]): WorkEvent[] {
+  const covered = new Set<string>();
+  // Each summary goes where the last event it stands for was; one whose events are all out of view, where it was written.
+  const placeAt = new Map<number, WorkEvent[]>();
+  for (const entry of kept) {
+    const ids = coveredIds(events, entry.compaction);
+    let at = -1;
+    events.forEach((event, index) => {
+      if (event.actions.compaction === undefined && ids.has(event.id)) at = index;
+    });
+    for (const id of ids) covered.add(id);
+    const position = at === -1 ? entry.index : at;
+    placeAt.set(position, [...(placeAt.get(position) ?? []), summaryEvent(entry, 'exact')]);
   }
-  const ranges = kept.map(({ compaction }) => compaction);
+  const result: WorkEvent[] = [];
+  events.forEach((event, index) => {
+    if (event.actions.compaction === undefined && !covered.has(event.id)) result.push(event);
+    const summaries = placeAt.get(index);
+    if (summaries !== undefined) result.push(...summaries);
+  });
+  return result;
+}
+
+function coveredIds(events: readonly WorkEvent[], compaction: EventCompaction): Set<string> {
+  if (compaction.eventIds !== undefined) return new Set(compaction.eventIds);
+  const { startTimestamp: start, endTimestamp: end } = compaction;
+  return new Set(events.filter((event) => event.actions.compaction === undefined && event.timestamp >= start && event.timestamp <= end).map((event) => event.id));
+}
+
+function adkView(events: readonly WorkEvent[], kept: readonly Entry[]): WorkEvent[] {
+  const items: { event: WorkEvent; index: number }[] = kept.map((entry) => ({ event: summaryEvent(entry, 'adk'), index: entry.index }));
   events.forEach((event, index) => {
     if (event.actions.compaction !== undefined) return;
-    if (ranges.some((range) => event.timestamp >= range.startTimestamp && event.timestamp <= range.endTimestamp)) return;
+    if (kept.some(({ compaction }) => event.timestamp >= compaction.startTimestamp && event.timestamp <= compaction.endTimestamp)) return;
     items.push({ event, index });
   });
   items.sort((a, b) => a.event.timestamp - b.event.timestamp || a.index - b.index);
   return items.map((item) => item.event);
 }
 
-// Y subsumes X when Y covers X's range and is strictly wider, or covers it exactly and comes later.
-function subsumes(y: Compaction, x: Compaction): boolean {
-  const covers = y.compaction.startTimestamp <= x.compaction.startTimestamp && y.compaction.endTimestamp >= x.compaction.endTimestamp;
-  if (!covers) return false;
-  const wider = y.compaction.startTimestamp < x.compaction.startTimestamp || y.compaction.endTimestamp > x.compaction.endTimestamp;
-  return wider || y.index > x.index;
+function summaryEvent({ event, compaction }: Entry, view: CompactionView): WorkEvent {
+  const source: Source = {
+    kind: 'summary',
+    processor: CONTENTS_PROCESSOR,
+    agent: event.author,
+    eventIds: [event.id],
+    note: `summary of ${compaction.eventIds === undefined ? 'the events' : `${compaction.eventIds.length} events`} from ${compaction.startTimestamp} to ${compaction.endTimestamp}`,
+  };
+  const parts = compaction.compactedContent.parts;
+  if (view === 'adk') {
+    // ADK presents the summary as a turn by author 'model', so a named agent reads it as another agent's message.
+    return withParts({ ...event, author: 'model', timestamp: compaction.endTimestamp, role: compaction.compactedContent.role }, parts, parts.map(() => source));
+  }
+  const withHeading = [{ text: SUMMARY_HEADING }, ...parts];
+  return withParts({ ...event, author: 'user', role: 'user' }, withHeading, withHeading.map(() => source));
 }

@@ -12,7 +12,7 @@ type Step =
   | { kind: 'call'; author: string; count: number }
   | { kind: 'respond'; author: string; back: number }
   | { kind: 'rewind'; back: number }
-  | { kind: 'compact'; span: number };
+  | { kind: 'compact'; span: number; withIds: boolean };
 
 const authors = fc.constantFrom('me', 'me', 'other', 'user');
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -21,7 +21,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('call' as const), author: authors, count: fc.integer({ min: 1, max: 2 }) }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('respond' as const), author: authors, back: fc.integer({ min: 0, max: 4 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('rewind' as const), back: fc.integer({ min: 0, max: 3 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('compact' as const), span: fc.integer({ min: 1, max: 4 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('compact' as const), span: fc.integer({ min: 1, max: 4 }), withIds: fc.boolean() }) },
 );
 
 // Turns steps into a plausible history: responses answer earlier calls (recent ones, or long-running ones further back).
@@ -51,17 +51,19 @@ function toEvents(steps: readonly Step[]): Event[] {
       const target = events[Math.max(0, events.length - 1 - item.back)]?.invocationId;
       if (target !== undefined) events.push({ ...base(index, 'me'), actions: { stateDelta: {}, artifactDelta: {}, rewindBeforeInvocationId: target } });
     } else if (events.length > 0) {
-      const start = events[Math.max(0, events.length - item.span)]?.timestamp ?? 1;
-      const end = events.at(-1)?.timestamp ?? 1;
-      events.push({ ...base(index, 'user'), actions: { stateDelta: {}, artifactDelta: {}, compaction: { startTimestamp: start, endTimestamp: end, compactedContent: { role: 'model', parts: [{ text: 'summary' }] } } } });
+      const covered = events.slice(Math.max(0, events.length - item.span));
+      const start = covered[0]?.timestamp ?? 1;
+      const end = covered.at(-1)?.timestamp ?? 1;
+      const eventIds = item.withIds ? { eventIds: covered.filter((event) => event.actions.compaction === undefined).map((event) => event.id) } : {};
+      const compaction = { startTimestamp: start, endTimestamp: end, compactedContent: { role: 'model' as const, parts: [{ text: 'summary' }] }, ...eventIds };
+      events.push({ ...base(index, 'user'), actions: { stateDelta: {}, artifactDelta: {}, compaction } });
     }
   });
   return events;
 }
 
-const options = { agentName: 'me', branch: undefined, preserveFunctionCallIds: false, embed: pythonStr };
-
-describe('ContentsCache', () => {
+describe.each(['exact', 'adk'] as const)('ContentsCache (%s compaction view)', (compactionView) => {
+  const options = { agentName: 'me', branch: undefined, preserveFunctionCallIds: false, embed: pythonStr, compactionView };
   it('gives, after every appended event, exactly what a full rebuild gives', () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 40 }), (steps) => {

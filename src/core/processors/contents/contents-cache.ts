@@ -7,26 +7,31 @@ type CachedPrefix = { count: number; last: Event; messages: readonly DraftMessag
 /**
  * Remembers the messages built from a session's history, per view (agent, branch, format), so that a long
  * session costs only its new events on the next call. Histories only grow, so the messages of a "closed" prefix
- * (no compaction, not ending in a function response that answers calls further back) stay what a full rebuild would
- * give; whenever new events
- * could change earlier messages (a rewind, a compaction, a response to an earlier call) it rebuilds in full.
+ * (not ending in a function response that answers calls further back; with ADK's compaction view, holding no
+ * summary) stay what a full rebuild would give; whenever new events could change earlier messages (a rewind, a
+ * compaction, a response to an earlier call) it rebuilds in full.
  * Hold one per session.
  */
 export class ContentsCache {
   readonly #entries = new Map<string, CachedPrefix>();
 
   build(events: readonly Event[], options: ContentsOptions, formatKey: string): DraftMessage[] {
-    const key = `${options.agentName}\u0000${options.branch ?? ''}\u0000${String(options.preserveFunctionCallIds)}\u0000${formatKey}`;
+    const view = options.compactionView ?? 'exact';
+    const key = `${options.agentName}\u0000${options.branch ?? ''}\u0000${String(options.preserveFunctionCallIds)}\u0000${view}\u0000${formatKey}`;
     const cached = this.#entries.get(key);
+    // ADK's view re-sorts the whole history by time around a summary, so a prefix holding one cannot be kept.
+    const keepable = (list: readonly Event[]) => view === 'exact' || list.every((event) => event.actions.compaction === undefined);
     let messages: DraftMessage[];
     let clean: boolean;
-    if (cached !== undefined && extends_(cached, events)) {
-      const tail = events.slice(cached.count);
-      clean = tail.every((event) => event.actions.compaction === undefined && event.actions.rewindBeforeInvocationId === undefined) && answersOwnCalls(tail);
-      messages = clean ? (tail.length === 0 ? [...cached.messages] : cached.messages.concat(buildContents(tail, options))) : buildContents(events, options);
+    const tail = cached !== undefined && extends_(cached, events) ? events.slice(cached.count) : undefined;
+    const appendable = tail !== undefined && tail.every((event) => event.actions.rewindBeforeInvocationId === undefined) && answersOwnCalls(tail);
+    if (cached !== undefined && appendable && tail.every((event) => event.actions.compaction === undefined)) {
+      messages = tail.length === 0 ? [...cached.messages] : cached.messages.concat(buildContents(tail, options));
+      clean = true;
     } else {
       messages = buildContents(events, options);
-      clean = events.every((event) => event.actions.compaction === undefined);
+      // Start again from a full build when nothing was kept, or when only a new summary forced it.
+      clean = (tail === undefined || appendable) && keepable(events);
     }
     const last = events.at(-1);
     if (clean && last !== undefined && closesCleanly(events)) this.#entries.set(key, { count: events.length, last, messages });
