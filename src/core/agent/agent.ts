@@ -1,3 +1,4 @@
+import type { TokenBasedContextCompactor } from '../compaction/compaction-config.js';
 import type { MemoryEntry, SkillEntry } from '../context/agent-context.js';
 import type { Processor } from '../request/processor.js';
 import type { RequestConfig } from '../request/request.js';
@@ -56,6 +57,11 @@ export type LlmAgentDefinition = AgentBase & {
   readonly memory?: readonly MemoryEntry[];
   /** This agent's request pipeline (`harnessPipeline()`, or one of your own); the default one when absent. */
   readonly pipeline?: readonly Processor[];
+  /**
+   * Token-threshold compaction before each of this agent's model calls, as @google/adk spells it; tried in order, at
+   * most one compacts per call. Takes the place of the runner's `eventsCompactionConfig` token trigger for this agent.
+   */
+  readonly contextCompactors?: readonly TokenBasedContextCompactor[];
 };
 
 /** The named parts of a sectioned system text; each a template filled from state, like an instruction. */

@@ -6,6 +6,7 @@ import type { AgentCallbacks } from './callbacks.js';
 import type { MemoryEntry, SkillEntry } from '../context/agent-context.js';
 import { checkSkill, SKILL_MODES } from '../context/skill.js';
 import type { Processor } from '../request/processor.js';
+import { TokenBasedContextCompactor } from '../compaction/compaction-config.js';
 import type { AgentDefinition, SystemSections, Instruction, LlmAgentDefinition, StaticInstruction, WorkflowAgentDefinition } from './agent.js';
 
 export type LlmAgentConfig = {
@@ -29,6 +30,7 @@ export type LlmAgentConfig = {
   skillListingBudget?: number;
   memory?: readonly MemoryEntry[];
   pipeline?: readonly Processor[];
+  contextCompactors?: readonly TokenBasedContextCompactor[];
 };
 
 export type WorkflowAgentConfig = {
@@ -59,9 +61,12 @@ export function llmAgent(config: LlmAgentConfig): LlmAgentDefinition {
     issues.push({ path: 'mode', message: `expected 'chat', 'task' or 'single_turn', got '${String(config.mode)}'` });
   }
   checkContext(config, issues);
+  (config.contextCompactors ?? []).forEach((compactor, index) => {
+    if (!(compactor instanceof TokenBasedContextCompactor)) issues.push({ path: `contextCompactors[${index}]`, message: 'expected a TokenBasedContextCompactor' });
+  });
   if (config.outputKey !== undefined && config.outputKey.trim() === '') issues.push({ path: 'outputKey', message: 'must not be empty' });
   throwIfIssues(config.name, issues);
-  const { subAgents, tools: _tools, description, disallowTransferToParent, disallowTransferToPeers, includeContents, ...rest } = config;
+  const { subAgents, tools: _tools, description, disallowTransferToParent, disallowTransferToPeers, includeContents, contextCompactors, ...rest } = config;
   return Object.freeze({
     ...rest,
     kind: 'llm',
@@ -71,6 +76,7 @@ export function llmAgent(config: LlmAgentConfig): LlmAgentDefinition {
     disallowTransferToParent: disallowTransferToParent ?? false,
     disallowTransferToPeers: disallowTransferToPeers ?? false,
     includeContents: includeContents ?? 'default',
+    ...(contextCompactors === undefined ? {} : { contextCompactors: Object.freeze([...contextCompactors]) }),
   });
 }
 

@@ -11,6 +11,16 @@ import type { Event, EventInput } from '../session/event.js';
 import type { Session } from '../session/session.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { ValueFormat } from '../state/template/value-format.js';
+import type { SlidingWindow } from '../compaction/sliding-window.js';
+import type { Summarizer } from '../compaction/summarizer.js';
+import type { TokenTrigger } from '../compaction/token-threshold.js';
+
+/** The runner's compaction triggers, each present only when configured. */
+export type RunnerCompaction = {
+  readonly window?: SlidingWindow;
+  readonly token?: TokenTrigger;
+  readonly summarizer?: Summarizer;
+};
 
 /** Settings shared by every invocation of a runner. */
 export type RunnerSettings = {
@@ -24,6 +34,9 @@ export type RunnerSettings = {
   readonly maxLlmCalls: number;
   readonly streaming: boolean;
   readonly valueFormat: ValueFormat;
+  readonly compaction: RunnerCompaction;
+  /** Reproduce ADK where agentctx deliberately differs (compaction and how summaries are shown). */
+  readonly adkCompatibility: boolean;
   readonly now: () => number;
   readonly newId: () => string;
 };
@@ -44,6 +57,8 @@ export class Invocation {
   invalidTransfers = 0;
   /** Set when the invocation must stop (an error, or a limit reached). */
   ended = false;
+  /** A token-threshold compaction ran before one of this invocation's model calls. */
+  tokenCompacted = false;
   #writes: Promise<unknown> = Promise.resolve();
 
   constructor(options: {

@@ -9,6 +9,7 @@ import { cloneRequest, type LlmRequest } from '../request/request.js';
 import { artifactTextReader } from '../session/artifact-rules.js';
 import type { Content, FunctionCall } from '../session/content.js';
 import type { Event } from '../session/event.js';
+import { compactBeforeCall } from './compaction-steps.js';
 import { createCallbackContext } from './contexts.js';
 import { executeFunctionCalls } from './execute-tools.js';
 import type { AgentRun } from './invocation.js';
@@ -51,6 +52,12 @@ async function* runStep(run: AgentRun, runAgent: RunAgent, outcome: StepOutcome)
   let assembled: AssembledRequest;
   try {
     assembled = await assemble(run, model.pairsCallsById === true);
+    // A compaction changes the history, so the request is built again from it.
+    const compaction = await compactBeforeCall(run, assembled);
+    if (compaction !== undefined) {
+      yield compaction;
+      if (compaction.actions.compaction !== undefined) assembled = await assemble(run, model.pairsCallsById === true);
+    }
   } catch (error) {
     outcome.stop = true;
     const code = AgentctxError.isInstance(error) ? error.code : 'assembly_failed';
@@ -141,6 +148,7 @@ function assemble(run: AgentRun, preserveFunctionCallIds: boolean): Promise<Asse
     preserveFunctionCallIds,
     pipeline: settings.pipeline,
     contentsCache: invocation.contents,
+    adkCompatibility: settings.adkCompatibility,
   });
 }
 

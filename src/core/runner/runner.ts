@@ -11,8 +11,10 @@ import type { Session } from '../session/session.js';
 import type { SessionStore } from '../session/session-store.js';
 import { isTempKey } from '../state/state-keys.js';
 import type { ValueFormat } from '../state/template/value-format.js';
+import { parseCompactionConfig, type EventsCompactionConfig } from '../compaction/compaction-config.js';
+import { compactAfterInvocation } from './compaction-steps.js';
 import { findAgentToRun } from './find-agent-to-run.js';
-import { configurationError, Invocation, type RunnerSettings } from './invocation.js';
+import { configurationError, Invocation, type RunnerCompaction, type RunnerSettings } from './invocation.js';
 import { runAgent } from './run-agent.js';
 import { SessionCache } from './session-cache.js';
 
@@ -35,6 +37,14 @@ export type RunnerOptions = {
   /** Stream model responses: partial events reach the caller as they come (they are never stored). */
   streaming?: boolean;
   valueFormat?: ValueFormat;
+  /**
+   * Compaction for every agent (ADK's app-level `EventsCompactionConfig`): a sliding window after invocations, a
+   * token threshold before each model call and after invocations. Agents' `contextCompactors` override the token
+   * trigger for themselves.
+   */
+  eventsCompactionConfig?: EventsCompactionConfig;
+  /** Reproduce ADK where agentctx deliberately differs: how summaries are shown and when compaction runs. */
+  adkCompatibility?: boolean;
   /** Clock and ids, injectable for deterministic runs. */
   now?: () => number;
   newId?: () => string;
@@ -86,6 +96,8 @@ export function createRunner(options: RunnerOptions): Runner {
     maxLlmCalls: options.maxLlmCalls ?? 500,
     streaming: options.streaming ?? false,
     valueFormat: options.valueFormat ?? 'default',
+    compaction: runnerCompaction(options.eventsCompactionConfig),
+    adkCompatibility: options.adkCompatibility ?? false,
     now: options.now ?? (() => Date.now() / 1000),
     newId,
   };
@@ -114,6 +126,10 @@ export function createRunner(options: RunnerOptions): Runner {
       try {
         yield await invocation.persist(invocation.event({ author: 'user', content: userContent, actions: { stateDelta: input.stateDelta ?? {} } }));
         yield* runAgent({ invocation, node: findAgentToRun(tree, session.events), branch: undefined });
+        if (input.signal?.aborted !== true) {
+          const compaction = await compactAfterInvocation(invocation);
+          if (compaction !== undefined) yield compaction;
+        }
         completed = true;
       } finally {
         // After a failure the copy may differ from storage; the next turn loads it again.
@@ -122,6 +138,17 @@ export function createRunner(options: RunnerOptions): Runner {
         for (const key of Object.keys(session.state)) if (isTempKey(key)) delete session.state[key];
       }
     },
+  };
+}
+
+// Validated once, when the runner is made: a bad configuration fails there, not in the middle of a conversation.
+function runnerCompaction(config: EventsCompactionConfig | undefined): RunnerCompaction {
+  if (config === undefined) return {};
+  const parsed = parseCompactionConfig(config);
+  return {
+    ...(parsed.compactionInterval === undefined ? {} : { window: { compactionInterval: parsed.compactionInterval, overlapSize: parsed.overlapSize as number } }),
+    ...(parsed.tokenThreshold === undefined ? {} : { token: { tokenThreshold: parsed.tokenThreshold, eventRetentionSize: parsed.eventRetentionSize as number } }),
+    ...(parsed.summarizer === undefined ? {} : { summarizer: parsed.summarizer }),
   };
 }
 

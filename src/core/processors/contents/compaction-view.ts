@@ -40,7 +40,7 @@ function exactView(events: readonly WorkEvent[], kept: readonly Entry[]): WorkEv
     });
     for (const id of ids) covered.add(id);
     const position = at === -1 ? entry.index : at;
-    placeAt.set(position, [...(placeAt.get(position) ?? []), summaryEvent(entry, 'exact')]);
+    placeAt.set(position, [...(placeAt.get(position) ?? []), summaryEvent(entry, 'exact', [...ids])]);
   }
   const result: WorkEvent[] = [];
   events.forEach((event, index) => {
@@ -51,14 +51,14 @@ function exactView(events: readonly WorkEvent[], kept: readonly Entry[]): WorkEv
   return result;
 }
 
-function coveredIds(events: readonly WorkEvent[], compaction: EventCompaction): Set<string> {
-  if (compaction.eventIds !== undefined) return new Set(compaction.eventIds);
+function coveredIds(events: readonly WorkEvent[], compaction: EventCompaction, byIds = true): Set<string> {
+  if (byIds && compaction.eventIds !== undefined) return new Set(compaction.eventIds);
   const { startTimestamp: start, endTimestamp: end } = compaction;
   return new Set(events.filter((event) => event.actions.compaction === undefined && event.timestamp >= start && event.timestamp <= end).map((event) => event.id));
 }
 
 function adkView(events: readonly WorkEvent[], kept: readonly Entry[]): WorkEvent[] {
-  const items: { event: WorkEvent; index: number }[] = kept.map((entry) => ({ event: summaryEvent(entry, 'adk'), index: entry.index }));
+  const items: { event: WorkEvent; index: number }[] = kept.map((entry) => ({ event: summaryEvent(entry, 'adk', [...coveredIds(events, entry.compaction, false)]), index: entry.index }));
   events.forEach((event, index) => {
     if (event.actions.compaction !== undefined) return;
     if (kept.some(({ compaction }) => event.timestamp >= compaction.startTimestamp && event.timestamp <= compaction.endTimestamp)) return;
@@ -68,13 +68,14 @@ function adkView(events: readonly WorkEvent[], kept: readonly Entry[]): WorkEven
   return items.map((item) => item.event);
 }
 
-function summaryEvent({ event, compaction }: Entry, view: CompactionView): WorkEvent {
+// The summary's source lists the raw events it stands for, so an inspector can show them.
+function summaryEvent({ event, compaction }: Entry, view: CompactionView, covered: string[]): WorkEvent {
   const source: Source = {
     kind: 'summary',
     processor: CONTENTS_PROCESSOR,
     agent: event.author,
-    eventIds: [event.id],
-    note: `summary of ${compaction.eventIds === undefined ? 'the events' : `${compaction.eventIds.length} events`} from ${compaction.startTimestamp} to ${compaction.endTimestamp}`,
+    eventIds: covered,
+    note: `summary of ${covered.length} events (${compaction.startTimestamp} to ${compaction.endTimestamp}), written by compaction event ${event.id}`,
   };
   const parts = compaction.compactedContent.parts;
   if (view === 'adk') {
