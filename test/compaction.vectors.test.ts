@@ -66,11 +66,11 @@ describe('compaction_sliding_window vectors', async () => {
       const window = { compactionInterval: config.compactionInterval as number, overlapSize: config.overlapSize as number };
       const events = eventsFromAdk(input.events);
       const expected = (vector.expected as { summarized_invocation_ids: string[] | null }).summarized_invocation_ids;
-      // The same in both modes: these histories have no compaction listing its events.
-      for (const byIds of [false, true]) {
-        const plan = planSlidingWindow(events, window, byIds);
-        expect(plan === undefined ? null : plan.events.map((event) => event.invocationId)).toEqual(expected);
-      }
+      const adk = planSlidingWindow(events, window, false);
+      expect(adk === undefined ? null : adk.events.map((event) => event.invocationId)).toEqual(expected);
+      // agentctx agrees, except that it will not summarize a call whose (error) response is left raw after the cut.
+      const exact = planSlidingWindow(events, window, true);
+      expect(exact === undefined ? null : exact.events.map((event) => event.invocationId)).toEqual(vector.name === 'HEAD_stops_before_unresolved_hitl' ? ['inv1'] : expected);
     });
   }
 });

@@ -69,3 +69,13 @@ export function afterCompaction(events: readonly Event[], compaction: EventCompa
   }
   return (event) => event.timestamp > compaction.endTimestamp;
 }
+
+/** The ids of every event some kept summary stands for (listed ids, or the events in its time range). */
+export function coveredEventIds(events: readonly Event[]): Set<string> {
+  const covered = new Set<string>();
+  for (const { compaction } of keptCompactions(listCompactions(events))) {
+    if (compaction.eventIds !== undefined) for (const id of compaction.eventIds) covered.add(id);
+    else for (const event of events) if (event.actions.compaction === undefined && coversEvent(compaction, event)) covered.add(event.id);
+  }
+  return covered;
+}

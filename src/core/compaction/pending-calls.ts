@@ -51,3 +51,39 @@ export function pairSafeEnd(events: readonly Event[], end: number): number {
   }
   return 0;
 }
+
+/**
+ * Shortens a run of events until no function call or response in it has its partner outside it (and outside what
+ * earlier summaries already cover): a call answered later, a response to a call left raw, or a call never answered.
+ * ADK only cuts at calls never answered, so a long-running tool answered in a later turn loses its call to a summary
+ * and the raw response is left with nothing to pair with.
+ */
+export function closeOverPairs(slice: readonly Event[], session: readonly Event[], covered: ReadonlySet<string>): Event[] {
+  const owner = new Map<string, { calls: Set<string>; responses: Set<string> }>();
+  const partners = (id: string | undefined) => {
+    const key = id ?? '';
+    let entry = owner.get(key);
+    if (entry === undefined) owner.set(key, (entry = { calls: new Set(), responses: new Set() }));
+    return entry;
+  };
+  for (const event of session) {
+    for (const part of event.content?.parts ?? []) {
+      if ('functionCall' in part) partners(part.functionCall.id).calls.add(event.id);
+      else if ('functionResponse' in part) partners(part.functionResponse.id).responses.add(event.id);
+    }
+  }
+  let head = [...slice];
+  for (;;) {
+    const inside = new Set(head.map((event) => event.id));
+    const closed = (ids: Set<string>) => ids.size > 0 && [...ids].every((id) => inside.has(id) || covered.has(id));
+    const cut = head.findIndex((event) =>
+      (event.content?.parts ?? []).some((part) => {
+        if ('functionCall' in part) return !closed(partners(part.functionCall.id).responses);
+        if ('functionResponse' in part) return !closed(partners(part.functionResponse.id).calls);
+        return false;
+      }),
+    );
+    if (cut === -1) return head;
+    head = head.slice(0, cut);
+  }
+}

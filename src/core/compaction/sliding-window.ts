@@ -1,7 +1,7 @@
 import type { Event } from '../session/event.js';
 import type { CompactionPlan } from './compaction-plan.js';
-import { afterCompaction } from './compaction-ranges.js';
-import { cutAtPending } from './pending-calls.js';
+import { afterCompaction, coveredEventIds } from './compaction-ranges.js';
+import { closeOverPairs, cutAtPending } from './pending-calls.js';
 
 export type SlidingWindow = { compactionInterval: number; overlapSize: number };
 
@@ -9,7 +9,8 @@ export type SlidingWindow = { compactionInterval: number; overlapSize: number };
  * The sliding-window compaction due after an invocation (ADK's `_run_compaction_for_sliding_window`): once
  * `compactionInterval` invocations have completed since the last compaction, summarize all of them, starting
  * `overlapSize` invocations back, up to (not including) any call still waiting for its response or for a person.
- * `byIds` places the last compaction by the events it lists rather than by its end time.
+ * With `byIds` (agentctx), the last compaction is placed by the events it lists rather than by its end time, and the
+ * window also stops before a call answered only after it (ADK lets a long-running tool's call be summarized away).
  */
 export function planSlidingWindow(events: readonly Event[], window: SlidingWindow, byIds = true): CompactionPlan | undefined {
   // ADK takes the last compaction in list order here (not the widest), whatever it covers.
@@ -35,7 +36,8 @@ export function planSlidingWindow(events: readonly Event[], window: SlidingWindo
   const start = order[Math.max(0, firstNew - window.overlapSize)] as { first: number };
   const end = fresh.at(-1) as { last: number };
   const slice = events.slice(start.first, end.last + 1).filter((event) => event.actions.compaction === undefined);
-  const covered = cutAtPending(slice, events);
+  const cut = cutAtPending(slice, events);
+  const covered = byIds ? closeOverPairs(cut, events, coveredEventIds(events)) : cut;
   if (covered.length === 0) return undefined;
   return {
     trigger: 'sliding_window',

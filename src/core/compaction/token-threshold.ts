@@ -1,7 +1,7 @@
 import type { Event } from '../session/event.js';
 import type { CompactionPlan } from './compaction-plan.js';
-import { afterCompaction, coversEvent, latestCompaction } from './compaction-ranges.js';
-import { cutAtPending, pairSafeEnd } from './pending-calls.js';
+import { afterCompaction, coveredEventIds, coversEvent, latestCompaction } from './compaction-ranges.js';
+import { closeOverPairs, cutAtPending, pairSafeEnd } from './pending-calls.js';
 
 export type TokenTrigger = { tokenThreshold: number; eventRetentionSize: number };
 
@@ -37,6 +37,7 @@ export function planTokenCompaction(events: readonly Event[], trigger: TokenTrig
   let head = cutAtPending(candidates.slice(0, split), events);
   const keep = options.keepFrom === undefined ? -1 : head.findIndex((event) => event.id === options.keepFrom);
   if (keep !== -1) head = head.slice(0, keep);
+  if (byIds) head = closeOverPairs(head, events, coveredEventIds(events));
   if (head.length === 0) return undefined;
   const seed = previous === undefined ? undefined : seedEvent(previous.event, previous.compaction, options.newId);
   const previousIds = previous === undefined ? [] : previous.compaction.eventIds ?? events.filter((event) => event.actions.compaction === undefined && coversEvent(previous.compaction, event)).map((event) => event.id);
