@@ -47,7 +47,19 @@ function systemBlocks(system: string, provenance: Provenance | undefined): strin
   });
 }
 
+// Parts are shared by reference between a session's events and every request built from them, and never changed, so
+// a long session's requests are counted only for their new parts (the token trigger counts every request).
+const partCounts = new WeakMap<TokenCounter, WeakMap<Part, number>>();
+
 function countPart(part: Part, counter: TokenCounter): number {
+  let counts = partCounts.get(counter);
+  if (counts === undefined) partCounts.set(counter, (counts = new WeakMap()));
+  let count = counts.get(part);
+  if (count === undefined) counts.set(part, (count = countPartOnce(part, counter)));
+  return count;
+}
+
+function countPartOnce(part: Part, counter: TokenCounter): number {
   if ('text' in part) return counter.count(part.text);
   if ('functionCall' in part) return counter.count(`${part.functionCall.name}${JSON.stringify(part.functionCall.args ?? {})}`);
   if ('functionResponse' in part) return counter.count(`${part.functionResponse.name}${JSON.stringify(part.functionResponse.response ?? {})}`);
