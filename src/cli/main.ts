@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { AgentctxError } from '../core/errors/agentctx-error.js';
 import { checkCommand } from './commands/check.js';
+import { compactCommand } from './commands/compact.js';
 import { diffCommand } from './commands/diff.js';
 import { inspectCommand } from './commands/inspect.js';
 import { runCommand } from './commands/run.js';
 import { tokensCommand } from './commands/tokens.js';
 import { processIo, type CliIo, type Command } from './io.js';
 
-const COMMANDS: readonly Command[] = [runCommand, inspectCommand, diffCommand, tokensCommand, checkCommand];
+const COMMANDS: readonly Command[] = [runCommand, inspectCommand, diffCommand, tokensCommand, compactCommand, checkCommand];
 
 function version(): string {
   const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -32,6 +32,10 @@ artifacts filled in, and the events behind each message.
   artifacts:    artifact name → text, for {artifact.name}
   events:       the session's history (id and timestamp may be left out)
   valueFormat:  default | python (ADK's str() for values in the text)
+  adkCompatibility: true shows compaction summaries as ADK does
+  eventsCompactionConfig: when to compact the history (compactionInterval,
+                overlapSize, tokenThreshold, eventRetentionSize); see
+                'agentctx compact --help'
 
 An agent in declarative form has: name, description, model, instruction,
 globalInstruction, staticInstruction, subAgents (inline, or {configPath: file}),

@@ -6,7 +6,7 @@ import { renderEvents, renderEventsAdk } from './render-events.js';
 import type { SummarizeOptions, Summarizer, Summary } from './summarizer.js';
 
 /** agentctx's default prompt; `{conversation_history}` is where the history goes. */
-export const DEFAULT_SUMMARY_PROMPT = [
+export const DEFAULT_SUMMARY_PROMPT: string = [
   'Below is the earlier part of a conversation between a user and an AI agent, with the tools the agent called and what they returned.',
   'Write a summary the agent can continue from without the original: keep the facts and figures found, the decisions made and why, what the user asked for, and every question or task still open.',
   'Be concise; leave out greetings and repetition.',

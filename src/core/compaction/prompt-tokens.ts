@@ -1,4 +1,5 @@
 import { buildContents } from '../processors/contents/build-contents.js';
+import type { CompactionView } from '../processors/contents/compaction-view.js';
 import type { Event } from '../session/event.js';
 import { pythonStr } from '../state/template/python-format.js';
 import { countRequestTokens } from '../tokens/count-request-tokens.js';
@@ -6,7 +7,7 @@ import type { TokenCounter } from '../tokens/token-counter.js';
 
 /**
  * The prompt size the provider billed most recently. ADK takes the last event in list order that carries one,
- * compaction events included, whose usage is the summarizer's own call (`byIds` false). agentctx skips compaction
+ * compaction events included, whose usage is the summarizer's own call (`adk` true). agentctx skips compaction
  * events and any count older than the latest compaction, which measured a history that is no longer sent.
  */
 export function latestPromptTokens(events: readonly Event[], adk: boolean): number | undefined {
@@ -32,7 +33,7 @@ export function estimatePromptTokensAdk(events: readonly Event[], agentName: str
 }
 
 /** The local tokenizer's count of the conversation an agent would see (no system text or tools). */
-export function countContentsTokens(events: readonly Event[], agentName: string, branch: string | undefined, counter: TokenCounter): number {
-  const messages = buildContents(events, { agentName, branch, preserveFunctionCallIds: false, embed: pythonStr });
+export function countContentsTokens(events: readonly Event[], agentName: string, branch: string | undefined, counter: TokenCounter, view: CompactionView = 'exact'): number {
+  const messages = buildContents(events, { agentName, branch, preserveFunctionCallIds: false, embed: pythonStr, compactionView: view });
   return countRequestTokens({ system: '', tools: [], messages: messages.map((draft) => draft.message), config: {} }, counter).total;
 }

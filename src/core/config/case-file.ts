@@ -1,5 +1,6 @@
 import { agentFromConfig, type AgentConfigOptions } from '../agent/agent-config.js';
 import { createAgentTree, type AgentTree } from '../agent/agent-tree.js';
+import { parseCompactionConfig, type EventsCompactionConfig } from '../compaction/compaction-config.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { assembleRequest, type AssembledRequest } from '../request/assemble.js';
 import type { Processor } from '../request/processor.js';
@@ -22,16 +23,21 @@ export type CaseFile = {
   appName: string;
   userId: string;
   sessionId: string;
+  /** When the session's history would be compacted (no summarizer: a file cannot hold one). */
+  eventsCompactionConfig?: EventsCompactionConfig;
+  /** ADK's rules for the request (summaries shown as ADK does) and for compaction. */
+  adkCompatibility?: boolean;
 };
 
 export type CaseFileOptions = AgentConfigOptions;
 
-const CASE_FIELDS = ['agent', 'currentAgent', 'state', 'artifacts', 'events', 'valueFormat', 'escapes', 'branch', 'appName', 'userId', 'sessionId'];
+const CASE_FIELDS = ['agent', 'currentAgent', 'state', 'artifacts', 'events', 'valueFormat', 'escapes', 'branch', 'appName', 'userId', 'sessionId', 'eventsCompactionConfig', 'adkCompatibility'];
 
 /**
  * Reads a case file (YAML or JSON, parsed): `agent` (its declarative form, or the path of an agent file),
- * `currentAgent`, `state`, `artifacts`, `events`, `valueFormat`. Events may leave out `id` and `timestamp`;
- * they get `e1`, `e2`, … and 1, 2, … so hand-written cases stay short and deterministic.
+ * `currentAgent`, `state`, `artifacts`, `events`, `valueFormat`, `eventsCompactionConfig`, `adkCompatibility`.
+ * Events may leave out `id` and `timestamp`; they get `e1`, `e2`, … and 1, 2, … so hand-written cases stay short and
+ * deterministic.
  */
 export async function parseCaseFile(value: unknown, options: CaseFileOptions): Promise<CaseFile> {
   const reader = new JsonReader();
@@ -50,6 +56,8 @@ export async function parseCaseFile(value: unknown, options: CaseFileOptions): P
   if (valueFormat !== 'default' && valueFormat !== 'python') reader.issue('valueFormat', `expected default or python, got ${JSON.stringify(valueFormat)}`);
   const escapes = reader.boolean(record, 'escapes', '') ?? false;
   const branch = reader.string(record, 'branch', '', { optional: true });
+  const compaction = readCompactionConfig(reader, record['eventsCompactionConfig']);
+  const adkCompatibility = reader.boolean(record, 'adkCompatibility', '');
   const names = {
     appName: reader.string(record, 'appName', '', { optional: true, nonEmpty: true }) ?? 'agentctx',
     userId: reader.string(record, 'userId', '', { optional: true, nonEmpty: true }) ?? 'user',
@@ -66,6 +74,8 @@ export async function parseCaseFile(value: unknown, options: CaseFileOptions): P
     escapes,
     branch,
     ...names,
+    ...(compaction === undefined ? {} : { eventsCompactionConfig: compaction }),
+    ...(adkCompatibility === undefined ? {} : { adkCompatibility }),
   };
 }
 
@@ -83,6 +93,7 @@ export function assembleCase(caseFile: CaseFile, pipeline?: readonly Processor[]
     branch: caseFile.branch,
     valueFormat: caseFile.valueFormat,
     escapes: caseFile.escapes,
+    adkCompatibility: caseFile.adkCompatibility,
     pipeline,
   });
 }
@@ -103,6 +114,21 @@ async function readTree(reader: JsonReader, value: unknown, options: CaseFileOpt
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     for (const issue of error.issues) reader.issue(issue.path === '' ? 'agent' : joinPath('agent', issue.path), issue.message);
+    return undefined;
+  }
+}
+
+// The compaction settings, checked with ADK's rules; problems are reported under eventsCompactionConfig.
+function readCompactionConfig(reader: JsonReader, value: unknown): EventsCompactionConfig | undefined {
+  if (value == null) return undefined;
+  if (isPlainRecord(value) && value['summarizer'] !== undefined) {
+    return reader.issue('eventsCompactionConfig.summarizer', "cannot be set in a file; 'agentctx compact --summarizer' chooses one");
+  }
+  try {
+    return parseCompactionConfig(value);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    for (const issue of error.issues) reader.issue(issue.path === '' ? 'eventsCompactionConfig' : joinPath('eventsCompactionConfig', issue.path), issue.message);
     return undefined;
   }
 }

@@ -1,0 +1,47 @@
+import type { EventsCompactionConfig } from '../core/compaction/compaction-config.js';
+import { estimatePromptTokensAdk, latestPromptTokens } from '../core/compaction/prompt-tokens.js';
+import { assembleCase, type CaseFile } from '../core/config/case-file.js';
+import { countRequestTokens } from '../core/tokens/count-request-tokens.js';
+import { loadTokenCounter, type TokenCounter } from '../core/tokens/token-counter.js';
+import { withExtractiveSummary, type CompactionPreview } from './compaction-preview.js';
+import { planDueCompaction } from './due-compaction.js';
+
+/**
+ * The compaction a case file's history is due for before the next call of its current agent, measured as the runner
+ * measures it, and the request's size before and after (with the extractive summary). Nothing is written.
+ */
+export async function previewCaseCompaction(caseFile: CaseFile, config: EventsCompactionConfig): Promise<CompactionPreview> {
+  const adk = caseFile.adkCompatibility === true;
+  const counter = await loadTokenCounter();
+  const tokensBefore = await requestTokens(caseFile, counter);
+  const prompt = config.tokenThreshold === undefined ? undefined : measurePrompt(caseFile, tokensBefore, adk);
+  const plan = planDueCompaction(caseFile.events, config, { promptTokens: prompt?.tokens, adk });
+  const after = plan === undefined ? undefined : await withExtractiveSummary(caseFile.events, plan);
+  return {
+    plan,
+    config,
+    adk,
+    ...(prompt === undefined ? {} : { prompt }),
+    counted: `the request for '${caseFile.currentAgent}' (local o200k count)`,
+    tokensBefore,
+    tokensAfter: after === undefined ? undefined : await requestTokens({ ...caseFile, events: after }, counter),
+  };
+}
+
+async function requestTokens(caseFile: CaseFile, counter: TokenCounter): Promise<number> {
+  const { request, provenance } = await assembleCase(caseFile);
+  return countRequestTokens(request, counter, provenance).total;
+}
+
+// The runner's measure before a model call: agentctx takes the larger of the local count of the request and the
+// latest billed prompt since the last summary; ADK takes the latest billed prompt, else characters / 4.
+function measurePrompt(caseFile: CaseFile, local: number, adk: boolean): { tokens: number | undefined; how: string } {
+  if (adk) {
+    const billed = latestPromptTokens(caseFile.events, true);
+    if (billed !== undefined) return { tokens: billed, how: 'the latest billed prompt, as ADK takes it' };
+    return { tokens: estimatePromptTokensAdk(caseFile.events, caseFile.currentAgent, caseFile.branch), how: "ADK's estimate: characters of the conversation / 4" };
+  }
+  const billed = latestPromptTokens(caseFile.events, false);
+  const how = `the larger of the local count of the request for '${caseFile.currentAgent}' (${local}) and the latest billed prompt since the last summary (${billed ?? 'none'})`;
+  return { tokens: Math.max(local, billed ?? 0), how };
+}

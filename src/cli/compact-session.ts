@@ -1,0 +1,115 @@
+import type { AgentNode } from '../core/agent/agent-tree.js';
+import { createAgentTree } from '../core/agent/agent-tree.js';
+import { isLlmAgent, type LlmAgentDefinition } from '../core/agent/agent.js';
+import type { EventsCompactionConfig } from '../core/compaction/compaction-config.js';
+import { compactionEvent } from '../core/compaction/compaction-event.js';
+import { summarizerInput } from '../core/compaction/compaction-plan.js';
+import { ExtractiveSummarizer } from '../core/compaction/extractive-summarizer.js';
+import { LlmSummarizer } from '../core/compaction/llm-summarizer.js';
+import { countContentsTokens, estimatePromptTokensAdk, latestPromptTokens } from '../core/compaction/prompt-tokens.js';
+import type { Summarizer } from '../core/compaction/summarizer.js';
+import { UsageError } from '../core/errors/usage-error.js';
+import type { Event } from '../core/session/event.js';
+import type { Session } from '../core/session/session.js';
+import { loadTokenCounter, type TokenCounter } from '../core/tokens/token-counter.js';
+import { withExtractiveSummary, type CompactionPreview } from './compaction-preview.js';
+import { planDueCompaction } from './due-compaction.js';
+import { compactionJson, formatCompacted, formatPreview } from './format-compaction.js';
+import type { CliIo } from './io.js';
+import { loadAgent } from './load-agent.js';
+import { withRecordedSession, type RecordedSessionOptions } from './recorded-session.js';
+import { resolveModel } from './resolve-model.js';
+import { createStyle } from './style.js';
+
+export type SessionCompactOptions = RecordedSessionOptions & {
+  dryRun: boolean;
+  json: boolean;
+  adk: boolean;
+  /** `extractive` or `model`. */
+  summarizer: string;
+  /** The summarizer's model, instead of the agent file's. */
+  model?: string | undefined;
+};
+
+/**
+ * Plans, and unless it is a dry run makes, the compaction a stored session is due for, as the runner would after
+ * an invocation: the summary is appended to the session as a compaction event; the raw events stay.
+ */
+export async function compactSession(file: string | undefined, options: SessionCompactOptions, config: EventsCompactionConfig, io: CliIo): Promise<number> {
+  if (file === undefined) throw new UsageError('compact --session needs the agent file that ran the session.', "Run 'agentctx compact --help' for the forms it takes.");
+  const tree = createAgentTree(await loadAgent(file, io.cwd));
+  const root = tree.nodes.find((node) => isLlmAgent(node.definition));
+  if (root === undefined) throw new UsageError(`${file} has no LLM agent, so its sessions have nothing to compact.`);
+  const summarizer = options.dryRun ? undefined : await chooseSummarizer(options, root, io);
+  const style = createStyle(io.isTty);
+  return withRecordedSession(file, { ...options, app: options.app ?? tree.root.name }, io, async (store, key) => {
+    const session = (await store.getSession(key)) as Session;
+    const title = `${summarizer === undefined ? 'Compaction dry run' : 'Compaction'} · session ${key.sessionId} (app ${key.appName}, user ${key.userId})`;
+    const preview = await previewSessionCompaction(session.events, config, root.name, options.adk);
+    const { plan } = preview;
+    if (summarizer === undefined || plan === undefined) {
+      io.stdout(options.json ? compactionJson(preview) : formatPreview(preview, title, style, summarizer === undefined ? undefined : 'Nothing was written.'));
+      return 0;
+    }
+    let summary;
+    try {
+      summary = await summarizer.summarizer.summarize(summarizerInput(plan), { seeded: plan.seed !== undefined });
+    } catch (error) {
+      io.stderr(`error: the ${summarizer.label} summarizer failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}; nothing was written.\n`);
+      return 1;
+    }
+    if (summary === undefined) {
+      io.stderr(`error: the ${summarizer.label} summarizer returned no summary; nothing was written.\n`);
+      return 1;
+    }
+    const stored = await store.appendEvent({ session, event: compactionEvent(plan, summary, crypto.randomUUID()) });
+    const after = { ...preview, tokensAfter: await conversationTokens(session.events, root.name, options.adk) };
+    const written = { summarizer: options.summarizer, ...(summarizer.model === undefined ? {} : { model: summarizer.model }), compactionEventId: stored.id };
+    io.stdout(options.json ? compactionJson(after, written) : formatCompacted(after, stored, summarizer.label, title, style));
+    return 0;
+  });
+}
+
+/** The compaction a stored session is due for, measured as the runner measures after an invocation. */
+export async function previewSessionCompaction(events: readonly Event[], config: EventsCompactionConfig, agentName: string, adk: boolean): Promise<CompactionPreview> {
+  const counter = await loadTokenCounter();
+  const prompt = config.tokenThreshold === undefined ? undefined : measurePrompt(events, agentName, adk, counter);
+  const plan = planDueCompaction(events, config, { promptTokens: prompt?.tokens, adk });
+  const after = plan === undefined ? undefined : await withExtractiveSummary(events, plan);
+  return {
+    plan,
+    config,
+    adk,
+    ...(prompt === undefined ? {} : { prompt }),
+    counted: `the conversation '${agentName}' sees (local o200k count, without system text and tools)`,
+    tokensBefore: await conversationTokens(events, agentName, adk, counter),
+    tokensAfter: after === undefined ? undefined : await conversationTokens(after, agentName, adk, counter),
+  };
+}
+
+// As `compactAfterInvocation` measures: the latest billed prompt (since the last summary, for agentctx), else a
+// local count of the conversation (agentctx) or ADK's characters / 4.
+function measurePrompt(events: readonly Event[], agentName: string, adk: boolean, counter: TokenCounter): { tokens: number | undefined; how: string } {
+  const billed = latestPromptTokens(events, adk);
+  if (billed !== undefined) return { tokens: billed, how: adk ? 'the latest billed prompt, as ADK takes it' : 'the latest billed prompt since the last summary' };
+  if (adk) return { tokens: estimatePromptTokensAdk(events, '', undefined), how: "no billed usage: ADK's estimate, characters of the conversation / 4" };
+  return { tokens: countContentsTokens(events, agentName, undefined, counter), how: 'no billed usage since the last summary: the local count of the conversation' };
+}
+
+async function conversationTokens(events: readonly Event[], agentName: string, adk: boolean, counter?: TokenCounter): Promise<number> {
+  return countContentsTokens(events, agentName, undefined, counter ?? (await loadTokenCounter()), adk ? 'adk' : 'exact');
+}
+
+type ChosenSummarizer = { summarizer: Summarizer; label: string; model?: string };
+
+// The extractive summarizer, or an LLM summarizer on the agent file's model (or --model), resolved before anything is read.
+async function chooseSummarizer(options: SessionCompactOptions, root: AgentNode, io: CliIo): Promise<ChosenSummarizer> {
+  if (options.summarizer === 'extractive') {
+    if (options.model !== undefined) throw new UsageError('--model goes with --summarizer model.');
+    return { summarizer: new ExtractiveSummarizer(), label: 'extractive' };
+  }
+  if (options.summarizer !== 'model') throw new UsageError(`--summarizer must be extractive or model, got '${options.summarizer}'.`);
+  const model = options.model ?? (root.definition as LlmAgentDefinition).model;
+  if (model === undefined) throw new UsageError(`Agent '${root.name}' names no model for the summarizer.`, 'Pass --model <name>.');
+  return { summarizer: new LlmSummarizer({ model: await resolveModel(model, io.cwd, io.env), adkCompatibility: options.adk }), label: `model (${model})`, model };
+}
