@@ -1,6 +1,9 @@
 import type { AgentNode, AgentTree } from '../agent/agent-tree.js';
 import type { LlmAgentDefinition } from '../agent/agent.js';
 import { AgentctxError } from '../errors/agentctx-error.js';
+import { ConflictError } from '../errors/conflict-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
+import { isTempKey } from '../state/state-keys.js';
 import type { Model } from '../model/model.js';
 import { ContentsCache } from '../processors/contents/contents-cache.js';
 import type { Processor } from '../request/processor.js';
@@ -21,6 +24,9 @@ export type RunnerCompaction = {
   readonly token?: TokenTrigger;
   readonly summarizer?: Summarizer;
 };
+
+/** Writes refused as conflicts are retried this many times in all, each after reloading the session. */
+export const CONFLICT_ATTEMPTS = 6;
 
 /** Settings shared by every invocation of a runner. */
 export type RunnerSettings = {
@@ -82,11 +88,52 @@ export class Invocation {
     return createEvent({ ...input, invocationId: this.id }, { now: this.settings.now, newId: this.settings.newId });
   }
 
-  /** Stores an event after every earlier one; parallel branches write through here one at a time. */
-  persist(event: Event): Promise<Event> {
-    const write = this.#writes.then(() => this.settings.sessions.appendEvent({ session: this.session, event }));
+  /**
+   * Stores an event after every earlier one; parallel branches write through here one at a time. When the store
+   * refuses it as a conflict (another process appended to the session, or wrote a shared `app:`/`user:` key this
+   * copy read), the session is loaded again and the event made anew by `remake` (by default, the same event) and
+   * stored again: at most {@link CONFLICT_ATTEMPTS} times, then the conflict is thrown.
+   */
+  persist(event: Event, remake?: () => Promise<Event>): Promise<Event> {
+    const write = this.#writes.then(() => this.#appendWithRetries(event, remake));
     this.#writes = write.catch(() => undefined);
     return write;
+  }
+
+  /** How many times a write was retried after a conflict, in this invocation. */
+  conflictsRetried = 0;
+
+  async #appendWithRetries(first: Event, remake: (() => Promise<Event>) | undefined): Promise<Event> {
+    let event = first;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.settings.sessions.appendEvent({ session: this.session, event });
+      } catch (error) {
+        if (!(error instanceof ConflictError) || error.code === 'already_exists' || attempt >= CONFLICT_ATTEMPTS) {
+          if (error instanceof ConflictError && attempt >= CONFLICT_ATTEMPTS) {
+            throw new ConflictError({ code: error.code as ConstructorParameters<typeof ConflictError>[0]['code'], message: `${error.message} Gave up after ${attempt} attempts, reloading the session before each.`, hint: 'Too many writers contend for this session or its shared state; retry the turn later.' });
+          }
+          throw error;
+        }
+        this.conflictsRetried += 1;
+        // A short random pause, growing with each attempt, so contending writers do not collide again in step.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+        await this.reload();
+        event = remake === undefined ? event : await remake();
+      }
+    }
+  }
+
+  /**
+   * Loads the session again into the same object (every context holds it), keeping the invocation's `temp:` state,
+   * which storage never has.
+   */
+  async reload(): Promise<void> {
+    const { appName, userId, id } = this.session;
+    const fresh = await this.settings.sessions.getSession({ appName, userId, sessionId: id });
+    if (fresh === undefined) throw new NotFoundError({ resource: 'session', id, message: `Session ${id} was deleted during the invocation.` });
+    const temp = Object.fromEntries(Object.entries(this.session.state).filter(([key]) => isTempKey(key)));
+    Object.assign(this.session, fresh, { state: { ...fresh.state, ...temp } });
   }
 
   /** An error event that ends the invocation; what went wrong and what to do are in its message. */

@@ -112,7 +112,9 @@ async function* runStep(run: AgentRun, runAgent: RunAgent, outcome: StepOutcome)
 
   const calls = (modelEvent.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : []));
   if (calls.length === 0) return;
-  const responseEvent = await invocation.persist(withOutputKey(agent, await executeFunctionCalls(run, calls, runAgent)));
+  // Tools read state as it was loaded; after a conflict they run again on the session as it now is.
+  const respond = async () => withOutputKey(agent, await executeFunctionCalls(run, calls, runAgent));
+  const responseEvent = await invocation.persist(await respond(), respond);
   yield responseEvent;
   outcome.last = responseEvent;
   if (invocation.invalidTransfers >= MAX_INVALID_TRANSFERS) {
