@@ -23,18 +23,27 @@ export function listCompactions<E extends { readonly actions: Event['actions'] }
  * range's edge are told apart; by timestamp range otherwise, and always with `byIds` false, as ADK does.
  */
 export function subsumes(y: { compaction: EventCompaction; index: number }, x: { compaction: EventCompaction; index: number }, byIds = true): boolean {
-  const yIds = y.compaction.eventIds;
-  const xIds = x.compaction.eventIds;
-  if (byIds && yIds !== undefined && xIds !== undefined) {
-    const covered = new Set(yIds);
-    if (!xIds.every((id) => covered.has(id))) return false;
-    return covered.size > new Set(xIds).size || y.index > x.index;
+  if (byIds && y.compaction.eventIds !== undefined && x.compaction.eventIds !== undefined) {
+    const covered = idSet(y.compaction);
+    const inner = idSet(x.compaction);
+    if (inner.size > covered.size) return false;
+    for (const id of inner) if (!covered.has(id)) return false;
+    return covered.size > inner.size || y.index > x.index;
   }
   const a = y.compaction;
   const b = x.compaction;
   if (!(a.startTimestamp <= b.startTimestamp && a.endTimestamp >= b.endTimestamp)) return false;
   const wider = a.startTimestamp < b.startTimestamp || a.endTimestamp > b.endTimestamp;
   return wider || y.index > x.index;
+}
+
+// Rolling summaries list every event since the first, so sets are built once per compaction (events are frozen).
+const idSets = new WeakMap<EventCompaction, ReadonlySet<string>>();
+
+function idSet(compaction: EventCompaction): ReadonlySet<string> {
+  let ids = idSets.get(compaction);
+  if (ids === undefined) idSets.set(compaction, (ids = new Set(compaction.eventIds)));
+  return ids;
 }
 
 /** The compactions no other one subsumes, in list order: the summaries a request shows. */

@@ -1,18 +1,18 @@
 import type { Event } from '../session/event.js';
-import { renderEvents, shorten } from './render-events.js';
+import { renderEvents } from './render-events.js';
 import type { SummarizeOptions, Summarizer, Summary } from './summarizer.js';
 
 export type ExtractiveSummarizerOptions = {
   /** Longest line kept whole; longer ones are shortened. Default 200. */
   maxLineChars?: number;
-  /** Budget for the whole summary; the oldest lines go first when it is exceeded (the previous summary is kept). Default 4000. */
+  /** Budget for the whole summary; the oldest lines go first when it is exceeded (the previous summary's first). Default 4000. */
   maxChars?: number;
 };
 
 /**
  * A summary without a model: the conversation's lines (who said what, which tool was called, what it returned),
  * each shortened, oldest dropped first beyond a budget. Deterministic, free and offline: for tests, dry runs and
- * sessions where a model call is not wanted. A previous summary passed first is carried over.
+ * sessions where a model call is not wanted. A previous summary passed first is carried over as the oldest lines.
  */
 export class ExtractiveSummarizer implements Summarizer {
   readonly name = 'extractive';
@@ -27,26 +27,25 @@ export class ExtractiveSummarizer implements Summarizer {
   summarize(events: readonly Event[], options: SummarizeOptions = {}): Promise<Summary | undefined> {
     const [first, ...rest] = events;
     if (first === undefined) return Promise.resolve(undefined);
-    const seed = options.seeded === true ? summaryText(first) : undefined;
-    const lines = renderEvents(seed === undefined ? events : rest, this.#maxLineChars).map((line) => `- ${line}`);
+    // The summary this one continues is its oldest lines: under the budget, they are the first to go.
+    const seed = options.seeded === true ? summaryText(first).split('\n').filter((line) => line !== '' && !OMITTED.test(line)) : [];
+    const lines = [...seed, ...renderEvents(seed.length === 0 ? events : rest, this.#maxLineChars).map((line) => `- ${line}`)];
     const kept: string[] = [];
-    let budget = this.#maxChars - (seed?.length ?? 0);
-    for (let index = lines.length - 1; index >= 0 && budget > 0; index--) {
+    let budget = this.#maxChars;
+    for (let index = lines.length - 1; index >= 0; index--) {
       const line = lines[index] as string;
       if (line.length + 1 > budget) break;
       kept.unshift(line);
       budget -= line.length + 1;
     }
     const dropped = lines.length - kept.length;
-    const text = [
-      ...(seed === undefined ? [] : [seed]),
-      ...(dropped === 0 ? [] : [`- (${dropped} earlier lines left out)`]),
-      ...kept,
-    ].join('\n');
-    if (text === '') return Promise.resolve(undefined);
-    return Promise.resolve({ content: { role: 'model', parts: [{ text: shorten(text, this.#maxChars * 2) }] } });
+    const text = [...(dropped === 0 ? [] : [`- (${dropped} earlier lines left out)`]), ...kept].join('\n');
+    if (kept.length === 0) return Promise.resolve(undefined);
+    return Promise.resolve({ content: { role: 'model', parts: [{ text }] } });
   }
 }
+
+const OMITTED = /^- \(\d+ earlier lines left out\)$/;
 
 function summaryText(event: Event): string {
   return (event.content?.parts ?? []).flatMap((part) => ('text' in part ? [part.text] : [])).join('\n');

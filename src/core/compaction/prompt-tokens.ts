@@ -1,5 +1,6 @@
 import { buildContents } from '../processors/contents/build-contents.js';
 import type { CompactionView } from '../processors/contents/compaction-view.js';
+import type { ContentsCache } from '../processors/contents/contents-cache.js';
 import type { Event } from '../session/event.js';
 import { pythonStr } from '../state/template/python-format.js';
 import { countRequestTokens } from '../tokens/count-request-tokens.js';
@@ -32,8 +33,12 @@ export function estimatePromptTokensAdk(events: readonly Event[], agentName: str
   return chars === 0 ? undefined : Math.floor(chars / 4);
 }
 
-/** The local tokenizer's count of the conversation an agent would see (no system text or tools). */
-export function countContentsTokens(events: readonly Event[], agentName: string, branch: string | undefined, counter: TokenCounter, view: CompactionView = 'exact'): number {
-  const messages = buildContents(events, { agentName, branch, preserveFunctionCallIds: false, embed: pythonStr, compactionView: view });
+/**
+ * The local tokenizer's count of the conversation an agent would see (no system text or tools). With the session's
+ * `ContentsCache`, a long session costs only its new events.
+ */
+export function countContentsTokens(events: readonly Event[], agentName: string, branch: string | undefined, counter: TokenCounter, view: CompactionView = 'exact', cache?: ContentsCache): number {
+  const options = { agentName, branch, preserveFunctionCallIds: false, embed: pythonStr, compactionView: view };
+  const messages = cache === undefined ? buildContents(events, options) : cache.build(events, options, 'python');
   return countRequestTokens({ system: '', tools: [], messages: messages.map((draft) => draft.message), config: {} }, counter).total;
 }

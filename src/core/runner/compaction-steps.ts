@@ -58,7 +58,7 @@ export async function compactAfterInvocation(invocation: Invocation): Promise<Ev
   if (compaction.token !== undefined && !invocation.tokenCompacted) {
     const promptTokens = adk
       ? (latestPromptTokens(events, true) ?? estimatePromptTokensAdk(events, '', undefined))
-      : (latestPromptTokens(events, false) ?? countContentsTokens(events, root.name, undefined, await loadTokenCounter()));
+      : (latestPromptTokens(events, false) ?? countContentsTokens(events, root.name, undefined, await loadTokenCounter(), 'exact', invocation.contents));
     const plan = planTokenCompaction(events, compaction.token, { promptTokens, byIds: !adk, newId: invocation.settings.newId });
     if (plan !== undefined) return summarizeAndStore(invocation, plan, undefined, root);
   }
