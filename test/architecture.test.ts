@@ -35,15 +35,19 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   'stores/fs': { layers: ['core', 'stores/fs'], packages: ['node:fs/promises', 'node:path'] },
   'stores/sql': { layers: ['core', 'stores/sql'], packages: [] },
   'stores/sqlite': { layers: ['core', 'stores/sql', 'stores/sqlite'], packages: ['better-sqlite3', 'node:fs', 'node:path'] },
+  // pg is imported by one file, the driver: a test below checks it.
+  'stores/postgres': { layers: ['core', 'stores/sql', 'stores/postgres'], packages: ['pg'] },
   'models/anthropic': { layers: ['core', 'models/anthropic'], packages: ['@anthropic-ai/sdk'] },
   'models/gemini': { layers: ['core', 'models/gemini'], packages: ['@google/genai'] },
   'models/openai': { layers: ['core', 'models/openai'], packages: ['openai'] },
   'models/scripted': { layers: ['core', 'models/scripted'], packages: [] },
   'models/registry': { layers: ['core', 'models/registry', 'models/gemini', 'models/openai', 'models/anthropic', 'models/scripted'], packages: [] },
   workspace: { layers: ['core', 'workspace'], packages: ['node:fs/promises', 'node:path'] },
+  // The HTTP API: node:http and core only, no framework; the CLI composes it with a store and models.
+  server: { layers: ['core', 'server'], packages: ['node:http', 'node:crypto'] },
   testing: { layers: ['core', 'testing', 'stores/fs', 'models/scripted'], packages: ['vitest'] },
   cli: {
-    layers: ['core', 'cli', 'stores/fs', 'stores/sqlite', 'models/scripted', 'models/registry', 'workspace'],
+    layers: ['core', 'cli', 'stores/fs', 'stores/sqlite', 'stores/postgres', 'models/scripted', 'models/registry', 'workspace', 'server'],
     packages: ['node:fs', 'node:fs/promises', 'node:path', 'node:util', 'node:url', 'node:readline/promises'],
   },
   entry: { layers: ['core'], packages: [] },
@@ -87,6 +91,12 @@ describe('architecture', () => {
     };
     for (const node of graph.keys()) visit(node, []);
     expect(cycles).toEqual([]);
+  });
+
+  it('imports each database client in exactly one file, its driver', () => {
+    const importers = (pkg: string) => files.filter((file) => file.imports.includes(pkg)).map((file) => relative(src, file.path));
+    expect(importers('pg')).toEqual(['stores/postgres/pg-driver.ts']);
+    expect(importers('better-sqlite3')).toEqual(['stores/sqlite/better-sqlite3-driver.ts']);
   });
 
   it('keeps source files small', () => {

@@ -4,11 +4,13 @@ import { checkCommand } from './commands/check.js';
 import { compactCommand } from './commands/compact.js';
 import { diffCommand } from './commands/diff.js';
 import { inspectCommand } from './commands/inspect.js';
+import { migrateCommand } from './commands/migrate.js';
 import { runCommand } from './commands/run.js';
+import { serveCommand } from './commands/serve.js';
 import { tokensCommand } from './commands/tokens.js';
 import { processIo, type CliIo, type Command } from './io.js';
 
-const COMMANDS: readonly Command[] = [runCommand, inspectCommand, diffCommand, tokensCommand, compactCommand, checkCommand];
+const COMMANDS: readonly Command[] = [runCommand, serveCommand, inspectCommand, diffCommand, tokensCommand, compactCommand, checkCommand, migrateCommand];
 
 function version(): string {
   const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

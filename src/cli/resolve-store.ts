@@ -1,19 +1,77 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { AgentctxError } from '../core/errors/agentctx-error.js';
+import { UsageError } from '../core/errors/usage-error.js';
 import { createInMemorySessionStore } from '../core/session/in-memory-session-store.js';
 import type { SessionStore } from '../core/session/session-store.js';
+import type { SqlSessionStore } from '../stores/sqlite/index.js';
 
 /** Where the CLI keeps sessions when no `--store` is given: a SQLite file in the working folder. */
 export const DEFAULT_STORE = '.agentctx/agentctx.db';
 
+/** A SQL store a `--store` value names, and how to name it in messages (a URL without its password). */
+export type OpenedSqlStore = { store: SqlSessionStore; shown: string; dialect: 'sqlite' | 'postgres' };
+
 /**
- * The session store a `--store` value names: `memory`, or the path of a SQLite file (created when missing).
- * Store modules load only when used, so a command that needs none pays nothing for them.
+ * The session store a `--store` value names: `memory`, a `postgres://` (or `postgresql://`) URL, or the path of
+ * a SQLite file (created when missing). Store modules load only when used, so a command that needs none pays
+ * nothing for them. A PostgreSQL store is connected (and its schema brought up to date) here, so a bad URL or an
+ * unreachable server is a one-line error naming the URL without its password.
  */
 export async function resolveStore(value: string | undefined, cwd: string): Promise<SessionStore> {
   if (value === 'memory') return createInMemorySessionStore();
+  const opened = await resolveSqlStore(value, cwd);
+  if (opened.dialect === 'postgres') await usingStore(opened, () => opened.store.migrate());
+  return opened.store;
+}
+
+/** The SQLite or PostgreSQL store a `--store` value names, not yet connected; refuses `memory`. */
+export async function resolveSqlStore(value: string | undefined, cwd: string): Promise<OpenedSqlStore> {
+  if (value === 'memory') throw new UsageError('--store memory keeps nothing, so it has no schema.', 'Name a SQLite file or a postgres:// URL.');
+  if (value !== undefined && isPostgresUrl(value)) {
+    const shown = redactUrl(value);
+    const { createPostgresSessionStore } = await import('../stores/postgres/index.js');
+    return { store: createPostgresSessionStore({ url: value }), shown, dialect: 'postgres' };
+  }
   const path = resolve(cwd, value ?? DEFAULT_STORE);
   await mkdir(dirname(path), { recursive: true });
   const { createSqliteSessionStore } = await import('../stores/sqlite/index.js');
-  return createSqliteSessionStore({ path });
+  return { store: createSqliteSessionStore({ path }), shown: path, dialect: 'sqlite' };
+}
+
+/**
+ * Runs `use` on the store; a failure that is not agentctx's own (the server refused the connection, the
+ * password was wrong, the database does not exist) becomes one line naming the store. Closes the store if it fails.
+ */
+export async function usingStore<T>(opened: OpenedSqlStore, use: () => Promise<T>): Promise<T> {
+  try {
+    return await use();
+  } catch (error) {
+    await opened.store.close().catch(() => {});
+    if (AgentctxError.isInstance(error)) throw error;
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    const what = opened.dialect === 'postgres' ? 'the PostgreSQL store at' : 'the SQLite store';
+    throw new UsageError(
+      `Cannot open ${what} ${opened.shown}: ${reason || 'unknown error'}.`,
+      opened.dialect === 'postgres' ? 'Check the URL, that the server is running and reachable, and the user, password and database name.' : 'Check the path and its permissions.',
+    );
+  }
+}
+
+export function isPostgresUrl(value: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(value);
+}
+
+/** The URL without its password (in the user part or a `password` parameter); refuses one that cannot be read. */
+export function redactUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    const shown = value.replace(/^([a-z]+:\/\/[^:/@]*):[^@]*@/i, '$1@');
+    throw new UsageError(`--store ${shown} is not a valid PostgreSQL URL.`, 'Write it as postgres://user:password@host:5432/database.');
+  }
+  url.password = '';
+  url.searchParams.delete('password');
+  return url.toString();
 }

@@ -8,12 +8,13 @@ import { AgentctxError } from '../../src/core/errors/agentctx-error.js';
 import { createEvent } from '../../src/core/session/create-event.js';
 import type { EventInput } from '../../src/core/session/event.js';
 import type { Session } from '../../src/core/session/session.js';
-import { migrate, MIGRATIONS } from '../../src/stores/sql/migrations.js';
+import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/stores/sql/migrations.js';
 import { numberPlaceholders, type SqlDriver, type SqlParam } from '../../src/stores/sql/sql-driver.js';
 import { createSqlSessionStore, type SqlSessionStore } from '../../src/stores/sql/sql-session-store.js';
 import { createBetterSqlite3Driver } from '../../src/stores/sqlite/better-sqlite3-driver.js';
-import { createSqliteSessionStore, type SqliteSessionStoreOptions } from '../../src/stores/sqlite/create-sqlite-store.js';
-import { testSessionStore } from '../../src/testing/conformance/index.js';
+import { createSqliteArtifactStore, createSqliteSessionStore, type SqliteSessionStoreOptions } from '../../src/stores/sqlite/create-sqlite-store.js';
+import type { SqlArtifactStore } from '../../src/stores/sql/sql-artifact-store.js';
+import { testArtifactStore, testSessionStore } from '../../src/testing/conformance/index.js';
 
 const dirs: string[] = [];
 const opened: SqlSessionStore[] = [];
@@ -27,13 +28,21 @@ function open(options: SqliteSessionStoreOptions): SqlSessionStore {
   opened.push(store);
   return store;
 }
+const openedArtifacts: SqlArtifactStore[] = [];
+function openArtifacts(options: { path: string }): SqlArtifactStore {
+  const store = createSqliteArtifactStore(options);
+  openedArtifacts.push(store);
+  return store;
+}
 afterAll(async () => {
-  await Promise.all(opened.map((store) => store.close()));
+  await Promise.all([...opened, ...openedArtifacts].map((store) => store.close()));
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
 testSessionStore({ name: 'sqlite :memory:', create: (clock) => open({ path: ':memory:', ...clock }) });
 testSessionStore({ name: 'sqlite file', create: async (clock) => open({ path: await newPath(), ...clock }) });
+testArtifactStore({ name: 'sqlite :memory:', create: () => openArtifacts({ path: ':memory:' }) });
+testArtifactStore({ name: 'sqlite file', create: async () => openArtifacts({ path: await newPath() }) });
 
 let counter = 0;
 const event = (input: Partial<EventInput> = {}) => createEvent({ author: 'user', invocationId: 'inv-1', ...input }, { newId: () => `ev-${++counter}` });
@@ -210,9 +219,10 @@ describe('sqlite session store', () => {
     const path = await newPath();
     const [a, b] = [open({ path }), open({ path })];
     const results = await Promise.all([a.migrate(), b.migrate()]);
-    expect(results.map((result) => result.applied).sort()).toEqual([[], ['initial schema']]);
-    expect(await open({ path }).migrate()).toEqual({ from: 1, to: 1, applied: [] });
-    expect(dumpTables(path)['agentctx_migrations']).toMatchObject([{ version: 1, name: 'initial schema' }]);
+    const names = MIGRATIONS.map((migration) => migration.name);
+    expect(results.map((result) => result.applied).sort()).toEqual([[], names]);
+    expect(await open({ path }).migrate()).toEqual({ from: SCHEMA_VERSION, to: SCHEMA_VERSION, applied: [] });
+    expect(dumpTables(path)['agentctx_migrations']).toMatchObject(names.map((name, i) => ({ version: i + 1, name })));
   });
 
   it('applies later migrations in order, once', async () => {
@@ -224,9 +234,33 @@ describe('sqlite session store', () => {
       { name: 'second', statements: () => ['CREATE TABLE extra_two (x INTEGER)'] },
       { name: 'third', statements: () => ['ALTER TABLE extra_two ADD COLUMN y TEXT'] },
     ];
-    expect(await migrate(driver, { migrations: later })).toEqual({ from: 1, to: 3, applied: ['second', 'third'] });
-    expect(await migrate(driver, { migrations: later })).toEqual({ from: 3, to: 3, applied: [] });
+    const n = SCHEMA_VERSION;
+    expect(await migrate(driver, { migrations: later })).toEqual({ from: n, to: n + 2, applied: ['second', 'third'] });
+    expect(await migrate(driver, { migrations: later })).toEqual({ from: n + 2, to: n + 2, applied: [] });
     await driver.close();
+  });
+
+  it('opens a database written at schema version 1 and upgrades it in place, keeping every row', async () => {
+    const path = await newPath();
+    mkdirSync(dirname(path));
+    const driver = createBetterSqlite3Driver({ path });
+    await migrate(driver, { migrations: MIGRATIONS.slice(0, 1) });
+    await driver.close();
+    // Rows as release 0.1 wrote them.
+    const db = new Database(path);
+    db.exec(`INSERT INTO agentctx_sessions VALUES ('app', 'u1', 's1', 1, 0, 10, 11);
+      INSERT INTO agentctx_events VALUES ('app', 'u1', 's1', 1, 'ev-old', 11, '{"id":"ev-old","invocationId":"i","author":"user","timestamp":11,"actions":{"stateDelta":{"user:count":1},"artifactDelta":{}}}');
+      INSERT INTO agentctx_user_state VALUES ('app', 'u1', 'count', '1');
+      INSERT INTO agentctx_app_state VALUES ('app', 'mode', '"on"');`);
+    db.close();
+
+    const store = open({ path });
+    const session = (await store.getSession(key)) as Session;
+    expect(session).toMatchObject({ revision: 1, state: { 'user:count': 1, 'app:mode': 'on' }, sharedStateVersions: { 'user:count': 1, 'app:mode': 1 } });
+    expect(session.events.map((e) => e.id)).toEqual(['ev-old']);
+    await store.appendEvent({ session, event: event({ actions: { stateDelta: { 'user:count': 2 } } }) });
+    expect(dumpTables(path)['agentctx_user_state']).toEqual([{ app_name: 'app', user_id: 'u1', state_key: 'count', value_json: '2', version: 2 }]);
+    expect(dumpTables(path)['agentctx_migrations']).toHaveLength(SCHEMA_VERSION);
   });
 
   it('refuses a database written by a newer release, or a migration table it did not write', async () => {
@@ -237,15 +271,16 @@ describe('sqlite session store', () => {
       db.exec(sql);
       db.close();
     };
-    edit(`INSERT INTO agentctx_migrations (version, name, applied_at) VALUES (2, 'from the future', 0)`);
+    const future = SCHEMA_VERSION + 1;
+    edit(`INSERT INTO agentctx_migrations (version, name, applied_at) VALUES (${future}, 'from the future', 0)`);
     const newer = await open({ path }).getSession(key).catch((caught: unknown) => caught);
     expect(newer).toMatchObject({ name: 'ValidationError', code: 'unsupported_version' });
     expect((newer as Error).message).toBe(
-      'Invalid database schema: agentctx_migrations: version 2 is newer than this release of agentctx, which knows versions up to 1',
+      `Invalid database schema: agentctx_migrations: version ${future} is newer than this release of agentctx, which knows versions up to ${SCHEMA_VERSION}`,
     );
     expect((newer as AgentctxError).hint).toMatch(/Upgrade agentctx/);
 
-    edit(`DELETE FROM agentctx_migrations WHERE version = 2; UPDATE agentctx_migrations SET name = 'something else'`);
+    edit(`DELETE FROM agentctx_migrations WHERE version = ${future}; UPDATE agentctx_migrations SET name = 'something else' WHERE version = 1`);
     const renamed = await open({ path }).listSessions({ appName: 'app' }).catch((caught: unknown) => caught);
     expect(renamed).toMatchObject({ code: 'invalid_input', message: expect.stringContaining(`names version 1 "something else"`) });
 

@@ -11,6 +11,7 @@ export type AgentctxErrorCode =
   | 'not_found'
   | 'already_exists'
   | 'stale_session'
+  | 'stale_shared_state'
   | 'processor_failed'
   | 'model_error'
   | 'missing_credentials'

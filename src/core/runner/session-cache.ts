@@ -8,8 +8,8 @@ const MAX_SESSIONS = 64;
 
 /**
  * Keeps the sessions this runner worked on, so a turn does not reload a long history it already holds. Before
- * reuse it asks the store for the session's revision (no events) and its current state; if anyone else appended
- * since, it loads the session again.
+ * reuse it asks the store for the session's revision and update time (no events) and its current state; if anyone
+ * else appended since, or made the session anew, it loads the session again.
  */
 export class SessionCache {
   readonly #store: SessionStore;
@@ -31,10 +31,12 @@ export class SessionCache {
         this.#entries.delete(key);
         return undefined;
       }
-      if (head.revision === entry.session.revision) {
-        // State is read fresh: other sessions may have changed app: and user: keys.
+      // The update time too: a session deleted and made again elsewhere may have reached the same revision.
+      if (head.revision === entry.session.revision && head.lastUpdateTime === entry.session.lastUpdateTime) {
+        // State is read fresh (with the versions of its shared keys): other sessions may have changed app: and user: keys.
         entry.session.state = head.state;
-        entry.session.lastUpdateTime = head.lastUpdateTime;
+        if (head.sharedStateVersions === undefined) delete entry.session.sharedStateVersions;
+        else entry.session.sharedStateVersions = head.sharedStateVersions;
         this.#entries.delete(key);
         this.#entries.set(key, entry);
         return entry;

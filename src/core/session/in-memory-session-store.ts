@@ -1,4 +1,5 @@
 import { mergeScopedState, splitStateDelta, type StateRecord } from '../state/state-delta.js';
+import { APP_PREFIX, USER_PREFIX } from '../state/state-keys.js';
 import { copyValue } from '../util/copy-value.js';
 import { toStoredJson } from '../util/json-value.js';
 import type { Event } from './event.js';
@@ -16,11 +17,14 @@ import {
   applyToSession,
   checkCreateInput,
   eventExists,
+  loadedVersion,
   prepareStoredEvent,
   sessionExists,
   sessionNotFound,
+  sharedKeysOf,
   sortSessionsForList,
   staleSession,
+  staleSharedState,
   windowEvents,
 } from './store-rules.js';
 
@@ -46,6 +50,8 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
   const sessions = new Map<string, StoredSession>();
   const appState = new Map<string, StateRecord>();
   const userState = new Map<string, StateRecord>();
+  // Version of every stored shared key, by [appName, userId or null, prefixed key]: bumped on every write.
+  const sharedVersions = new Map<string, number>();
 
   const sessionMapKey = (key: SessionKey) => JSON.stringify([key.appName, key.userId, key.sessionId]);
   const userMapKey = (appName: string, userId: string) => JSON.stringify([appName, userId]);
@@ -53,6 +59,16 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     let record = map.get(key);
     if (record === undefined) map.set(key, (record = {}));
     return record;
+  };
+  const versionKey = (appName: string, userId: string, key: string) => JSON.stringify([appName, key.startsWith(APP_PREFIX) ? null : userId, key]);
+  const versionOf = (appName: string, userId: string, key: string): number => sharedVersions.get(versionKey(appName, userId, key)) ?? 0;
+  const versionsSeen = (stored: StoredSession): Record<string, number> => {
+    const seen: Record<string, number> = {};
+    for (const key of Object.keys(appState.get(stored.appName) ?? {})) seen[APP_PREFIX + key] = versionOf(stored.appName, stored.userId, APP_PREFIX + key);
+    for (const key of Object.keys(userState.get(userMapKey(stored.appName, stored.userId)) ?? {})) {
+      seen[USER_PREFIX + key] = versionOf(stored.appName, stored.userId, USER_PREFIX + key);
+    }
+    return seen;
   };
   const view = (stored: StoredSession, events: Event[]): Session => ({
     appName: stored.appName,
@@ -68,12 +84,20 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     events,
     lastUpdateTime: stored.lastUpdateTime,
     revision: stored.revision,
+    sharedStateVersions: versionsSeen(stored),
   });
-  const applyShared = (appName: string, userId: string, delta: StateRecord, sessionState: StateRecord): void => {
+  /** Writes the delta's keys to their scopes; returns the new versions of the shared keys it wrote. */
+  const applyShared = (appName: string, userId: string, delta: StateRecord, sessionState: StateRecord): Record<string, number> => {
+    const written: Record<string, number> = {};
+    for (const key of sharedKeysOf(delta)) {
+      written[key] = versionOf(appName, userId, key) + 1;
+      sharedVersions.set(versionKey(appName, userId, key), written[key]);
+    }
     const split = splitStateDelta(delta);
     Object.assign(bucket(appState, appName), split.app);
     Object.assign(bucket(userState, userMapKey(appName, userId)), split.user);
     Object.assign(sessionState, split.session);
+    return written;
   };
 
   return {
@@ -128,12 +152,17 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
         throw eventExists(event.id, session.id);
       }
       const persisted = prepareStoredEvent(event);
-      applyShared(stored.appName, stored.userId, persisted.actions.stateDelta, stored.state);
+      // Optimistic concurrency on shared keys: each must still be at the version this copy saw.
+      for (const key of sharedKeysOf(persisted.actions.stateDelta)) {
+        const current = versionOf(stored.appName, stored.userId, key);
+        if (current !== loadedVersion(session, key)) throw staleSharedState(session.id, key, loadedVersion(session, key), current);
+      }
+      const written = applyShared(stored.appName, stored.userId, persisted.actions.stateDelta, stored.state);
       stored.events.push(persisted);
       stored.eventIds.add(persisted.id);
       stored.revision += 1;
       stored.lastUpdateTime = persisted.timestamp;
-      applyToSession(session, event, persisted, stored.revision);
+      applyToSession(session, event, persisted, stored.revision, written);
       return persisted;
     },
 

@@ -4,8 +4,8 @@ import { checkUniqueEventIds, readEvent } from './decode-event.js';
 import type { Event } from './event.js';
 import { SESSION_SCHEMA_VERSION, type Session } from './session.js';
 
-/** A session in its JSON form, as written to files and returned by the HTTP API. */
-export type SessionJson = Omit<Session, 'events'> & { schemaVersion: number; events: Event[] };
+/** A session in its JSON form, as written to files and returned by the HTTP API; a store's bookkeeping is not part of it. */
+export type SessionJson = Omit<Session, 'events' | 'sharedStateVersions'> & { schemaVersion: number; events: Event[] };
 
 /** Validates a session in its JSON form; a `schemaVersion` newer than this release understands is refused. */
 export function parseSession(value: unknown, subject = 'session'): Session {

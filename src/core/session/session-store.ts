@@ -40,7 +40,10 @@ export type AppendEventInput = {
  * - hand out copies: nothing a caller does to a returned session, state value or event changes storage;
  * - append atomically: the event, its state delta and the shared scopes change together or not at all;
  * - refuse an append from a session copy whose `revision` is behind storage (`ConflictError`, code `stale_session`),
- *   so two writers that loaded the same session cannot both succeed.
+ *   so two writers that loaded the same session cannot both succeed;
+ * - version every stored `app:` and `user:` key, hand out the versions with each session
+ *   (`sharedStateVersions`), and refuse an append that writes a shared key whose stored version is no longer
+ *   the one the copy saw (`ConflictError`, code `stale_shared_state`, `key` set), writing nothing of it.
  */
 export type SessionStore = {
   /** `memory`, `sqlite`, `postgres`, or a custom name; shown in errors and the inspector. */
@@ -59,7 +62,7 @@ export type SessionStore = {
    * Stores `event` at the end of the session and applies its state delta, then updates `session` in place
    * (events, state, lastUpdateTime, revision). `temp:` keys of the delta reach `session.state` (the live
    * invocation sees them) but not storage, nor the returned event. A `partial` event is returned unstored.
-   * Throws `NotFoundError` for an unknown session, `ConflictError` for a stale session or a reused event id,
+   * Throws `NotFoundError` for an unknown session, `ConflictError` for a stale session, a stale shared key or a reused event id,
    * `ValidationError` for a value that cannot be stored as JSON.
    */
   appendEvent(input: AppendEventInput): Promise<Event>;

@@ -20,6 +20,15 @@ export type Session = {
   lastUpdateTime: number;
   /** Count of appends in storage when this copy was loaded; appending from an older copy fails instead of overwriting. */
   revision: number;
+  /**
+   * Store bookkeeping for optimistic concurrency on shared state: the version of each `app:` and `user:` key
+   * (by its prefixed name) as this copy saw it when it was loaded or last appended to; a key absent here was
+   * absent then (version 0). An append that writes a shared key whose stored version has moved on since fails
+   * with `ConflictError` (`stale_shared_state`), so a read-modify-write of a shared key cannot lose another
+   * session's update. Stores set it on every session they hand out and keep it current after appends;
+   * copies of a session should carry it. Not part of the session's JSON form.
+   */
+  sharedStateVersions?: Record<string, number>;
 };
 
 /** Version of the JSON form written by `sessionToJson`; readers reject newer ones. */

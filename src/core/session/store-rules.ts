@@ -2,6 +2,7 @@ import { ConflictError } from '../errors/conflict-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { withoutTempKeys, type StateRecord } from '../state/state-delta.js';
+import { APP_PREFIX, USER_PREFIX } from '../state/state-keys.js';
 import { copyValue } from '../util/copy-value.js';
 import { deepFreeze, findNonJson, toStoredJson } from '../util/json-value.js';
 import type { Event } from './event.js';
@@ -42,6 +43,29 @@ export function staleSession(sessionId: string, loaded: number, stored: number):
     message: 'The session has been modified in storage since it was loaded. Please reload the session before appending more events.',
     hint: `(session ${sessionId}: loaded at revision ${loaded}, storage is at revision ${stored})`,
   });
+}
+
+/** A shared state key that another session wrote since this copy read it: the append would lose that write. */
+export function staleSharedState(sessionId: string, key: string, loaded: number, stored: number): ConflictError {
+  return new ConflictError({
+    code: 'stale_shared_state',
+    key,
+    message: `The shared state key ${key} has been modified in storage since the session was loaded. Please reload the session before appending more events.`,
+    hint: `(session ${sessionId}: loaded ${key} at version ${loaded}, storage is at version ${stored})`,
+  });
+}
+
+/** The `app:` and `user:` keys a stored delta writes, sorted: stores take their locks in this order. */
+export function sharedKeysOf(delta: Readonly<Record<string, unknown>>): string[] {
+  return Object.keys(delta)
+    .filter((key) => key.startsWith(APP_PREFIX) || key.startsWith(USER_PREFIX))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The version of a shared key the session copy saw: 0 when it saw none. */
+export function loadedVersion(session: Session, key: string): number {
+  const versions = session.sharedStateVersions;
+  return versions !== undefined && Object.hasOwn(versions, key) ? (versions[key] as number) : 0;
 }
 
 /** ADK's own message for a session id that is taken. */
@@ -86,12 +110,16 @@ export function prepareStoredEvent(event: Event): Event {
   return deepFreeze(toStoredJson(candidate));
 }
 
-/** Brings the caller's session copy up to date after a successful append. */
-export function applyToSession(session: Session, original: Event, persisted: Event, revision: number): void {
+/**
+ * Brings the caller's session copy up to date after a successful append; `sharedVersions` are the new versions
+ * of the shared keys the append wrote.
+ */
+export function applyToSession(session: Session, original: Event, persisted: Event, revision: number, sharedVersions: Readonly<Record<string, number>> = {}): void {
   for (const [key, value] of Object.entries(original.actions.stateDelta)) {
     session.state[key] = copyValue(Object.hasOwn(persisted.actions.stateDelta, key) ? persisted.actions.stateDelta[key] : value);
   }
   session.events.push(persisted);
   session.lastUpdateTime = persisted.timestamp;
   session.revision = revision;
+  session.sharedStateVersions = { ...session.sharedStateVersions, ...sharedVersions };
 }

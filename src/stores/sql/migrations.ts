@@ -30,6 +30,7 @@ const realType = (dialect: SqlDialect): string => (dialect === 'postgres' ? 'DOU
 
 // JSON columns are TEXT in both dialects: the exact text written is what is read back, key order included
 // (PostgreSQL's JSONB would reorder keys, and its drivers would parse values the SQLite path gets as text).
+// Version 3 makes some of them PostgreSQL's `json` type, which keeps the text as well.
 function initialSchema(dialect: SqlDialect): string[] {
   const real = realType(dialect);
   const session = `FOREIGN KEY (app_name, user_id, session_id) REFERENCES agentctx_sessions (app_name, user_id, id) ON DELETE CASCADE`;
@@ -101,8 +102,68 @@ function initialSchema(dialect: SqlDialect): string[] {
   ];
 }
 
+// Version 2. Every write of an `app:` or `user:` key bumps its version; an append writes one only if the version is
+// still the one its session copy saw (optimistic concurrency, see state-rows.ts). Rows written before get version 1.
+// The second index serves `afterTimestamp` windows without reading a session's whole history.
+function sharedStateVersions(): string[] {
+  return [
+    `ALTER TABLE agentctx_app_state ADD COLUMN version INTEGER NOT NULL DEFAULT 1`,
+    `ALTER TABLE agentctx_user_state ADD COLUMN version INTEGER NOT NULL DEFAULT 1`,
+    `CREATE INDEX agentctx_events_by_time ON agentctx_events (app_name, user_id, session_id, event_time)`,
+  ];
+}
+
+// Version 3. On PostgreSQL, event payloads and state values become the `json` type: checked as JSON on the way
+// in and usable with the JSON operators, while still kept as the exact text written. Not `jsonb`: it reorders
+// object keys (a tool call's arguments would come back in another order than the model wrote them, changing
+// later requests), and it refuses strings that JSON allows and sessions hold (`\u0000`, lone surrogates).
+// SQLite keeps TEXT.
+function jsonColumns(dialect: SqlDialect): string[] {
+  if (dialect !== 'postgres') return [];
+  const json = (table: string, column: string) => `ALTER TABLE ${table} ALTER COLUMN ${column} TYPE json USING ${column}::json`;
+  return [
+    json('agentctx_events', 'event_json'),
+    json('agentctx_app_state', 'value_json'),
+    json('agentctx_user_state', 'value_json'),
+    json('agentctx_session_state', 'value_json'),
+  ];
+}
+
+// Version 4. Artifacts: one row per saved version, content as bytes (text as UTF-8). `session_id` is '' for
+// `user:` artifacts, which belong to the user. `agentctx_artifact_names` holds the next version of each name;
+// saving upserts it, and that row lock hands concurrent savers distinct versions.
+function artifacts(dialect: SqlDialect): string[] {
+  const bytes = dialect === 'postgres' ? 'BYTEA' : 'BLOB';
+  return [
+    `CREATE TABLE agentctx_artifact_names (
+      app_name TEXT NOT NULL,
+      user_id TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      filename TEXT NOT NULL,
+      next_version INTEGER NOT NULL,
+      PRIMARY KEY (app_name, user_id, session_id, filename)
+    )`,
+    `CREATE TABLE agentctx_artifacts (
+      app_name TEXT NOT NULL,
+      user_id TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      filename TEXT NOT NULL,
+      version INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      mime_type TEXT NOT NULL,
+      content ${bytes} NOT NULL,
+      PRIMARY KEY (app_name, user_id, session_id, filename, version)
+    )`,
+  ];
+}
+
 /** Every migration, oldest first. Append only: a released entry never changes. */
-export const MIGRATIONS: readonly Migration[] = [{ name: 'initial schema', statements: initialSchema }];
+export const MIGRATIONS: readonly Migration[] = [
+  { name: 'initial schema', statements: initialSchema },
+  { name: 'shared state versions', statements: sharedStateVersions },
+  { name: 'json columns', statements: jsonColumns },
+  { name: 'artifacts', statements: artifacts },
+];
 
 /** The schema version this release writes. */
 export const SCHEMA_VERSION: number = MIGRATIONS.length;

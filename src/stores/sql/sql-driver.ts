@@ -4,8 +4,11 @@
  * (a PostgreSQL driver rewrites `?` to `$1, $2, …` with `numberPlaceholders`).
  */
 
-/** What a statement parameter may be. Booleans are stored as 0/1 by the caller: SQLite has no boolean type. */
-export type SqlParam = string | number | null;
+/**
+ * What a statement parameter may be. Booleans are stored as 0/1 by the caller: SQLite has no boolean type.
+ * Bytes go to BLOB (SQLite) or BYTEA (PostgreSQL) columns, which read back as a `Uint8Array` (a Buffer).
+ */
+export type SqlParam = string | number | null | Uint8Array;
 
 export type SqlDialect = 'sqlite' | 'postgres';
 
@@ -29,7 +32,9 @@ export type SqlDriver = SqlExecutor & {
   readonly dialect: SqlDialect;
   /**
    * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws (the error is rethrown).
-   * Write transactions take the write lock at once, so the checks `fn` makes still hold when it writes.
+   * On SQLite, write transactions take the write lock at once, so the checks `fn` makes still hold when it writes.
+   * On PostgreSQL they run at READ COMMITTED: write the SQL so the statement that checks is the one that
+   * changes (`UPDATE … WHERE revision = ?`, `INSERT … ON CONFLICT DO NOTHING`) and read the row count.
    * Inside `fn`, use only `tx`: calling the driver itself there waits for the transaction and never runs.
    */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;

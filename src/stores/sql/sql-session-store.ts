@@ -21,13 +21,13 @@ import {
   staleSession,
   windowEvents,
 } from '../../core/session/store-rules.js';
-import { mergeScopedState, splitStateDelta, withoutTempKeys, type SplitStateDelta } from '../../core/state/state-delta.js';
+import { splitStateDelta, withoutTempKeys } from '../../core/state/state-delta.js';
 import { deepFreeze, findNonJson, toStoredJson } from '../../core/util/json-value.js';
 import { migrate, type MigrationResult } from './migrations.js';
 import { baseOf, callParams, CALL_COLUMNS, SUMMARY_COLUMNS, toCallRecord, toCallSummary, type CallRow, type SummaryRow } from './model-call-rows.js';
 import { applyBase, RequestDeltas } from './request-deltas.js';
 import type { SqlDriver, SqlExecutor, SqlParam } from './sql-driver.js';
-import { readStateRows, upsertState, type StateRow } from './state-rows.js';
+import { mergedState, readMergedState, writeState, writeStateChecked, type SessionKeyParams, type SharedStateRow, type StateRow } from './state-rows.js';
 
 export type SqlSessionStoreOptions = StoreClock & {
   /** The store's `name`; defaults to the driver's dialect (`sqlite`, `postgres`). */
@@ -52,8 +52,11 @@ const CHILD_WHERE = 'app_name = ? AND user_id = ? AND session_id = ?';
  *
  * Each append is one transaction that costs the same however long the session is: it bumps the session's
  * revision only if it still equals the caller's (so of two writers from the same copy, one fails as stale),
- * inserts one event row and upserts one row per changed state key (so writers of different keys never
- * overwrite each other). Windows of recent events are read backwards along the primary key.
+ * inserts one event row, upserts one row per changed session key (so writers of different keys never
+ * overwrite each other) and writes each changed `app:`/`user:` key only if its version is still the one the
+ * caller's copy saw (so of two sessions that read-modify-write the same shared key, one fails and reloads).
+ * Every check is the write itself, with its row count read: race-free on PostgreSQL at READ COMMITTED too.
+ * Windows of recent events are read backwards along the primary key.
  */
 export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStoreOptions = {}): SqlSessionStore {
   const now = options.now ?? (() => Date.now() / 1000);
@@ -86,7 +89,7 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       const split = splitStateDelta(toStoredJson(withoutTempKeys(given)));
       const time = now();
       await ready();
-      const state = await driver.transaction(async (tx) => {
+      const { state, versions } = await driver.transaction(async (tx) => {
         const inserted = await tx.run(
           `INSERT INTO agentctx_sessions (app_name, user_id, id, revision, model_call_count, create_time, update_time)
            VALUES (?, ?, ?, 0, 0, ?, ?) ON CONFLICT (app_name, user_id, id) DO NOTHING`,
@@ -96,7 +99,7 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
         await writeState(tx, key, split);
         return readMergedState(tx, key);
       });
-      return { appName: input.appName, userId: input.userId, id: sessionId, state, events: [], lastUpdateTime: time, revision: 0 };
+      return { appName: input.appName, userId: input.userId, id: sessionId, state, events: [], lastUpdateTime: time, revision: 0, sharedStateVersions: versions };
     },
 
     async getSession(input: GetSessionInput): Promise<Session | undefined> {
@@ -106,9 +109,18 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
         async (tx) => {
           const row = (await tx.query<SessionRow>(`SELECT revision, update_time FROM agentctx_sessions WHERE ${SESSION_WHERE}`, key))[0];
           if (row === undefined) return undefined;
-          const state = await readMergedState(tx, key);
+          const { state, versions } = await readMergedState(tx, key);
           const events = await readEvents(tx, key, input);
-          return { appName: input.appName, userId: input.userId, id: input.sessionId, state, events, lastUpdateTime: row.update_time, revision: row.revision };
+          return {
+            appName: input.appName,
+            userId: input.userId,
+            id: input.sessionId,
+            state,
+            events,
+            lastUpdateTime: row.update_time,
+            revision: row.revision,
+            sharedStateVersions: versions,
+          };
         },
         { readOnly: true },
       );
@@ -121,8 +133,8 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       const { sessions, app, users, owned } = await driver.transaction(
         async (tx) => ({
           sessions: await tx.query<SessionRow>(`SELECT user_id, id, revision, update_time FROM agentctx_sessions WHERE ${where}`, params),
-          app: await tx.query<StateRow>(`SELECT state_key, value_json FROM agentctx_app_state WHERE app_name = ?`, [input.appName]),
-          users: await tx.query<StateRow & { user_id: string }>(`SELECT user_id, state_key, value_json FROM agentctx_user_state WHERE ${where}`, params),
+          app: await tx.query<SharedStateRow>(`SELECT state_key, value_json, version FROM agentctx_app_state WHERE app_name = ?`, [input.appName]),
+          users: await tx.query<SharedStateRow & { user_id: string }>(`SELECT user_id, state_key, value_json, version FROM agentctx_user_state WHERE ${where}`, params),
           owned: await tx.query<StateRow & { user_id: string; session_id: string }>(
             `SELECT user_id, session_id, state_key, value_json FROM agentctx_session_state WHERE ${where}`,
             params,
@@ -132,22 +144,11 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       );
       const byUser = groupBy(users, (row) => row.user_id);
       const bySession = groupBy(owned, (row) => JSON.stringify([row.user_id, row.session_id]));
-      const found = sessions.map(
-        (row): Session => ({
-          appName: input.appName,
-          userId: row.user_id,
-          id: row.id,
-          // Parsed per session, so no two returned sessions share a value.
-          state: mergeScopedState({
-            session: readStateRows(bySession.get(JSON.stringify([row.user_id, row.id])) ?? []),
-            app: readStateRows(app),
-            user: readStateRows(byUser.get(row.user_id) ?? []),
-          }),
-          events: [],
-          lastUpdateTime: row.update_time,
-          revision: row.revision,
-        }),
-      );
+      const found = sessions.map((row): Session => {
+        // Parsed per session, so no two returned sessions share a value.
+        const { state, versions } = mergedState(bySession.get(JSON.stringify([row.user_id, row.id])) ?? [], app, byUser.get(row.user_id) ?? []);
+        return { appName: input.appName, userId: row.user_id, id: row.id, state, events: [], lastUpdateTime: row.update_time, revision: row.revision, sharedStateVersions: versions };
+      });
       return sortSessionsForList(found);
     },
 
@@ -158,7 +159,7 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       const key = keyParams({ appName: session.appName, userId: session.userId, sessionId: session.id });
       const loaded = session.revision;
       await ready();
-      const revision = await driver.transaction(async (tx) => {
+      const { revision, written } = await driver.transaction(async (tx) => {
         const bumped = await tx.run(`UPDATE agentctx_sessions SET revision = revision + 1, update_time = ? WHERE ${SESSION_WHERE} AND revision = ?`, [
           persisted.timestamp,
           ...key,
@@ -177,10 +178,10 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
         );
         // Throwing rolls the revision bump back: nothing of this append is written.
         if (inserted.changes === 0) throw eventExists(persisted.id, session.id);
-        await writeState(tx, key, splitStateDelta(persisted.actions.stateDelta));
-        return next;
+        // Shared keys are compared-and-set against the versions this copy saw; a loser throws, rolling back the append.
+        return { revision: next, written: await writeStateChecked(tx, key, splitStateDelta(persisted.actions.stateDelta), session) };
       });
-      applyToSession(session, event, persisted, revision);
+      applyToSession(session, event, persisted, revision, written);
       return persisted;
     },
 
@@ -272,7 +273,7 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
   };
 }
 
-async function baseStillThere(tx: SqlExecutor, key: [string, string, string], index: number, check: { time: number; chars: number } | undefined): Promise<boolean> {
+async function baseStillThere(tx: SqlExecutor, key: SessionKeyParams, index: number, check: { time: number; chars: number } | undefined): Promise<boolean> {
   const rows = await tx.query<{ call_time: number; request_chars: number }>(
     `SELECT call_time, request_chars FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`,
     [...key, index],
@@ -280,27 +281,12 @@ async function baseStillThere(tx: SqlExecutor, key: [string, string, string], in
   return rows[0] !== undefined && check !== undefined && rows[0].call_time === check.time && rows[0].request_chars === check.chars;
 }
 
-function keyParams(key: SessionKey): [string, string, string] {
+function keyParams(key: SessionKey): SessionKeyParams {
   return [key.appName, key.userId, key.sessionId];
 }
 
-async function writeState(tx: SqlExecutor, key: [string, string, string], split: SplitStateDelta): Promise<void> {
-  const [appName, userId] = key;
-  await upsertState(tx, 'agentctx_app_state', ['app_name'], [appName], split.app);
-  await upsertState(tx, 'agentctx_user_state', ['app_name', 'user_id'], [appName, userId], split.user);
-  await upsertState(tx, 'agentctx_session_state', ['app_name', 'user_id', 'session_id'], key, split.session);
-}
-
-async function readMergedState(tx: SqlExecutor, key: [string, string, string]): Promise<Record<string, unknown>> {
-  const [appName, userId] = key;
-  const app = await tx.query<StateRow>(`SELECT state_key, value_json FROM agentctx_app_state WHERE app_name = ?`, [appName]);
-  const user = await tx.query<StateRow>(`SELECT state_key, value_json FROM agentctx_user_state WHERE app_name = ? AND user_id = ?`, [appName, userId]);
-  const own = await tx.query<StateRow>(`SELECT state_key, value_json FROM agentctx_session_state WHERE ${CHILD_WHERE}`, key);
-  return mergeScopedState({ session: readStateRows(own), app: readStateRows(app), user: readStateRows(user) });
-}
-
 /** The window's events, selected in SQL: the last N read backwards along the primary key, never the whole history. */
-async function readEvents(tx: SqlExecutor, key: [string, string, string], window: GetSessionInput): Promise<Event[]> {
+async function readEvents(tx: SqlExecutor, key: SessionKeyParams, window: GetSessionInput): Promise<Event[]> {
   const limit = recentLimit(window.numRecentEvents);
   if (limit === 0) return [];
   const params: SqlParam[] = [...key];

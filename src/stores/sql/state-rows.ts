@@ -1,15 +1,34 @@
-import type { StateRecord } from '../../core/state/state-delta.js';
+import { loadedVersion, staleSharedState } from '../../core/session/store-rules.js';
+import type { Session } from '../../core/session/session.js';
+import { mergeScopedState, type SplitStateDelta, type StateRecord } from '../../core/state/state-delta.js';
+import { APP_PREFIX, USER_PREFIX } from '../../core/state/state-keys.js';
 import type { SqlExecutor, SqlParam } from './sql-driver.js';
 
 /** One stored state key: its name without the scope prefix, and its value as JSON text. */
 export type StateRow = { state_key: string; value_json: string };
 
+/** A shared (`app:` or `user:`) key's row, with the version bumped by every write of it. */
+export type SharedStateRow = StateRow & { version: number };
+
+/** A session's key in its tables: app name, user id, session id. */
+export type SessionKeyParams = [string, string, string];
+
 // Far below SQLite's limit of 32,766 parameters per statement, and PostgreSQL's 65,535.
 const ROWS_PER_STATEMENT = 500;
 
+const CHILD_WHERE = 'app_name = ? AND user_id = ? AND session_id = ?';
+
+type Scope = { table: string; ownerColumns: readonly string[]; prefix: string };
+const APP: Scope = { table: 'agentctx_app_state', ownerColumns: ['app_name'], prefix: APP_PREFIX };
+const USER: Scope = { table: 'agentctx_user_state', ownerColumns: ['app_name', 'user_id'], prefix: USER_PREFIX };
+const SESSION: Scope = { table: 'agentctx_session_state', ownerColumns: ['app_name', 'user_id', 'session_id'], prefix: '' };
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * Writes each key of `values` as its own row (insert or replace), so a writer only ever touches the keys it
- * changes: two writers of different keys both keep their value, whatever the interleaving.
+ * changes: two writers of different keys both keep their value, whatever the interleaving. Rows go in key
+ * order, so two transactions lock shared rows in the same order. `bumpVersion` for the shared tables.
  */
 export async function upsertState(
   tx: SqlExecutor,
@@ -17,18 +36,93 @@ export async function upsertState(
   ownerColumns: readonly string[],
   owner: readonly SqlParam[],
   values: StateRecord,
+  bumpVersion = false,
 ): Promise<void> {
-  const entries = Object.entries(values);
+  const entries = Object.entries(values).sort(([a], [b]) => byCodeUnit(a, b));
   const columns = [...ownerColumns, 'state_key', 'value_json'];
   const row = `(${columns.map(() => '?').join(', ')})`;
+  const update = bumpVersion ? `value_json = excluded.value_json, version = ${table}.version + 1` : 'value_json = excluded.value_json';
   for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
     const chunk = entries.slice(start, start + ROWS_PER_STATEMENT);
     await tx.run(
       `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => row).join(', ')}
-       ON CONFLICT (${[...ownerColumns, 'state_key'].join(', ')}) DO UPDATE SET value_json = excluded.value_json`,
+       ON CONFLICT (${[...ownerColumns, 'state_key'].join(', ')}) DO UPDATE SET ${update}`,
       chunk.flatMap(([key, value]) => [...owner, key, JSON.stringify(value)]),
     );
   }
+}
+
+/** A whole delta, written without checks (creating a session): shared keys get their versions bumped. */
+export async function writeState(tx: SqlExecutor, key: SessionKeyParams, split: SplitStateDelta): Promise<void> {
+  const [appName, userId] = key;
+  await upsertState(tx, APP.table, APP.ownerColumns, [appName], split.app, true);
+  await upsertState(tx, USER.table, USER.ownerColumns, [appName, userId], split.user, true);
+  await upsertState(tx, SESSION.table, SESSION.ownerColumns, key, split.session);
+}
+
+/**
+ * An append's delta: session keys upserted, and each shared key written only if its stored version is still the
+ * one `session` saw (compare-and-set: a conditional UPDATE, or an INSERT … DO NOTHING for a key the copy saw
+ * absent, whose row count says whether it won). Row locks make this race-free under READ COMMITTED: a concurrent
+ * writer of the same key waits, then sees the new version and loses. Throws `ConflictError`
+ * (`stale_shared_state`) for the first key that moved on; the caller's transaction then rolls everything back.
+ * Returns the new versions of the shared keys written, by prefixed key.
+ */
+export async function writeStateChecked(tx: SqlExecutor, key: SessionKeyParams, split: SplitStateDelta, session: Session): Promise<Record<string, number>> {
+  const [appName, userId] = key;
+  const written: Record<string, number> = {};
+  for (const [scope, owner, values] of [
+    [APP, [appName], split.app],
+    [USER, [appName, userId], split.user],
+  ] as const) {
+    for (const [stateKey, value] of Object.entries(values).sort(([a], [b]) => byCodeUnit(a, b))) {
+      const prefixed = scope.prefix + stateKey;
+      const loaded = loadedVersion(session, prefixed);
+      const ownerWhere = scope.ownerColumns.map((column) => `${column} = ?`).join(' AND ');
+      const changed =
+        loaded === 0
+          ? await tx.run(
+              `INSERT INTO ${scope.table} (${[...scope.ownerColumns, 'state_key', 'value_json', 'version'].join(', ')})
+               VALUES (${scope.ownerColumns.map(() => '?').join(', ')}, ?, ?, 1) ON CONFLICT (${[...scope.ownerColumns, 'state_key'].join(', ')}) DO NOTHING`,
+              [...owner, stateKey, JSON.stringify(value)],
+            )
+          : await tx.run(`UPDATE ${scope.table} SET value_json = ?, version = version + 1 WHERE ${ownerWhere} AND state_key = ? AND version = ?`, [
+              JSON.stringify(value),
+              ...owner,
+              stateKey,
+              loaded,
+            ]);
+      if (changed.changes === 0) {
+        const rows = await tx.query<{ version: number }>(`SELECT version FROM ${scope.table} WHERE ${ownerWhere} AND state_key = ?`, [...owner, stateKey]);
+        throw staleSharedState(key[2], prefixed, loaded, rows[0]?.version ?? 0);
+      }
+      written[prefixed] = loaded + 1;
+    }
+  }
+  await upsertState(tx, SESSION.table, SESSION.ownerColumns, key, split.session);
+  return written;
+}
+
+/** The session's merged state, and the versions of the shared keys in it. */
+export async function readMergedState(tx: SqlExecutor, key: SessionKeyParams): Promise<{ state: StateRecord; versions: Record<string, number> }> {
+  const [appName, userId] = key;
+  const app = await tx.query<SharedStateRow>(`SELECT state_key, value_json, version FROM ${APP.table} WHERE app_name = ?`, [appName]);
+  const user = await tx.query<SharedStateRow>(`SELECT state_key, value_json, version FROM ${USER.table} WHERE app_name = ? AND user_id = ?`, [appName, userId]);
+  const own = await tx.query<StateRow>(`SELECT state_key, value_json FROM ${SESSION.table} WHERE ${CHILD_WHERE}`, key);
+  return mergedState(own, app, user);
+}
+
+/** The merged view of rows already read, parsed anew on every call, with the shared keys' versions. */
+export function mergedState(
+  own: readonly StateRow[],
+  app: readonly SharedStateRow[],
+  user: readonly SharedStateRow[],
+): { state: StateRecord; versions: Record<string, number> } {
+  const state = mergeScopedState({ session: readStateRows(own), app: readStateRows(app), user: readStateRows(user) });
+  const versions: Record<string, number> = {};
+  for (const row of [...app].sort((a, b) => byCodeUnit(a.state_key, b.state_key))) versions[APP_PREFIX + row.state_key] = row.version;
+  for (const row of [...user].sort((a, b) => byCodeUnit(a.state_key, b.state_key))) versions[USER_PREFIX + row.state_key] = row.version;
+  return { state, versions };
 }
 
 /**
@@ -36,7 +130,7 @@ export async function upsertState(
  * Each call parses anew, so callers may change what they get.
  */
 export function readStateRows(rows: readonly StateRow[]): StateRecord {
-  const sorted = [...rows].sort((a, b) => (a.state_key < b.state_key ? -1 : a.state_key > b.state_key ? 1 : 0));
+  const sorted = [...rows].sort((a, b) => byCodeUnit(a.state_key, b.state_key));
   const record: StateRecord = {};
   for (const row of sorted) record[row.state_key] = JSON.parse(row.value_json) as unknown;
   return record;

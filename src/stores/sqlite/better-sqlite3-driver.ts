@@ -54,10 +54,10 @@ export function createBetterSqlite3Driver(options: BetterSqlite3DriverOptions): 
   };
   const direct: SqlExecutor = {
     async query<T>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
-      return prepare(sql).all(...params) as T[];
+      return prepare(sql).all(...params.map(toBindable)) as T[];
     },
     async run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
-      return { changes: prepare(sql).run(...params).changes };
+      return { changes: prepare(sql).run(...params.map(toBindable)).changes };
     },
   };
 
@@ -109,4 +109,9 @@ export function createBetterSqlite3Driver(options: BetterSqlite3DriverOptions): 
       });
     },
   };
+}
+
+/** better-sqlite3 binds bytes only as a Buffer; a plain Uint8Array is viewed as one, without copying. */
+function toBindable(param: SqlParam): SqlParam {
+  return param instanceof Uint8Array && !Buffer.isBuffer(param) ? Buffer.from(param.buffer, param.byteOffset, param.byteLength) : param;
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { StoreClock } from '../../core/session/session-store.js';
+import { createSqlArtifactStore, type SqlArtifactStore } from '../sql/sql-artifact-store.js';
 import { createSqlSessionStore, type SqlSessionStore } from '../sql/sql-session-store.js';
 import { createBetterSqlite3Driver } from './better-sqlite3-driver.js';
 
@@ -29,4 +30,21 @@ export function createSqliteSessionStore(options: SqliteSessionStoreOptions = {}
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.newId === undefined ? {} : { newId: options.newId }),
   });
+}
+
+export type SqliteArtifactStoreOptions = {
+  /** The database file, created with its folder when missing; may be the sessions' file. `':memory:'` for a private one. */
+  path?: string | undefined;
+  /** How long to wait for another process's write before failing. Default 5,000 ms. */
+  busyTimeoutMs?: number | undefined;
+};
+
+/**
+ * Artifacts in a SQLite file (by default the sessions' file): each version a row, saved in one transaction, so
+ * a version is visible complete or not at all and concurrent savers never share one.
+ */
+export function createSqliteArtifactStore(options: SqliteArtifactStoreOptions = {}): SqlArtifactStore {
+  const path = options.path ?? DEFAULT_SQLITE_PATH;
+  if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
+  return createSqlArtifactStore(createBetterSqlite3Driver({ path, busyTimeoutMs: options.busyTimeoutMs }), { name: 'sqlite' });
 }

@@ -4,6 +4,7 @@ import { createEvent } from '../../core/session/create-event.js';
 import type { Event, EventInput } from '../../core/session/event.js';
 import type { Session } from '../../core/session/session.js';
 import type { SessionStore } from '../../core/session/session-store.js';
+import { sharedStateCases } from './shared-state-cases.js';
 
 export type SessionStoreSuiteOptions = {
   /** Shown in the test names. */
@@ -289,6 +290,8 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
       await store.createSession({ appName: app, userId: 'u1', sessionId: 's1' });
       expect(await store.listModelCalls(key)).toEqual([]);
     });
+
+    sharedStateCases(setup);
 
     it('gives back every call of a long session exactly, when consecutive calls share their history', async () => {
       const { store, app } = await setup();

@@ -1,0 +1,156 @@
+import { createAgentTree, type AgentTree } from '../../core/agent/agent-tree.js';
+import { isLlmAgent } from '../../core/agent/agent.js';
+import { UsageError } from '../../core/errors/usage-error.js';
+import type { Model } from '../../core/model/model.js';
+import { createRunner } from '../../core/runner/runner.js';
+import { createServer } from '../../server/create-server.js';
+import { isLoopbackHost } from '../../server/auth.js';
+import { parseCommandArgs } from '../args.js';
+import type { CliIo, Command } from '../io.js';
+import { loadAgent } from '../load-agent.js';
+import { resolveModel, resolveModels } from '../resolve-model.js';
+import { DEFAULT_STORE, resolveStore } from '../resolve-store.js';
+
+const HELP = `Usage: agentctx serve <agent-file-or-module> [options]
+
+Serves an agent over HTTP: create sessions, send messages and watch the turn's
+events stream back (server-sent events), read events and the exact request of
+every model call. The same store as 'agentctx run' and 'agentctx inspect', and
+nothing kept between requests, so several servers can share one database.
+
+<agent-file-or-module>
+  a YAML/JSON agent file, or a JavaScript module exporting an agent definition
+  (default or 'agent'); its root agent's name is the app in every path
+
+Options:
+  --store <path|url> where sessions live (default: ${DEFAULT_STORE}):
+                     a SQLite file, 'memory' (kept until the server stops),
+                     or postgres://user@host/db
+  --port <n>         port to listen on (default: 8080; 0 picks a free one)
+  --host <addr>      address to bind (default: 127.0.0.1); anything other than
+                     loopback needs a token
+  --token <t>        require 'Authorization: Bearer <t>' on every request
+                     (default: $AGENTCTX_TOKEN; prefer the variable, since
+                     arguments show in process lists)
+  --model <name>     the model for every agent (default: each agent's own);
+                     the forms of 'agentctx run --help', e.g. scripted:<file>
+  --stream           also send the model's text as it arrives (event: partial)
+  -h, --help         show this help
+
+It prints one line, 'listening on <url> (app <name>)', once it is ready.
+Ctrl-C or SIGTERM stops it gracefully: new requests get 503, running turns
+finish, then it exits 0. A second Ctrl-C aborts the running turns.
+
+Endpoints (JSON unless noted; docs/server.md has them all):
+  GET    /healthz
+  POST   /apps/{app}/users/{user}/sessions              { sessionId?, state? }
+  GET    /apps/{app}/users/{user}/sessions
+  GET    /apps/{app}/users/{user}/sessions/{id}[?limit=N]
+  DELETE /apps/{app}/users/{user}/sessions/{id}
+  POST   /apps/{app}/users/{user}/sessions/{id}/run     { message, stateDelta? } → event stream
+  GET    /apps/{app}/users/{user}/sessions/{id}/events[?limit=N]
+  GET    /apps/{app}/users/{user}/sessions/{id}/calls
+  GET    /apps/{app}/users/{user}/sessions/{id}/calls/{n}
+
+Examples:
+  agentctx serve examples/seed-001/pipeline.yaml --model scripted:examples/seed-001/script.yaml
+  A=http://127.0.0.1:8080/apps/draft_and_review/users/ann/sessions
+  curl -X POST $A -H 'content-type: application/json' -d '{"sessionId":"s1"}'
+  curl -N -X POST $A/s1/run -H 'content-type: application/json' -d '{"message":"Write about X"}'
+  curl $A/s1/events
+  curl $A/s1/calls/2
+  AGENTCTX_TOKEN=secret agentctx serve agent.yaml --host 0.0.0.0
+  curl -H 'authorization: Bearer secret' http://host:8080/healthz
+`;
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'serve an agent over HTTP: sessions, turns as server-sent events, recorded calls',
+  help: HELP,
+  async run(args: string[], io: CliIo): Promise<number> {
+    const { values, positionals } = parseCommandArgs('serve', args, {
+      store: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      token: { type: 'string' },
+      model: { type: 'string' },
+      stream: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help === true) {
+      io.stdout(HELP);
+      return 0;
+    }
+    const [file, ...extra] = positionals;
+    if (file === undefined) throw new UsageError('serve needs an agent file or module.', "Run 'agentctx serve --help' for the forms it takes.");
+    if (extra.length > 0) throw new UsageError(`serve takes one agent file, got ${positionals.length}.`);
+    const port = parsePort(values.port);
+    const host = values.host ?? '127.0.0.1';
+    const token = values.token ?? (io.env['AGENTCTX_TOKEN'] === '' ? undefined : io.env['AGENTCTX_TOKEN']);
+    if (token !== undefined && token.trim() === '') throw new UsageError('--token is empty.', 'Pass a non-empty token.');
+    if (token === undefined && !isLoopbackHost(host)) {
+      throw new UsageError(`--host ${host} reaches beyond this machine, so the server needs a token.`, 'Set AGENTCTX_TOKEN (or --token), or bind 127.0.0.1.');
+    }
+
+    const tree = createAgentTree(await loadAgent(file, io.cwd));
+    const model = values.model === undefined ? undefined : await resolveModel(values.model, io.cwd, io.env);
+    const named = model === undefined ? await resolveModels(agentModels(tree), io.cwd, io.env) : new Map<string, Model>();
+    const sessions = await resolveStore(values.store, io.cwd);
+    try {
+      const runner = createRunner({ agents: tree, sessions, ...(model === undefined ? { models: (name: string) => named.get(name) } : { model }), streaming: values.stream === true });
+      const server = createServer({ runner, token, onError: (error) => io.stderr(`agentctx serve: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
+      const { url } = await server.listen(port, host).catch((error: unknown) => {
+        throw listenError(error, host, port);
+      });
+      io.stdout(`listening on ${url} (app ${runner.appName})\n`);
+      await untilStopped(server, io);
+      return 0;
+    } finally {
+      await sessions.close();
+    }
+  },
+};
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 8080;
+  const port = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${value}'.`);
+  return port;
+}
+
+// Ports in use or refused become one-line usage errors; anything else stays as it is.
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'EADDRINUSE') return new UsageError(`Port ${port} on ${host} is already in use.`, 'Stop what listens there, or pick another port with --port.');
+  if (code === 'EACCES') return new UsageError(`Not allowed to listen on port ${port} of ${host}.`, 'Ports below 1024 need privileges; pick another with --port.');
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`Cannot bind ${host}: no such address on this machine.`, 'Check --host.');
+  return error;
+}
+
+function agentModels(tree: AgentTree): string[] {
+  return tree.nodes.flatMap((node) => (isLlmAgent(node.definition) && node.definition.model !== undefined ? [node.definition.model] : []));
+}
+
+// The first SIGINT or SIGTERM closes gracefully; a second one aborts the turns still running.
+function untilStopped(server: ReturnType<typeof createServer>, io: CliIo): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        io.stderr(`${signal}: aborting the running turns\n`);
+        server.abortTurns();
+        return;
+      }
+      stopping = true;
+      const running = server.activeRequests;
+      io.stderr(`${signal}: shutting down${running === 0 ? '' : `, waiting for ${running} request${running === 1 ? '' : 's'} in flight`}\n`);
+      server.close().then(() => {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        resolve();
+      }, reject);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}

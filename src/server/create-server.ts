@@ -1,0 +1,143 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { UsageError } from '../core/errors/usage-error.js';
+import type { Runner } from '../core/runner/runner.js';
+import { checkLoopbackHost, createTokenCheck, isLoopbackHost } from './auth.js';
+import { errorReply, HttpError, sendJson } from './http-error.js';
+import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
+import type { RouteContext, Turns } from './route-context.js';
+import { matchRoute, requestUrl } from './routes.js';
+import { DEFAULT_HEARTBEAT_MS } from './sse-stream.js';
+
+export type ServerOptions = {
+  /** Answers every turn; its app name is the only `{app}` this server serves. */
+  runner: Runner;
+  /** When set, every request needs `Authorization: Bearer <token>`; required to listen beyond loopback. */
+  token?: string | undefined;
+  /** Largest request body accepted, in bytes (413 past it). Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** How often an event stream sends a `: ping` comment while a turn is quiet. Default 15 000 ms. */
+  heartbeatMs?: number;
+  /** Where errors that are bugs (answered 500 without details) are reported. Default `console.error`. */
+  onError?: (error: unknown) => void;
+};
+
+export type ServerAddress = { host: string; port: number; url: string };
+
+/** The HTTP API over one runner. Holds nothing between requests: any number of them can share one database. */
+export type AgentctxServer = {
+  /** Starts listening; `host` defaults to 127.0.0.1, and any other than loopback needs a token. Port 0 picks a free one. */
+  listen(port?: number, host?: string): Promise<ServerAddress>;
+  /**
+   * Graceful stop: new requests get 503 while the requests in flight (running turns included) finish, then the
+   * port closes and the promise resolves. Calling it again returns the same promise.
+   */
+  close(): Promise<void>;
+  /** Aborts every running turn (each ends as its runner handles an abort); for a second Ctrl-C. */
+  abortTurns(): void;
+  /** Requests being answered now. */
+  readonly activeRequests: number;
+  /** The underlying `node:http` server, e.g. to read its address or tune timeouts. */
+  readonly httpServer: Server;
+};
+
+/**
+ * An HTTP server for a runner: sessions, turns as server-sent events, recorded model calls.
+ *
+ * @example
+ * const server = createServer({ runner: createRunner({ agents, sessions }) });
+ * const { url } = await server.listen(8080);
+ * process.once('SIGTERM', () => void server.close());
+ */
+export function createServer(options: ServerOptions): AgentctxServer {
+  if (options.token !== undefined && options.token.trim() === '') throw new UsageError('The server token is empty.', 'Pass a non-empty token, or none.');
+  const { runner } = options;
+  const checkToken = options.token === undefined ? undefined : createTokenCheck(options.token);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  const reportError = options.onError ?? ((error: unknown) => console.error('agentctx server: unexpected error:', error));
+  const turns: Turns = { busy: new Set(), controllers: new Set() };
+  let active = 0;
+  let closing: Promise<void> | undefined;
+  let drained: (() => void) | undefined;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      if (closing !== undefined) {
+        throw new HttpError(503, 'shutting_down', 'The server is shutting down and takes no new requests.', {
+          hint: 'Retry against another instance, or once it is back.',
+          headers: { connection: 'close', 'retry-after': '5' },
+        });
+      }
+      if (checkToken === undefined) checkLoopbackHost(req.headers.host);
+      else checkToken(req.headers.authorization);
+      const url = requestUrl(req.url ?? '/');
+      const { handler, params } = matchRoute(req.method ?? 'GET', url.pathname);
+      if (params['app'] !== undefined && params['app'] !== runner.appName) {
+        throw new HttpError(404, 'app_not_found', `App '${params['app']}' is not served here; this server serves '${runner.appName}'.`, {
+          hint: `Use /apps/${encodeURIComponent(runner.appName)}/…`,
+        });
+      }
+      let body: Promise<unknown> | undefined;
+      const context: RouteContext = { req, res, url, params, runner, turns, heartbeatMs, reportError, body: () => (body ??= readJsonBody(req, maxBodyBytes)) };
+      const reply = await handler(context);
+      if (reply !== undefined) sendJson(res, reply.status, reply.body, reply.headers);
+    } catch (error) {
+      const reply = errorReply(error);
+      if (reply.unexpected) reportError(error);
+      if (res.headersSent) res.destroy();
+      else sendJson(res, reply.status, reply.body, reply.headers);
+    }
+  };
+
+  // A request is in flight until its response is closed and its handler has returned: a turn whose client left
+  // goes on (aborted) until the runner has stored its last event, and the store must stay open until then.
+  const httpServer = createHttpServer((req, res) => {
+    active += 1;
+    let pending = 2;
+    const settle = () => {
+      pending -= 1;
+      if (pending > 0) return;
+      active -= 1;
+      if (active === 0) drained?.();
+    };
+    res.once('close', settle);
+    void handle(req, res).finally(settle);
+  });
+
+  return {
+    httpServer,
+    get activeRequests() {
+      return active;
+    },
+    listen(port = 8080, host = '127.0.0.1') {
+      if (checkToken === undefined && !isLoopbackHost(host)) {
+        return Promise.reject(
+          new UsageError(`Listening on ${host} without a token would let anyone who can reach it run the agent.`, 'Set a token (--token or AGENTCTX_TOKEN), or bind 127.0.0.1.'),
+        );
+      }
+      return new Promise((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, host, () => {
+          httpServer.off('error', reject);
+          const address = httpServer.address();
+          const bound = typeof address === 'object' && address !== null ? address.port : port;
+          const shown = host.includes(':') ? `[${host}]` : host;
+          resolve({ host, port: bound, url: `http://${shown}:${bound}` });
+        });
+      });
+    },
+    close() {
+      closing ??= (async () => {
+        if (active > 0) await new Promise<void>((resolve) => (drained = resolve));
+        await new Promise<void>((resolve) => {
+          httpServer.close(() => resolve());
+          httpServer.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+    abortTurns() {
+      for (const controller of turns.controllers) controller.abort(new Error('The server is shutting down.'));
+    },
+  };
+}

@@ -1,0 +1,10 @@
+/**
+ * @module agentctx/server
+ * The HTTP API on `node:http`: sessions, turns streamed as server-sent events, recorded model calls. Stateless
+ * between requests, so several processes can serve one database.
+ */
+export { createServer } from './create-server.js';
+export type { AgentctxServer, ServerAddress, ServerOptions } from './create-server.js';
+export type { ErrorBody } from './http-error.js';
+export { DEFAULT_MAX_BODY_BYTES } from './read-json-body.js';
+export { DEFAULT_HEARTBEAT_MS } from './sse-stream.js';

@@ -1,0 +1,73 @@
+import { ValidationError } from '../core/errors/validation-error.js';
+import { readContent } from '../core/session/decode-content.js';
+import type { Content } from '../core/session/content.js';
+import { JsonReader, describeValue, joinPath } from '../core/util/json-reader.js';
+
+export type CreateSessionBody = { sessionId?: string; state?: Record<string, unknown> };
+
+/** `POST …/sessions`: `{ sessionId?, state? }`; no body at all is an empty one. */
+export function readCreateSessionBody(value: unknown): CreateSessionBody {
+  const reader = new JsonReader();
+  const record = value === undefined ? {} : reader.object(value, '', 'a JSON object ({ sessionId?, state? })');
+  if (record === undefined) throw invalid(reader);
+  reader.keys(record, '', ['sessionId', 'state']);
+  const sessionId = reader.string(record, 'sessionId', '', { optional: true, nonEmpty: true });
+  const state = record['state'] === undefined ? undefined : reader.object(record['state'], 'state', 'an object of state keys');
+  if (reader.issues.length > 0) throw invalid(reader);
+  return { ...(sessionId === undefined ? {} : { sessionId }), ...(state === undefined ? {} : { state }) };
+}
+
+export type RunBody = { message: string | Content; stateDelta?: Record<string, unknown> };
+
+/** `POST …/run`: `{ message: string | { role: 'user', parts }, stateDelta? }`. */
+export function readRunBody(value: unknown): RunBody {
+  const reader = new JsonReader();
+  const record = reader.object(value, '', 'a JSON object ({ message, stateDelta? })');
+  if (record === undefined) throw invalid(reader, 'Send {"message": "hello"}.');
+  reader.keys(record, '', ['message', 'stateDelta']);
+  const raw = record['message'];
+  let message: string | Content | undefined;
+  if (typeof raw === 'string') {
+    if (raw.trim() === '') reader.issue('message', 'must not be empty');
+    else message = raw;
+  } else if (raw === undefined) {
+    reader.issue('message', 'is required: a string, or a message { role: "user", parts: [...] }');
+  } else if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+    message = readContent(reader, raw, 'message');
+    if (message !== undefined && message.role !== 'user') reader.issue(joinPath('message', 'role'), `a message sent to the agent is the user's; expected 'user', got '${message.role}'`);
+  } else {
+    reader.issue('message', `expected a string or a message object, got ${describeValue(raw)}`);
+  }
+  const stateDelta = record['stateDelta'] === undefined ? undefined : reader.object(record['stateDelta'], 'stateDelta', 'an object of state keys');
+  if (reader.issues.length > 0 || message === undefined) throw invalid(reader);
+  return { message, ...(stateDelta === undefined ? {} : { stateDelta }) };
+}
+
+type QuerySpec = Record<string, 'count' | 'number'>;
+
+/** Query parameters: only the named ones, each at most once; `count` is a whole number ≥ 0. */
+export function readQuery<T extends QuerySpec>(params: URLSearchParams, spec: T): { [K in keyof T]?: number } {
+  const reader = new JsonReader();
+  const result: Record<string, number> = {};
+  const allowed = Object.keys(spec);
+  for (const name of new Set(params.keys())) {
+    const kind = spec[name];
+    const values = params.getAll(name);
+    if (kind === undefined) {
+      reader.issue(name, allowed.length === 0 ? 'this route takes no query parameters' : `unknown query parameter; allowed: ${allowed.join(', ')}`);
+      continue;
+    }
+    if (values.length > 1) reader.issue(name, 'given more than once');
+    const text = values[0] ?? '';
+    const number = text.trim() === '' ? Number.NaN : Number(text);
+    if (kind === 'count' && !(Number.isInteger(number) && number >= 0)) reader.issue(name, `expected a whole number from 0, got ${JSON.stringify(text)}`);
+    else if (kind === 'number' && !Number.isFinite(number)) reader.issue(name, `expected a number, got ${JSON.stringify(text)}`);
+    else result[name] = number;
+  }
+  if (reader.issues.length > 0) throw new ValidationError({ subject: 'query', issues: reader.issues });
+  return result as { [K in keyof T]?: number };
+}
+
+function invalid(reader: JsonReader, hint?: string): ValidationError {
+  return new ValidationError({ subject: 'request body', issues: reader.issues, ...(hint === undefined ? {} : { hint }) });
+}

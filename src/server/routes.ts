@@ -1,0 +1,73 @@
+import { HttpError } from './http-error.js';
+import type { Handler } from './route-context.js';
+import { runTurn } from './run-handler.js';
+import { createSession, deleteSession, getCall, getSession, listCalls, listEvents, listSessions } from './session-handlers.js';
+
+type Route = { path: string; methods: Readonly<Record<string, Handler>> };
+
+const healthz: Handler = async () => ({ status: 200, body: { ok: true } });
+
+const SESSIONS = '/apps/:app/users/:user/sessions';
+
+/** Every route of the API; `:name` segments are parameters. */
+export const ROUTES: readonly Route[] = [
+  { path: '/healthz', methods: { GET: healthz } },
+  { path: SESSIONS, methods: { POST: createSession, GET: listSessions } },
+  { path: `${SESSIONS}/:session`, methods: { GET: getSession, DELETE: deleteSession } },
+  { path: `${SESSIONS}/:session/run`, methods: { POST: runTurn } },
+  { path: `${SESSIONS}/:session/events`, methods: { GET: listEvents } },
+  { path: `${SESSIONS}/:session/calls`, methods: { GET: listCalls } },
+  { path: `${SESSIONS}/:session/calls/:call`, methods: { GET: getCall } },
+];
+
+const COMPILED = ROUTES.map((route) => ({ ...route, segments: route.path.split('/').slice(1) }));
+
+/** The handler for a method and path, with the path's decoded parameters; 404 or 405 when there is none. */
+export function matchRoute(method: string, pathname: string): { handler: Handler; params: Record<string, string> } {
+  const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
+  for (const route of COMPILED) {
+    const params = matchSegments(route.segments, segments);
+    if (params === undefined) continue;
+    const handler = route.methods[method];
+    if (handler === undefined) {
+      const allowed = Object.keys(route.methods).join(', ');
+      throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${route.path}; it takes ${allowed}.`, { headers: { allow: allowed } });
+    }
+    return { handler, params };
+  }
+  throw new HttpError(404, 'route_not_found', `No route matches ${method} ${pathname}.`, {
+    hint: 'Routes: GET /healthz, and /apps/{app}/users/{user}/sessions[/{id}[/run|/events|/calls[/{n}]]]; see docs/server.md.',
+  });
+}
+
+/** The request target as a URL: paths stay paths even when they start with `//`; absolute URLs (from proxies) are read whole. */
+export function requestUrl(target: string): URL {
+  try {
+    return new URL(target.startsWith('/') ? `http://localhost${target}` : target);
+  } catch {
+    throw new HttpError(400, 'bad_path', `The request target ${JSON.stringify(target)} is not a path.`);
+  }
+}
+
+function matchSegments(pattern: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
+  if (pattern.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [index, part] of pattern.entries()) {
+    const segment = segments[index] ?? '';
+    if (part.startsWith(':')) {
+      if (segment === '') return undefined;
+      params[part.slice(1)] = decodeSegment(segment, part.slice(1));
+    } else if (part !== segment) {
+      return undefined;
+    }
+  }
+  return params;
+}
+
+function decodeSegment(segment: string, name: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, 'bad_path', `The ${name} in the path (${segment}) is not valid percent-encoding.`, { hint: 'Encode ids with encodeURIComponent.' });
+  }
+}

@@ -1,0 +1,96 @@
+import { NotFoundError } from '../core/errors/not-found-error.js';
+import { ValidationError } from '../core/errors/validation-error.js';
+import { requestToJson } from '../core/request/request.js';
+import type { Session } from '../core/session/session.js';
+import { eventToJson, sessionToJson, type SessionJson } from '../core/session/session-json.js';
+import { readCreateSessionBody, readQuery } from './request-input.js';
+import { sessionKey, type Handler, type RouteContext } from './route-context.js';
+
+/** `POST /apps/{app}/users/{user}/sessions` → 201 and the new session. */
+export const createSession: Handler = async (context) => {
+  readQuery(context.url.searchParams, {});
+  const body = readCreateSessionBody(await context.body());
+  const session = await context.runner.createSession({ userId: context.params['user'] ?? '', ...body });
+  const location = `${context.url.pathname.replace(/\/$/, '')}/${encodeURIComponent(session.id)}`;
+  return { status: 201, body: sessionToJson(session), headers: { location } };
+};
+
+/** `GET …/sessions` → `{ sessions }`, without their events, most recently updated first. */
+export const listSessions: Handler = async (context) => {
+  readQuery(context.url.searchParams, {});
+  const sessions = await context.runner.sessions.listSessions({ appName: context.runner.appName, userId: context.params['user'] ?? '' });
+  return { status: 200, body: { sessions: sessions.map(withoutEvents) } };
+};
+
+/** `GET …/sessions/{id}[?limit=N]` → the session with its events (the last N). */
+export const getSession: Handler = async (context) => {
+  const { limit } = readQuery(context.url.searchParams, { limit: 'count' });
+  const session = await loadSession(context, limit === undefined ? {} : { numRecentEvents: limit });
+  return { status: 200, body: sessionToJson(session) };
+};
+
+/** `DELETE …/sessions/{id}` → 204; its events and recorded calls go too, shared `app:` and `user:` state stays. */
+export const deleteSession: Handler = async (context) => {
+  readQuery(context.url.searchParams, {});
+  await loadSession(context, { numRecentEvents: 0 });
+  await context.runner.sessions.deleteSession(sessionKey(context));
+  return { status: 204 };
+};
+
+/** `GET …/sessions/{id}/events[?limit=N][&after=T]` → `{ events }`: the last N, or those at or after time T. */
+export const listEvents: Handler = async (context) => {
+  const { limit, after } = readQuery(context.url.searchParams, { limit: 'count', after: 'number' });
+  const session = await loadSession(context, { ...(limit === undefined ? {} : { numRecentEvents: limit }), ...(after === undefined ? {} : { afterTimestamp: after }) });
+  return { status: 200, body: { events: session.events.map(eventToJson) } };
+};
+
+/** `GET …/sessions/{id}/calls` → `{ calls }`: every recorded model call, without its request. */
+export const listCalls: Handler = async (context) => {
+  readQuery(context.url.searchParams, {});
+  await loadSession(context, { numRecentEvents: 0 });
+  return { status: 200, body: { calls: await context.runner.sessions.listModelCalls(sessionKey(context)) } };
+};
+
+/** `GET …/sessions/{id}/calls/{n}` → the recorded call: the exact request, its provenance and usage. */
+export const getCall: Handler = async (context) => {
+  readQuery(context.url.searchParams, {});
+  const text = context.params['call'] ?? '';
+  const index = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(index) || index < 1) {
+    throw new ValidationError({ subject: 'path', issues: [{ path: 'call', message: `expected a call number from 1, got ${JSON.stringify(text)}` }] });
+  }
+  const key = sessionKey(context);
+  await loadSession(context, { numRecentEvents: 0 });
+  const record = await context.runner.sessions.getModelCall({ ...key, index });
+  if (record === undefined) {
+    const count = (await context.runner.sessions.listModelCalls(key)).length;
+    throw new NotFoundError({
+      resource: 'model call',
+      id: String(index),
+      message: `Session ${key.sessionId} has no call ${index}; it has ${count}.`,
+      hint: `List them with GET …/sessions/${encodeURIComponent(key.sessionId)}/calls.`,
+    });
+  }
+  return { status: 200, body: { ...record, request: requestToJson(record.request) } };
+};
+
+async function loadSession(context: RouteContext, window: { numRecentEvents?: number; afterTimestamp?: number }): Promise<Session> {
+  const key = sessionKey(context);
+  const session = await context.runner.sessions.getSession({ ...key, ...window });
+  if (session === undefined) throw sessionNotFound(key);
+  return session;
+}
+
+export function sessionNotFound(key: { appName: string; userId: string; sessionId: string }): NotFoundError {
+  return new NotFoundError({
+    resource: 'session',
+    id: key.sessionId,
+    message: `Session ${key.sessionId} of user ${key.userId} not found in app ${key.appName}.`,
+    hint: `Create it with POST /apps/${encodeURIComponent(key.appName)}/users/${encodeURIComponent(key.userId)}/sessions.`,
+  });
+}
+
+function withoutEvents(session: Session): Omit<SessionJson, 'events'> {
+  const { events: _events, ...rest } = sessionToJson(session);
+  return rest;
+}

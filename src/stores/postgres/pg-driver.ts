@@ -1,0 +1,176 @@
+import { Pool, types, type CustomTypesConfig, type PoolClient, type PoolConfig } from 'pg';
+import { UsageError } from '../../core/errors/usage-error.js';
+import { ValidationError } from '../../core/errors/validation-error.js';
+import { numberPlaceholders, type SqlDriver, type SqlExecutor, type SqlParam, type TransactionOptions } from '../sql/sql-driver.js';
+
+/** Settings of the pool, as `pg` takes them. With a `url` too, what the URL says wins (pg's rule): use these for the rest. */
+export type PostgresPoolOptions = {
+  host?: string | undefined;
+  port?: number | undefined;
+  user?: string | undefined;
+  password?: string | undefined;
+  database?: string | undefined;
+  /** Connections kept at most. Default 10. */
+  max?: number | undefined;
+  /** How long an unused connection stays open. Default 10,000 ms. */
+  idleTimeoutMillis?: number | undefined;
+  /** How long connecting may take before failing. Default here 10,000 ms (pg's own default waits forever). */
+  connectionTimeoutMillis?: number | undefined;
+  /** TLS: `true`, or Node's `tls.connect` options. */
+  ssl?: boolean | Record<string, unknown> | undefined;
+  /** Server-side limit per statement, in ms. */
+  statement_timeout?: number | undefined;
+  application_name?: string | undefined;
+};
+
+export type PgDriverOptions = {
+  /** `postgres://user:password@host:port/database`; its parts win over the same `pool` settings. */
+  url?: string | undefined;
+  pool?: PostgresPoolOptions | undefined;
+  /**
+   * The schema that holds agentctx's tables, created when missing; lower-case letters, digits and `_`.
+   * Default: the server's `search_path` (usually `public`).
+   */
+  schema?: string | undefined;
+};
+
+const JSON_OID = 114;
+const JSONB_OID = 3802;
+// JSON columns come back as their text, which the store parses itself, exactly as it does on SQLite.
+const typeParsers = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === JSON_OID || oid === JSONB_OID ? (value: string) => value : types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
+};
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+const PLACEHOLDER_CACHE_SIZE = 256;
+
+/**
+ * A `SqlDriver` on a `pg` pool. Statements outside a transaction take any pooled connection; a transaction holds
+ * one connection from BEGIN to COMMIT. Write transactions run at READ COMMITTED (the store's SQL checks and writes
+ * in one statement); read-only ones at REPEATABLE READ, so every statement of one sees the same snapshot.
+ */
+export function createPgDriver(options: PgDriverOptions): SqlDriver {
+  const schema = options.schema;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
+    throw new ValidationError({
+      subject: 'PostgreSQL store options',
+      issues: [{ path: 'schema', message: `${JSON.stringify(schema)} must be lower-case letters, digits and _, not starting with a digit` }],
+    });
+  }
+  const pool = new Pool(poolConfig(options));
+  // An idle connection that breaks (a server restart) is dropped by the pool; without a listener it would crash the process.
+  pool.on('error', () => {});
+  let closed = false;
+  let prepared: Promise<void> | undefined;
+  const placeholders = new Map<string, string>();
+
+  const sqlFor = (sql: string): string => {
+    let numbered = placeholders.get(sql);
+    if (numbered === undefined) {
+      numbered = numberPlaceholders(sql);
+      if (placeholders.size >= PLACEHOLDER_CACHE_SIZE) placeholders.delete(placeholders.keys().next().value as string);
+      placeholders.set(sql, numbered);
+    }
+    return numbered;
+  };
+  const open = (): Promise<void> => {
+    if (closed) return Promise.reject(new UsageError('The PostgreSQL store is closed.', 'Open a new store; close() is the last call a store accepts.'));
+    // The schema is made once per driver, before the first statement; a failure is retried on the next call.
+    prepared ??= (schema === undefined ? Promise.resolve() : createSchema(pool, schema)).catch((error: unknown) => {
+      prepared = undefined;
+      throw error;
+    });
+    return prepared;
+  };
+  const executor = (target: Pool | PoolClient, guard: () => void = () => {}): SqlExecutor => ({
+    async query<T>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
+      guard();
+      return (await target.query(sqlFor(sql), params.map(toPgParam))).rows as T[];
+    },
+    async run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
+      guard();
+      return { changes: (await target.query(sqlFor(sql), params.map(toPgParam))).rowCount ?? 0 };
+    },
+  });
+  const direct = executor(pool);
+
+  return {
+    dialect: 'postgres',
+
+    async query<T>(sql: string, params?: readonly SqlParam[]): Promise<T[]> {
+      await open();
+      return direct.query<T>(sql, params);
+    },
+
+    async run(sql: string, params?: readonly SqlParam[]): Promise<{ changes: number }> {
+      await open();
+      return direct.run(sql, params);
+    },
+
+    async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, transactionOptions: TransactionOptions = {}): Promise<T> {
+      await open();
+      const client = await pool.connect();
+      let ended = false;
+      let broken: Error | undefined;
+      const tx = executor(client, () => {
+        if (ended) throw new UsageError('A transaction handle was used after its transaction ended.', 'Use tx only inside the transaction callback.');
+      });
+      try {
+        await client.query(transactionOptions.readOnly === true ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
+        const result = await fn(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        // Harmless when the transaction already ended (a failed COMMIT); a connection that cannot roll back is discarded.
+        await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        });
+        throw error;
+      } finally {
+        ended = true;
+        client.release(broken);
+      }
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      // Waits for connections still in use to be released, then closes them all.
+      await pool.end();
+    },
+  };
+}
+
+function poolConfig(options: PgDriverOptions): PoolConfig {
+  const { pool = {}, url, schema } = options;
+  const config: PoolConfig = {
+    connectionTimeoutMillis: 10_000,
+    application_name: 'agentctx',
+    ...(url === undefined ? {} : { connectionString: url }),
+    ...definedOnly(pool),
+    types: typeParsers,
+  };
+  // Every connection starts with the schema first on its search path, before any statement runs.
+  if (schema !== undefined) config.options = `-c search_path=${schema}`;
+  return config;
+}
+
+async function createSchema(pool: Pool, schema: string): Promise<void> {
+  try {
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } catch (error) {
+    // Two processes creating it at once: one of them sees a duplicate, which is what it wanted.
+    const code = (error as { code?: unknown }).code;
+    if (code !== '23505' && code !== '42P06') throw error;
+  }
+}
+
+function definedOnly(record: PostgresPoolOptions): PoolConfig {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as PoolConfig;
+}
+
+/** pg sends a Buffer as bytea; a plain Uint8Array is viewed as one, without copying. */
+function toPgParam(param: SqlParam): SqlParam {
+  return param instanceof Uint8Array && !Buffer.isBuffer(param) ? Buffer.from(param.buffer, param.byteOffset, param.byteLength) : param;
+}

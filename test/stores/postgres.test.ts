@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentctxError } from '../../src/core/errors/agentctx-error.js';
+import { createEvent } from '../../src/core/session/create-event.js';
+import type { EventInput } from '../../src/core/session/event.js';
+import type { Session } from '../../src/core/session/session.js';
+import { textArtifact } from '../../src/core/session/artifact.js';
+import { createPostgresArtifactStore, createPostgresSessionStore, type PostgresSessionStoreOptions } from '../../src/stores/postgres/create-postgres-store.js';
+import { createPgDriver } from '../../src/stores/postgres/pg-driver.js';
+import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/stores/sql/migrations.js';
+import type { SqlArtifactStore } from '../../src/stores/sql/sql-artifact-store.js';
+import type { SqlSessionStore } from '../../src/stores/sql/sql-session-store.js';
+import { testArtifactStore, testSessionStore } from '../../src/testing/conformance/index.js';
+import { createTestDatabase, explainDirect, queryDirect, skipWithoutPostgres, TEST_POSTGRES_URL } from '../support/postgres.js';
+
+if (TEST_POSTGRES_URL === undefined) {
+  skipWithoutPostgres('PostgreSQL session and artifact stores');
+} else {
+  const server = TEST_POSTGRES_URL;
+  // One database for this file; every store below gets a schema of its own in it.
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  let schemas = 0;
+  const opened: (SqlSessionStore | SqlArtifactStore)[] = [];
+  const url = (): string => {
+    if (database === undefined) throw new Error('the test database is not ready');
+    return database.url;
+  };
+  const newSchema = () => `s${++schemas}`;
+  const open = (options: PostgresSessionStoreOptions = {}): SqlSessionStore => {
+    const store = createPostgresSessionStore({ url: url(), pool: { max: 3 }, ...options });
+    opened.push(store);
+    return store;
+  };
+  const openArtifacts = (schema: string): SqlArtifactStore => {
+    const store = createPostgresArtifactStore({ url: url(), schema, pool: { max: 3 } });
+    opened.push(store);
+    return store;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(server, 'stores');
+  });
+  afterAll(async () => {
+    await Promise.all(opened.map((store) => store.close()));
+    await database?.drop();
+  });
+
+  testSessionStore({ name: 'postgres', create: (clock) => open({ schema: newSchema(), ...clock }) });
+  testArtifactStore({ name: 'postgres', create: () => openArtifacts(newSchema()) });
+
+  let counter = 0;
+  const event = (input: Partial<EventInput> = {}) => createEvent({ author: 'user', invocationId: 'inv', ...input }, { newId: () => `ev-${++counter}` });
+  const key = { appName: 'app', userId: 'u1', sessionId: 's1' };
+  const codeOf = (reason: unknown) => (AgentctxError.isInstance(reason) ? reason.code : `not an AgentctxError: ${String(reason)}`);
+
+  describe('postgres stores under real concurrency', () => {
+    it('lets exactly one of 20 appends from 20 pools win each revision', async () => {
+      const schema = newSchema();
+      const stores = Array.from({ length: 20 }, () => open({ schema, pool: { max: 1 } }));
+      await stores[0]?.createSession(key);
+      for (let round = 0; round < 5; round++) {
+        const copies = await Promise.all(stores.map(async (store) => (await store.getSession(key)) as Session));
+        expect(new Set(copies.map((copy) => copy.revision))).toEqual(new Set([round]));
+        const results = await Promise.allSettled(stores.map((store, i) => store.appendEvent({ session: copies[i] as Session, event: event({ actions: { stateDelta: { winner: i } } }) })));
+        expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+        expect(results.flatMap((result) => (result.status === 'rejected' ? [codeOf(result.reason)] : [])).every((code) => code === 'stale_session')).toBe(true);
+      }
+      const final = (await stores[0]?.getSession(key)) as Session;
+      expect(final.revision).toBe(5);
+      expect(final.events).toHaveLength(5);
+    });
+
+    it('counts 20 concurrent increments of user:count from 20 sessions exactly, with reload and retry', async () => {
+      const schema = newSchema();
+      const stores = Array.from({ length: 20 }, () => open({ schema, pool: { max: 1 } }));
+      await Promise.all(stores.map((store, i) => store.createSession({ ...key, sessionId: `s${i}` })));
+      let conflicts = 0;
+      await Promise.all(
+        stores.map(async (store, i) => {
+          for (let attempt = 0; attempt < 200; attempt++) {
+            const session = (await store.getSession({ ...key, sessionId: `s${i}` })) as Session;
+            const count = ((session.state['user:count'] as number | undefined) ?? 0) + 1;
+            try {
+              await store.appendEvent({ session, event: event({ actions: { stateDelta: { 'user:count': count, mine: count } } }) });
+              return;
+            } catch (error) {
+              expect(codeOf(error)).toBe('stale_shared_state');
+              conflicts += 1;
+            }
+          }
+          throw new Error(`session s${i} never won`);
+        }),
+      );
+      const state = (await stores[0]?.createSession({ ...key, sessionId: 'check' }))?.state;
+      expect(state).toEqual({ 'user:count': 20 });
+      // Every session stored exactly one event: a refused append left nothing behind.
+      for (let i = 0; i < 20; i++) expect((await stores[0]?.getSession({ ...key, sessionId: `s${i}` }))?.events).toHaveLength(1);
+      expect(conflicts).toBeGreaterThan(0);
+      const rows = await queryDirect<{ version: number }>(url(), `SELECT version FROM ${schema}.agentctx_user_state WHERE state_key = 'count'`);
+      expect(rows).toEqual([{ version: 20 }]);
+    });
+
+    it('keeps every concurrent write of distinct shared keys, and gives concurrent artifact saves distinct versions', async () => {
+      const schema = newSchema();
+      const stores = Array.from({ length: 10 }, () => open({ schema, pool: { max: 1 } }));
+      await Promise.all(stores.map((store, i) => store.createSession({ ...key, sessionId: `s${i}` })));
+      await Promise.all(
+        stores.map(async (store, i) => {
+          const session = (await store.getSession({ ...key, sessionId: `s${i}` })) as Session;
+          for (let n = 0; n < 5; n++) await store.appendEvent({ session, event: event({ actions: { stateDelta: { [`user:k${i}`]: n, [`app:k${i}`]: n } } }) });
+        }),
+      );
+      const state = (await stores[0]?.createSession({ ...key, sessionId: 'check' }))?.state ?? {};
+      expect(Object.keys(state)).toHaveLength(20);
+      expect(Object.values(state).every((value) => value === 4)).toBe(true);
+
+      const artifacts = Array.from({ length: 10 }, () => openArtifacts(schema));
+      const versions = await Promise.all(artifacts.map((store, i) => store.save({ ...key, filename: 'log.txt', artifact: textArtifact(`v${i}`) })));
+      expect([...versions].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    });
+
+    it('migrates a new schema once when many stores open it at the same moment', async () => {
+      const schema = newSchema();
+      const results = await Promise.all(Array.from({ length: 8 }, () => open({ schema }).migrate()));
+      expect(results.filter((result) => result.applied.length > 0)).toEqual([{ from: 0, to: SCHEMA_VERSION, applied: MIGRATIONS.map((m) => m.name) }]);
+    });
+  });
+
+  describe('postgres schema', () => {
+    it('stores event payloads and state values as json, keeping the exact text, key order and all', async () => {
+      const schema = newSchema();
+      const store = open({ schema });
+      const session = await store.createSession({ ...key, state: { 'user:profile': { zeta: 1, alpha: 'a\u0000b' } } });
+      const odd = { z: 1, a: [{ y: 'lone \ud800 surrogate', b: null }], 'key with \u0000': true };
+      const input = event({ content: { role: 'model', parts: [{ functionCall: { name: 'f', args: odd } }] }, actions: { stateDelta: { own: odd, 'app:odd': odd } } });
+      const stored = await store.appendEvent({ session, event: input });
+      const reloaded = (await store.getSession(key)) as Session;
+      expect(JSON.stringify(reloaded.events)).toBe(JSON.stringify([stored]));
+      expect(JSON.stringify(reloaded.events[0]?.content)).toBe(JSON.stringify(input.content));
+      expect(JSON.stringify(reloaded.state)).toBe(JSON.stringify({ own: odd, 'app:odd': odd, 'user:profile': { zeta: 1, alpha: 'a\u0000b' } }));
+      const types = await queryDirect<{ table_name: string; column_name: string; data_type: string }>(
+        url(),
+        `SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND column_name IN ('event_json', 'value_json') ORDER BY table_name`,
+        [schema],
+      );
+      expect(types.map((row) => row.data_type)).toEqual(['json', 'json', 'json', 'json']);
+    });
+
+    it('reads a window of recent events backwards along the primary key, never the whole history', async () => {
+      const schema = newSchema();
+      const store = open({ schema });
+      const session = await store.createSession(key);
+      for (let i = 0; i < 30; i++) await store.appendEvent({ session, event: event({ timestamp: 100 + i }) });
+      expect((await store.getSession({ ...key, numRecentEvents: 3 }))?.events.map((e) => e.timestamp)).toEqual([127, 128, 129]);
+      const explain = async (sql: string): Promise<string> => (await explainDirect(url(), sql.replace('FROM agentctx_events', `FROM ${schema}.agentctx_events`))).join('\n');
+      const recent = await explain(`SELECT event_json FROM agentctx_events WHERE app_name = 'app' AND user_id = 'u1' AND session_id = 's1' ORDER BY seq DESC LIMIT 20`);
+      expect(recent).toMatch(/Index Scan Backward using agentctx_events_pkey/);
+      expect(recent).not.toMatch(/Sort|Seq Scan/);
+      const after = await explain(`SELECT event_json FROM agentctx_events WHERE app_name = 'app' AND user_id = 'u1' AND session_id = 's1' AND event_time >= 125 ORDER BY seq`);
+      expect(after).toMatch(/agentctx_events_by_time|agentctx_events_pkey/);
+      expect(after).not.toMatch(/Seq Scan/);
+    });
+
+    it('upgrades a database written at schema version 1 in place', async () => {
+      const schema = newSchema();
+      const driver = createPgDriver({ url: url(), schema });
+      await migrate(driver, { migrations: MIGRATIONS.slice(0, 1) });
+      await driver.run(`INSERT INTO agentctx_sessions VALUES ('app', 'u1', 's1', 1, 0, 10, 11)`);
+      await driver.run(
+        `INSERT INTO agentctx_events VALUES ('app', 'u1', 's1', 1, 'ev-old', 11, '{"id":"ev-old","invocationId":"i","author":"user","timestamp":11,"actions":{"stateDelta":{"b":1,"a":2},"artifactDelta":{}}}')`,
+      );
+      await driver.run(`INSERT INTO agentctx_user_state VALUES ('app', 'u1', 'count', '1')`);
+      await driver.close();
+      const store = open({ schema });
+      const session = (await store.getSession(key)) as Session;
+      expect(session).toMatchObject({ revision: 1, state: { 'user:count': 1 }, sharedStateVersions: { 'user:count': 1 } });
+      expect(Object.keys(session.events[0]?.actions.stateDelta ?? {})).toEqual(['b', 'a']);
+      await store.appendEvent({ session, event: event({ actions: { stateDelta: { 'user:count': 2 } } }) });
+      expect(await store.migrate()).toEqual({ from: SCHEMA_VERSION, to: SCHEMA_VERSION, applied: [] });
+    });
+
+    it('never writes a temp: key, and fails every call once closed', async () => {
+      const schema = newSchema();
+      const store = open({ schema });
+      const session = await store.createSession({ ...key, state: { 'temp:init': 'TEMP-SECRET-1' } });
+      await store.appendEvent({ session, event: event({ actions: { stateDelta: { 'temp:x': 'TEMP-SECRET-2', 'user:y': 1 } } }) });
+      const rows = await queryDirect<{ dump: string }>(
+        url(),
+        `SELECT concat_ws('|', (SELECT string_agg(event_json::text, '|') FROM ${schema}.agentctx_events), (SELECT string_agg(state_key || value_json::text, '|') FROM ${schema}.agentctx_user_state), (SELECT string_agg(state_key || value_json::text, '|') FROM ${schema}.agentctx_session_state)) AS dump`,
+      );
+      expect(rows[0]?.dump).toContain('user');
+      expect(rows[0]?.dump).not.toMatch(/temp:|TEMP-SECRET/);
+      await store.close();
+      await expect(store.getSession(key)).rejects.toMatchObject({ code: 'usage' });
+    });
+
+    it('refuses a schema name it would have to quote', () => {
+      expect(() => createPostgresSessionStore({ url: url(), schema: 'Bad-Name' })).toThrow(/schema: "Bad-Name" must be lower-case/);
+    });
+  });
+}
