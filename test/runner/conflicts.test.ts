@@ -67,5 +67,19 @@ describe('conflicting writers', () => {
     }
     expect(stored.filter((event) => event.content?.parts.some((part) => 'functionResponse' in part))).toHaveLength(turns.length);
     expect(refused).toBeGreaterThan(0);
+    // The tool's read-modify-write of a shared key lost no increment: a stale one was refused and the tool ran again.
+    expect((await sessions.getSession({ appName: 'scribe', userId: 'u', sessionId: 's' }))?.state['user:turns']).toBe(turns.length);
+  });
+
+  it('concurrent sessions of one user each count their turn in a user: key; none is lost', async () => {
+    const sessions = createInMemorySessionStore();
+    const runner = createRunner({ agents: llmAgent({ name: 'scribe', tools: [note] }), model, sessions });
+    const ids = Array.from({ length: 6 }, (_, index) => `s${index}`);
+    for (const sessionId of ids) await runner.createSession({ userId: 'u', sessionId });
+    await Promise.all(ids.map(async (sessionId) => {
+      for await (const _event of runner.run({ userId: 'u', sessionId, message: `hello from ${sessionId}` }));
+    }));
+    const state = (await sessions.getSession({ appName: 'scribe', userId: 'u', sessionId: 's0' }))?.state;
+    expect(state?.['user:turns']).toBe(ids.length);
   });
 });

@@ -26,7 +26,7 @@ export type RunnerCompaction = {
 };
 
 /** Writes refused as conflicts are retried this many times in all, each after reloading the session. */
-export const CONFLICT_ATTEMPTS = 6;
+export const CONFLICT_ATTEMPTS = 10;
 
 /** Settings shared by every invocation of a runner. */
 export type RunnerSettings = {
@@ -116,8 +116,8 @@ export class Invocation {
           throw error;
         }
         this.conflictsRetried += 1;
-        // A short random pause, growing with each attempt, so contending writers do not collide again in step.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+        // A random pause that doubles with each attempt (up to 200 ms), so contending writers spread out.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 2 ** attempt)));
         await this.reload();
         event = remake === undefined ? event : await remake();
       }
