@@ -142,6 +142,7 @@ export type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '.
 export type { ModelCallRecord, ModelCallSummary } from './core/session/model-call.js';
 export { createRunner } from './core/runner/runner.js';
 export type { Runner, RunnerOptions, RunInput } from './core/runner/runner.js';
+export type { RunnerStats } from './core/runner/invocation.js';
 export { findAgentToRun } from './core/runner/find-agent-to-run.js';
 export { functionTool } from './core/tools/function-tool.js';
 export type { FunctionToolConfig, StandardSchema } from './core/tools/function-tool.js';

@@ -5,7 +5,8 @@ import { createSession, deleteSession, getCall, getSession, listCalls, listEvent
 
 type Route = { path: string; methods: Readonly<Record<string, Handler>> };
 
-const healthz: Handler = async () => ({ status: 200, body: { ok: true } });
+// With the runner's live counts, so a load balancer or a load test can watch a process.
+const healthz: Handler = async (context) => ({ status: 200, body: { ok: true, invocations: context.runner.stats.invocations, conflictsRetried: context.runner.stats.conflictsRetried } });
 
 const SESSIONS = '/apps/:app/users/:user/sessions';
 

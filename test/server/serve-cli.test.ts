@@ -50,7 +50,7 @@ describe('agentctx serve', () => {
     const url = await server.url;
     const client = api(url, { authorization: 'Bearer tok' });
     expect((await api(url).get('/healthz')).status).toBe(401);
-    expect((await client.get('/healthz')).json).toEqual({ ok: true });
+    expect((await client.get('/healthz')).json).toMatchObject({ ok: true, conflictsRetried: 0 });
     const sessions = '/apps/waiter/users/u/sessions';
     expect((await client.post(sessions, { sessionId: 's' })).status).toBe(201);
 

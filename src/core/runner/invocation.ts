@@ -45,6 +45,16 @@ export type RunnerSettings = {
   readonly adkCompatibility: boolean;
   readonly now: () => number;
   readonly newId: () => string;
+  /** Counts kept across the runner's invocations. */
+  readonly stats: RunnerStats;
+};
+
+/** What a runner has done since it was made: for health checks and load tests. */
+export type RunnerStats = {
+  /** Invocations started. */
+  invocations: number;
+  /** Writes refused as conflicts and tried again after reloading the session. */
+  conflictsRetried: number;
 };
 
 /**
@@ -116,6 +126,7 @@ export class Invocation {
           throw error;
         }
         this.conflictsRetried += 1;
+        this.settings.stats.conflictsRetried += 1;
         // A random pause that doubles with each attempt (up to 200 ms), so contending writers spread out.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 2 ** attempt)));
         await this.reload();

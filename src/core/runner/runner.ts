@@ -14,7 +14,7 @@ import type { ValueFormat } from '../state/template/value-format.js';
 import { parseCompactionConfig, type EventsCompactionConfig } from '../compaction/compaction-config.js';
 import { compactAfterInvocation } from './compaction-steps.js';
 import { findAgentToRun } from './find-agent-to-run.js';
-import { configurationError, Invocation, type RunnerCompaction, type RunnerSettings } from './invocation.js';
+import { configurationError, Invocation, type RunnerCompaction, type RunnerSettings, type RunnerStats } from './invocation.js';
 import { runAgent } from './run-agent.js';
 import { SessionCache } from './session-cache.js';
 
@@ -63,6 +63,8 @@ export type Runner = {
   readonly appName: string;
   readonly tree: AgentTree;
   readonly sessions: SessionStore;
+  /** Invocations started and conflicts retried since the runner was made (live counts). */
+  readonly stats: Readonly<RunnerStats>;
   /** Runs one invocation and yields its events as they happen; every complete event is stored before it is yielded. */
   run(input: RunInput): AsyncGenerator<Event>;
   createSession(input: { userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session>;
@@ -98,6 +100,7 @@ export function createRunner(options: RunnerOptions): Runner {
     valueFormat: options.valueFormat ?? 'default',
     compaction: runnerCompaction(options.eventsCompactionConfig),
     adkCompatibility: options.adkCompatibility ?? false,
+    stats: { invocations: 0, conflictsRetried: 0 },
     now: options.now ?? (() => Date.now() / 1000),
     newId,
   };
@@ -106,6 +109,7 @@ export function createRunner(options: RunnerOptions): Runner {
     appName,
     tree,
     sessions,
+    stats: settings.stats,
     createSession: (input) => sessions.createSession({ appName, ...input }),
     async *run(input: RunInput): AsyncGenerator<Event> {
       const loaded = await cache.load(input.userId, input.sessionId);
@@ -120,6 +124,7 @@ export function createRunner(options: RunnerOptions): Runner {
       const userContent: Content = typeof input.message === 'string' ? { role: 'user', parts: [{ text: input.message }] } : input.message;
       const { session, contents } = loaded;
       const invocation = new Invocation({ settings, session, id: `e-${newId()}`, userContent, signal: input.signal, contents });
+      settings.stats.invocations += 1;
       let completed = false;
       // Every agent must have a model before anything is written.
       for (const node of tree.nodes) if (isLlmAgent(node.definition)) await settings.modelFor(node.definition, node);
