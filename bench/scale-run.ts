@@ -1,0 +1,109 @@
+// bench:scale's run: servers on one PostgreSQL database, concurrent clients, one server killed mid-run, a verdict.
+import { createPostgresSessionStore } from 'agentctx/stores/postgres';
+import { median } from './stats.js';
+import { planClients, runClient, type AcknowledgedTurn } from './scale-client.js';
+import { freshDatabase, startServer, stopServer, type ServerProcess } from './scale-servers.js';
+import { verify, type Verification } from './scale-verify.js';
+
+export type ScaleOptions = {
+  servers: number;
+  clients: number;
+  turns: number;
+  /** Kill server 0 with SIGKILL once this share of the planned turns is done; no kill when undefined. */
+  killAt: number | undefined;
+  /** A PostgreSQL server to make the run's database on; a throwaway cluster when undefined. */
+  postgres: string | undefined;
+  progress?: (done: number, planned: number) => void;
+};
+
+export type ScaleResult = Verification & {
+  turnsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  conflictsRetried: number;
+  busyRetries: number;
+  acknowledgedTurns: number;
+  failedTurns: number;
+  plannedTurns: number;
+  serverKilled: boolean;
+  /** Acknowledged turns served by the server that was killed (they must all be in the database). */
+  acknowledgedByKilled: number;
+  seconds: number;
+};
+
+export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
+  const database = await freshDatabase(options.postgres);
+  const servers: ServerProcess[] = [];
+  try {
+    // The first server migrates the new database; the others find it ready.
+    servers.push(await startServer(database.url));
+    servers.push(...(await Promise.all(Array.from({ length: options.servers - 1 }, () => startServer(database.url)))));
+    const plans = planClients(options.clients, options.turns);
+    const store = createPostgresSessionStore({ url: database.url });
+    for (const plan of plans) {
+      if ((await store.getSession({ appName: 'scale', userId: plan.userId, sessionId: plan.sessionId })) === undefined) {
+        await store.createSession({ appName: 'scale', userId: plan.userId, sessionId: plan.sessionId });
+      }
+    }
+    const planned = options.clients * options.turns;
+    let done = 0;
+    let killed = false;
+    const conflicts = new Map<number, number>();
+    const poll = setInterval(() => void pollConflicts(servers, conflicts), 250);
+    const onTurn = () => {
+      done += 1;
+      options.progress?.(done, planned);
+      if (!killed && options.killAt !== undefined && done >= planned * options.killAt) {
+        killed = true;
+        const victim = servers[0] as ServerProcess;
+        victim.alive = false;
+        victim.child.kill('SIGKILL');
+      }
+    };
+    const started = performance.now();
+    const results = await Promise.all(plans.map((plan) => runClient(plan, servers, onTurn)));
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(poll);
+    await pollConflicts(servers, conflicts);
+    const acknowledged: AcknowledgedTurn[] = results.flatMap((result) => result.acknowledged);
+    const verdict = await verify(store, plans, acknowledged);
+    await store.close();
+    const latencies = acknowledged.map((turn) => turn.ms).sort((a, b) => a - b);
+    return {
+      ...verdict,
+      turnsPerSecond: round(acknowledged.length / seconds),
+      p50Ms: round(median(latencies)),
+      p99Ms: round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? 0),
+      conflictsRetried: [...conflicts.values()].reduce((sum, count) => sum + count, 0),
+      busyRetries: results.reduce((sum, result) => sum + result.busyRetries, 0),
+      acknowledgedTurns: acknowledged.length,
+      failedTurns: results.reduce((sum, result) => sum + result.failed, 0),
+      plannedTurns: planned,
+      serverKilled: killed,
+      acknowledgedByKilled: acknowledged.filter((turn) => turn.server === 0).length,
+      seconds: round(seconds),
+    };
+  } finally {
+    await Promise.all(servers.map(stopServer));
+    await database.drop();
+  }
+}
+
+// The last count each server reported; a killed server keeps the count it had when it last answered.
+async function pollConflicts(servers: readonly ServerProcess[], conflicts: Map<number, number>): Promise<void> {
+  await Promise.all(
+    servers.map(async (server, index) => {
+      if (!server.alive) return;
+      try {
+        const health = (await (await fetch(`${server.url}/healthz`)).json()) as { conflictsRetried: number };
+        conflicts.set(index, health.conflictsRetried);
+      } catch {
+        // Gone, or going: its last count stands.
+      }
+    }),
+  );
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
