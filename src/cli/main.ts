@@ -57,6 +57,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       io.stderr(`error: unknown command '${first}'. Run 'agentctx --help' to see the commands.\n`);
       return 2;
     }
+    // Every command's --help is answered here, before its own options are checked.
+    const own = rest.indexOf('--') === -1 ? rest : rest.slice(0, rest.indexOf('--'));
+    if (own.includes('-h') || own.includes('--help')) {
+      io.stdout(command.help);
+      return 0;
+    }
     return await command.run(rest, io);
   } catch (error) {
     return reportError(error, io, debug);

@@ -56,12 +56,7 @@ export const checkCommand: Command = {
       'value-format': { type: 'string' },
       escapes: { type: 'boolean' },
       json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     });
-    if (values.help === true) {
-      io.stdout(HELP);
-      return 0;
-    }
     const [file, ...extra] = positionals;
     if (file === undefined) throw new UsageError('check needs a file to check.', "Run 'agentctx check --help' for the file format.");
     if (extra.length > 0) throw new UsageError(`check takes one file, got ${positionals.length}.`, 'Check them one at a time.');

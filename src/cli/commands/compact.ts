@@ -104,12 +104,7 @@ export const compactCommand: Command = {
       summarizer: { type: 'string' },
       model: { type: 'string' },
       json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     });
-    if (values.help === true) {
-      io.stdout(HELP);
-      return 0;
-    }
     const [file, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`compact takes one file, got ${positionals.length}.`);
     const dryRun = values['dry-run'] === true;

@@ -25,11 +25,7 @@ export const diffCommand: Command = {
   summary: 'compare the requests of two case files field by field',
   help: HELP,
   async run(args: string[], io: CliIo): Promise<number> {
-    const { values, positionals } = parseCommandArgs('diff', args, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
-    if (values.help === true) {
-      io.stdout(HELP);
-      return 0;
-    }
+    const { values, positionals } = parseCommandArgs('diff', args, { json: { type: 'boolean' } });
     if (positionals.length !== 2) throw new UsageError(`diff compares two case files, got ${positionals.length}.`, "Run 'agentctx diff --help'.");
     const [left, right] = await Promise.all(positionals.map((file) => requestOf(file, io)));
     const diff = diffRequests(left ?? never(), right ?? never());

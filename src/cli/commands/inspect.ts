@@ -84,12 +84,7 @@ export const inspectCommand: Command = {
       app: { type: 'string' },
       user: { type: 'string' },
       store: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     });
-    if (values.help === true) {
-      io.stdout(HELP);
-      return 0;
-    }
     const [file, ...extra] = positionals;
     if (values.session !== undefined) return inspectRecorded(file, values, io);
     if (file === undefined) throw new UsageError('inspect needs a case file.', "Run 'agentctx inspect --help' for its format.");

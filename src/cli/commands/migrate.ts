@@ -32,12 +32,7 @@ export const migrateCommand: Command = {
     const { values, positionals } = parseCommandArgs('migrate', args, {
       store: { type: 'string' },
       json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     });
-    if (values.help === true) {
-      io.stdout(HELP);
-      return 0;
-    }
     if (positionals.length > 0) throw new UsageError(`migrate takes no arguments, got ${JSON.stringify(positionals[0])}.`, 'Name the store with --store.');
     const opened = await resolveSqlStore(values.store, io.cwd);
     const result = await usingStore(opened, () => opened.store.migrate());

@@ -64,12 +64,7 @@ export const runCommand: Command = {
       store: { type: 'string' },
       stream: { type: 'boolean' },
       json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     });
-    if (values.help === true) {
-      io.stdout(HELP);
-      return 0;
-    }
     const [file, ...extra] = positionals;
     if (file === undefined) throw new UsageError('run needs an agent file or module.', "Run 'agentctx run --help' for the forms it takes.");
     if (extra.length > 0) throw new UsageError(`run takes one agent file, got ${positionals.length}; pass the message with --message.`);

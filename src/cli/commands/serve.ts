@@ -75,12 +75,7 @@ export const serveCommand: Command = {
       token: { type: 'string' },
       model: { type: 'string' },
       stream: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     });
-    if (values.help === true) {
-      io.stdout(HELP);
-      return 0;
-    }
     const [file, ...extra] = positionals;
     if (file === undefined) throw new UsageError('serve needs an agent file or module.', "Run 'agentctx serve --help' for the forms it takes.");
     if (extra.length > 0) throw new UsageError(`serve takes one agent file, got ${positionals.length}.`);

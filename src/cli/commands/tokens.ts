@@ -36,12 +36,7 @@ export const tokensCommand: Command = {
       user: { type: 'string' },
       store: { type: 'string' },
       json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     });
-    if (values.help === true) {
-      io.stdout(HELP);
-      return 0;
-    }
     if (positionals.length > 1) throw new UsageError(`tokens takes one agent file, got ${positionals.length}.`);
     const calibration = await withRecordedSession(positionals[0], values, io, async (store, key) => {
       const counter = await loadTokenCounter();
