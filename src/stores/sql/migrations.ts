@@ -231,3 +231,25 @@ function schemaError(problem: string, cause?: unknown): ValidationError {
     cause,
   });
 }
+
+/**
+ * Migrations run once, on first use: `ready()` waits for them (a failed attempt is forgotten, so a later call tries
+ * again: the database may have been busy); `migrate()` runs them now, as `agentctx migrate` does.
+ */
+export function lazyMigrations(driver: SqlDriver): { ready(): Promise<MigrationResult>; migrate(): Promise<MigrationResult> } {
+  let migrated: Promise<MigrationResult> | undefined;
+  return {
+    ready() {
+      migrated ??= migrate(driver).catch((error: unknown) => {
+        migrated = undefined;
+        throw error;
+      });
+      return migrated;
+    },
+    async migrate() {
+      const result = await migrate(driver);
+      migrated = Promise.resolve(result);
+      return result;
+    },
+  };
+}

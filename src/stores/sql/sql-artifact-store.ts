@@ -2,7 +2,7 @@ import type { Artifact, ArtifactKey, StoredArtifact } from '../../core/session/a
 import { checkArtifactInput, isUserArtifact } from '../../core/session/artifact-rules.js';
 import type { ArtifactStore } from '../../core/session/artifact-store.js';
 import type { SessionKey } from '../../core/session/session.js';
-import { migrate, type MigrationResult } from './migrations.js';
+import { lazyMigrations, type MigrationResult } from './migrations.js';
 import type { SqlDriver } from './sql-driver.js';
 
 export type SqlArtifactStoreOptions = {
@@ -28,24 +28,14 @@ const KEY_WHERE = 'app_name = ? AND user_id = ? AND session_id = ? AND filename 
  * the content. `user:` artifacts are stored with an empty session id, which no session has.
  */
 export function createSqlArtifactStore(driver: SqlDriver, options: SqlArtifactStoreOptions = {}): SqlArtifactStore {
-  let migrated: Promise<MigrationResult> | undefined;
-  const ready = (): Promise<MigrationResult> => {
-    migrated ??= migrate(driver).catch((error: unknown) => {
-      migrated = undefined;
-      throw error;
-    });
-    return migrated;
-  };
+  const migrations = lazyMigrations(driver);
+  const ready = migrations.ready;
   const keyParams = (key: ArtifactKey): [string, string, string, string] => [key.appName, key.userId, isUserArtifact(key.filename) ? '' : key.sessionId, key.filename];
 
   return {
     name: options.name ?? driver.dialect,
 
-    async migrate(): Promise<MigrationResult> {
-      const result = await migrate(driver);
-      migrated = Promise.resolve(result);
-      return result;
-    },
+    migrate: migrations.migrate,
 
     async save(input: ArtifactKey & { artifact: Artifact }): Promise<number> {
       checkArtifactInput(input, input.artifact);

@@ -23,7 +23,7 @@ import {
 } from '../../core/session/store-rules.js';
 import { splitStateDelta, withoutTempKeys } from '../../core/state/state-delta.js';
 import { deepFreeze, findNonJson, toStoredJson } from '../../core/util/json-value.js';
-import { migrate, type MigrationResult } from './migrations.js';
+import { lazyMigrations, type MigrationResult } from './migrations.js';
 import { baseOf, callParams, CALL_COLUMNS, SUMMARY_COLUMNS, toCallRecord, toCallSummary, type CallRow, type SummaryRow } from './model-call-rows.js';
 import { applyBase, RequestDeltas } from './request-deltas.js';
 import type { SqlDriver, SqlExecutor, SqlParam } from './sql-driver.js';
@@ -61,25 +61,14 @@ const CHILD_WHERE = 'app_name = ? AND user_id = ? AND session_id = ?';
 export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStoreOptions = {}): SqlSessionStore {
   const now = options.now ?? (() => Date.now() / 1000);
   const newId = options.newId ?? (() => crypto.randomUUID());
-  let migrated: Promise<MigrationResult> | undefined;
   const deltas = new RequestDeltas();
-  const ready = (): Promise<MigrationResult> => {
-    // A failed attempt is forgotten, so a later call tries again (the database may have been busy).
-    migrated ??= migrate(driver).catch((error: unknown) => {
-      migrated = undefined;
-      throw error;
-    });
-    return migrated;
-  };
+  const migrations = lazyMigrations(driver);
+  const ready = migrations.ready;
 
   return {
     name: options.name ?? driver.dialect,
 
-    async migrate(): Promise<MigrationResult> {
-      const result = await migrate(driver);
-      migrated = Promise.resolve(result);
-      return result;
-    },
+    migrate: migrations.migrate,
 
     async createSession(input: CreateSessionInput): Promise<Session> {
       const given = input.state ?? {};
