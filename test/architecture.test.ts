@@ -44,10 +44,14 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   'models/registry': { layers: ['core', 'models/registry', 'models/gemini', 'models/openai', 'models/anthropic', 'models/scripted'], packages: [] },
   workspace: { layers: ['core', 'workspace'], packages: ['node:fs/promises', 'node:path'] },
   // The HTTP API: node:http and core only, no framework; the CLI composes it with a store and models.
-  server: { layers: ['core', 'server'], packages: ['node:http', 'node:crypto'] },
+  // Who may use a local HTTP service: shared by the API server and the inspector.
+  access: { layers: ['access'], packages: ['node:crypto'] },
+  server: { layers: ['core', 'access', 'server'], packages: ['node:http'] },
+  // The web inspector: reads through the store contract; Hono, and its Node adapter in one file (checked below).
+  web: { layers: ['core', 'access', 'web'], packages: ['hono', '@hono/node-server', 'node:fs/promises', 'node:http', 'node:path', 'node:url'] },
   testing: { layers: ['core', 'testing', 'stores/fs', 'models/scripted'], packages: ['vitest'] },
   cli: {
-    layers: ['core', 'cli', 'stores/fs', 'stores/sqlite', 'stores/postgres', 'models/scripted', 'models/registry', 'workspace', 'server'],
+    layers: ['core', 'cli', 'access', 'stores/fs', 'stores/sqlite', 'stores/postgres', 'models/scripted', 'models/registry', 'workspace', 'server', 'web'],
     packages: ['node:fs', 'node:fs/promises', 'node:path', 'node:util', 'node:url', 'node:readline/promises'],
   },
   entry: { layers: ['core'], packages: [] },
@@ -97,6 +101,12 @@ describe('architecture', () => {
     const importers = (pkg: string) => files.filter((file) => file.imports.includes(pkg)).map((file) => relative(src, file.path));
     expect(importers('pg')).toEqual(['stores/postgres/pg-driver.ts']);
     expect(importers('better-sqlite3')).toEqual(['stores/sqlite/better-sqlite3-driver.ts']);
+  });
+
+  it('imports the Hono Node adapter in one file, and Hono nowhere outside the inspector', () => {
+    const importers = (pkg: string) => files.filter((file) => file.imports.includes(pkg)).map((file) => relative(src, file.path));
+    expect(importers('@hono/node-server')).toEqual(['web/serve-inspector.ts']);
+    expect(importers('hono').every((path) => path.startsWith('web/'))).toBe(true);
   });
 
   it('keeps source files small', () => {

@@ -65,7 +65,12 @@ try {
       ],
     }),
   );
-  lines.push('', `chart: ${CHART}`, `inspect a call: npx agentctx inspect --app ${APP} --user analyst --session ${result.paged.sessionId} --call 4`);
+  lines.push(
+    '',
+    `chart: ${CHART}`,
+    `inspect a call: npx agentctx inspect --app ${APP} --user analyst --session ${result.paged.sessionId} --call 4`,
+    `or in the browser: npx agentctx web --app ${APP}`,
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
   process.exitCode = correct ? 0 : 1;
 } finally {

@@ -8,9 +8,10 @@ import { migrateCommand } from './commands/migrate.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { tokensCommand } from './commands/tokens.js';
+import { webCommand } from './commands/web.js';
 import { processIo, type CliIo, type Command } from './io.js';
 
-const COMMANDS: readonly Command[] = [runCommand, serveCommand, inspectCommand, diffCommand, tokensCommand, compactCommand, checkCommand, migrateCommand];
+const COMMANDS: readonly Command[] = [runCommand, serveCommand, webCommand, inspectCommand, diffCommand, tokensCommand, compactCommand, checkCommand, migrateCommand];
 
 function version(): string {
   const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

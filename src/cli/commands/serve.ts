@@ -4,7 +4,7 @@ import { UsageError } from '../../core/errors/usage-error.js';
 import type { Model } from '../../core/model/model.js';
 import { createRunner } from '../../core/runner/runner.js';
 import { createServer } from '../../server/create-server.js';
-import { isLoopbackHost } from '../../server/auth.js';
+import { listenError, listenOptions } from '../listen-options.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { loadAgent } from '../load-agent.js';
@@ -79,13 +79,7 @@ export const serveCommand: Command = {
     const [file, ...extra] = positionals;
     if (file === undefined) throw new UsageError('serve needs an agent file or module.', "Run 'agentctx serve --help' for the forms it takes.");
     if (extra.length > 0) throw new UsageError(`serve takes one agent file, got ${positionals.length}.`);
-    const port = parsePort(values.port);
-    const host = values.host ?? '127.0.0.1';
-    const token = values.token ?? (io.env['AGENTCTX_TOKEN'] === '' ? undefined : io.env['AGENTCTX_TOKEN']);
-    if (token !== undefined && token.trim() === '') throw new UsageError('--token is empty.', 'Pass a non-empty token.');
-    if (token === undefined && !isLoopbackHost(host)) {
-      throw new UsageError(`--host ${host} reaches beyond this machine, so the server needs a token.`, 'Set AGENTCTX_TOKEN (or --token), or bind 127.0.0.1.');
-    }
+    const { port, host, token } = listenOptions(values, io.env, { port: 8080, service: 'server' });
 
     const tree = createAgentTree(await loadAgent(file, io.cwd));
     const model = values.model === undefined ? undefined : await resolveModel(values.model, io.cwd, io.env);
@@ -106,21 +100,7 @@ export const serveCommand: Command = {
   },
 };
 
-function parsePort(value: string | undefined): number {
-  if (value === undefined) return 8080;
-  const port = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be a whole number from 0 to 65535, got '${value}'.`);
-  return port;
-}
 
-// Ports in use or refused become one-line usage errors; anything else stays as it is.
-function listenError(error: unknown, host: string, port: number): unknown {
-  const code = (error as { code?: unknown }).code;
-  if (code === 'EADDRINUSE') return new UsageError(`Port ${port} on ${host} is already in use.`, 'Stop what listens there, or pick another port with --port.');
-  if (code === 'EACCES') return new UsageError(`Not allowed to listen on port ${port} of ${host}.`, 'Ports below 1024 need privileges; pick another with --port.');
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`Cannot bind ${host}: no such address on this machine.`, 'Check --host.');
-  return error;
-}
 
 function agentModels(tree: AgentTree): string[] {
   return tree.nodes.flatMap((node) => (isLlmAgent(node.definition) && node.definition.model !== undefined ? [node.definition.model] : []));

@@ -1,0 +1,225 @@
+// The inspector page: reads the route from the address (#app=…&user=…&session=…&call=…&tab=…), fetches what it needs
+// from the JSON API and draws it. Everything from the store is untrusted text, drawn with DOM calls only (dom.js).
+import { ApiError, getJson, sessionPath, setToken } from './api.js';
+import { byId, el, formatNumber, formatTime } from './dom.js';
+import { chartView } from './chart-view.js';
+import { diffView } from './diff-view.js';
+import { findView } from './find-view.js';
+import { requestView } from './request-view.js';
+import { sessionsView } from './sessions-view.js';
+import { stateView, timelineView } from './timeline-view.js';
+
+const TABS = ['request', 'find', 'diff', 'timeline', 'state'];
+const cache = new Map();
+let info = null;
+let pendingFocus = null;
+let renderCount = 0;
+
+function readRoute() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const number = (name) => (/^\d+$/.test(params.get(name) ?? '') ? Number(params.get(name)) : null);
+  const tab = params.get('tab');
+  return {
+    app: params.get('app') ?? '',
+    user: params.get('user') ?? '',
+    session: params.get('session') ?? '',
+    call: number('call'),
+    tab: TABS.includes(tab) ? tab : 'request',
+    q: params.get('q') ?? '',
+    a: number('a'),
+    token: params.get('token'),
+  };
+}
+
+/** Changes the route (the address), which redraws the page. */
+export function navigate(changes, focus = null) {
+  const route = { ...readRoute(), ...changes };
+  const params = new URLSearchParams();
+  for (const name of ['app', 'user', 'session', 'call', 'tab', 'q', 'a']) {
+    const value = route[name];
+    if (value !== null && value !== undefined && value !== '' && !(name === 'tab' && value === 'request')) params.set(name, String(value));
+  }
+  pendingFocus = focus;
+  const hash = `#${params.toString()}`;
+  if (hash === location.hash) render();
+  else location.hash = hash;
+}
+
+async function cached(path) {
+  if (!cache.has(path)) cache.set(path, getJson(path).catch((error) => {
+    cache.delete(path);
+    throw error;
+  }));
+  return cache.get(path);
+}
+
+function setStatus(text, kind = '') {
+  const status = byId('status');
+  status.textContent = text;
+  status.className = kind;
+}
+
+async function render() {
+  const ticket = ++renderCount;
+  const route = readRoute();
+  if (route.token) {
+    setToken(route.token);
+    navigate({ token: null });
+    return;
+  }
+  try {
+    setStatus('Loading…');
+    info ??= await getJson('info');
+    byId('store-info').textContent = `store ${info.store}${info.version ? ` · agentctx ${info.version}` : ''} · read-only`;
+    byId('token-form').hidden = true;
+    await renderSidebar(route);
+    if (ticket !== renderCount) return;
+    const main = byId('session-view');
+    if (!route.session) {
+      main.replaceChildren(el('p', { class: 'muted hint', text: route.app ? 'Pick a session.' : 'Type an app name (the root agent, or the appName a runner was given) and list its sessions.' }));
+      setStatus('');
+      return;
+    }
+    const view = await sessionView(route);
+    if (ticket !== renderCount) return;
+    main.replaceChildren(view);
+    setStatus('');
+    applyFocus();
+  } catch (error) {
+    if (ticket !== renderCount) return;
+    if (error instanceof ApiError && error.status === 401) {
+      info = null;
+      byId('token-form').hidden = false;
+      byId('token-input').focus();
+    }
+    setStatus(error instanceof Error ? error.message : String(error), 'error');
+  }
+}
+
+async function renderSidebar(route) {
+  const appInput = byId('app-input');
+  const list = byId('app-list');
+  list.replaceChildren(...info.apps.map((app) => el('option', { value: app })));
+  if (document.activeElement !== appInput) appInput.value = route.app;
+  const sessionsBox = byId('sessions');
+  if (!route.app) {
+    sessionsBox.replaceChildren(info.apps.length === 0 ? '' : el('ul', { class: 'plain app-links' }, info.apps.map((app) => el('li', {}, el('button', { type: 'button', class: 'link', text: app, onclick: () => navigate({ app, user: '', session: '', call: null }) })))));
+    return;
+  }
+  const listing = await cached(`apps/${encodeURIComponent(route.app)}/sessions`);
+  sessionsBox.replaceChildren(sessionsView(listing, route, (session) => navigate({ app: session.appName, user: session.userId, session: session.id, call: null, a: null })));
+}
+
+async function sessionView(route) {
+  const path = sessionPath(route);
+  const [session, chart] = await Promise.all([cached(path), cached(`${path}/chart`)]);
+  const calls = session.calls;
+  const current = route.call ?? (calls.length > 0 ? calls[0].index : null);
+  const tabs = el(
+    'nav',
+    { class: 'tabs', role: 'tablist' },
+    TABS.map((tab) => el('button', { type: 'button', role: 'tab', class: `tab${tab === route.tab ? ' current' : ''}`, dataset: { tab }, 'aria-selected': String(tab === route.tab), text: tab, onclick: () => navigate({ tab }) })),
+  );
+  const content = el('div', { class: 'tab-content', dataset: { tab: route.tab } }, await tabContent(route, session, current));
+  return el(
+    'div',
+    {},
+    el(
+      'header',
+      { class: 'session-head' },
+      el('h2', { text: `Session ${session.id}` }),
+      el('p', { class: 'muted', text: `app ${session.appName} · user ${session.userId} · ${formatNumber(session.eventCount)} events · ${formatNumber(calls.length)} model calls · updated ${formatTime(session.lastUpdateTime)}` }),
+      el('button', { type: 'button', class: 'reload', text: 'Reload', title: 'read the session again (it may have grown)', onclick: () => { cache.clear(); render(); } }),
+    ),
+    el('section', { class: 'chart-section' }, el('h3', { text: 'Prompt tokens per call, by source' }), chartView(chart, current, (index) => navigate({ call: index, a: null }))),
+    calls.length === 0 ? '' : callPicker(calls, current, route),
+    tabs,
+    content,
+  );
+}
+
+function callPicker(calls, current, route) {
+  const position = calls.findIndex((call) => call.index === current);
+  const select = el(
+    'select',
+    { id: 'call-select', 'aria-label': 'model call' },
+    calls.map((call) => el('option', { value: call.index, selected: call.index === current, text: `call ${call.index} · ${call.agent} · ${formatNumber(call.requestChars)} chars` })),
+  );
+  select.addEventListener('change', () => navigate({ call: Number(select.value), a: null }));
+  const go = (offset) => {
+    const next = calls[position + offset];
+    if (next) navigate({ call: next.index, a: null });
+  };
+  return el(
+    'div',
+    { class: 'call-picker' },
+    el('button', { type: 'button', text: '◀', title: 'previous call', disabled: position <= 0, onclick: () => go(-1) }),
+    select,
+    el('button', { type: 'button', text: '▶', title: 'next call', disabled: position >= calls.length - 1, onclick: () => go(1) }),
+    route.tab === 'request' ? '' : el('span', { class: 'muted', text: ` ${route.tab} of call ${current}` }),
+  );
+}
+
+async function tabContent(route, session, current) {
+  const path = sessionPath(route);
+  const showEvent = (id) => navigate({ tab: 'timeline' }, { selector: `[data-event-id="${CSS.escape(id)}"]` });
+  switch (route.tab) {
+    case 'timeline':
+      return timelineView(session.timeline, (index) => navigate({ tab: 'request', call: index }));
+    case 'state':
+      return stateView(session.state);
+    case 'find': {
+      const result = route.q ? await cached(`${path}/find?text=${encodeURIComponent(route.q)}${current === null ? '' : `&call=${current}`}`) : null;
+      return findView({
+        text: route.q,
+        result,
+        onSearch: (text) => navigate({ q: text }),
+        onCall: (index) => navigate({ call: index }),
+        onPlace: (place) => navigate({ tab: 'request' }, { selector: place.block === null ? `.piece[data-path="${CSS.escape(place.path)}"]` : `.piece[data-path="system"][data-block="${place.block}"]` }),
+      });
+    }
+    case 'diff': {
+      if (current === null) return el('p', { class: 'muted', text: 'No calls to compare.' });
+      const position = session.calls.findIndex((call) => call.index === current);
+      const a = route.a ?? session.calls[position - 1]?.index ?? null;
+      const diff = a === null ? null : await cached(`${path}/diff?a=${a}&b=${current}`);
+      return [
+        a === null ? el('p', { class: 'muted', text: `Call ${current} is the first: pick a call to compare it with.` }) : '',
+        diffView({ calls: session.calls, diff, a: a ?? current, b: current, onPick: (left, right) => navigate({ a: left, call: right }) }),
+      ];
+    }
+    default: {
+      if (current === null) return el('p', { class: 'muted', text: 'This session has no recorded model calls.' });
+      return requestView(await cached(`${path}/calls/${current}`), showEvent);
+    }
+  }
+}
+
+function applyFocus() {
+  if (!pendingFocus) return;
+  const target = document.querySelector(pendingFocus.selector);
+  pendingFocus = null;
+  if (!target) return;
+  target.classList.add('focused');
+  target.scrollIntoView({ block: 'center' });
+}
+
+function start() {
+  byId('app-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const app = byId('app-input').value.trim();
+    cache.clear();
+    navigate({ app, user: '', session: '', call: null, a: null });
+  });
+  byId('token-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    setToken(byId('token-input').value.trim());
+    byId('token-input').value = '';
+    cache.clear();
+    render();
+  });
+  window.addEventListener('hashchange', render);
+  render();
+}
+
+start();

@@ -1,0 +1,93 @@
+// Source kinds (where a piece of the request came from): their colours, and the provenance panel of one piece.
+import { el } from './dom.js';
+
+const COLOURS = {
+  'global-instruction': '#8c564b',
+  instruction: '#1f77b4',
+  'static-instruction': '#17becf',
+  'instruction-content': '#6baed6',
+  identity: '#9467bd',
+  transfer: '#e6ab02',
+  section: '#bcbd22',
+  'skill-listing': '#c49c94',
+  skill: '#e377c2',
+  memory: '#7570b3',
+  page: '#d95f02',
+  summary: '#d62728',
+  history: '#2ca02c',
+  'other-agent': '#74c476',
+  tool: '#7f7f7f',
+  finalize: '#a6a6a6',
+  custom: '#393b79',
+  framing: '#d9d9d9',
+  other: '#bdbdbd',
+};
+
+/** Kinds in a stable order for legends: the known ones first, then any others alphabetically. */
+export function orderKinds(kinds) {
+  const known = Object.keys(COLOURS);
+  return [...kinds].sort((a, b) => (known.includes(a) ? known.indexOf(a) : 100) - (known.includes(b) ? known.indexOf(b) : 100) || a.localeCompare(b));
+}
+
+export function kindColour(kind) {
+  return COLOURS[kind] ?? COLOURS.other;
+}
+
+/** A kind as a class-name-safe word (kinds are data: a custom processor may name any). */
+export function kindClass(kind) {
+  return `src-${String(kind ?? 'other').replace(/[^a-z0-9-]/gi, '_')}`;
+}
+
+/** The coloured label of a kind. */
+export function kindBadge(kind) {
+  return el('span', { class: `badge kind ${kindClass(kind)}`, style: { '--src': kindColour(kind) }, text: kind ?? 'unknown' });
+}
+
+/** One line about a source, for titles (shown on hover). */
+export function sourceTitle(source) {
+  if (!source) return 'no provenance recorded for this part';
+  const bits = [`${source.kind} · agent ${source.agent} · processor ${source.processor}`];
+  if (source.field) bits.push(`field ${source.field}`);
+  if (source.note) bits.push(source.note);
+  for (const sub of source.substitutions ?? []) bits.push(sub.kind === 'state' ? `state ${sub.key} (${sub.scope})` : `artifact ${sub.name}`);
+  if (source.eventIds?.length) bits.push(`${source.eventIds.length} event${source.eventIds.length === 1 ? '' : 's'}`);
+  return bits.join(' · ');
+}
+
+/** The full provenance of a source as a definition list; event ids link to the timeline through `onEvent`. */
+export function provenancePanel(source, onEvent) {
+  if (!source) return el('p', { class: 'provenance muted', text: 'No provenance was recorded for this part (a beforeModel callback may have added it).' });
+  const rows = [
+    ['kind', source.kind],
+    ['agent', source.agent],
+    ['processor', source.processor],
+    ['field', source.field],
+    ['note', source.note],
+  ].filter(([, value]) => value !== undefined && value !== '');
+  const list = el('dl', { class: 'provenance' }, rows.map(([name, value]) => [el('dt', { text: name }), el('dd', { text: value })]));
+  const substitutions = source.substitutions ?? [];
+  if (substitutions.length > 0) {
+    list.append(
+      el('dt', { text: 'inserted' }),
+      el(
+        'dd',
+        {},
+        el(
+          'ul',
+          { class: 'plain' },
+          substitutions.map((sub) =>
+            el('li', {}, sub.kind === 'state' ? `state key ${sub.key} (scope ${sub.scope})` : `artifact ${sub.name}`, ` as ${sub.placeholder}`, sub.present ? '' : ' — missing, left empty'),
+          ),
+        ),
+      ),
+    );
+  }
+  const events = source.eventIds ?? [];
+  if (events.length > 0) {
+    list.append(
+      el('dt', { text: events.length === 1 ? 'event' : `events (${events.length})` }),
+      el('dd', { class: 'event-ids' }, events.map((id) => el('button', { type: 'button', class: 'link event-link', dataset: { eventId: id }, text: id, onclick: () => onEvent(id) }))),
+    );
+  }
+  return list;
+}

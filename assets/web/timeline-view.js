@@ -1,0 +1,81 @@
+// A session's timeline (invocations of messages, tool calls and results, state changes with their scope, transfers,
+// compactions and the model calls among them), and its state.
+import { el, formatNumber, formatTime } from './dom.js';
+
+const LONG = 600;
+
+/** The timeline; `onCall(index)` opens a call. */
+export function timelineView(timeline, onCall) {
+  if (timeline.length === 0) return el('p', { class: 'muted', text: 'This session has no events.' });
+  const origin = timeline[0].start;
+  return el(
+    'ol',
+    { class: 'timeline plain' },
+    timeline.map((invocation, number) =>
+      el(
+        'li',
+        { class: 'invocation', dataset: { invocation: invocation.invocationId } },
+        el('h4', { text: `Invocation ${number + 1} · ${invocation.invocationId} · ${formatTime(invocation.start)}` }),
+        el('ol', { class: 'items plain' }, invocation.items.map((item) => itemView(item, origin, onCall))),
+      ),
+    ),
+  );
+}
+
+function itemView(item, origin, onCall) {
+  const when = el('span', { class: 'when muted', text: `+${(item.timestamp - origin).toFixed(3)}s` });
+  const who = item.type === 'model-call' ? el('span', { class: 'who', text: item.agent }) : el('span', { class: 'who', text: item.author });
+  const row = (body) => el('li', { class: `item type-${item.type}`, dataset: item.eventId === undefined ? { call: item.index } : { eventId: item.eventId } }, when, el('span', { class: `badge type ${item.type}`, text: item.type }), who, el('div', { class: 'item-body' }, body));
+  switch (item.type) {
+    case 'model-call':
+      return row([
+        el('button', { type: 'button', class: 'link', text: `call ${item.index}`, onclick: () => onCall(item.index) }),
+        ` · ${formatNumber(item.requestChars)} request chars`,
+        item.promptTokens === null ? '' : ` · billed ${formatNumber(item.promptTokens)} prompt / ${formatNumber(item.outputTokens ?? 0)} output tokens`,
+      ]);
+    case 'message':
+      return row(longText(item.text, item.thought ? 'thought' : item.role));
+    case 'tool-call':
+      return row([el('code', { text: item.name }), item.callId ? el('span', { class: 'muted', text: ` ${item.callId}` }) : '', longText(item.args, 'json')]);
+    case 'tool-result':
+      return row([el('code', { text: item.name }), item.callId ? el('span', { class: 'muted', text: ` ${item.callId}` }) : '', longText(item.response, 'json')]);
+    case 'state':
+      return row([el('span', { class: `badge scope ${item.scope}`, text: item.scope }), ' ', el('code', { class: 'state-key', text: item.key }), ' = ', longText(item.value, 'value')]);
+    case 'artifact':
+      return row(`artifact ${item.name} v${item.version}`);
+    case 'transfer':
+      return row(['transfer to ', el('code', { text: item.to })]);
+    case 'escalate':
+      return row('escalates: ends its turn and hands control up');
+    case 'compaction':
+      return row([`summarizes ${item.eventIds.length} events (${formatTime(item.startTimestamp)} – ${formatTime(item.endTimestamp)})`, longText(item.summary, 'summary')]);
+    case 'error':
+      return row(el('span', { class: 'error-text', text: `${item.code}: ${item.message}` }));
+    default:
+      return row(longText(item.text ?? '', 'data'));
+  }
+}
+
+/** A text in a <pre>; past a few hundred characters, folded behind its first line. */
+function longText(text, kind) {
+  const pre = el('pre', { class: `text ${kind}`, text });
+  if (text.length <= LONG) return pre;
+  return el('details', {}, el('summary', { text: `${text.slice(0, 120).split('\n')[0]}… (${formatNumber(text.length)} chars)` }), pre);
+}
+
+/** The session's state: every key with its scope and value (values shown as text). */
+export function stateView(state) {
+  if (state.length === 0) return el('p', { class: 'muted', text: 'The state is empty.' });
+  return el(
+    'table',
+    { class: 'state' },
+    el('thead', {}, el('tr', {}, el('th', { text: 'key' }), el('th', { text: 'scope' }), el('th', { text: 'value' }))),
+    el(
+      'tbody',
+      {},
+      state.map((entry) =>
+        el('tr', { dataset: { key: entry.key } }, el('td', {}, el('code', { text: entry.key })), el('td', {}, el('span', { class: `badge scope ${entry.scope}`, text: entry.scope })), el('td', {}, el('pre', { class: 'text value state-value', text: entry.value }))),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,120 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { UsageError } from '../../core/errors/usage-error.js';
+import { listenError, listenOptions } from '../listen-options.js';
+import { parseCommandArgs } from '../args.js';
+import type { CliIo, Command } from '../io.js';
+import { DEFAULT_STORE, isPostgresUrl, resolveStore } from '../resolve-store.js';
+
+const DEFAULT_PORT = 8090;
+
+const HELP = `Usage: agentctx web [--store path|postgres://…] [--port ${DEFAULT_PORT}] [--app name]…
+
+Opens the web inspector: a local page that shows what every recorded model
+call received and where each part of it came from. Read-only: it reads the
+store and never writes to it. Nothing to build; open the URL it prints.
+
+  Sessions   per app and user; a session's timeline of invocations, messages,
+             tool calls and results, state changes (with their scope),
+             transfers and compactions, with the model calls among them
+  Request    a call's system text split into its blocks, its tools and
+             messages, each coloured by its source (instruction, identity,
+             transfer, skill, memory, page, summary, history…); click one
+             for its provenance (agent, processor, field, state keys,
+             artifacts, events); token counts per block as bars; the raw JSON
+  Find       every place a text occurs in a call, with its path
+             (messages[0].content[1]) and source, and which calls have it
+  Diff       two calls (by default one and the call before it): which blocks
+             changed or stayed byte-identical, and the common prefix a
+             provider's prompt cache could reuse
+  Chart      prompt tokens per call, stacked by source, with compactions and
+             page-ins marked
+
+The store contract lists sessions per app, so name the apps to list up front
+with --app (or type one into the page): the app is the root agent's name, or
+the appName a runner was given (the report analyst's is report_analyst).
+
+Options:
+  --store <path|url> where the sessions are (default: ${DEFAULT_STORE}):
+                     a SQLite file or postgres://user@host/db
+  --port <n>         port to listen on (default: ${DEFAULT_PORT}; 0 picks a free one)
+  --host <addr>      address to bind (default: 127.0.0.1); anything other than
+                     loopback needs a token
+  --token <t>        require 'Authorization: Bearer <t>' on the page's API
+                     requests; the page asks for it once (default:
+                     $AGENTCTX_TOKEN; prefer the variable, since arguments
+                     show in process lists)
+  --app <name>       an app to list on the start page (repeatable)
+  -h, --help         show this help
+
+It prints one line, 'inspector on <url>', once it is ready; Ctrl-C stops it.
+
+Examples:
+  npm start && npx agentctx web --app report_analyst
+  npx agentctx web --store runs.db --port 0 --app support
+  AGENTCTX_TOKEN=secret npx agentctx web --host 0.0.0.0 --store postgres://agentctx@db/agentctx
+`;
+
+export const webCommand: Command = {
+  name: 'web',
+  summary: 'open the web inspector: sessions, recorded requests by source, find, diff, token charts',
+  help: HELP,
+  async run(args: string[], io: CliIo): Promise<number> {
+    const { values, positionals } = parseCommandArgs('web', args, {
+      store: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      token: { type: 'string' },
+      app: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help === true) {
+      io.stdout(HELP);
+      return 0;
+    }
+    if (positionals.length > 0) throw new UsageError(`web takes no file, got '${positionals[0] ?? ''}'.`, "Name the store with --store, and apps with --app; see 'agentctx web --help'.");
+    if (values.store === 'memory') throw new UsageError('--store memory starts empty, so there would be nothing to inspect.', 'Name the SQLite file or postgres:// URL that agentctx run or npm start wrote.');
+    // Opening a SQLite file that is not there would create an empty one: say where the sessions should have been instead.
+    if (values.store === undefined || !isPostgresUrl(values.store)) {
+      const path = resolve(io.cwd, values.store ?? DEFAULT_STORE);
+      if (!existsSync(path)) throw new UsageError(`There is no store at ${path}.`, "Run 'npm start' or 'agentctx run' first, or name the store with --store.");
+    }
+    const { port, host, token } = listenOptions(values, io.env, { port: DEFAULT_PORT, service: 'inspector' });
+    const apps = (values.app ?? []).map((name) => name.trim()).filter((name) => name !== '');
+
+    // Hono loads only when the inspector runs, so the other commands do not pay for it.
+    const [{ createInspectorApp }, { serveInspector }] = await Promise.all([import('../../web/inspector-app.js'), import('../../web/serve-inspector.js')]);
+    const store = await resolveStore(values.store, io.cwd);
+    try {
+      const app = createInspectorApp({ store, token, apps, version: version(), onError: (error) => io.stderr(`agentctx web: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
+      const served = await serveInspector({ app, port, host }).catch((error: unknown) => {
+        throw listenError(error, host, port);
+      });
+      io.stdout(`inspector on ${served.url} (store ${store.name}${apps.length === 0 ? '' : `, apps ${apps.join(', ')}`}${token === undefined ? '' : ', token required'})\n`);
+      await untilSignal(io);
+      await served.close();
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};
+
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+
+
+function untilSignal(io: CliIo): Promise<void> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      io.stderr(`${signal}: stopping the inspector\n`);
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}

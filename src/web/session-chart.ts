@@ -1,0 +1,51 @@
+import type { Event } from '../core/session/event.js';
+import type { LoadedCall } from './call-loader.js';
+
+/** One call's prompt tokens, split by the source kind of each block, tool and message part. */
+export type ChartCall = {
+  index: number;
+  agent: string;
+  timestamp: number;
+  total: number;
+  /** Source kind → tokens; message framing is under `framing`. */
+  byKind: Record<string, number>;
+  /** What the provider billed as prompt tokens, when the call recorded usage. */
+  billedPromptTokens: number | null;
+  /** A page block (source kind `page`) from a paging processor and field the call before did not carry: something was paged in. */
+  pageIn: boolean;
+};
+
+/** A compaction, placed after the last call recorded before it (0: before the first call). */
+export type ChartCompaction = { eventId: string; afterCall: number; timestamp: number; eventCount: number };
+
+export type SessionChart = { encoding: string; kinds: string[]; calls: ChartCall[]; compactions: ChartCompaction[] };
+
+/** Prompt tokens per call stacked by source kind, with compactions and page-ins marked. */
+export function buildSessionChart(calls: readonly LoadedCall[], events: readonly Event[], encoding: string): SessionChart {
+  const kinds = new Set<string>();
+  let previousPages = new Set<string>();
+  const chartCalls = calls.map(({ record, tokens }): ChartCall => {
+    const byKind: Record<string, number> = {};
+    const add = (kind: string, count: number) => {
+      if (count === 0) return;
+      kinds.add(kind);
+      byKind[kind] = (byKind[kind] ?? 0) + count;
+    };
+    const { provenance } = record;
+    if (provenance.system.length === 0) add('other', tokens.system.total);
+    else provenance.system.forEach((block, index) => add(block.source.kind, tokens.system.blocks[index] ?? 0));
+    tokens.tools.each.forEach((count, index) => add(provenance.tools[index]?.kind ?? 'other', count));
+    tokens.messages.each.forEach((message, index) => message.parts.forEach((count, part) => add(provenance.messages[index]?.[part]?.kind ?? 'other', count)));
+    add('framing', tokens.framing);
+    const pages = new Set(provenance.system.filter((block) => block.source.kind === 'page').map((block) => `${block.source.processor}\u0000${block.source.field ?? ''}`));
+    const pageIn = [...pages].some((page) => !previousPages.has(page));
+    previousPages = pages;
+    return { index: record.index, agent: record.agent, timestamp: record.timestamp, total: tokens.total, byKind, billedPromptTokens: record.usage?.promptTokens ?? null, pageIn };
+  });
+  const compactions = events.flatMap((event): ChartCompaction[] => {
+    if (event.actions.compaction === undefined) return [];
+    const before = chartCalls.filter((call) => call.timestamp <= event.timestamp).at(-1);
+    return [{ eventId: event.id, afterCall: before?.index ?? 0, timestamp: event.timestamp, eventCount: event.actions.compaction.eventIds?.length ?? 0 }];
+  });
+  return { encoding, kinds: [...kinds], calls: chartCalls, compactions };
+}

@@ -1,0 +1,105 @@
+import type { Event } from '../core/session/event.js';
+import type { ModelCallSummary } from '../core/session/model-call.js';
+import { scopeOfKey, type StateScope } from '../core/state/state-keys.js';
+
+/** One thing that happened in a session, as the timeline lists it. */
+export type TimelineItem =
+  | { type: 'message'; eventId: string; author: string; timestamp: number; role: string; text: string; thought: boolean }
+  | { type: 'tool-call'; eventId: string; author: string; timestamp: number; name: string; callId: string | null; args: string }
+  | { type: 'tool-result'; eventId: string; author: string; timestamp: number; name: string; callId: string | null; response: string }
+  | { type: 'data'; eventId: string; author: string; timestamp: number; text: string }
+  | { type: 'state'; eventId: string; author: string; timestamp: number; key: string; scope: StateScope; value: string }
+  | { type: 'artifact'; eventId: string; author: string; timestamp: number; name: string; version: number }
+  | { type: 'transfer'; eventId: string; author: string; timestamp: number; to: string }
+  | { type: 'escalate'; eventId: string; author: string; timestamp: number }
+  | { type: 'compaction'; eventId: string; author: string; timestamp: number; startTimestamp: number; endTimestamp: number; eventIds: string[]; summary: string }
+  | { type: 'error'; eventId: string; author: string; timestamp: number; code: string; message: string }
+  | { type: 'model-call'; index: number; agent: string; timestamp: number; responseEventId: string | null; promptTokens: number | null; outputTokens: number | null; requestChars: number };
+
+/** The items of one invocation (a user turn and everything it caused), in the order they happened. */
+export type InvocationView = { invocationId: string; start: number; items: TimelineItem[] };
+
+/**
+ * The session's history as invocations of items: messages, tool calls and results, state changes with their scope,
+ * artifacts, transfers, escalations, compactions, errors, and the recorded model calls placed among the events by time.
+ */
+export function buildTimeline(events: readonly Event[], calls: readonly ModelCallSummary[]): InvocationView[] {
+  const invocations = new Map<string, InvocationView>();
+  const at = (invocationId: string, timestamp: number): InvocationView => {
+    let invocation = invocations.get(invocationId);
+    if (invocation === undefined) invocations.set(invocationId, (invocation = { invocationId, start: timestamp, items: [] }));
+    return invocation;
+  };
+  // A call comes just before the event that carried its answer; one whose answer is not among the events (it failed,
+  // or the window left it out) is placed by its time.
+  const answered = new Map<string, ModelCallSummary[]>();
+  const eventIds = new Set(events.map((event) => event.id));
+  const timed: ({ call: ModelCallSummary } | { event: Event })[] = events.map((event) => ({ event }));
+  for (const call of calls) {
+    if (call.responseEventId !== undefined && eventIds.has(call.responseEventId)) answered.set(call.responseEventId, [...(answered.get(call.responseEventId) ?? []), call]);
+    else timed.push({ call });
+  }
+  const time = (entry: (typeof timed)[number]) => ('call' in entry ? entry.call.timestamp : entry.event.timestamp);
+  const order = new Map(timed.map((entry, position) => [entry, position]));
+  timed.sort((a, b) => time(a) - time(b) || (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  const addCall = (call: ModelCallSummary) =>
+    at(call.invocationId, call.timestamp).items.push({
+      type: 'model-call',
+      index: call.index,
+      agent: call.agent,
+      timestamp: call.timestamp,
+      responseEventId: call.responseEventId ?? null,
+      promptTokens: call.usage?.promptTokens ?? null,
+      outputTokens: call.usage?.outputTokens ?? null,
+      requestChars: call.requestChars,
+    });
+  for (const entry of timed) {
+    if ('call' in entry) {
+      addCall(entry.call);
+      continue;
+    }
+    for (const call of answered.get(entry.event.id) ?? []) addCall(call);
+    at(entry.event.invocationId, entry.event.timestamp).items.push(...eventItems(entry.event));
+  }
+  return [...invocations.values()];
+}
+
+function eventItems(event: Event): TimelineItem[] {
+  const base = { eventId: event.id, author: event.author, timestamp: event.timestamp };
+  const items: TimelineItem[] = [];
+  for (const part of event.content?.parts ?? []) {
+    if ('text' in part) items.push({ ...base, type: 'message', role: event.content?.role ?? '', text: part.text, thought: part.thought === true });
+    else if ('functionCall' in part) items.push({ ...base, type: 'tool-call', name: part.functionCall.name, callId: part.functionCall.id ?? null, args: JSON.stringify(part.functionCall.args ?? {}, null, 2) });
+    else if ('functionResponse' in part) items.push({ ...base, type: 'tool-result', name: part.functionResponse.name, callId: part.functionResponse.id ?? null, response: JSON.stringify(part.functionResponse.response ?? {}, null, 2) });
+    else if ('inlineData' in part) items.push({ ...base, type: 'data', text: `${part.inlineData.displayName ?? 'inline data'} (${part.inlineData.mimeType})` });
+    else if ('fileData' in part) items.push({ ...base, type: 'data', text: `${part.fileData.displayName ?? part.fileData.fileUri} (${part.fileData.mimeType ?? 'file'})` });
+    else if ('executableCode' in part) items.push({ ...base, type: 'data', text: part.executableCode.code });
+    else items.push({ ...base, type: 'data', text: part.codeExecutionResult.output ?? part.codeExecutionResult.outcome });
+  }
+  for (const [key, value] of Object.entries(event.actions.stateDelta)) {
+    items.push({ ...base, type: 'state', key, scope: scopeOfKey(key), value: showValue(value) });
+  }
+  for (const [name, version] of Object.entries(event.actions.artifactDelta)) items.push({ ...base, type: 'artifact', name, version });
+  if (event.actions.transferToAgent !== undefined) items.push({ ...base, type: 'transfer', to: event.actions.transferToAgent });
+  if (event.actions.escalate === true) items.push({ ...base, type: 'escalate' });
+  const compaction = event.actions.compaction;
+  if (compaction !== undefined) {
+    items.push({
+      ...base,
+      type: 'compaction',
+      startTimestamp: compaction.startTimestamp,
+      endTimestamp: compaction.endTimestamp,
+      eventIds: [...(compaction.eventIds ?? [])],
+      summary: compaction.compactedContent.parts.map((part) => ('text' in part ? part.text : '')).join(''),
+    });
+  }
+  if (event.errorCode !== undefined || event.errorMessage !== undefined) items.push({ ...base, type: 'error', code: event.errorCode ?? '', message: event.errorMessage ?? '' });
+  return items;
+}
+
+/** A state value as text: strings as they are, anything else as JSON. */
+export function showValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const json = JSON.stringify(value, null, 2) as string | undefined;
+  return json ?? String(value);
+}

@@ -1,0 +1,57 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { llmAgent } from '../../src/core/agent/define-agent.js';
+import { ExtractiveSummarizer } from '../../src/core/compaction/extractive-summarizer.js';
+import { createRunner } from '../../src/core/runner/runner.js';
+import type { SessionKey } from '../../src/core/session/session.js';
+import type { SessionStore } from '../../src/core/session/session-store.js';
+import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
+import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
+import { generateReports } from '../../examples/report-analyst/reports.js';
+import { runAnalysis } from '../../examples/report-analyst/run-analysis.js';
+
+/** What untrusted data may hold: a script in state, markup with an event handler in the model's answer. */
+export const SCRIPT_IN_STATE = '<script>window.__pwned=1</script>';
+export const MARKUP_IN_OUTPUT = '<img src=x onerror="window.__pwned=2">';
+
+/** The paged report analyst, shortened to 25 reports (three batches: 12 model calls), as `npm start` runs it. */
+export const PAGED: SessionKey = { appName: 'report_analyst', userId: 'analyst', sessionId: 'report-analyst-paged' };
+/** Three turns of a notes agent whose state and answers carry markup, compacted after the second. */
+export const HOSTILE: SessionKey = { appName: 'notes_app', userId: 'mallory', sessionId: 'hostile' };
+
+export type InspectorFixture = { dir: string; path: string; store: SessionStore; cleanup(): Promise<void> };
+
+/** A temporary SQLite store holding both sessions. */
+export async function createFixtureStore(): Promise<InspectorFixture> {
+  const dir = await mkdtemp(join(tmpdir(), 'agentctx-web-'));
+  const path = join(dir, 'agentctx.db');
+  const store = createSqliteSessionStore({ path });
+  await runAnalysis({ mode: 'paged', store, reports: generateReports(25) });
+  await writeHostileSession(store);
+  return {
+    dir,
+    path,
+    store,
+    async cleanup() {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function writeHostileSession(store: SessionStore): Promise<void> {
+  const agent = llmAgent({ name: 'notes_agent', instruction: 'You keep notes. The latest note: {note}. From the user: {user:signature}', outputKey: 'last_answer' });
+  const model = createScriptedModel({ fallback: { text: `Noted. ${MARKUP_IN_OUTPUT}` } }, { modelId: 'scripted-notes' });
+  const runner = createRunner({
+    agents: agent,
+    appName: HOSTILE.appName,
+    sessions: store,
+    model,
+    eventsCompactionConfig: { compactionInterval: 2, overlapSize: 0, summarizer: new ExtractiveSummarizer() },
+  });
+  await runner.createSession({ userId: HOSTILE.userId, sessionId: HOSTILE.sessionId, state: { note: SCRIPT_IN_STATE, 'user:signature': MARKUP_IN_OUTPUT } });
+  for (const message of ['first note', `second note ${SCRIPT_IN_STATE}`, 'third note']) {
+    for await (const event of runner.run({ userId: HOSTILE.userId, sessionId: HOSTILE.sessionId, message })) void event;
+  }
+}
