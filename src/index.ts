@@ -152,6 +152,7 @@ export type { ArgsCheck } from './core/tools/tool.js';
 export { ModelError, isRetryableStatus } from './core/errors/model-error.js';
 export type { ModelErrorOptions } from './core/errors/model-error.js';
 export { withRetries } from './core/model/retry.js';
+export { withoutSecrets } from './core/model/redact-secrets.js';
 export type { RetryOptions } from './core/model/retry.js';
 export { parseModelString } from './core/model/model-string.js';
 export type { ModelSpec } from './core/model/model-string.js';

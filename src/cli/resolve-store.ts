@@ -34,9 +34,14 @@ export async function resolveSqlStore(value: string | undefined, cwd: string): P
     return { store: createPostgresSessionStore({ url: value }), shown, dialect: 'postgres' };
   }
   const path = resolve(cwd, value ?? DEFAULT_STORE);
-  await mkdir(dirname(path), { recursive: true });
   const { createSqliteSessionStore } = await import('../stores/sqlite/index.js');
-  return { store: createSqliteSessionStore({ path }), shown: path, dialect: 'sqlite' };
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    return { store: createSqliteSessionStore({ path }), shown: path, dialect: 'sqlite' };
+  } catch (error) {
+    // A folder, a file that is not a database, a path under a file: one line naming the store, not a crash.
+    throw cannotOpen('sqlite', path, error);
+  }
 }
 
 /**
@@ -48,14 +53,19 @@ export async function usingStore<T>(opened: OpenedSqlStore, use: () => Promise<T
     return await use();
   } catch (error) {
     await opened.store.close().catch(() => {});
-    if (AgentctxError.isInstance(error)) throw error;
-    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-    const what = opened.dialect === 'postgres' ? 'the PostgreSQL store at' : 'the SQLite store';
-    throw new UsageError(
-      `Cannot open ${what} ${opened.shown}: ${reason || 'unknown error'}.`,
-      opened.dialect === 'postgres' ? 'Check the URL, that the server is running and reachable, and the user, password and database name.' : 'Check the path and its permissions.',
-    );
+    throw cannotOpen(opened.dialect, opened.shown, error);
   }
+}
+
+// agentctx's own errors pass as they are; any other failure to open a store becomes one line naming it.
+function cannotOpen(dialect: 'sqlite' | 'postgres', shown: string, error: unknown): unknown {
+  if (AgentctxError.isInstance(error)) return error;
+  const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  const what = dialect === 'postgres' ? 'the PostgreSQL store at' : 'the SQLite store';
+  return new UsageError(
+    `Cannot open ${what} ${shown}: ${reason || 'unknown error'}.`,
+    dialect === 'postgres' ? 'Check the URL, that the server is running and reachable, and the user, password and database name.' : 'Check the path and its permissions, and that it is a SQLite database.',
+  );
 }
 
 export function isPostgresUrl(value: string): boolean {

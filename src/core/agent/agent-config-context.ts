@@ -1,6 +1,7 @@
 import type { MemoryEntry, SkillEntry } from '../context/agent-context.js';
 import type { MemoryMode } from '../context/memory.js';
 import { SKILL_MODES, type SkillMode } from '../context/skill.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { harnessPipeline } from '../processors/default-pipeline.js';
 import { loadSkillTool } from '../tools/load-skill.js';
 import type { Tool } from '../tools/tool.js';
@@ -65,8 +66,8 @@ export async function readContextFields(
       const modes = config['modes'] === undefined ? {} : (reader.object(config['modes'], joinPath(at, 'modes'), 'a mapping of skill name → disabled, listed or loaded') ?? {});
       const budget = reader.number(config, 'listingBudget', at, { optional: true, integer: true, min: 1 });
       const offerLoad = reader.boolean(config, 'loadTool', at) ?? false;
-      if (dir !== undefined && files !== undefined) {
-        const skills = await files.readSkills(dir, file);
+      const skills = dir === undefined || files === undefined ? undefined : await readNamedFiles(reader, joinPath(at, 'dir'), () => files.readSkills(dir, file));
+      if (dir !== undefined && skills !== undefined) {
         const entries: SkillEntry[] = skills.map((skill) => ({ skill, mode: readMode(reader, modes[skill.name], joinPath(joinPath(at, 'modes'), skill.name)) ?? fallback }));
         for (const name of Object.keys(modes)) {
           if (!skills.some((skill) => skill.name === name)) reader.issue(joinPath(joinPath(at, 'modes'), name), `no skill '${name}' in ${dir}; it has ${skills.map((skill) => skill.name).join(', ') || 'none'}`);
@@ -89,11 +90,25 @@ export async function readContextFields(
       const memoryFile = reader.string(entry, 'file', entryPath, { nonEmpty: true });
       const mode = entry['mode'] ?? 'off';
       if (mode !== 'on' && mode !== 'off') reader.issue(joinPath(entryPath, 'mode'), `expected on or off, got ${JSON.stringify(mode)}`);
-      if (memoryFile !== undefined && files !== undefined) entries.push({ file: await files.readMemory(memoryFile, file), mode: mode === 'on' ? 'on' : ('off' satisfies MemoryMode) });
+      const read = memoryFile === undefined || files === undefined ? undefined : await readNamedFiles(reader, joinPath(entryPath, 'file'), () => files.readMemory(memoryFile, file));
+      if (read !== undefined) entries.push({ file: read, mode: mode === 'on' ? 'on' : ('off' satisfies MemoryMode) });
     }
     fields.memory = entries;
   }
   return { fields, workspaceTools };
+}
+
+// A skills folder or memory file that is missing or broken is an issue at the field naming it, not a crash.
+async function readNamedFiles<T>(reader: JsonReader, path: string, read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ValidationError) {
+      for (const issue of error.issues) reader.issue(path, `${error.subject}: ${issue.path === '' ? '' : `${issue.path}: `}${issue.message}`);
+      return undefined;
+    }
+    return reader.issue(path, `cannot be read (${error instanceof Error ? error.message : String(error)})`);
+  }
 }
 
 function readMode(reader: JsonReader, value: unknown, path: string): SkillMode | undefined {

@@ -38,7 +38,17 @@ export async function parseDocument(text: string, options: ParseDocumentOptions)
       },
     });
   }
-  return document.toJS({ maxAliasCount: 100 });
+  try {
+    return document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // An alias bomb (billion laughs) stops here, before it expands, as bad input rather than a crash.
+    throw new ValidationError({
+      subject: options.filename,
+      issues: [{ path: '', message: `cannot be expanded: ${firstLine((error as Error).message)}` }],
+      hint: 'Use fewer YAML aliases (*name); write the values out instead.',
+      cause: error,
+    });
+  }
 }
 
 // Pretty messages end their first line with " at line L, column C:" and then quote the source; the path says that already.

@@ -41,8 +41,13 @@ export function createCallbackContext(run: AgentRun): { context: CallbackContext
   return { context, delta, artifactDelta };
 }
 
-export function createToolContext(run: AgentRun, functionCallId: string | undefined): { context: ToolContext; delta: Record<string, unknown>; artifactDelta: Record<string, number>; actions: ToolActions } {
+/** A tool's context; its `signal` is the invocation's, or the call's own when the call has a time limit. */
+export function createToolContext(
+  run: AgentRun,
+  functionCallId: string | undefined,
+  signal: AbortSignal | undefined = run.invocation.signal,
+): { context: ToolContext; delta: Record<string, unknown>; artifactDelta: Record<string, number>; actions: ToolActions } {
   const base = createCallbackContext(run);
   const actions: ToolActions = {};
-  return { ...base, actions, context: { ...base.context, functionCallId, actions, signal: run.invocation.signal } };
+  return { ...base, actions, context: { ...base.context, functionCallId, actions, signal } };
 }

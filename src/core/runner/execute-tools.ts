@@ -5,8 +5,10 @@ import { transferTargets } from '../processors/agent-transfer.js';
 import type { FunctionCall, Part } from '../session/content.js';
 import type { Event } from '../session/event.js';
 import type { Tool } from '../tools/tool.js';
+import { findNonJson } from '../util/json-value.js';
 import { TRANSFER_TO_AGENT } from '../tools/transfer-to-agent.js';
 import { createToolContext } from './contexts.js';
+import { Deadline } from './deadline.js';
 import type { AgentRun } from './invocation.js';
 import { runAgentTool } from './run-agent-tool.js';
 import type { RunAgent } from './run-llm-agent.js';
@@ -40,7 +42,16 @@ export async function executeFunctionCalls(run: AgentRun, calls: readonly Functi
 }
 
 async function executeCall(run: AgentRun, agent: LlmAgentDefinition, call: FunctionCall, runAgent: RunAgent): Promise<CallResult> {
-  const { context, delta, artifactDelta, actions } = createToolContext(run, call.id);
+  const deadline = new Deadline(run.invocation.signal, run.invocation.settings.toolTimeoutMs);
+  try {
+    return await executeWithin(run, agent, call, runAgent, deadline);
+  } finally {
+    deadline.dispose();
+  }
+}
+
+async function executeWithin(run: AgentRun, agent: LlmAgentDefinition, call: FunctionCall, runAgent: RunAgent, deadline: Deadline): Promise<CallResult> {
+  const { context, delta, artifactDelta, actions } = createToolContext(run, call.id, deadline.signal);
   const args = call.args ?? {};
   const respond = (response: Record<string, unknown>): CallResult => ({
     part: { functionResponse: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, response } },
@@ -62,11 +73,17 @@ async function executeCall(run: AgentRun, agent: LlmAgentDefinition, call: Funct
       checked = check.value;
     }
     const callbacks = agent.callbacks;
-    let result = await firstResult(callbacks?.beforeTool, { tool, args: checked, context });
-    result ??= tool.agent === undefined ? toResponse(await runTool(tool, checked, context)) : await runAgentTool(run, tool.agent, checked, context, runAgent);
-    const replaced = await firstResult(callbacks?.afterTool, { tool, args: checked, context, result });
-    return respond(replaced ?? result);
+    const result: Record<string, unknown> =
+      (await firstResult(callbacks?.beforeTool, { tool, args: checked, context })) ??
+      (await deadline.race(tool.agent === undefined ? Promise.resolve(runTool(tool, checked, context)).then(toResponse) : runAgentTool(run, tool.agent, checked, context, runAgent)));
+    const response = (await firstResult(callbacks?.afterTool, { tool, args: checked, context, result })) ?? result;
+    const problem = findNonJson(response, 'response');
+    if (problem !== undefined) {
+      return respond({ error: `Tool '${tool.name}' returned a value that cannot be stored as JSON (${problem.path}: found ${problem.found}); it must return plain JSON data.` });
+    }
+    return respond(response);
   } catch (error) {
+    if (deadline.expired) return respond({ error: `Tool '${tool.name}' did not answer within ${deadline.ms} ms and was stopped. Try again with a smaller task, or without this tool.` });
     return respond({ error: `Tool '${tool.name}' failed: ${error instanceof Error ? error.message : String(error)}` });
   }
 }

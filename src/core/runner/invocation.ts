@@ -38,6 +38,10 @@ export type RunnerSettings = {
   readonly modelFor: (agent: LlmAgentDefinition, node: AgentNode) => Promise<Model>;
   readonly pipeline: readonly Processor[] | undefined;
   readonly maxLlmCalls: number;
+  /** Milliseconds one model call may take; no limit when undefined. */
+  readonly modelTimeoutMs: number | undefined;
+  /** Milliseconds one tool call may take; no limit when undefined. */
+  readonly toolTimeoutMs: number | undefined;
   readonly streaming: boolean;
   readonly valueFormat: ValueFormat;
   readonly compaction: RunnerCompaction;

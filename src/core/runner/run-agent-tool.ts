@@ -20,7 +20,7 @@ export async function runAgentTool(run: AgentRun, agent: AgentDefinition, args: 
   const before = copyValue(session.state);
   const request = typeof args['request'] === 'string' ? args['request'] : JSON.stringify(args);
   const settings = { ...parent.settings, tree, sessions };
-  const invocation = new Invocation({ settings, session, id: `e-${settings.newId()}`, userContent: { role: 'user', parts: [{ text: request }] }, signal: parent.signal });
+  const invocation = new Invocation({ settings, session, id: `e-${settings.newId()}`, userContent: { role: 'user', parts: [{ text: request }] }, signal: context.signal });
   await invocation.persist(invocation.event({ author: 'user', content: { role: 'user', parts: [{ text: request }] } }));
   let answer: string | undefined;
   let failure: string | undefined;

@@ -9,8 +9,10 @@ import { cloneRequest, type LlmRequest } from '../request/request.js';
 import { artifactTextReader } from '../session/artifact-rules.js';
 import type { Content, FunctionCall } from '../session/content.js';
 import type { Event } from '../session/event.js';
+import { checkModelResponse } from './check-model-response.js';
 import { compactBeforeCall } from './compaction-steps.js';
 import { createCallbackContext } from './contexts.js';
+import { Deadline } from './deadline.js';
 import { executeFunctionCalls } from './execute-tools.js';
 import type { AgentRun } from './invocation.js';
 
@@ -78,15 +80,20 @@ async function* runStep(run: AgentRun, runAgent: RunAgent, outcome: StepOutcome)
   }
   const modelCalled = response === undefined;
   if (response === undefined) {
+    const deadline = new Deadline(invocation.signal, settings.modelTimeoutMs);
     try {
-      response = yield* callModel(run, model, request);
+      response = checkModelResponse(yield* callModel(run, model, request, deadline), model.provider);
     } catch (error) {
       outcome.stop = true;
       const reason = AgentctxError.isInstance(error) ? error.describe() : error instanceof Error ? error.message : String(error);
-      const message = `The model call failed (call ${callNumber} of this invocation, agent '${agent.name}'): ${reason}`;
-      yield await invocation.persist(invocation.failure(agent.name, branch, 'model_error', message));
+      const failure = deadline.expired
+        ? { code: 'model_timeout', message: `The model call got no complete answer within ${deadline.ms} ms and was abandoned (call ${callNumber} of this invocation, agent '${agent.name}'). Raise modelTimeoutMs if the model needs longer.` }
+        : { code: 'model_error', message: `The model call failed (call ${callNumber} of this invocation, agent '${agent.name}'): ${reason}` };
+      yield await invocation.persist(invocation.failure(agent.name, branch, failure.code, failure.message));
       await record(run, assembled, request, edited, undefined, undefined);
       return;
+    } finally {
+      deadline.dispose();
     }
     response = (await firstResult(agent.callbacks?.afterModel, { context, response })) ?? response;
   }
@@ -154,20 +161,35 @@ function assemble(run: AgentRun, preserveFunctionCallIds: boolean): Promise<Asse
   });
 }
 
-/** Calls the model, streaming when the runner streams: partial events go to the caller but are never stored. */
-async function* callModel(run: AgentRun, model: Model, request: LlmRequest): AsyncGenerator<Event, ModelResponse> {
+/**
+ * Calls the model, streaming when the runner streams: partial events go to the caller but are never stored. The
+ * deadline covers the whole call; when it passes, the call is abandoned even if the model ignores its signal.
+ */
+async function* callModel(run: AgentRun, model: Model, request: LlmRequest, deadline: Deadline): AsyncGenerator<Event, ModelResponse> {
   const { invocation, node, branch } = run;
-  const options = { signal: invocation.signal, agentName: node.name };
-  if (!invocation.settings.streaming || model.stream === undefined) return model.generate(request, options);
+  const options = { signal: deadline.signal, agentName: node.name };
+  if (!invocation.settings.streaming || model.stream === undefined) return deadline.race(model.generate(request, options));
   let final: ModelResponse | undefined;
-  for await (const chunk of model.stream(request, options)) {
-    if (!chunk.partial) {
-      const { partial: _partial, ...response } = chunk;
-      final = response;
-      continue;
+  const chunks = model.stream(request, options)[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    for (let next = await deadline.race(chunks.next()); next.done !== true; next = await deadline.race(chunks.next())) {
+      const chunk = next.value;
+      if (!chunk.partial) {
+        const { partial: _partial, ...response } = chunk;
+        final = response;
+        continue;
+      }
+      if (chunk.content !== undefined) {
+        yield invocation.event({ author: node.name, ...(branch === undefined ? {} : { branch }), content: chunk.content, partial: true });
+      }
     }
-    if (chunk.content !== undefined) {
-      yield invocation.event({ author: node.name, ...(branch === undefined ? {} : { branch }), content: chunk.content, partial: true });
+    finished = true;
+  } finally {
+    // A stream left early is closed, as `for await` would; an abandoned one is told to stop, without waiting for it.
+    if (!finished) {
+      const closing = Promise.resolve(chunks.return?.()).catch(() => undefined);
+      if (!deadline.expired) await closing;
     }
   }
   if (final === undefined) throw new Error('the stream ended without a complete response');

@@ -13,6 +13,7 @@ import { isTempKey } from '../state/state-keys.js';
 import type { ValueFormat } from '../state/template/value-format.js';
 import { parseCompactionConfig, type EventsCompactionConfig } from '../compaction/compaction-config.js';
 import { compactAfterInvocation } from './compaction-steps.js';
+import { checkTimeoutOption } from './deadline.js';
 import { findAgentToRun } from './find-agent-to-run.js';
 import { configurationError, Invocation, type RunnerCompaction, type RunnerSettings, type RunnerStats } from './invocation.js';
 import { runAgent } from './run-agent.js';
@@ -34,6 +35,17 @@ export type RunnerOptions = {
   pipeline?: readonly Processor[];
   /** Model calls allowed per invocation; reaching it ends the invocation with an error event. Default 500. */
   maxLlmCalls?: number;
+  /**
+   * Time one model call may take, in milliseconds (a stream: until its complete response). Past it the call is
+   * abandoned (its signal aborted) and the invocation ends with a `model_timeout` error event. No limit when absent;
+   * provider adapters also time out each attempt themselves (`RetryOptions.timeoutMs`).
+   */
+  modelTimeoutMs?: number;
+  /**
+   * Time one tool call may take, in milliseconds. Past it the tool's `signal` is aborted and the model gets an
+   * `{ error }` response saying the tool was stopped; the invocation goes on. No limit when absent.
+   */
+  toolTimeoutMs?: number;
   /** Stream model responses: partial events reach the caller as they come (they are never stored). */
   streaming?: boolean;
   valueFormat?: ValueFormat;
@@ -72,6 +84,10 @@ export type Runner = {
 
 /** A runner: agents, a session store and models, ready to answer user messages. */
 export function createRunner(options: RunnerOptions): Runner {
+  for (const name of ['modelTimeoutMs', 'toolTimeoutMs'] as const) {
+    const problem = checkTimeoutOption(name, options[name]);
+    if (problem !== undefined) throw configurationError(problem, 'Leave it out for no limit.');
+  }
   const tree = 'root' in options.agents ? options.agents : createAgentTree(options.agents);
   const appName = options.appName ?? tree.root.name;
   const sessions = options.sessions ?? createInMemorySessionStore();
@@ -96,6 +112,8 @@ export function createRunner(options: RunnerOptions): Runner {
     },
     pipeline: options.pipeline,
     maxLlmCalls: options.maxLlmCalls ?? 500,
+    modelTimeoutMs: options.modelTimeoutMs,
+    toolTimeoutMs: options.toolTimeoutMs,
     streaming: options.streaming ?? false,
     valueFormat: options.valueFormat ?? 'default',
     compaction: runnerCompaction(options.eventsCompactionConfig),

@@ -92,11 +92,20 @@ export function checkCreateInput(input: CreateSessionInput, state: StateRecord):
   if (typeof input.userId !== 'string' || input.userId === '') issues.push({ path: 'userId', message: 'must be a non-empty string' });
   const problem = findNonJson(withoutTempKeys(state), 'state');
   if (problem !== undefined) issues.push({ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` });
+  if (Object.hasOwn(state, PROTO_KEY)) issues.push(protoKeyIssue('state'));
   if (issues.length > 0) throw new ValidationError({ subject: 'session', issues });
+}
+
+// A state key no object can hold as its own: assigning it replaces the object's prototype instead (JSON.parse makes it).
+const PROTO_KEY = '__proto__';
+
+function protoKeyIssue(path: string): { path: string; message: string } {
+  return { path: `${path}["${PROTO_KEY}"]`, message: 'is not a usable state key (it would replace the state object’s prototype); choose another name' };
 }
 
 /** The event as storage keeps it: validated as JSON, `temp:` keys removed, copied, frozen. */
 export function prepareStoredEvent(event: Event): Event {
+  if (Object.hasOwn(event.actions.stateDelta, PROTO_KEY)) throw new ValidationError({ subject: 'event', issues: [protoKeyIssue('event.actions.stateDelta')] });
   const stateDelta = withoutTempKeys(event.actions.stateDelta);
   const candidate = eventToJson({ ...event, actions: { ...event.actions, stateDelta } });
   const problem = findNonJson(candidate, 'event');

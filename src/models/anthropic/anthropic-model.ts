@@ -2,6 +2,7 @@ import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, API
 import { ModelError, isRetryableStatus } from '../../core/errors/model-error.js';
 import { requireApiKey, type ProviderSettings } from '../../core/model/credentials.js';
 import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../core/model/model.js';
+import { withoutSecrets } from '../../core/model/redact-secrets.js';
 import { withRetries, type RetryOptions } from '../../core/model/retry.js';
 import type { LlmRequest } from '../../core/request/request.js';
 import { AnthropicStreamAssembler, fromAnthropicResponse } from './from-anthropic-response.js';
@@ -78,7 +79,8 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
       }
     },
   };
-  return settings.retry === false ? model : withRetries(model, settings.retry ?? {});
+  const clean = withoutSecrets(model, [apiKey]);
+  return settings.retry === false ? clean : withRetries(clean, settings.retry ?? {});
 }
 
 // Stream `error` events name a type but carry no status; these are the ones worth another try.

@@ -1,6 +1,7 @@
 import { GoogleGenAI, type CountTokensParameters, type GenerateContentConfig, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
 import { requireApiKey, type ProviderSettings } from '../../core/model/credentials.js';
 import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../core/model/model.js';
+import { withoutSecrets } from '../../core/model/redact-secrets.js';
 import { withRetries, type RetryOptions } from '../../core/model/retry.js';
 import type { LlmRequest } from '../../core/request/request.js';
 import { createGeminiStreamAssembler, fromGeminiResponse } from './from-gemini-response.js';
@@ -78,7 +79,8 @@ export function createGeminiModel(settings: GeminiModelSettings): Model {
       }
     },
   };
-  return settings.retry === false ? model : withRetries(model, settings.retry);
+  const clean = withoutSecrets(model, [apiKey]);
+  return settings.retry === false ? clean : withRetries(clean, settings.retry);
 }
 
 /**

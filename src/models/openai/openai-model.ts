@@ -3,6 +3,7 @@ import { AgentctxError } from '../../core/errors/agentctx-error.js';
 import { isRetryableStatus, ModelError } from '../../core/errors/model-error.js';
 import { requireApiKey, type ProviderSettings } from '../../core/model/credentials.js';
 import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../core/model/model.js';
+import { withoutSecrets } from '../../core/model/redact-secrets.js';
 import { withRetries, type RetryOptions } from '../../core/model/retry.js';
 import type { LlmRequest } from '../../core/request/request.js';
 import { createStreamAssembler, fromOpenAICompletion } from './from-openai-response.js';
@@ -92,7 +93,7 @@ function chatCompletionsModel(config: ClientConfig): Model {
     ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
   });
   const body = (request: LlmRequest) => toOpenAIRequest(request, { model: config.modelId, maxTokensField: config.maxTokensField });
-  return {
+  return withoutSecrets({
     specificationVersion: 'v1',
     provider: config.provider,
     modelId: config.modelId,
@@ -121,7 +122,7 @@ function chatCompletionsModel(config: ClientConfig): Model {
       }
       yield { ...assembler.finish(), partial: false };
     },
-  };
+  }, [config.apiKey]);
 }
 
 function withRetrySettings(settings: OpenAIModelSettings, model: Model): Model {
