@@ -88,7 +88,7 @@ export type {
   StaticInstruction,
   WorkflowAgentDefinition,
 } from './core/agent/agent.js';
-export type { ReadonlyContext, ReadonlyState } from './core/agent/readonly-context.js';
+export type { ReadonlyContext, ReadonlyState, RunIdentity } from './core/agent/readonly-context.js';
 export { createAgentTree } from './core/agent/agent-tree.js';
 export type { AgentNode, AgentTree } from './core/agent/agent-tree.js';
 export { agentFromConfig } from './core/agent/agent-config.js';

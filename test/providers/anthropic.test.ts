@@ -10,7 +10,7 @@ import { createRunner } from '../../src/core/runner/runner.js';
 import { functionTool } from '../../src/core/tools/function-tool.js';
 import { createAnthropicModel, type AnthropicModelSettings } from '../../src/models/anthropic/anthropic-model.js';
 import { toAnthropicRequest } from '../../src/models/anthropic/to-anthropic-request.js';
-import { startFakeServer, type FakeReply, type FakeServer, type ReceivedRequest } from './fake-server.js';
+import { fakeServers, type FakeReply, type FakeServer } from './fake-server.js';
 import { GOLDEN_REQUEST, REQUEST_WITHOUT_CALL_IDS } from './golden-request.js';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../fixtures/providers/anthropic/${name}`, import.meta.url), 'utf8')) as unknown;
@@ -34,16 +34,9 @@ const EXPECTED: ModelResponse = {
   finishReason: 'tool_use',
 };
 
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const { serve, closeAll } = fakeServers();
+afterEach(closeAll);
 
-async function serve(handle: (request: ReceivedRequest, index: number) => FakeReply | Promise<FakeReply>): Promise<FakeServer> {
-  const server = await startFakeServer(handle);
-  servers.push(server);
-  return server;
-}
 
 function modelOn(server: FakeServer, settings: Partial<AnthropicModelSettings> = {}) {
   return createAnthropicModel({ model: 'claude-test-5', apiKey: 'sk-ant-test', baseURL: server.url, env: {}, retry: { initialDelayMs: 1 }, ...settings });

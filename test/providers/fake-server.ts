@@ -77,3 +77,18 @@ function write(response: ServerResponse, reply: FakeReply): void {
   response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...(reply.headers ?? {}) });
   response.end(reply.json === undefined ? '' : JSON.stringify(reply.json));
 }
+
+/** Fake servers started by one test file, closed together (after each test, or after all of them). */
+export function fakeServers(): { serve: typeof startFakeServer; closeAll: () => Promise<void> } {
+  const servers: FakeServer[] = [];
+  return {
+    async serve(handle) {
+      const server = await startFakeServer(handle);
+      servers.push(server);
+      return server;
+    },
+    async closeAll() {
+      await Promise.all(servers.splice(0).map((server) => server.close()));
+    },
+  };
+}

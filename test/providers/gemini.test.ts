@@ -11,23 +11,18 @@ import { functionTool } from '../../src/core/tools/function-tool.js';
 import { createGeminiModel, type GeminiModelSettings } from '../../src/models/gemini/index.js';
 import { parseEnvelope } from '../../src/models/gemini/gemini-errors.js';
 import { collect, describeEvents, testClock } from '../runner/helpers.js';
-import { startFakeServer, type FakeReply, type FakeServer, type ReceivedRequest } from './fake-server.js';
+import { fakeServers, type FakeReply, type FakeServer } from './fake-server.js';
 import { GOLDEN_REQUEST } from './golden-request.js';
 
 const MODEL = 'gemini-2.5-flash';
 const GOLDEN_BODY: unknown = JSON.parse(readFileSync(new URL('../fixtures/providers/gemini/golden-request.json', import.meta.url), 'utf8'));
 
-const servers: FakeServer[] = [];
+const { serve, closeAll } = fakeServers();
 afterEach(async () => {
   vi.unstubAllEnvs();
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await closeAll();
 });
 
-async function serve(handle: (request: ReceivedRequest, index: number) => FakeReply | Promise<FakeReply>): Promise<FakeServer> {
-  const server = await startFakeServer(handle);
-  servers.push(server);
-  return server;
-}
 
 function gemini(server: FakeServer, settings: Partial<GeminiModelSettings> = {}): Model {
   return createGeminiModel({ model: MODEL, apiKey: 'test-key', baseURL: server.url, env: {}, ...settings });

@@ -12,7 +12,7 @@ import { createOpenAICompatibleModel, createOpenAIModel, type OpenAIModelSetting
 import { parseToolArguments } from '../../src/models/openai/from-openai-response.js';
 import { toOpenAIMessages } from '../../src/models/openai/to-openai-request.js';
 import { collect, describeEvents, testClock } from '../runner/helpers.js';
-import { startFakeServer, type FakeReply, type FakeServer, type ReceivedRequest } from './fake-server.js';
+import { fakeServers, startFakeServer, type FakeReply, type FakeServer } from './fake-server.js';
 import { GOLDEN_REQUEST, REQUEST_WITHOUT_CALL_IDS } from './golden-request.js';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../fixtures/providers/openai/${name}`, import.meta.url), 'utf8')) as unknown;
@@ -27,16 +27,9 @@ beforeAll(() => {
 });
 afterAll(() => Object.assign(process.env, saved));
 
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const { serve, closeAll } = fakeServers();
+afterEach(closeAll);
 
-async function serve(handle: (request: ReceivedRequest, index: number) => FakeReply | Promise<FakeReply>): Promise<FakeServer> {
-  const server = await startFakeServer(handle);
-  servers.push(server);
-  return server;
-}
 
 function openai(server: FakeServer, settings: Partial<OpenAIModelSettings> = {}): Model {
   return createOpenAIModel({ model: 'gpt-4.1-mini', apiKey: 'sk-test', baseURL: `${server.url}/v1`, env: {}, retry: false, ...settings });

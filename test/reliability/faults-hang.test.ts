@@ -5,18 +5,14 @@ import { createRunner, type RunnerOptions } from '../../src/core/runner/runner.j
 import { functionTool } from '../../src/core/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createOpenAIModel } from '../../src/models/openai/openai-model.js';
-import { startFakeServer, type FakeReply, type FakeServer } from '../providers/fake-server.js';
+import { fakeServers, type FakeReply, type FakeServer } from '../providers/fake-server.js';
 import { caught, expectTyped, listModel, turn } from './support.js';
 import { defineRows } from './rows.js';
 
 // Part 3, hangs and failing providers: a model or tool that never answers is cut off by the runner's time limits
 // (`modelTimeoutMs`, `toolTimeoutMs`), and a provider that fails is retried with backoff, then reported as an error event.
-const servers: FakeServer[] = [];
-const serve = async (handle: (index: number) => FakeReply | Promise<FakeReply>) => {
-  const server = await startFakeServer((_request, index) => handle(index));
-  servers.push(server);
-  return server;
-};
+const servers = fakeServers();
+const serve = (handle: (index: number) => FakeReply | Promise<FakeReply>): Promise<FakeServer> => servers.serve((_request, index) => handle(index));
 const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
 
 /** One turn of an agent on this model with these options; the events, and the session as stored after it. */
@@ -154,4 +150,4 @@ export const rows = defineRows(import.meta.url, 'faults', [
       expect(events.at(-1)?.errorMessage).toMatch(/its 1 responses are used up and no rule matched\. Add a response, a rule or a fallback/);
     },
   },
-], { afterAll: async () => void (await Promise.all(servers.splice(0).map((server) => server.close()))) });
+], { afterAll: servers.closeAll });

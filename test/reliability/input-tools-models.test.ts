@@ -9,19 +9,15 @@ import { functionTool } from '../../src/core/tools/function-tool.js';
 import { createAnthropicModel } from '../../src/models/anthropic/anthropic-model.js';
 import { createGeminiModel } from '../../src/models/gemini/gemini-model.js';
 import { createOpenAIModel } from '../../src/models/openai/openai-model.js';
-import { startFakeServer, type FakeReply, type FakeServer } from '../providers/fake-server.js';
+import { fakeServers, type FakeReply, type FakeServer } from '../providers/fake-server.js';
 import { listModel, turn } from './support.js';
 import { defineRows } from './rows.js';
 
 // Part 1, tool arguments and model responses: bad arguments, unknown tools and failing tools become an `{ error }`
 // response the model can act on; a response the runner cannot use ends the invocation with an error event. Provider
 // adapters run against local servers that speak each provider's protocol.
-const servers: FakeServer[] = [];
-const serve = async (handle: (index: number) => FakeReply): Promise<FakeServer> => {
-  const server = await startFakeServer((_request, index) => handle(index));
-  servers.push(server);
-  return server;
-};
+const servers = fakeServers();
+const serve = (handle: (index: number) => FakeReply): Promise<FakeServer> => servers.serve((_request, index) => handle(index));
 
 let calledWith: unknown[] = [];
 const add = functionTool({ name: 'add', description: 'Adds.', parameters: z.object({ a: z.number(), b: z.number() }), execute: (args) => (calledWith.push(args), { sum: args.a + args.b }) });
@@ -228,10 +224,9 @@ export const rows = defineRows(import.meta.url, 'bad-input', [
     tried: 'a provider answering 200 with a body that is not JSON',
     expected: 'error event `model_error` with the parser\'s message; no crash',
     run: async () => {
-      const server = await startFakeServer(() => ({ json: undefined, status: 200 }));
-      servers.push(server);
+      const server = await servers.serve(() => ({ json: undefined, status: 200 }));
       const { events } = await run(createOpenAIModel({ model: 'gpt-test', apiKey: 'sk-test', baseURL: `${server.url}/v1`, env: {}, retry: false }));
       expect(events.map((event) => event.errorCode ?? event.author)).toEqual(['user', 'model_error']);
     },
   },
-], { afterAll: async () => void (await Promise.all(servers.splice(0).map((server) => server.close()))) });
+], { afterAll: servers.closeAll });

@@ -1,6 +1,6 @@
 import type { Artifact, StoredArtifact } from '../session/artifact.js';
-import type { Content } from '../session/content.js';
 import type { State } from '../state/state.js';
+import type { RunIdentity } from './readonly-context.js';
 
 /** The artifacts of the running session, by name; `user:` names are shared by the user's sessions. */
 export type SessionArtifacts = {
@@ -11,14 +11,7 @@ export type SessionArtifacts = {
 };
 
 /** What callbacks see: who is running, and read-write access to state and artifacts. */
-export type CallbackContext = {
-  readonly agentName: string;
-  readonly invocationId: string;
-  readonly appName: string;
-  readonly userId: string;
-  readonly sessionId: string;
-  readonly branch: string | undefined;
-  readonly userContent: Content | undefined;
+export type CallbackContext = RunIdentity & {
   /** Writes are visible at once and travel on the next event as its state delta. */
   readonly state: State;
   readonly artifacts: SessionArtifacts;
