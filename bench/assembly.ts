@@ -1,7 +1,8 @@
 // Request assembly for a 50-agent tree and a 1,000-event session, against JSON.stringify of the same request.
 // Run: npm run bench:assembly [-- --json]
 // It imports the built package, as a user would; `npm run bench:assembly` builds first.
-import { assembleRequest, createAgentTree, declareTool, llmAgent, requestToJson, type AgentDefinition, type Event } from 'agentctx';
+import { assembleRequest, createAgentTree, declareTool, llmAgent, type AgentDefinition, type Event } from 'agentctx';
+import { requestToJson } from 'agentctx/pipeline';
 import { median, time } from './stats.js';
 
 const json = process.argv.includes('--json');

@@ -2,21 +2,14 @@
 // compaction, the sliding window or the token trigger, and measures every model call it made: prompt tokens (the
 // local o200k count of the recorded request, with its provenance, exactly as the token trigger counts), the summary
 // and the raw tail in it, and whether any function response lost its call.
-import {
-  countRequestTokens,
-  createInMemorySessionStore,
-  createRunner,
-  ExtractiveSummarizer,
-  loadTokenCounter,
-  SUMMARY_HEADING,
-  type EventsCompactionConfig,
-  type Event,
-  type LlmRequest,
-  type Runner,
-  type TokenCounter,
-} from 'agentctx';
+import { createInMemorySessionStore, createRunner, type EventsCompactionConfig, type Event, type LlmRequest, type Runner } from 'agentctx';
+import { ExtractiveSummarizer } from 'agentctx/compaction';
+import { countRequestTokens, loadTokenCounter, type TokenCounter } from 'agentctx/tokens';
 import { createScriptedModel } from 'agentctx/models/scripted';
 import { AGENT_NAME, buildAgent, turnPlan, type TurnPlan } from './compaction-scenario.js';
+
+// The line agentctx opens every summary with in a request (its `exact` view of compaction).
+const SUMMARY_HEADING = 'Summary of the earlier conversation:';
 
 export type Mode = 'none' | 'window' | 'token';
 export const MODES: readonly Mode[] = ['none', 'window', 'token'];

@@ -8,7 +8,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assembleRequest, ContentsCache, createAgentTree, type AssembleOptions } from 'agentctx';
+import { assembleRequest, createAgentTree, type AssembleOptions } from 'agentctx';
+import { createSessionMemo } from 'agentctx/pipeline';
 import { stackedChartSvg } from './compaction-chart.js';
 import { assemblyInput, MODES, runConversation, SUMMARIZER, TOKEN, tokenBoundViolations, TURNS, WINDOW, type ConversationRun, type Mode } from './compaction-conversation.js';
 import { buildAgent } from './compaction-scenario.js';
@@ -108,13 +109,13 @@ async function timeAssembly(run: ConversationRun, turn: number) {
   const scratch: number[] = [];
   const warmup = Math.ceil(ASSEMBLY_RUNS / 5);
   for (let index = 0; index < warmup + ASSEMBLY_RUNS; index++) {
-    const cache = new ContentsCache();
-    if (warmEvents.length > 0) await assembleRequest({ ...options, events: warmEvents, contentsCache: cache });
+    const memo = createSessionMemo();
+    if (warmEvents.length > 0) await assembleRequest({ ...options, events: warmEvents, memo });
     let start = process.hrtime.bigint();
-    await assembleRequest({ ...options, contentsCache: cache });
+    await assembleRequest({ ...options, memo });
     const warmMs = Number(process.hrtime.bigint() - start) / 1e6;
     start = process.hrtime.bigint();
-    await assembleRequest({ ...options, contentsCache: new ContentsCache() });
+    await assembleRequest({ ...options, memo: createSessionMemo() });
     const scratchMs = Number(process.hrtime.bigint() - start) / 1e6;
     if (index >= warmup) {
       warm.push(warmMs);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseDocument } from '../src/core/config/parse-document.js';
+import { parseDocument } from '../src/engine/config/parse-document.js';
 
 export type Vector = {
   component: string;

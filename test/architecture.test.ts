@@ -2,9 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+// The shape of src/ (docs/architecture.md): contracts (types only, and the error classes) ← engine ← features ←
+// presets ← the adapters around them (models, stores, server, web, workspace, testing) ← the CLI. This test reads the
+// import lines of every source file and fails when one points the wrong way.
+
 const src = new URL('../src', import.meta.url).pathname;
 
-type SourceFile = { path: string; layer: string; imports: string[]; valueImports: string[]; lines: number };
+type SourceFile = { path: string; name: string; layer: string; text: string; imports: { specifier: string; typeOnly: boolean }[]; lines: number };
 
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -16,71 +20,106 @@ const IMPORT = /(?:^|\n)\s*(import|export)\s(type\s)?[^'";]*?from\s+['"]([^'"]+)
 
 const files: SourceFile[] = walk(src).map((path) => {
   const text = readFileSync(path, 'utf8');
-  const matches = [...text.matchAll(IMPORT)];
-  const imports = matches.map((match) => match[3] ?? match[4] ?? '');
-  // `import type` leaves no edge at run time; cycles are checked on the edges that remain.
-  const valueImports = matches.filter((match) => match[2] === undefined).map((match) => match[3] ?? match[4] ?? '');
-  return { path, layer: layerOf(path), imports, valueImports, lines: text.split('\n').length };
+  const imports = [...text.matchAll(IMPORT)].map((match) => ({ specifier: match[3] ?? match[4] ?? '', typeOnly: match[2] !== undefined }));
+  return { path, name: relative(src, path), layer: layerOf(path), text, imports, lines: text.split('\n').length };
 });
 
 function layerOf(path: string): string {
   const parts = relative(src, path).split('/');
+  if (parts.length === 1) return 'entry';
+  if (parts[0] === 'contracts') return parts[1] === 'errors' ? 'contracts/errors' : 'contracts';
   if (parts[0] === 'stores' || parts[0] === 'models') return `${parts[0]}/${parts[1] ?? ''}`;
-  return parts.length === 1 ? 'entry' : (parts[0] ?? '');
+  return parts[0] ?? '';
 }
+
+const CONTRACTS = ['contracts', 'contracts/errors'];
+const CORE = [...CONTRACTS, 'engine'];
+const ALL_CORE = [...CORE, 'features', 'presets'];
 
 // Which layers each layer may import, and which packages (node: builtins are listed explicitly).
 const RULES: Record<string, { layers: string[]; packages: string[] }> = {
-  core: { layers: ['core'], packages: ['yaml', 'gpt-tokenizer/encoding/o200k_base'] },
-  'stores/fs': { layers: ['core', 'stores/fs'], packages: ['node:fs/promises', 'node:path'] },
-  'stores/sql': { layers: ['core', 'stores/sql'], packages: [] },
-  'stores/sqlite': { layers: ['core', 'stores/sql', 'stores/sqlite'], packages: ['better-sqlite3', 'node:fs', 'node:path'] },
-  // pg is imported by one file, the driver: a test below checks it.
-  'stores/postgres': { layers: ['core', 'stores/sql', 'stores/postgres'], packages: ['pg'] },
-  'models/anthropic': { layers: ['core', 'models/anthropic'], packages: ['@anthropic-ai/sdk'] },
-  'models/gemini': { layers: ['core', 'models/gemini'], packages: ['@google/genai'] },
-  'models/openai': { layers: ['core', 'models/openai'], packages: ['openai'] },
-  'models/scripted': { layers: ['core', 'models/scripted'], packages: [] },
-  'models/registry': { layers: ['core', 'models/registry', 'models/gemini', 'models/openai', 'models/anthropic', 'models/scripted'], packages: [] },
-  workspace: { layers: ['core', 'workspace'], packages: ['node:fs/promises', 'node:path'] },
-  // The HTTP API: node:http and core only, no framework; the CLI composes it with a store and models.
+  // Contracts: types only (and the error classes), importing nothing but other contracts.
+  contracts: { layers: CONTRACTS, packages: [] },
+  'contracts/errors': { layers: ['contracts/errors'], packages: [] },
+  // The engine: the mechanism (assembly, runner, stores in memory, compaction planning), over the contracts only.
+  engine: { layers: CORE, packages: ['yaml', 'gpt-tokenizer/encoding/o200k_base'] },
+  // Features: one folder each, built on the engine; they may use each other, without cycles (checked below).
+  features: { layers: [...CORE, 'features'], packages: [] },
+  // Presets: features put together (the default pipeline, createRunner's defaults, the agent-file reader).
+  presets: { layers: ALL_CORE, packages: [] },
+  'models/shared': { layers: [...CONTRACTS, 'models/shared'], packages: [] },
+  'models/anthropic': { layers: [...CORE, 'models/shared', 'models/anthropic'], packages: ['@anthropic-ai/sdk'] },
+  'models/gemini': { layers: [...CORE, 'models/shared', 'models/gemini'], packages: ['@google/genai'] },
+  'models/openai': { layers: [...CORE, 'models/shared', 'models/openai'], packages: ['openai'] },
+  'models/scripted': { layers: [...CORE, 'models/scripted'], packages: [] },
+  'models/registry': { layers: [...CONTRACTS, 'models/shared', 'models/registry', 'models/gemini', 'models/openai', 'models/anthropic', 'models/scripted'], packages: [] },
+  'stores/fs': { layers: [...CORE, 'stores/fs'], packages: ['node:fs/promises', 'node:path'] },
+  'stores/sql': { layers: [...CORE, 'stores/sql'], packages: [] },
+  'stores/sqlite': { layers: [...CORE, 'stores/sql', 'stores/sqlite'], packages: ['better-sqlite3', 'node:fs', 'node:path'] },
+  'stores/postgres': { layers: [...CORE, 'stores/sql', 'stores/postgres'], packages: ['pg'] },
+  workspace: { layers: [...ALL_CORE, 'workspace'], packages: ['node:fs/promises', 'node:path'] },
   // Who may use a local HTTP service: shared by the API server and the inspector.
   access: { layers: ['access'], packages: ['node:crypto'] },
-  server: { layers: ['core', 'access', 'server'], packages: ['node:http'] },
+  // The HTTP API: node:http, no framework; the CLI composes it with a store and models.
+  server: { layers: [...ALL_CORE, 'access', 'server'], packages: ['node:http'] },
   // The web inspector: reads through the store contract; Hono, and its Node adapter in one file (checked below).
-  web: { layers: ['core', 'access', 'web'], packages: ['hono', '@hono/node-server', 'node:fs/promises', 'node:http', 'node:path', 'node:url'] },
-  testing: { layers: ['core', 'testing', 'stores/fs', 'models/scripted'], packages: ['vitest'] },
+  web: { layers: [...ALL_CORE, 'access', 'web'], packages: ['hono', '@hono/node-server', 'node:fs/promises', 'node:http', 'node:path', 'node:url'] },
+  testing: { layers: [...ALL_CORE, 'testing', 'stores/fs', 'models/scripted'], packages: ['vitest'] },
   cli: {
-    layers: ['core', 'cli', 'access', 'stores/fs', 'stores/sqlite', 'stores/postgres', 'models/scripted', 'models/registry', 'workspace', 'server', 'web'],
+    layers: [...ALL_CORE, 'cli', 'access', 'stores/fs', 'stores/sqlite', 'stores/postgres', 'models/shared', 'models/scripted', 'models/registry', 'workspace', 'server', 'web'],
     packages: ['node:fs', 'node:fs/promises', 'node:path', 'node:util', 'node:url', 'node:readline/promises'],
   },
-  entry: { layers: ['core'], packages: [] },
+  // The package's entry files: the curated public surface, re-exported from where each name lives.
+  entry: { layers: [...ALL_CORE, 'models/shared'], packages: [] },
 };
+
+// One file talks to each driver and SDK, so swapping or upgrading one touches one place.
+const SOLE_IMPORTERS: Record<string, string> = {
+  pg: 'stores/postgres/pg-driver.ts',
+  'better-sqlite3': 'stores/sqlite/better-sqlite3-driver.ts',
+  '@anthropic-ai/sdk': 'models/anthropic/anthropic-model.ts',
+  '@google/genai': 'models/gemini/gemini-model.ts',
+  openai: 'models/openai/openai-model.ts',
+  '@hono/node-server': 'web/serve-inspector.ts',
+  yaml: 'engine/config/parse-document.ts',
+  'gpt-tokenizer/encoding/o200k_base': 'engine/tokens/token-counter.ts',
+};
+
+const target = (file: SourceFile, specifier: string) => resolve(dirname(file.path), specifier).replace(/\.js$/, '.ts');
 
 describe('architecture', () => {
   it('has a rule for every layer', () => {
     expect(files.length).toBeGreaterThan(20);
-    for (const file of files) expect(RULES[file.layer], `no rule for ${file.layer}`).toBeDefined();
+    for (const file of files) expect(RULES[file.layer], `no rule for ${file.layer} (${file.name})`).toBeDefined();
   });
 
-  it('keeps dependencies pointing one way', () => {
+  it('keeps dependencies pointing one way: no arrow from the engine or a contract into a feature', () => {
     const violations: string[] = [];
     for (const file of files) {
       const rule = RULES[file.layer] ?? { layers: [], packages: [] };
-      for (const specifier of file.imports) {
+      for (const { specifier } of file.imports) {
         if (specifier.startsWith('.')) {
-          const target = layerOf(resolve(dirname(file.path), specifier));
-          if (!rule.layers.includes(target)) violations.push(`${relative(src, file.path)} → ${specifier} (${file.layer} may not import ${target})`);
+          const layer = layerOf(target(file, specifier));
+          if (!rule.layers.includes(layer)) violations.push(`${file.name} → ${specifier} (${file.layer} may not import ${layer})`);
         } else if (!rule.packages.includes(specifier)) {
-          violations.push(`${relative(src, file.path)} → ${specifier} (package not allowed in ${file.layer})`);
+          violations.push(`${file.name} → ${specifier} (package not allowed in ${file.layer})`);
         }
       }
     }
     expect(violations).toEqual([]);
   });
 
-  it('has no import cycles at run time', () => {
-    const graph = new Map(files.map((file) => [file.path, file.valueImports.filter((s) => s.startsWith('.')).map((s) => resolve(dirname(file.path), s).replace(/\.js$/, '.ts'))]));
+  it('keeps contracts to types: only type imports, and no values but the error classes', () => {
+    const problems: string[] = [];
+    for (const file of files.filter((candidate) => candidate.layer === 'contracts')) {
+      for (const { specifier, typeOnly } of file.imports) if (!typeOnly) problems.push(`${file.name} imports ${specifier} for its values`);
+      for (const match of file.text.matchAll(/^export\s+(?!type\b|interface\b|declare\b)(\w+)/gm)) problems.push(`${file.name} exports a value (${match[1]})`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('has no import cycles at all, type-only imports included', () => {
+    const graph = new Map(files.map((file) => [file.path, file.imports.filter(({ specifier }) => specifier.startsWith('.')).map(({ specifier }) => target(file, specifier))]));
     const cycles: string[] = [];
     const state = new Map<string, 'visiting' | 'done'>();
     const visit = (node: string, trail: string[]): void => {
@@ -97,19 +136,14 @@ describe('architecture', () => {
     expect(cycles).toEqual([]);
   });
 
-  it('imports each database client in exactly one file, its driver', () => {
-    const importers = (pkg: string) => files.filter((file) => file.imports.includes(pkg)).map((file) => relative(src, file.path));
-    expect(importers('pg')).toEqual(['stores/postgres/pg-driver.ts']);
-    expect(importers('better-sqlite3')).toEqual(['stores/sqlite/better-sqlite3-driver.ts']);
-  });
-
-  it('imports the Hono Node adapter in one file, and Hono nowhere outside the inspector', () => {
-    const importers = (pkg: string) => files.filter((file) => file.imports.includes(pkg)).map((file) => relative(src, file.path));
-    expect(importers('@hono/node-server')).toEqual(['web/serve-inspector.ts']);
-    expect(importers('hono').every((path) => path.startsWith('web/'))).toBe(true);
+  it('imports each driver and SDK in exactly one file', () => {
+    for (const [pkg, only] of Object.entries(SOLE_IMPORTERS)) {
+      expect(files.filter((file) => file.imports.some(({ specifier }) => specifier === pkg)).map((file) => file.name), pkg).toEqual([only]);
+    }
+    expect(files.filter((file) => file.imports.some(({ specifier }) => specifier === 'hono')).every((file) => file.layer === 'web')).toBe(true);
   });
 
   it('keeps source files small', () => {
-    expect(files.filter((file) => file.lines > 400).map((file) => `${relative(src, file.path)}: ${file.lines} lines`)).toEqual([]);
+    expect(files.filter((file) => file.lines > 400).map((file) => `${file.name}: ${file.lines} lines`)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Event } from '../src/core/session/event.js';
+import type { Event } from '../src/contracts/event.js';
 import { agentctx, agentctxWithInput, expectOneLineError } from './support/run-cli.js';
 
 // An agent with a tool and a scripted model named in the agent itself (its summarizer rule answers `--summarizer model`).

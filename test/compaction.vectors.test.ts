@@ -1,19 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { parseCompactionConfig } from '../src/core/compaction/compaction-config.js';
-import { compactionEvent } from '../src/core/compaction/compaction-event.js';
-import { summarizerInput } from '../src/core/compaction/compaction-plan.js';
-import { LlmSummarizer } from '../src/core/compaction/llm-summarizer.js';
-import { estimatePromptTokensAdk, latestPromptTokens } from '../src/core/compaction/prompt-tokens.js';
-import { renderEventsAdk } from '../src/core/compaction/render-events.js';
-import { planSlidingWindow } from '../src/core/compaction/sliding-window.js';
-import { planTokenCompaction } from '../src/core/compaction/token-threshold.js';
-import { ValidationError } from '../src/core/errors/validation-error.js';
-import type { Model, ModelResponse } from '../src/core/model/model.js';
-import { buildContents } from '../src/core/processors/contents/build-contents.js';
-import { SUMMARY_HEADING } from '../src/core/processors/contents/compaction-view.js';
-import type { LlmRequest } from '../src/core/request/request.js';
-import type { Event } from '../src/core/session/event.js';
-import { pythonStr } from '../src/core/state/template/python-format.js';
+import { parseCompactionConfig } from '../src/features/compaction/compaction-config.js';
+import { compactionEvent } from '../src/features/compaction/compaction-event.js';
+import { summarizerInput } from '../src/engine/compaction/compaction-plan.js';
+import { LlmSummarizer } from '../src/features/compaction/llm-summarizer.js';
+import { estimatePromptTokensAdk } from '../src/features/compaction/measure-prompt.js';
+import { latestPromptTokens } from '../src/engine/compaction/prompt-tokens.js';
+import { renderEventsAdk } from '../src/features/compaction/render-events.js';
+import { planSlidingWindow } from '../src/engine/compaction/sliding-window.js';
+import { planTokenCompaction } from '../src/engine/compaction/token-threshold.js';
+import { ValidationError } from '../src/contracts/errors/validation-error.js';
+import type { Model, ModelResponse } from '../src/contracts/model.js';
+import { buildContents } from '../src/features/contents/build-contents.js';
+import { SUMMARY_HEADING } from '../src/features/contents/compaction-view.js';
+import type { LlmRequest } from '../src/contracts/request.js';
+import type { Event } from '../src/contracts/event.js';
+import { pythonStr } from '../src/engine/python/python-format.js';
 import { loadVectors } from './adk-vectors.js';
 import { eventsFromAdk, messageFromAdk } from './support/adk-shapes.js';
 
@@ -157,7 +158,7 @@ describe('summarizer_prompt vectors (ADK compatibility)', async () => {
     const events = eventsFromAdk((vector?.input as { events: Raw[] }).events);
     const expected = vector?.expected as { request_contents: Raw[]; compaction: { start_timestamp: number; end_timestamp: number }; event_author: string; compacted_content_role: string };
     const model = recordingModel([{ content: { role: 'user', parts: [{ text: 'They greeted each other.' }] }, usage: { promptTokens: 60 } }]);
-    const summarizer = new LlmSummarizer({ model, adkCompatibility: true });
+    const summarizer = new LlmSummarizer({ model, profile: 'adk' });
     const summary = await summarizer.summarize(events);
     expect(model.requests).toHaveLength(1);
     expect(model.requests[0]?.messages).toEqual(expected.request_contents.map(messageFromAdk));
@@ -177,14 +178,14 @@ describe('summarizer_prompt vectors (ADK compatibility)', async () => {
 
   it('empty_input_no_call', async () => {
     const model = recordingModel([]);
-    expect(await new LlmSummarizer({ model, adkCompatibility: true }).summarize([])).toBeUndefined();
+    expect(await new LlmSummarizer({ model, profile: 'adk' }).summarize([])).toBeUndefined();
     expect(model.requests).toHaveLength(0);
   });
 
   it('no_content_in_response', async () => {
     const model = recordingModel([{}]);
     const events = eventsFromAdk([{ author: 'user', content: { role: 'user', parts: [{ text: 'hi' }] } }]);
-    expect(await new LlmSummarizer({ model, adkCompatibility: true }).summarize(events)).toBeUndefined();
+    expect(await new LlmSummarizer({ model, profile: 'adk' }).summarize(events)).toBeUndefined();
     expect(model.requests).toHaveLength(1);
   });
 });

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { llmAgent } from '../src/core/agent/define-agent.js';
-import { outputKeyDelta } from '../src/core/agent/output-key.js';
-import { AgentctxError } from '../src/core/errors/agentctx-error.js';
-import { ProcessorError } from '../src/core/errors/processor-error.js';
-import { contentsProcessor } from '../src/core/processors/contents.js';
-import { insertInstructionMessages } from '../src/core/processors/contents/build-contents.js';
-import { isOtherAgentReply } from '../src/core/processors/contents/other-agent.js';
-import { finalizeProcessor } from '../src/core/processors/finalize.js';
-import { assembleRequest } from '../src/core/request/assemble.js';
-import { draftMessage } from '../src/core/request/draft.js';
-import type { Processor } from '../src/core/request/processor.js';
+import { llmAgent } from '../src/engine/agent/define-agent.js';
+import { outputKeyDelta } from '../src/engine/agent/output-key.js';
+import { AgentctxError } from '../src/contracts/errors/agentctx-error.js';
+import { ProcessorError } from '../src/contracts/errors/processor-error.js';
+import { contentsProcessor } from '../src/features/contents/contents-processor.js';
+import { insertInstructionMessages } from '../src/features/contents/build-contents.js';
+import { isOtherAgentReply } from '../src/features/contents/other-agent.js';
+import { finalizeProcessor } from '../src/features/contents/finalize.js';
+import { assembleRequest } from '../src/presets/assemble-request.js';
+import { draftMessage } from '../src/engine/assembly/draft.js';
+import type { Processor } from '../src/contracts/agent.js';
 import { toGeminiContents } from '../src/models/gemini/gemini-contents.js';
 import { loadVectors } from './adk-vectors.js';
 import { eventsFromAdk, messageFromAdk } from './support/adk-shapes.js';
@@ -37,10 +37,9 @@ describe('contents vectors (ADK Python)', async () => {
         agents: agent,
         events: eventsFromAdk(input.events ?? []),
         branch: input.branch ?? undefined,
-        valueFormat: 'python',
         preserveFunctionCallIds: vector.name === 'adk_ids_kept_for_interactions_or_anthropic',
-        // ADK presents summaries as another agent's turn; agentctx only does so in compatibility mode.
-        adkCompatibility: true,
+        // ADK's profile: Python's str() for values, and summaries presented as another agent's turn.
+        profile: 'adk',
         pipeline: [contentsProcessor],
       });
       const expected = vector.expected as Raw[] | { error: { message: string } } | { count: number; 'contents[1]': Raw };

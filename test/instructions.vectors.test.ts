@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createAgentTree } from '../src/core/agent/agent-tree.js';
-import type { LlmAgentDefinition, StaticInstruction } from '../src/core/agent/agent.js';
-import { llmAgent } from '../src/core/agent/define-agent.js';
-import { agentTransferProcessor } from '../src/core/processors/agent-transfer.js';
-import { contentsProcessor } from '../src/core/processors/contents.js';
-import { defaultPipeline } from '../src/core/processors/default-pipeline.js';
-import { identityProcessor } from '../src/core/processors/identity.js';
-import { instructionsProcessor } from '../src/core/processors/instructions.js';
-import { assembleRequest } from '../src/core/request/assemble.js';
-import { draftMessage, joinSystemBlocks } from '../src/core/request/draft.js';
-import type { Processor } from '../src/core/request/processor.js';
-import { transferToAgentDeclaration } from '../src/core/tools/transfer-to-agent.js';
+import { createAgentTree } from '../src/engine/agent/agent-tree.js';
+import type { LlmAgentDefinition, StaticInstruction } from '../src/contracts/agent.js';
+import { llmAgent } from '../src/engine/agent/define-agent.js';
+import { agentTransferProcessor } from '../src/features/transfer/agent-transfer.js';
+import { contentsProcessor } from '../src/features/contents/contents-processor.js';
+import { defaultPipeline } from '../src/presets/pipelines.js';
+import { identityProcessor } from '../src/features/identity/identity.js';
+import { instructionsProcessor } from '../src/features/instructions/instructions.js';
+import { assembleRequest } from '../src/presets/assemble-request.js';
+import { draftMessage, joinSystemBlocks } from '../src/engine/assembly/draft.js';
+import type { Processor } from '../src/contracts/agent.js';
+import { transferToAgentDeclaration } from '../src/features/transfer/transfer-to-agent.js';
 import { toGeminiSchema } from '../src/models/gemini/gemini-schema.js';
 import { loadVectors, type Vector } from './adk-vectors.js';
 import { contentFromAdk, messageFromAdk, partFromAdk } from './support/adk-shapes.js';
@@ -61,7 +61,7 @@ describe('instructions vectors (ADK Python)', async () => {
       agentName: agent.name,
       state: { customerId: '1234567890', ...(input.state ?? {}) },
       invocationId: 'test_id',
-      valueFormat: 'python',
+      profile: 'adk',
       pipeline: pipelines[vector.name] ?? [instructionsProcessor],
     });
   };

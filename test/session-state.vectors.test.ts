@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AgentctxError } from '../src/core/errors/agentctx-error.js';
-import { createEvent } from '../src/core/session/create-event.js';
-import { createInMemorySessionStore } from '../src/core/session/in-memory-session-store.js';
-import type { Event } from '../src/core/session/event.js';
-import type { Session } from '../src/core/session/session.js';
-import type { SessionStore } from '../src/core/session/session-store.js';
-import { mergeScopedState, splitStateDelta } from '../src/core/state/state-delta.js';
+import { AgentctxError } from '../src/contracts/errors/agentctx-error.js';
+import { createEvent } from '../src/engine/session/create-event.js';
+import { createInMemorySessionStore } from '../src/engine/session/in-memory-session-store.js';
+import type { Event } from '../src/contracts/event.js';
+import type { Session } from '../src/contracts/session.js';
+import type { SessionStore } from '../src/contracts/session-store.js';
+import { mergeScopedState, splitStateDelta } from '../src/engine/state/state-delta.js';
 import { loadVectors, type Vector } from './adk-vectors.js';
 
 const vectors = await loadVectors('session_state');

@@ -1,7 +1,9 @@
 // The report analyst: a planning agent finds the reports, an analysis agent reads them in batches, computes, saves a
 // result per batch and answers from the saved results. "paged" reads through instruction paging (bodies in state,
 // the current batch in the instruction); "naive" returns the bodies into the history, as a plain tool would.
-import { defaultPipeline, functionTool, insertProcessor, llmAgent, paging, type AgentDefinition, type Processor, type Tool, type ToolContext } from 'agentctx';
+import { functionTool, llmAgent, type AgentDefinition, type Extension, type Tool, type ToolContext } from 'agentctx';
+import { paging } from 'agentctx/paging';
+import type { Processor } from 'agentctx/pipeline';
 import { z } from 'zod';
 import type { Report } from './reports.js';
 
@@ -20,12 +22,12 @@ const NAIVE_CACHE = 'temp:naive:report:';
 
 // Broken on purpose, for the proof that paging carries the data: the batch is paged in, but its text never
 // reaches the instruction (everything else, the saved results included, works as usual).
-function withoutPages(pipeline: Processor[], workingSetKey: string): Processor[] {
+function withoutPages(workingSetKey: string): Extension {
   const dropPages: Processor = {
     name: 'drop-pages',
     process: (draft) => ({ ...draft, systemBlocks: draft.systemBlocks.filter((block) => block.source.field !== `state ${workingSetKey}`) }),
   };
-  return insertProcessor(pipeline, { after: 'paging:reports' }, dropPages);
+  return { name: 'drop-pages', processors: [{ processor: dropPages, after: 'paging:reports' }] };
 }
 
 export function buildAnalyst(options: AnalystOptions): AgentDefinition {
@@ -92,7 +94,8 @@ export function buildAnalyst(options: AnalystOptions): AgentDefinition {
     },
   });
 
-  const analysisTools: Tool[] = options.mode === 'paged' ? [reports.pageIn, calculate, reports.saveResult, reports.listResults, finish] : [naiveGet, calculate, reports.saveResult, reports.listResults, finish];
+  // Paged, the paging extension offers get_reports, save_result and list_results and places its processors.
+  const analysisTools: Tool[] = options.mode === 'paged' ? [calculate, finish] : [naiveGet, calculate, reports.saveResult, reports.listResults, finish];
   const analysis = llmAgent({
     name: 'analysis_agent',
     description: 'Reads reports in batches, computes figures and answers with totals.',
@@ -101,7 +104,7 @@ export function buildAnalyst(options: AnalystOptions): AgentDefinition {
     tools: analysisTools,
     disallowTransferToParent: true,
     disallowTransferToPeers: true,
-    ...(options.mode === 'paged' ? { pipeline: options.breakPageIn === true ? withoutPages(reports.install(defaultPipeline()), reports.workingSetKey) : reports.install(defaultPipeline()) } : {}),
+    ...(options.mode === 'paged' ? { extensions: options.breakPageIn === true ? [reports, withoutPages(reports.workingSetKey)] : [reports] } : {}),
   });
   return llmAgent({
     name: 'planning_agent',

@@ -1,4 +1,5 @@
-import { countRequestTokens, createRunner, loadTokenCounter, type Event, type Model, type SessionStore } from 'agentctx';
+import { createRunner, type Event, type Model, type SessionStore } from 'agentctx';
+import { countRequestTokens, loadTokenCounter } from 'agentctx/tokens';
 import { createScriptedModel } from 'agentctx/models/scripted';
 import { buildAnalyst, type Mode } from './agents.js';
 import { QUESTION, type Report } from './reports.js';

@@ -1,5 +1,5 @@
 import { dirname, relative, resolve } from 'node:path';
-import type { AgentFiles } from '../core/agent/agent-config.js';
+import type { AgentFiles } from '../presets/agent-files.js';
 import { readMemoryFile, readSkillsFolder } from '../workspace/skill-files.js';
 import { workspaceTools } from '../workspace/workspace-tools.js';
 

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from '../core/errors/usage-error.js';
+import { UsageError } from '../contracts/errors/usage-error.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -1,21 +1,24 @@
-import type { EventsCompactionConfig } from '../core/compaction/compaction-config.js';
-import { estimatePromptTokensAdk, latestPromptTokens } from '../core/compaction/prompt-tokens.js';
-import { assembleCase, type CaseFile } from '../core/config/case-file.js';
-import { countRequestTokens } from '../core/tokens/count-request-tokens.js';
-import { loadTokenCounter, type TokenCounter } from '../core/tokens/token-counter.js';
+import type { EventsCompactionConfig } from '../contracts/compaction.js';
+import { estimatePromptTokensAdk } from '../features/compaction/measure-prompt.js';
+import { latestPromptTokens } from '../engine/compaction/prompt-tokens.js';
+import { assembleCase, type CaseFile } from '../presets/case-file.js';
+import { countRequestTokens } from '../engine/tokens/count-request-tokens.js';
+import { loadTokenCounter } from '../engine/tokens/token-counter.js';
+import { type TokenCounter } from '../contracts/tokens.js';
 import { withExtractiveSummary, type CompactionPreview } from './compaction-preview.js';
-import { planDueCompaction } from './due-compaction.js';
+import { planDueCompaction } from '../engine/compaction/plan-due.js';
+import { dueTriggers } from './compaction-preview.js';
 
 /**
  * The compaction a case file's history is due for before the next call of its current agent, measured as the runner
  * measures it, and the request's size before and after (with the extractive summary). Nothing is written.
  */
 export async function previewCaseCompaction(caseFile: CaseFile, config: EventsCompactionConfig): Promise<CompactionPreview> {
-  const adk = caseFile.adkCompatibility === true;
+  const adk = caseFile.profile.summaries === 'adk';
   const counter = await loadTokenCounter();
   const tokensBefore = await requestTokens(caseFile, counter);
   const prompt = config.tokenThreshold === undefined ? undefined : measurePrompt(caseFile, tokensBefore, adk);
-  const plan = planDueCompaction(caseFile.events, config, { promptTokens: prompt?.tokens, adk });
+  const plan = planDueCompaction(caseFile.events, dueTriggers(config), { moment: { kind: 'stored' }, promptTokens: prompt?.tokens, summaries: adk ? 'adk' : 'exact' })?.plan;
   const after = plan === undefined ? undefined : await withExtractiveSummary(caseFile.events, plan);
   return {
     plan,

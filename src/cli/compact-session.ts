@@ -1,19 +1,23 @@
-import type { AgentNode } from '../core/agent/agent-tree.js';
-import { createAgentTree } from '../core/agent/agent-tree.js';
-import { isLlmAgent, type LlmAgentDefinition } from '../core/agent/agent.js';
-import type { EventsCompactionConfig } from '../core/compaction/compaction-config.js';
-import { compactionEvent } from '../core/compaction/compaction-event.js';
-import { summarizerInput } from '../core/compaction/compaction-plan.js';
-import { ExtractiveSummarizer } from '../core/compaction/extractive-summarizer.js';
-import { LlmSummarizer } from '../core/compaction/llm-summarizer.js';
-import { countContentsTokens, estimatePromptTokensAdk, latestPromptTokens } from '../core/compaction/prompt-tokens.js';
-import type { Summarizer } from '../core/compaction/summarizer.js';
-import { UsageError } from '../core/errors/usage-error.js';
-import type { Event } from '../core/session/event.js';
-import type { Session } from '../core/session/session.js';
-import { loadTokenCounter, type TokenCounter } from '../core/tokens/token-counter.js';
+import type { AgentNode } from '../contracts/agent.js';
+import { createAgentTree } from '../engine/agent/agent-tree.js';
+import { type LlmAgentDefinition } from '../contracts/agent.js';
+import { isLlmAgent } from '../engine/agent/agent-tree.js';
+import type { EventsCompactionConfig } from '../contracts/compaction.js';
+import { compactionEvent } from '../features/compaction/compaction-event.js';
+import { summarizerInput } from '../engine/compaction/compaction-plan.js';
+import { ExtractiveSummarizer } from '../features/compaction/extractive-summarizer.js';
+import { LlmSummarizer } from '../features/compaction/llm-summarizer.js';
+import { countContentsTokens, estimatePromptTokensAdk } from '../features/compaction/measure-prompt.js';
+import { latestPromptTokens } from '../engine/compaction/prompt-tokens.js';
+import type { Summarizer } from '../contracts/summarizer.js';
+import { UsageError } from '../contracts/errors/usage-error.js';
+import type { Event } from '../contracts/event.js';
+import type { Session } from '../contracts/session.js';
+import { loadTokenCounter } from '../engine/tokens/token-counter.js';
+import { type TokenCounter } from '../contracts/tokens.js';
 import { withExtractiveSummary, type CompactionPreview } from './compaction-preview.js';
-import { planDueCompaction } from './due-compaction.js';
+import { planDueCompaction } from '../engine/compaction/plan-due.js';
+import { dueTriggers } from './compaction-preview.js';
 import { compactionJson, formatCompacted, formatPreview } from './format-compaction.js';
 import type { CliIo } from './io.js';
 import { loadAgent } from './load-agent.js';
@@ -74,7 +78,7 @@ export async function compactSession(file: string | undefined, options: SessionC
 export async function previewSessionCompaction(events: readonly Event[], config: EventsCompactionConfig, agentName: string, adk: boolean): Promise<CompactionPreview> {
   const counter = await loadTokenCounter();
   const prompt = config.tokenThreshold === undefined ? undefined : measurePrompt(events, agentName, adk, counter);
-  const plan = planDueCompaction(events, config, { promptTokens: prompt?.tokens, adk });
+  const plan = planDueCompaction(events, dueTriggers(config), { moment: { kind: 'stored' }, promptTokens: prompt?.tokens, summaries: adk ? 'adk' : 'exact' })?.plan;
   const after = plan === undefined ? undefined : await withExtractiveSummary(events, plan);
   return {
     plan,
@@ -111,5 +115,5 @@ async function chooseSummarizer(options: SessionCompactOptions, root: AgentNode,
   if (options.summarizer !== 'model') throw new UsageError(`--summarizer must be extractive or model, got '${options.summarizer}'.`);
   const model = options.model ?? (root.definition as LlmAgentDefinition).model;
   if (model === undefined) throw new UsageError(`Agent '${root.name}' names no model for the summarizer.`, 'Pass --model <name>.');
-  return { summarizer: new LlmSummarizer({ model: await resolveModel(model, io.cwd, io.env), adkCompatibility: options.adk }), label: `model (${model})`, model };
+  return { summarizer: new LlmSummarizer({ model: await resolveModel(model, io.cwd, io.env), profile: options.adk ? 'adk' : 'agentctx' }), label: `model (${model})`, model };
 }

@@ -1,8 +1,10 @@
-import type { EventsCompactionConfig } from '../core/compaction/compaction-config.js';
-import { compactionEvent } from '../core/compaction/compaction-event.js';
-import { summarizerInput, type CompactionPlan } from '../core/compaction/compaction-plan.js';
-import { ExtractiveSummarizer } from '../core/compaction/extractive-summarizer.js';
-import type { Event } from '../core/session/event.js';
+import type { EventsCompactionConfig, SlidingWindow, TokenTrigger } from '../contracts/compaction.js';
+import { compactionTriggers } from '../features/compaction/compaction-config.js';
+import { compactionEvent } from '../features/compaction/compaction-event.js';
+import { summarizerInput } from '../engine/compaction/compaction-plan.js';
+import { type CompactionPlan } from '../contracts/compaction.js';
+import { ExtractiveSummarizer } from '../features/compaction/extractive-summarizer.js';
+import type { Event } from '../contracts/event.js';
 
 /** What `agentctx compact` found: the compaction due (if any), how the prompt was measured, and the tokens it saves. */
 export type CompactionPreview = {
@@ -30,4 +32,10 @@ export async function withExtractiveSummary(events: readonly Event[], plan: Comp
   if (summary === undefined) return undefined;
   const latest = Math.max(plan.endTimestamp, ...events.map((event) => event.timestamp));
   return [...events, compactionEvent(plan, summary, DRY_RUN_ID, { now: () => latest, newId: () => DRY_RUN_ID })];
+}
+
+/** A configuration's triggers, as `planDueCompaction` takes them. */
+export function dueTriggers(config: EventsCompactionConfig): { token?: TokenTrigger[]; window?: SlidingWindow } {
+  const { token, window } = compactionTriggers(config);
+  return { ...(token === undefined ? {} : { token: [token] }), ...(window === undefined ? {} : { window }) };
 }

@@ -1,6 +1,6 @@
-import type { CompactionPlan } from '../core/compaction/compaction-plan.js';
-import type { Part } from '../core/session/content.js';
-import type { Event } from '../core/session/event.js';
+import type { CompactionPlan } from '../contracts/compaction.js';
+import type { Part } from '../contracts/content.js';
+import type { Event } from '../contracts/event.js';
 import type { CompactionPreview } from './compaction-preview.js';
 import { plural } from './format-request.js';
 import type { Style } from './style.js';

@@ -1,4 +1,4 @@
-import type { Event } from '../core/session/event.js';
+import type { Event } from '../contracts/event.js';
 import type { Style } from './style.js';
 
 /** One event as lines a person reads while an agent runs. */

@@ -1,9 +1,9 @@
-import type { Occurrence } from '../core/request/find-in-request.js';
-import type { Provenance } from '../core/request/provenance.js';
-import type { LlmRequest } from '../core/request/request.js';
-import type { Source } from '../core/request/source.js';
-import type { Part } from '../core/session/content.js';
-import type { RequestTokenCount } from '../core/tokens/count-request-tokens.js';
+import type { Occurrence } from '../engine/assembly/find-in-request.js';
+import type { Provenance } from '../contracts/provenance.js';
+import type { LlmRequest } from '../contracts/request.js';
+import type { Source } from '../contracts/source.js';
+import type { Part } from '../contracts/content.js';
+import type { RequestTokenCount } from '../engine/tokens/count-request-tokens.js';
 import type { Style } from './style.js';
 
 /** One line naming where a piece of the request came from: `instruction · coordinator.instruction`. */

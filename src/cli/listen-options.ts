@@ -1,5 +1,5 @@
 import { isLoopbackHost } from '../access/local-access.js';
-import { UsageError } from '../core/errors/usage-error.js';
+import { UsageError } from '../contracts/errors/usage-error.js';
 
 export type ListenOptions = { port: number; host: string; token: string | undefined };
 

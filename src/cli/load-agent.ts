@@ -1,8 +1,8 @@
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { agentFromConfig } from '../core/agent/agent-config.js';
-import type { AgentDefinition } from '../core/agent/agent.js';
-import { ValidationError } from '../core/errors/validation-error.js';
+import { agentFromConfig } from '../presets/agent-files.js';
+import type { AgentDefinition } from '../contracts/agent.js';
+import { ValidationError } from '../contracts/errors/validation-error.js';
 import { nodeAgentFiles } from './agent-files.js';
 import { loadDocumentFile, relativeLoader } from './load-document-file.js';
 

@@ -1,5 +1,5 @@
 import { dirname, relative, resolve } from 'node:path';
-import { parseDocument } from '../core/config/parse-document.js';
+import { parseDocument } from '../engine/config/parse-document.js';
 import { readInputFile } from './read-input-file.js';
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { AgentctxError } from '../core/errors/agentctx-error.js';
+import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import { checkCommand } from './commands/check.js';
 import { compactCommand } from './commands/compact.js';
 import { diffCommand } from './commands/diff.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { NotFoundError } from '../core/errors/not-found-error.js';
-import { ValidationError } from '../core/errors/validation-error.js';
+import { NotFoundError } from '../contracts/errors/not-found-error.js';
+import { ValidationError } from '../contracts/errors/validation-error.js';
 
 /** Reads a file the user named, turning the usual failures into one clear sentence. */
 export async function readInputFile(path: string, cwd: string): Promise<string> {

@@ -1,7 +1,7 @@
-import { NotFoundError } from '../core/errors/not-found-error.js';
-import { UsageError } from '../core/errors/usage-error.js';
-import type { SessionKey } from '../core/session/session.js';
-import type { SessionStore } from '../core/session/session-store.js';
+import { NotFoundError } from '../contracts/errors/not-found-error.js';
+import { UsageError } from '../contracts/errors/usage-error.js';
+import type { SessionKey } from '../contracts/session.js';
+import type { SessionStore } from '../contracts/session-store.js';
 import { loadAgent } from './load-agent.js';
 import type { CliIo } from './io.js';
 import { resolveStore } from './resolve-store.js';

@@ -1,4 +1,4 @@
-import type { Model } from '../core/model/model.js';
+import type { Model } from '../contracts/model.js';
 import { resolveModel as resolveByName } from '../models/registry/resolve-model.js';
 import { parseScript } from '../models/scripted/parse-script.js';
 import { loadDocumentFile } from './load-document-file.js';

@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { AgentctxError } from '../core/errors/agentctx-error.js';
-import { UsageError } from '../core/errors/usage-error.js';
-import { createInMemorySessionStore } from '../core/session/in-memory-session-store.js';
-import type { SessionStore } from '../core/session/session-store.js';
+import { AgentctxError } from '../contracts/errors/agentctx-error.js';
+import { UsageError } from '../contracts/errors/usage-error.js';
+import { createInMemorySessionStore } from '../engine/session/in-memory-session-store.js';
+import type { SessionStore } from '../contracts/session-store.js';
 import type { SqlSessionStore } from '../stores/sqlite/index.js';
 
 /** Where the CLI keeps sessions when no `--store` is given: a SQLite file in the working folder. */

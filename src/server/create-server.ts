@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { UsageError } from '../core/errors/usage-error.js';
-import type { Runner } from '../core/runner/runner.js';
+import { UsageError } from '../contracts/errors/usage-error.js';
+import type { Runner } from '../engine/runner/runner.js';
 import { checkLoopbackHost, createTokenCheck, isLoopbackHost } from './auth.js';
 import { errorReply, HttpError, sendJson } from './http-error.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';

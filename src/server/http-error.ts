@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { AgentctxError, type AgentctxErrorCode } from '../core/errors/agentctx-error.js';
-import { ConflictError } from '../core/errors/conflict-error.js';
-import { NotFoundError } from '../core/errors/not-found-error.js';
-import { ValidationError, type ValidationIssue } from '../core/errors/validation-error.js';
+import { AgentctxError, type AgentctxErrorCode } from '../contracts/errors/agentctx-error.js';
+import { ConflictError } from '../contracts/errors/conflict-error.js';
+import { NotFoundError } from '../contracts/errors/not-found-error.js';
+import { ValidationError, type ValidationIssue } from '../contracts/errors/validation-error.js';
 
 /** The body of every error response: a stable `code`, a message naming what is wrong, and what to do about it. */
 export type ErrorBody = {

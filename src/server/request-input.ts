@@ -1,7 +1,7 @@
-import { ValidationError } from '../core/errors/validation-error.js';
-import { readContent } from '../core/session/decode-content.js';
-import type { Content } from '../core/session/content.js';
-import { JsonReader, describeValue, joinPath } from '../core/util/json-reader.js';
+import { ValidationError } from '../contracts/errors/validation-error.js';
+import { readContent } from '../engine/session/decode-content.js';
+import type { Content } from '../contracts/content.js';
+import { JsonReader, describeValue, joinPath } from '../engine/util/json-reader.js';
 
 export type CreateSessionBody = { sessionId?: string; state?: Record<string, unknown> };
 

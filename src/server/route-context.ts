@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Runner } from '../core/runner/runner.js';
+import type { Runner } from '../engine/runner/runner.js';
 
 /** Turns running in this process: one per session at a time, each abortable. */
 export type Turns = {

@@ -1,6 +1,6 @@
-import { NotFoundError } from '../core/errors/not-found-error.js';
-import type { Event } from '../core/session/event.js';
-import { eventToJson } from '../core/session/session-json.js';
+import { NotFoundError } from '../contracts/errors/not-found-error.js';
+import type { Event } from '../contracts/event.js';
+import { eventToJson } from '../engine/session/session-json.js';
 import { errorReply, HttpError } from './http-error.js';
 import { readQuery, readRunBody } from './request-input.js';
 import { sessionKey, type Handler } from './route-context.js';

@@ -1,8 +1,8 @@
-import { NotFoundError } from '../core/errors/not-found-error.js';
-import { ValidationError } from '../core/errors/validation-error.js';
-import { requestToJson } from '../core/request/request.js';
-import type { Session } from '../core/session/session.js';
-import { eventToJson, sessionToJson, type SessionJson } from '../core/session/session-json.js';
+import { NotFoundError } from '../contracts/errors/not-found-error.js';
+import { ValidationError } from '../contracts/errors/validation-error.js';
+import { requestToJson } from '../engine/assembly/request-json.js';
+import type { Session } from '../contracts/session.js';
+import { eventToJson, sessionToJson, type SessionJson } from '../engine/session/session-json.js';
 import { readCreateSessionBody, readQuery } from './request-input.js';
 import { sessionKey, type Handler, type RouteContext } from './route-context.js';
 

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
-import type { Session, SessionKey } from '../core/session/session.js';
-import type { SessionStore } from '../core/session/session-store.js';
-import { scopeOfKey } from '../core/state/state-keys.js';
+import type { Session, SessionKey } from '../contracts/session.js';
+import type { SessionStore } from '../contracts/session-store.js';
+import { scopeOfKey } from '../engine/state/state-keys.js';
 import { diffCalls } from './call-diff.js';
 import type { CallLoader } from './call-loader.js';
 import { buildCallView } from './call-view.js';

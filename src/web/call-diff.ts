@@ -1,7 +1,7 @@
-import { diffRequests, type RequestDiff } from '../core/request/diff-requests.js';
-import type { Provenance } from '../core/request/provenance.js';
-import type { LlmRequest } from '../core/request/request.js';
-import type { Source } from '../core/request/source.js';
+import { diffRequests, type RequestDiff } from '../engine/assembly/diff-requests.js';
+import type { Provenance } from '../contracts/provenance.js';
+import type { LlmRequest } from '../contracts/request.js';
+import type { Source } from '../contracts/source.js';
 
 /** What became of one block, tool or message from call a to call b. */
 export type ItemStatus = 'identical' | 'changed' | 'added' | 'removed';

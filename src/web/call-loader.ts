@@ -1,8 +1,9 @@
-import type { ModelCallRecord } from '../core/session/model-call.js';
-import type { SessionKey } from '../core/session/session.js';
-import type { SessionStore } from '../core/session/session-store.js';
-import { countRequestTokens, type RequestTokenCount } from '../core/tokens/count-request-tokens.js';
-import { loadTokenCounter, type TokenCounter } from '../core/tokens/token-counter.js';
+import type { ModelCallRecord } from '../contracts/model-call.js';
+import type { SessionKey } from '../contracts/session.js';
+import type { SessionStore } from '../contracts/session-store.js';
+import { countRequestTokens, type RequestTokenCount } from '../engine/tokens/count-request-tokens.js';
+import { loadTokenCounter } from '../engine/tokens/token-counter.js';
+import { type TokenCounter } from '../contracts/tokens.js';
 
 /** A recorded call and its local token count. */
 export type LoadedCall = { record: ModelCallRecord; tokens: RequestTokenCount };

@@ -1,10 +1,11 @@
-import { searchableText } from '../core/request/find-in-request.js';
-import type { Provenance } from '../core/request/provenance.js';
-import { requestToJson, type LlmRequest, type ToolDeclaration } from '../core/request/request.js';
-import type { Source } from '../core/request/source.js';
-import type { Part } from '../core/session/content.js';
-import type { ModelCallRecord } from '../core/session/model-call.js';
-import type { RequestTokenCount } from '../core/tokens/count-request-tokens.js';
+import { searchableText } from '../engine/assembly/find-in-request.js';
+import type { Provenance } from '../contracts/provenance.js';
+import { type LlmRequest, type ToolDeclaration } from '../contracts/request.js';
+import { requestToJson } from '../engine/assembly/request-json.js';
+import type { Source } from '../contracts/source.js';
+import type { Part } from '../contracts/content.js';
+import type { ModelCallRecord } from '../contracts/model-call.js';
+import type { RequestTokenCount } from '../engine/tokens/count-request-tokens.js';
 
 /** One system block as the page shows it: its text, where it sits in `system`, where it came from, its tokens. */
 export type SystemBlockView = { index: number; start: number; end: number; text: string; source: Source | undefined; tokens: number };

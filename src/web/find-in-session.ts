@@ -1,7 +1,7 @@
-import { findInRequest, searchableText } from '../core/request/find-in-request.js';
-import type { LlmRequest } from '../core/request/request.js';
-import type { Source } from '../core/request/source.js';
-import type { ModelCallRecord } from '../core/session/model-call.js';
+import { findInRequest, searchableText } from '../engine/assembly/find-in-request.js';
+import type { LlmRequest } from '../contracts/request.js';
+import type { Source } from '../contracts/source.js';
+import type { ModelCallRecord } from '../contracts/model-call.js';
 
 /** One occurrence with the text around it, cut to a few dozen characters on each side. */
 export type FoundPlace = {

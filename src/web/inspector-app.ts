@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { UsageError } from '../core/errors/usage-error.js';
-import type { SessionStore } from '../core/session/session-store.js';
-import type { TokenCounter } from '../core/tokens/token-counter.js';
+import { UsageError } from '../contracts/errors/usage-error.js';
+import type { SessionStore } from '../contracts/session-store.js';
+import type { TokenCounter } from '../contracts/tokens.js';
 import { checkLoopbackHostHeader, createTokenCheck, type Refusal } from './access.js';
 import { addApiRoutes, jsonResponse } from './api-routes.js';
 import { createCallLoader } from './call-loader.js';

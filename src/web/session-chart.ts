@@ -1,4 +1,4 @@
-import type { Event } from '../core/session/event.js';
+import type { Event } from '../contracts/event.js';
 import type { LoadedCall } from './call-loader.js';
 
 /** One call's prompt tokens, split by the source kind of each block, tool and message part. */

@@ -1,6 +1,6 @@
-import type { Event } from '../core/session/event.js';
-import type { ModelCallSummary } from '../core/session/model-call.js';
-import { scopeOfKey, type StateScope } from '../core/state/state-keys.js';
+import type { Event } from '../contracts/event.js';
+import type { ModelCallSummary } from '../contracts/model-call.js';
+import { scopeOfKey, type StateScope } from '../engine/state/state-keys.js';
 
 /** One thing that happened in a session, as the timeline lists it. */
 export type TimelineItem =

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { MemoryFile } from '../core/context/memory.js';
-import { parseSkillFile, type Skill } from '../core/context/skill.js';
+import type { MemoryFile } from '../features/memory/memory-file.js';
+import { parseSkillFile, type Skill } from '../features/skills/skill.js';
 
 /** Every skill in a folder: each `<name>/SKILL.md`, validated (the name must equal its folder), sorted by name. */
 export async function readSkillsFolder(dir: string): Promise<Skill[]> {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, symlink, writeFile, mkdir } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolContext } from '../core/agent/contexts.js';
+import type { ToolContext } from '../contracts/contexts.js';
 import { workspaceTools } from './workspace-tools.js';
 
 let dir = '';

@@ -1,6 +1,6 @@
 import { readFile, realpath, writeFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { Tool } from '../core/tools/tool.js';
+import type { Tool } from '../contracts/tool.js';
 
 export type WorkspaceToolsOptions = {
   /** The folder the tools may read and edit; nothing outside it, symbolic links included. */

@@ -1,4 +1,4 @@
-import type { LlmRequest } from '../../src/core/request/request.js';
+import type { LlmRequest } from '../../src/contracts/request.js';
 
 /**
  * The request every adapter's golden-body tests send: a system text, a tool with a JSON Schema, and a history

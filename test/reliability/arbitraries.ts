@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { Content, Part } from '../../src/core/session/content.js';
-import type { Event, EventActions } from '../../src/core/session/event.js';
+import type { Content, Part } from '../../src/contracts/content.js';
+import type { Event, EventActions } from '../../src/contracts/event.js';
 
 // Generators for the property tests of this folder: events in their canonical JSON form (what a store writes and
 // `parseEvent` reads back unchanged), and text full of the characters templates and JSON care about.

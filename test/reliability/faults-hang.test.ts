@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import { llmAgent } from '../../src/core/agent/define-agent.js';
-import type { Model, ModelStreamChunk } from '../../src/core/model/model.js';
-import { createRunner, type RunnerOptions } from '../../src/core/runner/runner.js';
-import { functionTool } from '../../src/core/tools/function-tool.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import type { Model, ModelStreamChunk } from '../../src/contracts/model.js';
+import { createRunner, type RunnerOptions } from '../../src/presets/create-runner.js';
+import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createOpenAIModel } from '../../src/models/openai/openai-model.js';
 import { fakeServers, type FakeReply, type FakeServer } from '../providers/fake-server.js';

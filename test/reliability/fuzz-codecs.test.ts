@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { AgentctxError } from '../../src/core/errors/agentctx-error.js';
-import type { Message } from '../../src/core/request/request.js';
-import { parseEvent, parseEvents } from '../../src/core/session/decode-event.js';
-import { eventToJson, parseSession, sessionToJson } from '../../src/core/session/session-json.js';
-import { toStoredJson } from '../../src/core/util/json-value.js';
+import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
+import type { Message } from '../../src/contracts/request.js';
+import { parseEvent, parseEvents } from '../../src/engine/session/decode-event.js';
+import { eventToJson, parseSession, sessionToJson } from '../../src/engine/session/session-json.js';
+import { toStoredJson } from '../../src/engine/util/json-value.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
 import { propertyRuns } from '../support/property-runs.js';
 import { content, event, events } from './arbitraries.js';

@@ -2,9 +2,9 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { agentFromConfig } from '../../src/core/agent/agent-config.js';
-import { createAgentTree } from '../../src/core/agent/agent-tree.js';
-import { llmAgent } from '../../src/core/agent/define-agent.js';
+import { agentFromConfig } from '../../src/presets/agent-files.js';
+import { createAgentTree } from '../../src/engine/agent/agent-tree.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { caught, cli, expectCliError, expectTyped, scratch } from './support.js';
 import { defineRows } from './rows.js';
 

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { parseSkillFile } from '../../src/core/context/skill.js';
-import { parseEvent, parseEvents } from '../../src/core/session/decode-event.js';
-import { parseSession } from '../../src/core/session/session-json.js';
-import type { ValidationError } from '../../src/core/errors/validation-error.js';
+import { parseSkillFile } from '../../src/features/skills/skill.js';
+import { parseEvent, parseEvents } from '../../src/engine/session/decode-event.js';
+import { parseSession } from '../../src/engine/session/session-json.js';
+import type { ValidationError } from '../../src/contracts/errors/validation-error.js';
 import { readSkillsFolder } from '../../src/workspace/skill-files.js';
 import { caught, cli, expectCliError, expectTyped, scratch } from './support.js';
 import { defineRows } from './rows.js';

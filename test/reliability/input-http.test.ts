@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { Runner } from '../../src/core/runner/runner.js';
+import type { Runner } from '../../src/engine/runner/runner.js';
 import { api, pipelineRunner, resources } from '../server/helpers.js';
 import { defineRows } from './rows.js';
 

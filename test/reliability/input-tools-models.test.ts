@@ -1,11 +1,12 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { llmAgent } from '../../src/core/agent/define-agent.js';
-import type { Model, ModelStreamChunk } from '../../src/core/model/model.js';
-import { createRunner, type RunnerOptions } from '../../src/core/runner/runner.js';
-import type { Event } from '../../src/core/session/event.js';
-import { declareTool, type Tool } from '../../src/core/tools/tool.js';
-import { functionTool } from '../../src/core/tools/function-tool.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import type { Model, ModelStreamChunk } from '../../src/contracts/model.js';
+import { createRunner, type RunnerOptions } from '../../src/presets/create-runner.js';
+import type { Event } from '../../src/contracts/event.js';
+import { declareTool } from '../../src/engine/tools/tool.js';
+import { type Tool } from '../../src/contracts/tool.js';
+import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createAnthropicModel } from '../../src/models/anthropic/anthropic-model.js';
 import { createGeminiModel } from '../../src/models/gemini/gemini-model.js';
 import { createOpenAIModel } from '../../src/models/openai/openai-model.js';

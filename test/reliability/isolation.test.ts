@@ -2,12 +2,12 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { llmAgent } from '../../src/core/agent/define-agent.js';
-import { createRunner } from '../../src/core/runner/runner.js';
-import type { ArtifactStore } from '../../src/core/session/artifact-store.js';
-import { textArtifact } from '../../src/core/session/artifact.js';
-import type { SessionStore } from '../../src/core/session/session-store.js';
-import { functionTool } from '../../src/core/tools/function-tool.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { createRunner } from '../../src/presets/create-runner.js';
+import type { ArtifactStore } from '../../src/contracts/artifact-store.js';
+import { textArtifact } from '../../src/engine/session/artifacts.js';
+import type { SessionStore } from '../../src/contracts/session-store.js';
+import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createFsArtifactStore } from '../../src/stores/fs/index.js';
 import { createPostgresSessionStore } from '../../src/stores/postgres/index.js';
@@ -105,7 +105,7 @@ export const rows = defineRows(import.meta.url, 'isolation', [
     tried: "alice's tool writes `user:secret`, `app:motto`, a session key and `temp:scratch`; then alice's other session, bob, another app",
     expected: "alice's sessions see her secret; bob sees only the app's motto; another app sees nothing; the session key stays in its session; `temp:` lasts one turn",
     run: async () => {
-      await scopesOn((await import('../../src/core/session/in-memory-session-store.js')).createInMemorySessionStore());
+      await scopesOn((await import('../../src/engine/session/in-memory-session-store.js')).createInMemorySessionStore());
       const sqlite = createSqliteSessionStore({ path: join(await tmp.dir(), 'scopes.db') });
       try {
         await scopesOn(sqlite);
@@ -232,7 +232,7 @@ export const rows = defineRows(import.meta.url, 'isolation', [
           { respond: { text: 'reviewed' } },
         ],
       });
-      const { sequentialAgent } = await import('../../src/core/agent/define-agent.js');
+      const { sequentialAgent } = await import('../../src/engine/agent/define-agent.js');
       const agents = sequentialAgent({ name: 'flow', subAgents: [llmAgent({ name: 'writer', tools: [echo], outputKey: 'draft' }), llmAgent({ name: 'reviewer', instruction: 'Review: {draft}' })] });
       const runner = createRunner({ agents, model });
       await runner.createSession({ userId: 'u1', sessionId: 's1', state: { 'user:secret': 'TOP-SECRET' } });

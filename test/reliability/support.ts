@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { AgentctxError } from '../../src/core/errors/agentctx-error.js';
-import type { Model, ModelResponse } from '../../src/core/model/model.js';
-import type { Event } from '../../src/core/session/event.js';
-import type { Runner, RunInput } from '../../src/core/runner/runner.js';
+import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
+import type { Model, ModelResponse } from '../../src/contracts/model.js';
+import type { Event } from '../../src/contracts/event.js';
+import type { Runner, RunInput } from '../../src/engine/runner/runner.js';
 import { repositoryRoot } from '../support/run-cli.js';
 
 export type CliResult = { code: number; stdout: string; stderr: string };

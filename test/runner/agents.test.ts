@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { llmAgent, loopAgent, parallelAgent, sequentialAgent } from '../../src/core/agent/define-agent.js';
-import { createRunner } from '../../src/core/runner/runner.js';
-import { agentTool } from '../../src/core/tools/agent-tool.js';
-import { functionTool } from '../../src/core/tools/function-tool.js';
+import { llmAgent, loopAgent, parallelAgent, sequentialAgent } from '../../src/engine/agent/define-agent.js';
+import { createRunner } from '../../src/presets/create-runner.js';
+import { agentTool } from '../../src/engine/tools/agent-tool.js';
+import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { collect, describeEvents, testClock } from './helpers.js';
 
@@ -116,7 +116,7 @@ describe('temp: state', () => {
       },
     });
     const model = createScriptedModel([{ functionCall: { name: 'remember', args: { note: 'page 3' } } }, { text: 'noted' }, { text: 'again' }]);
-    const sessions = (await import('../../src/core/session/in-memory-session-store.js')).createInMemorySessionStore();
+    const sessions = (await import('../../src/engine/session/in-memory-session-store.js')).createInMemorySessionStore();
     const runner = await setup({ agents: llmAgent({ name: 'a', instruction: 'Note: {temp:note?}. Kept: {kept?}.', tools: [remember] }), model, sessions });
     await collect(runner, { message: 'remember' });
     expect(model.requests[0]?.system.startsWith('Note: . Kept: .')).toBe(true);
@@ -154,7 +154,7 @@ describe('callbacks', () => {
         afterModel: ({ response }) => (turn === 3 ? { ...response, content: { role: 'model', parts: [{ text: 'rewritten' }] } } : undefined),
       },
     });
-    const sessions = (await import('../../src/core/session/in-memory-session-store.js')).createInMemorySessionStore();
+    const sessions = (await import('../../src/engine/session/in-memory-session-store.js')).createInMemorySessionStore();
     const runner = await setup({ agents: agent, model, sessions });
     const answers = [];
     for (const message of ['one', 'two', 'three']) answers.push(describeEvents(await collect(runner, { message })).at(-1));

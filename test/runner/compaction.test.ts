@@ -3,18 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { llmAgent } from '../../src/core/agent/define-agent.js';
-import { TokenBasedContextCompactor } from '../../src/core/compaction/compaction-config.js';
-import { ExtractiveSummarizer } from '../../src/core/compaction/extractive-summarizer.js';
-import { ValidationError } from '../../src/core/errors/validation-error.js';
-import { SUMMARY_HEADING } from '../../src/core/processors/contents/compaction-view.js';
-import type { LlmRequest } from '../../src/core/request/request.js';
-import { createRunner, type RunnerOptions } from '../../src/core/runner/runner.js';
-import type { Event } from '../../src/core/session/event.js';
-import type { SessionStore } from '../../src/core/session/session-store.js';
-import { functionTool } from '../../src/core/tools/function-tool.js';
-import { countRequestTokens } from '../../src/core/tokens/count-request-tokens.js';
-import { loadTokenCounter } from '../../src/core/tokens/token-counter.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { TokenBasedContextCompactor } from '../../src/features/compaction/compaction-config.js';
+import { ExtractiveSummarizer } from '../../src/features/compaction/extractive-summarizer.js';
+import { ValidationError } from '../../src/contracts/errors/validation-error.js';
+import { SUMMARY_HEADING } from '../../src/features/contents/compaction-view.js';
+import type { LlmRequest } from '../../src/contracts/request.js';
+import { createRunner, type RunnerOptions } from '../../src/presets/create-runner.js';
+import type { Event } from '../../src/contracts/event.js';
+import type { SessionStore } from '../../src/contracts/session-store.js';
+import { functionTool } from '../../src/engine/tools/function-tool.js';
+import { countRequestTokens } from '../../src/engine/tokens/count-request-tokens.js';
+import { loadTokenCounter } from '../../src/engine/tokens/token-counter.js';
 import { createScriptedModel, type ScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/create-sqlite-store.js';
 import { collect, testClock } from './helpers.js';
@@ -115,7 +115,7 @@ describe('compaction in the runner', () => {
 
   it('in ADK compatibility the token check lags a call, as in @google/adk (the big result goes out uncompacted)', async () => {
     const model = helperModel();
-    const { runner } = await setup({ model, adkCompatibility: true, eventsCompactionConfig: { compactionInterval: 100, overlapSize: 0, tokenThreshold: 400, eventRetentionSize: 0, summarizer: new ExtractiveSummarizer() } });
+    const { runner } = await setup({ model, profile: 'adk', eventsCompactionConfig: { compactionInterval: 100, overlapSize: 0, tokenThreshold: 400, eventRetentionSize: 0, summarizer: new ExtractiveSummarizer() } });
     for (const topic of ['alpha', 'big']) await collect(runner, { message: `tell me about ${topic}` });
     const afterBig = model.requests.find((request) => lastIsToolResponse(request) && lastUserText(request) === 'tell me about big');
     expect(texts(afterBig).some((text) => text.startsWith(SUMMARY_HEADING))).toBe(false);
@@ -128,7 +128,7 @@ describe('compaction in the runner', () => {
     const newId = () => `id${++id}`;
     const run = async (adkCompatibility: boolean) => {
       const model = helperModel();
-      const { runner } = await setup({ model, now: frozen, newId, adkCompatibility, eventsCompactionConfig: { tokenThreshold: 1, eventRetentionSize: 2, summarizer: new ExtractiveSummarizer() } });
+      const { runner } = await setup({ model, now: frozen, newId, profile: adkCompatibility ? 'adk' : 'agentctx', eventsCompactionConfig: { tokenThreshold: 1, eventRetentionSize: 2, summarizer: new ExtractiveSummarizer() } });
       await runner.sessions.deleteSession(key);
       await runner.createSession({ userId: 'u1', sessionId: 's1' });
       await collect(runner, { message: 'tell me about alpha', stateDelta: {} });

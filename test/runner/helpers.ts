@@ -1,5 +1,5 @@
-import type { Event } from '../../src/core/session/event.js';
-import type { Runner, RunInput } from '../../src/core/runner/runner.js';
+import type { Event } from '../../src/contracts/event.js';
+import type { Runner, RunInput } from '../../src/engine/runner/runner.js';
 
 /** A clock and id source that make runs repeatable. */
 export function testClock(): { now: () => number; newId: () => string } {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { llmAgent } from '../../src/core/agent/define-agent.js';
-import { createInMemorySessionStore } from '../../src/core/session/in-memory-session-store.js';
-import { createRunner } from '../../src/core/runner/runner.js';
-import { functionTool } from '../../src/core/tools/function-tool.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
+import { createRunner } from '../../src/presets/create-runner.js';
+import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { collect, describeEvents, testClock } from './helpers.js';
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { SkillEntry } from '../../src/core/context/agent-context.js';
-import { llmAgent } from '../../src/core/agent/define-agent.js';
-import { assembleRequest } from '../../src/core/request/assemble.js';
-import { createRunner } from '../../src/core/runner/runner.js';
-import { loadSkillTool } from '../../src/core/tools/load-skill.js';
+import { skills as skillsExtension } from '../../src/features/skills/skills-extension.js';
+import { type SkillEntry } from '../../src/features/skills/skill-modes.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { assembleRequest } from '../../src/presets/assemble-request.js';
+import { createRunner } from '../../src/presets/create-runner.js';
+import { loadSkillTool } from '../../src/features/skills/load-skill.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { collect, describeEvents, testClock } from './helpers.js';
 
@@ -14,7 +15,7 @@ const skills: SkillEntry[] = [
 
 describe('skills in an ADK agent', () => {
   it('lists skills after the identity, and leaves an agent without skills byte for byte as before', async () => {
-    const agent = llmAgent({ name: 'writer', instruction: 'Write docs.', skills });
+    const agent = llmAgent({ name: 'writer', instruction: 'Write docs.', extensions: [skillsExtension(skills)] });
     const { request } = await assembleRequest({ agents: agent, events: [] });
     expect(request.system).toBe('Write docs.\n\nYou are an agent. Your internal name is "writer".\n\n# Available skills\n\ndocs-check: Review documentation changes.');
     const plain = await assembleRequest({ agents: llmAgent({ name: 'writer', instruction: 'Write docs.' }), events: [] });
@@ -24,7 +25,7 @@ describe('skills in an ADK agent', () => {
 
 describe('load_skill', () => {
   it('lets the model load a listed skill, whose body the next request carries; it is offered only while one is listed', async () => {
-    const agent = llmAgent({ name: 'writer', instruction: 'Write docs.', skills, tools: [loadSkillTool(skills)] });
+    const agent = llmAgent({ name: 'writer', instruction: 'Write docs.', extensions: [skillsExtension(skills)], tools: [loadSkillTool(skills)] });
     const model = createScriptedModel([
       { functionCall: { name: 'load_skill', args: { name: 'release-notes' } } },
       { functionCall: { name: 'load_skill', args: { name: 'docs-check' } } },

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRunner } from '../../src/core/runner/runner.js';
-import type { SessionStore } from '../../src/core/session/session-store.js';
+import { createRunner } from '../../src/presets/create-runner.js';
+import type { SessionStore } from '../../src/contracts/session-store.js';
 import { api, gate, parseSse, pipelineRunner, resources, sseReader, waitingAgent } from './helpers.js';
 
 const res = resources();
@@ -98,7 +98,7 @@ describe('server lifecycle', () => {
 
   it('sends streamed text as partial events that are not stored', async () => {
     const { createScriptedModel } = await import('../../src/models/scripted/scripted-model.js');
-    const { llmAgent } = await import('../../src/core/agent/define-agent.js');
+    const { llmAgent } = await import('../../src/engine/agent/define-agent.js');
     const sessions = res.sqlite(join(await res.dir(), 'agentctx.db'));
     const runner = createRunner({ agents: llmAgent({ name: 'waiter' }), sessions, model: createScriptedModel([{ text: 'one two three' }]), streaming: true });
     const { url } = await res.serve({ runner });

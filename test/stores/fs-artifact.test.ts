@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { textArtifact } from '../../src/core/session/artifact.js';
+import { textArtifact } from '../../src/engine/session/artifacts.js';
 import { createFsArtifactStore } from '../../src/stores/fs/fs-artifact-store.js';
 import { testArtifactStore } from '../../src/testing/conformance/index.js';
 

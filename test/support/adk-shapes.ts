@@ -1,5 +1,5 @@
-import type { Content, Part } from '../../src/core/session/content.js';
-import type { Event } from '../../src/core/session/event.js';
+import type { Content, Part } from '../../src/contracts/content.js';
+import type { Event } from '../../src/contracts/event.js';
 
 // The vectors spell ADK's objects in Python's snake_case; these read them into agentctx's camelCase model.
 // Payloads (call arguments, responses, state values) are left exactly as they are.

@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { diffRequests } from '../../src/core/request/diff-requests.js';
-import { findInRequest } from '../../src/core/request/find-in-request.js';
-import { requestToJson } from '../../src/core/request/request.js';
-import { countRequestTokens } from '../../src/core/tokens/count-request-tokens.js';
-import { loadTokenCounter } from '../../src/core/tokens/token-counter.js';
-import { createInMemorySessionStore } from '../../src/core/session/in-memory-session-store.js';
+import { diffRequests } from '../../src/engine/assembly/diff-requests.js';
+import { findInRequest } from '../../src/engine/assembly/find-in-request.js';
+import { requestToJson } from '../../src/engine/assembly/request-json.js';
+import { countRequestTokens } from '../../src/engine/tokens/count-request-tokens.js';
+import { loadTokenCounter } from '../../src/engine/tokens/token-counter.js';
+import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { DEFAULT_ASSETS_DIR } from '../../src/web/static-assets.js';
 import { serveInspector } from '../../src/web/serve-inspector.js';

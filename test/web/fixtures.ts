@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { llmAgent } from '../../src/core/agent/define-agent.js';
-import { ExtractiveSummarizer } from '../../src/core/compaction/extractive-summarizer.js';
-import { createRunner } from '../../src/core/runner/runner.js';
-import type { SessionKey } from '../../src/core/session/session.js';
-import type { SessionStore } from '../../src/core/session/session-store.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { ExtractiveSummarizer } from '../../src/features/compaction/extractive-summarizer.js';
+import { createRunner } from '../../src/presets/create-runner.js';
+import type { SessionKey } from '../../src/contracts/session.js';
+import type { SessionStore } from '../../src/contracts/session-store.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
 import { generateReports } from '../../examples/report-analyst/reports.js';

@@ -1,7 +1,7 @@
-import { recordTextReader } from '../../core/session/artifact-rules.js';
-import { checkTemplate, type TemplatePlaceholder, type TemplateReport } from '../../core/state/template/check-template.js';
-import { injectState } from '../../core/state/template/inject-state.js';
-import { UsageError } from '../../core/errors/usage-error.js';
+import { recordTextReader } from '../../engine/session/artifact-rules.js';
+import { checkTemplate, type TemplatePlaceholder, type TemplateReport } from '../../features/templating/check-template.js';
+import { injectState } from '../../features/templating/inject-state.js';
+import { UsageError } from '../../contracts/errors/usage-error.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { createStyle, type Style } from '../style.js';

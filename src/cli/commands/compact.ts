@@ -1,7 +1,8 @@
-import { parseCompactionConfig, type EventsCompactionConfig } from '../../core/compaction/compaction-config.js';
-import { parseCaseFile } from '../../core/config/case-file.js';
-import { UsageError } from '../../core/errors/usage-error.js';
-import { ValidationError } from '../../core/errors/validation-error.js';
+import { parseCompactionConfig } from '../../features/compaction/compaction-config.js';
+import { type EventsCompactionConfig } from '../../contracts/compaction.js';
+import { caseProfile, parseCaseFile } from '../../presets/case-file.js';
+import { UsageError } from '../../contracts/errors/usage-error.js';
+import { ValidationError } from '../../contracts/errors/validation-error.js';
 import { nodeAgentFiles } from '../agent-files.js';
 import { parseCommandArgs } from '../args.js';
 import { previewCaseCompaction } from '../compact-case.js';
@@ -129,7 +130,7 @@ export const compactCommand: Command = {
       caseFile.tree.getAgent(values.agent);
       caseFile.currentAgent = values.agent;
     }
-    if (values.adk === true) caseFile.adkCompatibility = true;
+    if (values.adk === true) caseFile.profile = caseProfile('adk', caseFile.profileChanges);
     const config = mergeConfig(caseFile.eventsCompactionConfig, flags, `${file} has no eventsCompactionConfig`);
     const preview = await previewCaseCompaction(caseFile, config);
     io.stdout(values.json === true ? compactionJson(preview) : formatPreview(preview, `Compaction dry run · ${file} · agent '${caseFile.currentAgent}'`, createStyle(io.isTty)));

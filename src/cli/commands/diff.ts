@@ -1,6 +1,6 @@
-import { assembleCase, parseCaseFile } from '../../core/config/case-file.js';
-import { UsageError } from '../../core/errors/usage-error.js';
-import { diffRequests, type RequestDiff } from '../../core/request/diff-requests.js';
+import { assembleCase, parseCaseFile } from '../../presets/case-file.js';
+import { UsageError } from '../../contracts/errors/usage-error.js';
+import { diffRequests, type RequestDiff } from '../../engine/assembly/diff-requests.js';
 import { parseCommandArgs } from '../args.js';
 import { nodeAgentFiles } from '../agent-files.js';
 import type { CliIo, Command } from '../io.js';

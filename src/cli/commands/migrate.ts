@@ -1,4 +1,4 @@
-import { UsageError } from '../../core/errors/usage-error.js';
+import { UsageError } from '../../contracts/errors/usage-error.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { DEFAULT_STORE, resolveSqlStore, usingStore } from '../resolve-store.js';

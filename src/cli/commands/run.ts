@@ -1,10 +1,11 @@
 import { createInterface } from 'node:readline/promises';
-import { createAgentTree } from '../../core/agent/agent-tree.js';
-import { isLlmAgent } from '../../core/agent/agent.js';
-import { UsageError } from '../../core/errors/usage-error.js';
-import type { Model } from '../../core/model/model.js';
-import { createRunner, type Runner } from '../../core/runner/runner.js';
-import type { SessionStore } from '../../core/session/session-store.js';
+import { createAgentTree } from '../../engine/agent/agent-tree.js';
+import { isLlmAgent } from '../../engine/agent/agent-tree.js';
+import { UsageError } from '../../contracts/errors/usage-error.js';
+import type { Model } from '../../contracts/model.js';
+import { type Runner } from '../../engine/runner/runner.js';
+import { createRunner } from '../../presets/create-runner.js';
+import type { SessionStore } from '../../contracts/session-store.js';
 import { parseCommandArgs } from '../args.js';
 import { formatEvent } from '../format-event.js';
 import type { CliIo, Command } from '../io.js';

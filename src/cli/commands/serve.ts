@@ -1,8 +1,9 @@
-import { createAgentTree, type AgentTree } from '../../core/agent/agent-tree.js';
-import { isLlmAgent } from '../../core/agent/agent.js';
-import { UsageError } from '../../core/errors/usage-error.js';
-import type { Model } from '../../core/model/model.js';
-import { createRunner } from '../../core/runner/runner.js';
+import { createAgentTree } from '../../engine/agent/agent-tree.js';
+import { type AgentTree } from '../../contracts/agent.js';
+import { isLlmAgent } from '../../engine/agent/agent-tree.js';
+import { UsageError } from '../../contracts/errors/usage-error.js';
+import type { Model } from '../../contracts/model.js';
+import { createRunner } from '../../presets/create-runner.js';
 import { createServer } from '../../server/create-server.js';
 import { listenError, listenOptions } from '../listen-options.js';
 import { parseCommandArgs } from '../args.js';

@@ -1,7 +1,7 @@
-import { UsageError } from '../../core/errors/usage-error.js';
-import { calibrate, type Calibration } from '../../core/tokens/calibration.js';
-import { countRequestTokens } from '../../core/tokens/count-request-tokens.js';
-import { loadTokenCounter } from '../../core/tokens/token-counter.js';
+import { UsageError } from '../../contracts/errors/usage-error.js';
+import { calibrate, type Calibration } from '../../engine/tokens/calibration.js';
+import { countRequestTokens } from '../../engine/tokens/count-request-tokens.js';
+import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { withRecordedSession } from '../recorded-session.js';

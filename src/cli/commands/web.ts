@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError } from '../../core/errors/usage-error.js';
+import { UsageError } from '../../contracts/errors/usage-error.js';
 import { listenError, listenOptions } from '../listen-options.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';

@@ -1,10 +1,10 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { ModelError, isRetryableStatus } from '../../core/errors/model-error.js';
-import { requireApiKey, type ProviderSettings } from '../../core/model/credentials.js';
-import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../core/model/model.js';
-import { withoutSecrets } from '../../core/model/redact-secrets.js';
-import { withRetries, type RetryOptions } from '../../core/model/retry.js';
-import type { LlmRequest } from '../../core/request/request.js';
+import { ModelError, isRetryableStatus } from '../../contracts/errors/model-error.js';
+import { requireApiKey, type ProviderSettings } from '../shared/credentials.js';
+import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
+import { withoutSecrets } from '../shared/redact-secrets.js';
+import { withRetries, type RetryOptions } from '../shared/retry.js';
+import type { LlmRequest } from '../../contracts/request.js';
 import { AnthropicStreamAssembler, fromAnthropicResponse } from './from-anthropic-response.js';
 import { toAnthropicCountTokensBody, toAnthropicRequest } from './to-anthropic-request.js';
 

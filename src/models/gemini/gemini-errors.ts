@@ -1,4 +1,4 @@
-import { isRetryableStatus, ModelError } from '../../core/errors/model-error.js';
+import { isRetryableStatus, ModelError } from '../../contracts/errors/model-error.js';
 
 const PROVIDER = 'google';
 

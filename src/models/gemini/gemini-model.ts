@@ -1,9 +1,9 @@
 import { GoogleGenAI, type CountTokensParameters, type GenerateContentConfig, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
-import { requireApiKey, type ProviderSettings } from '../../core/model/credentials.js';
-import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../core/model/model.js';
-import { withoutSecrets } from '../../core/model/redact-secrets.js';
-import { withRetries, type RetryOptions } from '../../core/model/retry.js';
-import type { LlmRequest } from '../../core/request/request.js';
+import { requireApiKey, type ProviderSettings } from '../shared/credentials.js';
+import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
+import { withoutSecrets } from '../shared/redact-secrets.js';
+import { withRetries, type RetryOptions } from '../shared/retry.js';
+import type { LlmRequest } from '../../contracts/request.js';
 import { createGeminiStreamAssembler, fromGeminiResponse } from './from-gemini-response.js';
 import { toGeminiModelError } from './gemini-errors.js';
 import type { GeminiCountRequest, GeminiRequest } from './gemini-wire.js';

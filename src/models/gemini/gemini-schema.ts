@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../core/request/request.js';
+import type { JsonSchema } from '../../contracts/request.js';
 
 const TYPE_NAMES: Record<string, string> = {
   string: 'STRING',

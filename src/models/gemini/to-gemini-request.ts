@@ -1,4 +1,4 @@
-import type { LlmRequest, ToolDeclaration } from '../../core/request/request.js';
+import type { LlmRequest, ToolDeclaration } from '../../contracts/request.js';
 import { toGeminiContents } from './gemini-contents.js';
 import type { GeminiCountRequest, GeminiFunctionDeclaration, GeminiRequest } from './gemini-wire.js';
 

@@ -1,11 +1,11 @@
 import { APIConnectionError, APIError, APIUserAbortError, OpenAI } from 'openai';
-import { AgentctxError } from '../../core/errors/agentctx-error.js';
-import { isRetryableStatus, ModelError } from '../../core/errors/model-error.js';
-import { requireApiKey, type ProviderSettings } from '../../core/model/credentials.js';
-import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../core/model/model.js';
-import { withoutSecrets } from '../../core/model/redact-secrets.js';
-import { withRetries, type RetryOptions } from '../../core/model/retry.js';
-import type { LlmRequest } from '../../core/request/request.js';
+import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
+import { isRetryableStatus, ModelError } from '../../contracts/errors/model-error.js';
+import { requireApiKey, type ProviderSettings } from '../shared/credentials.js';
+import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
+import { withoutSecrets } from '../shared/redact-secrets.js';
+import { withRetries, type RetryOptions } from '../shared/retry.js';
+import type { LlmRequest } from '../../contracts/request.js';
 import { createStreamAssembler, fromOpenAICompletion } from './from-openai-response.js';
 import { toOpenAIRequest, type OpenAIRequestOptions } from './to-openai-request.js';
 

@@ -1,7 +1,7 @@
-import { AgentctxError } from '../../core/errors/agentctx-error.js';
-import type { Model } from '../../core/model/model.js';
-import { parseModelString } from '../../core/model/model-string.js';
-import type { RetryOptions } from '../../core/model/retry.js';
+import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
+import type { Model } from '../../contracts/model.js';
+import { parseModelString } from './model-string.js';
+import type { RetryOptions } from '../shared/retry.js';
 import type { Script } from '../scripted/script.js';
 
 export type ResolveModelOptions = {

@@ -1,6 +1,6 @@
-import { ValidationError } from '../../core/errors/validation-error.js';
-import { readContent } from '../../core/session/decode-content.js';
-import { JsonReader, joinPath } from '../../core/util/json-reader.js';
+import { ValidationError } from '../../contracts/errors/validation-error.js';
+import { readContent } from '../../engine/session/decode-content.js';
+import { JsonReader, joinPath } from '../../engine/util/json-reader.js';
 import type { RuleCondition, Script, ScriptedCall, ScriptedResponse, ScriptRule } from './script.js';
 
 const RESPONSE_FIELDS = ['text', 'thought', 'functionCall', 'functionCalls', 'content', 'usage', 'finishReason', 'error'];

@@ -1,7 +1,8 @@
-import { AgentctxError } from '../../core/errors/agentctx-error.js';
-import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../core/model/model.js';
-import { cloneRequest, type LlmRequest } from '../../core/request/request.js';
-import type { Part } from '../../core/session/content.js';
+import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
+import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
+import { type LlmRequest } from '../../contracts/request.js';
+import { cloneRequest } from '../../engine/assembly/request-json.js';
+import type { Part } from '../../contracts/content.js';
 import { conditionHolds, type Script, type ScriptCall, type ScriptedResponse } from './script.js';
 
 /** A scripted model, with what it was asked. */

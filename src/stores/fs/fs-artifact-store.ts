@@ -1,9 +1,9 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Artifact, ArtifactKey, StoredArtifact } from '../../core/session/artifact.js';
-import { checkArtifactInput, isUserArtifact } from '../../core/session/artifact-rules.js';
-import type { ArtifactStore } from '../../core/session/artifact-store.js';
-import type { SessionKey } from '../../core/session/session.js';
+import type { Artifact, ArtifactKey, StoredArtifact } from '../../contracts/artifact.js';
+import { checkArtifactInput, isUserArtifact } from '../../engine/session/artifact-rules.js';
+import type { ArtifactStore } from '../../contracts/artifact-store.js';
+import type { SessionKey } from '../../contracts/session.js';
 
 export type FsArtifactStoreOptions = {
   /** Folder that holds every app's artifacts; created when needed. */

@@ -1,4 +1,4 @@
-import type { StoreClock } from '../../core/session/session-store.js';
+import type { StoreClock } from '../../contracts/session-store.js';
 import { createSqlArtifactStore, type SqlArtifactStore } from '../sql/sql-artifact-store.js';
 import { createSqlSessionStore, type SqlSessionStore } from '../sql/sql-session-store.js';
 import { createPgDriver, type PgDriverOptions } from './pg-driver.js';

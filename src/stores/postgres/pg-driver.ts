@@ -1,6 +1,6 @@
 import { Pool, types, type CustomTypesConfig, type PoolClient, type PoolConfig } from 'pg';
-import { UsageError } from '../../core/errors/usage-error.js';
-import { ValidationError } from '../../core/errors/validation-error.js';
+import { UsageError } from '../../contracts/errors/usage-error.js';
+import { ValidationError } from '../../contracts/errors/validation-error.js';
 import { numberPlaceholders, type SqlDriver, type SqlExecutor, type SqlParam, type TransactionOptions } from '../sql/sql-driver.js';
 
 /** Settings of the pool, as `pg` takes them. With a `url` too, what the URL says wins (pg's rule): use these for the rest. */

@@ -1,4 +1,4 @@
-import { ValidationError } from '../../core/errors/validation-error.js';
+import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { SqlDialect, SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /** One step of the schema; its position in `MIGRATIONS` (from 1) is the schema version it brings the database to. */

@@ -1,7 +1,7 @@
-import type { Provenance } from '../../core/request/provenance.js';
-import type { LlmRequest, Message } from '../../core/request/request.js';
-import type { Source } from '../../core/request/source.js';
-import type { ModelCallRecord } from '../../core/session/model-call.js';
+import type { Provenance } from '../../contracts/provenance.js';
+import type { LlmRequest, Message } from '../../contracts/request.js';
+import type { Source } from '../../contracts/source.js';
+import type { ModelCallRecord } from '../../contracts/model-call.js';
 
 /** The parts of a recorded call that are written to its row. */
 export type StoredCall = {

@@ -1,7 +1,7 @@
-import { ValidationError } from '../../core/errors/validation-error.js';
-import type { Event } from '../../core/session/event.js';
-import type { ModelCallRecord, ModelCallSummary } from '../../core/session/model-call.js';
-import type { Session, SessionKey } from '../../core/session/session.js';
+import { ValidationError } from '../../contracts/errors/validation-error.js';
+import type { Event } from '../../contracts/event.js';
+import type { ModelCallRecord, ModelCallSummary } from '../../contracts/model-call.js';
+import type { Session, SessionKey } from '../../contracts/session.js';
 import type {
   AppendEventInput,
   CreateSessionInput,
@@ -9,7 +9,7 @@ import type {
   ListSessionsInput,
   SessionStore,
   StoreClock,
-} from '../../core/session/session-store.js';
+} from '../../contracts/session-store.js';
 import {
   applyToSession,
   checkCreateInput,
@@ -20,9 +20,9 @@ import {
   sortSessionsForList,
   staleSession,
   windowEvents,
-} from '../../core/session/store-rules.js';
-import { splitStateDelta, withoutTempKeys } from '../../core/state/state-delta.js';
-import { deepFreeze, findNonJson, toStoredJson } from '../../core/util/json-value.js';
+} from '../../engine/session/store-rules.js';
+import { splitStateDelta, withoutTempKeys } from '../../engine/state/state-delta.js';
+import { deepFreeze, findNonJson, toStoredJson } from '../../engine/util/json-value.js';
 import { lazyMigrations, type MigrationResult } from './migrations.js';
 import { baseOf, callParams, CALL_COLUMNS, SUMMARY_COLUMNS, toCallRecord, toCallSummary, type CallRow, type SummaryRow } from './model-call-rows.js';
 import { applyBase, RequestDeltas } from './request-deltas.js';

@@ -1,7 +1,7 @@
-import { loadedVersion, staleSharedState } from '../../core/session/store-rules.js';
-import type { Session } from '../../core/session/session.js';
-import { mergeScopedState, type SplitStateDelta, type StateRecord } from '../../core/state/state-delta.js';
-import { APP_PREFIX, USER_PREFIX } from '../../core/state/state-keys.js';
+import { loadedVersion, staleSharedState } from '../../engine/session/store-rules.js';
+import type { Session } from '../../contracts/session.js';
+import { mergeScopedState, type SplitStateDelta, type StateRecord } from '../../engine/state/state-delta.js';
+import { APP_PREFIX, USER_PREFIX } from '../../engine/state/state-keys.js';
 import type { SqlExecutor, SqlParam } from './sql-driver.js';
 
 /** One stored state key: its name without the scope prefix, and its value as JSON text. */

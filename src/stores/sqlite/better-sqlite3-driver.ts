@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { UsageError } from '../../core/errors/usage-error.js';
+import { UsageError } from '../../contracts/errors/usage-error.js';
 import type { SqlDriver, SqlExecutor, SqlParam, TransactionOptions } from '../sql/sql-driver.js';
 import { acquireFileLock } from './serial-lock.js';
 

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { StoreClock } from '../../core/session/session-store.js';
+import type { StoreClock } from '../../contracts/session-store.js';
 import { createSqlArtifactStore, type SqlArtifactStore } from '../sql/sql-artifact-store.js';
 import { createSqlSessionStore, type SqlSessionStore } from '../sql/sql-session-store.js';
 import { createBetterSqlite3Driver } from './better-sqlite3-driver.js';

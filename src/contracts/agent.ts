@@ -1,0 +1,249 @@
+import type { ArtifactTextReader } from './artifact.js';
+import type { AgentCallbacks, Maybe } from './callbacks.js';
+import type { ContextCompactor } from './compaction.js';
+import type { Content, Part } from './content.js';
+import type { CallbackContext, ReadonlyContext, ToolContext } from './contexts.js';
+import type { RequestDraft } from './draft.js';
+import type { Event, EventInput } from './event.js';
+import type { SessionMemo } from './memo.js';
+import type { Model, ModelResponse } from './model.js';
+import type { Profile } from './profile.js';
+import type { AssembledRequest } from './provenance.js';
+import type { LlmRequest, RequestConfig } from './request.js';
+import type { Tool } from './tool.js';
+
+// An agent holds its pipeline and its extensions, and processors and hooks see the agent: these types refer to each
+// other, so they live in this one file (type-only imports between files would still be a cycle).
+
+/** Builds an instruction at request time; its output is used exactly as returned, without templating. */
+export type InstructionProvider = (context: ReadonlyContext) => string | Promise<string>;
+
+/** A template string (its `{placeholders}` are filled from state) or a provider. */
+export type Instruction = string | InstructionProvider;
+
+/** Text (and data) that goes into the system text unchanged: never templated, so braces are safe. */
+export type StaticInstruction = string | readonly (string | Part)[] | Content;
+
+/**
+ * ADK 2.0's agent modes, as far as the request goes: a `single_turn` agent gets no identity sentence; `task` and
+ * `single_turn` agents are never transfer targets and get no transfer text. Absent means `chat`.
+ */
+export type AgentMode = 'chat' | 'task' | 'single_turn';
+
+/** `none`: the model sees only the current turn, not the history. */
+export type IncludeContents = 'default' | 'none';
+
+type AgentBase = {
+  readonly name: string;
+  readonly description: string;
+  readonly subAgents: readonly AgentDefinition[];
+};
+
+/**
+ * An agent that talks to a model: ADK's `LlmAgent` fields, agentctx's request pipeline, and the extensions (skills,
+ * memory, sections, paging, your own) that add to what its requests carry.
+ */
+export type LlmAgentDefinition = AgentBase & {
+  readonly kind: 'llm';
+  readonly model?: string;
+  readonly instruction?: Instruction;
+  /** Only the root agent's counts; it goes first in every agent's system text. Deprecated in ADK: prefer `GlobalInstructionPlugin`. */
+  readonly globalInstruction?: Instruction;
+  readonly staticInstruction?: StaticInstruction;
+  readonly disallowTransferToParent: boolean;
+  readonly disallowTransferToPeers: boolean;
+  readonly includeContents: IncludeContents;
+  readonly tools: readonly Tool[];
+  /** State key that receives the agent's final text. */
+  readonly outputKey?: string;
+  readonly generateConfig?: Omit<RequestConfig, 'model'>;
+  readonly callbacks?: AgentCallbacks;
+  readonly mode?: AgentMode;
+  /** This agent's request pipeline (`harnessPipeline()`, or one of your own); the runner's, else the default one, when absent. */
+  readonly pipeline?: readonly Processor[];
+  /**
+   * Token-threshold compaction before each of this agent's model calls, as @google/adk spells it; tried in order, at
+   * most one compacts per call. Takes the place of the runner's `eventsCompactionConfig` token trigger for this agent.
+   */
+  readonly contextCompactors?: readonly ContextCompactor[];
+  /** What this agent uses beyond ADK's fields; each extension adds processors, tools, settings or hooks for it alone. */
+  readonly extensions: readonly Extension[];
+};
+
+/** An agent that runs its sub-agents in order, at once, or in a loop, without a model of its own. */
+export type WorkflowAgentDefinition = AgentBase & {
+  readonly kind: 'sequential' | 'parallel' | 'loop';
+  /** For `loop`: stop after this many rounds (no limit when absent). */
+  readonly maxIterations?: number;
+};
+
+export type AgentDefinition = LlmAgentDefinition | WorkflowAgentDefinition;
+
+/** An agent in its tree: the definition with its parent and children. */
+export type AgentNode = {
+  readonly definition: AgentDefinition;
+  readonly name: string;
+  readonly parent: AgentNode | undefined;
+  readonly children: readonly AgentNode[];
+};
+
+export type AgentTree = {
+  readonly root: AgentNode;
+  /** Every node, root first, depth-first in declaration order. */
+  readonly nodes: readonly AgentNode[];
+  /** The node of that name, or `undefined`. */
+  findAgent(name: string): AgentNode | undefined;
+  /** The node of that name; throws a `NotFoundError` that lists the names there are. */
+  getAgent(name: string): AgentNode;
+};
+
+// The request pipeline: processors and what they see.
+
+/** Everything a processor may read while building one request. Nothing in it changes during assembly. */
+export type AssemblyContext = {
+  readonly tree: AgentTree;
+  /** The agent being asked. */
+  readonly node: AgentNode;
+  readonly agent: LlmAgentDefinition;
+  readonly appName: string;
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly invocationId: string;
+  readonly branch: string | undefined;
+  readonly userContent: Content | undefined;
+  readonly events: readonly Event[];
+  /** The merged state, `temp:` keys of the running invocation included. */
+  readonly state: Readonly<Record<string, unknown>>;
+  readonly artifacts: ArtifactTextReader | undefined;
+  /** The extensions in effect for this agent: the runner's plugins, then the agent's own (`settingOf` reads their settings). */
+  readonly extensions: readonly Extension[];
+  /** The conventions of this run (value format, how summaries are shown, …). */
+  readonly profile: Profile;
+  /** Keep generated function call ids (the model's provider pairs calls with responses by id). */
+  readonly preserveFunctionCallIds: boolean;
+  /** Values derived from this session, kept between its requests (the contents feature keeps its built messages here). */
+  readonly memo: SessionMemo;
+};
+
+/**
+ * One named step of request assembly. It returns a new draft (adding system blocks, messages or tools, each with
+ * its source) and must not change the draft it was given; errors it throws are reported with its name and the agent.
+ */
+export type Processor = {
+  readonly name: string;
+  process(draft: RequestDraft, context: AssemblyContext): RequestDraft | Promise<RequestDraft>;
+};
+
+// Extensions: what an agent (or, as plugins, a runner) is extended with.
+
+/**
+ * Where an extension puts one of its processors: before or after a named processor (the first of several names that
+ * the pipeline has), or at its start or end. A placement whose anchors are all missing is an error naming them.
+ */
+export type ProcessorPlacement =
+  | { readonly processor: Processor; readonly before: string | readonly string[] }
+  | { readonly processor: Processor; readonly after: string | readonly string[] }
+  | { readonly processor: Processor; readonly at: 'start' | 'end' };
+
+/** Names one setting an extension carries for the processors that read it. Settings are found by the key's identity. */
+export type SettingKey<T> = {
+  readonly name: string;
+  /** Carries the value's type only; never set. */
+  readonly valueType?: T;
+};
+
+/** One setting: a key and its value (build it with `setting(key, value)` so the two agree). */
+export type Setting = { readonly key: SettingKey<unknown>; readonly value: unknown };
+
+/**
+ * What agentctx is extended with: a feature of one agent (skills, memory, sections, paging, one of your own) or,
+ * registered on a runner, a plugin for every agent. It may add processors to the request pipeline, offer tools, carry
+ * settings that processors read, and hook into the run. Everything an extension adds to a request is attributed to it
+ * in the provenance, so `inspect` shows where it came from.
+ */
+export type Extension = {
+  /** Names it in provenance, traces and errors: `skills`, `paging:reports`, `global_instruction`. Unique where it is registered. */
+  readonly name: string;
+  /** Processors it adds to the pipeline of each agent it applies to. */
+  readonly processors?: readonly ProcessorPlacement[];
+  /** Tools it offers each agent it applies to, after the agent's own. */
+  readonly tools?: readonly Tool[];
+  /** Settings for processors of the pipeline (its own, or built-in ones such as the skills listing). */
+  readonly settings?: readonly Setting[];
+  /**
+   * Hooks into the run. On a runner (a plugin) they apply to every agent and run first; on an agent, only to that
+   * agent, after the plugins'. Run-level hooks (`onUserMessage`, `beforeRun`, `onEvent`, `afterRun`) need a runner.
+   */
+  readonly hooks?: PluginHooks;
+};
+
+/** An extension registered on a runner: it applies to every agent of the tree (ADK's plugins). */
+export type Plugin = Extension;
+
+// Hooks into a run.
+
+/** What run-level hooks see: the invocation, its session as it stands, and the means to add to it. */
+export type InvocationContext = {
+  readonly invocationId: string;
+  readonly appName: string;
+  readonly userId: string;
+  readonly sessionId: string;
+  /** The user message that started the invocation (after `onUserMessage` hooks). */
+  readonly userContent: Content | undefined;
+  readonly agents: AgentTree;
+  /** Every event of the session stored so far, oldest first. */
+  readonly events: readonly Event[];
+  /** The merged state, `temp:` keys of this invocation included. */
+  readonly state: Readonly<Record<string, unknown>>;
+  readonly profile: Profile;
+  /** Aborted when the invocation is cancelled. */
+  readonly signal: AbortSignal | undefined;
+  /** Values derived from this session, kept while the runner keeps it. */
+  readonly memo: SessionMemo;
+  /**
+   * Stores an event of this invocation after every earlier one (its id and time from the runner's clock) and hands it
+   * to the caller next, as every event of the run is.
+   */
+  appendEvent(input: Omit<EventInput, 'invocationId'>): Promise<Event>;
+  /** The model an agent of the tree calls, resolved as the runner resolves it. */
+  modelFor(agent: AgentNode): Promise<Model>;
+  /** A new id from the runner's source of ids (deterministic when the runner's is). */
+  newId(): string;
+};
+
+/**
+ * Hooks into a run, as ADK's plugins have them. Hooks of one kind run in order (plugins first, then the agent's own
+ * extensions, then the agent's callbacks); the first that returns something wins and the rest are skipped. A hook
+ * that throws ends the invocation with an error event naming the extension.
+ */
+export type PluginHooks = {
+  /** Before the user's message is stored; returning content stores and runs that instead. */
+  onUserMessage?(args: { context: InvocationContext; message: Content }): Maybe<Content>;
+  /** After the user's message is stored, before any agent runs; returning content answers with it and ends the invocation. */
+  beforeRun?(args: { context: InvocationContext }): Maybe<Content>;
+  /** Every event the run hands to the caller, after it is stored; returning an event hands that over instead (storage keeps the original). */
+  onEvent?(args: { context: InvocationContext; event: Event }): Maybe<Event>;
+  /** After the invocation has run to its end (not when it was aborted or a hook failed). */
+  afterRun?(args: { context: InvocationContext }): Maybe<void>;
+  /** Before an agent runs; returning content skips the agent and answers with it. */
+  beforeAgent?(args: { agent: AgentNode; context: CallbackContext }): Maybe<Content>;
+  /** After an agent ran; returning content adds it as the agent's last word. */
+  afterAgent?(args: { agent: AgentNode; context: CallbackContext }): Maybe<Content>;
+  /**
+   * agentctx's own: the request of the next model call is assembled, before any `beforeModel` hook sees it. A hook may
+   * append events (a compaction) and ask for the request to be built again from the session as it now is.
+   */
+  afterAssembly?(args: { agent: AgentNode; branch: string | undefined; context: InvocationContext; assembled: AssembledRequest }): Maybe<{ reassemble: boolean }>;
+  /** Before a model call; may edit the request in place, or return a response that replaces the call. */
+  beforeModel?(args: { agent: AgentNode; context: CallbackContext; request: LlmRequest }): Maybe<ModelResponse>;
+  /** After a model call; returning a response replaces the model's. */
+  afterModel?(args: { agent: AgentNode; context: CallbackContext; response: ModelResponse }): Maybe<ModelResponse>;
+  /** A model call failed; returning a response stands in for the failure, and the turn goes on with it. */
+  onModelError?(args: { agent: AgentNode; context: CallbackContext; request: LlmRequest; error: unknown }): Maybe<ModelResponse>;
+  /** Before a tool runs; returning a result skips the tool. */
+  beforeTool?(args: { tool: Tool; args: Record<string, unknown>; context: ToolContext }): Maybe<Record<string, unknown>>;
+  /** After a tool ran; returning a result replaces the tool's. */
+  afterTool?(args: { tool: Tool; args: Record<string, unknown>; context: ToolContext; result: Record<string, unknown> }): Maybe<Record<string, unknown>>;
+  /** A tool threw; returning a result stands in for the error response. */
+  onToolError?(args: { tool: Tool; args: Record<string, unknown>; context: ToolContext; error: unknown }): Maybe<Record<string, unknown>>;
+};

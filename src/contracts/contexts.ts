@@ -1,0 +1,86 @@
+import type { Artifact, StoredArtifact } from './artifact.js';
+import type { Content } from './content.js';
+
+/** Read access to state: values come out as copies. */
+export type ReadonlyState = {
+  get<T = unknown>(key: string): T | undefined;
+  has(key: string): boolean;
+  /** A copy of every visible key, `temp:` ones included. */
+  toRecord(): Record<string, unknown>;
+};
+
+/**
+ * Read-write state during an invocation: reads see the session's merged state and everything written so far; writes
+ * are visible at once and travel on the next event as its state delta. Values go in and come out as copies.
+ */
+export type SessionState = {
+  get<T = unknown>(key: string): T | undefined;
+  get<T>(key: string, fallback: T): T;
+  has(key: string): boolean;
+  set(key: string, value: unknown): void;
+  update(values: Readonly<Record<string, unknown>>): void;
+  /** True once anything was written through this view. */
+  hasDelta(): boolean;
+  /** A copy of the pending writes. */
+  delta(): Record<string, unknown>;
+  /** A copy of everything visible, optionally without `temp:` keys. */
+  toRecord(options?: { includeTemp?: boolean }): Record<string, unknown>;
+};
+
+/** Who is running, where: what every context (instruction providers, callbacks, tools) knows. */
+export type RunIdentity = {
+  readonly agentName: string;
+  readonly invocationId: string;
+  readonly appName: string;
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly branch: string | undefined;
+  /** The user message that started this invocation, when known. */
+  readonly userContent: Content | undefined;
+};
+
+/** What an instruction provider may read. It is called again for every model call. */
+export type ReadonlyContext = RunIdentity & {
+  readonly state: ReadonlyState;
+  /** Fills `{placeholders}` the way a string instruction is filled (provider output is not filled otherwise). */
+  injectState(template: string): Promise<string>;
+};
+
+/** The artifacts of the running session, by name; `user:` names are shared by the user's sessions. */
+export type SessionArtifacts = {
+  load(name: string, version?: number): Promise<StoredArtifact | undefined>;
+  /** Saves a new version, records it in the event's `artifactDelta`, and returns its number. */
+  save(name: string, artifact: Artifact): Promise<number>;
+  list(): Promise<string[]>;
+};
+
+/** What callbacks see: who is running, and read-write access to state and artifacts. */
+export type CallbackContext = RunIdentity & {
+  /** Writes are visible at once and travel on the next event as its state delta. */
+  readonly state: SessionState;
+  readonly artifacts: SessionArtifacts;
+};
+
+/** Effects a tool can ask for, carried by its function response event. */
+export type ToolActions = {
+  /** End the current agent's turn (and a loop around it). */
+  escalate?: boolean;
+  /** Hand the conversation to this agent. */
+  transferToAgent?: string;
+  /** The tool's result is the answer: do not call the model again to phrase it. */
+  skipSummarization?: boolean;
+  /**
+   * End the whole invocation after this response is stored, with an error event carrying this code and message: for
+   * a tool that finds the conversation cannot usefully go on (the model keeps asking for an agent it cannot reach).
+   */
+  endInvocation?: { code: string; message: string };
+};
+
+/** What a tool receives besides its arguments. */
+export type ToolContext = CallbackContext & {
+  /** The id of the function call being answered. */
+  readonly functionCallId: string | undefined;
+  readonly actions: ToolActions;
+  /** Aborted when the invocation is cancelled. */
+  readonly signal: AbortSignal | undefined;
+};

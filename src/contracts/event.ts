@@ -1,0 +1,70 @@
+import type { Content } from './content.js';
+
+/** A summary that stands in for the raw events between two timestamps, both included. */
+export type EventCompaction = {
+  startTimestamp: number;
+  endTimestamp: number;
+  compactedContent: Content;
+  /**
+   * The events the summary stands for. When present, exactly these are replaced (ADK replaces every event whose
+   * timestamp falls in the range, which loses an event that shares a timestamp with the range's end).
+   */
+  eventIds?: string[];
+};
+
+/** What an event changes besides the conversation. */
+export type EventActions = {
+  /** State written by this event; keys carry their scope prefix (`app:`, `user:`, `temp:`). */
+  stateDelta: Record<string, unknown>;
+  /** Artifacts saved by this event: name → version. */
+  artifactDelta: Record<string, number>;
+  /** The agent the conversation moves to. */
+  transferToAgent?: string;
+  /** Ends the current agent's turn and hands control up. */
+  escalate?: boolean;
+  /** The function response is final: the model is not called again to summarize it. */
+  skipSummarization?: boolean;
+  compaction?: EventCompaction;
+  /** Hides this invocation and every event from it up to this one from later requests. */
+  rewindBeforeInvocationId?: string;
+  /** Tool calls (by call id) waiting for a person's confirmation; kept so compaction does not summarize them away. */
+  requestedToolConfirmations?: Record<string, unknown>;
+  /** Tool calls (by call id) waiting for credentials. */
+  requestedAuthConfigs?: Record<string, unknown>;
+};
+
+/** Tokens a model call used, as the provider billed them. */
+export type Usage = {
+  promptTokens?: number;
+  outputTokens?: number;
+  cachedTokens?: number;
+  totalTokens?: number;
+};
+
+/** One entry of a session's history: a message, a tool call or result, a state change, a compaction. */
+export type Event = {
+  id: string;
+  /** The invocation (one user turn and everything it caused) this event belongs to. */
+  invocationId: string;
+  /** `user`, or the name of the agent that produced the event. */
+  author: string;
+  /** Dot-separated path of parallel branches; agents only see events on their own branch and its ancestors. */
+  branch?: string;
+  /** Seconds since the epoch, with a fraction. */
+  timestamp: number;
+  content?: Content;
+  actions: EventActions;
+  usage?: Usage;
+  /** A streamed chunk, not yet the complete response; never stored. */
+  partial?: boolean;
+  errorCode?: string;
+  errorMessage?: string;
+};
+
+/** The fields of an event a caller must supply; the rest have defaults. */
+export type EventInput = Omit<Event, 'actions' | 'id' | 'timestamp' | 'invocationId'> & {
+  id?: string;
+  timestamp?: number;
+  invocationId?: string;
+  actions?: Partial<EventActions>;
+};

@@ -1,0 +1,45 @@
+import type { LlmRequest } from './request.js';
+import type { Content } from './content.js';
+import type { Usage } from './event.js';
+
+/** What a model call returns. */
+export type ModelResponse = {
+  /** The model's message: text, thoughts, function calls. */
+  content?: Content;
+  usage?: Usage;
+  /** The provider's reason for stopping (`STOP`, `MAX_TOKENS`, `tool_use`…), as given. */
+  finishReason?: string;
+  /** Set when the provider answered with an error instead of content. */
+  errorCode?: string;
+  errorMessage?: string;
+};
+
+/** One streamed piece: partial ones carry new text to show; the last one (not partial) is the whole response. */
+export type ModelStreamChunk = ModelResponse & { partial: boolean };
+
+export type ModelCallOptions = {
+  signal?: AbortSignal | undefined;
+  /** The agent making the call; for logs and scripted models, never sent to a provider. */
+  agentName?: string | undefined;
+};
+
+/**
+ * A language model behind any provider. Implementations must not change the request they are given, must honour
+ * the abort signal, and must throw (rather than return) when the call itself failed.
+ */
+export type Model = {
+  readonly specificationVersion: 'v1';
+  /** `google`, `openai`, `anthropic`, `scripted`, … */
+  readonly provider: string;
+  readonly modelId: string;
+  /**
+   * The provider pairs function responses with calls by id, so the request must keep every call id (including
+   * generated `adk-…` ones, which are otherwise hidden as ADK hides them).
+   */
+  readonly pairsCallsById?: boolean;
+  /** The provider's own count of the request's input tokens, for providers with a count endpoint. */
+  countTokens?(request: LlmRequest, options?: ModelCallOptions): Promise<number>;
+  generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse>;
+  /** Streams the response; ends with one chunk that is not partial and holds the whole response. */
+  stream?(request: LlmRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamChunk>;
+};

@@ -1,0 +1,45 @@
+/** The kind of thing a piece of the request is; the inspector colours by it. */
+export type SourceKind =
+  | 'global-instruction'
+  | 'instruction'
+  | 'static-instruction'
+  | 'identity'
+  | 'transfer'
+  | 'tool'
+  | 'history'
+  | 'other-agent'
+  | 'summary'
+  | 'instruction-content'
+  | 'finalize'
+  | 'section'
+  | 'skill-listing'
+  | 'skill'
+  | 'memory'
+  | 'page'
+  | 'custom';
+
+/** A state value or artifact inserted into a text, at `start`–`end` of that text (block, part or field). */
+export type SourceSubstitution = {
+  placeholder: string;
+  start: number;
+  end: number;
+} & ({ kind: 'state'; key: string; scope: string; present: boolean } | { kind: 'artifact'; name: string; present: boolean });
+
+/** Where one system block, tool or message part came from. */
+export type Source = {
+  kind: SourceKind;
+  /** The processor that added it. */
+  processor: string;
+  /** The extension or plugin whose processor added it; absent for the pipeline's own processors. */
+  extension?: string;
+  /** The agent whose definition or turn it comes from. */
+  agent: string;
+  /** The definition field it was taken from: `instruction`, `description`, `tools[1]`, … */
+  field?: string;
+  /** Events it was built from, in order. */
+  eventIds?: string[];
+  /** Values inserted into its text by templating. */
+  substitutions?: SourceSubstitution[];
+  /** A short human note, such as "rendered as another agent's turn". */
+  note?: string;
+};

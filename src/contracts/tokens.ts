@@ -1,0 +1,6 @@
+/** Counts the tokens of a text. */
+export type TokenCounter = {
+  /** The encoding, for reports: `o200k_base`. */
+  readonly encoding: string;
+  count(text: string): number;
+};

@@ -1,0 +1,49 @@
+import { NotFoundError } from '../../contracts/errors/not-found-error.js';
+import { ValidationError } from '../../contracts/errors/validation-error.js';
+import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition } from '../../contracts/agent.js';
+
+/** Links every agent to its parent, once. Names must be unique in the tree, as transfers address agents by name. */
+export function createAgentTree(root: AgentDefinition): AgentTree {
+  const byName = new Map<string, AgentNode>();
+  const nodes: AgentNode[] = [];
+  const build = (definition: AgentDefinition, parent: AgentNode | undefined): AgentNode => {
+    const existing = byName.get(definition.name);
+    if (existing !== undefined) {
+      const where = (node: AgentNode | undefined) => (node === undefined ? 'at the root' : `under '${node.name}'`);
+      throw new ValidationError({
+        subject: 'agent tree',
+        issues: [{ path: definition.name, message: `the name is used twice: ${where(existing.parent)} and ${where(parent)}` }],
+        hint: 'Agent names must be unique in a tree; rename one of them.',
+      });
+    }
+    const children: AgentNode[] = [];
+    const node: AgentNode = { definition, name: definition.name, parent, children };
+    byName.set(definition.name, node);
+    nodes.push(node);
+    for (const child of definition.subAgents) children.push(build(child, node));
+    Object.freeze(children);
+    return Object.freeze(node);
+  };
+  const rootNode = build(root, undefined);
+  return {
+    root: rootNode,
+    nodes: Object.freeze(nodes),
+    findAgent: (name) => byName.get(name),
+    getAgent(name) {
+      const node = byName.get(name);
+      if (node === undefined) {
+        throw new NotFoundError({
+          resource: 'agent',
+          id: name,
+          message: `No agent named '${name}' in the tree.`,
+          hint: `The agents are: ${[...byName.keys()].join(', ')}.`,
+        });
+      }
+      return node;
+    },
+  };
+}
+
+export function isLlmAgent(definition: AgentDefinition): definition is LlmAgentDefinition {
+  return definition.kind === 'llm';
+}

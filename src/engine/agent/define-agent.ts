@@ -1,0 +1,153 @@
+import type {
+  AgentDefinition,
+  AgentMode,
+  IncludeContents,
+  Instruction,
+  LlmAgentDefinition,
+  StaticInstruction,
+  WorkflowAgentDefinition,
+} from '../../contracts/agent.js';
+import type { AgentCallbacks } from '../../contracts/callbacks.js';
+import type { ContextCompactor } from '../../contracts/compaction.js';
+import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
+import type { Extension } from '../../contracts/agent.js';
+import type { Processor } from '../../contracts/agent.js';
+import type { RequestConfig } from '../../contracts/request.js';
+import type { Tool } from '../../contracts/tool.js';
+import { checkExtensions } from '../extensions/check-extensions.js';
+import { isPythonIdentifier } from '../python/python-text.js';
+import { checkToolName } from '../tools/tool.js';
+
+/** The agent modes, in the order messages list them. */
+export const AGENT_MODES: readonly AgentMode[] = ['chat', 'task', 'single_turn'];
+
+/** The values of `includeContents`. */
+export const INCLUDE_CONTENTS: readonly IncludeContents[] = ['default', 'none'];
+
+export type LlmAgentConfig = {
+  name: string;
+  description?: string;
+  model?: string;
+  instruction?: Instruction;
+  globalInstruction?: Instruction;
+  staticInstruction?: StaticInstruction;
+  subAgents?: readonly AgentDefinition[];
+  disallowTransferToParent?: boolean;
+  disallowTransferToPeers?: boolean;
+  includeContents?: IncludeContents;
+  tools?: readonly Tool[];
+  outputKey?: string;
+  generateConfig?: Omit<RequestConfig, 'model'>;
+  callbacks?: AgentCallbacks;
+  mode?: AgentMode;
+  pipeline?: readonly Processor[];
+  contextCompactors?: readonly ContextCompactor[];
+  /** Skills, memory, sections, paging, or extensions of your own (see `Extension`). */
+  extensions?: readonly Extension[];
+};
+
+export type WorkflowAgentConfig = {
+  name: string;
+  description?: string;
+  subAgents: readonly AgentDefinition[];
+};
+
+/** Defines an agent that talks to a model. The definition is frozen; build a tree with `createAgentTree`. */
+export function llmAgent(config: LlmAgentConfig): LlmAgentDefinition {
+  const issues: ValidationIssue[] = [];
+  checkAgentName(config.name, issues);
+  const tools = config.tools ?? [];
+  const extensions = config.extensions ?? [];
+  issues.push(...checkExtensions(extensions, 'extensions', 'agent'));
+  const seen = new Set<string>();
+  const offered = [...tools.map((tool, index) => ({ tool, path: `tools[${index}]` })), ...extensions.flatMap((extension, at) => (extension.tools ?? []).map((tool, index) => ({ tool, path: `extensions[${at}].tools[${index}]` })))];
+  for (const { tool, path } of offered) {
+    try {
+      checkToolName(tool.name);
+    } catch {
+      if (path.startsWith('tools')) issues.push({ path: `${path}.name`, message: `'${tool.name}' is not a valid tool name` });
+    }
+    if (seen.has(tool.name)) issues.push({ path: `${path}.name`, message: `'${tool.name}' is declared twice` });
+    seen.add(tool.name);
+  }
+  if (config.includeContents !== undefined && !INCLUDE_CONTENTS.includes(config.includeContents)) {
+    issues.push({ path: 'includeContents', message: `expected ${oneOf(INCLUDE_CONTENTS)}, got '${String(config.includeContents)}'` });
+  }
+  if (config.mode !== undefined && !AGENT_MODES.includes(config.mode)) issues.push({ path: 'mode', message: `expected ${oneOf(AGENT_MODES)}, got '${String(config.mode)}'` });
+  (config.contextCompactors ?? []).forEach((compactor, index) => issues.push(...checkCompactor(compactor, `contextCompactors[${index}]`)));
+  if (config.outputKey !== undefined && config.outputKey.trim() === '') issues.push({ path: 'outputKey', message: 'must not be empty' });
+  throwIfIssues(config.name, issues);
+  const { subAgents, tools: _tools, extensions: _extensions, description, disallowTransferToParent, disallowTransferToPeers, includeContents, contextCompactors, ...rest } = config;
+  return Object.freeze({
+    ...rest,
+    kind: 'llm',
+    description: description ?? '',
+    subAgents: Object.freeze([...(subAgents ?? [])]),
+    tools: Object.freeze([...tools]),
+    disallowTransferToParent: disallowTransferToParent ?? false,
+    disallowTransferToPeers: disallowTransferToPeers ?? false,
+    includeContents: includeContents ?? 'default',
+    extensions: Object.freeze([...extensions]),
+    ...(contextCompactors === undefined ? {} : { contextCompactors: Object.freeze([...contextCompactors]) }),
+  });
+}
+
+// A compactor is anything with the two counts (a TokenBasedContextCompactor, or a plain object) and maybe a summarizer.
+function checkCompactor(compactor: ContextCompactor, path: string): ValidationIssue[] {
+  if (typeof compactor !== 'object' || compactor === null) return [{ path, message: 'expected a TokenBasedContextCompactor' }];
+  const issues: ValidationIssue[] = [];
+  for (const key of ['tokenThreshold', 'eventRetentionSize'] as const) {
+    const value = compactor[key];
+    const least = key === 'tokenThreshold' ? 1 : 0;
+    if (!Number.isInteger(value) || value < least) issues.push({ path: `${path}.${key}`, message: `expected a whole number ≥ ${least}, got ${String(value)}` });
+  }
+  if (compactor.summarizer !== undefined && typeof compactor.summarizer?.summarize !== 'function') issues.push({ path: `${path}.summarizer`, message: 'expected a summarizer (an object with summarize)' });
+  return issues;
+}
+
+/** Runs its sub-agents one after another. */
+export function sequentialAgent(config: WorkflowAgentConfig): WorkflowAgentDefinition {
+  return workflowAgent('sequential', config);
+}
+
+/** Runs its sub-agents at the same time, each on its own branch. */
+export function parallelAgent(config: WorkflowAgentConfig): WorkflowAgentDefinition {
+  return workflowAgent('parallel', config);
+}
+
+/** Runs its sub-agents in order, again and again, until one escalates or `maxIterations` is reached. */
+export function loopAgent(config: WorkflowAgentConfig & { maxIterations?: number }): WorkflowAgentDefinition {
+  const definition = workflowAgent('loop', config);
+  if (config.maxIterations === undefined) return definition;
+  if (!Number.isInteger(config.maxIterations) || config.maxIterations < 1) {
+    throwIfIssues(config.name, [{ path: 'maxIterations', message: `expected a whole number ≥ 1, got ${String(config.maxIterations)}` }]);
+  }
+  return Object.freeze({ ...definition, maxIterations: config.maxIterations });
+}
+
+function workflowAgent(kind: WorkflowAgentDefinition['kind'], config: WorkflowAgentConfig): WorkflowAgentDefinition {
+  const issues: ValidationIssue[] = [];
+  checkAgentName(config.name, issues);
+  throwIfIssues(config.name, issues);
+  return Object.freeze({ kind, name: config.name, description: config.description ?? '', subAgents: Object.freeze([...config.subAgents]) });
+}
+
+/** ADK's rule: a Python identifier, and not `user`, which names the end user in every conversation. */
+export function checkAgentName(name: unknown, issues: ValidationIssue[]): void {
+  if (typeof name !== 'string' || !isPythonIdentifier(name)) {
+    issues.push({
+      path: 'name',
+      message: `${JSON.stringify(name)} is not a valid agent name: use a letter or underscore, then letters, digits or underscores`,
+    });
+  } else if (name === 'user') {
+    issues.push({ path: 'name', message: "'user' is reserved for the end user's messages; choose another name" });
+  }
+}
+
+function oneOf(values: readonly string[]): string {
+  return values.length === 2 ? `'${values[0]}' or '${values[1]}'` : `${values.slice(0, -1).map((value) => `'${value}'`).join(', ')} or '${values.at(-1)}'`;
+}
+
+function throwIfIssues(name: unknown, issues: ValidationIssue[]): void {
+  if (issues.length > 0) throw new ValidationError({ subject: `agent ${typeof name === 'string' ? `'${name}'` : 'definition'}`, issues });
+}

@@ -1,0 +1,296 @@
+import type { AgentDefinition, StaticInstruction } from '../../contracts/agent.js';
+import type { Part } from '../../contracts/content.js';
+import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
+import type { Extension } from '../../contracts/agent.js';
+import type { Processor } from '../../contracts/agent.js';
+import type { RequestConfig } from '../../contracts/request.js';
+import type { Tool } from '../../contracts/tool.js';
+import { AGENT_MODES, INCLUDE_CONTENTS, llmAgent, loopAgent, parallelAgent, sequentialAgent, type LlmAgentConfig } from '../agent/define-agent.js';
+import { readPart } from '../session/decode-content.js';
+import { declareTool } from '../tools/tool.js';
+import { JsonReader, joinPath, isPlainRecord } from '../util/json-reader.js';
+
+export type AgentConfigOptions = {
+  /** Named in errors. */
+  filename: string;
+  /** Reads an agent file named by `configPath`, relative to the file that names it; without it such references are refused. */
+  load?: (reference: string, from: string) => Promise<{ value: unknown; filename: string }>;
+  /** Implementations for tools the file names without declaring them. */
+  tools?: Readonly<Record<string, Tool>>;
+  /** Readers for the keys that features add to an LLM agent's fields (skills, memory, sections, …), tried in order. */
+  fields?: readonly AgentFileField[];
+};
+
+/**
+ * The keys one feature adds to an LLM agent in a file, and how they are read: into extensions of the agent, tools the
+ * file may name in `tools`, or the agent's pipeline. Problems go to `reader` at paths under `path`.
+ */
+export type AgentFileField = {
+  /** The keys it reads, in camelCase (a `snake_case` spelling is accepted for each). */
+  readonly keys: readonly string[];
+  read(input: AgentFileFieldInput): Promise<AgentFileFieldResult> | AgentFileFieldResult;
+};
+
+export type AgentFileFieldInput = {
+  readonly reader: JsonReader;
+  /** The agent's fields, keys in camelCase. */
+  readonly record: Record<string, unknown>;
+  readonly path: string;
+  /** The file being read, which relative paths in it start from. */
+  readonly file: string;
+};
+
+export type AgentFileFieldResult = {
+  extensions?: readonly Extension[];
+  /** Tools the agent's `tools` list may name. */
+  tools?: Readonly<Record<string, Tool>>;
+  pipeline?: readonly Processor[];
+};
+
+// ADK's agent config files spell fields in snake_case and name classes; both spellings are read.
+const ALIASES: Record<string, string> = {
+  agent_class: 'agentClass',
+  global_instruction: 'globalInstruction',
+  static_instruction: 'staticInstruction',
+  sub_agents: 'subAgents',
+  disallow_transfer_to_parent: 'disallowTransferToParent',
+  disallow_transfer_to_peers: 'disallowTransferToPeers',
+  include_contents: 'includeContents',
+  output_key: 'outputKey',
+  generate_content_config: 'generateConfig',
+  generateContentConfig: 'generateConfig',
+  max_iterations: 'maxIterations',
+  config_path: 'configPath',
+};
+const CLASSES: Record<string, AgentDefinition['kind']> = {
+  LlmAgent: 'llm',
+  Agent: 'llm',
+  SequentialAgent: 'sequential',
+  ParallelAgent: 'parallel',
+  LoopAgent: 'loop',
+};
+const LLM_FIELDS = [
+  'kind', 'agentClass', 'name', 'description', 'model', 'instruction', 'globalInstruction', 'staticInstruction', 'subAgents',
+  'disallowTransferToParent', 'disallowTransferToPeers', 'includeContents', 'tools', 'outputKey', 'generateConfig', 'mode',
+];
+const WORKFLOW_FIELDS = ['kind', 'agentClass', 'name', 'description', 'subAgents', 'maxIterations'];
+const CONFIG_FIELDS = ['temperature', 'topP', 'topK', 'maxOutputTokens', 'stopSequences'];
+
+/**
+ * An agent tree from its declarative form (YAML or JSON, parsed): the same fields as `llmAgent` and the workflow
+ * agents, in camelCase or ADK's snake_case, with sub-agents inline or in other files (`configPath`).
+ */
+export async function readAgentConfig(value: unknown, options: AgentConfigOptions): Promise<AgentDefinition> {
+  const reader = new JsonReader();
+  const agent = await readAgent(reader, value, '', options, options.filename, []);
+  if (agent === undefined || reader.issues.length > 0) {
+    throw new ValidationError({ subject: `agent definition in ${options.filename}`, issues: reader.issues });
+  }
+  return agent;
+}
+
+async function readAgent(
+  reader: JsonReader,
+  value: unknown,
+  path: string,
+  options: AgentConfigOptions,
+  file: string,
+  loading: string[],
+): Promise<AgentDefinition | undefined> {
+  const raw = reader.object(value, path, 'an agent definition (a mapping)');
+  if (raw === undefined) return undefined;
+  const record = normalizeKeys(raw, options.fields ?? []);
+  if (record['configPath'] !== undefined) return readReference(reader, record, path, options, file, loading);
+  const kind = readKind(reader, record, path);
+  if (kind === undefined) return undefined;
+  reader.keys(record, path, kind === 'llm' ? [...LLM_FIELDS, ...(options.fields ?? []).flatMap((field) => field.keys)] : WORKFLOW_FIELDS);
+  const name = reader.string(record, 'name', path);
+  const description = reader.string(record, 'description', path, { optional: true });
+  const subAgents: AgentDefinition[] = [];
+  const list = record['subAgents'] == null ? [] : reader.array(record['subAgents'], joinPath(path, 'subAgents'));
+  for (const [index, item] of (list ?? []).entries()) {
+    const child = await readAgent(reader, item, joinPath(joinPath(path, 'subAgents'), index), options, file, loading);
+    if (child !== undefined) subAgents.push(child);
+  }
+  if (name === undefined) return undefined;
+  const common = { name, ...(description === undefined ? {} : { description }), subAgents };
+  return define(reader, path, async () => {
+    if (kind === 'sequential') return sequentialAgent(common);
+    if (kind === 'parallel') return parallelAgent(common);
+    if (kind === 'loop') {
+      const maxIterations = reader.number(record, 'maxIterations', path, { optional: true, integer: true, min: 1 });
+      return loopAgent({ ...common, ...(maxIterations === undefined ? {} : { maxIterations }) });
+    }
+    const features = await readFeatureFields(reader, record, path, options.fields ?? [], file);
+    const fields = readLlmFields(reader, record, path, { ...options, tools: { ...options.tools, ...features.tools } });
+    return llmAgent({
+      ...common,
+      ...fields,
+      ...(features.pipeline === undefined ? {} : { pipeline: features.pipeline }),
+      ...(features.extensions.length === 0 ? {} : { extensions: features.extensions }),
+    });
+  });
+}
+
+async function readReference(
+  reader: JsonReader,
+  record: Record<string, unknown>,
+  path: string,
+  options: AgentConfigOptions,
+  file: string,
+  loading: string[],
+): Promise<AgentDefinition | undefined> {
+  reader.keys(record, path, ['configPath']);
+  const reference = reader.string(record, 'configPath', path, { nonEmpty: true });
+  if (reference === undefined) return undefined;
+  if (options.load === undefined) return reader.issue(joinPath(path, 'configPath'), 'agent files cannot be read here; define the agent inline');
+  const loaded = await options.load(reference, file);
+  if (loading.includes(loaded.filename)) {
+    return reader.issue(joinPath(path, 'configPath'), `${reference} includes itself (${[...loading, loaded.filename].join(' → ')})`);
+  }
+  const inner = new JsonReader();
+  const agent = await readAgent(inner, loaded.value, '', options, loaded.filename, [...loading, loaded.filename]);
+  for (const issue of inner.issues) reader.issue(`${loaded.filename}${issue.path === '' ? '' : `: ${issue.path}`}`, issue.message);
+  return agent;
+}
+
+function readKind(reader: JsonReader, record: Record<string, unknown>, path: string): AgentDefinition['kind'] | undefined {
+  const kind = record['kind'];
+  const agentClass = record['agentClass'];
+  if (kind !== undefined) {
+    if (kind === 'llm' || kind === 'sequential' || kind === 'parallel' || kind === 'loop') return kind;
+    return reader.issue(joinPath(path, 'kind'), `expected llm, sequential, parallel or loop, got ${JSON.stringify(kind)}`);
+  }
+  if (agentClass !== undefined) {
+    const mapped = typeof agentClass === 'string' ? CLASSES[agentClass] : undefined;
+    if (mapped !== undefined) return mapped;
+    return reader.issue(joinPath(path, 'agentClass'), `expected one of ${Object.keys(CLASSES).join(', ')}, got ${JSON.stringify(agentClass)}`);
+  }
+  return 'llm';
+}
+
+function readLlmFields(reader: JsonReader, record: Record<string, unknown>, path: string, options: AgentConfigOptions): Omit<LlmAgentConfig, 'name' | 'description' | 'subAgents'> {
+  const optionalString = (key: string) => reader.string(record, key, path, { optional: true });
+  const fields = {
+    model: optionalString('model'),
+    instruction: optionalString('instruction'),
+    globalInstruction: optionalString('globalInstruction'),
+    outputKey: optionalString('outputKey'),
+    staticInstruction: readStatic(reader, record['staticInstruction'], joinPath(path, 'staticInstruction')),
+    disallowTransferToParent: reader.boolean(record, 'disallowTransferToParent', path),
+    disallowTransferToPeers: reader.boolean(record, 'disallowTransferToPeers', path),
+    includeContents: oneOf(reader, record, 'includeContents', path, INCLUDE_CONTENTS),
+    mode: oneOf(reader, record, 'mode', path, AGENT_MODES),
+    tools: readTools(reader, record['tools'], joinPath(path, 'tools'), options),
+    generateConfig: readGenerateConfig(reader, record['generateConfig'], joinPath(path, 'generateConfig')),
+  };
+  // Absent fields are left out rather than set to undefined, as the definition's optional fields require.
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Omit<LlmAgentConfig, 'name' | 'description' | 'subAgents'>;
+}
+
+function oneOf<T extends string>(reader: JsonReader, record: Record<string, unknown>, key: string, path: string, allowed: readonly T[]): T | undefined {
+  const value = record[key];
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  return reader.issue(joinPath(path, key), `expected ${allowed.join(' or ')}, got ${JSON.stringify(value)}`);
+}
+
+function readStatic(reader: JsonReader, value: unknown, path: string): StaticInstruction | undefined {
+  if (value == null) return undefined;
+  if (typeof value === 'string') return value;
+  const list = reader.array(value, path);
+  if (list === undefined) return undefined;
+  const items: (string | Part)[] = [];
+  list.forEach((item, index) => {
+    if (typeof item === 'string') items.push(item);
+    else {
+      const part = readPart(reader, item, joinPath(path, index));
+      if (part !== undefined) items.push(part);
+    }
+  });
+  return items;
+}
+
+function readTools(reader: JsonReader, value: unknown, path: string, options: AgentConfigOptions): Tool[] | undefined {
+  if (value == null) return undefined;
+  const list = reader.array(value, path);
+  const tools: Tool[] = [];
+  list?.forEach((item, index) => {
+    const at = joinPath(path, index);
+    const named = typeof item === 'string' ? item : isPlainRecord(item) && item['description'] === undefined ? item['name'] : undefined;
+    if (typeof named === 'string') {
+      const tool = options.tools?.[named];
+      if (tool === undefined) reader.issue(at, `tool '${named}' has no implementation here; declare it with a description (and parameters) to inspect it`);
+      else tools.push(tool);
+      return;
+    }
+    const record = reader.object(item, at, 'a tool: a name, or { name, description, parameters }');
+    if (record === undefined) return;
+    reader.keys(record, at, ['name', 'description', 'parameters']);
+    const name = reader.string(record, 'name', at, { nonEmpty: true });
+    const description = reader.string(record, 'description', at);
+    const parameters = record['parameters'] == null ? undefined : reader.object(record['parameters'], joinPath(at, 'parameters'), 'a JSON Schema object');
+    if (name === undefined || description === undefined) return;
+    try {
+      tools.push(declareTool({ name, description, ...(parameters === undefined ? {} : { parameters }) }));
+    } catch (error) {
+      for (const issue of (error as ValidationError).issues ?? []) reader.issue(joinPath(at, issue.path), issue.message);
+    }
+  });
+  return tools;
+}
+
+function readGenerateConfig(reader: JsonReader, value: unknown, path: string): Omit<RequestConfig, 'model'> | undefined {
+  if (value == null) return undefined;
+  const raw = reader.object(value, path);
+  if (raw === undefined) return undefined;
+  const record = Object.fromEntries(Object.entries(raw).map(([key, item]) => [key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()), item]));
+  reader.keys(record, path, CONFIG_FIELDS);
+  const config: Omit<RequestConfig, 'model'> = {};
+  const temperature = reader.number(record, 'temperature', path, { optional: true, min: 0 });
+  const topP = reader.number(record, 'topP', path, { optional: true, min: 0 });
+  const topK = reader.number(record, 'topK', path, { optional: true, integer: true, min: 1 });
+  const maxOutputTokens = reader.number(record, 'maxOutputTokens', path, { optional: true, integer: true, min: 1 });
+  if (temperature !== undefined) config.temperature = temperature;
+  if (topP !== undefined) config.topP = topP;
+  if (topK !== undefined) config.topK = topK;
+  if (maxOutputTokens !== undefined) config.maxOutputTokens = maxOutputTokens;
+  if (record['stopSequences'] !== undefined) {
+    const stops = reader.array(record['stopSequences'], joinPath(path, 'stopSequences'));
+    if (stops?.every((stop) => typeof stop === 'string')) config.stopSequences = stops as string[];
+    else if (stops !== undefined) reader.issue(joinPath(path, 'stopSequences'), 'expected a list of strings');
+  }
+  return config;
+}
+
+function normalizeKeys(record: Record<string, unknown>, fields: readonly AgentFileField[]): Record<string, unknown> {
+  const aliases: Record<string, string> = { ...ALIASES };
+  for (const key of fields.flatMap((field) => field.keys)) aliases[key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] ??= key;
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [aliases[key] ?? key, value]));
+}
+
+// The features' keys present in the agent's fields, each read by its feature, in the order the readers are listed.
+async function readFeatureFields(reader: JsonReader, record: Record<string, unknown>, path: string, fields: readonly AgentFileField[], file: string): Promise<{ extensions: Extension[]; tools: Record<string, Tool>; pipeline: readonly Processor[] | undefined }> {
+  const extensions: Extension[] = [];
+  const tools: Record<string, Tool> = {};
+  let pipeline: readonly Processor[] | undefined;
+  for (const field of fields) {
+    if (!field.keys.some((key) => record[key] !== undefined)) continue;
+    const result = await field.read({ reader, record, path, file });
+    extensions.push(...(result.extensions ?? []));
+    Object.assign(tools, result.tools);
+    if (result.pipeline !== undefined) pipeline = result.pipeline;
+  }
+  return { extensions, tools, pipeline };
+}
+
+// Definitions validate themselves (names, tools); their issues are reported at this agent's path.
+async function define(reader: JsonReader, path: string, build: () => Promise<AgentDefinition>): Promise<AgentDefinition | undefined> {
+  try {
+    return await build();
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    error.issues.forEach((issue: ValidationIssue) => reader.issue(issue.path === '' ? path : joinPath(path, issue.path), issue.message));
+    return undefined;
+  }
+}

@@ -1,0 +1,53 @@
+import type { CallbackContext, SessionArtifacts, ToolActions, ToolContext } from '../../contracts/contexts.js';
+import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
+import type { Artifact, StoredArtifact } from '../../contracts/artifact.js';
+import { State } from '../state/state.js';
+import type { AgentRun } from './invocation.js';
+
+/** A callback or tool context over the live session; its writes collect in `delta` and `artifactDelta`. */
+export function createCallbackContext(run: AgentRun): { context: CallbackContext; delta: Record<string, unknown>; artifactDelta: Record<string, number> } {
+  const { invocation, node, branch } = run;
+  const delta: Record<string, unknown> = {};
+  const artifactDelta: Record<string, number> = {};
+  const session = invocation.session;
+  const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
+  const store = invocation.settings.artifacts;
+  const needStore = () => {
+    if (store === undefined) {
+      throw new AgentctxError({ code: 'artifact_store_missing', message: 'No artifact store is configured.', hint: 'Pass `artifacts` to createRunner.' });
+    }
+    return store;
+  };
+  const artifacts: SessionArtifacts = {
+    load: (name: string, version?: number): Promise<StoredArtifact | undefined> => needStore().load({ ...key, filename: name, version }),
+    async save(name: string, artifact: Artifact): Promise<number> {
+      const version = await needStore().save({ ...key, filename: name, artifact });
+      artifactDelta[name] = version;
+      return version;
+    },
+    list: (): Promise<string[]> => needStore().list(key),
+  };
+  const context: CallbackContext = {
+    agentName: node.name,
+    invocationId: invocation.id,
+    appName: session.appName,
+    userId: session.userId,
+    sessionId: session.id,
+    branch,
+    userContent: invocation.userContent,
+    state: new State(session.state, delta),
+    artifacts,
+  };
+  return { context, delta, artifactDelta };
+}
+
+/** A tool's context; its `signal` is the invocation's, or the call's own when the call has a time limit. */
+export function createToolContext(
+  run: AgentRun,
+  functionCallId: string | undefined,
+  signal: AbortSignal | undefined = run.invocation.signal,
+): { context: ToolContext; delta: Record<string, unknown>; artifactDelta: Record<string, number>; actions: ToolActions } {
+  const base = createCallbackContext(run);
+  const actions: ToolActions = {};
+  return { ...base, actions, context: { ...base.context, functionCallId, actions, signal } };
+}

@@ -1,0 +1,124 @@
+import type { LlmAgentDefinition } from '../../contracts/agent.js';
+import type { FunctionCall, Part } from '../../contracts/content.js';
+import type { ToolActions, ToolContext } from '../../contracts/contexts.js';
+import type { DraftTool } from '../../contracts/draft.js';
+import type { AssembledRequest } from '../../contracts/provenance.js';
+import type { Event } from '../../contracts/event.js';
+import type { Tool } from '../../contracts/tool.js';
+import { findNonJson } from '../util/json-value.js';
+import { createToolContext } from './contexts.js';
+import { Deadline } from './deadline.js';
+import { firstResult } from './first-result.js';
+import { firstHook, hookSources } from './hooks.js';
+import type { AgentRun } from './invocation.js';
+import { runAgentTool } from './run-agent-tool.js';
+
+type CallResult = { part: Part; delta: Record<string, unknown>; artifactDelta: Record<string, number>; actions: ToolActions };
+
+/** The response event to one model turn's calls, and the error to end the invocation with, when a tool asked for that. */
+export type AnsweredCalls = { event: Event; endInvocation?: { code: string; message: string } };
+
+/**
+ * Runs the function calls of one model response at the same time and answers them in one event, responses in call
+ * order with their ids. A call is answered by the tool the request offered under its name (else the agent's own, an
+ * extension's, or a handler the request keeps for names it does not offer). A failing tool, unknown tool or bad arguments become an `{ error }` response the
+ * model can act on; the invocation goes on.
+ */
+export async function executeFunctionCalls(run: AgentRun, calls: readonly FunctionCall[], assembled: Pick<AssembledRequest, 'tools' | 'handlers'>): Promise<AnsweredCalls> {
+  const agent = run.node.definition as LlmAgentDefinition;
+  const tools = callableTools(run, agent, assembled.tools);
+  const handlers = new Map(assembled.handlers.map((tool) => [tool.name, tool]));
+  const results = await Promise.all(calls.map((call) => executeCall(run, agent, call, tools, handlers)));
+  const stateDelta: Record<string, unknown> = {};
+  const artifactDelta: Record<string, number> = {};
+  const actions: Omit<ToolActions, 'endInvocation'> = {};
+  let endInvocation: AnsweredCalls['endInvocation'];
+  for (const result of results) {
+    Object.assign(stateDelta, result.delta);
+    Object.assign(artifactDelta, result.artifactDelta);
+    if (result.actions.transferToAgent !== undefined) actions.transferToAgent = result.actions.transferToAgent;
+    if (result.actions.escalate === true) actions.escalate = true;
+    if (result.actions.skipSummarization === true) actions.skipSummarization = true;
+    endInvocation ??= result.actions.endInvocation;
+  }
+  const event = run.invocation.event({
+    author: agent.name,
+    ...(run.branch === undefined ? {} : { branch: run.branch }),
+    content: { role: 'user', parts: results.map((result) => result.part) },
+    actions: { stateDelta, artifactDelta, ...actions },
+  });
+  return endInvocation === undefined ? { event } : { event, endInvocation };
+}
+
+// The tools a call may reach, by name: those the request offered first, then the agent's own and its extensions'.
+function callableTools(run: AgentRun, agent: LlmAgentDefinition, offered: readonly DraftTool[]): Map<string, Tool> {
+  const tools = new Map<string, Tool>();
+  for (const entry of offered) if (entry.tool !== undefined && !tools.has(entry.declaration.name)) tools.set(entry.declaration.name, entry.tool);
+  for (const tool of agent.tools) if (!tools.has(tool.name)) tools.set(tool.name, tool);
+  for (const extension of hookSources(run)) for (const tool of extension.tools ?? []) if (!tools.has(tool.name)) tools.set(tool.name, tool);
+  return tools;
+}
+
+async function executeCall(run: AgentRun, agent: LlmAgentDefinition, call: FunctionCall, tools: ReadonlyMap<string, Tool>, handlers: ReadonlyMap<string, Tool>): Promise<CallResult> {
+  const deadline = new Deadline(run.invocation.signal, run.invocation.settings.toolTimeoutMs);
+  try {
+    return await executeWithin(run, agent, call, tools, handlers, deadline);
+  } finally {
+    deadline.dispose();
+  }
+}
+
+async function executeWithin(run: AgentRun, agent: LlmAgentDefinition, call: FunctionCall, tools: ReadonlyMap<string, Tool>, handlers: ReadonlyMap<string, Tool>, deadline: Deadline): Promise<CallResult> {
+  const { context, delta, artifactDelta, actions } = createToolContext(run, call.id, deadline.signal);
+  const args = call.args ?? {};
+  const respond = (response: Record<string, unknown>): CallResult => ({
+    part: { functionResponse: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, response } },
+    delta,
+    artifactDelta,
+    actions,
+  });
+  const tool = tools.get(call.name) ?? handlers.get(call.name);
+  if (tool === undefined) {
+    const names = [...tools.keys()];
+    return respond({ error: `Tool '${call.name}' is not available. ${names.length === 0 ? 'This agent has no tools.' : `Available tools: ${names.join(', ')}.`}` });
+  }
+  let checked = args;
+  const sources = hookSources(run);
+  try {
+    if (tool.checkArgs !== undefined) {
+      const check = await tool.checkArgs(args);
+      if (!check.ok) return respond({ error: `Invalid arguments for tool '${tool.name}': ${check.issues.join('; ')}. Call it again with arguments that match its parameters.` });
+      checked = check.value;
+    }
+    const callbacks = agent.callbacks;
+    const result: Record<string, unknown> =
+      (await firstHook(sources, 'beforeTool', { tool, args: checked, context })) ??
+      (await firstResult(callbacks?.beforeTool, { tool, args: checked, context })) ??
+      (await deadline.race(tool.agent === undefined ? Promise.resolve(runTool(tool, checked, context)).then(toResponse) : runAgentTool(run, tool.agent, checked, context)));
+    const response =
+      (await firstHook(sources, 'afterTool', { tool, args: checked, context, result })) ?? (await firstResult(callbacks?.afterTool, { tool, args: checked, context, result })) ?? result;
+    const problem = findNonJson(response, 'response');
+    if (problem !== undefined) {
+      return respond({ error: `Tool '${tool.name}' returned a value that cannot be stored as JSON (${problem.path}: found ${problem.found}); it must return plain JSON data.` });
+    }
+    return respond(response);
+  } catch (error) {
+    if (deadline.expired) return respond({ error: `Tool '${tool.name}' did not answer within ${deadline.ms} ms and was stopped. Try again with a smaller task, or without this tool.` });
+    const standIn = await firstHook(sources, 'onToolError', { tool, args: checked, context, error }).catch(() => undefined);
+    if (standIn !== undefined) return respond(standIn);
+    return respond({ error: `Tool '${tool.name}' failed: ${error instanceof Error ? error.message : String(error)}` });
+  }
+}
+
+function runTool(tool: Tool, args: Record<string, unknown>, context: ToolContext): unknown {
+  if (tool.execute === undefined) throw new Error('it has a declaration but no implementation (declared in a file?)');
+  return tool.execute(args, context);
+}
+
+/** ADK's rule: a plain object is the response as it is; anything else is wrapped as `{ result }`. */
+function toResponse(value: unknown): Record<string, unknown> {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype) {
+    return value as Record<string, unknown>;
+  }
+  return { result: value === undefined ? null : value };
+}

@@ -1,0 +1,213 @@
+import type { AgentNode, AgentTree, LlmAgentDefinition } from '../../contracts/agent.js';
+import type { ArtifactTextReader } from '../../contracts/artifact.js';
+import type { ArtifactStore } from '../../contracts/artifact-store.js';
+import type { Content } from '../../contracts/content.js';
+import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
+import { ConflictError } from '../../contracts/errors/conflict-error.js';
+import { NotFoundError } from '../../contracts/errors/not-found-error.js';
+import type { Event, EventInput } from '../../contracts/event.js';
+import type { Plugin } from '../../contracts/agent.js';
+import type { SessionMemo } from '../../contracts/memo.js';
+import type { Model } from '../../contracts/model.js';
+import type { InvocationContext } from '../../contracts/agent.js';
+import type { Processor } from '../../contracts/agent.js';
+import type { Profile } from '../../contracts/profile.js';
+import type { Session } from '../../contracts/session.js';
+import type { SessionStore } from '../../contracts/session-store.js';
+import { createSessionMemo } from '../extensions/memo.js';
+import { artifactTextReader } from '../session/artifact-rules.js';
+import { createEvent } from '../session/create-event.js';
+import { isTempKey } from '../state/state-keys.js';
+
+/** Writes refused as conflicts are retried this many times in all, each after reloading the session. */
+export const CONFLICT_ATTEMPTS = 10;
+
+/** Settings shared by every invocation of a runner. */
+export type RunnerSettings = {
+  readonly tree: AgentTree;
+  readonly appName: string;
+  readonly sessions: SessionStore;
+  readonly artifacts: ArtifactStore | undefined;
+  /** The model an agent uses, resolved once per agent. */
+  readonly modelFor: (agent: LlmAgentDefinition, node: AgentNode) => Promise<Model>;
+  /** The runner's pipeline, which takes the place of the agents' own. */
+  readonly pipeline: readonly Processor[] | undefined;
+  /** The pipeline of an agent when neither the runner nor the agent names one. */
+  readonly defaultPipeline: readonly Processor[];
+  /** Extensions for every agent; their hooks run before the agents' own. */
+  readonly plugins: readonly Plugin[];
+  /** The conventions of every assembly and compaction of this runner. */
+  readonly profile: Profile;
+  readonly maxLlmCalls: number;
+  /** Milliseconds one model call may take; no limit when undefined. */
+  readonly modelTimeoutMs: number | undefined;
+  /** Milliseconds one tool call may take; no limit when undefined. */
+  readonly toolTimeoutMs: number | undefined;
+  readonly streaming: boolean;
+  readonly now: () => number;
+  readonly newId: () => string;
+  /** Counts kept across the runner's invocations. */
+  readonly stats: RunnerStats;
+  /** Runs an agent of a tree: the runner's dispatcher, which agent tools start their own runs with. */
+  readonly runAgent: (run: AgentRun) => AsyncGenerator<Event>;
+};
+
+/** What a runner has done since it was made: for health checks and load tests. */
+export type RunnerStats = {
+  /** Invocations started. */
+  invocations: number;
+  /** Writes refused as conflicts and tried again after reloading the session. */
+  conflictsRetried: number;
+};
+
+/**
+ * One invocation: a user message and everything it causes, across agents. Holds what the agents share: the live
+ * session, the count of model calls, and the queue that writes events one at a time in order.
+ */
+export class Invocation {
+  readonly settings: RunnerSettings;
+  readonly session: Session;
+  readonly id: string;
+  userContent: Content | undefined;
+  readonly signal: AbortSignal | undefined;
+  /** Values derived from this session (the contents built for earlier calls), reused by each request. */
+  readonly memo: SessionMemo;
+  /** Where `{artifact.name}` placeholders read from. */
+  readonly artifactTexts: ArtifactTextReader | undefined;
+  llmCalls = 0;
+  /** Set when the invocation must stop (an error, or a limit reached). */
+  ended = false;
+  #writes: Promise<unknown> = Promise.resolve();
+  #context: InvocationContext | undefined;
+  /** Events hooks appended, waiting to be handed to the caller. */
+  readonly #outbox: Event[] = [];
+
+  constructor(options: {
+    settings: RunnerSettings;
+    session: Session;
+    id: string;
+    userContent: Content | undefined;
+    signal: AbortSignal | undefined;
+    memo?: SessionMemo;
+  }) {
+    this.settings = options.settings;
+    this.memo = options.memo ?? createSessionMemo();
+    this.session = options.session;
+    const key = { appName: options.session.appName, userId: options.session.userId, sessionId: options.session.id };
+    this.artifactTexts = options.settings.artifacts === undefined ? undefined : artifactTextReader(options.settings.artifacts, key);
+    this.id = options.id;
+    this.userContent = options.userContent;
+    this.signal = options.signal;
+  }
+
+  /** A new event of this invocation, with an id and time from the runner's clock. */
+  event(input: Omit<EventInput, 'invocationId'>): Event {
+    return createEvent({ ...input, invocationId: this.id }, { now: this.settings.now, newId: this.settings.newId });
+  }
+
+  /**
+   * Stores an event after every earlier one; parallel branches write through here one at a time. When the store
+   * refuses it as a conflict (another process appended to the session, or wrote a shared `app:`/`user:` key this
+   * copy read), the session is loaded again and the event made anew by `remake` (by default, the same event) and
+   * stored again: at most {@link CONFLICT_ATTEMPTS} times, then the conflict is thrown.
+   */
+  persist(event: Event, remake?: () => Promise<Event>): Promise<Event> {
+    const write = this.#writes.then(() => this.#appendWithRetries(event, remake));
+    this.#writes = write.catch(() => undefined);
+    return write;
+  }
+
+  /** How many times a write was retried after a conflict, in this invocation. */
+  conflictsRetried = 0;
+
+  async #appendWithRetries(first: Event, remake: (() => Promise<Event>) | undefined): Promise<Event> {
+    let event = first;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.settings.sessions.appendEvent({ session: this.session, event });
+      } catch (error) {
+        if (!(error instanceof ConflictError) || error.code === 'already_exists' || attempt >= CONFLICT_ATTEMPTS) {
+          if (error instanceof ConflictError && attempt >= CONFLICT_ATTEMPTS) {
+            throw new ConflictError({ code: error.code as ConstructorParameters<typeof ConflictError>[0]['code'], message: `${error.message} Gave up after ${attempt} attempts, reloading the session before each.`, hint: 'Too many writers contend for this session or its shared state; retry the turn later.' });
+          }
+          throw error;
+        }
+        this.conflictsRetried += 1;
+        this.settings.stats.conflictsRetried += 1;
+        // A random pause that doubles with each attempt (up to 200 ms), so contending writers spread out.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 2 ** attempt)));
+        await this.reload();
+        event = remake === undefined ? event : await remake();
+      }
+    }
+  }
+
+  /**
+   * Loads the session again into the same object (every context holds it), keeping the invocation's `temp:` state,
+   * which storage never has.
+   */
+  async reload(): Promise<void> {
+    const { appName, userId, id } = this.session;
+    const fresh = await this.settings.sessions.getSession({ appName, userId, sessionId: id });
+    if (fresh === undefined) throw new NotFoundError({ resource: 'session', id, message: `Session ${id} was deleted during the invocation.` });
+    const temp = Object.fromEntries(Object.entries(this.session.state).filter(([key]) => isTempKey(key)));
+    Object.assign(this.session, fresh, { state: { ...fresh.state, ...temp } });
+  }
+
+  /** What run-level hooks see of this invocation (one object for its whole life, so hooks may key state by it). */
+  get context(): InvocationContext {
+    if (this.#context !== undefined) return this.#context;
+    const invocation = this;
+    const session = this.session;
+    this.#context = {
+      invocationId: this.id,
+      appName: session.appName,
+      userId: session.userId,
+      sessionId: session.id,
+      get userContent() {
+        return invocation.userContent;
+      },
+      agents: this.settings.tree,
+      get events() {
+        return session.events;
+      },
+      get state() {
+        return session.state;
+      },
+      profile: this.settings.profile,
+      signal: this.signal,
+      memo: this.memo,
+      appendEvent: async (input) => {
+        const stored = await this.persist(this.event(input));
+        this.#outbox.push(stored);
+        return stored;
+      },
+      modelFor: (node) => this.settings.modelFor(node.definition as LlmAgentDefinition, node),
+      newId: () => this.settings.newId(),
+    };
+    return this.#context;
+  }
+
+  /** The events hooks appended since the last call, oldest first: the caller gets them next. */
+  drain(): Event[] {
+    return this.#outbox.splice(0);
+  }
+
+  /** An error event that ends the invocation; what went wrong and what to do are in its message. */
+  failure(author: string, branch: string | undefined, code: string, message: string): Event {
+    this.ended = true;
+    return this.event({ author, ...(branch === undefined ? {} : { branch }), errorCode: code, errorMessage: message });
+  }
+}
+
+/** An agent running inside an invocation, on its branch. */
+export type AgentRun = {
+  readonly invocation: Invocation;
+  readonly node: AgentNode;
+  readonly branch: string | undefined;
+};
+
+/** Thrown out of `run` when the runner cannot start at all (no such session, no model); never for model or tool failures. */
+export function configurationError(message: string, hint: string): AgentctxError {
+  return new AgentctxError({ code: 'invalid_input', message, hint });
+}

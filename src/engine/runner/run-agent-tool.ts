@@ -1,0 +1,47 @@
+import type { AgentDefinition } from '../../contracts/agent.js';
+import type { ToolContext } from '../../contracts/contexts.js';
+import type { Tool } from '../../contracts/tool.js';
+import { createAgentTree } from '../agent/agent-tree.js';
+import { createInMemorySessionStore } from '../session/in-memory-session-store.js';
+import { isTempKey } from '../state/state-keys.js';
+import { copyValue } from '../util/copy-value.js';
+import { Invocation, type AgentRun } from './invocation.js';
+
+/**
+ * Runs an agent tool: the agent answers the request in a session of its own, seeded with a copy of the caller's
+ * state (not its `temp:` keys); state it changes comes back to the caller's state; its final text is the result.
+ */
+export async function runAgentTool(run: AgentRun, target: NonNullable<Tool['agent']>, args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown>> {
+  const parent = run.invocation;
+  const agent = asAgentDefinition(target);
+  const tree = createAgentTree(agent);
+  const sessions = createInMemorySessionStore({ now: parent.settings.now, newId: parent.settings.newId });
+  const seed = Object.fromEntries(Object.entries(context.state.toRecord({ includeTemp: false })));
+  const session = await sessions.createSession({ appName: parent.session.appName, userId: parent.session.userId, state: seed });
+  const before = copyValue(session.state);
+  const request = typeof args['request'] === 'string' ? args['request'] : JSON.stringify(args);
+  const settings = { ...parent.settings, tree, sessions };
+  const invocation = new Invocation({ settings, session, id: `e-${settings.newId()}`, userContent: { role: 'user', parts: [{ text: request }] }, signal: context.signal });
+  await invocation.persist(invocation.event({ author: 'user', content: { role: 'user', parts: [{ text: request }] } }));
+  let answer: string | undefined;
+  let failure: string | undefined;
+  for await (const event of settings.runAgent({ invocation, node: tree.root, branch: undefined })) {
+    if (event.errorMessage !== undefined) failure = event.errorMessage;
+    const texts = (event.content?.parts ?? []).flatMap((part) => ('text' in part && part.thought !== true ? [part.text] : []));
+    if (event.author !== 'user' && texts.length > 0) answer = texts.join('');
+  }
+  parent.llmCalls += invocation.llmCalls;
+  for (const [key, value] of Object.entries(session.state)) {
+    if (isTempKey(key) || JSON.stringify(before[key]) === JSON.stringify(value)) continue;
+    context.state.set(key, value);
+  }
+  if (failure !== undefined && answer === undefined) return { error: `Agent '${agent.name}' failed: ${failure}` };
+  return { result: answer ?? '' };
+}
+
+// An agent tool carries its agent typed loosely (tools do not know agents); it must be a whole definition.
+function asAgentDefinition(target: NonNullable<Tool['agent']>): AgentDefinition {
+  const candidate = target as Partial<AgentDefinition>;
+  if (['llm', 'sequential', 'parallel', 'loop'].includes(String(candidate.kind)) && Array.isArray(candidate.subAgents)) return target as AgentDefinition;
+  throw new TypeError(`the tool's agent '${target.name}' is not an agent definition (make agent tools with agentTool(llmAgent({ … })))`);
+}

@@ -1,0 +1,74 @@
+import type { AgentNode, WorkflowAgentDefinition } from '../../contracts/agent.js';
+import type { Event } from '../../contracts/event.js';
+import { isLlmAgent } from '../agent/agent-tree.js';
+import { createCallbackContext } from './contexts.js';
+import { firstResult } from './first-result.js';
+import { firstHook, hookSources } from './hooks.js';
+import type { AgentRun } from './invocation.js';
+import { mergeStreams } from './merge-streams.js';
+import { runLlmAgent } from './run-llm-agent.js';
+
+/**
+ * Runs any agent of the tree: the `beforeAgent` hooks and callbacks, then its own logic (the model loop, or its
+ * workflow), then the agent it transferred to, if any, then the `afterAgent` hooks and callbacks.
+ */
+export async function* runAgent(run: AgentRun): AsyncGenerator<Event> {
+  if (run.invocation.ended) return;
+  const definition = run.node.definition;
+  const skip = yield* agentHook(run, 'beforeAgent');
+  if (skip) return;
+  if (isLlmAgent(definition)) {
+    const outcome = yield* runLlmAgent(run);
+    if (outcome.transferTo !== undefined) yield* runAgent({ invocation: run.invocation, node: outcome.transferTo, branch: run.branch });
+  } else {
+    yield* runWorkflow(run, definition);
+  }
+  if (!run.invocation.ended) yield* agentHook(run, 'afterAgent');
+}
+
+// Hooks first, then the agent's callbacks; an answer (or state changes alone) becomes an event of the agent; true when it answered.
+async function* agentHook(run: AgentRun, kind: 'beforeAgent' | 'afterAgent'): AsyncGenerator<Event, boolean> {
+  const definition = run.node.definition;
+  const callbacks = isLlmAgent(definition) ? definition.callbacks?.[kind] : undefined;
+  const sources = hookSources(run);
+  if (callbacks === undefined && !sources.some((extension) => extension.hooks?.[kind] !== undefined)) return false;
+  const { context, delta, artifactDelta } = createCallbackContext(run);
+  const content = (await firstHook(sources, kind, { agent: run.node, context })) ?? (await firstResult(callbacks, { context }));
+  if (content === undefined && Object.keys(delta).length === 0 && Object.keys(artifactDelta).length === 0) return false;
+  const event = run.invocation.event({
+    author: run.node.name,
+    ...(run.branch === undefined ? {} : { branch: run.branch }),
+    ...(content === undefined ? {} : { content }),
+    actions: { stateDelta: delta, artifactDelta },
+  });
+  yield await run.invocation.persist(event);
+  return content !== undefined;
+}
+
+async function* runWorkflow(run: AgentRun, definition: WorkflowAgentDefinition): AsyncGenerator<Event> {
+  const { invocation, node } = run;
+  const child = (index: number, branch = run.branch): AgentRun => ({ invocation, node: node.children[index] as AgentNode, branch });
+  if (definition.kind === 'sequential') {
+    for (let index = 0; index < node.children.length && !invocation.ended; index++) yield* runAgent(child(index));
+    return;
+  }
+  if (definition.kind === 'parallel') {
+    // Each child gets its own branch, so it sees its own turns and its ancestors', never its siblings'.
+    const prefix = run.branch === undefined ? '' : `${run.branch}.`;
+    yield* mergeStreams(node.children.map((childNode, index) => runAgent(child(index, `${prefix}${node.name}.${childNode.name}`))));
+    return;
+  }
+  for (let iteration = 0; definition.maxIterations === undefined || iteration < definition.maxIterations; iteration++) {
+    let produced = false;
+    for (let index = 0; index < node.children.length; index++) {
+      for await (const event of runAgent(child(index))) {
+        produced = true;
+        yield event;
+        if (event.actions.escalate === true) return;
+      }
+      if (invocation.ended) return;
+    }
+    // A round that did nothing would repeat forever.
+    if (!produced) return;
+  }
+}

@@ -1,0 +1,171 @@
+import type { AgentNode, LlmAgentDefinition } from '../../contracts/agent.js';
+import type { Content, FunctionCall } from '../../contracts/content.js';
+import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
+import type { Event } from '../../contracts/event.js';
+import type { Model, ModelResponse } from '../../contracts/model.js';
+import type { AssembledRequest } from '../../contracts/provenance.js';
+import type { LlmRequest } from '../../contracts/request.js';
+import { isFinalResponse, outputKeyDelta } from '../agent/output-key.js';
+import { cloneRequest } from '../assembly/request-json.js';
+import { checkModelResponse } from './check-model-response.js';
+import { createCallbackContext } from './contexts.js';
+import { Deadline } from './deadline.js';
+import { executeFunctionCalls } from './execute-tools.js';
+import { firstResult } from './first-result.js';
+import { firstHook, hasHook, hookSources } from './hooks.js';
+import type { AgentRun } from './invocation.js';
+import { callModel, recordCall } from './model-call.js';
+import { prepareRequest } from './prepare-request.js';
+
+/** How an LLM agent's turn ended, for the dispatcher: with a transfer to another agent, or not. */
+export type LlmAgentOutcome = { transferTo?: AgentNode };
+
+/**
+ * An LLM agent's turn: call the model, run the tools it asks for, and call it again with the results, until it
+ * answers, transfers, escalates, or the invocation ends.
+ */
+export async function* runLlmAgent(run: AgentRun): AsyncGenerator<Event, LlmAgentOutcome> {
+  const outcome: StepOutcome = { last: undefined, stop: false, transferTo: undefined };
+  while (!run.invocation.ended) {
+    outcome.last = undefined;
+    yield* runStep(run, outcome);
+    if (outcome.stop || outcome.last === undefined || isFinalResponse(outcome.last)) break;
+  }
+  return outcome.transferTo === undefined ? {} : { transferTo: outcome.transferTo };
+}
+
+type StepOutcome = { last: Event | undefined; stop: boolean; transferTo: AgentNode | undefined };
+
+async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Event> {
+  const { invocation, node, branch } = run;
+  const settings = invocation.settings;
+  const agent = node.definition as LlmAgentDefinition;
+  if (invocation.llmCalls >= settings.maxLlmCalls) {
+    outcome.stop = true;
+    const message = `The invocation reached its limit of ${settings.maxLlmCalls} model calls and was stopped. Raise maxLlmCalls if the task needs more.`;
+    yield await invocation.persist(invocation.failure(agent.name, branch, 'max_llm_calls', message));
+    return;
+  }
+  invocation.llmCalls += 1;
+
+  const model = await settings.modelFor(agent, node);
+  const callNumber = invocation.llmCalls;
+  let assembled: AssembledRequest;
+  try {
+    assembled = yield* prepareRequest(run, model);
+  } catch (error) {
+    outcome.stop = true;
+    const code = AgentctxError.isInstance(error) ? error.code : 'assembly_failed';
+    const message = AgentctxError.isInstance(error) ? error.describe() : String(error);
+    yield await invocation.persist(invocation.failure(agent.name, branch, code, message));
+    return;
+  }
+
+  const { context, delta, artifactDelta } = createCallbackContext(run);
+  const sources = hookSources(run);
+  let request: LlmRequest = assembled.request;
+  let response: ModelResponse | undefined;
+  let edited = false;
+  if (agent.callbacks?.beforeModel !== undefined || hasHook(sources, 'beforeModel')) {
+    request = cloneRequest(request);
+    const before = JSON.stringify(request);
+    response = (await firstHook(sources, 'beforeModel', { agent: node, context, request })) ?? (await firstResult(agent.callbacks?.beforeModel, { context, request }));
+    edited = JSON.stringify(request) !== before;
+  }
+  const modelCalled = response === undefined;
+  if (response === undefined) {
+    const called = yield* callWithin(run, model, request, callNumber, context);
+    if (called === undefined) {
+      outcome.stop = true;
+      await recordCall(run, assembled, request, edited, undefined, undefined);
+      return;
+    }
+    response = (await firstHook(sources, 'afterModel', { agent: node, context, response: called })) ?? (await firstResult(agent.callbacks?.afterModel, { context, response: called })) ?? called;
+  }
+
+  const content = response.content === undefined ? undefined : withCallIds(response.content, settings.newId, settings.profile.generatedCallIdPrefix);
+  const draft = invocation.event({
+    author: agent.name,
+    ...(branch === undefined ? {} : { branch }),
+    ...(content === undefined ? {} : { content }),
+    ...(response.usage === undefined ? {} : { usage: response.usage }),
+    ...(response.errorCode === undefined ? {} : { errorCode: response.errorCode }),
+    ...(response.errorMessage === undefined ? {} : { errorMessage: response.errorMessage }),
+    actions: { stateDelta: delta, artifactDelta },
+  });
+  const modelEvent = await invocation.persist(withOutputKey(agent, draft));
+  if (modelCalled) await recordCall(run, assembled, request, edited, modelEvent.id, response);
+  yield modelEvent;
+  outcome.last = modelEvent;
+  if (response.errorCode !== undefined) {
+    outcome.stop = true;
+    return;
+  }
+
+  const calls = (modelEvent.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : []));
+  if (calls.length === 0) return;
+  // Tools read state as it was loaded; after a conflict they run again on the session as it now is.
+  let ending: { code: string; message: string } | undefined;
+  const respond = async () => {
+    const answered = await executeFunctionCalls(run, calls, assembled);
+    ending = answered.endInvocation;
+    return withOutputKey(agent, answered.event);
+  };
+  const responseEvent = await invocation.persist(await respond(), respond);
+  yield responseEvent;
+  outcome.last = responseEvent;
+  if (ending !== undefined) {
+    outcome.stop = true;
+    yield await invocation.persist(invocation.failure(agent.name, branch, ending.code, ending.message));
+    return;
+  }
+  const target = responseEvent.actions.transferToAgent;
+  if (target !== undefined) {
+    outcome.stop = true;
+    outcome.transferTo = settings.tree.getAgent(target);
+    return;
+  }
+  if (responseEvent.actions.escalate === true) outcome.stop = true;
+}
+
+/**
+ * The model's response, within the runner's time limit. A failure goes to the `onModelError` hooks, whose answer stands
+ * in for the response; without one it ends the invocation with an error event, and `undefined` is returned.
+ */
+async function* callWithin(run: AgentRun, model: Model, request: LlmRequest, callNumber: number, context: ReturnType<typeof createCallbackContext>['context']): AsyncGenerator<Event, ModelResponse | undefined> {
+  const { invocation, node, branch } = run;
+  const deadline = new Deadline(invocation.signal, invocation.settings.modelTimeoutMs);
+  try {
+    return checkModelResponse(yield* callModel(run, model, request, deadline), model.provider);
+  } catch (error) {
+    const standIn = await firstHook(hookSources(run), 'onModelError', { agent: node, context, request, error });
+    if (standIn !== undefined) return standIn;
+    const reason = AgentctxError.isInstance(error) ? error.describe() : error instanceof Error ? error.message : String(error);
+    const failure = deadline.expired
+      ? { code: 'model_timeout', message: `The model call got no complete answer within ${deadline.ms} ms and was abandoned (call ${callNumber} of this invocation, agent '${node.name}'). Raise modelTimeoutMs if the model needs longer.` }
+      : { code: 'model_error', message: `The model call failed (call ${callNumber} of this invocation, agent '${node.name}'): ${reason}` };
+    yield await invocation.persist(invocation.failure(node.name, branch, failure.code, failure.message));
+    return undefined;
+  } finally {
+    deadline.dispose();
+  }
+}
+
+// ADK gives calls without an id one of its own (`adk-…`), so every response can be paired with its call.
+function withCallIds(content: Content, newId: () => string, prefix: string): Content {
+  if (!content.parts.some((part) => 'functionCall' in part && part.functionCall.id === undefined)) return content;
+  return {
+    role: content.role,
+    parts: content.parts.map((part) => {
+      if (!('functionCall' in part) || part.functionCall.id !== undefined) return part;
+      const call: FunctionCall = { ...part.functionCall, id: `${prefix}${newId()}` };
+      return { ...part, functionCall: call };
+    }),
+  };
+}
+
+function withOutputKey(agent: LlmAgentDefinition, event: Event): Event {
+  const delta = outputKeyDelta(agent, event);
+  if (Object.keys(delta).length === 0) return event;
+  return { ...event, actions: { ...event.actions, stateDelta: { ...event.actions.stateDelta, ...delta } } };
+}

@@ -1,0 +1,196 @@
+import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition } from '../../contracts/agent.js';
+import type { ArtifactStore } from '../../contracts/artifact-store.js';
+import type { Content } from '../../contracts/content.js';
+import { NotFoundError } from '../../contracts/errors/not-found-error.js';
+import { ValidationError } from '../../contracts/errors/validation-error.js';
+import type { Event } from '../../contracts/event.js';
+import type { Plugin } from '../../contracts/agent.js';
+import type { Model } from '../../contracts/model.js';
+import type { Processor } from '../../contracts/agent.js';
+import type { Profile, ProfileName } from '../../contracts/profile.js';
+import type { Session } from '../../contracts/session.js';
+import type { SessionStore } from '../../contracts/session-store.js';
+import { createAgentTree, isLlmAgent } from '../agent/agent-tree.js';
+import { checkExtensions } from '../extensions/check-extensions.js';
+import { resolveProfile } from '../profile/profiles.js';
+import { createInMemorySessionStore } from '../session/in-memory-session-store.js';
+import { isTempKey } from '../state/state-keys.js';
+import { checkTimeoutOption } from './deadline.js';
+import { findAgentToRun } from './find-agent-to-run.js';
+import { everyHook, firstHook, hasHook } from './hooks.js';
+import { configurationError, Invocation, type RunnerSettings, type RunnerStats } from './invocation.js';
+import { runAgent } from './run-agent.js';
+import { SessionCache } from './session-cache.js';
+
+export type EngineRunnerOptions = {
+  /** The agent tree, or its root. */
+  agents: AgentDefinition | AgentTree;
+  /** Sessions belong to an app; the root agent's name when absent. */
+  appName?: string;
+  /** Where sessions live; in memory when absent. */
+  sessions?: SessionStore;
+  artifacts?: ArtifactStore;
+  /** The model every LLM agent uses, whatever its definition names. */
+  model?: Model;
+  /** Resolves the model an agent names (`gemini-2.5-flash`, `openai:gpt-4.1`…); used when `model` is absent. */
+  models?: (name: string) => Model | Promise<Model> | undefined;
+  /** The request pipeline of every agent, over the agents' own; the agent's, else the default one, when absent. */
+  pipeline?: readonly Processor[];
+  /** Extensions for every agent (ADK's plugins): their processors join every pipeline, their hooks run before the agents' own. */
+  plugins?: readonly Plugin[];
+  /** The conventions of every request and compaction: `agentctx` (the default), `adk`, or a profile of your own. */
+  profile?: ProfileName | Profile;
+  /** Model calls allowed per invocation; reaching it ends the invocation with an error event. Default 500. */
+  maxLlmCalls?: number;
+  /**
+   * Time one model call may take, in milliseconds (a stream: until its complete response). Past it the call is
+   * abandoned (its signal aborted) and the invocation ends with a `model_timeout` error event. No limit when absent;
+   * provider adapters also time out each attempt themselves (`RetryOptions.timeoutMs`).
+   */
+  modelTimeoutMs?: number;
+  /**
+   * Time one tool call may take, in milliseconds. Past it the tool's `signal` is aborted and the model gets an
+   * `{ error }` response saying the tool was stopped; the invocation goes on. No limit when absent.
+   */
+  toolTimeoutMs?: number;
+  /** Stream model responses: partial events reach the caller as they come (they are never stored). */
+  streaming?: boolean;
+  /** Clock and ids, injectable for deterministic runs. */
+  now?: () => number;
+  newId?: () => string;
+};
+
+export type RunInput = {
+  userId: string;
+  sessionId: string;
+  message: string | Content;
+  /** State written with the user's message; `temp:` keys last for this invocation only. */
+  stateDelta?: Record<string, unknown>;
+  signal?: AbortSignal;
+};
+
+export type Runner = {
+  readonly appName: string;
+  readonly tree: AgentTree;
+  readonly sessions: SessionStore;
+  /** The conventions its requests follow. */
+  readonly profile: Profile;
+  /** Invocations started and conflicts retried since the runner was made (live counts). */
+  readonly stats: Readonly<RunnerStats>;
+  /** Runs one invocation and yields its events as they happen; every complete event is stored before it is yielded. */
+  run(input: RunInput): AsyncGenerator<Event>;
+  createSession(input: { userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session>;
+};
+
+/** A runner over agents, a session store and models; `defaultPipeline` is what agents run that name none. */
+export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline: readonly Processor[]): Runner {
+  for (const name of ['modelTimeoutMs', 'toolTimeoutMs'] as const) {
+    const problem = checkTimeoutOption(name, options[name]);
+    if (problem !== undefined) throw configurationError(problem, 'Leave it out for no limit.');
+  }
+  const plugins = Object.freeze([...(options.plugins ?? [])]);
+  const issues = checkExtensions(plugins, 'plugins', 'runner');
+  if (issues.length > 0) throw new ValidationError({ subject: 'runner', issues });
+  const tree = 'root' in options.agents ? options.agents : createAgentTree(options.agents);
+  const appName = options.appName ?? tree.root.name;
+  const sessions = options.sessions ?? createInMemorySessionStore();
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  // Keyed by node: agent tools run agents of their own trees through the same resolution.
+  const models = new WeakMap<AgentNode, Promise<Model>>();
+  const cache = new SessionCache(sessions, appName);
+  const settings: RunnerSettings = {
+    tree,
+    appName,
+    sessions,
+    artifacts: options.artifacts,
+    modelFor: (agent, node) => {
+      let model = models.get(node);
+      if (model === undefined) {
+        model = modelFor(options, agent, node);
+        models.set(node, model);
+        // A failed resolution is not kept: the next run tries again (a key may have been set meanwhile).
+        model.catch(() => models.delete(node));
+      }
+      return model;
+    },
+    pipeline: options.pipeline,
+    defaultPipeline,
+    plugins,
+    profile: resolveProfile(options.profile),
+    maxLlmCalls: options.maxLlmCalls ?? 500,
+    modelTimeoutMs: options.modelTimeoutMs,
+    toolTimeoutMs: options.toolTimeoutMs,
+    streaming: options.streaming ?? false,
+    stats: { invocations: 0, conflictsRetried: 0 },
+    now: options.now ?? (() => Date.now() / 1000),
+    newId,
+    runAgent,
+  };
+  const onEvent = hasHook(plugins, 'onEvent');
+
+  return {
+    appName,
+    tree,
+    sessions,
+    profile: settings.profile,
+    stats: settings.stats,
+    createSession: (input) => sessions.createSession({ appName, ...input }),
+    async *run(input: RunInput): AsyncGenerator<Event> {
+      const loaded = await cache.load(input.userId, input.sessionId);
+      if (loaded === undefined) {
+        throw new NotFoundError({
+          resource: 'session',
+          id: input.sessionId,
+          message: `Session ${input.sessionId} of user ${input.userId} not found in app ${appName}.`,
+          hint: 'Create it first with runner.createSession.',
+        });
+      }
+      const userContent: Content = typeof input.message === 'string' ? { role: 'user', parts: [{ text: input.message }] } : input.message;
+      const { session, memo } = loaded;
+      const invocation = new Invocation({ settings, session, id: `e-${newId()}`, userContent, signal: input.signal, memo });
+      settings.stats.invocations += 1;
+      let completed = false;
+      // Every agent must have a model before anything is written.
+      for (const node of tree.nodes) if (isLlmAgent(node.definition)) await settings.modelFor(node.definition, node);
+      const context = invocation.context;
+      const handOver = async (event: Event): Promise<Event> => (onEvent ? ((await firstHook(plugins, 'onEvent', { context, event })) ?? event) : event);
+      try {
+        const replaced = await firstHook(plugins, 'onUserMessage', { context, message: userContent });
+        if (replaced !== undefined) invocation.userContent = replaced;
+        yield await handOver(await invocation.persist(invocation.event({ author: 'user', content: invocation.userContent as Content, actions: { stateDelta: input.stateDelta ?? {} } })));
+        const node = findAgentToRun(tree, session.events);
+        const early = await firstHook(plugins, 'beforeRun', { context });
+        for (const event of invocation.drain()) yield await handOver(event);
+        if (early !== undefined) {
+          yield await handOver(await invocation.persist(invocation.event({ author: node.name, content: early })));
+        } else {
+          for await (const event of runAgent({ invocation, node, branch: undefined })) yield await handOver(event);
+          if (input.signal?.aborted !== true) await everyHook(plugins, 'afterRun', { context });
+        }
+        for (const event of invocation.drain()) yield await handOver(event);
+        completed = true;
+      } finally {
+        // After a failure the copy may differ from storage; the next turn loads it again.
+        if (!completed) cache.forget(input.userId, input.sessionId);
+        // temp: state lives for one invocation; stores never kept it, and the live copy drops it now.
+        for (const key of Object.keys(session.state)) if (isTempKey(key)) delete session.state[key];
+      }
+    },
+  };
+}
+
+async function modelFor(options: EngineRunnerOptions, agent: LlmAgentDefinition, node: AgentNode): Promise<Model> {
+  if (options.model !== undefined) return options.model;
+  let name: string | undefined;
+  for (let current: AgentNode | undefined = node; current !== undefined && name === undefined; current = current.parent) {
+    if (isLlmAgent(current.definition)) name = current.definition.model;
+  }
+  if (name === undefined) {
+    throw configurationError(`Agent '${agent.name}' has no model.`, 'Name one in its definition (or an ancestor’s), or pass `model` to createRunner.');
+  }
+  const model = await options.models?.(name);
+  if (model === undefined) {
+    throw configurationError(`No model is available for '${name}' (agent '${agent.name}').`, 'Pass `model` or a `models` resolver to createRunner.');
+  }
+  return model;
+}

@@ -1,0 +1,70 @@
+import { TemplateError } from '../../contracts/errors/template-error.js';
+import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
+import type { ArtifactTextReader } from '../../contracts/artifact.js';
+import { artifactAsText, USER_ARTIFACT_PREFIX } from './artifacts.js';
+import { type Artifact, type ArtifactKey } from '../../contracts/artifact.js';
+import type { ArtifactStore } from '../../contracts/artifact-store.js';
+import type { SessionKey } from '../../contracts/session.js';
+
+// Checks and helpers every artifact store shares.
+
+/** Throws a `ValidationError` unless the key and, when given, the artifact can be stored. */
+export function checkArtifactInput(key: ArtifactKey, artifact?: Artifact, version?: number): void {
+  const issues: ValidationIssue[] = [];
+  for (const field of ['appName', 'userId', 'sessionId', 'filename'] as const) {
+    const value: unknown = key[field];
+    if (typeof value !== 'string' || value === '') issues.push({ path: field, message: 'must be a non-empty string' });
+    else if (value.includes('\u0000')) issues.push({ path: field, message: 'must not contain a NUL character' });
+  }
+  if (key.filename === USER_ARTIFACT_PREFIX) issues.push({ path: 'filename', message: `needs a name after '${USER_ARTIFACT_PREFIX}'` });
+  if (version !== undefined && (!Number.isInteger(version) || version < 0)) {
+    issues.push({ path: 'version', message: `must be a whole number ≥ 0, got ${String(version)}` });
+  }
+  if (artifact !== undefined) {
+    if (typeof artifact.mimeType !== 'string' || artifact.mimeType === '') issues.push({ path: 'artifact.mimeType', message: 'must be a non-empty string' });
+    if (artifact.kind === 'text' && typeof artifact.text !== 'string') issues.push({ path: 'artifact.text', message: 'must be a string' });
+    if (artifact.kind === 'binary' && !(artifact.data instanceof Uint8Array)) issues.push({ path: 'artifact.data', message: 'must be a Uint8Array' });
+    if (artifact.kind !== 'text' && artifact.kind !== 'binary') issues.push({ path: 'artifact.kind', message: "must be 'text' or 'binary'" });
+  }
+  if (issues.length > 0) throw new ValidationError({ subject: 'artifact', issues });
+}
+
+export function isUserArtifact(filename: string): boolean {
+  return filename.startsWith(USER_ARTIFACT_PREFIX);
+}
+
+export function copyArtifact(artifact: Artifact): Artifact {
+  return artifact.kind === 'text'
+    ? { kind: 'text', mimeType: artifact.mimeType, text: artifact.text }
+    : { kind: 'binary', mimeType: artifact.mimeType, data: new Uint8Array(artifact.data) };
+}
+
+/** Reads artifacts of one session as text for `{artifact.name}` placeholders. */
+export function artifactTextReader(store: ArtifactStore, session: SessionKey): ArtifactTextReader {
+  return {
+    async readText(name: string): Promise<string | undefined> {
+      if (name === '') return undefined;
+      const artifact = await store.load({ ...session, filename: name });
+      if (artifact === undefined) return undefined;
+      const text = artifactAsText(artifact);
+      if (text === undefined) {
+        throw new TemplateError({
+          code: 'artifact_not_text',
+          key: name,
+          message: `Artifact ${name} is binary (${artifact.mimeType}) and cannot be inserted into an instruction.`,
+          hint: 'Pass it to the model as a message part instead, or save a text version.',
+        });
+      }
+      return text;
+    },
+  };
+}
+
+/** Reads artifacts from a plain name → text map, as case files give them. */
+export function recordTextReader(artifacts: Readonly<Record<string, string>>): ArtifactTextReader {
+  return {
+    async readText(name: string): Promise<string | undefined> {
+      return Object.hasOwn(artifacts, name) ? artifacts[name] : undefined;
+    },
+  };
+}

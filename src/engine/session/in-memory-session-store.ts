@@ -1,0 +1,195 @@
+import { mergeScopedState, splitStateDelta, type StateRecord } from '../state/state-delta.js';
+import { APP_PREFIX, USER_PREFIX } from '../state/state-keys.js';
+import { copyValue } from '../util/copy-value.js';
+import { toStoredJson } from '../util/json-value.js';
+import type { Event } from '../../contracts/event.js';
+import { type ModelCallRecord, type ModelCallSummary } from '../../contracts/model-call.js';
+import { summarizeModelCall } from './model-call-summary.js';
+import type { Session, SessionKey } from '../../contracts/session.js';
+import type {
+  AppendEventInput,
+  CreateSessionInput,
+  GetSessionInput,
+  ListSessionsInput,
+  SessionStore,
+  StoreClock,
+} from '../../contracts/session-store.js';
+import {
+  applyToSession,
+  checkCreateInput,
+  eventExists,
+  loadedVersion,
+  prepareStoredEvent,
+  sessionExists,
+  sessionNotFound,
+  sharedKeysOf,
+  sortSessionsForList,
+  staleSession,
+  staleSharedState,
+  windowEvents,
+} from './store-rules.js';
+
+type StoredSession = {
+  calls: ModelCallRecord[];
+  appName: string;
+  userId: string;
+  id: string;
+  state: StateRecord;
+  events: Event[];
+  eventIds: Set<string>;
+  lastUpdateTime: number;
+  revision: number;
+};
+
+/**
+ * Sessions held in this process's memory: the reference implementation of the store contract, for tests,
+ * demos and single-process tools. Values are stored as their JSON round trip, exactly as a database store keeps them.
+ */
+export function createInMemorySessionStore(options: StoreClock = {}): SessionStore {
+  const now = options.now ?? (() => Date.now() / 1000);
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  const sessions = new Map<string, StoredSession>();
+  const appState = new Map<string, StateRecord>();
+  const userState = new Map<string, StateRecord>();
+  // Version of every stored shared key, by [appName, userId or null, prefixed key]: bumped on every write.
+  const sharedVersions = new Map<string, number>();
+
+  const sessionMapKey = (key: SessionKey) => JSON.stringify([key.appName, key.userId, key.sessionId]);
+  const userMapKey = (appName: string, userId: string) => JSON.stringify([appName, userId]);
+  const bucket = (map: Map<string, StateRecord>, key: string): StateRecord => {
+    let record = map.get(key);
+    if (record === undefined) map.set(key, (record = {}));
+    return record;
+  };
+  const versionKey = (appName: string, userId: string, key: string) => JSON.stringify([appName, key.startsWith(APP_PREFIX) ? null : userId, key]);
+  const versionOf = (appName: string, userId: string, key: string): number => sharedVersions.get(versionKey(appName, userId, key)) ?? 0;
+  const versionsSeen = (stored: StoredSession): Record<string, number> => {
+    const seen: Record<string, number> = {};
+    for (const key of Object.keys(appState.get(stored.appName) ?? {})) seen[APP_PREFIX + key] = versionOf(stored.appName, stored.userId, APP_PREFIX + key);
+    for (const key of Object.keys(userState.get(userMapKey(stored.appName, stored.userId)) ?? {})) {
+      seen[USER_PREFIX + key] = versionOf(stored.appName, stored.userId, USER_PREFIX + key);
+    }
+    return seen;
+  };
+  const view = (stored: StoredSession, events: Event[]): Session => ({
+    appName: stored.appName,
+    userId: stored.userId,
+    id: stored.id,
+    state: copyValue(
+      mergeScopedState({
+        session: stored.state,
+        app: appState.get(stored.appName),
+        user: userState.get(userMapKey(stored.appName, stored.userId)),
+      }),
+    ),
+    events,
+    lastUpdateTime: stored.lastUpdateTime,
+    revision: stored.revision,
+    sharedStateVersions: versionsSeen(stored),
+  });
+  /** Writes the delta's keys to their scopes; returns the new versions of the shared keys it wrote. */
+  const applyShared = (appName: string, userId: string, delta: StateRecord, sessionState: StateRecord): Record<string, number> => {
+    const written: Record<string, number> = {};
+    for (const key of sharedKeysOf(delta)) {
+      written[key] = versionOf(appName, userId, key) + 1;
+      sharedVersions.set(versionKey(appName, userId, key), written[key]);
+    }
+    const split = splitStateDelta(delta);
+    Object.assign(bucket(appState, appName), split.app);
+    Object.assign(bucket(userState, userMapKey(appName, userId)), split.user);
+    Object.assign(sessionState, split.session);
+    return written;
+  };
+
+  return {
+    name: 'memory',
+
+    async createSession(input: CreateSessionInput): Promise<Session> {
+      const state = input.state ?? {};
+      checkCreateInput(input, state);
+      const sessionId = input.sessionId?.trim() || newId();
+      const key = { appName: input.appName, userId: input.userId, sessionId };
+      if (sessions.has(sessionMapKey(key))) {
+        throw sessionExists(sessionId);
+      }
+      const stored: StoredSession = {
+        calls: [],
+        appName: input.appName,
+        userId: input.userId,
+        id: sessionId,
+        state: {},
+        events: [],
+        eventIds: new Set(),
+        lastUpdateTime: now(),
+        revision: 0,
+      };
+      applyShared(input.appName, input.userId, toStoredJson(state), stored.state);
+      sessions.set(sessionMapKey(key), stored);
+      return view(stored, []);
+    },
+
+    async getSession(input: GetSessionInput): Promise<Session | undefined> {
+      const stored = sessions.get(sessionMapKey(input));
+      if (stored === undefined) return undefined;
+      return view(stored, windowEvents(stored.events, input));
+    },
+
+    async listSessions(input: ListSessionsInput): Promise<Session[]> {
+      const found: Session[] = [];
+      for (const stored of sessions.values()) {
+        if (stored.appName !== input.appName) continue;
+        if (input.userId !== undefined && stored.userId !== input.userId) continue;
+        found.push(view(stored, []));
+      }
+      return sortSessionsForList(found);
+    },
+
+    async appendEvent({ session, event }: AppendEventInput): Promise<Event> {
+      if (event.partial === true) return event;
+      const stored = sessions.get(sessionMapKey({ appName: session.appName, userId: session.userId, sessionId: session.id }));
+      if (stored === undefined) throw sessionNotFound(session.id);
+      if (session.revision !== stored.revision) throw staleSession(session.id, session.revision, stored.revision);
+      if (stored.eventIds.has(event.id)) {
+        throw eventExists(event.id, session.id);
+      }
+      const persisted = prepareStoredEvent(event);
+      // Optimistic concurrency on shared keys: each must still be at the version this copy saw.
+      for (const key of sharedKeysOf(persisted.actions.stateDelta)) {
+        const current = versionOf(stored.appName, stored.userId, key);
+        if (current !== loadedVersion(session, key)) throw staleSharedState(session.id, key, loadedVersion(session, key), current);
+      }
+      const written = applyShared(stored.appName, stored.userId, persisted.actions.stateDelta, stored.state);
+      stored.events.push(persisted);
+      stored.eventIds.add(persisted.id);
+      stored.revision += 1;
+      stored.lastUpdateTime = persisted.timestamp;
+      applyToSession(session, event, persisted, stored.revision, written);
+      return persisted;
+    },
+
+    async deleteSession(input: SessionKey): Promise<void> {
+      sessions.delete(sessionMapKey(input));
+    },
+
+    async recordModelCall(input: SessionKey & { call: Omit<ModelCallRecord, 'index'> }): Promise<number> {
+      const stored = sessions.get(sessionMapKey(input));
+      if (stored === undefined) throw sessionNotFound(input.sessionId);
+      const index = stored.calls.length + 1;
+      // Kept by reference: a request shares its parts with the stored (frozen) events, and models must not change
+      // what they are sent, so copying megabytes per call would buy nothing. Reads hand out copies.
+      stored.calls.push({ ...input.call, index });
+      return index;
+    },
+
+    async listModelCalls(input: SessionKey): Promise<ModelCallSummary[]> {
+      return (sessions.get(sessionMapKey(input))?.calls ?? []).map(summarizeModelCall);
+    },
+
+    async getModelCall(input: SessionKey & { index: number }): Promise<ModelCallRecord | undefined> {
+      const record = sessions.get(sessionMapKey(input))?.calls[input.index - 1];
+      return record === undefined ? undefined : toStoredJson(record);
+    },
+
+    async close(): Promise<void> {},
+  };
+}

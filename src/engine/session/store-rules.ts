@@ -1,0 +1,134 @@
+import { ConflictError } from '../../contracts/errors/conflict-error.js';
+import { NotFoundError } from '../../contracts/errors/not-found-error.js';
+import { ValidationError } from '../../contracts/errors/validation-error.js';
+import { withoutTempKeys, type StateRecord } from '../state/state-delta.js';
+import { APP_PREFIX, USER_PREFIX } from '../state/state-keys.js';
+import { copyValue } from '../util/copy-value.js';
+import { deepFreeze, findNonJson, toStoredJson } from '../util/json-value.js';
+import type { Event } from '../../contracts/event.js';
+import { eventToJson } from './session-json.js';
+import type { Session } from '../../contracts/session.js';
+import type { CreateSessionInput } from '../../contracts/session-store.js';
+
+// Behaviour every session store shares, so the implementations cannot drift apart.
+
+/** The events a `getSession` window asks for: the last N, then those at or after a timestamp (ADK's order). */
+export function windowEvents(events: readonly Event[], window: { numRecentEvents?: number | undefined; afterTimestamp?: number | undefined }): Event[] {
+  let selected = window.numRecentEvents === undefined ? events.slice() : window.numRecentEvents <= 0 ? [] : events.slice(-window.numRecentEvents);
+  if (window.afterTimestamp !== undefined) {
+    const after = window.afterTimestamp;
+    selected = selected.filter((event) => event.timestamp >= after);
+  }
+  return selected;
+}
+
+/** The order of `listSessions`: most recently updated first, ties by id. Sorts in place. */
+export function sortSessionsForList(sessions: Session[]): Session[] {
+  return sessions.sort((a, b) => b.lastUpdateTime - a.lastUpdateTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+export function sessionNotFound(sessionId: string): NotFoundError {
+  return new NotFoundError({
+    resource: 'session',
+    id: sessionId,
+    message: `Session ${sessionId} not found.`,
+    hint: 'Create it first, or check the app name, user id and session id.',
+  });
+}
+
+/** ADK's own message for a stale append, with the revisions that tell the caller what happened. */
+export function staleSession(sessionId: string, loaded: number, stored: number): ConflictError {
+  return new ConflictError({
+    code: 'stale_session',
+    message: 'The session has been modified in storage since it was loaded. Please reload the session before appending more events.',
+    hint: `(session ${sessionId}: loaded at revision ${loaded}, storage is at revision ${stored})`,
+  });
+}
+
+/** A shared state key that another session wrote since this copy read it: the append would lose that write. */
+export function staleSharedState(sessionId: string, key: string, loaded: number, stored: number): ConflictError {
+  return new ConflictError({
+    code: 'stale_shared_state',
+    key,
+    message: `The shared state key ${key} has been modified in storage since the session was loaded. Please reload the session before appending more events.`,
+    hint: `(session ${sessionId}: loaded ${key} at version ${loaded}, storage is at version ${stored})`,
+  });
+}
+
+/** The `app:` and `user:` keys a stored delta writes, sorted: stores take their locks in this order. */
+export function sharedKeysOf(delta: Readonly<Record<string, unknown>>): string[] {
+  return Object.keys(delta)
+    .filter((key) => key.startsWith(APP_PREFIX) || key.startsWith(USER_PREFIX))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The version of a shared key the session copy saw: 0 when it saw none. */
+export function loadedVersion(session: Session, key: string): number {
+  const versions = session.sharedStateVersions;
+  return versions !== undefined && Object.hasOwn(versions, key) ? (versions[key] as number) : 0;
+}
+
+/** ADK's own message for a session id that is taken. */
+export function sessionExists(sessionId: string): ConflictError {
+  return new ConflictError({
+    code: 'already_exists',
+    message: `Session with id ${sessionId} already exists.`,
+    hint: 'Load it with getSession, or choose another id.',
+  });
+}
+
+export function eventExists(eventId: string, sessionId: string): ConflictError {
+  return new ConflictError({
+    code: 'already_exists',
+    message: `Event ${eventId} is already stored in session ${sessionId}.`,
+    hint: 'Give every event a new id.',
+  });
+}
+
+/** Refuses a `createSession` input before anything is written. */
+export function checkCreateInput(input: CreateSessionInput, state: StateRecord): void {
+  const issues = [];
+  if (typeof input.appName !== 'string' || input.appName === '') issues.push({ path: 'appName', message: 'must be a non-empty string' });
+  if (typeof input.userId !== 'string' || input.userId === '') issues.push({ path: 'userId', message: 'must be a non-empty string' });
+  const problem = findNonJson(withoutTempKeys(state), 'state');
+  if (problem !== undefined) issues.push({ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` });
+  if (Object.hasOwn(state, PROTO_KEY)) issues.push(protoKeyIssue('state'));
+  if (issues.length > 0) throw new ValidationError({ subject: 'session', issues });
+}
+
+// A state key no object can hold as its own: assigning it replaces the object's prototype instead (JSON.parse makes it).
+const PROTO_KEY = '__proto__';
+
+function protoKeyIssue(path: string): { path: string; message: string } {
+  return { path: `${path}["${PROTO_KEY}"]`, message: 'is not a usable state key (it would replace the state object’s prototype); choose another name' };
+}
+
+/** The event as storage keeps it: validated as JSON, `temp:` keys removed, copied, frozen. */
+export function prepareStoredEvent(event: Event): Event {
+  if (Object.hasOwn(event.actions.stateDelta, PROTO_KEY)) throw new ValidationError({ subject: 'event', issues: [protoKeyIssue('event.actions.stateDelta')] });
+  const stateDelta = withoutTempKeys(event.actions.stateDelta);
+  const candidate = eventToJson({ ...event, actions: { ...event.actions, stateDelta } });
+  const problem = findNonJson(candidate, 'event');
+  if (problem !== undefined) {
+    throw new ValidationError({
+      subject: 'event',
+      issues: [{ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` }],
+      hint: 'State values and tool results must be plain JSON data.',
+    });
+  }
+  return deepFreeze(toStoredJson(candidate));
+}
+
+/**
+ * Brings the caller's session copy up to date after a successful append; `sharedVersions` are the new versions
+ * of the shared keys the append wrote.
+ */
+export function applyToSession(session: Session, original: Event, persisted: Event, revision: number, sharedVersions: Readonly<Record<string, number>> = {}): void {
+  for (const [key, value] of Object.entries(original.actions.stateDelta)) {
+    session.state[key] = copyValue(Object.hasOwn(persisted.actions.stateDelta, key) ? persisted.actions.stateDelta[key] : value);
+  }
+  session.events.push(persisted);
+  session.lastUpdateTime = persisted.timestamp;
+  session.revision = revision;
+  session.sharedStateVersions = { ...session.sharedStateVersions, ...sharedVersions };
+}

@@ -1,0 +1,80 @@
+import type { ToolContext } from '../../contracts/contexts.js';
+import type { Event } from '../../contracts/event.js';
+import type { ToolDeclaration } from '../../contracts/request.js';
+import type { Tool } from '../../contracts/tool.js';
+
+export const TRANSFER_TO_AGENT = 'transfer_to_agent';
+
+// ADK uses the Python function's raw docstring; this is its text under CPython 3.13+, which dedents docstrings.
+const TRANSFER_DESCRIPTION = `Transfer the question to another agent.
+
+This tool hands off control to another agent when it's more suitable to
+answer the user's question according to the agent's description.
+
+Note:
+  For most use cases, you should use TransferToAgentTool instead of this
+  function directly. TransferToAgentTool provides additional enum constraints
+  that prevent LLMs from hallucinating invalid agent names.
+
+Args:
+  agent_name: the agent name to transfer to.
+`;
+
+/** The `transfer_to_agent` declaration; the enum lists the targets in target order, as ADK does. */
+export function transferToAgentDeclaration(targetNames: readonly string[]): ToolDeclaration {
+  return {
+    name: TRANSFER_TO_AGENT,
+    description: TRANSFER_DESCRIPTION,
+    parameters: {
+      type: 'object',
+      properties: { agent_name: { type: 'string', enum: [...targetNames] } },
+      required: ['agent_name'],
+    },
+  };
+}
+
+/** Unreachable targets the model may ask for in one invocation before it is stopped instead of looping. */
+export const MAX_REFUSED_TRANSFERS = 3;
+
+/**
+ * What runs when the model calls `transfer_to_agent`: a target the transfer text offered moves the conversation
+ * there (`actions.transferToAgent`); anything else is an error the model can correct. `refusedBefore` counts the
+ * refusals earlier in the invocation; the one that reaches `MAX_REFUSED_TRANSFERS` ends it.
+ */
+export function transferToAgentTool(from: string, targets: readonly string[], refusedBefore: number): Tool {
+  // Refusals by call id: a write retried after a conflict answers the same calls again, and must not count them twice.
+  const refused = new Set<string | undefined>();
+  return Object.freeze({
+    ...transferToAgentDeclaration(targets),
+    execute(args: Record<string, unknown>, context: ToolContext) {
+      const name = args['agent_name'];
+      if (typeof name === 'string' && targets.includes(name)) {
+        context.actions.transferToAgent = name;
+        return { result: null };
+      }
+      refused.add(context.functionCallId ?? `#${refused.size}`);
+      const count = refusedBefore + refused.size;
+      if (count >= MAX_REFUSED_TRANSFERS) {
+        context.actions.endInvocation = { code: 'transfer_failed', message: `The model asked ${count} times to transfer to an agent it cannot reach; the invocation was stopped instead of looping.` };
+      }
+      const offered = targets.length === 0 ? 'This agent cannot transfer to any agent.' : `You can transfer to: ${targets.join(', ')}.`;
+      return { error: `Cannot transfer to ${JSON.stringify(name ?? null)}: no such agent is reachable from ${from}. ${offered}` };
+    },
+  });
+}
+
+/**
+ * How many transfers this invocation's events show refused (an error answered a `transfer_to_agent` call). An
+ * invocation's events end the history, so the scan stops at the first event of another one.
+ */
+export function refusedTransfers(events: readonly Event[], invocationId: string): number {
+  let count = 0;
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index] as Event;
+    if (event.invocationId !== invocationId) break;
+    for (const part of event.content?.parts ?? []) {
+      if ('functionResponse' in part && part.functionResponse.name === TRANSFER_TO_AGENT && part.functionResponse.response?.['error'] !== undefined) count++;
+    }
+  }
+  return count;
+}

@@ -1,0 +1,12 @@
+/**
+ * @module agentctx/files
+ * The declarative forms: agent files (YAML or JSON, camelCase or ADK's snake_case, with agentctx's feature keys)
+ * and case files (an agent, a session and who is asked, assembled without running anything).
+ */
+export { agentFileFields, agentFromConfig } from './presets/agent-files.js';
+export type { AgentFileOptions, AgentFiles } from './presets/agent-files.js';
+export type { AgentFileField, AgentFileFieldInput, AgentFileFieldResult } from './engine/config/agent-config.js';
+export { assembleCase, caseProfile, parseCaseFile } from './presets/case-file.js';
+export type { CaseFile, CaseFileOptions } from './presets/case-file.js';
+export { parseDocument } from './engine/config/parse-document.js';
+export type { ParseDocumentOptions } from './engine/config/parse-document.js';

@@ -1,0 +1,19 @@
+/**
+ * @module agentctx/harness
+ * A harness's context, as extensions of an agent: a sectioned system text (`sections`, run by `harnessPipeline()`),
+ * Agent Skills that are disabled, listed or loaded (`skills`, with the `load_skill` tool), and memory files switched
+ * on or off (`memory`); a session switches skills and memory with state `skill:<name>` and `memory:<name>`.
+ */
+export { sections, SECTION_HEADINGS, SECTIONS } from './features/sections/sections-extension.js';
+export type { SystemSections } from './features/sections/sections-extension.js';
+export { skills, SKILLS, SKILLS_HEADING } from './features/skills/skills-extension.js';
+export type { SkillsOptions, SkillsSettings } from './features/skills/skills-extension.js';
+export { effectiveSkillMode, skillModeKey } from './features/skills/skill-modes.js';
+export type { SkillEntry } from './features/skills/skill-modes.js';
+export { checkSkill, parseSkillFile, SKILL_MODES } from './features/skills/skill.js';
+export type { Skill, SkillMode } from './features/skills/skill.js';
+export { LOAD_SKILL, loadSkillTool } from './features/skills/load-skill.js';
+export { effectiveMemoryMode, memory, MEMORY, memoryModeKey } from './features/memory/memory-extension.js';
+export type { MemoryEntry } from './features/memory/memory-extension.js';
+export type { MemoryFile, MemoryMode } from './features/memory/memory-file.js';
+export { harnessPipeline } from './presets/pipelines.js';

@@ -1,0 +1,51 @@
+import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
+
+/** What a model string names. */
+export type ModelSpec =
+  | { provider: 'google' | 'openai' | 'anthropic'; modelId: string }
+  | { provider: 'openai-compatible'; modelId: string; baseURL: string }
+  | { provider: 'scripted'; file: string };
+
+const FORMS = 'gemini-2.5-flash or google:<model>, openai:<model>, anthropic:<model>, openai-compatible:<model>@<baseURL>, scripted:<file>';
+
+/**
+ * Reads a model string: `gemini-2.5-flash` or `google:…`, `openai:…`, `anthropic:…`,
+ * `openai-compatible:<model>@<baseURL>` (Ollama, llama.cpp, vLLM…), `scripted:<file>`. Bare `gpt-…`, `o3…` and
+ * `claude-…` names are read as OpenAI and Anthropic models.
+ */
+export function parseModelString(name: string): ModelSpec {
+  const trimmed = name.trim();
+  const colon = trimmed.indexOf(':');
+  const prefix = colon === -1 ? '' : trimmed.slice(0, colon);
+  const rest = colon === -1 ? trimmed : trimmed.slice(colon + 1);
+  const need = (value: string, what: string): string => {
+    if (value.trim() === '') throw invalid(name, `'${prefix}:' needs ${what} after it`);
+    return value.trim();
+  };
+  switch (prefix) {
+    case 'google':
+    case 'gemini':
+      return { provider: 'google', modelId: need(rest, 'a model name') };
+    case 'openai':
+      return { provider: 'openai', modelId: need(rest, 'a model name') };
+    case 'anthropic':
+      return { provider: 'anthropic', modelId: need(rest, 'a model name') };
+    case 'scripted':
+      return { provider: 'scripted', file: need(rest, 'a script file') };
+    case 'openai-compatible': {
+      const at = rest.indexOf('@');
+      if (at === -1) throw invalid(name, "write the server's base URL after '@', e.g. openai-compatible:llama3@http://127.0.0.1:11434/v1");
+      const baseURL = need(rest.slice(at + 1), 'a base URL');
+      if (!/^https?:\/\//.test(baseURL)) throw invalid(name, `'${baseURL}' is not an http(s) URL`);
+      return { provider: 'openai-compatible', modelId: need(rest.slice(0, at), 'a model name'), baseURL };
+    }
+  }
+  if (/^gemini-/.test(trimmed)) return { provider: 'google', modelId: trimmed };
+  if (/^(gpt-|o\d|chatgpt-)/.test(trimmed)) return { provider: 'openai', modelId: trimmed };
+  if (/^claude-/.test(trimmed)) return { provider: 'anthropic', modelId: trimmed };
+  throw invalid(name, `no provider is known for it`);
+}
+
+function invalid(name: string, why: string): AgentctxError {
+  return new AgentctxError({ code: 'usage', message: `Cannot use model '${name}': ${why}.`, hint: `Model strings look like ${FORMS}.` });
+}

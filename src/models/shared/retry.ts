@@ -1,0 +1,121 @@
+import { ModelError } from '../../contracts/errors/model-error.js';
+import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
+import type { LlmRequest } from '../../contracts/request.js';
+
+export type RetryOptions = {
+  /** Attempts after the first; default 2. */
+  maxRetries?: number;
+  /** Delay before the first retry, doubled each time, with full jitter; default 500 ms. */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+  /** Time allowed for one attempt (a stream: until its first chunk); default 120 s. 0 means none. */
+  timeoutMs?: number;
+  /** For tests: the source of jitter and the clock's sleep. */
+  random?: () => number;
+  sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
+};
+
+/**
+ * A model that retries what is worth retrying (429, 5xx, timeouts, lost connections) with exponential backoff and
+ * jitter, gives each attempt a timeout, and stops at once when the caller's signal aborts. A stream is retried only
+ * until its first chunk arrives; after that a failure is final, as chunks were already shown.
+ */
+export function withRetries(model: Model, options: RetryOptions = {}): Model {
+  const maxRetries = options.maxRetries ?? 2;
+  const initial = options.initialDelayMs ?? 500;
+  const maxDelay = options.maxDelayMs ?? 8000;
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const random = options.random ?? Math.random;
+  const sleep = options.sleep ?? defaultSleep;
+
+  const delayFor = (attempt: number, error: ModelError): number => {
+    if (error.retryAfterSeconds !== undefined) return Math.min(maxDelay, error.retryAfterSeconds * 1000);
+    return Math.floor(random() * Math.min(maxDelay, initial * 2 ** attempt));
+  };
+
+  // `keepLinked`: on success, the caller's abort stays linked to the attempt (a stream still being read) until `release`.
+  async function attempt<T>(run: (callOptions: ModelCallOptions) => Promise<T>, callOptions: ModelCallOptions | undefined, keepLinked = false): Promise<{ value: T; release: () => void }> {
+    for (let tries = 0; ; tries++) {
+      const { signal, stopTimer, unlink } = attemptSignal(callOptions?.signal, timeoutMs, model);
+      try {
+        const value = await run({ ...callOptions, signal });
+        stopTimer();
+        if (!keepLinked) unlink();
+        return { value, release: unlink };
+      } catch (error) {
+        stopTimer();
+        unlink();
+        const failure = asModelError(error, model, callOptions?.signal, signal);
+        if (!failure.retryable || tries >= maxRetries || callOptions?.signal?.aborted === true) throw failure;
+        await sleep(delayFor(tries, failure), callOptions?.signal);
+      }
+    }
+  }
+
+  const wrapped: Model = {
+    specificationVersion: 'v1',
+    provider: model.provider,
+    modelId: model.modelId,
+    ...(model.pairsCallsById === undefined ? {} : { pairsCallsById: model.pairsCallsById }),
+    generate: async (request: LlmRequest, callOptions?: ModelCallOptions): Promise<ModelResponse> => (await attempt((inner) => model.generate(request, inner), callOptions)).value,
+  };
+  if (model.countTokens !== undefined) {
+    const count = model.countTokens.bind(model);
+    wrapped.countTokens = async (request, callOptions) => (await attempt((inner) => count(request, inner), callOptions)).value;
+  }
+  if (model.stream !== undefined) {
+    const stream = model.stream.bind(model);
+    wrapped.stream = async function* (request: LlmRequest, callOptions?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
+      // Open the stream and read its first chunk under retry; then hand the rest through.
+      const { value: opened, release } = await attempt(
+        async (inner) => {
+          const iterator = stream(request, inner)[Symbol.asyncIterator]();
+          const first = await iterator.next();
+          return { iterator, first };
+        },
+        callOptions,
+        true,
+      );
+      try {
+        if (opened.first.done === true) return;
+        yield opened.first.value;
+        for (let next = await opened.iterator.next(); next.done !== true; next = await opened.iterator.next()) yield next.value;
+      } finally {
+        release();
+      }
+    };
+  }
+  return wrapped;
+}
+
+// One attempt's signal: aborted by the caller's signal, or by the timeout until `stopTimer` (the answer came).
+function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number, model: Model): { signal: AbortSignal; stopTimer: () => void; unlink: () => void } {
+  const controller = new AbortController();
+  const timer = timeoutMs <= 0 ? undefined : setTimeout(() => controller.abort(new ModelError({ provider: model.provider, message: `no answer within ${timeoutMs} ms`, retryable: true })), timeoutMs);
+  const onAbort = () => controller.abort(outer?.reason);
+  outer?.addEventListener('abort', onAbort, { once: true });
+  if (outer?.aborted === true) controller.abort(outer.reason);
+  return {
+    signal: controller.signal,
+    stopTimer: () => clearTimeout(timer),
+    unlink: () => outer?.removeEventListener('abort', onAbort),
+  };
+}
+
+function asModelError(error: unknown, model: Model, outer: AbortSignal | undefined, inner: AbortSignal | undefined): ModelError {
+  if (error instanceof ModelError) return error;
+  if (outer?.aborted === true) return new ModelError({ provider: model.provider, message: 'the call was cancelled', retryable: false, cause: error });
+  if (inner?.aborted === true && inner.reason instanceof ModelError) return inner.reason;
+  return new ModelError({ provider: model.provider, message: error instanceof Error ? error.message : String(error), retryable: false, cause: error });
+}
+
+function defaultSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}

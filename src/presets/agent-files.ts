@@ -1,0 +1,61 @@
+import type { AgentDefinition } from '../contracts/agent.js';
+import type { Tool } from '../contracts/tool.js';
+import { readAgentConfig, type AgentConfigOptions, type AgentFileField } from '../engine/config/agent-config.js';
+import { refuse } from '../engine/config/file-fields.js';
+import { joinPath } from '../engine/util/json-reader.js';
+import { memoryField, type ReadMemory } from '../features/memory/memory-file-field.js';
+import { sectionsField } from '../features/sections/sections-file.js';
+import { skillsField, type ReadSkills } from '../features/skills/skills-file.js';
+import { harnessPipeline } from './pipelines.js';
+
+/** What an agent file may read from disk; the CLI passes the real thing, tests their own. */
+export type AgentFiles = {
+  readSkills: ReadSkills;
+  readMemory: ReadMemory;
+  /** The `Read` and `Edit` tools confined to a workspace folder. */
+  workspaceTools(root: string, from: string): readonly Tool[];
+};
+
+export type AgentFileOptions = Omit<AgentConfigOptions, 'fields'> & {
+  /** File access for skills, memory and workspace tools, relative to the file that names them; without it such fields are refused. */
+  files?: AgentFiles | undefined;
+};
+
+/**
+ * An agent tree from its declarative form (YAML or JSON, parsed): the same fields as `llmAgent` and the workflow
+ * agents, in camelCase or ADK's snake_case, with sub-agents inline or in other files (`configPath`), and the keys of
+ * agentctx's features: `preset`, `sections`, `skills`, `memory`, `workspace`.
+ */
+export function agentFromConfig(value: unknown, options: AgentFileOptions): Promise<AgentDefinition> {
+  const { files, ...rest } = options;
+  return readAgentConfig(value, { ...rest, fields: agentFileFields(files) });
+}
+
+/** The feature keys an agent file may hold, each read by its feature. */
+export function agentFileFields(files: AgentFiles | undefined): AgentFileField[] {
+  return [presetField, sectionsField, skillsField(files?.readSkills), memoryField(files?.readMemory), workspaceField(files)];
+}
+
+/** `preset: harness` runs the harness pipeline (sectioned system text, no ADK identity or transfer text); `adk` the default. */
+const presetField: AgentFileField = {
+  keys: ['preset'],
+  read({ reader, record, path }) {
+    const preset = record['preset'];
+    if (preset === 'harness') return { pipeline: harnessPipeline() };
+    if (preset !== 'adk') reader.issue(joinPath(path, 'preset'), `expected adk or harness, got ${JSON.stringify(preset)}`);
+    return {};
+  },
+};
+
+/** `workspace: <folder>` lets the file name the `Read` and `Edit` tools, confined to that folder. */
+function workspaceField(files: AgentFiles | undefined): AgentFileField {
+  return {
+    keys: ['workspace'],
+    read({ reader, record, path, file }) {
+      const root = reader.string(record, 'workspace', path, { nonEmpty: true });
+      if (root === undefined) return {};
+      if (files === undefined) return refuse(reader, joinPath(path, 'workspace'));
+      return { tools: Object.fromEntries(files.workspaceTools(root, file).map((tool) => [tool.name, tool])) };
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * @module agentctx/sessions
+ * The data model in detail, for store and adapter authors: every part and event type, their validated JSON form,
+ * state scopes and deltas, artifact helpers, and the store contract's inputs.
+ */
+export type {
+  CodeExecutionResultPart,
+  ExecutableCodePart,
+  FileDataPart,
+  FunctionCall,
+  FunctionCallPart,
+  FunctionResponse,
+  FunctionResponsePart,
+  InlineDataPart,
+  Role,
+  TextPart,
+} from './contracts/content.js';
+export { isFunctionCallPart, isFunctionResponsePart, isTextPart } from './engine/session/parts.js';
+export type { EventCompaction, EventInput } from './contracts/event.js';
+export { emptyActions } from './engine/session/create-event.js';
+export { parseEvent, parseEvents } from './engine/session/decode-event.js';
+export { eventToJson, parseSession, SESSION_SCHEMA_VERSION, sessionToJson } from './engine/session/session-json.js';
+export type { SessionJson } from './engine/session/session-json.js';
+export type { SessionKey } from './contracts/session.js';
+export type { AppendEventInput, CreateSessionInput, GetSessionInput, ListSessionsInput, StoreClock } from './contracts/session-store.js';
+export type { ModelCallSummary } from './contracts/model-call.js';
+export type { ArtifactKey, ArtifactTextReader, BinaryArtifact, StoredArtifact, TextArtifact } from './contracts/artifact.js';
+export { artifactAsText, USER_ARTIFACT_PREFIX } from './engine/session/artifacts.js';
+export { artifactTextReader, recordTextReader } from './engine/session/artifact-rules.js';
+export { APP_PREFIX, isTempKey, scopeOfKey, TEMP_PREFIX, USER_PREFIX } from './engine/state/state-keys.js';
+export type { StateScope } from './engine/state/state-keys.js';
+export { mergeScopedState, splitStateDelta, withoutTempKeys } from './engine/state/state-delta.js';
+export type { SplitStateDelta, StateRecord } from './engine/state/state-delta.js';
+export { State } from './engine/state/state.js';
+export type { ReadonlyState, RunIdentity, SessionState } from './contracts/contexts.js';
