@@ -47,6 +47,7 @@ export function kindBadge(kind) {
 export function sourceTitle(source) {
   if (!source) return 'no provenance recorded for this part';
   const bits = [`${source.kind} · agent ${source.agent} · processor ${source.processor}`];
+  if (source.extension) bits.push(`extension ${source.extension}`);
   if (source.field) bits.push(`field ${source.field}`);
   if (source.note) bits.push(source.note);
   for (const sub of source.substitutions ?? []) bits.push(sub.kind === 'state' ? `state ${sub.key} (${sub.scope})` : `artifact ${sub.name}`);
@@ -61,6 +62,7 @@ export function provenancePanel(source, onEvent) {
     ['kind', source.kind],
     ['agent', source.agent],
     ['processor', source.processor],
+    ['extension', source.extension],
     ['field', source.field],
     ['note', source.note],
   ].filter(([, value]) => value !== undefined && value !== '');

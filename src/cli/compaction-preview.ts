@@ -1,10 +1,12 @@
 import type { EventsCompactionConfig, SlidingWindow, TokenTrigger } from '../contracts/compaction.js';
+import { type CompactionPlan } from '../contracts/compaction.js';
+import type { Event } from '../contracts/event.js';
+import type { Profile } from '../contracts/profile.js';
+import { summarizerInput } from '../engine/compaction/compaction-plan.js';
+import { planDueCompaction } from '../engine/compaction/plan-due.js';
 import { compactionTriggers } from '../features/compaction/compaction-config.js';
 import { compactionEvent } from '../features/compaction/compaction-event.js';
-import { summarizerInput } from '../engine/compaction/compaction-plan.js';
-import { type CompactionPlan } from '../contracts/compaction.js';
 import { ExtractiveSummarizer } from '../features/compaction/extractive-summarizer.js';
-import type { Event } from '../contracts/event.js';
 
 /** What `agentctx compact` found: the compaction due (if any), how the prompt was measured, and the tokens it saves. */
 export type CompactionPreview = {
@@ -12,7 +14,7 @@ export type CompactionPreview = {
   config: EventsCompactionConfig;
   adk: boolean;
   /** The prompt size held against `tokenThreshold` and how it was measured; absent without a token trigger. */
-  prompt?: { tokens: number | undefined; how: string };
+  prompt?: MeasuredPrompt;
   /** What the token counts below are of: `the request for 'support_agent'`. */
   counted: string;
   tokensBefore: number;
@@ -20,8 +22,38 @@ export type CompactionPreview = {
   tokensAfter: number | undefined;
 };
 
+/** A prompt size, as the runner's compaction measures it at that moment, and in words how it was taken. */
+export type MeasuredPrompt = { tokens: number | undefined; how: string };
+
+/** How a history is measured for its preview: its prompt (asked only with a token trigger) and what is counted of it. */
+export type PreviewMeasure = {
+  prompt: () => Promise<MeasuredPrompt>;
+  counted: string;
+  tokensBefore: number;
+  tokensOf: (events: readonly Event[]) => Promise<number>;
+};
+
 /** The id and invocation of the compaction event a dry run imagines; never stored. */
 export const DRY_RUN_ID = 'dry-run-compaction';
+
+/**
+ * The compaction a history is due for, decided by the runner's own `planDueCompaction` at the `stored` moment under
+ * the profile's rules, with the tokens before and after the extractive summary. Nothing is written.
+ */
+export async function previewCompaction(events: readonly Event[], config: EventsCompactionConfig, profile: Profile, measure: PreviewMeasure): Promise<CompactionPreview> {
+  const prompt = config.tokenThreshold === undefined ? undefined : await measure.prompt();
+  const plan = planDueCompaction(events, dueTriggers(config), { moment: { kind: 'stored' }, promptTokens: prompt?.tokens, summaries: profile.summaries })?.plan;
+  const after = plan === undefined ? undefined : await withExtractiveSummary(events, plan);
+  return {
+    plan,
+    config,
+    adk: profile.summaries === 'adk',
+    ...(prompt === undefined ? {} : { prompt }),
+    counted: measure.counted,
+    tokensBefore: measure.tokensBefore,
+    tokensAfter: after === undefined ? undefined : await measure.tokensOf(after),
+  };
+}
 
 /**
  * The history as it would be after the plan, with the summary the deterministic `ExtractiveSummarizer` writes
@@ -34,8 +66,8 @@ export async function withExtractiveSummary(events: readonly Event[], plan: Comp
   return [...events, compactionEvent(plan, summary, DRY_RUN_ID, { now: () => latest, newId: () => DRY_RUN_ID })];
 }
 
-/** A configuration's triggers, as `planDueCompaction` takes them. */
-export function dueTriggers(config: EventsCompactionConfig): { token?: TokenTrigger[]; window?: SlidingWindow } {
+// A configuration's triggers, as `planDueCompaction` takes them (as the runner's compaction plugin passes them).
+function dueTriggers(config: EventsCompactionConfig): { token?: TokenTrigger[]; window?: SlidingWindow } {
   const { token, window } = compactionTriggers(config);
   return { ...(token === undefined ? {} : { token: [token] }), ...(window === undefined ? {} : { window }) };
 }

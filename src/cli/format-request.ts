@@ -12,7 +12,8 @@ export function describeSource(source: Source | undefined): string {
   const where = source.field !== undefined ? `${source.agent}.${source.field}` : source.agent;
   const events = source.eventIds === undefined ? '' : ` · event${source.eventIds.length === 1 ? '' : 's'} ${source.eventIds.join(', ')}`;
   const note = source.note === undefined ? '' : ` (${source.note})`;
-  return `${source.kind} · ${where}${events}${note}`;
+  const extension = source.extension === undefined ? '' : ` · extension ${source.extension}`;
+  return `${source.kind} · ${where}${extension}${events}${note}`;
 }
 
 /** The request, section by section, each piece under a header that says where it came from (and its tokens, if counted). */

@@ -1,3 +1,5 @@
+import type { CliRuntime } from './runtime.js';
+
 /** What a command may touch of the outside world; tests pass their own. */
 export type CliIo = {
   stdout: (text: string) => void;
@@ -8,12 +10,15 @@ export type CliIo = {
   isTty: boolean;
 };
 
-/** A command: its name, one line for the command list, its full help, and what it does. Returns the exit code. */
+/**
+ * A command: its name, one line for the command list, its full help, and what it does. Returns the exit code. Stores
+ * and models come from `runtime`, which `main` closes when the command ends.
+ */
 export type Command = {
   name: string;
   summary: string;
   help: string;
-  run(args: string[], io: CliIo): Promise<number>;
+  run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number>;
 };
 
 export function processIo(): CliIo {

@@ -9,7 +9,9 @@ import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { tokensCommand } from './commands/tokens.js';
 import { webCommand } from './commands/web.js';
+import { exitStatusOf } from './exit-status.js';
 import { processIo, type CliIo, type Command } from './io.js';
+import { openRuntime, type CliRuntime } from './runtime.js';
 
 const COMMANDS: readonly Command[] = [runCommand, serveCommand, webCommand, inspectCommand, diffCommand, tokensCommand, compactCommand, checkCommand, migrateCommand];
 
@@ -32,14 +34,24 @@ Options:
   -v, --version  print the version
   --debug        print stack traces of errors
 
+Exit status:
+  0  done
+  1  the command found a problem (a turn ended with an error, requests differ…),
+     or failed while running: a model or provider, a conflicting write, an extension
+  2  bad input: an option, a file or definition, a session or agent that is not
+     there, a store that cannot be opened, missing credentials
+
 Start here:
   agentctx inspect examples/coordinator.yaml
   agentctx check examples/check/welcome.yaml
 `;
 }
 
-/** Runs the CLI and returns its exit code: 0 success, 1 the command found a problem (or failed), 2 bad input or usage. */
-export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+/**
+ * Runs the CLI and returns its exit code: 0 success, 1 the command found a problem or failed while running, 2 bad input
+ * (`exit-status.ts`). Each command gets a runtime of its own (`open` makes it; tests pass theirs), closed when it ends.
+ */
+export async function main(argv: readonly string[], io: CliIo = processIo(), open: (io: CliIo) => CliRuntime = openRuntime): Promise<number> {
   const debug = argv.includes('--debug');
   const args = argv.filter((arg) => arg !== '--debug');
   const [first, ...rest] = args;
@@ -64,17 +76,23 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       io.stdout(command.help);
       return 0;
     }
-    return await command.run(rest, io);
+    const runtime = open(io);
+    try {
+      return await command.run(rest, io, runtime);
+    } finally {
+      await runtime.close();
+    }
   } catch (error) {
     return reportError(error, io, debug);
   }
 }
 
+// One line on stderr (the stack with --debug); the exit status says whether the input or the run was at fault.
 function reportError(error: unknown, io: CliIo, debug: boolean): number {
   if (AgentctxError.isInstance(error)) {
     io.stderr(`error: ${error.describe().replace(/\s*\n\s*/g, ' ')}\n`);
     if (debug) io.stderr(`${error.stack ?? ''}\n`);
-    return 2;
+    return exitStatusOf(error);
   }
   const message = error instanceof Error ? error.message : String(error);
   io.stderr(`error: unexpected failure: ${message.split('\n')[0] ?? ''} (run again with --debug for details)\n`);

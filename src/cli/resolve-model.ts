@@ -16,10 +16,3 @@ export function resolveModel(name: string, cwd: string, env: Readonly<Record<str
     },
   });
 }
-
-/** Resolves every model name the agents use, once each, before anything runs. */
-export async function resolveModels(names: Iterable<string>, cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<Map<string, Model>> {
-  const models = new Map<string, Model>();
-  for (const name of names) if (!models.has(name)) models.set(name, await resolveModel(name, cwd, env));
-  return models;
-}

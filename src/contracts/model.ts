@@ -43,3 +43,23 @@ export type Model = {
   /** Streams the response; ends with one chunk that is not partial and holds the whole response. */
   stream?(request: LlmRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamChunk>;
 };
+
+/** One call as a middleware sees it: the request and options it was made with, and the model it wraps. */
+export type ModelMiddlewareCall<Result> = {
+  request: LlmRequest;
+  options: ModelCallOptions | undefined;
+  /** Calls the wrapped model's method, with this request and these options or others. */
+  next: (request: LlmRequest, options?: ModelCallOptions) => Result;
+  /** The wrapped model (for its `provider` and `modelId`). */
+  model: Model;
+};
+
+/**
+ * Behaviour put around a model by `wrapModel`: each method given wraps the model's method of that name; those not
+ * given pass straight through. A method the model lacks stays absent, whatever the middleware has.
+ */
+export type ModelMiddleware = {
+  generate?: (call: ModelMiddlewareCall<Promise<ModelResponse>>) => Promise<ModelResponse>;
+  stream?: (call: ModelMiddlewareCall<AsyncIterable<ModelStreamChunk>>) => AsyncIterable<ModelStreamChunk>;
+  countTokens?: (call: ModelMiddlewareCall<Promise<number>>) => Promise<number>;
+};

@@ -11,6 +11,7 @@ import { compactionJson, formatPreview } from '../format-compaction.js';
 import type { CliIo, Command } from '../io.js';
 import { loadDocumentFile, relativeLoader } from '../load-document-file.js';
 import { DEFAULT_STORE } from '../resolve-store.js';
+import type { CliRuntime } from '../runtime.js';
 import { createStyle } from '../style.js';
 
 const HELP = `Usage: agentctx compact <case-file> --dry-run [options]
@@ -34,8 +35,8 @@ appended to the session; the raw events stay stored. Two triggers decide when
 When both are due, the token trigger wins. The prompt is measured as the runner
 measures it. agentctx rules: the larger of the local o200k count of the request
 and the latest billed prompt since the last summary (a stored session: the
-latest billed prompt, else the local count of its conversation). ADK rules
-(--adk): the latest billed prompt, else characters / 4.
+latest billed prompt, else the local count of its conversation). The adk
+profile (--adk, ADK's rules): the latest billed prompt, else characters / 4.
 
 A case file (see 'agentctx inspect --help') carries the configuration:
   eventsCompactionConfig:
@@ -43,7 +44,7 @@ A case file (see 'agentctx inspect --help') carries the configuration:
     overlapSize: 1
     tokenThreshold: 4000
     eventRetentionSize: 6
-  adkCompatibility: false     # true: ADK's rules, here and in 'inspect'
+  profile: agentctx           # adk: ADK's rules, here and in 'inspect'
 Case files are only planned (--dry-run): the report shows the trigger, every
 event the summary would stand for, its time range, and the request's tokens
 before and after (after: with the summary the offline extractive summarizer
@@ -56,8 +57,9 @@ Options:
   --overlap <n>       overlapSize: invocations a window reaches back
   --threshold <n>     tokenThreshold: prompt tokens that set off a summary
   --retention <n>     eventRetentionSize: latest events kept as they are
-  --adk               ADK's rules: summaries placed by timestamp, the running
-                      turn's message may be summarized, ADK's token measure
+  --adk               the adk profile (ADK's rules): summaries placed by
+                      timestamp, the running turn's message may be summarized,
+                      ADK's token measure; a case file keeps its valueFormat
   --agent <name>      case files: the agent being asked (default: currentAgent)
   --session <id>      a stored session instead of a case file
   --app <name>        its app (default: the agent file's root agent)
@@ -73,8 +75,8 @@ Options:
   -h, --help          show this help
 
 The flags override the case file's settings, field by field.
-Exit status: 0 done (also when nothing is due), 1 the summarizer failed,
-2 bad input.
+Exit status: 0 done (also when nothing is due), 1 the summarizer failed or the
+session changed while it ran, 2 bad input.
 
 Examples:
   agentctx compact examples/compaction/long-chat.yaml --dry-run
@@ -89,7 +91,7 @@ export const compactCommand: Command = {
   name: 'compact',
   summary: 'show what compaction would summarize now (--dry-run), or compact a stored session',
   help: HELP,
-  async run(args: string[], io: CliIo): Promise<number> {
+  async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('compact', args, {
       'dry-run': { type: 'boolean' },
       interval: { type: 'string' },
@@ -118,7 +120,7 @@ export const compactCommand: Command = {
     if (values.session !== undefined) {
       if (values.agent !== undefined) throw new UsageError("--agent is for case files; a session is compacted for its agent file's root agent.");
       const config = mergeConfig(undefined, flags, 'a stored session takes its settings from the flags');
-      return compactSession(file, { ...values, dryRun, json: values.json === true, adk: values.adk === true, summarizer }, config, io);
+      return compactSession(file, { ...values, dryRun, json: values.json === true, adk: values.adk === true, summarizer }, config, io, runtime);
     }
     if (file === undefined) throw new UsageError('compact needs a case file, or an agent file with --session.', "Run 'agentctx compact --help' for both forms.");
     if (values.app !== undefined || values.user !== undefined || values.store !== undefined) throw new UsageError('--app, --user and --store go with --session.');

@@ -13,7 +13,8 @@ import type { Provenance } from '../../contracts/provenance.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import type { ModelCallSummary } from '../../contracts/model-call.js';
 import { DEFAULT_STORE } from '../resolve-store.js';
-import { withRecordedSession, type RecordedSessionOptions } from '../recorded-session.js';
+import { openRecordedSession, type RecordedSessionOptions } from '../recorded-session.js';
+import type { CliRuntime } from '../runtime.js';
 import { plural } from '../format-request.js';
 import { countRequestTokens } from '../../engine/tokens/count-request-tokens.js';
 import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
@@ -72,7 +73,7 @@ export const inspectCommand: Command = {
   name: 'inspect',
   summary: 'show the exact request a model call receives, and where each part came from',
   help: HELP,
-  async run(args: string[], io: CliIo): Promise<number> {
+  async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('inspect', args, {
       json: { type: 'boolean' },
       provenance: { type: 'boolean' },
@@ -86,7 +87,7 @@ export const inspectCommand: Command = {
       store: { type: 'string' },
     });
     const [file, ...extra] = positionals;
-    if (values.session !== undefined) return inspectRecorded(file, values, io);
+    if (values.session !== undefined) return inspectRecorded(file, values, io, runtime);
     if (file === undefined) throw new UsageError('inspect needs a case file.', "Run 'agentctx inspect --help' for its format.");
     if (extra.length > 0) throw new UsageError(`inspect takes one case file, got ${positionals.length}.`);
     if (values.provenance === true && values.json !== true) throw new UsageError('--provenance goes with --json.');
@@ -132,23 +133,22 @@ async function show(request: LlmRequest, provenance: Provenance, trace: unknown,
   return 0;
 }
 
-async function inspectRecorded(file: string | undefined, values: ShowOptions & RecordedSessionOptions & { call?: string | undefined }, io: CliIo): Promise<number> {
-  return withRecordedSession(file, values, io, async (store, key) => {
-    const calls = await store.listModelCalls(key);
-    if (values.call === undefined) {
-      if (values.json === true) io.stdout(`${JSON.stringify(calls, null, 2)}\n`);
-      else io.stdout(formatCallList(calls, key.sessionId));
-      return 0;
-    }
-    const index = Number(values.call);
-    if (!Number.isInteger(index) || index < 1) throw new UsageError(`--call must be a whole number from 1, got '${values.call}'.`);
-    const record = await store.getModelCall({ ...key, index });
-    if (record === undefined) {
-      throw new NotFoundError({ resource: 'model call', id: String(index), message: `Session ${key.sessionId} has no call ${index}; it has ${calls.length}.`, hint: 'List them with --session alone.' });
-    }
-    const edited = record.editedByCallback ? ' · edited by a beforeModel callback' : '';
-    return show(record.request, record.provenance, undefined, `Call ${index} of session ${key.sessionId}: agent '${record.agent}', invocation ${record.invocationId}${edited}`, values, io);
-  });
+async function inspectRecorded(file: string | undefined, values: ShowOptions & RecordedSessionOptions & { call?: string | undefined }, io: CliIo, runtime: CliRuntime): Promise<number> {
+  const { store, key } = await openRecordedSession(file, values, io.cwd, runtime);
+  const calls = await store.listModelCalls(key);
+  if (values.call === undefined) {
+    if (values.json === true) io.stdout(`${JSON.stringify(calls, null, 2)}\n`);
+    else io.stdout(formatCallList(calls, key.sessionId));
+    return 0;
+  }
+  const index = Number(values.call);
+  if (!Number.isInteger(index) || index < 1) throw new UsageError(`--call must be a whole number from 1, got '${values.call}'.`);
+  const record = await store.getModelCall({ ...key, index });
+  if (record === undefined) {
+    throw new NotFoundError({ resource: 'model call', id: String(index), message: `Session ${key.sessionId} has no call ${index}; it has ${calls.length}.`, hint: 'List them with --session alone.' });
+  }
+  const edited = record.editedByCallback ? ' · edited by a beforeModel callback' : '';
+  return show(record.request, record.provenance, undefined, `Call ${index} of session ${key.sessionId}: agent '${record.agent}', invocation ${record.invocationId}${edited}`, values, io);
 }
 
 function formatCallList(calls: readonly ModelCallSummary[], sessionId: string): string {

@@ -1,7 +1,8 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
-import { DEFAULT_STORE, resolveSqlStore, usingStore } from '../resolve-store.js';
+import { DEFAULT_STORE, usingStore } from '../resolve-store.js';
+import type { CliRuntime } from '../runtime.js';
 
 const HELP = `Usage: agentctx migrate [--store <path|postgres://…>] [options]
 
@@ -28,15 +29,14 @@ export const migrateCommand: Command = {
   name: 'migrate',
   summary: "bring a SQLite or PostgreSQL store's schema up to date",
   help: HELP,
-  async run(args: string[], io: CliIo): Promise<number> {
+  async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('migrate', args, {
       store: { type: 'string' },
       json: { type: 'boolean' },
     });
     if (positionals.length > 0) throw new UsageError(`migrate takes no arguments, got ${JSON.stringify(positionals[0])}.`, 'Name the store with --store.');
-    const opened = await resolveSqlStore(values.store, io.cwd);
+    const opened = await runtime.sqlStore(values.store);
     const result = await usingStore(opened, () => opened.store.migrate());
-    await opened.store.close();
     if (values.json === true) {
       io.stdout(`${JSON.stringify({ store: opened.shown, ...result }, null, 2)}\n`);
     } else if (result.applied.length === 0) {

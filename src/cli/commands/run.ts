@@ -1,17 +1,12 @@
 import { createInterface } from 'node:readline/promises';
-import { createAgentTree } from '../../engine/agent/agent-tree.js';
-import { isLlmAgent } from '../../engine/agent/agent-tree.js';
 import { UsageError } from '../../contracts/errors/usage-error.js';
-import type { Model } from '../../contracts/model.js';
 import { type Runner } from '../../engine/runner/runner.js';
-import { createRunner } from '../../presets/create-runner.js';
 import type { SessionStore } from '../../contracts/session-store.js';
 import { parseCommandArgs } from '../args.js';
 import { formatEvent } from '../format-event.js';
 import type { CliIo, Command } from '../io.js';
-import { loadAgent } from '../load-agent.js';
-import { resolveModel, resolveModels } from '../resolve-model.js';
-import { DEFAULT_STORE, resolveStore } from '../resolve-store.js';
+import { DEFAULT_STORE } from '../resolve-store.js';
+import type { CliRuntime } from '../runtime.js';
 import { createStyle } from '../style.js';
 
 const HELP = `Usage: agentctx run <agent-file-or-module> [options]
@@ -45,7 +40,8 @@ Options:
   -h, --help         show this help
 
 Exit status: 0 when every turn ended normally, 1 when one ended with an error
-event, 2 for bad input.
+event (a model that failed, among others) or running failed (a conflicting
+write, an extension), 2 for bad input (options, files, model names, API keys).
 
 Examples:
   agentctx run examples/seed-001/pipeline.yaml --model scripted:examples/seed-001/script.yaml --message "Write about X"
@@ -56,7 +52,7 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'run an agent, printing its events; sessions and requests are kept in the store',
   help: HELP,
-  async run(args: string[], io: CliIo): Promise<number> {
+  async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('run', args, {
       message: { type: 'string' },
       model: { type: 'string' },
@@ -70,29 +66,17 @@ export const runCommand: Command = {
     if (file === undefined) throw new UsageError('run needs an agent file or module.', "Run 'agentctx run --help' for the forms it takes.");
     if (extra.length > 0) throw new UsageError(`run takes one agent file, got ${positionals.length}; pass the message with --message.`);
 
-    const tree = createAgentTree(await loadAgent(file, io.cwd));
-    const models = values.model === undefined ? undefined : await resolveModel(values.model, io.cwd, io.env);
-    const named = models === undefined ? await resolveModels(agentModels(tree), io.cwd, io.env) : new Map<string, Model>();
-    const sessions = await resolveStore(values.store, io.cwd);
-    try {
-      const runner = createRunner({ agents: tree, sessions, ...(models === undefined ? { models: (name: string) => named.get(name) } : { model: models }), streaming: values.stream === true });
-      const userId = values.user ?? 'user';
-      const sessionId = await openSession(runner, sessions, userId, values.session);
-      if (values.json !== true) io.stderr(`session ${sessionId} (app ${runner.appName}, user ${userId})\n`);
-      const say = (message: string) => turn(runner, { userId, sessionId, message }, io, values.json === true);
-      let failed = false;
-      if (values.message !== undefined) failed = !(await say(values.message));
-      else for await (const message of readMessages(io)) failed = !(await say(message)) || failed;
-      return failed ? 1 : 0;
-    } finally {
-      await sessions.close();
-    }
+    const { runner, sessions } = await runtime.runner(file, { store: values.store, model: values.model, streaming: values.stream === true });
+    const userId = values.user ?? 'user';
+    const sessionId = await openSession(runner, sessions, userId, values.session);
+    if (values.json !== true) io.stderr(`session ${sessionId} (app ${runner.appName}, user ${userId})\n`);
+    const say = (message: string) => turn(runner, { userId, sessionId, message }, io, values.json === true);
+    let failed = false;
+    if (values.message !== undefined) failed = !(await say(values.message));
+    else for await (const message of readMessages(io)) failed = !(await say(message)) || failed;
+    return failed ? 1 : 0;
   },
 };
-
-function agentModels(tree: ReturnType<typeof createAgentTree>): string[] {
-  return tree.nodes.flatMap((node) => (isLlmAgent(node.definition) && node.definition.model !== undefined ? [node.definition.model] : []));
-}
 
 async function openSession(runner: Runner, sessions: SessionStore, userId: string, sessionId: string | undefined): Promise<string> {
   if (sessionId !== undefined) {

@@ -1,16 +1,10 @@
-import { createAgentTree } from '../../engine/agent/agent-tree.js';
-import { type AgentTree } from '../../contracts/agent.js';
-import { isLlmAgent } from '../../engine/agent/agent-tree.js';
 import { UsageError } from '../../contracts/errors/usage-error.js';
-import type { Model } from '../../contracts/model.js';
-import { createRunner } from '../../presets/create-runner.js';
 import { createServer } from '../../server/create-server.js';
 import { listenError, listenOptions } from '../listen-options.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
-import { loadAgent } from '../load-agent.js';
-import { resolveModel, resolveModels } from '../resolve-model.js';
-import { DEFAULT_STORE, resolveStore } from '../resolve-store.js';
+import { DEFAULT_STORE } from '../resolve-store.js';
+import type { CliRuntime } from '../runtime.js';
 
 const HELP = `Usage: agentctx serve <agent-file-or-module> [options]
 
@@ -68,7 +62,7 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'serve an agent over HTTP: sessions, turns as server-sent events, recorded calls',
   help: HELP,
-  async run(args: string[], io: CliIo): Promise<number> {
+  async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('serve', args, {
       store: { type: 'string' },
       port: { type: 'string' },
@@ -82,30 +76,16 @@ export const serveCommand: Command = {
     if (extra.length > 0) throw new UsageError(`serve takes one agent file, got ${positionals.length}.`);
     const { port, host, token } = listenOptions(values, io.env, { port: 8080, service: 'server' });
 
-    const tree = createAgentTree(await loadAgent(file, io.cwd));
-    const model = values.model === undefined ? undefined : await resolveModel(values.model, io.cwd, io.env);
-    const named = model === undefined ? await resolveModels(agentModels(tree), io.cwd, io.env) : new Map<string, Model>();
-    const sessions = await resolveStore(values.store, io.cwd);
-    try {
-      const runner = createRunner({ agents: tree, sessions, ...(model === undefined ? { models: (name: string) => named.get(name) } : { model }), streaming: values.stream === true });
-      const server = createServer({ runner, token, onError: (error) => io.stderr(`agentctx serve: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
-      const { url } = await server.listen(port, host).catch((error: unknown) => {
-        throw listenError(error, host, port);
-      });
-      io.stdout(`listening on ${url} (app ${runner.appName})\n`);
-      await untilStopped(server, io);
-      return 0;
-    } finally {
-      await sessions.close();
-    }
+    const { runner } = await runtime.runner(file, { store: values.store, model: values.model, streaming: values.stream === true });
+    const server = createServer({ runner, token, onError: (error) => io.stderr(`agentctx serve: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
+    const { url } = await server.listen(port, host).catch((error: unknown) => {
+      throw listenError(error, host, port);
+    });
+    io.stdout(`listening on ${url} (app ${runner.appName})\n`);
+    await untilStopped(server, io);
+    return 0;
   },
 };
-
-
-
-function agentModels(tree: AgentTree): string[] {
-  return tree.nodes.flatMap((node) => (isLlmAgent(node.definition) && node.definition.model !== undefined ? [node.definition.model] : []));
-}
 
 // The first SIGINT or SIGTERM closes gracefully; a second one aborts the turns still running.
 function untilStopped(server: ReturnType<typeof createServer>, io: CliIo): Promise<void> {

@@ -4,8 +4,9 @@ import { countRequestTokens } from '../../engine/tokens/count-request-tokens.js'
 import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
-import { withRecordedSession } from '../recorded-session.js';
+import { openRecordedSession } from '../recorded-session.js';
 import { DEFAULT_STORE } from '../resolve-store.js';
+import type { CliRuntime } from '../runtime.js';
 import { createStyle, type Style } from '../style.js';
 
 const HELP = `Usage: agentctx tokens <agent-file> --session <id> [options]
@@ -29,7 +30,7 @@ export const tokensCommand: Command = {
   name: 'tokens',
   summary: 'compare local token estimates with billed usage, call by call, and fit a calibration factor',
   help: HELP,
-  async run(args: string[], io: CliIo): Promise<number> {
+  async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('tokens', args, {
       session: { type: 'string' },
       app: { type: 'string' },
@@ -38,17 +39,16 @@ export const tokensCommand: Command = {
       json: { type: 'boolean' },
     });
     if (positionals.length > 1) throw new UsageError(`tokens takes one agent file, got ${positionals.length}.`);
-    const calibration = await withRecordedSession(positionals[0], values, io, async (store, key) => {
-      const counter = await loadTokenCounter();
-      const rows = [];
-      for (const summary of await store.listModelCalls(key)) {
-        const record = await store.getModelCall({ ...key, index: summary.index });
-        if (record === undefined) continue;
-        const estimate = countRequestTokens(record.request, counter, record.provenance).total;
-        rows.push({ index: summary.index, agent: summary.agent, estimate, billed: summary.usage?.promptTokens });
-      }
-      return calibrate(rows);
-    });
+    const { store, key } = await openRecordedSession(positionals[0], values, io.cwd, runtime);
+    const counter = await loadTokenCounter();
+    const rows = [];
+    for (const summary of await store.listModelCalls(key)) {
+      const record = await store.getModelCall({ ...key, index: summary.index });
+      if (record === undefined) continue;
+      const estimate = countRequestTokens(record.request, counter, record.provenance).total;
+      rows.push({ index: summary.index, agent: summary.agent, estimate, billed: summary.usage?.promptTokens });
+    }
+    const calibration = calibrate(rows);
     io.stdout(values.json === true ? `${JSON.stringify(calibration, null, 2)}\n` : formatCalibration(calibration, createStyle(io.isTty)));
     return 0;
   },

@@ -4,7 +4,8 @@ import { UsageError } from '../../contracts/errors/usage-error.js';
 import { listenError, listenOptions } from '../listen-options.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
-import { DEFAULT_STORE, isPostgresUrl, resolveStore } from '../resolve-store.js';
+import { DEFAULT_STORE, isPostgresUrl } from '../resolve-store.js';
+import type { CliRuntime } from '../runtime.js';
 
 const DEFAULT_PORT = 8090;
 
@@ -59,7 +60,7 @@ export const webCommand: Command = {
   name: 'web',
   summary: 'open the web inspector: sessions, recorded requests by source, find, diff, token charts',
   help: HELP,
-  async run(args: string[], io: CliIo): Promise<number> {
+  async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('web', args, {
       store: { type: 'string' },
       port: { type: 'string' },
@@ -84,19 +85,15 @@ export const webCommand: Command = {
 
     // Hono loads only when the inspector runs, so the other commands do not pay for it.
     const [{ createInspectorApp }, { serveInspector }] = await Promise.all([import('../../web/inspector-app.js'), import('../../web/serve-inspector.js')]);
-    const store = await resolveStore(values.store, io.cwd);
-    try {
-      const app = createInspectorApp({ store, token, apps, version: version(), onError: (error) => io.stderr(`agentctx web: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
-      const served = await serveInspector({ app, port, host }).catch((error: unknown) => {
-        throw listenError(error, host, port);
-      });
-      io.stdout(`inspector on ${served.url} (store ${store.name}${apps.length === 0 ? '' : `, apps ${apps.join(', ')}`}${token === undefined ? '' : ', token required'})\n`);
-      await untilSignal(io);
-      await served.close();
-      return 0;
-    } finally {
-      await store.close();
-    }
+    const store = await runtime.store(values.store);
+    const app = createInspectorApp({ store, token, apps, version: version(), onError: (error) => io.stderr(`agentctx web: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
+    const served = await serveInspector({ app, port, host }).catch((error: unknown) => {
+      throw listenError(error, host, port);
+    });
+    io.stdout(`inspector on ${served.url} (store ${store.name}${apps.length === 0 ? '' : `, apps ${apps.join(', ')}`}${token === undefined ? '' : ', token required'})\n`);
+    await untilSignal(io);
+    await served.close();
+    return 0;
   },
 };
 

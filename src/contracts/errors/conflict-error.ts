@@ -6,6 +6,8 @@ import { AgentctxError } from './agentctx-error.js';
  * this copy read it (`stale_shared_state`, naming the key). Reload the session and try again for the last two.
  */
 export class ConflictError extends AgentctxError {
+  static override readonly errorName: string = 'ConflictError';
+
   /** For `stale_shared_state`: the prefixed key (`user:count`) whose stored version moved on. */
   readonly key: string | undefined;
 

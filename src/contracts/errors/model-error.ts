@@ -17,7 +17,11 @@ export type ModelErrorOptions = {
 
 /** A model call that failed: the provider refused it, could not be reached, or took too long. */
 export class ModelError extends AgentctxError {
+  static override readonly errorName: string = 'ModelError';
+
   readonly provider: string;
+  /** The `message` option as given, before `message` put the provider and status in front of it. */
+  readonly providerMessage: string;
   readonly status: number | undefined;
   readonly retryable: boolean;
   readonly retryAfterSeconds: number | undefined;
@@ -30,6 +34,7 @@ export class ModelError extends AgentctxError {
       cause: options.cause,
     });
     this.provider = options.provider;
+    this.providerMessage = options.message;
     this.status = options.status;
     this.retryable = options.retryable;
     this.retryAfterSeconds = options.retryAfterSeconds;

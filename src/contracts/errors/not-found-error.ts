@@ -2,6 +2,8 @@ import { AgentctxError } from './agentctx-error.js';
 
 /** A session, artifact or file that the caller named does not exist. */
 export class NotFoundError extends AgentctxError {
+  static override readonly errorName: string = 'NotFoundError';
+
   readonly resource: string;
   readonly id: string;
 

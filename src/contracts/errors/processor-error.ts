@@ -2,6 +2,8 @@ import { AgentctxError } from './agentctx-error.js';
 
 /** A request processor failed; names the processor and the agent, and keeps the original error as `cause`. */
 export class ProcessorError extends AgentctxError {
+  static override readonly errorName: string = 'ProcessorError';
+
   readonly processor: string;
   readonly agent: string;
 

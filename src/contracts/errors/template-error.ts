@@ -7,6 +7,8 @@ export type TemplateErrorCode = 'missing_state_key' | 'missing_artifact' | 'arti
  * ADK's own, byte for byte, so logs and tests written against ADK keep matching.
  */
 export class TemplateError extends AgentctxError {
+  static override readonly errorName: string = 'TemplateError';
+
   /** The state key or artifact name the placeholder asked for. */
   readonly key: string;
 

@@ -17,6 +17,8 @@ export type ValidationErrorOptions = {
 
 /** Input that does not have the shape agentctx needs; lists every problem found, not just the first. */
 export class ValidationError extends AgentctxError {
+  static override readonly errorName: string = 'ValidationError';
+
   readonly subject: string;
   readonly issues: readonly ValidationIssue[];
 

@@ -1,19 +1,6 @@
-import type {
-  AgentDefinition,
-  AgentMode,
-  IncludeContents,
-  Instruction,
-  LlmAgentDefinition,
-  StaticInstruction,
-  WorkflowAgentDefinition,
-} from '../../contracts/agent.js';
-import type { AgentCallbacks } from '../../contracts/callbacks.js';
+import type { AgentMode, IncludeContents, LlmAgentDefinition, WorkflowAgentDefinition } from '../../contracts/agent.js';
 import type { ContextCompactor } from '../../contracts/compaction.js';
 import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
-import type { Extension } from '../../contracts/agent.js';
-import type { Processor } from '../../contracts/agent.js';
-import type { RequestConfig } from '../../contracts/request.js';
-import type { Tool } from '../../contracts/tool.js';
 import { checkExtensions } from '../extensions/check-extensions.js';
 import { isPythonIdentifier } from '../python/python-text.js';
 import { checkToolName } from '../tools/tool.js';
@@ -24,33 +11,11 @@ export const AGENT_MODES: readonly AgentMode[] = ['chat', 'task', 'single_turn']
 /** The values of `includeContents`. */
 export const INCLUDE_CONTENTS: readonly IncludeContents[] = ['default', 'none'];
 
-export type LlmAgentConfig = {
-  name: string;
-  description?: string;
-  model?: string;
-  instruction?: Instruction;
-  globalInstruction?: Instruction;
-  staticInstruction?: StaticInstruction;
-  subAgents?: readonly AgentDefinition[];
-  disallowTransferToParent?: boolean;
-  disallowTransferToPeers?: boolean;
-  includeContents?: IncludeContents;
-  tools?: readonly Tool[];
-  outputKey?: string;
-  generateConfig?: Omit<RequestConfig, 'model'>;
-  callbacks?: AgentCallbacks;
-  mode?: AgentMode;
-  pipeline?: readonly Processor[];
-  contextCompactors?: readonly ContextCompactor[];
-  /** Skills, memory, sections, paging, or extensions of your own (see `Extension`). */
-  extensions?: readonly Extension[];
-};
+/** What `llmAgent` takes: the definition's fields, each optional but the name (defaults in the definition's comments). */
+export type LlmAgentConfig = Pick<LlmAgentDefinition, 'name'> & Partial<Omit<LlmAgentDefinition, 'kind' | 'name'>>;
 
-export type WorkflowAgentConfig = {
-  name: string;
-  description?: string;
-  subAgents: readonly AgentDefinition[];
-};
+/** What the workflow agents take: a name, the sub-agents, and a description. */
+export type WorkflowAgentConfig = Pick<WorkflowAgentDefinition, 'name' | 'subAgents'> & Partial<Pick<WorkflowAgentDefinition, 'description'>>;
 
 /** Defines an agent that talks to a model. The definition is frozen; build a tree with `createAgentTree`. */
 export function llmAgent(config: LlmAgentConfig): LlmAgentDefinition {

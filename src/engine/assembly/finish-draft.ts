@@ -4,9 +4,12 @@ import type { LlmRequest } from '../../contracts/request.js';
 import type { Source } from '../../contracts/source.js';
 import { joinSystemBlocks } from './draft.js';
 
-/** Turns a finished draft into the request and its provenance. */
+/** Turns a finished draft into the request and its provenance (system blocks in the order the text has them). */
 export function finishDraft(draft: RequestDraft): { request: LlmRequest; provenance: Provenance; warnings: string[] } {
   const system = joinSystemBlocks(draft.systemBlocks);
+  const blocks = draft.systemBlocks.map((block, index) => ({ ...(system.ranges[index] as { start: number; end: number }), source: block.source }));
+  // Blocks placed at the start lead the text; a stable sort keeps every other block where it was.
+  if (draft.systemBlocks.some((block) => block.placement === 'start')) blocks.sort((a, b) => a.start - b.start);
   return {
     request: {
       system: system.text,
@@ -15,7 +18,7 @@ export function finishDraft(draft: RequestDraft): { request: LlmRequest; provena
       config: draft.config,
     },
     provenance: {
-      system: draft.systemBlocks.map((block, index) => ({ ...(system.ranges[index] as { start: number; end: number }), source: block.source })),
+      system: blocks,
       tools: draft.tools.map((tool) => tool.source),
       messages: draft.messages.map((draftMessage) => draftMessage.sources as Source[]),
     },

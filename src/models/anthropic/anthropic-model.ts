@@ -1,9 +1,11 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { ModelError, isRetryableStatus } from '../../contracts/errors/model-error.js';
-import { requireApiKey, type ProviderSettings } from '../shared/credentials.js';
+import { requireApiKey } from '../shared/credentials.js';
 import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
 import { withoutSecrets } from '../shared/redact-secrets.js';
-import { withRetries, type RetryOptions } from '../shared/retry.js';
+import { withRetrySetting, type RetryOptions } from '../shared/retry.js';
+import { baseURLFrom, type ProviderSettings } from '../shared/settings.js';
+import { toModelError, type ModelErrorContext, type ProviderFailure } from '../shared/to-model-error.js';
+import { messageWithCause } from '../shared/transport-errors.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import { AnthropicStreamAssembler, fromAnthropicResponse } from './from-anthropic-response.js';
 import { toAnthropicCountTokensBody, toAnthropicRequest } from './to-anthropic-request.js';
@@ -28,10 +30,8 @@ const SDK_TIMEOUT_MS = 10 * 60 * 1000;
  * `withRetries` unless `retry: false`.
  */
 export function createAnthropicModel(settings: AnthropicModelSettings): Model {
-  const env = settings.env ?? process.env;
-  const apiKey = requireApiKey('Anthropic', settings, ['ANTHROPIC_API_KEY'], env);
-  // Always explicit: left undefined, the SDK would read ANTHROPIC_BASE_URL from process.env itself.
-  const baseURL = settings.baseURL ?? nonEmpty(env['ANTHROPIC_BASE_URL']) ?? DEFAULT_BASE_URL;
+  const apiKey = requireApiKey('Anthropic', settings, ['ANTHROPIC_API_KEY']);
+  const baseURL = baseURLFrom(settings, 'ANTHROPIC_BASE_URL', DEFAULT_BASE_URL);
   const client = new Anthropic({ apiKey, baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS });
   const modelId = settings.model;
   const mapping = { model: modelId, maxTokens: settings.maxTokens };
@@ -48,7 +48,7 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
         const message = await client.messages.create(toAnthropicRequest(request, mapping), { signal });
         return fromAnthropicResponse(message);
       } catch (error) {
-        throw toModelError(error, signal);
+        throw toModelError(error, errorContext(signal));
       }
     },
 
@@ -62,10 +62,10 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
           if (text !== undefined) yield { content: { role: 'model', parts: [{ text }] }, partial: true };
         }
       } catch (error) {
-        throw toModelError(error, signal);
+        throw toModelError(error, errorContext(signal));
       }
       // The SDK ends an aborted stream quietly rather than throwing.
-      if (signal?.aborted === true) throw toModelError(signal.reason, signal);
+      if (signal?.aborted === true) throw toModelError(signal.reason, errorContext(signal));
       yield { ...assembler.finish(), partial: false };
     },
 
@@ -75,62 +75,37 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
         const count = await client.messages.countTokens(toAnthropicCountTokensBody(request, modelId), { signal });
         return count.input_tokens;
       } catch (error) {
-        throw toModelError(error, signal);
+        throw toModelError(error, errorContext(signal));
       }
     },
   };
-  const clean = withoutSecrets(model, [apiKey]);
-  return settings.retry === false ? clean : withRetries(clean, settings.retry ?? {});
+  return withRetrySetting(withoutSecrets(model, [apiKey]), settings.retry);
 }
 
 // Stream `error` events name a type but carry no status; these are the ones worth another try.
 const RETRYABLE_TYPES: ReadonlySet<string> = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error']);
 
-/** An SDK failure as a ModelError: the provider's own message, whether to retry, and how long it asked to wait. */
-function toModelError(error: unknown, signal: AbortSignal | undefined): ModelError {
-  if (error instanceof ModelError) return error;
-  if (signal?.aborted === true) {
-    // withRetries aborts an attempt that ran out of time with a ModelError as the reason.
-    if (signal.reason instanceof ModelError) return signal.reason;
-    return new ModelError({ provider: PROVIDER, message: 'the call was cancelled', retryable: false, cause: error });
-  }
-  if (error instanceof APIUserAbortError) return new ModelError({ provider: PROVIDER, message: 'the call was cancelled', retryable: false, cause: error });
-  if (error instanceof APIConnectionTimeoutError) return new ModelError({ provider: PROVIDER, message: 'the request timed out', retryable: true, cause: error });
-  if (error instanceof APIConnectionError) {
-    const reason = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return new ModelError({ provider: PROVIDER, message: `${error.message}${reason}`, retryable: true, cause: error });
-  }
-  if (error instanceof APIError) {
-    // Anthropic's envelope is { type: 'error', error: { type, message } }; the SDK keeps the inner message as apiMessage.
-    const message = error.apiMessage ?? error.message;
-    const status = error.status;
-    if (status === undefined) {
-      const type = error.type ?? undefined;
-      return new ModelError({ provider: PROVIDER, message: type === undefined ? message : `${type}: ${message}`, retryable: type !== undefined && RETRYABLE_TYPES.has(type), cause: error });
-    }
-    return new ModelError({
-      provider: PROVIDER,
-      status,
-      message,
-      retryable: isRetryableStatus(status),
-      retryAfterSeconds: retryAfter(error.headers),
-      hint: status === 401 || status === 403 ? 'Check the API key (ANTHROPIC_API_KEY) and its access to this model.' : undefined,
-      cause: error,
-    });
-  }
-  return new ModelError({ provider: PROVIDER, message: error instanceof Error ? error.message : String(error), retryable: false, cause: error });
+function errorContext(signal: AbortSignal | undefined): ModelErrorContext {
+  return { provider: PROVIDER, signal, classify: readSdkError, connectionFailure: (error) => ({ message: messageWithCause(error) }) };
 }
 
-/** Retry-After in seconds (a number of seconds or an HTTP date); undefined when absent or unreadable. */
-function retryAfter(headers: Headers | undefined): number | undefined {
-  const value = headers?.get('retry-after');
-  if (value === null || value === undefined || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === '' ? undefined : value;
+/** The SDK's own errors: the provider's message, whether to retry, and the key hint. */
+function readSdkError(error: unknown): ProviderFailure | 'cancelled' | 'connection' | undefined {
+  if (error instanceof APIUserAbortError) return 'cancelled';
+  if (error instanceof APIConnectionTimeoutError) return { message: 'the request timed out', retryable: true };
+  if (error instanceof APIConnectionError) return 'connection';
+  if (!(error instanceof APIError)) return undefined;
+  // Anthropic's envelope is { type: 'error', error: { type, message } }; the SDK keeps the inner message as apiMessage.
+  const message = error.apiMessage ?? error.message;
+  const status = error.status;
+  if (status === undefined) {
+    const type = error.type ?? undefined;
+    return { message: type === undefined ? message : `${type}: ${message}`, retryable: type !== undefined && RETRYABLE_TYPES.has(type) };
+  }
+  return {
+    status,
+    message,
+    headers: error.headers,
+    hint: status === 401 || status === 403 ? 'Check the API key (ANTHROPIC_API_KEY) and its access to this model.' : undefined,
+  };
 }

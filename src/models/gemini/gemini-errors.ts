@@ -1,45 +1,27 @@
-import { isRetryableStatus, ModelError } from '../../contracts/errors/model-error.js';
-
-const PROVIDER = 'google';
-
-// Codes Node's fetch (undici) and sockets give a connection that failed or dropped: worth another attempt.
-const CONNECTION_CODES = /^(UND_ERR_(SOCKET|CLOSED|CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT)|ECONNRESET|ECONNREFUSED|ECONNABORTED|EPIPE|ETIMEDOUT|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ENETDOWN)$/;
+import type { ModelErrorContext, ProviderFailure } from '../shared/to-model-error.js';
+import { messageWithCause } from '../shared/transport-errors.js';
 
 /**
- * Any failure of a Gemini call as a `ModelError`. The SDK throws an `ApiError` whose message is the response's
- * JSON (`{ error: { code, message, status } }`); the provider's own message is taken out of it so that it reaches
- * the user. A cancelled call is not retryable; the retry wrapper's per-attempt timeout (a `ModelError` abort
- * reason) is passed on as it is.
+ * How a Gemini call's failures are told (`toModelError`). The SDK throws an `ApiError` whose message is the
+ * response's JSON (`{ error: { code, message, status } }`); the provider's own message is taken out of it so that it
+ * reaches the user.
  */
-export function toGeminiModelError(error: unknown, signal: AbortSignal | undefined): ModelError {
-  if (error instanceof ModelError) return error;
-  if (signal?.aborted === true) {
-    if (signal.reason instanceof ModelError) return signal.reason;
-    return new ModelError({ provider: PROVIDER, message: 'the call was cancelled', retryable: false, cause: error });
-  }
-  const status = apiErrorStatus(error);
-  if (status !== undefined) {
-    const envelope = parseEnvelope(error instanceof Error ? error.message : String(error));
-    return new ModelError({
-      provider: PROVIDER,
-      status,
-      message: envelope.message ?? `HTTP ${status}`,
-      retryable: isRetryableStatus(status),
-      retryAfterSeconds: envelope.retryAfterSeconds,
-      hint: hintFor(status),
-      cause: error,
-    });
-  }
-  if (isConnectionError(error)) {
-    return new ModelError({ provider: PROVIDER, message: `the Gemini API could not be reached or dropped the connection (${describe(error)})`, retryable: true, cause: error });
-  }
-  return new ModelError({ provider: PROVIDER, message: describe(error), retryable: false, cause: error });
+export function geminiErrorContext(signal: AbortSignal | undefined): ModelErrorContext {
+  return {
+    provider: 'google',
+    signal,
+    classify: readApiError,
+    connectionFailure: (error) => ({ message: `the Gemini API could not be reached or dropped the connection (${messageWithCause(error)})` }),
+    describe: messageWithCause,
+  };
 }
 
-function apiErrorStatus(error: unknown): number | undefined {
+function readApiError(error: unknown): ProviderFailure | undefined {
   if (!(error instanceof Error) || error.name !== 'ApiError') return undefined;
   const status = (error as { status?: unknown }).status;
-  return typeof status === 'number' ? status : undefined;
+  if (typeof status !== 'number') return undefined;
+  const envelope = parseEnvelope(error.message);
+  return { status, message: envelope.message ?? `HTTP ${status}`, retryAfterSeconds: envelope.retryAfterSeconds, hint: hintFor(status) };
 }
 
 /**
@@ -81,24 +63,6 @@ function hintFor(status: number): string | undefined {
   if (status === 404) return 'Check the model name.';
   if (status === 429) return 'The quota or rate limit was reached; wait, or lower the request rate.';
   return undefined;
-}
-
-function isConnectionError(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && CONNECTION_CODES.test(code)) return true;
-    // Node's fetch reports a failed request as `fetch failed` and a body cut off midway as `terminated`.
-    if (current instanceof TypeError && (current.message === 'fetch failed' || current.message === 'terminated')) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? error.cause.message : undefined;
-  return cause === undefined || cause === error.message ? error.message : `${error.message}: ${cause}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,11 +1,13 @@
 import { GoogleGenAI, type CountTokensParameters, type GenerateContentConfig, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
-import { requireApiKey, type ProviderSettings } from '../shared/credentials.js';
+import { requireApiKey } from '../shared/credentials.js';
 import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
 import { withoutSecrets } from '../shared/redact-secrets.js';
-import { withRetries, type RetryOptions } from '../shared/retry.js';
+import { withRetrySetting, type RetryOptions } from '../shared/retry.js';
+import { baseURLFrom, type ProviderSettings } from '../shared/settings.js';
+import { toModelError } from '../shared/to-model-error.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import { createGeminiStreamAssembler, fromGeminiResponse } from './from-gemini-response.js';
-import { toGeminiModelError } from './gemini-errors.js';
+import { geminiErrorContext } from './gemini-errors.js';
 import type { GeminiCountRequest, GeminiRequest } from './gemini-wire.js';
 import { toGeminiCountRequest, toGeminiRequest } from './to-gemini-request.js';
 
@@ -26,9 +28,8 @@ export type GeminiModelSettings = ProviderSettings & {
  * anything. Gemini pairs function responses with calls by order and name, so `pairsCallsById` is false.
  */
 export function createGeminiModel(settings: GeminiModelSettings): Model {
-  const environment = settings.env ?? process.env;
-  const apiKey = requireApiKey('Gemini', settings, ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], environment);
-  const baseUrl = nonEmpty(settings.baseURL) ?? nonEmpty(environment['GOOGLE_GEMINI_BASE_URL']) ?? DEFAULT_BASE_URL;
+  const apiKey = requireApiKey('Gemini', settings, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']);
+  const baseUrl = baseURLFrom(settings, 'GOOGLE_GEMINI_BASE_URL', DEFAULT_BASE_URL);
   // No `retryOptions`: the SDK then makes one attempt per call, and withRetries decides about the rest. (The SDK
   // still looks at GOOGLE_API_KEY and GEMINI_API_KEY in process.env, only to warn when both are set; ours wins.)
   const ai = new GoogleGenAI({ vertexai: false, apiKey, apiVersion: 'v1beta', httpOptions: { baseUrl } });
@@ -44,7 +45,7 @@ export function createGeminiModel(settings: GeminiModelSettings): Model {
       try {
         return fromGeminiResponse(await ai.models.generateContent(toSdkRequest(toGeminiRequest(request, modelId), signal)));
       } catch (error) {
-        throw toGeminiModelError(error, signal);
+        throw toModelError(error, geminiErrorContext(signal));
       }
     },
     async *stream(request: LlmRequest, options?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
@@ -54,7 +55,7 @@ export function createGeminiModel(settings: GeminiModelSettings): Model {
       try {
         chunks = (await ai.models.generateContentStream(toSdkRequest(toGeminiRequest(request, modelId), signal)))[Symbol.asyncIterator]();
       } catch (error) {
-        throw toGeminiModelError(error, signal);
+        throw toModelError(error, geminiErrorContext(signal));
       }
       let ended = false;
       try {
@@ -75,12 +76,11 @@ export function createGeminiModel(settings: GeminiModelSettings): Model {
         const counted = await ai.models.countTokens(toSdkCount(toGeminiCountRequest(request, modelId), signal));
         return counted.totalTokens ?? 0;
       } catch (error) {
-        throw toGeminiModelError(error, signal);
+        throw toModelError(error, geminiErrorContext(signal));
       }
     },
   };
-  const clean = withoutSecrets(model, [apiKey]);
-  return settings.retry === false ? clean : withRetries(clean, settings.retry);
+  return withRetrySetting(withoutSecrets(model, [apiKey]), settings.retry);
 }
 
 /**
@@ -101,10 +101,6 @@ async function nextChunk(chunks: AsyncIterator<GenerateContentResponse>, signal:
   try {
     return await chunks.next();
   } catch (error) {
-    throw toGeminiModelError(error, signal);
+    throw toModelError(error, geminiErrorContext(signal));
   }
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
 }

@@ -1,10 +1,12 @@
 import { APIConnectionError, APIError, APIUserAbortError, OpenAI } from 'openai';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
-import { isRetryableStatus, ModelError } from '../../contracts/errors/model-error.js';
-import { requireApiKey, type ProviderSettings } from '../shared/credentials.js';
+import { requireApiKey } from '../shared/credentials.js';
 import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
 import { withoutSecrets } from '../shared/redact-secrets.js';
-import { withRetries, type RetryOptions } from '../shared/retry.js';
+import { withRetrySetting, type RetryOptions } from '../shared/retry.js';
+import { baseURLFrom, environmentOf, nonEmpty, type ProviderSettings } from '../shared/settings.js';
+import { toModelError, type ModelErrorContext, type ProviderFailure } from '../shared/to-model-error.js';
+import { rootMessage } from '../shared/transport-errors.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import { createStreamAssembler, fromOpenAICompletion } from './from-openai-response.js';
 import { toOpenAIRequest, type OpenAIRequestOptions } from './to-openai-request.js';
@@ -32,18 +34,18 @@ const PLACEHOLDER_KEY = 'not-needed';
  * `baseURL`, `OPENAI_BASE_URL` or OpenAI's own; variables are read from `env` when given, else `process.env`.
  */
 export function createOpenAIModel(settings: OpenAIModelSettings): Model {
-  const env = settings.env ?? process.env;
+  const env = environmentOf(settings);
   const apiKey = requireApiKey('OpenAI', settings, ['OPENAI_API_KEY'], env);
-  return withRetrySettings(settings, chatCompletionsModel({
+  return withRetrySetting(chatCompletionsModel({
     provider: 'openai',
     modelId: requireModelId(settings.model, 'OpenAI'),
     apiKey,
-    baseURL: nonEmpty(settings.baseURL) ?? nonEmpty(env['OPENAI_BASE_URL']) ?? OPENAI_BASE_URL,
+    baseURL: baseURLFrom(settings, 'OPENAI_BASE_URL', OPENAI_BASE_URL),
     maxTokensField: 'max_completion_tokens',
     organization: nonEmpty(env['OPENAI_ORG_ID']) ?? null,
     project: nonEmpty(env['OPENAI_PROJECT_ID']) ?? null,
     fetch: settings.fetch,
-  }));
+  }), settings.retry);
 }
 
 /**
@@ -52,12 +54,12 @@ export function createOpenAIModel(settings: OpenAIModelSettings): Model {
  * the name these servers know.
  */
 export function createOpenAICompatibleModel(settings: OpenAICompatibleModelSettings): Model {
-  const env = settings.env ?? process.env;
+  const env = environmentOf(settings);
   const baseURL = nonEmpty(settings.baseURL);
   if (baseURL === undefined) {
     throw new AgentctxError({ code: 'usage', message: 'An OpenAI-compatible model needs the base URL of its server.', hint: 'Pass baseURL, e.g. http://127.0.0.1:11434/v1 for Ollama.' });
   }
-  return withRetrySettings(settings, chatCompletionsModel({
+  return withRetrySetting(chatCompletionsModel({
     provider: 'openai-compatible',
     modelId: requireModelId(settings.model, 'the OpenAI-compatible server'),
     apiKey: nonEmpty(settings.apiKey) ?? nonEmpty(env['OPENAI_COMPATIBLE_API_KEY']) ?? PLACEHOLDER_KEY,
@@ -66,7 +68,7 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleModelSetti
     organization: null,
     project: null,
     fetch: settings.fetch,
-  }));
+  }), settings.retry);
 }
 
 type ClientConfig = Pick<OpenAIRequestOptions, 'maxTokensField'> & {
@@ -103,7 +105,7 @@ function chatCompletionsModel(config: ClientConfig): Model {
       try {
         return fromOpenAICompletion(await client.chat.completions.create(body(request), { signal }));
       } catch (error) {
-        throw toModelError(error, config, signal);
+        throw toModelError(error, errorContext(config, signal));
       }
     },
     async *stream(request: LlmRequest, options?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
@@ -118,48 +120,40 @@ function chatCompletionsModel(config: ClientConfig): Model {
         // The SDK ends an aborted stream quietly; what was read so far is not the whole answer.
         signal?.throwIfAborted();
       } catch (error) {
-        throw toModelError(error, config, signal);
+        throw toModelError(error, errorContext(config, signal));
       }
       yield { ...assembler.finish(), partial: false };
     },
   }, [config.apiKey]);
 }
 
-function withRetrySettings(settings: OpenAIModelSettings, model: Model): Model {
-  return settings.retry === false ? model : withRetries(model, settings.retry ?? {});
+/** How a failure of this client is told: the provider's message and hints, connection failures naming the server. */
+function errorContext(config: ClientConfig, signal: AbortSignal | undefined): ModelErrorContext {
+  return {
+    provider: config.provider,
+    signal,
+    classify: (error) => {
+      if (error instanceof APIUserAbortError) return 'cancelled';
+      if (error instanceof APIConnectionError) return 'connection';
+      return error instanceof APIError ? readAPIError(error, config) : undefined;
+    },
+    connectionFailure: (error) => ({
+      message: `the connection to ${config.baseURL} failed: ${rootMessage(error)}`,
+      hint: config.provider === 'openai-compatible' ? `Is the server at ${config.baseURL} running?` : 'Check the network connection (and OPENAI_BASE_URL if set).',
+    }),
+  };
 }
 
-function toModelError(error: unknown, config: ClientConfig, signal: AbortSignal | undefined): ModelError {
-  if (error instanceof ModelError) return error;
-  const provider = config.provider;
-  if (error instanceof APIUserAbortError || signal?.aborted === true) {
-    // withRetries ends an attempt that took too long with its own error, which says so and may be retried.
-    if (signal?.reason instanceof ModelError) return signal.reason;
-    return new ModelError({ provider, message: 'the call was cancelled', retryable: false, cause: error });
-  }
-  if (error instanceof APIConnectionError || isConnectionFailure(error)) {
-    return new ModelError({
-      provider,
-      message: `the connection to ${config.baseURL} failed: ${rootMessage(error)}`,
-      retryable: true,
-      hint: config.provider === 'openai-compatible' ? `Is the server at ${config.baseURL} running?` : 'Check the network connection (and OPENAI_BASE_URL if set).',
-      cause: error,
-    });
-  }
-  if (error instanceof APIError) {
-    const status = typeof error.status === 'number' ? error.status : undefined;
-    return new ModelError({
-      provider,
-      status,
-      message: providerMessage(error),
-      // An error event inside a stream has no status; the provider's error type says whether it was on its side.
-      retryable: status === undefined ? /server_error|overloaded|rate_limit/.test(`${error.type ?? ''} ${error.code ?? ''}`) : isRetryableStatus(status),
-      retryAfterSeconds: retryAfterSeconds(error.headers),
-      hint: statusHint(status, config),
-      cause: error,
-    });
-  }
-  return new ModelError({ provider, message: error instanceof Error ? error.message : String(error), retryable: false, cause: error });
+function readAPIError(error: APIError, config: ClientConfig): ProviderFailure {
+  const status = typeof error.status === 'number' ? error.status : undefined;
+  return {
+    status,
+    message: providerMessage(error),
+    // An error event inside a stream has no status; the provider's error type says whether it was on its side.
+    retryable: status === undefined ? /server_error|overloaded|rate_limit/.test(`${error.type ?? ''} ${error.code ?? ''}`) : undefined,
+    headers: error.headers,
+    hint: statusHint(status, config),
+  };
 }
 
 /** The provider's own words: `{ error: { message } }` from OpenAI and most servers, `{ error: '…' }` from some. */
@@ -176,42 +170,8 @@ function statusHint(status: number | undefined, config: ClientConfig): string | 
   return undefined;
 }
 
-/** `retry-after-ms` (OpenAI's), else `retry-after` in seconds or as a date. */
-function retryAfterSeconds(headers: Headers | undefined): number | undefined {
-  const ms = headers?.get('retry-after-ms');
-  if (ms != null && ms !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms) / 1000);
-  const value = headers?.get('retry-after');
-  if (value == null || value === '') return undefined;
-  if (Number.isFinite(Number(value))) return Math.max(0, Number(value));
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
-}
-
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
-// A connection lost while a stream is read surfaces from fetch itself (`terminated`), not as an SDK error.
-function isConnectionFailure(error: unknown): boolean {
-  for (let current = error; current instanceof Error; current = current.cause) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
-    if (current.message === 'fetch failed' || current.message === 'terminated') return true;
-  }
-  return false;
-}
-
-function rootMessage(error: unknown): string {
-  let current = error;
-  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
-  return current instanceof Error ? current.message : String(current);
-}
-
 function requireModelId(model: string, provider: string): string {
   const id = nonEmpty(model);
   if (id === undefined) throw new AgentctxError({ code: 'usage', message: `No model named for ${provider}.`, hint: 'Pass model, e.g. gpt-4.1-mini.' });
   return id;
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }

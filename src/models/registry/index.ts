@@ -1,6 +1,17 @@
 /**
  * @module agentctx/models
- * Models by name: `resolveModel('openai:gpt-4.1')`, loading only the provider asked for.
+ * Models by name: `resolveModel('openai:gpt-4.1')`, loading only the provider asked for; and the adapter layer
+ * every provider is built on, for writing adapters and middleware of your own.
  */
 export { resolveModel } from './resolve-model.js';
 export type { ResolveModelOptions } from './resolve-model.js';
+export { parseModelString } from './model-string.js';
+export type { ModelSpec } from './model-string.js';
+export { wrapModel } from '../shared/wrap-model.js';
+export type { ModelMiddleware, ModelMiddlewareCall } from '../../contracts/model.js';
+export { withRetries } from '../shared/retry.js';
+export type { RetryOptions } from '../shared/retry.js';
+export { withoutSecrets } from '../shared/redact-secrets.js';
+export { requireApiKey } from '../shared/credentials.js';
+export type { ProviderSettings } from '../shared/settings.js';
+export { isRetryableStatus } from '../../contracts/errors/model-error.js';

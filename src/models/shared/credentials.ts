@@ -1,15 +1,11 @@
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
+import { environmentOf, type Environment, type ProviderSettings } from './settings.js';
 
-/** Where a provider adapter takes its key and address from. */
-export type ProviderSettings = {
-  apiKey?: string | undefined;
-  baseURL?: string | undefined;
-  /** Read for keys and base URLs instead of `process.env` (tests pass their own). */
-  env?: Readonly<Record<string, string | undefined>> | undefined;
-};
-
-/** The API key from the settings or the first environment variable set; one clear error when there is none. */
-export function requireApiKey(provider: string, settings: ProviderSettings, variables: readonly string[], environment: Readonly<Record<string, string | undefined>>): string {
+/**
+ * The API key from the settings, else from the first of the variables that is set (read from `environment`, by
+ * default the settings' `env` or `process.env`); one clear error when there is none.
+ */
+export function requireApiKey(provider: string, settings: ProviderSettings, variables: readonly string[], environment: Environment = environmentOf(settings)): string {
   if (settings.apiKey !== undefined && settings.apiKey !== '') return settings.apiKey;
   for (const variable of variables) {
     const value = environment[variable];

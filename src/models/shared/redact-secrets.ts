@@ -1,6 +1,8 @@
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import { ModelError } from '../../contracts/errors/model-error.js';
 import type { Model, ModelStreamChunk } from '../../contracts/model.js';
+import { messageOf } from './transport-errors.js';
+import { wrapModel } from './wrap-model.js';
 
 const REDACTED = '[redacted]';
 
@@ -13,41 +15,32 @@ const REDACTED = '[redacted]';
 export function withoutSecrets(model: Model, secrets: readonly (string | undefined)[]): Model {
   const hidden = secrets.filter((secret): secret is string => secret !== undefined && secret.length >= 8);
   if (hidden.length === 0) return model;
+  const redact = (text: string) => hidden.reduce((result, secret) => result.split(secret).join(REDACTED), text);
   const clean = (error: unknown): unknown => {
-    const message = error instanceof Error ? error.message : String(error);
+    const failure = ModelError.isInstance(error) ? error : undefined;
+    const message = failure?.providerMessage ?? messageOf(error);
     const hint = AgentctxError.isInstance(error) ? error.hint : undefined;
     if (!hidden.some((secret) => message.includes(secret) || (hint?.includes(secret) ?? false))) return error;
-    const redact = (text: string) => hidden.reduce((result, secret) => result.split(secret).join(REDACTED), text);
     // A new error, so neither its stack nor its cause still quotes the key.
     return new ModelError({
-      provider: error instanceof ModelError ? error.provider : model.provider,
-      message: redact(error instanceof ModelError ? message.replace(`${error.provider}${error.status === undefined ? '' : ` ${error.status}`}: `, '') : message),
-      status: error instanceof ModelError ? error.status : undefined,
-      retryable: error instanceof ModelError ? error.retryable : false,
-      retryAfterSeconds: error instanceof ModelError ? error.retryAfterSeconds : undefined,
+      provider: failure?.provider ?? model.provider,
+      message: redact(message),
+      status: failure?.status,
+      retryable: failure?.retryable ?? false,
+      retryAfterSeconds: failure?.retryAfterSeconds,
       hint: hint === undefined ? undefined : redact(hint),
     });
   };
-  const wrapped: Model = {
-    specificationVersion: 'v1',
-    provider: model.provider,
-    modelId: model.modelId,
-    ...(model.pairsCallsById === undefined ? {} : { pairsCallsById: model.pairsCallsById }),
-    generate: (request, options) => model.generate(request, options).catch((error: unknown) => Promise.reject(clean(error))),
-  };
-  if (model.countTokens !== undefined) {
-    const count = model.countTokens.bind(model);
-    wrapped.countTokens = (request, options) => count(request, options).catch((error: unknown) => Promise.reject(clean(error)));
-  }
-  if (model.stream !== undefined) {
-    const stream = model.stream.bind(model);
-    wrapped.stream = async function* (request, options): AsyncGenerator<ModelStreamChunk> {
+  const rejectClean = (error: unknown) => Promise.reject(clean(error));
+  return wrapModel(model, {
+    generate: ({ request, options, next }) => next(request, options).catch(rejectClean),
+    countTokens: ({ request, options, next }) => next(request, options).catch(rejectClean),
+    async *stream({ request, options, next }): AsyncGenerator<ModelStreamChunk> {
       try {
-        yield* stream(request, options);
+        yield* next(request, options);
       } catch (error) {
         throw clean(error);
       }
-    };
-  }
-  return wrapped;
+    },
+  });
 }

@@ -1,6 +1,7 @@
 import { ModelError } from '../../contracts/errors/model-error.js';
-import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
-import type { LlmRequest } from '../../contracts/request.js';
+import type { Model, ModelCallOptions, ModelMiddlewareCall, ModelStreamChunk } from '../../contracts/model.js';
+import { toModelError } from './to-model-error.js';
+import { wrapModel } from './wrap-model.js';
 
 export type RetryOptions = {
   /** Attempts after the first; default 2. */
@@ -45,31 +46,24 @@ export function withRetries(model: Model, options: RetryOptions = {}): Model {
       } catch (error) {
         stopTimer();
         unlink();
-        const failure = asModelError(error, model, callOptions?.signal, signal);
+        // The caller's abort wins over the attempt's own timeout, which may have fired first.
+        const failure = toModelError(error, { provider: model.provider, signal: callOptions?.signal?.aborted === true ? callOptions.signal : signal });
         if (!failure.retryable || tries >= maxRetries || callOptions?.signal?.aborted === true) throw failure;
         await sleep(delayFor(tries, failure), callOptions?.signal);
       }
     }
   }
 
-  const wrapped: Model = {
-    specificationVersion: 'v1',
-    provider: model.provider,
-    modelId: model.modelId,
-    ...(model.pairsCallsById === undefined ? {} : { pairsCallsById: model.pairsCallsById }),
-    generate: async (request: LlmRequest, callOptions?: ModelCallOptions): Promise<ModelResponse> => (await attempt((inner) => model.generate(request, inner), callOptions)).value,
-  };
-  if (model.countTokens !== undefined) {
-    const count = model.countTokens.bind(model);
-    wrapped.countTokens = async (request, callOptions) => (await attempt((inner) => count(request, inner), callOptions)).value;
-  }
-  if (model.stream !== undefined) {
-    const stream = model.stream.bind(model);
-    wrapped.stream = async function* (request: LlmRequest, callOptions?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
+  const retried = async <T>({ request, options: callOptions, next }: ModelMiddlewareCall<Promise<T>>): Promise<T> => (await attempt((inner) => next(request, inner), callOptions)).value;
+
+  return wrapModel(model, {
+    generate: retried,
+    countTokens: retried,
+    async *stream({ request, options: callOptions, next }): AsyncGenerator<ModelStreamChunk> {
       // Open the stream and read its first chunk under retry; then hand the rest through.
       const { value: opened, release } = await attempt(
         async (inner) => {
-          const iterator = stream(request, inner)[Symbol.asyncIterator]();
+          const iterator = next(request, inner)[Symbol.asyncIterator]();
           const first = await iterator.next();
           return { iterator, first };
         },
@@ -79,13 +73,17 @@ export function withRetries(model: Model, options: RetryOptions = {}): Model {
       try {
         if (opened.first.done === true) return;
         yield opened.first.value;
-        for (let next = await opened.iterator.next(); next.done !== true; next = await opened.iterator.next()) yield next.value;
+        for (let chunk = await opened.iterator.next(); chunk.done !== true; chunk = await opened.iterator.next()) yield chunk.value;
       } finally {
         release();
       }
-    };
-  }
-  return wrapped;
+    },
+  });
+}
+
+/** The model as an adapter's `retry` setting asks: `false` for no retries, else `withRetries` with those options. */
+export function withRetrySetting(model: Model, retry: RetryOptions | false | undefined): Model {
+  return retry === false ? model : withRetries(model, retry);
 }
 
 // One attempt's signal: aborted by the caller's signal, or by the timeout until `stopTimer` (the answer came).
@@ -100,13 +98,6 @@ function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number, model:
     stopTimer: () => clearTimeout(timer),
     unlink: () => outer?.removeEventListener('abort', onAbort),
   };
-}
-
-function asModelError(error: unknown, model: Model, outer: AbortSignal | undefined, inner: AbortSignal | undefined): ModelError {
-  if (error instanceof ModelError) return error;
-  if (outer?.aborted === true) return new ModelError({ provider: model.provider, message: 'the call was cancelled', retryable: false, cause: error });
-  if (inner?.aborted === true && inner.reason instanceof ModelError) return inner.reason;
-  return new ModelError({ provider: model.provider, message: error instanceof Error ? error.message : String(error), retryable: false, cause: error });
 }
 
 function defaultSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -1,0 +1,105 @@
+import type { AgentTree } from '../contracts/agent.js';
+import type { Model } from '../contracts/model.js';
+import type { SessionStore } from '../contracts/session-store.js';
+import { createAgentTree, isLlmAgent } from '../engine/agent/agent-tree.js';
+import type { Runner } from '../engine/runner/runner.js';
+import { createRunner } from '../presets/create-runner.js';
+import { loadAgent } from './load-agent.js';
+import { resolveModel } from './resolve-model.js';
+import { resolveSqlStore, resolveStore, type OpenedSqlStore } from './resolve-store.js';
+
+/** Where a command runs: its working folder (for relative paths) and its environment (for API keys). */
+export type RuntimePlace = { cwd: string; env: Readonly<Record<string, string | undefined>> };
+
+/** How the runtime reaches stores and models; tests pass their own to watch what is opened and closed. */
+export type Openers = {
+  store(value: string | undefined, cwd: string): Promise<SessionStore>;
+  sqlStore(value: string | undefined, cwd: string): Promise<OpenedSqlStore>;
+  model(name: string, cwd: string, env: RuntimePlace['env']): Promise<Model>;
+};
+
+/** The stores and models `--store` and `--model` name on this machine (`resolve-store.ts`, `resolve-model.ts`). */
+export const nodeOpeners: Openers = Object.freeze({ store: resolveStore, sqlStore: resolveSqlStore, model: resolveModel });
+
+/** What `agentctx run` and `serve` drive: an agent file's runner, and the store it keeps sessions in. */
+export type AgentRunner = { runner: Runner; sessions: SessionStore };
+
+export type RunnerChoices = {
+  /** `--store`: where sessions live (the default SQLite file when absent). */
+  store: string | undefined;
+  /** `--model`: one model for every agent, instead of the models the agents name. */
+  model: string | undefined;
+  streaming: boolean;
+};
+
+/**
+ * The CLI's composition root: everything a command opens of the outside world (session stores, models, runners) is
+ * opened here, once, and closed together by `close` when the command ends, whether it succeeded or threw. `main` opens
+ * one per command. A store that cannot be opened is a one-line error naming it, its password hidden (`resolveStore`).
+ */
+export type CliRuntime = {
+  /** The session store a `--store` value names: `memory`, a SQLite file, or a PostgreSQL URL (connected and migrated). */
+  store(value: string | undefined): Promise<SessionStore>;
+  /** A SQLite or PostgreSQL store, not yet migrated: for `agentctx migrate`. */
+  sqlStore(value: string | undefined): Promise<OpenedSqlStore>;
+  /** A model by name, as `--model` takes it; each name is resolved once. */
+  model(name: string): Promise<Model>;
+  /**
+   * An agent file's (or module's) runner: the agents, then their models (the one `--model`, or every model the agents
+   * name, all resolved before anything runs), then the store.
+   */
+  runner(file: string, choices: RunnerChoices): Promise<AgentRunner>;
+  /** Closes every store opened, the latest first; the first failure is thrown after all were tried. */
+  close(): Promise<void>;
+};
+
+export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): CliRuntime {
+  const opened: { close(): Promise<void> }[] = [];
+  const models = new Map<string, Promise<Model>>();
+  const runtime: CliRuntime = {
+    async store(value) {
+      const store = await open.store(value, place.cwd);
+      opened.push(store);
+      return store;
+    },
+    async sqlStore(value) {
+      const sql = await open.sqlStore(value, place.cwd);
+      opened.push(sql.store);
+      return sql;
+    },
+    model(name) {
+      const model = models.get(name) ?? open.model(name, place.cwd, place.env);
+      models.set(name, model);
+      return model;
+    },
+    async runner(file, choices) {
+      const tree = createAgentTree(await loadAgent(file, place.cwd));
+      const models = await modelsFor(tree, choices.model, runtime);
+      const sessions = await runtime.store(choices.store);
+      return { runner: createRunner({ agents: tree, sessions, ...models, streaming: choices.streaming }), sessions };
+    },
+    async close() {
+      let failure: { error: unknown } | undefined;
+      for (const resource of opened.splice(0).reverse()) {
+        try {
+          await resource.close();
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+      if (failure !== undefined) throw failure.error;
+    },
+  };
+  return runtime;
+}
+
+// One model for every agent, or the models the agents name, each resolved now so a bad name fails before any turn.
+async function modelsFor(tree: AgentTree, override: string | undefined, runtime: CliRuntime): Promise<{ model: Model } | { models: (name: string) => Model | undefined }> {
+  if (override !== undefined) return { model: await runtime.model(override) };
+  const named = new Map<string, Model>();
+  for (const node of tree.nodes) {
+    const name = isLlmAgent(node.definition) ? node.definition.model : undefined;
+    if (name !== undefined && !named.has(name)) named.set(name, await runtime.model(name));
+  }
+  return { models: (name) => named.get(name) };
+}
