@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from '../../test/reliability/support.js';
+import { cli } from '../../test/support/cli.js';
 import type { EventsCompactionConfig } from '../contracts/compaction.js';
 import type { Event } from '../contracts/event.js';
 import type { ProfileName } from '../contracts/profile.js';

@@ -1,10 +1,10 @@
-import type { EventsCompactionConfig, SlidingWindow, TokenTrigger } from '../contracts/compaction.js';
+import type { EventsCompactionConfig } from '../contracts/compaction.js';
 import { type CompactionPlan } from '../contracts/compaction.js';
 import type { Event } from '../contracts/event.js';
 import type { Profile } from '../contracts/profile.js';
 import { summarizerInput } from '../engine/compaction/compaction-plan.js';
 import { planDueCompaction } from '../engine/compaction/plan-due.js';
-import { compactionTriggers } from '../features/compaction/compaction-config.js';
+import { dueTriggers } from '../features/compaction/compaction-config.js';
 import { compactionEvent } from '../features/compaction/compaction-event.js';
 import { ExtractiveSummarizer } from '../features/compaction/extractive-summarizer.js';
 
@@ -64,10 +64,4 @@ export async function withExtractiveSummary(events: readonly Event[], plan: Comp
   if (summary === undefined) return undefined;
   const latest = Math.max(plan.endTimestamp, ...events.map((event) => event.timestamp));
   return [...events, compactionEvent(plan, summary, DRY_RUN_ID, { now: () => latest, newId: () => DRY_RUN_ID })];
-}
-
-// A configuration's triggers, as `planDueCompaction` takes them (as the runner's compaction plugin passes them).
-function dueTriggers(config: EventsCompactionConfig): { token?: TokenTrigger[]; window?: SlidingWindow } {
-  const { token, window } = compactionTriggers(config);
-  return { ...(token === undefined ? {} : { token: [token] }), ...(window === undefined ? {} : { window }) };
 }

@@ -63,7 +63,7 @@ export function formatCompacted(preview: CompactionPreview, stored: Event, summa
 
 function settingLines(preview: CompactionPreview, style: Style): string[] {
   const { config } = preview;
-  const lines = [`  rules:           ${preview.adk ? 'ADK (adkCompatibility)' : 'agentctx'}`];
+  const lines = [`  rules:           ${preview.adk ? 'ADK (the adk profile)' : 'agentctx'}`];
   if (config.compactionInterval !== undefined) {
     lines.push(`  sliding window:  every ${plural(config.compactionInterval, 'invocation')}, reaching ${config.overlapSize ?? 0} back`);
   }

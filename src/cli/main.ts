@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import { checkCommand } from './commands/check.js';
 import { compactCommand } from './commands/compact.js';
@@ -11,18 +10,15 @@ import { tokensCommand } from './commands/tokens.js';
 import { webCommand } from './commands/web.js';
 import { exitStatusOf } from './exit-status.js';
 import { processIo, type CliIo, type Command } from './io.js';
+import { packageVersion } from './package-version.js';
 import { openRuntime, type CliRuntime } from './runtime.js';
 
 const COMMANDS: readonly Command[] = [runCommand, serveCommand, webCommand, inspectCommand, diffCommand, tokensCommand, compactCommand, checkCommand, migrateCommand];
 
-function version(): string {
-  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return packageJson.version;
-}
 
 function topHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
-  return `agentctx ${version()}: decides, deterministically and visibly, exactly what each model call receives.
+  return `agentctx ${packageVersion()}: decides, deterministically and visibly, exactly what each model call receives.
 
 Usage: agentctx <command> [options]
 
@@ -62,7 +58,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo(), ope
       return 0;
     }
     if (first === '-v' || first === '--version') {
-      io.stdout(`${version()}\n`);
+      io.stdout(`${packageVersion()}\n`);
       return 0;
     }
     const command = COMMANDS.find((candidate) => candidate.name === first);

@@ -6,7 +6,7 @@ import { createRunner, GlobalInstructionPlugin, llmAgent, type Plugin } from '..
 import { withSystemBlock } from '../../src/engine/assembly/draft.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
-import { agentctx } from '../support/run-cli.js';
+import { agentctx } from '../support/cli.js';
 
 // Plugins as `agentctx inspect` shows them: a case file naming ADK's GlobalInstructionPlugin, and the recorded calls
 // of a runner with a plugin of its own, each block attributed to the plugin that added it.

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -26,6 +26,8 @@ export const ENTRY_POINTS = [
   'HTTP API body',
   'CLI flags',
 ] as const;
+
+const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
 
 /** `npm run fuzz` runs each property 100 times as often; its rows get this long. */
 const FUZZ_TIMEOUT_MS = 15 * 60_000;
@@ -59,7 +61,7 @@ export function testName(row: Row): string {
  */
 export function defineRows(moduleUrl: string, area: Area, rows: Row[], hooks: { afterAll?: () => unknown } = {}): RowGroup {
   const path = fileURLToPath(moduleUrl);
-  const group: RowGroup = { area, file: `test/reliability/${basename(path)}`, rows };
+  const group: RowGroup = { area, file: relative(REPOSITORY, path), rows };
   if (process.env['VITEST'] !== undefined && expect.getState().testPath === path) {
     describe(AREAS[area], () => {
       if (hooks.afterAll !== undefined) afterAll(hooks.afterAll);

@@ -2,32 +2,10 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
 import type { Model, ModelResponse } from '../../src/contracts/model.js';
 import type { Event } from '../../src/contracts/event.js';
 import type { Runner, RunInput } from '../../src/engine/runner/runner.js';
-import { repositoryRoot } from '../support/run-cli.js';
-
-export type CliResult = { code: number; stdout: string; stderr: string };
-
-/** The CLI's `main`, in this process (what `bin/agentctx.js` calls), with its output captured. */
-export async function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), cwd: options.cwd ?? repositoryRoot, env: options.env ?? {}, isTty: false };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
-
-/** The CLI's promise for bad input: exit 2, one line on stderr that matches, no stack trace, nothing on stdout. */
-export function expectCliError(result: CliResult, pattern: RegExp): void {
-  expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 2, stdout: '' });
-  expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
-  expect(result.stderr).toMatch(/^error: /);
-  expect(result.stderr).toMatch(pattern);
-  expect(result.stderr).not.toMatch(/\n\s+at |unexpected failure/);
-}
 
 /** The error `run` throws (or rejects with); fails the test when it does not throw. */
 export async function caught(run: () => unknown): Promise<unknown> {

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runner } from '../../src/engine/runner/runner.js';
-import { agentctx } from '../support/run-cli.js';
+import { agentctx } from '../support/cli.js';
 import { api, parseSse, pipelineRunner, PIPELINE, resources } from './helpers.js';
 
 const res = resources();

@@ -13,7 +13,7 @@ import { loadAgent } from '../../src/cli/load-agent.js';
 import { resolveModel } from '../../src/cli/resolve-model.js';
 import { createServer, type AgentctxServer, type ServerOptions } from '../../src/server/index.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
-import { repositoryRoot } from '../support/run-cli.js';
+import { repositoryRoot } from '../support/cli.js';
 
 export const PIPELINE = 'examples/seed-001/pipeline.yaml';
 export const PIPELINE_SCRIPT = 'examples/seed-001/script.yaml';

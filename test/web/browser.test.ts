@@ -14,7 +14,7 @@ import { diffCalls } from '../../src/web/call-diff.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { serveInspector, type ServedInspector } from '../../src/web/serve-inspector.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, hasChromium, skipWithoutChromium } from '../support/chromium.js';
-import { repositoryRoot } from '../support/run-cli.js';
+import { repositoryRoot } from '../support/cli.js';
 import { createFixtureStore, HOSTILE, MARKUP_IN_OUTPUT, PAGED, SCRIPT_IN_STATE, type InspectorFixture } from './fixtures.js';
 
 const SCREENSHOTS = join(repositoryRoot, 'test-results', 'screenshots');

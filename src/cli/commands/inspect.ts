@@ -32,8 +32,12 @@ artifacts filled in, and the events behind each message.
   state:        session state; app:, user: and temp: keys included
   artifacts:    artifact name → text, for {artifact.name}
   events:       the session's history (id and timestamp may be left out)
-  valueFormat:  default | python (ADK's str() for values in the text)
-  adkCompatibility: true shows compaction summaries as ADK does
+  profile:      agentctx (default) | adk: ADK's conventions byte for byte
+                (Python's str() for values, summaries shown as ADK does);
+                adkCompatibility: true is the older spelling of adk
+  valueFormat:  default | python, over the profile's (ADK's str() for values)
+  escapes:      true: \{ and \} are literal braces
+  plugins:      - globalInstruction: <text>   (ADK's GlobalInstructionPlugin)
   eventsCompactionConfig: when to compact the history (compactionInterval,
                 overlapSize, tokenThreshold, eventRetentionSize); see
                 'agentctx compact --help'

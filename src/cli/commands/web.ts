@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { listenError, listenOptions } from '../listen-options.js';
 import { parseCommandArgs } from '../args.js';
+import { packageVersion } from '../package-version.js';
 import type { CliIo, Command } from '../io.js';
 import { DEFAULT_STORE, isPostgresUrl } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
@@ -86,7 +87,7 @@ export const webCommand: Command = {
     // Hono loads only when the inspector runs, so the other commands do not pay for it.
     const [{ createInspectorApp }, { serveInspector }] = await Promise.all([import('../../web/inspector-app.js'), import('../../web/serve-inspector.js')]);
     const store = await runtime.store(values.store);
-    const app = createInspectorApp({ store, token, apps, version: version(), onError: (error) => io.stderr(`agentctx web: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
+    const app = createInspectorApp({ store, token, apps, version: packageVersion(), onError: (error) => io.stderr(`agentctx web: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
     const served = await serveInspector({ app, port, host }).catch((error: unknown) => {
       throw listenError(error, host, port);
     });
@@ -97,9 +98,6 @@ export const webCommand: Command = {
   },
 };
 
-function version(): string {
-  return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-}
 
 
 

@@ -81,3 +81,9 @@ export function compactionTriggers(config: EventsCompactionConfig | undefined): 
     ...(parsed.summarizer === undefined ? {} : { summarizer: parsed.summarizer }),
   };
 }
+
+/** A configuration's triggers as `planDueCompaction` takes them: the token trigger in a list, and the window. */
+export function dueTriggers(config: EventsCompactionConfig | undefined): { token?: TokenTrigger[]; window?: SlidingWindow } {
+  const { token, window } = compactionTriggers(config);
+  return { ...(token === undefined ? {} : { token: [token] }), ...(window === undefined ? {} : { window }) };
+}

@@ -8,7 +8,7 @@ import { isLlmAgent } from '../../engine/agent/agent-tree.js';
 import { summarizerInput } from '../../engine/compaction/compaction-plan.js';
 import { planDueCompaction } from '../../engine/compaction/plan-due.js';
 import { CONTENTS_MEMO } from '../contents/contents-processor.js';
-import { compactionTriggers } from './compaction-config.js';
+import { compactionTriggers, dueTriggers } from './compaction-config.js';
 import { compactionEventInput } from './compaction-event.js';
 import { LlmSummarizer } from './llm-summarizer.js';
 import { promptAfterInvocation, promptBeforeCall } from './measure-prompt.js';
@@ -21,6 +21,7 @@ import { promptAfterInvocation, promptBeforeCall } from './measure-prompt.js';
  */
 export function compactionPlugin(config: EventsCompactionConfig | undefined): Plugin {
   const triggers = compactionTriggers(config);
+  const afterInvocation = dueTriggers(config);
   // Whether a token compaction ran before one of the invocation's calls: then it has had its turn.
   const tokenCompacted = new WeakSet<InvocationContext>();
   return Object.freeze({
@@ -48,11 +49,7 @@ export function compactionPlugin(config: EventsCompactionConfig | undefined): Pl
         const fired = tokenCompacted.has(context);
         const { events, profile } = context;
         const promptTokens = triggers.token === undefined || fired ? undefined : await promptAfterInvocation(events, profile, root.name, context.memo.get(CONTENTS_MEMO));
-        const due = planDueCompaction(
-          events,
-          { ...(triggers.token === undefined ? {} : { token: [triggers.token] }), window: triggers.window },
-          { moment: { kind: 'after-invocation', tokenCompacted: fired }, promptTokens, summaries: profile.summaries, newId: () => context.newId() },
-        );
+        const due = planDueCompaction(events, afterInvocation, { moment: { kind: 'after-invocation', tokenCompacted: fired }, promptTokens, summaries: profile.summaries, newId: () => context.newId() });
         if (due !== undefined) await summarizeAndStore(context, due.plan, triggers.summarizer, root);
       },
     },

@@ -1,0 +1,76 @@
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'vitest';
+import { main } from '../../src/cli/main.js';
+
+// The one harness for CLI tests: the built `bin/agentctx.js` as a user runs it (`agentctx`, `agentctxWith`,
+// `agentctxWithInput`, `spawnAgentctx` for servers), or its `main` in this process (`cli`), and what the CLI promises
+// about errors.
+
+const run = promisify(execFile);
+export const repositoryRoot = new URL('../..', import.meta.url).pathname;
+const bin = join(repositoryRoot, 'bin', 'agentctx.js');
+
+export type CliResult = { code: number; stdout: string; stderr: string };
+
+/** Runs the built CLI as a user would, from the repository root; `npm test` builds it first. */
+export async function agentctx(...args: string[]): Promise<CliResult> {
+  return agentctxWith({}, ...args);
+}
+
+/** The same, with extra environment variables. */
+export async function agentctxWith(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: repositoryRoot, env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** Runs the CLI with text on its standard input (not a terminal), as a pipe would. */
+export function agentctxWithInput(input: string, ...args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawnAgentctx(args);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/** The built CLI as a long-running child (`serve`, `web`), from the repository root. */
+export function spawnAgentctx(args: readonly string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [bin, ...args], { cwd: repositoryRoot, env: { ...process.env, NO_COLOR: '1', ...env } });
+}
+
+/** The CLI's `main`, in this process (what `bin/agentctx.js` calls), with its output captured. */
+export async function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), cwd: options.cwd ?? repositoryRoot, env: options.env ?? {}, isTty: false };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+/** The CLI's promise for an error: one line on stderr, no stack trace, the given exit code. */
+export function expectOneLineError(result: CliResult, code: number, pattern: RegExp): void {
+  expect(result.code).toBe(code);
+  expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  expect(result.stderr).toMatch(pattern);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+/** The CLI's promise for bad input: exit 2, one line on stderr that matches, no stack trace, nothing on stdout. */
+export function expectCliError(result: CliResult, pattern: RegExp): void {
+  expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 2, stdout: '' });
+  expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  expect(result.stderr).toMatch(/^error: /);
+  expect(result.stderr).toMatch(pattern);
+  expect(result.stderr).not.toMatch(/\n\s+at |unexpected failure/);
+}
