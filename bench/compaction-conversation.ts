@@ -4,8 +4,8 @@
 // and the raw tail in it, and whether any function response lost its call.
 import { createInMemorySessionStore, createRunner, type EventsCompactionConfig, type Event, type LlmRequest, type Runner } from 'agentctx';
 import { ExtractiveSummarizer } from 'agentctx/compaction';
-import { countRequestTokens, loadTokenCounter, type TokenCounter } from 'agentctx/tokens';
 import { createScriptedModel } from 'agentctx/models/scripted';
+import { countRequestTokens, loadTokenCounter, type TokenCounter } from 'agentctx/tokens';
 import { AGENT_NAME, buildAgent, turnPlan, type TurnPlan } from './compaction-scenario.js';
 
 // The line agentctx opens every summary with in a request (its `exact` view of compaction).

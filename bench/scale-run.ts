@@ -1,9 +1,9 @@
 // bench:scale's run: servers on one PostgreSQL database, concurrent clients, one server killed mid-run, a verdict.
 import { createPostgresSessionStore } from 'agentctx/stores/postgres';
-import { median } from './stats.js';
 import { planClients, runClient, type AcknowledgedTurn } from './scale-client.js';
 import { freshDatabase, startServer, stopServer, type ServerProcess } from './scale-servers.js';
 import { verify, type Verification } from './scale-verify.js';
+import { median } from './stats.js';
 
 export type ScaleOptions = {
   servers: number;

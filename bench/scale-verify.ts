@@ -1,7 +1,6 @@
 // bench:scale's verdict, read from the database after the run.
 import type { SessionStore } from 'agentctx';
-import type { AcknowledgedTurn, ClientPlan } from './scale-client.js';
-import { APP } from './scale-client.js';
+import { type AcknowledgedTurn, type ClientPlan, APP } from './scale-client.js';
 
 export type Verification = {
   /** Events of acknowledged turns missing from their session. */

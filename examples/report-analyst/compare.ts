@@ -1,6 +1,6 @@
 import type { SessionStore } from 'agentctx';
-import { promptTokensPerCall, runAnalysis, type AnalysisRun } from './run-analysis.js';
 import type { Report } from './reports.js';
+import { promptTokensPerCall, runAnalysis, type AnalysisRun } from './run-analysis.js';
 
 export type Comparison = {
   naive: AnalysisRun & { tokens: number[] };

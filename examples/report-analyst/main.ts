@@ -4,8 +4,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createSqliteSessionStore } from 'agentctx/stores/sqlite';
 import { compareRuns } from './compare.js';
-import { APP } from './run-analysis.js';
 import { expectedAnswer, generateReports, REPORT_COUNT } from './reports.js';
+import { APP } from './run-analysis.js';
 import { lineChartSvg } from './svg-chart.js';
 
 const CHART = '.agentctx/report-analyst-tokens.svg';

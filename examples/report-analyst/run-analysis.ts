@@ -1,6 +1,6 @@
 import { createRunner, type Event, type Model, type SessionStore } from 'agentctx';
-import { countRequestTokens, loadTokenCounter } from 'agentctx/tokens';
 import { createScriptedModel } from 'agentctx/models/scripted';
+import { countRequestTokens, loadTokenCounter } from 'agentctx/tokens';
 import { buildAnalyst, type Mode } from './agents.js';
 import { QUESTION, type Report } from './reports.js';
 import { analystScript } from './script.js';

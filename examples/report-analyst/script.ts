@@ -3,8 +3,8 @@
 // when naive), so its answer is right only if the reports really reached it.
 import type { LlmRequest, Part } from 'agentctx';
 import type { Script, ScriptCall, ScriptedResponse } from 'agentctx/models/scripted';
-import { formatAnswer, QUESTION } from './reports.js';
 import type { Mode } from './agents.js';
+import { formatAnswer, QUESTION } from './reports.js';
 
 const BATCH = 10;
 

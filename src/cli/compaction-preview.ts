@@ -1,5 +1,4 @@
-import type { EventsCompactionConfig } from '../contracts/compaction.js';
-import { type CompactionPlan } from '../contracts/compaction.js';
+import type { EventsCompactionConfig, CompactionPlan } from '../contracts/compaction.js';
 import type { Event } from '../contracts/event.js';
 import type { Profile } from '../contracts/profile.js';
 import { summarizerInput } from '../engine/compaction/compaction-plan.js';

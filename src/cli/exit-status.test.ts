@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cli, expectCliError } from '../../test/support/cli.js';
-import { repositoryRoot } from '../../test/support/cli.js';
+import { cli, expectCliError, repositoryRoot } from '../../test/support/cli.js';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import { ConflictError } from '../contracts/errors/conflict-error.js';
 import { ModelError } from '../contracts/errors/model-error.js';

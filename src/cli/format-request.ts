@@ -1,8 +1,8 @@
-import type { Occurrence } from '../engine/assembly/find-in-request.js';
+import type { Part } from '../contracts/content.js';
 import type { Provenance } from '../contracts/provenance.js';
 import type { LlmRequest } from '../contracts/request.js';
 import type { Source } from '../contracts/source.js';
-import type { Part } from '../contracts/content.js';
+import type { Occurrence } from '../engine/assembly/find-in-request.js';
 import type { RequestTokenCount } from '../engine/tokens/count-request-tokens.js';
 import type { Style } from './style.js';
 

@@ -1,8 +1,8 @@
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { agentFromConfig } from '../presets/agent-files.js';
 import type { AgentDefinition } from '../contracts/agent.js';
 import { ValidationError } from '../contracts/errors/validation-error.js';
+import { agentFromConfig } from '../presets/agent-files.js';
 import { nodeAgentFiles } from './agent-files.js';
 import { loadDocumentFile, relativeLoader } from './load-document-file.js';
 

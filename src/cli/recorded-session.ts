@@ -1,7 +1,7 @@
 import { NotFoundError } from '../contracts/errors/not-found-error.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
-import type { SessionKey } from '../contracts/session.js';
 import type { SessionStore } from '../contracts/session-store.js';
+import type { SessionKey } from '../contracts/session.js';
 import { loadAgent } from './load-agent.js';
 import type { CliRuntime } from './runtime.js';
 

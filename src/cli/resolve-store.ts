@@ -2,8 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
-import { createInMemorySessionStore } from '../engine/session/in-memory-session-store.js';
 import type { SessionStore } from '../contracts/session-store.js';
+import { createInMemorySessionStore } from '../engine/session/in-memory-session-store.js';
 import type { SqlSessionStore } from '../stores/sqlite/index.js';
 
 /** Where the CLI keeps sessions when no `--store` is given: a SQLite file in the working folder. */

@@ -1,8 +1,8 @@
+import type { Content } from './content.js';
+import type { CallbackContext, ToolContext } from './contexts.js';
 import type { ModelResponse } from './model.js';
 import type { LlmRequest } from './request.js';
-import type { Content } from './content.js';
 import type { Tool } from './tool.js';
-import type { CallbackContext, ToolContext } from './contexts.js';
 
 /** A hook's answer: a value, nothing (go on as usual), or a promise of either. */
 export type Maybe<T> = T | undefined | void | Promise<T | undefined | void>;

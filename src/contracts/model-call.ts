@@ -1,6 +1,6 @@
+import type { Usage } from './event.js';
 import type { Provenance } from './provenance.js';
 import type { LlmRequest } from './request.js';
-import type { Usage } from './event.js';
 
 /** One model call of a session, as recorded for inspection: the exact request, where it came from, what it cost. */
 export type ModelCallRecord = {

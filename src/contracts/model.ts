@@ -1,6 +1,6 @@
-import type { LlmRequest } from './request.js';
 import type { Content } from './content.js';
 import type { Usage } from './event.js';
+import type { LlmRequest } from './request.js';
 
 /** What a model call returns. */
 export type ModelResponse = {

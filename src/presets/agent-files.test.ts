@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { LlmAgentDefinition } from '../contracts/agent.js';
 import { ValidationError } from '../contracts/errors/validation-error.js';
+import { createAgentTree } from '../engine/agent/agent-tree.js';
+import { llmAgent } from '../engine/agent/define-agent.js';
 import { declareTool } from '../engine/tools/tool.js';
 import { agentFromConfig } from './agent-files.js';
-import { createAgentTree } from '../engine/agent/agent-tree.js';
-import type { LlmAgentDefinition } from '../contracts/agent.js';
-import { llmAgent } from '../engine/agent/define-agent.js';
 
 const files: Record<string, unknown> = {
   'agents/helper.yaml': { name: 'helper', description: 'Helps.', sub_agents: [{ config_path: 'leaf.yaml' }] },

@@ -1,20 +1,18 @@
-import { agentFromConfig, type AgentFileOptions } from './agent-files.js';
-import { createAgentTree } from '../engine/agent/agent-tree.js';
-import { type AgentTree } from '../contracts/agent.js';
-import { parseCompactionConfig } from '../features/compaction/compaction-config.js';
-import { type EventsCompactionConfig } from '../contracts/compaction.js';
+import type { AgentTree, Processor, Plugin } from '../contracts/agent.js';
+import type { EventsCompactionConfig } from '../contracts/compaction.js';
 import { ValidationError } from '../contracts/errors/validation-error.js';
-import { assembleRequest } from './assemble-request.js';
-import { type AssembledRequest } from '../contracts/provenance.js';
-import type { Processor } from '../contracts/agent.js';
+import type { Event } from '../contracts/event.js';
+import type { Profile, ProfileName } from '../contracts/profile.js';
+import type { AssembledRequest } from '../contracts/provenance.js';
+import { createAgentTree } from '../engine/agent/agent-tree.js';
+import { deriveProfile, resolveProfile } from '../engine/profile/profiles.js';
 import { recordTextReader } from '../engine/session/artifact-rules.js';
 import { checkUniqueEventIds, readEvent } from '../engine/session/decode-event.js';
-import type { Event } from '../contracts/event.js';
-import type { Plugin } from '../contracts/agent.js';
-import type { Profile, ProfileName } from '../contracts/profile.js';
-import { deriveProfile, resolveProfile } from '../engine/profile/profiles.js';
 import { JsonReader, isPlainRecord, joinPath } from '../engine/util/json-reader.js';
+import { parseCompactionConfig } from '../features/compaction/compaction-config.js';
 import { GlobalInstructionPlugin } from '../features/global-instruction/global-instruction-plugin.js';
+import { agentFromConfig, type AgentFileOptions } from './agent-files.js';
+import { assembleRequest } from './assemble-request.js';
 
 /** A request to assemble without running anything: an agent tree, who is asked, and the session as it stands. */
 export type CaseFile = {

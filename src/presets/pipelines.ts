@@ -1,13 +1,13 @@
 import type { Processor } from '../contracts/agent.js';
-import { agentTransferProcessor } from '../features/transfer/agent-transfer.js';
 import { contentsProcessor } from '../features/contents/contents-processor.js';
-import { contextBlocksProcessor } from '../features/context-blocks/context-blocks.js';
 import { finalizeProcessor } from '../features/contents/finalize.js';
+import { contextBlocksProcessor } from '../features/context-blocks/context-blocks.js';
 import { identityProcessor } from '../features/identity/identity.js';
 import { instructionsProcessor } from '../features/instructions/instructions.js';
 import { sectionsProcessor } from '../features/sections/sections.js';
 import { skillsListingProcessor } from '../features/skills/skills-listing.js';
 import { toolDeclarationsProcessor } from '../features/tools/tool-declarations.js';
+import { agentTransferProcessor } from '../features/transfer/agent-transfer.js';
 
 /**
  * ADK Python's order for an LLM agent: instructions, identity, contents, agent transfer (last of AutoFlow), then the

@@ -1,6 +1,6 @@
+import type { Content } from '../contracts/content.js';
 import { ValidationError } from '../contracts/errors/validation-error.js';
 import { readContent } from '../engine/session/decode-content.js';
-import type { Content } from '../contracts/content.js';
 import { JsonReader, describeValue, joinPath } from '../engine/util/json-reader.js';
 
 export type CreateSessionBody = { sessionId?: string; state?: Record<string, unknown> };

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../contracts/errors/not-found-error.js';
 import { ValidationError } from '../contracts/errors/validation-error.js';
-import { requestToJson } from '../engine/assembly/request-json.js';
 import type { Session } from '../contracts/session.js';
+import { requestToJson } from '../engine/assembly/request-json.js';
 import { eventToJson, sessionToJson, type SessionJson } from '../engine/session/session-json.js';
 import { readCreateSessionBody, readQuery } from './request-input.js';
 import { sessionKey, type Handler, type RouteContext } from './route-context.js';

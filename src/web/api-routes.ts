@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
-import type { Session, SessionKey } from '../contracts/session.js';
 import type { SessionStore } from '../contracts/session-store.js';
+import type { Session, SessionKey } from '../contracts/session.js';
 import { scopeOfKey } from '../engine/state/state-keys.js';
 import { diffCalls } from './call-diff.js';
 import type { CallLoader } from './call-loader.js';

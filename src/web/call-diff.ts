@@ -1,7 +1,7 @@
-import { diffRequests, type RequestDiff } from '../engine/assembly/diff-requests.js';
 import type { Provenance } from '../contracts/provenance.js';
 import type { LlmRequest } from '../contracts/request.js';
 import type { Source } from '../contracts/source.js';
+import { diffRequests, type RequestDiff } from '../engine/assembly/diff-requests.js';
 
 /** What became of one block, tool or message from call a to call b. */
 export type ItemStatus = 'identical' | 'changed' | 'added' | 'removed';

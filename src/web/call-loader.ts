@@ -1,9 +1,9 @@
 import type { ModelCallRecord } from '../contracts/model-call.js';
-import type { SessionKey } from '../contracts/session.js';
 import type { SessionStore } from '../contracts/session-store.js';
+import type { SessionKey } from '../contracts/session.js';
+import type { TokenCounter } from '../contracts/tokens.js';
 import { countRequestTokens, type RequestTokenCount } from '../engine/tokens/count-request-tokens.js';
 import { loadTokenCounter } from '../engine/tokens/token-counter.js';
-import { type TokenCounter } from '../contracts/tokens.js';
 
 /** A recorded call and its local token count. */
 export type LoadedCall = { record: ModelCallRecord; tokens: RequestTokenCount };

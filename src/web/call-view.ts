@@ -1,10 +1,10 @@
-import { searchableText } from '../engine/assembly/find-in-request.js';
-import type { Provenance } from '../contracts/provenance.js';
-import { type LlmRequest, type ToolDeclaration } from '../contracts/request.js';
-import { requestToJson } from '../engine/assembly/request-json.js';
-import type { Source } from '../contracts/source.js';
 import type { Part } from '../contracts/content.js';
 import type { ModelCallRecord } from '../contracts/model-call.js';
+import type { Provenance } from '../contracts/provenance.js';
+import type { LlmRequest, ToolDeclaration } from '../contracts/request.js';
+import type { Source } from '../contracts/source.js';
+import { searchableText } from '../engine/assembly/find-in-request.js';
+import { requestToJson } from '../engine/assembly/request-json.js';
 import type { RequestTokenCount } from '../engine/tokens/count-request-tokens.js';
 
 /** One system block as the page shows it: its text, where it sits in `system`, where it came from, its tokens. */

@@ -1,7 +1,7 @@
-import { findInRequest, searchableText } from '../engine/assembly/find-in-request.js';
+import type { ModelCallRecord } from '../contracts/model-call.js';
 import type { LlmRequest } from '../contracts/request.js';
 import type { Source } from '../contracts/source.js';
-import type { ModelCallRecord } from '../contracts/model-call.js';
+import { findInRequest, searchableText } from '../engine/assembly/find-in-request.js';
 
 /** One occurrence with the text around it, cut to a few dozen characters on each side. */
 export type FoundPlace = {

@@ -1,13 +1,13 @@
-import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'vitest';
-import { agentFromConfig } from '../../src/presets/agent-files.js';
 import { createAgentTree } from '../../src/engine/agent/agent-tree.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { agentFromConfig } from '../../src/presets/agent-files.js';
+import { defineRows } from '../reliability/rows.js';
 import { caught, expectTyped, scratch } from '../reliability/support.js';
 import { cli, expectCliError } from '../support/cli.js';
-import { defineRows } from '../reliability/rows.js';
 
 // Part 1, agent definitions and case files: read through the CLI's `main` (as `agentctx inspect` and `run` read them),
 // each answered with one line on stderr and exit 2, or, in code, a ValidationError listing every problem by path.

@@ -1,10 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { agentctx } from '../support/cli.js';
-import { scratch } from '../reliability/support.js';
-import { cli, expectCliError } from '../support/cli.js';
 import { defineRows } from '../reliability/rows.js';
+import { scratch } from '../reliability/support.js';
+import { agentctx, cli, expectCliError } from '../support/cli.js';
 
 // Part 1, CLI flags: through `main` (what bin/agentctx.js runs), every mistake is one line on stderr naming the fix,
 // exit 2, no stack trace (`--debug` adds it), and nothing written.

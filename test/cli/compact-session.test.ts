@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Event } from '../../src/contracts/event.js';
 import { agentctx, agentctxWithInput, expectOneLineError } from '../support/cli.js';

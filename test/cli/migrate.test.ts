@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/stores/sql/migrations.js';
-import { createTestDatabase, TEST_POSTGRES_URL } from '../support/postgres.js';
 import { agentctx, expectOneLineError } from '../support/cli.js';
+import { createTestDatabase, TEST_POSTGRES_URL } from '../support/postgres.js';
 
 let dir = '';
 const names = MIGRATIONS.map((migration) => migration.name);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctxWith } from '../support/cli.js';
 import { startFakeServer, type FakeServer } from '../providers/fake-server.js';
+import { agentctxWith } from '../support/cli.js';
 
 let server: FakeServer;
 

@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctx, agentctxWith, expectOneLineError, spawnAgentctx } from '../support/cli.js';
 import { api, sseReader } from '../server/helpers.js';
+import { agentctx, agentctxWith, expectOneLineError, spawnAgentctx } from '../support/cli.js';
 
 let dir = '';
 const children: ChildProcessWithoutNullStreams[] = [];

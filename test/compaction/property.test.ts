@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compactionEvent } from '../../src/features/compaction/compaction-event.js';
+import type { CompactionPlan } from '../../src/contracts/compaction.js';
+import type { Event } from '../../src/contracts/event.js';
+import type { Message } from '../../src/contracts/request.js';
 import { planSlidingWindow } from '../../src/engine/compaction/sliding-window.js';
 import { planTokenCompaction } from '../../src/engine/compaction/token-threshold.js';
-import type { CompactionPlan } from '../../src/contracts/compaction.js';
-import { buildContents } from '../../src/features/contents/build-contents.js';
-import type { Message } from '../../src/contracts/request.js';
-import type { Event } from '../../src/contracts/event.js';
 import { pythonStr } from '../../src/engine/python/python-format.js';
+import { compactionEvent } from '../../src/features/compaction/compaction-event.js';
+import { buildContents } from '../../src/features/contents/build-contents.js';
 import { toAnthropicMessages } from '../../src/models/anthropic/to-anthropic-request.js';
 import { toGeminiContents } from '../../src/models/gemini/gemini-contents.js';
 import { toOpenAIMessages } from '../../src/models/openai/to-openai-request.js';

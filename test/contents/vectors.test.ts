@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { llmAgent } from '../../src/engine/agent/define-agent.js';
-import { outputKeyDelta } from '../../src/engine/agent/output-key.js';
+import type { Processor } from '../../src/contracts/agent.js';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
 import { ProcessorError } from '../../src/contracts/errors/processor-error.js';
-import { contentsProcessor } from '../../src/features/contents/contents-processor.js';
-import { insertInstructionMessages } from '../../src/features/contents/build-contents.js';
-import { isOtherAgentReply } from '../../src/features/contents/other-agent.js';
-import { finalizeProcessor } from '../../src/features/contents/finalize.js';
-import { assembleRequest } from '../../src/presets/assemble-request.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { outputKeyDelta } from '../../src/engine/agent/output-key.js';
 import { draftMessage } from '../../src/engine/assembly/draft.js';
-import type { Processor } from '../../src/contracts/agent.js';
+import { insertInstructionMessages } from '../../src/features/contents/build-contents.js';
+import { contentsProcessor } from '../../src/features/contents/contents-processor.js';
+import { finalizeProcessor } from '../../src/features/contents/finalize.js';
+import { isOtherAgentReply } from '../../src/features/contents/other-agent.js';
 import { toGeminiContents } from '../../src/models/gemini/gemini-contents.js';
-import { loadVectors } from '../support/adk-vectors.js';
+import { assembleRequest } from '../../src/presets/assemble-request.js';
 import { eventsFromAdk, messageFromAdk } from '../support/adk-shapes.js';
+import { loadVectors } from '../support/adk-vectors.js';
 
 type Raw = Record<string, unknown>;
 const load = (component: string) => loadVectors(component, { pythonNumbers: false });

@@ -1,23 +1,23 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { parseCompactionConfig } from '../../src/features/compaction/compaction-config.js';
+import type { Part } from '../../src/contracts/content.js';
+import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
+import { TemplateError } from '../../src/contracts/errors/template-error.js';
+import type { Event, EventCompaction } from '../../src/contracts/event.js';
 import { coversEvent } from '../../src/engine/compaction/compaction-ranges.js';
 import { planSlidingWindow } from '../../src/engine/compaction/sliding-window.js';
 import { planTokenCompaction } from '../../src/engine/compaction/token-threshold.js';
-import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
-import { TemplateError } from '../../src/contracts/errors/template-error.js';
+import { pythonStr } from '../../src/engine/python/python-format.js';
+import { parseCompactionConfig } from '../../src/features/compaction/compaction-config.js';
 import { buildContents } from '../../src/features/contents/build-contents.js';
-import type { Part } from '../../src/contracts/content.js';
-import type { Event, EventCompaction } from '../../src/contracts/event.js';
 import { checkTemplate } from '../../src/features/templating/check-template.js';
 import { injectState } from '../../src/features/templating/inject-state.js';
-import { pythonStr } from '../../src/engine/python/python-format.js';
 import { toAnthropicMessages } from '../../src/models/anthropic/to-anthropic-request.js';
 import { toGeminiContents } from '../../src/models/gemini/gemini-contents.js';
 import { toOpenAIMessages } from '../../src/models/openai/to-openai-request.js';
-import { propertyRuns } from '../support/property-runs.js';
 import { events, trickyText } from '../reliability/arbitraries.js';
 import { defineRows } from '../reliability/rows.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 // Part 2, the template engine, the contents builder and compaction planning, over inputs no one would write by hand.
 const KEYS = ['name', 'plan', 'user:name', 'app:tier', 'temp:x', 'state.plan'];

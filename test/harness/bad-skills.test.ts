@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { parseSkillFile } from '../../src/features/skills/skill.js';
 import { readSkillsFolder } from '../../src/workspace/skill-files.js';
+import { defineRows } from '../reliability/rows.js';
 import { caught, expectTyped, scratch } from '../reliability/support.js';
 import { cli, expectCliError } from '../support/cli.js';
-import { defineRows } from '../reliability/rows.js';
 
 // Part 1, skill frontmatter (`SKILL.md`): every problem is reported with its path; no agent runs with half its skills.
 const tmp = scratch();

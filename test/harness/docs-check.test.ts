@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { assembleCase, parseCaseFile, type CaseFile } from '../../src/presets/case-file.js';
-import { diffRequests } from '../../src/engine/assembly/diff-requests.js';
-import { findInRequest } from '../../src/engine/assembly/find-in-request.js';
-import type { LlmRequest } from '../../src/contracts/request.js';
 import { nodeAgentFiles } from '../../src/cli/agent-files.js';
 import { loadDocumentFile, relativeLoader } from '../../src/cli/load-document-file.js';
+import type { LlmRequest } from '../../src/contracts/request.js';
+import { diffRequests } from '../../src/engine/assembly/diff-requests.js';
+import { findInRequest } from '../../src/engine/assembly/find-in-request.js';
+import { assembleCase, parseCaseFile, type CaseFile } from '../../src/presets/case-file.js';
 import { repositoryRoot } from '../support/cli.js';
 
 const URL = 'https://preview-cedar.example';

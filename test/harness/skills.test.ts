@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { skills as skillsExtension } from '../../src/features/skills/skills-extension.js';
-import { type SkillEntry } from '../../src/features/skills/skill-modes.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { loadSkillTool } from '../../src/features/skills/load-skill.js';
+import type { SkillEntry } from '../../src/features/skills/skill-modes.js';
+import { skills as skillsExtension } from '../../src/features/skills/skills-extension.js';
+import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { assembleRequest } from '../../src/presets/assemble-request.js';
 import { createRunner } from '../../src/presets/create-runner.js';
-import { loadSkillTool } from '../../src/features/skills/load-skill.js';
-import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { collect, describeEvents, testClock } from '../runner/helpers.js';
 
 const skills: SkillEntry[] = [

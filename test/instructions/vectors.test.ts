@@ -1,19 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import type { LlmAgentDefinition, StaticInstruction, Processor } from '../../src/contracts/agent.js';
 import { createAgentTree } from '../../src/engine/agent/agent-tree.js';
-import type { LlmAgentDefinition, StaticInstruction } from '../../src/contracts/agent.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
-import { agentTransferProcessor } from '../../src/features/transfer/agent-transfer.js';
+import { draftMessage, joinSystemBlocks } from '../../src/engine/assembly/draft.js';
 import { contentsProcessor } from '../../src/features/contents/contents-processor.js';
-import { defaultPipeline } from '../../src/presets/pipelines.js';
 import { identityProcessor } from '../../src/features/identity/identity.js';
 import { instructionsProcessor } from '../../src/features/instructions/instructions.js';
-import { assembleRequest } from '../../src/presets/assemble-request.js';
-import { draftMessage, joinSystemBlocks } from '../../src/engine/assembly/draft.js';
-import type { Processor } from '../../src/contracts/agent.js';
+import { agentTransferProcessor } from '../../src/features/transfer/agent-transfer.js';
 import { transferToAgentDeclaration } from '../../src/features/transfer/transfer-to-agent.js';
 import { toGeminiSchema } from '../../src/models/gemini/gemini-schema.js';
-import { loadVectors, type Vector } from '../support/adk-vectors.js';
+import { assembleRequest } from '../../src/presets/assemble-request.js';
+import { defaultPipeline } from '../../src/presets/pipelines.js';
 import { contentFromAdk, messageFromAdk, partFromAdk } from '../support/adk-shapes.js';
+import { loadVectors, type Vector } from '../support/adk-vectors.js';
 
 type Raw = Record<string, unknown>;
 const load = (component: string) => loadVectors(component, { pythonNumbers: false });

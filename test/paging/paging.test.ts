@@ -1,16 +1,16 @@
-import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { llmAgent } from '../../src/engine/agent/define-agent.js';
-import { paging } from '../../src/features/paging/paging.js';
-import { defaultPipeline } from '../../src/presets/pipelines.js';
-import { insertProcessor } from '../../src/engine/assembly/pipeline.js';
-import { createRunner } from '../../src/presets/create-runner.js';
-import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import type { SessionStore } from '../../src/contracts/session-store.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { insertProcessor } from '../../src/engine/assembly/pipeline.js';
+import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
+import { paging } from '../../src/features/paging/paging.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
+import { createRunner } from '../../src/presets/create-runner.js';
+import { defaultPipeline } from '../../src/presets/pipelines.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/create-sqlite-store.js';
 import { collect, testClock } from '../runner/helpers.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import { compareRuns } from '../../examples/report-analyst/compare.js';
 import { expectedAnswer, generateReports } from '../../examples/report-analyst/reports.js';
 import { runAnalysis } from '../../examples/report-analyst/run-analysis.js';
+import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 
 const reports = generateReports();
 const expected = expectedAnswer(reports);

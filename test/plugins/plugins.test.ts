@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRunner, functionTool, llmAgent, ValidationError, type Event, type Extension, type Model, type Plugin } from '../../src/index.js';
 import { withSystemBlock } from '../../src/engine/assembly/draft.js';
+import { createRunner, functionTool, llmAgent, ValidationError, type Event, type Extension, type Model, type Plugin } from '../../src/index.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { collect, describeEvents, testClock } from '../runner/helpers.js';
 

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
 import { ModelError } from '../../src/contracts/errors/model-error.js';
 import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../src/contracts/model.js';
 import type { LlmRequest } from '../../src/contracts/request.js';
-import { createRunner } from '../../src/presets/create-runner.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createAnthropicModel, type AnthropicModelSettings } from '../../src/models/anthropic/anthropic-model.js';
 import { toAnthropicRequest } from '../../src/models/anthropic/to-anthropic-request.js';
+import { createRunner } from '../../src/presets/create-runner.js';
 import { fakeServers, type FakeReply, type FakeServer } from './fake-server.js';
 import { GOLDEN_REQUEST, REQUEST_WITHOUT_CALL_IDS } from './golden-request.js';
 

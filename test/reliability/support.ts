@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
-import type { Model, ModelResponse } from '../../src/contracts/model.js';
 import type { Event } from '../../src/contracts/event.js';
+import type { Model, ModelResponse } from '../../src/contracts/model.js';
 import type { Runner, RunInput } from '../../src/engine/runner/runner.js';
 
 /** The error `run` throws (or rejects with); fails the test when it does not throw. */

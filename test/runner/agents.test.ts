@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { llmAgent, loopAgent, parallelAgent, sequentialAgent } from '../../src/engine/agent/define-agent.js';
-import { createRunner } from '../../src/presets/create-runner.js';
 import { agentTool } from '../../src/engine/tools/agent-tool.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
+import { createRunner } from '../../src/presets/create-runner.js';
 import { collect, describeEvents, testClock } from './helpers.js';
 
 const exitLoop = functionTool({

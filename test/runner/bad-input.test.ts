@@ -1,18 +1,18 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { llmAgent } from '../../src/engine/agent/define-agent.js';
-import type { Model, ModelStreamChunk } from '../../src/contracts/model.js';
-import { createRunner, type RunnerOptions } from '../../src/presets/create-runner.js';
 import type { Event } from '../../src/contracts/event.js';
-import { declareTool } from '../../src/engine/tools/tool.js';
-import { type Tool } from '../../src/contracts/tool.js';
+import type { Model, ModelStreamChunk } from '../../src/contracts/model.js';
+import type { Tool } from '../../src/contracts/tool.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
+import { declareTool } from '../../src/engine/tools/tool.js';
 import { createAnthropicModel } from '../../src/models/anthropic/anthropic-model.js';
 import { createGeminiModel } from '../../src/models/gemini/gemini-model.js';
 import { createOpenAIModel } from '../../src/models/openai/openai-model.js';
+import { createRunner, type RunnerOptions } from '../../src/presets/create-runner.js';
 import { fakeServers, type FakeReply, type FakeServer } from '../providers/fake-server.js';
-import { listModel, turn } from '../reliability/support.js';
 import { defineRows } from '../reliability/rows.js';
+import { listModel, turn } from '../reliability/support.js';
 
 // Part 1, tool arguments and model responses: bad arguments, unknown tools and failing tools become an `{ error }`
 // response the model can act on; a response the runner cannot use ends the invocation with an error event. Provider

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { llmAgent } from '../../src/engine/agent/define-agent.js';
-import { createRunner } from '../../src/presets/create-runner.js';
-import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import type { Event } from '../../src/contracts/event.js';
-import { functionTool } from '../../src/engine/tools/function-tool.js';
 import type { Model } from '../../src/contracts/model.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
+import { functionTool } from '../../src/engine/tools/function-tool.js';
+import { createRunner } from '../../src/presets/create-runner.js';
 
 // Two runners (two processes, as far as each knows) share one store and one session, and their turns interleave.
 const tick = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 3));

@@ -1,13 +1,13 @@
 import { expect } from 'vitest';
-import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import type { Model, ModelStreamChunk } from '../../src/contracts/model.js';
-import { createRunner, type RunnerOptions } from '../../src/presets/create-runner.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
-import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createOpenAIModel } from '../../src/models/openai/openai-model.js';
+import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
+import { createRunner, type RunnerOptions } from '../../src/presets/create-runner.js';
 import { fakeServers, type FakeReply, type FakeServer } from '../providers/fake-server.js';
-import { caught, expectTyped, listModel, turn } from '../reliability/support.js';
 import { defineRows } from '../reliability/rows.js';
+import { caught, expectTyped, listModel, turn } from '../reliability/support.js';
 
 // Part 3, hangs and failing providers: a model or tool that never answers is cut off by the runner's time limits
 // (`modelTimeoutMs`, `toolTimeoutMs`), and a provider that fails is retried with backoff, then reported as an error event.

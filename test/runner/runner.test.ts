@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
-import { createRunner } from '../../src/presets/create-runner.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
+import { createRunner } from '../../src/presets/create-runner.js';
 import { collect, describeEvents, testClock } from './helpers.js';
 
 const add = functionTool({

@@ -1,23 +1,23 @@
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { llmAgent } from '../../src/engine/agent/define-agent.js';
-import { createRunner } from '../../src/presets/create-runner.js';
 import type { ArtifactStore } from '../../src/contracts/artifact-store.js';
-import { textArtifact } from '../../src/engine/session/artifacts.js';
 import type { SessionStore } from '../../src/contracts/session-store.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { textArtifact } from '../../src/engine/session/artifacts.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
+import { createRunner } from '../../src/presets/create-runner.js';
 import { createFsArtifactStore } from '../../src/stores/fs/index.js';
 import { createPostgresSessionStore } from '../../src/stores/postgres/index.js';
 import { createSqliteArtifactStore, createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
-import { api, resources } from '../server/helpers.js';
-import { createTestDatabase, TEST_POSTGRES_URL } from '../support/postgres.js';
-import { scratch, turn } from '../reliability/support.js';
-import { cli } from '../support/cli.js';
 import { defineRows } from '../reliability/rows.js';
+import { scratch, turn } from '../reliability/support.js';
+import { api, resources } from '../server/helpers.js';
+import { cli } from '../support/cli.js';
+import { createTestDatabase, TEST_POSTGRES_URL } from '../support/postgres.js';
 
 // Part 4: what one user, session or app sees of another's state and artifacts, through the runner, the stores, the
 // HTTP API and `agentctx inspect`; `temp:` state never stored; inserted values never read again as templates.

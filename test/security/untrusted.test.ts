@@ -2,23 +2,23 @@ import { readdir, readFile, symlink, writeFile, mkdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import type { ToolContext } from '../../src/contracts/contexts.js';
-import { createRunner } from '../../src/presets/create-runner.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { textArtifact } from '../../src/engine/session/artifacts.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
-import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createOpenAIModel } from '../../src/models/openai/openai-model.js';
+import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
+import { createRunner } from '../../src/presets/create-runner.js';
 import { createServer } from '../../src/server/index.js';
 import { createFsArtifactStore } from '../../src/stores/fs/index.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { serveInspector } from '../../src/web/serve-inspector.js';
 import { workspaceTools } from '../../src/workspace/workspace-tools.js';
 import { startFakeServer } from '../providers/fake-server.js';
-import { api, parseSse, pipelineRunner, resources } from '../server/helpers.js';
-import { scratch, turn } from '../reliability/support.js';
-import { cli } from '../support/cli.js';
 import { defineRows } from '../reliability/rows.js';
+import { scratch, turn } from '../reliability/support.js';
+import { api, parseSse, pipelineRunner, resources } from '../server/helpers.js';
+import { cli } from '../support/cli.js';
 
 // Part 5: text the agent did not write reaches the model in labelled places, never as system instructions unless
 // configured; file tools stay inside their workspace; the server trusts only loopback without a token; keys stay secret.

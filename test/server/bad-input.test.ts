@@ -2,8 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Runner } from '../../src/engine/runner/runner.js';
-import { api, pipelineRunner, resources } from './helpers.js';
 import { defineRows } from '../reliability/rows.js';
+import { api, pipelineRunner, resources } from './helpers.js';
 
 // Part 1, HTTP API bodies (and paths and queries): every bad request is a 4xx JSON `{ error: { code, message, hint } }`
 // naming what is wrong, never a stack trace, and it writes nothing: the session's revision does not move.

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRunner } from '../../src/presets/create-runner.js';
 import type { SessionStore } from '../../src/contracts/session-store.js';
+import { createRunner } from '../../src/presets/create-runner.js';
 import { api, gate, parseSse, pipelineRunner, resources, sseReader, waitingAgent } from './helpers.js';
 
 const res = resources();

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import type { ValidationError } from '../../src/contracts/errors/validation-error.js';
 import { parseEvent, parseEvents } from '../../src/engine/session/decode-event.js';
 import { parseSession } from '../../src/engine/session/session-json.js';
-import type { ValidationError } from '../../src/contracts/errors/validation-error.js';
+import { defineRows } from '../reliability/rows.js';
 import { caught, expectTyped, scratch } from '../reliability/support.js';
 import { cli, expectCliError } from '../support/cli.js';
-import { defineRows } from '../reliability/rows.js';
 
 // Part 1, events JSON (`parseEvent`, `parseEvents`, `parseSession`: what case files, session files and imports go
 // through). Every problem is reported with its path; nothing is returned half-read.

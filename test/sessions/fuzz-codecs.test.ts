@@ -6,9 +6,9 @@ import { parseEvent, parseEvents } from '../../src/engine/session/decode-event.j
 import { eventToJson, parseSession, sessionToJson } from '../../src/engine/session/session-json.js';
 import { toStoredJson } from '../../src/engine/util/json-value.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
-import { propertyRuns } from '../support/property-runs.js';
 import { content, event, events } from '../reliability/arbitraries.js';
 import { defineRows } from '../reliability/rows.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 // Part 2, the store codecs: the JSON form of events and sessions, and what the SQL store writes and reads back
 // (events, state rows, model calls stored as differences from the previous call).

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
+import type { Event } from '../../src/contracts/event.js';
+import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { Session } from '../../src/contracts/session.js';
 import { createEvent } from '../../src/engine/session/create-event.js';
 import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
-import type { Event } from '../../src/contracts/event.js';
-import type { Session } from '../../src/contracts/session.js';
-import type { SessionStore } from '../../src/contracts/session-store.js';
 import { mergeScopedState, splitStateDelta } from '../../src/engine/state/state-delta.js';
 import { loadVectors, type Vector } from '../support/adk-vectors.js';
 

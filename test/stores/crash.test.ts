@@ -1,19 +1,19 @@
-import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import Database from 'better-sqlite3';
 import { expect } from 'vitest';
-import { llmAgent } from '../../src/engine/agent/define-agent.js';
-import { createRunner } from '../../src/presets/create-runner.js';
 import type { Event } from '../../src/contracts/event.js';
-import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
+import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
+import { createRunner } from '../../src/presets/create-runner.js';
 import { createPostgresSessionStore } from '../../src/stores/postgres/index.js';
 import { createSqliteSessionStore, type SqlSessionStore } from '../../src/stores/sqlite/index.js';
-import { createTestDatabase, TEST_POSTGRES_URL } from '../support/postgres.js';
-import { repositoryRoot } from '../support/cli.js';
-import { scratch, turn } from '../reliability/support.js';
 import { defineRows, type Row } from '../reliability/rows.js';
+import { scratch, turn } from '../reliability/support.js';
+import { repositoryRoot } from '../support/cli.js';
+import { createTestDatabase, TEST_POSTGRES_URL } from '../support/postgres.js';
 
 // Part 3: a process running turns or writes on SQLite or PostgreSQL is killed with SIGKILL at a chosen point
 // (test/fixtures/fault-child.mjs, on the built dist/); then this process opens the store and checks what a restart

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
-import { createEvent } from '../../src/engine/session/create-event.js';
 import type { EventInput } from '../../src/contracts/event.js';
 import type { Session } from '../../src/contracts/session.js';
 import { textArtifact } from '../../src/engine/session/artifacts.js';
+import { createEvent } from '../../src/engine/session/create-event.js';
 import { createPostgresArtifactStore, createPostgresSessionStore, type PostgresSessionStoreOptions } from '../../src/stores/postgres/create-postgres-store.js';
 import { createPgDriver } from '../../src/stores/postgres/pg-driver.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/stores/sql/migrations.js';

@@ -1,19 +1,19 @@
-import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
-import { createEvent } from '../../src/engine/session/create-event.js';
 import type { EventInput } from '../../src/contracts/event.js';
 import type { Session } from '../../src/contracts/session.js';
+import { createEvent } from '../../src/engine/session/create-event.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/stores/sql/migrations.js';
+import type { SqlArtifactStore } from '../../src/stores/sql/sql-artifact-store.js';
 import { numberPlaceholders, type SqlDriver, type SqlParam } from '../../src/stores/sql/sql-driver.js';
 import { createSqlSessionStore, type SqlSessionStore } from '../../src/stores/sql/sql-session-store.js';
 import { createBetterSqlite3Driver } from '../../src/stores/sqlite/better-sqlite3-driver.js';
 import { createSqliteArtifactStore, createSqliteSessionStore, type SqliteSessionStoreOptions } from '../../src/stores/sqlite/create-sqlite-store.js';
-import type { SqlArtifactStore } from '../../src/stores/sql/sql-artifact-store.js';
 import { testArtifactStore, testSessionStore } from '../../src/testing/conformance/index.js';
 
 const dirs: string[] = [];

@@ -1,18 +1,18 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
-import { createRunner } from '../../src/presets/create-runner.js';
 import { binaryArtifact } from '../../src/engine/session/artifacts.js';
 import { createInMemoryArtifactStore } from '../../src/engine/session/in-memory-artifact-store.js';
 import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
+import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { checkTemplate } from '../../src/features/templating/check-template.js';
 import { injectState } from '../../src/features/templating/inject-state.js';
-import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
+import { createRunner } from '../../src/presets/create-runner.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
+import { defineRows } from '../reliability/rows.js';
 import { caught, expectTyped, listModel, scratch, turn } from '../reliability/support.js';
 import { cli } from '../support/cli.js';
-import { defineRows } from '../reliability/rows.js';
 
 // Part 1, templates (instructions with {placeholders}) and state keys and values. A template that cannot be filled
 // ends the invocation with an error event before any model call; a value that cannot be stored is refused before

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { recordTextReader } from '../../src/engine/session/artifact-rules.js';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
-import { injectState } from '../../src/features/templating/inject-state.js';
 import { pyTuple } from '../../src/engine/python/python-values.js';
+import { recordTextReader } from '../../src/engine/session/artifact-rules.js';
+import { injectState } from '../../src/features/templating/inject-state.js';
 import { loadVectors } from '../support/adk-vectors.js';
 
 const vectors = await loadVectors('inject_session_state');

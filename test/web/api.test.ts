@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffRequests } from '../../src/engine/assembly/diff-requests.js';
 import { findInRequest } from '../../src/engine/assembly/find-in-request.js';
 import { requestToJson } from '../../src/engine/assembly/request-json.js';
+import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import { countRequestTokens } from '../../src/engine/tokens/count-request-tokens.js';
 import { loadTokenCounter } from '../../src/engine/tokens/token-counter.js';
-import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
-import { DEFAULT_ASSETS_DIR } from '../../src/web/static-assets.js';
 import { serveInspector } from '../../src/web/serve-inspector.js';
+import { DEFAULT_ASSETS_DIR } from '../../src/web/static-assets.js';
 import { createFixtureStore, HOSTILE, PAGED, SCRIPT_IN_STATE, MARKUP_IN_OUTPUT, type InspectorFixture } from './fixtures.js';
 
 let fixture: InspectorFixture;

@@ -1,15 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { llmAgent } from '../../src/engine/agent/define-agent.js';
-import { ExtractiveSummarizer } from '../../src/features/compaction/extractive-summarizer.js';
-import { createRunner } from '../../src/presets/create-runner.js';
-import type { SessionKey } from '../../src/contracts/session.js';
-import type { SessionStore } from '../../src/contracts/session-store.js';
-import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
-import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
 import { generateReports } from '../../examples/report-analyst/reports.js';
 import { runAnalysis } from '../../examples/report-analyst/run-analysis.js';
+import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { SessionKey } from '../../src/contracts/session.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { ExtractiveSummarizer } from '../../src/features/compaction/extractive-summarizer.js';
+import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
+import { createRunner } from '../../src/presets/create-runner.js';
+import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
 
 /** What untrusted data may hold: a script in state, markup with an event handler in the model's answer. */
 export const SCRIPT_IN_STATE = '<script>window.__pwned=1</script>';

@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
-import { parseDocument } from '../../engine/config/parse-document.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
+import { parseDocument } from '../../engine/config/parse-document.js';
 import { JsonReader, joinPath } from '../../engine/util/json-reader.js';
 import { loadDocumentFile } from '../load-document-file.js';
 import { readInputFile } from '../read-input-file.js';

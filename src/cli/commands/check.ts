@@ -1,12 +1,12 @@
+import { UsageError } from '../../contracts/errors/usage-error.js';
 import { recordTextReader } from '../../engine/session/artifact-rules.js';
 import { checkTemplate, type TemplatePlaceholder, type TemplateReport } from '../../features/templating/check-template.js';
 import { injectState } from '../../features/templating/inject-state.js';
-import { UsageError } from '../../contracts/errors/usage-error.js';
 import { parseCommandArgs } from '../args.js';
+import { plural } from '../format-request.js';
 import type { CliIo, Command } from '../io.js';
 import { createStyle, type Style } from '../style.js';
 import { lineColumn } from '../text-position.js';
-import { plural } from '../format-request.js';
 import { readCheckInput, readStateFile, type CheckInput } from './check-input.js';
 
 const HELP = `Usage: agentctx check <file> [options]

@@ -1,8 +1,8 @@
-import { parseCompactionConfig } from '../../features/compaction/compaction-config.js';
-import { type EventsCompactionConfig } from '../../contracts/compaction.js';
-import { caseProfile, parseCaseFile } from '../../presets/case-file.js';
+import type { EventsCompactionConfig } from '../../contracts/compaction.js';
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
+import { parseCompactionConfig } from '../../features/compaction/compaction-config.js';
+import { caseProfile, parseCaseFile } from '../../presets/case-file.js';
 import { nodeAgentFiles } from '../agent-files.js';
 import { parseCommandArgs } from '../args.js';
 import { previewCaseCompaction } from '../compact-case.js';

@@ -1,8 +1,8 @@
-import { assembleCase, parseCaseFile } from '../../presets/case-file.js';
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { diffRequests, type RequestDiff } from '../../engine/assembly/diff-requests.js';
-import { parseCommandArgs } from '../args.js';
+import { assembleCase, parseCaseFile } from '../../presets/case-file.js';
 import { nodeAgentFiles } from '../agent-files.js';
+import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { loadDocumentFile, relativeLoader } from '../load-document-file.js';
 import { createStyle, type Style } from '../style.js';

@@ -1,23 +1,22 @@
-import { assembleCase, parseCaseFile } from '../../presets/case-file.js';
-import { UsageError } from '../../contracts/errors/usage-error.js';
-import { findInRequest } from '../../engine/assembly/find-in-request.js';
-import { requestToJson } from '../../engine/assembly/request-json.js';
-import { parseCommandArgs } from '../args.js';
-import { formatOccurrences, formatRequest } from '../format-request.js';
-import type { CliIo, Command } from '../io.js';
-import { nodeAgentFiles } from '../agent-files.js';
-import { loadDocumentFile, relativeLoader } from '../load-document-file.js';
-import { createStyle } from '../style.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
+import { UsageError } from '../../contracts/errors/usage-error.js';
+import type { ModelCallSummary } from '../../contracts/model-call.js';
 import type { Provenance } from '../../contracts/provenance.js';
 import type { LlmRequest } from '../../contracts/request.js';
-import type { ModelCallSummary } from '../../contracts/model-call.js';
-import { DEFAULT_STORE } from '../resolve-store.js';
-import { openRecordedSession, type RecordedSessionOptions } from '../recorded-session.js';
-import type { CliRuntime } from '../runtime.js';
-import { plural } from '../format-request.js';
+import { findInRequest } from '../../engine/assembly/find-in-request.js';
+import { requestToJson } from '../../engine/assembly/request-json.js';
 import { countRequestTokens } from '../../engine/tokens/count-request-tokens.js';
 import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
+import { assembleCase, parseCaseFile } from '../../presets/case-file.js';
+import { nodeAgentFiles } from '../agent-files.js';
+import { parseCommandArgs } from '../args.js';
+import { formatOccurrences, formatRequest, plural } from '../format-request.js';
+import type { CliIo, Command } from '../io.js';
+import { loadDocumentFile, relativeLoader } from '../load-document-file.js';
+import { openRecordedSession, type RecordedSessionOptions } from '../recorded-session.js';
+import { DEFAULT_STORE } from '../resolve-store.js';
+import type { CliRuntime } from '../runtime.js';
+import { createStyle } from '../style.js';
 
 const HELP = `Usage: agentctx inspect <case-file> [options]
 

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { UsageError } from '../../contracts/errors/usage-error.js';
-import { type Runner } from '../../engine/runner/runner.js';
 import type { SessionStore } from '../../contracts/session-store.js';
+import type { Runner } from '../../engine/runner/runner.js';
 import { parseCommandArgs } from '../args.js';
 import { formatEvent } from '../format-event.js';
 import type { CliIo, Command } from '../io.js';

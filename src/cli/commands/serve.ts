@@ -1,8 +1,8 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { createServer } from '../../server/create-server.js';
-import { listenError, listenOptions } from '../listen-options.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
+import { listenError, listenOptions } from '../listen-options.js';
 import { DEFAULT_STORE } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
 

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../../contracts/errors/usage-error.js';
-import { listenError, listenOptions } from '../listen-options.js';
 import { parseCommandArgs } from '../args.js';
-import { packageVersion } from '../package-version.js';
 import type { CliIo, Command } from '../io.js';
+import { listenError, listenOptions } from '../listen-options.js';
+import { packageVersion } from '../package-version.js';
 import { DEFAULT_STORE, isPostgresUrl } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
 

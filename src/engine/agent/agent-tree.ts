@@ -1,6 +1,6 @@
+import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition } from '../../contracts/agent.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
-import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition } from '../../contracts/agent.js';
 
 /** Links every agent to its parent, once. Names must be unique in the tree, as transfers address agents by name. */
 export function createAgentTree(root: AgentDefinition): AgentTree {

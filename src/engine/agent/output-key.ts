@@ -1,5 +1,5 @@
-import type { Event } from '../../contracts/event.js';
 import type { LlmAgentDefinition } from '../../contracts/agent.js';
+import type { Event } from '../../contracts/event.js';
 
 /**
  * ADK's final-response rule: a skipped summarization, or an event with no function calls or responses that is

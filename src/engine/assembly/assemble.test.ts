@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { createAgentTree } from '../agent/agent-tree.js';
-import { llmAgent, sequentialAgent } from '../agent/define-agent.js';
 import { ProcessorError } from '../../contracts/errors/processor-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
-import { defaultPipeline } from '../../presets/pipelines.js';
 import { IDENTITY_PROCESSOR } from '../../features/identity/identity.js';
+import { assembleRequest } from '../../presets/assemble-request.js';
+import { defaultPipeline } from '../../presets/pipelines.js';
+import { createAgentTree } from '../agent/agent-tree.js';
+import { llmAgent, sequentialAgent } from '../agent/define-agent.js';
 import { recordTextReader } from '../session/artifact-rules.js';
 import { createEvent } from '../session/create-event.js';
 import { declareTool } from '../tools/tool.js';
-import { assembleRequest } from '../../presets/assemble-request.js';
 import { withSystemBlock } from './draft.js';
 import { findInRequest } from './find-in-request.js';
-import { insertProcessor, removeProcessor, replaceProcessor } from './pipeline.js';
-import { defineProcessor } from './pipeline.js';
+import { insertProcessor, removeProcessor, replaceProcessor, defineProcessor } from './pipeline.js';
 import { requestToJson } from './request-json.js';
 
 const clock = (() => {

@@ -1,13 +1,11 @@
-import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition } from '../../contracts/agent.js';
+import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition, Extension, Plugin, AssemblyContext, Processor } from '../../contracts/agent.js';
 import type { ArtifactTextReader } from '../../contracts/artifact.js';
 import type { Content } from '../../contracts/content.js';
 import type { DraftMessage, RequestDraft } from '../../contracts/draft.js';
 import { ProcessorError } from '../../contracts/errors/processor-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Event } from '../../contracts/event.js';
-import type { Extension, Plugin } from '../../contracts/agent.js';
 import type { SessionMemo } from '../../contracts/memo.js';
-import type { AssemblyContext, Processor } from '../../contracts/agent.js';
 import type { Profile, ProfileName } from '../../contracts/profile.js';
 import type { AssembledRequest, ProcessorTrace } from '../../contracts/provenance.js';
 import type { RequestConfig } from '../../contracts/request.js';

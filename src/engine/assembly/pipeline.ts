@@ -1,5 +1,5 @@
-import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Processor } from '../../contracts/agent.js';
+import { ValidationError } from '../../contracts/errors/validation-error.js';
 
 /** Identity helper that gives a processor object its type. */
 export function defineProcessor(processor: Processor): Processor {

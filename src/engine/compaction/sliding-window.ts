@@ -1,5 +1,5 @@
-import type { Event } from '../../contracts/event.js';
 import type { CompactionPlan, SlidingWindow } from '../../contracts/compaction.js';
+import type { Event } from '../../contracts/event.js';
 import { afterCompaction, coveredEventIds } from './compaction-ranges.js';
 import { closeOverPairs, cutAtPending } from './pending-calls.js';
 

@@ -1,5 +1,5 @@
-import type { Event } from '../../contracts/event.js';
 import type { CompactionPlan, TokenTrigger } from '../../contracts/compaction.js';
+import type { Event } from '../../contracts/event.js';
 import { afterCompaction, coveredEventIds, coversEvent, latestCompaction } from './compaction-ranges.js';
 import { closeOverPairs, cutAtPending, pairSafeEnd } from './pending-calls.js';
 

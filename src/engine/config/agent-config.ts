@@ -1,8 +1,6 @@
-import type { AgentDefinition, StaticInstruction } from '../../contracts/agent.js';
+import type { AgentDefinition, StaticInstruction, Extension, Processor } from '../../contracts/agent.js';
 import type { Part } from '../../contracts/content.js';
 import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
-import type { Extension } from '../../contracts/agent.js';
-import type { Processor } from '../../contracts/agent.js';
 import type { RequestConfig } from '../../contracts/request.js';
 import type { Tool } from '../../contracts/tool.js';
 import { AGENT_MODES, INCLUDE_CONTENTS, llmAgent, loopAgent, parallelAgent, sequentialAgent, type LlmAgentConfig } from '../agent/define-agent.js';

@@ -1,6 +1,5 @@
-import type { Extension } from '../../contracts/agent.js';
+import type { Extension, PluginHooks } from '../../contracts/agent.js';
 import type { ValidationIssue } from '../../contracts/errors/validation-error.js';
-import type { PluginHooks } from '../../contracts/agent.js';
 import { isValidToolName } from '../tools/tool.js';
 
 type HookName = keyof PluginHooks;

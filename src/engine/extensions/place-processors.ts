@@ -1,6 +1,5 @@
-import type { Extension, ProcessorPlacement } from '../../contracts/agent.js';
+import type { Extension, ProcessorPlacement, Processor } from '../../contracts/agent.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
-import type { Processor } from '../../contracts/agent.js';
 import { checkPipeline } from '../assembly/pipeline.js';
 
 /** A processor of the pipeline an assembly runs, with the extension that placed it there (none for the pipeline's own). */

@@ -1,6 +1,6 @@
+import type { Artifact, StoredArtifact } from '../../contracts/artifact.js';
 import type { CallbackContext, SessionArtifacts, ToolActions, ToolContext } from '../../contracts/contexts.js';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
-import type { Artifact, StoredArtifact } from '../../contracts/artifact.js';
 import { State } from '../state/state.js';
 import type { AgentRun } from './invocation.js';
 

@@ -1,6 +1,6 @@
 import type { AgentNode, AgentTree } from '../../contracts/agent.js';
-import { isLlmAgent } from '../agent/agent-tree.js';
 import type { Event } from '../../contracts/event.js';
+import { isLlmAgent } from '../agent/agent-tree.js';
 
 /**
  * Which agent answers a new user message (ADK's `_find_agent_to_run`): the agent whose call a function response

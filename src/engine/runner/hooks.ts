@@ -1,7 +1,5 @@
+import type { LlmAgentDefinition, Extension, PluginHooks } from '../../contracts/agent.js';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
-import type { LlmAgentDefinition } from '../../contracts/agent.js';
-import type { Extension } from '../../contracts/agent.js';
-import type { PluginHooks } from '../../contracts/agent.js';
 import { isLlmAgent } from '../agent/agent-tree.js';
 import type { AgentRun } from './invocation.js';
 

@@ -1,7 +1,6 @@
-import type { LlmAgentDefinition } from '../../contracts/agent.js';
+import type { LlmAgentDefinition, AssemblyContext } from '../../contracts/agent.js';
 import type { Event } from '../../contracts/event.js';
 import type { Model } from '../../contracts/model.js';
-import type { AssemblyContext } from '../../contracts/agent.js';
 import type { AssembledRequest } from '../../contracts/provenance.js';
 import { assemble, extensionsInEffect } from '../assembly/assemble.js';
 import { everyHook, hookSources } from './hooks.js';

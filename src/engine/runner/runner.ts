@@ -1,15 +1,13 @@
-import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition } from '../../contracts/agent.js';
+import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition, Plugin, Processor } from '../../contracts/agent.js';
 import type { ArtifactStore } from '../../contracts/artifact-store.js';
 import type { Content } from '../../contracts/content.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Event } from '../../contracts/event.js';
-import type { Plugin } from '../../contracts/agent.js';
 import type { Model } from '../../contracts/model.js';
-import type { Processor } from '../../contracts/agent.js';
 import type { Profile, ProfileName } from '../../contracts/profile.js';
-import type { Session } from '../../contracts/session.js';
 import type { SessionStore } from '../../contracts/session-store.js';
+import type { Session } from '../../contracts/session.js';
 import { createAgentTree, isLlmAgent } from '../agent/agent-tree.js';
 import { checkExtensions } from '../extensions/check-extensions.js';
 import { resolveProfile } from '../profile/profiles.js';

@@ -1,7 +1,7 @@
 import type { SessionMemo } from '../../contracts/memo.js';
-import { createSessionMemo } from '../extensions/memo.js';
-import type { Session } from '../../contracts/session.js';
 import type { SessionStore } from '../../contracts/session-store.js';
+import type { Session } from '../../contracts/session.js';
+import { createSessionMemo } from '../extensions/memo.js';
 
 type Entry = { session: Session; memo: SessionMemo };
 

@@ -1,10 +1,9 @@
+import type { ArtifactStore } from '../../contracts/artifact-store.js';
+import type { ArtifactTextReader, Artifact, ArtifactKey } from '../../contracts/artifact.js';
 import { TemplateError } from '../../contracts/errors/template-error.js';
 import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
-import type { ArtifactTextReader } from '../../contracts/artifact.js';
-import { artifactAsText, USER_ARTIFACT_PREFIX } from './artifacts.js';
-import { type Artifact, type ArtifactKey } from '../../contracts/artifact.js';
-import type { ArtifactStore } from '../../contracts/artifact-store.js';
 import type { SessionKey } from '../../contracts/session.js';
+import { artifactAsText, USER_ARTIFACT_PREFIX } from './artifacts.js';
 
 // Checks and helpers every artifact store shares.
 

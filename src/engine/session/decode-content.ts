@@ -1,5 +1,5 @@
-import { JsonReader, describeValue, joinPath } from '../util/json-reader.js';
 import type { Content, Part } from '../../contracts/content.js';
+import { JsonReader, describeValue, joinPath } from '../util/json-reader.js';
 
 const PART_KINDS = ['text', 'functionCall', 'functionResponse', 'inlineData', 'fileData', 'executableCode', 'codeExecutionResult'] as const;
 

@@ -1,8 +1,8 @@
-import { ValidationError } from '../../contracts/errors/validation-error.js';
-import { JsonReader, joinPath } from '../util/json-reader.js';
 import type { Content } from '../../contracts/content.js';
-import { readContent } from './decode-content.js';
+import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Event, EventActions, EventCompaction, Usage } from '../../contracts/event.js';
+import { JsonReader, joinPath } from '../util/json-reader.js';
+import { readContent } from './decode-content.js';
 
 const EVENT_FIELDS = [
   'id', 'invocationId', 'author', 'branch', 'timestamp', 'content', 'actions', 'usage', 'partial', 'errorCode', 'errorMessage',

@@ -1,7 +1,7 @@
-import type { Artifact, ArtifactKey, StoredArtifact } from '../../contracts/artifact.js';
-import { checkArtifactInput, copyArtifact, isUserArtifact } from './artifact-rules.js';
 import type { ArtifactStore } from '../../contracts/artifact-store.js';
+import type { Artifact, ArtifactKey, StoredArtifact } from '../../contracts/artifact.js';
 import type { SessionKey } from '../../contracts/session.js';
+import { checkArtifactInput, copyArtifact, isUserArtifact } from './artifact-rules.js';
 
 /** Artifacts held in this process's memory; the reference implementation of the artifact store contract. */
 export function createInMemoryArtifactStore(): ArtifactStore {

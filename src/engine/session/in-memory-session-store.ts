@@ -3,7 +3,7 @@ import { APP_PREFIX, USER_PREFIX } from '../state/state-keys.js';
 import { copyValue } from '../util/copy-value.js';
 import { toStoredJson } from '../util/json-value.js';
 import type { Event } from '../../contracts/event.js';
-import { type ModelCallRecord, type ModelCallSummary } from '../../contracts/model-call.js';
+import type { ModelCallRecord, ModelCallSummary } from '../../contracts/model-call.js';
 import { summarizeModelCall } from './model-call-summary.js';
 import type { Session, SessionKey } from '../../contracts/session.js';
 import type {

@@ -1,8 +1,8 @@
 import { ValidationError } from '../../contracts/errors/validation-error.js';
-import { JsonReader, joinPath } from '../util/json-reader.js';
-import { checkUniqueEventIds, readEvent } from './decode-event.js';
 import type { Event } from '../../contracts/event.js';
 import type { Session } from '../../contracts/session.js';
+import { JsonReader, joinPath } from '../util/json-reader.js';
+import { checkUniqueEventIds, readEvent } from './decode-event.js';
 
 /** Version of the JSON form written by `sessionToJson`; readers reject newer ones. */
 export const SESSION_SCHEMA_VERSION = 1;

@@ -1,14 +1,14 @@
 import { ConflictError } from '../../contracts/errors/conflict-error.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
+import type { Event } from '../../contracts/event.js';
+import type { CreateSessionInput } from '../../contracts/session-store.js';
+import type { Session } from '../../contracts/session.js';
 import { withoutTempKeys, type StateRecord } from '../state/state-delta.js';
 import { APP_PREFIX, USER_PREFIX } from '../state/state-keys.js';
 import { copyValue } from '../util/copy-value.js';
 import { deepFreeze, findNonJson, toStoredJson } from '../util/json-value.js';
-import type { Event } from '../../contracts/event.js';
 import { eventToJson } from './session-json.js';
-import type { Session } from '../../contracts/session.js';
-import type { CreateSessionInput } from '../../contracts/session-store.js';
 
 // Behaviour every session store shares, so the implementations cannot drift apart.
 

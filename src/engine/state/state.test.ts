@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { State } from './state.js';
 import { splitStateDelta, withoutTempKeys } from './state-delta.js';
 import { scopeOfKey } from './state-keys.js';
+import { State } from './state.js';
 
 describe('State', () => {
   it('reads the base, sees its own writes at once, and records them as a delta', () => {

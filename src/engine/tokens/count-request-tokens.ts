@@ -1,6 +1,6 @@
+import type { Part } from '../../contracts/content.js';
 import type { Provenance } from '../../contracts/provenance.js';
 import type { LlmRequest } from '../../contracts/request.js';
-import type { Part } from '../../contracts/content.js';
 import type { TokenCounter } from '../../contracts/tokens.js';
 
 /** Where the tokens of a request are: per system block, per tool, per message and part. */

@@ -1,6 +1,6 @@
 import type { AgentDefinition } from '../../contracts/agent.js';
+import type { Tool } from '../../contracts/tool.js';
 import { checkToolName } from './tool.js';
-import { type Tool } from '../../contracts/tool.js';
 
 /**
  * An agent offered to another agent as a tool: the model calls it with a `request`, the agent runs on its own

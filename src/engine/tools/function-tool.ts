@@ -1,8 +1,8 @@
 import type { ToolContext } from '../../contracts/contexts.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { JsonSchema } from '../../contracts/request.js';
+import type { ArgsCheck, Tool } from '../../contracts/tool.js';
 import { checkToolName } from './tool.js';
-import { type ArgsCheck, type Tool } from '../../contracts/tool.js';
 
 /**
  * A schema in the Standard Schema form (zod 4, valibot, arktype…). Zod schemas also convert themselves to

@@ -1,7 +1,7 @@
 import type { EventsCompactionConfig, SlidingWindow, TokenTrigger } from '../../contracts/compaction.js';
 import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
-import { JsonReader } from '../../engine/util/json-reader.js';
 import type { Summarizer } from '../../contracts/summarizer.js';
+import { JsonReader } from '../../engine/util/json-reader.js';
 
 const FIELDS = ['compactionInterval', 'overlapSize', 'tokenThreshold', 'eventRetentionSize', 'summarizer'];
 const SNAKE: Record<string, string> = { compaction_interval: 'compactionInterval', overlap_size: 'overlapSize', token_threshold: 'tokenThreshold', event_retention_size: 'eventRetentionSize' };

@@ -1,8 +1,6 @@
-import type { AgentNode, LlmAgentDefinition } from '../../contracts/agent.js';
+import type { AgentNode, LlmAgentDefinition, Plugin, InvocationContext } from '../../contracts/agent.js';
 import type { CompactionPlan, ContextCompactor, EventsCompactionConfig, TokenTrigger } from '../../contracts/compaction.js';
 import type { Event } from '../../contracts/event.js';
-import type { Plugin } from '../../contracts/agent.js';
-import type { InvocationContext } from '../../contracts/agent.js';
 import type { Summarizer } from '../../contracts/summarizer.js';
 import { isLlmAgent } from '../../engine/agent/agent-tree.js';
 import { summarizerInput } from '../../engine/compaction/compaction-plan.js';

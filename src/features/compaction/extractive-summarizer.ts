@@ -1,6 +1,6 @@
 import type { Event } from '../../contracts/event.js';
-import { renderEvents } from './render-events.js';
 import type { SummarizeOptions, Summarizer, Summary } from '../../contracts/summarizer.js';
+import { renderEvents } from './render-events.js';
 
 export type ExtractiveSummarizerOptions = {
   /** Longest line kept whole; longer ones are shortened. Default 200. */

@@ -1,11 +1,11 @@
 import { ValidationError } from '../../contracts/errors/validation-error.js';
-import type { Profile, ProfileName } from '../../contracts/profile.js';
-import { resolveProfile } from '../../engine/profile/profiles.js';
-import type { Model } from '../../contracts/model.js';
-import type { LlmRequest, RequestConfig } from '../../contracts/request.js';
 import type { Event } from '../../contracts/event.js';
-import { renderEvents, renderEventsAdk } from './render-events.js';
+import type { Model } from '../../contracts/model.js';
+import type { Profile, ProfileName } from '../../contracts/profile.js';
+import type { LlmRequest, RequestConfig } from '../../contracts/request.js';
 import type { SummarizeOptions, Summarizer, Summary } from '../../contracts/summarizer.js';
+import { resolveProfile } from '../../engine/profile/profiles.js';
+import { renderEvents, renderEventsAdk } from './render-events.js';
 
 /** agentctx's default prompt; `{conversation_history}` is where the history goes. */
 export const DEFAULT_SUMMARY_PROMPT: string = [

@@ -1,7 +1,7 @@
-import type { DraftMessage } from '../../contracts/draft.js';
-import type { Source } from '../../contracts/source.js';
 import type { Part } from '../../contracts/content.js';
+import type { DraftMessage } from '../../contracts/draft.js';
 import type { Event } from '../../contracts/event.js';
+import type { Source } from '../../contracts/source.js';
 import { substituteCompactions, type CompactionView } from './compaction-view.js';
 import { applyRewinds, shouldIncludeEvent } from './event-visibility.js';
 import { findOtherAgentEvents, isOtherAgentReply, presentOtherAgentEvent, type EmbedValue } from './other-agent.js';

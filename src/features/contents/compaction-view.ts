@@ -1,6 +1,6 @@
-import { keptCompactions, listCompactions } from '../../engine/compaction/compaction-ranges.js';
-import type { Source } from '../../contracts/source.js';
 import type { EventCompaction } from '../../contracts/event.js';
+import type { Source } from '../../contracts/source.js';
+import { keptCompactions, listCompactions } from '../../engine/compaction/compaction-ranges.js';
 import { CONTENTS_PROCESSOR, withParts, type WorkEvent } from './work-event.js';
 
 /** How summaries replace the events they stand for. */

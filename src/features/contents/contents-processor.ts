@@ -1,6 +1,6 @@
+import type { Processor } from '../../contracts/agent.js';
 import type { RequestDraft } from '../../contracts/draft.js';
 import type { MemoKey } from '../../contracts/memo.js';
-import type { Processor } from '../../contracts/agent.js';
 import { defineProcessor } from '../../engine/assembly/pipeline.js';
 import { embedFormatter } from '../templating/value-format.js';
 import { buildContents, currentTurnEvents, insertInstructionMessages } from './build-contents.js';

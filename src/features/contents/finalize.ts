@@ -1,6 +1,6 @@
+import type { Processor } from '../../contracts/agent.js';
+import type { RequestDraft } from '../../contracts/draft.js';
 import { draftMessage } from '../../engine/assembly/draft.js';
-import { type RequestDraft } from '../../contracts/draft.js';
-import { type Processor } from '../../contracts/agent.js';
 import { defineProcessor } from '../../engine/assembly/pipeline.js';
 
 export const FINALIZE_PROCESSOR = 'finalize';

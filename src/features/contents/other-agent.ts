@@ -1,5 +1,5 @@
-import type { Source } from '../../contracts/source.js';
 import type { Part } from '../../contracts/content.js';
+import type { Source } from '../../contracts/source.js';
 import { pythonStrip } from '../../engine/python/python-text.js';
 import { functionResponses, withParts, type WorkEvent } from './work-event.js';
 

@@ -1,7 +1,7 @@
-import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import type { Part } from '../../contracts/content.js';
-import { pythonRepr } from '../../engine/python/python-format.js';
+import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import type { Source } from '../../contracts/source.js';
+import { pythonRepr } from '../../engine/python/python-format.js';
 import { functionCalls, functionResponses, hasFunctionCall, hasFunctionResponse, withParts, type WorkEvent } from './work-event.js';
 
 /** The history cannot be turned into a valid conversation (ADK raises `ValueError` with these messages). */

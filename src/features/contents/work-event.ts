@@ -1,6 +1,6 @@
-import type { Source } from '../../contracts/source.js';
 import type { FunctionCall, FunctionResponse, Part, Role } from '../../contracts/content.js';
 import type { Event, EventActions } from '../../contracts/event.js';
+import type { Source } from '../../contracts/source.js';
 
 /**
  * An event on its way to becoming a message: its parts, each with the source it will carry into the request.

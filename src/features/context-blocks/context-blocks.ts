@@ -1,12 +1,12 @@
+import type { Processor } from '../../contracts/agent.js';
+import type { Part } from '../../contracts/content.js';
+import type { DraftMessage, RequestDraft } from '../../contracts/draft.js';
+import type { Source } from '../../contracts/source.js';
+import { defineProcessor } from '../../engine/assembly/pipeline.js';
 import { settingOf } from '../../engine/extensions/settings.js';
 import { effectiveMemoryMode, MEMORY } from '../memory/memory-extension.js';
-import { SKILLS } from '../skills/skills-extension.js';
 import { effectiveSkillMode } from '../skills/skill-modes.js';
-import type { DraftMessage, RequestDraft } from '../../contracts/draft.js';
-import { type Processor } from '../../contracts/agent.js';
-import { defineProcessor } from '../../engine/assembly/pipeline.js';
-import type { Source } from '../../contracts/source.js';
-import type { Part } from '../../contracts/content.js';
+import { SKILLS } from '../skills/skills-extension.js';
 
 export const CONTEXT_BLOCKS_PROCESSOR = 'context-blocks';
 

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ReadonlyContext } from '../../index.js';
-import type { Processor } from '../../pipeline.js';
-import { createScriptedModel } from '../../models/scripted/scripted-model.js';
-import { assembleRequest, createRunner, GlobalInstructionPlugin, llmAgent } from '../../index.js';
 import { withSystemBlock } from '../../engine/assembly/draft.js';
+import { type ReadonlyContext, assembleRequest, createRunner, GlobalInstructionPlugin, llmAgent } from '../../index.js';
+import { createScriptedModel } from '../../models/scripted/scripted-model.js';
+import type { Processor } from '../../pipeline.js';
 
 // ADK Python's tests for the plugin (tests/unittests/plugins/test_global_instruction_plugin.py), as behaviour, then
 // what they cannot show: the plugin through agentctx's runner and its provenance.

@@ -1,7 +1,5 @@
-import type { Instruction } from '../../contracts/agent.js';
+import type { Instruction, Plugin, ProcessorPlacement, AssemblyContext } from '../../contracts/agent.js';
 import type { RequestDraft } from '../../contracts/draft.js';
-import type { Plugin, ProcessorPlacement } from '../../contracts/agent.js';
-import type { AssemblyContext } from '../../contracts/agent.js';
 import type { Source } from '../../contracts/source.js';
 import { withLeadingSystemBlock } from '../../engine/assembly/draft.js';
 import { resolveInstruction } from '../instructions/resolve-instruction.js';

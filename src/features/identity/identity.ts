@@ -1,6 +1,6 @@
+import type { Processor } from '../../contracts/agent.js';
+import type { RequestDraft } from '../../contracts/draft.js';
 import { withSystemBlock } from '../../engine/assembly/draft.js';
-import { type RequestDraft } from '../../contracts/draft.js';
-import { type Processor } from '../../contracts/agent.js';
 import { defineProcessor } from '../../engine/assembly/pipeline.js';
 
 export const IDENTITY_PROCESSOR = 'identity';

@@ -1,9 +1,9 @@
+import type { Processor } from '../../contracts/agent.js';
+import type { RequestDraft } from '../../contracts/draft.js';
+import type { Source } from '../../contracts/source.js';
 import { isLlmAgent } from '../../engine/agent/agent-tree.js';
 import { draftMessage, withSystemBlock } from '../../engine/assembly/draft.js';
-import { type RequestDraft } from '../../contracts/draft.js';
-import { type Processor } from '../../contracts/agent.js';
 import { defineProcessor } from '../../engine/assembly/pipeline.js';
-import type { Source } from '../../contracts/source.js';
 import { resolveInstruction } from './resolve-instruction.js';
 import { appendStaticInstruction, hasStaticInstruction } from './static-instruction.js';
 

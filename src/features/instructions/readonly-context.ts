@@ -1,5 +1,5 @@
-import type { ReadonlyContext } from '../../contracts/contexts.js';
 import type { AssemblyContext } from '../../contracts/agent.js';
+import type { ReadonlyContext } from '../../contracts/contexts.js';
 import { copyValue } from '../../engine/util/copy-value.js';
 import { injectState, type TemplateOptions } from '../templating/inject-state.js';
 

@@ -1,5 +1,4 @@
-import type { Instruction } from '../../contracts/agent.js';
-import type { AssemblyContext } from '../../contracts/agent.js';
+import type { Instruction, AssemblyContext } from '../../contracts/agent.js';
 import type { SourceSubstitution } from '../../contracts/source.js';
 import { renderTemplate } from '../templating/inject-state.js';
 import { readonlyContext, templateOptions } from './readonly-context.js';

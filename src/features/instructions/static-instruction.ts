@@ -1,8 +1,8 @@
 import type { StaticInstruction } from '../../contracts/agent.js';
-import { draftMessage, withSystemBlock } from '../../engine/assembly/draft.js';
-import { type RequestDraft } from '../../contracts/draft.js';
-import type { Source } from '../../contracts/source.js';
 import type { Part } from '../../contracts/content.js';
+import type { RequestDraft } from '../../contracts/draft.js';
+import type { Source } from '../../contracts/source.js';
+import { draftMessage, withSystemBlock } from '../../engine/assembly/draft.js';
 
 /**
  * Adds a static instruction the way ADK's `append_instructions(Content)` does: text parts join the system text;

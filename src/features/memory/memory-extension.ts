@@ -1,5 +1,5 @@
-import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
 import type { Extension, SettingKey } from '../../contracts/agent.js';
+import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
 import { setting } from '../../engine/extensions/settings.js';
 import type { MemoryFile, MemoryMode } from './memory-file.js';
 

@@ -1,13 +1,12 @@
-import type { ToolContext } from '../../contracts/contexts.js';
-import { withSystemBlock } from '../../engine/assembly/draft.js';
-import { type DraftMessage, type RequestDraft } from '../../contracts/draft.js';
-import { insertProcessor } from '../../engine/assembly/pipeline.js';
 import type { Extension, Processor, ProcessorPlacement } from '../../contracts/agent.js';
-import { defineProcessor } from '../../engine/assembly/pipeline.js';
-import type { Source } from '../../contracts/source.js';
 import type { Part } from '../../contracts/content.js';
-import { TEMP_PREFIX } from '../../engine/state/state-keys.js';
+import type { ToolContext } from '../../contracts/contexts.js';
+import type { DraftMessage, RequestDraft } from '../../contracts/draft.js';
+import type { Source } from '../../contracts/source.js';
 import type { ArgsCheck, Tool } from '../../contracts/tool.js';
+import { withSystemBlock } from '../../engine/assembly/draft.js';
+import { insertProcessor, defineProcessor } from '../../engine/assembly/pipeline.js';
+import { TEMP_PREFIX } from '../../engine/state/state-keys.js';
 
 export type PagingOptions = {
   /** Names the data (`reports`): the tools are `get_<name>`, and state keys start with `<name>:`. */

@@ -1,6 +1,5 @@
+import type { Instruction, Extension, SettingKey } from '../../contracts/agent.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
-import type { Instruction } from '../../contracts/agent.js';
-import type { Extension, SettingKey } from '../../contracts/agent.js';
 import { setting } from '../../engine/extensions/settings.js';
 
 /** The named parts of a sectioned system text; each a template filled from state, like an instruction. */

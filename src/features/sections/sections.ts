@@ -1,10 +1,10 @@
-import { settingOf } from '../../engine/extensions/settings.js';
-import { SECTION_HEADINGS, SECTIONS } from './sections-extension.js';
+import type { Processor } from '../../contracts/agent.js';
+import type { RequestDraft } from '../../contracts/draft.js';
 import { withSystemBlock } from '../../engine/assembly/draft.js';
-import { type RequestDraft } from '../../contracts/draft.js';
-import { type Processor } from '../../contracts/agent.js';
 import { defineProcessor } from '../../engine/assembly/pipeline.js';
+import { settingOf } from '../../engine/extensions/settings.js';
 import { resolveInstruction } from '../instructions/resolve-instruction.js';
+import { SECTION_HEADINGS, SECTIONS } from './sections-extension.js';
 
 export const SECTIONS_PROCESSOR = 'sections';
 

@@ -1,5 +1,5 @@
-import { effectiveSkillMode, skillModeKey, type SkillEntry } from './skill-modes.js';
 import type { Tool } from '../../contracts/tool.js';
+import { effectiveSkillMode, skillModeKey, type SkillEntry } from './skill-modes.js';
 
 export const LOAD_SKILL = 'load_skill';
 

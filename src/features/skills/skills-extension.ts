@@ -1,9 +1,9 @@
-import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
 import type { Extension, SettingKey } from '../../contracts/agent.js';
+import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
 import { setting } from '../../engine/extensions/settings.js';
 import { loadSkillTool } from './load-skill.js';
-import { checkSkill, SKILL_MODES } from './skill.js';
 import type { SkillEntry } from './skill-modes.js';
+import { checkSkill, SKILL_MODES } from './skill.js';
 
 /** What the skills processors read: the skills offered, in order, and the listing's token budget. */
 export type SkillsSettings = {

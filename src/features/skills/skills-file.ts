@@ -2,9 +2,9 @@ import type { AgentFileField } from '../../engine/config/agent-config.js';
 import { readNamedFiles, refuse } from '../../engine/config/file-fields.js';
 import { joinPath, type JsonReader } from '../../engine/util/json-reader.js';
 import { loadSkillTool } from './load-skill.js';
+import type { SkillEntry } from './skill-modes.js';
 import { SKILL_MODES, type Skill, type SkillMode } from './skill.js';
 import { skills } from './skills-extension.js';
-import { type SkillEntry } from './skill-modes.js';
 
 /** Reads the skills of a folder named in an agent file, relative to that file. */
 export type ReadSkills = (dir: string, from: string) => Promise<Skill[]>;

@@ -1,12 +1,12 @@
+import type { Processor } from '../../contracts/agent.js';
+import type { RequestDraft } from '../../contracts/draft.js';
+import { withSystemBlock } from '../../engine/assembly/draft.js';
+import { defineProcessor } from '../../engine/assembly/pipeline.js';
 import { settingOf } from '../../engine/extensions/settings.js';
-import { SKILLS, SKILLS_HEADING } from './skills-extension.js';
+import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
 import { effectiveSkillMode } from './skill-modes.js';
 import type { Skill } from './skill.js';
-import { withSystemBlock } from '../../engine/assembly/draft.js';
-import { type RequestDraft } from '../../contracts/draft.js';
-import { type Processor } from '../../contracts/agent.js';
-import { defineProcessor } from '../../engine/assembly/pipeline.js';
-import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
+import { SKILLS, SKILLS_HEADING } from './skills-extension.js';
 
 export const SKILLS_LISTING_PROCESSOR = 'skills-listing';
 

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyRuns } from '../../../test/support/property-runs.js';
 import { TemplateError } from '../../contracts/errors/template-error.js';
+import { pyFloat } from '../../engine/python/python-values.js';
 import { recordTextReader } from '../../engine/session/artifact-rules.js';
 import { injectState, renderTemplate } from './inject-state.js';
-import { pyFloat } from '../../engine/python/python-values.js';
 
 const runs = propertyRuns();
 

@@ -1,9 +1,9 @@
 import type { ArtifactTextReader } from '../../contracts/artifact.js';
 import { TemplateError } from '../../contracts/errors/template-error.js';
+import type { ValueFormat } from '../../contracts/profile.js';
 import type { StateScope } from '../../engine/state/state-keys.js';
 import { scanTemplate, type ScanOptions } from './scan-template.js';
 import { resolveValueFormat } from './value-format.js';
-import { type ValueFormat } from '../../contracts/profile.js';
 
 export type TemplateOptions = ScanOptions & {
   /** The state the placeholders read: session keys, plus `app:`, `user:` and `temp:` keys under their prefixes. */

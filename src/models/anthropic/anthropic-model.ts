@@ -1,12 +1,12 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { requireApiKey } from '../shared/credentials.js';
 import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
+import type { LlmRequest } from '../../contracts/request.js';
+import { requireApiKey } from '../shared/credentials.js';
 import { withoutSecrets } from '../shared/redact-secrets.js';
 import { withRetrySetting, type RetryOptions } from '../shared/retry.js';
 import { baseURLFrom, type ProviderSettings } from '../shared/settings.js';
 import { toModelError, type ModelErrorContext, type ProviderFailure } from '../shared/to-model-error.js';
 import { messageWithCause } from '../shared/transport-errors.js';
-import type { LlmRequest } from '../../contracts/request.js';
 import { AnthropicStreamAssembler, fromAnthropicResponse } from './from-anthropic-response.js';
 import { toAnthropicCountTokensBody, toAnthropicRequest } from './to-anthropic-request.js';
 

@@ -1,7 +1,7 @@
-import { ModelError } from '../../contracts/errors/model-error.js';
-import type { ModelResponse } from '../../contracts/model.js';
 import type { Part } from '../../contracts/content.js';
+import { ModelError } from '../../contracts/errors/model-error.js';
 import type { Usage } from '../../contracts/event.js';
+import type { ModelResponse } from '../../contracts/model.js';
 
 /** The usage fields of a response or a `message_delta` event (the SDK sends nulls for absent counts). */
 export type AnthropicUsage = {

@@ -1,5 +1,5 @@
-import type { JsonSchema, LlmRequest, Message } from '../../contracts/request.js';
 import type { FileDataPart, InlineDataPart, Part } from '../../contracts/content.js';
+import type { JsonSchema, LlmRequest, Message } from '../../contracts/request.js';
 
 /** A content block of the Messages API, as this adapter sends it. */
 export type AnthropicBlock =

@@ -1,6 +1,6 @@
-import type { ModelResponse } from '../../contracts/model.js';
 import type { Part, TextPart } from '../../contracts/content.js';
 import type { Usage } from '../../contracts/event.js';
+import type { ModelResponse } from '../../contracts/model.js';
 import type { GeminiPart, GeminiResponse, GeminiUsageMetadata } from './gemini-wire.js';
 
 /** What a response (or a whole stream) comes down to before it becomes a `ModelResponse`. */

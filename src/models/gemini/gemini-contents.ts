@@ -1,5 +1,5 @@
-import type { Message } from '../../contracts/request.js';
 import type { Part } from '../../contracts/content.js';
+import type { Message } from '../../contracts/request.js';
 
 /**
  * The messages as the Gemini API takes them: Gemini's API (not Vertex) rejects `displayName` on inline and file

@@ -1,11 +1,11 @@
 import { GoogleGenAI, type CountTokensParameters, type GenerateContentConfig, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
-import { requireApiKey } from '../shared/credentials.js';
 import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
+import type { LlmRequest } from '../../contracts/request.js';
+import { requireApiKey } from '../shared/credentials.js';
 import { withoutSecrets } from '../shared/redact-secrets.js';
 import { withRetrySetting, type RetryOptions } from '../shared/retry.js';
 import { baseURLFrom, type ProviderSettings } from '../shared/settings.js';
 import { toModelError } from '../shared/to-model-error.js';
-import type { LlmRequest } from '../../contracts/request.js';
 import { createGeminiStreamAssembler, fromGeminiResponse } from './from-gemini-response.js';
 import { geminiErrorContext } from './gemini-errors.js';
 import type { GeminiCountRequest, GeminiRequest } from './gemini-wire.js';

@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../../contracts/request.js';
 import type { Part } from '../../contracts/content.js';
+import type { JsonSchema } from '../../contracts/request.js';
 
 /*
  * The Gemini API's JSON shapes, as far as this adapter writes and reads them. They are declared here rather than

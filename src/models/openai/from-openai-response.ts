@@ -1,6 +1,6 @@
-import type { ModelResponse } from '../../contracts/model.js';
 import type { Part } from '../../contracts/content.js';
 import type { Usage } from '../../contracts/event.js';
+import type { ModelResponse } from '../../contracts/model.js';
 import type { OpenAIChunk, OpenAICompletion, OpenAIToolCallDelta, OpenAIUsage } from './openai-wire.js';
 
 /** A whole answer, however it arrived: one message or a stream of deltas put back together. */

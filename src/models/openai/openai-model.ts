@@ -1,13 +1,13 @@
 import { APIConnectionError, APIError, APIUserAbortError, OpenAI } from 'openai';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
-import { requireApiKey } from '../shared/credentials.js';
 import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
+import type { LlmRequest } from '../../contracts/request.js';
+import { requireApiKey } from '../shared/credentials.js';
 import { withoutSecrets } from '../shared/redact-secrets.js';
 import { withRetrySetting, type RetryOptions } from '../shared/retry.js';
 import { baseURLFrom, environmentOf, nonEmpty, type ProviderSettings } from '../shared/settings.js';
 import { toModelError, type ModelErrorContext, type ProviderFailure } from '../shared/to-model-error.js';
 import { rootMessage } from '../shared/transport-errors.js';
-import type { LlmRequest } from '../../contracts/request.js';
 import { createStreamAssembler, fromOpenAICompletion } from './from-openai-response.js';
 import { toOpenAIRequest, type OpenAIRequestOptions } from './to-openai-request.js';
 

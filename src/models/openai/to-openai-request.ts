@@ -1,5 +1,5 @@
-import type { LlmRequest, Message, ToolDeclaration } from '../../contracts/request.js';
 import type { FunctionCall, FunctionResponse, Part } from '../../contracts/content.js';
+import type { LlmRequest, Message, ToolDeclaration } from '../../contracts/request.js';
 import type { OpenAIContentPart, OpenAIMessage, OpenAIRequestBody, OpenAITool, OpenAIToolCall } from './openai-wire.js';
 
 export type OpenAIRequestOptions = {

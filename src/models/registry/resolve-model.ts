@@ -1,8 +1,8 @@
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import type { Model } from '../../contracts/model.js';
-import { parseModelString } from './model-string.js';
-import type { RetryOptions } from '../shared/retry.js';
 import type { Script } from '../scripted/script.js';
+import type { RetryOptions } from '../shared/retry.js';
+import { parseModelString } from './model-string.js';
 
 export type ResolveModelOptions = {
   /** Where keys and base URLs are read; `process.env` when absent. */

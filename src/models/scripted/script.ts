@@ -1,6 +1,6 @@
-import type { LlmRequest } from '../../contracts/request.js';
 import type { Content } from '../../contracts/content.js';
 import type { Usage } from '../../contracts/event.js';
+import type { LlmRequest } from '../../contracts/request.js';
 
 /** One scripted answer: text, thoughts and function calls, or a whole content, or an error. */
 export type ScriptedResponse = {

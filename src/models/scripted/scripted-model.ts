@@ -1,8 +1,8 @@
+import type { Part } from '../../contracts/content.js';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
-import { type LlmRequest } from '../../contracts/request.js';
+import type { LlmRequest } from '../../contracts/request.js';
 import { cloneRequest } from '../../engine/assembly/request-json.js';
-import type { Part } from '../../contracts/content.js';
 import { conditionHolds, type Script, type ScriptCall, type ScriptedResponse } from './script.js';
 
 /** A scripted model, with what it was asked. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../../contracts/errors/model-error.js';
-import type { LlmRequest } from '../../contracts/request.js';
 import type { Model, ModelCallOptions, ModelStreamChunk } from '../../contracts/model.js';
+import type { LlmRequest } from '../../contracts/request.js';
 import { withRetries } from './retry.js';
 
 const request: LlmRequest = { system: '', tools: [], messages: [], config: {} };

@@ -1,9 +1,9 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Artifact, ArtifactKey, StoredArtifact } from '../../contracts/artifact.js';
-import { checkArtifactInput, isUserArtifact } from '../../engine/session/artifact-rules.js';
 import type { ArtifactStore } from '../../contracts/artifact-store.js';
+import type { Artifact, ArtifactKey, StoredArtifact } from '../../contracts/artifact.js';
 import type { SessionKey } from '../../contracts/session.js';
+import { checkArtifactInput, isUserArtifact } from '../../engine/session/artifact-rules.js';
 
 export type FsArtifactStoreOptions = {
   /** Folder that holds every app's artifacts; created when needed. */

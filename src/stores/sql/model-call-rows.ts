@@ -1,7 +1,7 @@
-import type { ModelCallRecord, ModelCallSummary } from '../../contracts/model-call.js';
-import type { LlmRequest } from '../../contracts/request.js';
-import type { Provenance } from '../../contracts/provenance.js';
 import type { Usage } from '../../contracts/event.js';
+import type { ModelCallRecord, ModelCallSummary } from '../../contracts/model-call.js';
+import type { Provenance } from '../../contracts/provenance.js';
+import type { LlmRequest } from '../../contracts/request.js';
 import type { StoredCall } from './request-deltas.js';
 import type { SqlParam } from './sql-driver.js';
 

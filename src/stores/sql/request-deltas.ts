@@ -1,7 +1,7 @@
+import type { ModelCallRecord } from '../../contracts/model-call.js';
 import type { Provenance } from '../../contracts/provenance.js';
 import type { LlmRequest, Message } from '../../contracts/request.js';
 import type { Source } from '../../contracts/source.js';
-import type { ModelCallRecord } from '../../contracts/model-call.js';
 
 /** The parts of a recorded call that are written to its row. */
 export type StoredCall = {

@@ -1,7 +1,7 @@
-import type { Artifact, ArtifactKey, StoredArtifact } from '../../contracts/artifact.js';
-import { checkArtifactInput, isUserArtifact } from '../../engine/session/artifact-rules.js';
 import type { ArtifactStore } from '../../contracts/artifact-store.js';
+import type { Artifact, ArtifactKey, StoredArtifact } from '../../contracts/artifact.js';
 import type { SessionKey } from '../../contracts/session.js';
+import { checkArtifactInput, isUserArtifact } from '../../engine/session/artifact-rules.js';
 import { lazyMigrations, type MigrationResult } from './migrations.js';
 import type { SqlDriver } from './sql-driver.js';
 

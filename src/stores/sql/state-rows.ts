@@ -1,5 +1,5 @@
-import { loadedVersion, staleSharedState } from '../../engine/session/store-rules.js';
 import type { Session } from '../../contracts/session.js';
+import { loadedVersion, staleSharedState } from '../../engine/session/store-rules.js';
 import { mergeScopedState, type SplitStateDelta, type StateRecord } from '../../engine/state/state-delta.js';
 import { APP_PREFIX, USER_PREFIX } from '../../engine/state/state-keys.js';
 import type { SqlExecutor, SqlParam } from './sql-driver.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ArtifactStore } from '../../contracts/artifact-store.js';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import { binaryArtifact, textArtifact } from '../../engine/session/artifacts.js';
-import type { ArtifactStore } from '../../contracts/artifact-store.js';
 
 export type ArtifactStoreSuiteOptions = {
   name: string;

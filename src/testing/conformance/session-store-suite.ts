@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
-import { createEvent } from '../../engine/session/create-event.js';
 import type { Event, EventInput } from '../../contracts/event.js';
-import type { Session } from '../../contracts/session.js';
 import type { SessionStore } from '../../contracts/session-store.js';
+import type { Session } from '../../contracts/session.js';
+import { createEvent } from '../../engine/session/create-event.js';
 import { sharedStateCases } from './shared-state-cases.js';
 
 export type SessionStoreSuiteOptions = {

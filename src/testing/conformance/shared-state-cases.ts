@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import type { Event, EventInput } from '../../contracts/event.js';
-import type { Session } from '../../contracts/session.js';
 import type { SessionStore } from '../../contracts/session-store.js';
+import type { Session } from '../../contracts/session.js';
 
 type Setup = () => Promise<{ store: SessionStore; event: (input?: Partial<EventInput>) => Event; app: string }>;
 
