@@ -1,10 +1,9 @@
 import type { EventsCompactionConfig } from '../contracts/compaction.js';
 import type { AssembledRequest } from '../contracts/provenance.js';
 import type { TokenCounter } from '../contracts/tokens.js';
-import { latestPromptTokens } from '../engine/compaction/prompt-tokens.js';
 import { countRequestTokens } from '../engine/tokens/count-request-tokens.js';
 import { loadTokenCounter } from '../engine/tokens/token-counter.js';
-import { promptBeforeCall } from '../features/compaction/measure-prompt.js';
+import { promptBeforeCall, type PromptMeasure } from '../features/compaction/measure-prompt.js';
 import { assembleCase, type CaseFile } from '../presets/case-file.js';
 import { previewCompaction, type CompactionPreview, type MeasuredPrompt } from './compaction-preview.js';
 
@@ -18,7 +17,10 @@ export async function previewCaseCompaction(caseFile: CaseFile, config: EventsCo
   const assembled = await assembleCase(caseFile);
   const local = requestTokens(assembled, counter);
   return previewCompaction(caseFile.events, config, caseFile.profile, {
-    prompt: async () => ({ tokens: await promptBeforeCall(caseFile.events, assembled, caseFile.profile, caseFile.currentAgent, caseFile.branch), how: howBeforeCall(caseFile, local) }),
+    prompt: async () => {
+      const measure = await promptBeforeCall(caseFile.events, assembled, caseFile.profile, caseFile.currentAgent, caseFile.branch);
+      return { tokens: measure.tokens, how: howBeforeCall(measure, caseFile.currentAgent) };
+    },
     counted: `the request for '${caseFile.currentAgent}' (local o200k count)`,
     tokensBefore: local,
     tokensOf: async (events) => requestTokens(await assembleCase({ ...caseFile, events: [...events] }), counter),
@@ -29,12 +31,9 @@ function requestTokens({ request, provenance }: AssembledRequest, counter: Token
   return countRequestTokens(request, counter, provenance).total;
 }
 
-// Which measure `promptBeforeCall` took, in words: agentctx takes the larger of the local count of the request and the
-// latest billed prompt since the last summary; ADK takes the latest billed prompt, else characters / 4.
-function howBeforeCall(caseFile: CaseFile, local: number): MeasuredPrompt['how'] {
-  if (caseFile.profile.promptTokens === 'adk') {
-    return latestPromptTokens(caseFile.events, true) !== undefined ? 'the latest billed prompt, as ADK takes it' : "ADK's estimate: characters of the conversation / 4";
-  }
-  const billed = latestPromptTokens(caseFile.events, false);
-  return `the larger of the local count of the request for '${caseFile.currentAgent}' (${local}) and the latest billed prompt since the last summary (${billed ?? 'none'})`;
+// The measure `promptBeforeCall` took, in words.
+function howBeforeCall(measure: PromptMeasure, agent: string): MeasuredPrompt['how'] {
+  if (measure.by === 'billed') return 'the latest billed prompt, as ADK takes it';
+  if (measure.by === 'estimate') return "ADK's estimate: characters of the conversation / 4";
+  return `the larger of the local count of the request for '${agent}' (${measure.local ?? 0}) and the latest billed prompt since the last summary (${measure.billed ?? 'none'})`;
 }

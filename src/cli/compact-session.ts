@@ -8,13 +8,12 @@ import type { Summarizer } from '../contracts/summarizer.js';
 import type { TokenCounter } from '../contracts/tokens.js';
 import { createAgentTree, isLlmAgent } from '../engine/agent/agent-tree.js';
 import { summarizerInput } from '../engine/compaction/compaction-plan.js';
-import { latestPromptTokens } from '../engine/compaction/prompt-tokens.js';
 import { adkProfile, agentctxProfile } from '../engine/profile/profiles.js';
 import { loadTokenCounter } from '../engine/tokens/token-counter.js';
 import { compactionEvent } from '../features/compaction/compaction-event.js';
 import { ExtractiveSummarizer } from '../features/compaction/extractive-summarizer.js';
 import { LlmSummarizer } from '../features/compaction/llm-summarizer.js';
-import { countContentsTokens, promptAfterInvocation } from '../features/compaction/measure-prompt.js';
+import { countContentsTokens, promptAfterInvocation, type PromptMeasure } from '../features/compaction/measure-prompt.js';
 import { previewCompaction, type CompactionPreview, type MeasuredPrompt } from './compaction-preview.js';
 import { compactionJson, formatCompacted, formatPreview } from './format-compaction.js';
 import type { CliIo } from './io.js';
@@ -77,19 +76,21 @@ export async function compactSession(file: string | undefined, options: SessionC
 export async function previewSessionCompaction(events: readonly Event[], config: EventsCompactionConfig, agentName: string, profile: Profile): Promise<CompactionPreview> {
   const counter = await loadTokenCounter();
   return previewCompaction(events, config, profile, {
-    prompt: async () => ({ tokens: await promptAfterInvocation(events, profile, agentName), how: howAfterInvocation(events, profile) }),
+    prompt: async () => {
+      const measure = await promptAfterInvocation(events, profile, agentName);
+      return { tokens: measure.tokens, how: howAfterInvocation(measure, profile) };
+    },
     counted: `the conversation '${agentName}' sees (local o200k count, without system text and tools)`,
     tokensBefore: await conversationTokens(events, agentName, profile, counter),
     tokensOf: (after) => conversationTokens(after, agentName, profile, counter),
   });
 }
 
-// Which measure `promptAfterInvocation` took, in words: the latest billed prompt (since the last summary, for
-// agentctx), else a local count of the conversation (agentctx) or ADK's characters / 4.
-function howAfterInvocation(events: readonly Event[], profile: Profile): MeasuredPrompt['how'] {
-  const adk = profile.promptTokens === 'adk';
-  if (latestPromptTokens(events, adk) !== undefined) return adk ? 'the latest billed prompt, as ADK takes it' : 'the latest billed prompt since the last summary';
-  return adk ? "no billed usage: ADK's estimate, characters of the conversation / 4" : 'no billed usage since the last summary: the local count of the conversation';
+// The measure `promptAfterInvocation` took, in words.
+function howAfterInvocation(measure: PromptMeasure, profile: Profile): MeasuredPrompt['how'] {
+  if (measure.by === 'billed') return profile.promptTokens === 'adk' ? 'the latest billed prompt, as ADK takes it' : 'the latest billed prompt since the last summary';
+  if (measure.by === 'estimate') return "no billed usage: ADK's estimate, characters of the conversation / 4";
+  return 'no billed usage since the last summary: the local count of the conversation';
 }
 
 async function conversationTokens(events: readonly Event[], agentName: string, profile: Profile, counter?: TokenCounter): Promise<number> {

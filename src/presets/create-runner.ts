@@ -15,9 +15,11 @@ export type RunnerOptions = EngineRunnerOptions & {
 /**
  * A runner: agents, a session store and models, ready to answer user messages. Agents that name no pipeline run
  * `defaultPipeline()`; compaction (the runner's `eventsCompactionConfig`, the agents' `contextCompactors`) runs as a
- * plugin after the ones given.
+ * plugin after the ones given, when either is set.
  */
 export function createRunner(options: RunnerOptions): Runner {
   const { eventsCompactionConfig, ...rest } = options;
-  return createEngineRunner({ ...rest, plugins: [...(options.plugins ?? []), compactionPlugin(eventsCompactionConfig)] }, DEFAULT_PIPELINE);
+  const compaction = compactionPlugin(eventsCompactionConfig, options.agents);
+  const plugins = Object.keys(compaction.hooks ?? {}).length === 0 ? (options.plugins ?? []) : [...(options.plugins ?? []), compaction];
+  return createEngineRunner({ ...rest, plugins }, DEFAULT_PIPELINE);
 }

@@ -115,14 +115,18 @@ export async function assemble(context: AssemblyContext, pipeline: readonly Proc
     } catch (error) {
       throw new ProcessorError({ processor: processor.name, agent: context.agent.name, cause: error });
     }
-    if (extension !== undefined) draft = attribute(before, draft, extension);
-    trace.push({
+    const step: ProcessorTrace = {
       processor: processor.name,
-      ...(extension === undefined ? {} : { extension }),
       systemBlocks: draft.systemBlocks.length - before.systemBlocks.length,
       tools: draft.tools.length - before.tools.length,
       messages: draft.messages.length - before.messages.length,
-    });
+    };
+    if (extension !== undefined) {
+      draft = attribute(before, draft, extension);
+      trace.push({ processor: step.processor, extension, systemBlocks: step.systemBlocks, tools: step.tools, messages: step.messages });
+    } else {
+      trace.push(step);
+    }
   }
   return { ...finishDraft(draft), trace, tools: draft.tools, handlers: draft.handlers ?? [] };
 }

@@ -4,8 +4,9 @@ import type { RequestConfig, ToolDeclaration } from '../../contracts/request.js'
 import type { Source } from '../../contracts/source.js';
 import type { Tool } from '../../contracts/tool.js';
 
+// Every draft has every field, in one order, so drafts keep one shape for the engine as processors copy them.
 export function emptyDraft(config: RequestConfig = {}): RequestDraft {
-  return { systemBlocks: [], tools: [], messages: [], config, warnings: [] };
+  return { systemBlocks: [], tools: [], messages: [], config, handlers: [], warnings: [] };
 }
 
 export function withSystemBlock(draft: RequestDraft, text: string, source: Source): RequestDraft {

@@ -124,7 +124,8 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
     newId,
     runAgent,
   };
-  const onEvent = hasHook(plugins, 'onEvent');
+  // Which run-level hooks exist is known up front, so a runner without them pays nothing for them.
+  const has = { onUserMessage: hasHook(plugins, 'onUserMessage'), beforeRun: hasHook(plugins, 'beforeRun'), onEvent: hasHook(plugins, 'onEvent'), afterRun: hasHook(plugins, 'afterRun') };
 
   return {
     appName,
@@ -150,22 +151,25 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
       let completed = false;
       // Every agent must have a model before anything is written.
       for (const node of tree.nodes) if (isLlmAgent(node.definition)) await settings.modelFor(node.definition, node);
-      const context = invocation.context;
-      const handOver = async (event: Event): Promise<Event> => (onEvent ? ((await firstHook(plugins, 'onEvent', { context, event })) ?? event) : event);
+      const handOver = async (event: Event): Promise<Event> => (await firstHook(plugins, 'onEvent', { context: invocation.context, event })) ?? event;
       try {
-        const replaced = await firstHook(plugins, 'onUserMessage', { context, message: userContent });
-        if (replaced !== undefined) invocation.userContent = replaced;
-        yield await handOver(await invocation.persist(invocation.event({ author: 'user', content: invocation.userContent as Content, actions: { stateDelta: input.stateDelta ?? {} } })));
-        const node = findAgentToRun(tree, session.events);
-        const early = await firstHook(plugins, 'beforeRun', { context });
-        for (const event of invocation.drain()) yield await handOver(event);
-        if (early !== undefined) {
-          yield await handOver(await invocation.persist(invocation.event({ author: node.name, content: early })));
-        } else {
-          for await (const event of runAgent({ invocation, node, branch: undefined })) yield await handOver(event);
-          if (input.signal?.aborted !== true) await everyHook(plugins, 'afterRun', { context });
+        if (has.onUserMessage) {
+          const replaced = await firstHook(plugins, 'onUserMessage', { context: invocation.context, message: userContent });
+          if (replaced !== undefined) invocation.userContent = replaced;
         }
-        for (const event of invocation.drain()) yield await handOver(event);
+        const stored = await invocation.persist(invocation.event({ author: 'user', content: invocation.userContent as Content, actions: { stateDelta: input.stateDelta ?? {} } }));
+        yield has.onEvent ? await handOver(stored) : stored;
+        const node = findAgentToRun(tree, session.events);
+        const early = has.beforeRun ? await firstHook(plugins, 'beforeRun', { context: invocation.context }) : undefined;
+        for (const event of invocation.drain()) yield has.onEvent ? await handOver(event) : event;
+        if (early !== undefined) {
+          const answer = await invocation.persist(invocation.event({ author: node.name, content: early }));
+          yield has.onEvent ? await handOver(answer) : answer;
+        } else {
+          for await (const event of runAgent({ invocation, node, branch: undefined })) yield has.onEvent ? await handOver(event) : event;
+          if (has.afterRun && input.signal?.aborted !== true) await everyHook(plugins, 'afterRun', { context: invocation.context });
+        }
+        for (const event of invocation.drain()) yield has.onEvent ? await handOver(event) : event;
         completed = true;
       } finally {
         // After a failure the copy may differ from storage; the next turn loads it again.

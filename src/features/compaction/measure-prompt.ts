@@ -11,23 +11,36 @@ import type { CompactionView } from '../contents/compaction-view.js';
 import type { ContentsCache } from '../contents/contents-cache.js';
 
 /**
+ * A prompt size, and which measure gave it: `billed` (the provider's latest count), `estimate` (ADK's characters / 4),
+ * `local` (the local tokenizer's count of the conversation), or `request` (the larger of the local count of the
+ * request about to be sent, `local`, and the latest billed count since the last summary, `billed`).
+ */
+export type PromptMeasure = { tokens: number | undefined; by: 'billed' | 'estimate' | 'local' | 'request'; local?: number; billed?: number };
+
+/**
  * The prompt size a token trigger is held against before a model call. agentctx measures the request about to be sent
  * with the local tokenizer and takes the provider's latest count when larger, so one huge tool result cannot slip
  * through uncompacted; ADK's rule takes the latest billed count, else the conversation's characters divided by four.
  */
-export async function promptBeforeCall(events: readonly Event[], assembled: AssembledRequest, profile: Profile, agentName: string, branch: string | undefined): Promise<number | undefined> {
-  if (profile.promptTokens === 'adk') return latestPromptTokens(events, true) ?? estimatePromptTokensAdk(events, agentName, branch);
+export async function promptBeforeCall(events: readonly Event[], assembled: AssembledRequest, profile: Profile, agentName: string, branch: string | undefined): Promise<PromptMeasure> {
+  if (profile.promptTokens === 'adk') return billedOr(latestPromptTokens(events, true), () => ({ tokens: estimatePromptTokensAdk(events, agentName, branch), by: 'estimate' }));
   const local = countRequestTokens(assembled.request, await loadTokenCounter(), assembled.provenance).total;
-  return Math.max(local, latestPromptTokens(events, false) ?? 0);
+  const billed = latestPromptTokens(events, false);
+  return { tokens: Math.max(local, billed ?? 0), by: 'request', local, ...(billed === undefined ? {} : { billed }) };
 }
 
 /**
  * The prompt size after an invocation: the latest billed count (since the last summary, for agentctx), else the local
  * count of the conversation the root agent sees (agentctx) or ADK's characters / 4.
  */
-export async function promptAfterInvocation(events: readonly Event[], profile: Profile, rootName: string, cache?: ContentsCache): Promise<number | undefined> {
-  if (profile.promptTokens === 'adk') return latestPromptTokens(events, true) ?? estimatePromptTokensAdk(events, '', undefined);
-  return latestPromptTokens(events, false) ?? countContentsTokens(events, rootName, undefined, await loadTokenCounter(), 'exact', cache);
+export async function promptAfterInvocation(events: readonly Event[], profile: Profile, rootName: string, cache?: ContentsCache): Promise<PromptMeasure> {
+  if (profile.promptTokens === 'adk') return billedOr(latestPromptTokens(events, true), () => ({ tokens: estimatePromptTokensAdk(events, '', undefined), by: 'estimate' }));
+  const counter = await loadTokenCounter();
+  return billedOr(latestPromptTokens(events, false), () => ({ tokens: countContentsTokens(events, rootName, undefined, counter, 'exact', cache), by: 'local' }));
+}
+
+function billedOr(billed: number | undefined, otherwise: () => PromptMeasure): PromptMeasure {
+  return billed === undefined ? otherwise() : { tokens: billed, by: 'billed', billed };
 }
 
 /**

@@ -44,8 +44,10 @@ export const MAX_REFUSED_TRANSFERS = 3;
 export function transferToAgentTool(from: string, targets: readonly string[], refusedBefore: number): Tool {
   // Refusals by call id: a write retried after a conflict answers the same calls again, and must not count them twice.
   const refused = new Set<string | undefined>();
+  // With no targets the tool is never declared, only kept to answer a model that calls it anyway.
+  const declaration = targets.length === 0 ? { name: TRANSFER_TO_AGENT, description: '' } : transferToAgentDeclaration(targets);
   return Object.freeze({
-    ...transferToAgentDeclaration(targets),
+    ...declaration,
     execute(args: Record<string, unknown>, context: ToolContext) {
       const name = args['agent_name'];
       if (typeof name === 'string' && targets.includes(name)) {
