@@ -213,8 +213,10 @@ export type InvocationContext = {
 
 /**
  * Hooks into a run, as ADK's plugins have them. Hooks of one kind run in order (plugins first, then the agent's own
- * extensions, then the agent's callbacks); the first that returns something wins and the rest are skipped. A hook
- * that throws ends the invocation with an error event naming the extension.
+ * extensions, then the agent's callbacks); the first that returns something wins and the rest are skipped
+ * (`afterAssembly` and `afterRun` hooks all run). A hook that throws fails the way the callback beside it would, with
+ * an `extension_failed` error that names the extension and the hook: a tool hook's becomes the tool's `{ error }`
+ * response, an `afterAssembly` hook's ends the invocation with an error event, the others reject the run.
  */
 export type PluginHooks = {
   /** Before the user's message is stored; returning content stores and runs that instead. */
