@@ -4,7 +4,8 @@ import type { TokenCounter } from '../contracts/tokens.js';
 import { countRequestTokens } from '../engine/tokens/count-request-tokens.js';
 import { loadTokenCounter } from '../engine/tokens/token-counter.js';
 import { promptBeforeCall, type PromptMeasure } from '../features/compaction/measure-prompt.js';
-import { assembleCase, type CaseFile } from '../presets/case-file.js';
+import type { CaseFile } from '../presets/case-file.js';
+import { assembleCaseForModel } from './assemble-case.js';
 import { previewCompaction, type CompactionPreview, type MeasuredPrompt } from './compaction-preview.js';
 
 /**
@@ -14,7 +15,7 @@ import { previewCompaction, type CompactionPreview, type MeasuredPrompt } from '
  */
 export async function previewCaseCompaction(caseFile: CaseFile, config: EventsCompactionConfig): Promise<CompactionPreview> {
   const counter = await loadTokenCounter();
-  const assembled = await assembleCase(caseFile);
+  const assembled = await assembleCaseForModel(caseFile);
   const local = requestTokens(assembled, counter);
   return previewCompaction(caseFile.events, config, caseFile.profile, {
     prompt: async () => {
@@ -23,7 +24,7 @@ export async function previewCaseCompaction(caseFile: CaseFile, config: EventsCo
     },
     counted: `the request for '${caseFile.currentAgent}' (local o200k count)`,
     tokensBefore: local,
-    tokensOf: async (events) => requestTokens(await assembleCase({ ...caseFile, events: [...events] }), counter),
+    tokensOf: async (events) => requestTokens(await assembleCaseForModel({ ...caseFile, events: [...events] }), counter),
   });
 }
 

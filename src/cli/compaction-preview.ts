@@ -1,4 +1,5 @@
 import type { EventsCompactionConfig, CompactionPlan } from '../contracts/compaction.js';
+import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import type { Event } from '../contracts/event.js';
 import type { Profile } from '../contracts/profile.js';
 import { summarizerInput } from '../engine/compaction/compaction-plan.js';
@@ -19,6 +20,11 @@ export type CompactionPreview = {
   tokensBefore: number;
   /** With the extractive summary in place of the planned events. */
   tokensAfter: number | undefined;
+  /**
+   * Why no request could be built from the history after the plan: ADK's rules may summarize a call whose response
+   * stays raw, and then ADK itself fails on the next call (`No function call event found…`); the dry run says so.
+   */
+  afterFailure?: string;
 };
 
 /** A prompt size, as the runner's compaction measures it at that moment, and in words how it was taken. */
@@ -43,6 +49,15 @@ export async function previewCompaction(events: readonly Event[], config: Events
   const prompt = config.tokenThreshold === undefined ? undefined : await measure.prompt();
   const plan = planDueCompaction(events, dueTriggers(config), { moment: { kind: 'stored' }, promptTokens: prompt?.tokens, summaries: profile.summaries })?.plan;
   const after = plan === undefined ? undefined : await withExtractiveSummary(events, plan);
+  let tokensAfter: number | undefined;
+  let afterFailure: string | undefined;
+  try {
+    tokensAfter = after === undefined ? undefined : await measure.tokensOf(after);
+  } catch (error) {
+    // The plan is right by its rules; what those rules leave behind may be a history no request can be built from.
+    if (!AgentctxError.isInstance(error) || error.code !== 'invalid_history') throw error;
+    afterFailure = error.message;
+  }
   return {
     plan,
     config,
@@ -50,7 +65,8 @@ export async function previewCompaction(events: readonly Event[], config: Events
     ...(prompt === undefined ? {} : { prompt }),
     counted: measure.counted,
     tokensBefore: measure.tokensBefore,
-    tokensAfter: after === undefined ? undefined : await measure.tokensOf(after),
+    tokensAfter,
+    ...(afterFailure === undefined ? {} : { afterFailure }),
   };
 }
 

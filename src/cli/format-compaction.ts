@@ -27,6 +27,7 @@ export function compactionJson(preview: CompactionPreview, extra: Record<string,
             ...(plan.promptTokens === undefined ? {} : { promptTokens: plan.promptTokens }),
             tokensBefore: preview.tokensBefore,
             ...(preview.tokensAfter === undefined ? {} : { tokensAfter: preview.tokensAfter }),
+            ...(preview.afterFailure === undefined ? {} : { requestAfter: { error: preview.afterFailure } }),
             ...extra,
           },
         ];
@@ -41,7 +42,11 @@ export function formatPreview(preview: CompactionPreview, title: string, style: 
   else {
     lines.push(...planLines(plan, style), '');
     const after = preview.tokensAfter;
-    if (after === undefined) lines.push(`Tokens of ${preview.counted}: ${preview.tokensBefore} (the extractive summarizer had nothing to say)`);
+    if (preview.afterFailure !== undefined) {
+      lines.push(`Tokens of ${preview.counted}: ${preview.tokensBefore} now; after this compaction no request can be built:`);
+      lines.push(`  ${style.yellow(preview.afterFailure)}`);
+      lines.push(style.dim('  (ADK summarizes by time range, which can leave a response without its call; agentctx rules keep pairs together)'));
+    } else if (after === undefined) lines.push(`Tokens of ${preview.counted}: ${preview.tokensBefore} (the extractive summarizer had nothing to say)`);
     else {
       lines.push(`Tokens of ${preview.counted}: ${preview.tokensBefore} → ${style.bold(String(after))} (${signed(after - preview.tokensBefore)}) after the summary`);
       lines.push(style.dim("  (the after-estimate uses the extractive summary, made offline; a model's summary will differ in length)"));

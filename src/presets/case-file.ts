@@ -1,10 +1,10 @@
-import type { AgentTree, Processor, Plugin } from '../contracts/agent.js';
+import type { AgentNode, AgentTree, Processor, Plugin } from '../contracts/agent.js';
 import type { EventsCompactionConfig } from '../contracts/compaction.js';
 import { ValidationError } from '../contracts/errors/validation-error.js';
 import type { Event } from '../contracts/event.js';
 import type { Profile, ProfileName } from '../contracts/profile.js';
 import type { AssembledRequest } from '../contracts/provenance.js';
-import { createAgentTree } from '../engine/agent/agent-tree.js';
+import { createAgentTree, isLlmAgent } from '../engine/agent/agent-tree.js';
 import { deriveProfile, resolveProfile } from '../engine/profile/profiles.js';
 import { recordTextReader } from '../engine/session/artifact-rules.js';
 import { checkUniqueEventIds, readEvent } from '../engine/session/decode-event.js';
@@ -92,8 +92,20 @@ export async function parseCaseFile(value: unknown, options: CaseFileOptions): P
   };
 }
 
+export type AssembleCaseOptions = {
+  /** The processors to run; the agent's own, else the default pipeline, when absent. */
+  pipeline?: readonly Processor[] | undefined;
+  /**
+   * Whether the model an agent names pairs calls with responses by id (`modelPairsCallsById` from `agentctx/models`),
+   * so the request keeps generated call ids, as the runner would for that model. No by default.
+   */
+  pairsCallsById?: ((model: string) => boolean) | undefined;
+};
+
 /** Assembles the case's request with the default pipeline, or the one given. */
-export function assembleCase(caseFile: CaseFile, pipeline?: readonly Processor[]): Promise<AssembledRequest> {
+export function assembleCase(caseFile: CaseFile, options: AssembleCaseOptions = {}): Promise<AssembledRequest> {
+  const model = effectiveModel(caseFile.tree.getAgent(caseFile.currentAgent));
+  const pipeline = options.pipeline;
   return assembleRequest({
     agents: caseFile.tree,
     agentName: caseFile.currentAgent,
@@ -106,8 +118,17 @@ export function assembleCase(caseFile: CaseFile, pipeline?: readonly Processor[]
     branch: caseFile.branch,
     profile: caseFile.profile,
     plugins: caseFile.plugins,
+    preserveFunctionCallIds: model !== undefined && options.pairsCallsById?.(model) === true,
     pipeline,
   });
+}
+
+// The model an agent calls: its own, or its nearest LLM ancestor's, as the runner resolves it.
+function effectiveModel(node: AgentNode): string | undefined {
+  for (let current: AgentNode | undefined = node; current !== undefined; current = current.parent) {
+    if (isLlmAgent(current.definition) && current.definition.model !== undefined) return current.definition.model;
+  }
+  return undefined;
 }
 
 /** A named profile with what a case file changed of it. */

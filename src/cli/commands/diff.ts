@@ -1,8 +1,9 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { diffRequests, type RequestDiff } from '../../engine/assembly/diff-requests.js';
-import { assembleCase, parseCaseFile } from '../../presets/case-file.js';
+import { parseCaseFile } from '../../presets/case-file.js';
 import { nodeAgentFiles } from '../agent-files.js';
 import { parseCommandArgs } from '../args.js';
+import { assembleCaseForModel } from '../assemble-case.js';
 import type { CliIo, Command } from '../io.js';
 import { loadDocumentFile, relativeLoader } from '../load-document-file.js';
 import { createStyle, type Style } from '../style.js';
@@ -37,7 +38,7 @@ export const diffCommand: Command = {
 async function requestOf(file: string, io: CliIo) {
   const { value } = await loadDocumentFile(file, io.cwd);
   const caseFile = await parseCaseFile(value, { filename: file, load: relativeLoader(io.cwd), files: nodeAgentFiles(io.cwd) });
-  return (await assembleCase(caseFile)).request;
+  return (await assembleCaseForModel(caseFile)).request;
 }
 
 function never(): never {

@@ -7,9 +7,10 @@ import { findInRequest } from '../../engine/assembly/find-in-request.js';
 import { requestToJson } from '../../engine/assembly/request-json.js';
 import { countRequestTokens } from '../../engine/tokens/count-request-tokens.js';
 import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
-import { assembleCase, parseCaseFile } from '../../presets/case-file.js';
+import { parseCaseFile } from '../../presets/case-file.js';
 import { nodeAgentFiles } from '../agent-files.js';
 import { parseCommandArgs } from '../args.js';
+import { assembleCaseForModel } from '../assemble-case.js';
 import { formatOccurrences, formatRequest, plural } from '../format-request.js';
 import type { CliIo, Command } from '../io.js';
 import { loadDocumentFile, relativeLoader } from '../load-document-file.js';
@@ -101,7 +102,7 @@ export const inspectCommand: Command = {
       caseFile.tree.getAgent(values.agent);
       caseFile.currentAgent = values.agent;
     }
-    const { request, provenance, trace, warnings } = await assembleCase(caseFile);
+    const { request, provenance, trace, warnings } = await assembleCaseForModel(caseFile);
     const model = request.config.model === undefined ? '' : ` (model ${request.config.model})`;
     return show(request, provenance, trace, `Request for agent '${caseFile.currentAgent}'${model} · ${file}`, values, io, warnings);
   },

@@ -15,7 +15,8 @@ export function appendStaticInstruction(draft: RequestDraft, instruction: Static
   let counter = 0;
   for (const part of parts) {
     if ('text' in part) {
-      texts.push(part.text);
+      // ADK skips empty text parts (`if part.text`), so they leave no blank line behind.
+      if (part.text !== '') texts.push(part.text);
     } else if ('inlineData' in part) {
       const { displayName, mimeType } = part.inlineData;
       const name = `inline_data_${counter++}`;

@@ -49,3 +49,17 @@ export function parseModelString(name: string): ModelSpec {
 function invalid(name: string, why: string): AgentctxError {
   return new AgentctxError({ code: 'usage', message: `Cannot use model '${name}': ${why}.`, hint: `Model strings look like ${FORMS}.` });
 }
+
+/**
+ * Whether the provider a model string names pairs function responses with calls by id (OpenAI, Anthropic and
+ * OpenAI-compatible servers do; Gemini pairs by order and name), so a request for it keeps every call id, the ones
+ * generated for calls that came without one included. Unknown strings and scripted models: no.
+ */
+export function modelPairsCallsById(name: string): boolean {
+  try {
+    const { provider } = parseModelString(name);
+    return provider === 'openai' || provider === 'anthropic' || provider === 'openai-compatible';
+  } catch {
+    return false;
+  }
+}
