@@ -10,7 +10,7 @@ export type { ProcessorPosition } from './engine/assembly/pipeline.js';
 export type { AssemblyContext, Processor, ProcessorPlacement, Setting, SettingKey } from './contracts/agent.js';
 export { draftMessage, emptyDraft, joinSystemBlocks, withLeadingSystemBlock, withSystemBlock, withTool } from './engine/assembly/draft.js';
 export type { DraftMessage, DraftTool, RequestDraft, SystemBlock } from './contracts/draft.js';
-export type { ProcessorTrace, Provenance } from './contracts/provenance.js';
+export type { EditTarget, ProcessorTrace, Provenance, RequestEdit, RequestRemoval } from './contracts/provenance.js';
 export type { Source, SourceKind, SourceSubstitution } from './contracts/source.js';
 export { setting, settingOf } from './engine/extensions/settings.js';
 export { createSessionMemo } from './engine/extensions/memo.js';
@@ -29,7 +29,11 @@ export { SKILLS_LISTING_PROCESSOR, skillsListingProcessor } from './features/ski
 export { CONTEXT_BLOCKS_PROCESSOR, contextBlocksProcessor } from './features/context-blocks/context-blocks.js';
 
 export { cloneRequest, requestToJson } from './engine/assembly/request-json.js';
-export { findInRequest, searchableText } from './engine/assembly/find-in-request.js';
+export { findInRequest } from './engine/assembly/find-in-request.js';
+export { searchableText } from './engine/assembly/part-text.js';
+export { reconcileProvenance } from './engine/assembly/reconcile-provenance.js';
+export { editsIn, partPieces, sourceAt, systemPieces, toolDescriptionPieces } from './engine/assembly/provenance-pieces.js';
+export type { TextPiece } from './engine/assembly/provenance-pieces.js';
 export type { Occurrence } from './engine/assembly/find-in-request.js';
 export { diffRequests } from './engine/assembly/diff-requests.js';
 export type { FieldDiff, RequestDiff } from './engine/assembly/diff-requests.js';

@@ -23,7 +23,7 @@ export { eventToJson, parseSession, SESSION_SCHEMA_VERSION, sessionToJson } from
 export type { SessionJson } from './engine/session/session-json.js';
 export type { SessionKey } from './contracts/session.js';
 export type { AppendEventInput, CreateSessionInput, GetSessionInput, ListSessionsInput, StoreClock } from './contracts/session-store.js';
-export type { ModelCallSummary } from './contracts/model-call.js';
+export type { ModelCallOutcome, ModelCallParent, ModelCallStatus, ModelCallSummary, NewModelCall, RecordedResponse, WireRecord } from './contracts/model-call.js';
 export type { ArtifactKey, ArtifactTextReader, BinaryArtifact, StoredArtifact, TextArtifact } from './contracts/artifact.js';
 export { artifactAsText, USER_ARTIFACT_PREFIX } from './engine/session/artifacts.js';
 export { artifactTextReader, recordTextReader } from './engine/session/artifact-rules.js';

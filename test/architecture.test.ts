@@ -54,7 +54,8 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   'models/scripted': { layers: [...CORE, 'models/scripted'], packages: [] },
   'models/registry': { layers: [...CONTRACTS, 'models/shared', 'models/registry', 'models/gemini', 'models/openai', 'models/anthropic', 'models/scripted'], packages: [] },
   'stores/fs': { layers: [...CORE, 'stores/fs'], packages: ['node:fs/promises', 'node:path'] },
-  'stores/sql': { layers: [...CORE, 'stores/sql'], packages: [] },
+  // node:crypto hashes wire bodies, so a body stored as a difference is only ever rebuilt on the base it was made from.
+  'stores/sql': { layers: [...CORE, 'stores/sql'], packages: ['node:crypto'] },
   'stores/sqlite': { layers: [...CORE, 'stores/sql', 'stores/sqlite'], packages: ['better-sqlite3', 'node:fs', 'node:path'] },
   'stores/postgres': { layers: [...CORE, 'stores/sql', 'stores/postgres'], packages: ['pg'] },
   workspace: { layers: [...ALL_CORE, 'workspace'], packages: ['node:fs/promises', 'node:path'] },

@@ -143,7 +143,7 @@ function callPicker(calls, current, route) {
   const select = el(
     'select',
     { id: 'call-select', 'aria-label': 'model call' },
-    calls.map((call) => el('option', { value: call.index, selected: call.index === current, text: `call ${call.index} · ${call.agent} · ${formatNumber(call.requestChars)} chars` })),
+    calls.map((call) => el('option', { value: call.index, selected: call.index === current, text: callLabel(call) })),
   );
   select.addEventListener('change', () => navigate({ call: Number(select.value), a: null }));
   const go = (offset) => {
@@ -158,6 +158,12 @@ function callPicker(calls, current, route) {
     el('button', { type: 'button', text: '▶', title: 'next call', disabled: position >= calls.length - 1, onclick: () => go(1) }),
     route.tab === 'request' ? '' : el('span', { class: 'muted', text: ` ${route.tab} of call ${current}` }),
   );
+}
+
+/** A call in the picker: its agent, status and size; a call made in a tool call says which. */
+function callLabel(call) {
+  const via = call.parent ? ` · ↳ via ${call.parent.tool}${call.parent.callIndex === undefined ? '' : ` in call ${call.parent.callIndex}`}` : '';
+  return `call ${call.index} · ${call.agent}${via} · ${call.status ?? 'answered'} · ${formatNumber(call.requestChars)} chars`;
 }
 
 async function tabContent(route, session, current) {
@@ -190,7 +196,7 @@ async function tabContent(route, session, current) {
     }
     default: {
       if (current === null) return el('p', { class: 'muted', text: 'This session has no recorded model calls.' });
-      return requestView(await cached(`${path}/calls/${current}`), showEvent);
+      return requestView(await cached(`${path}/calls/${current}`), showEvent, (index) => navigate({ call: index, a: null }));
     }
   }
 }

@@ -44,6 +44,12 @@ export function formatNumber(value) {
   return Number(value).toLocaleString('en-US');
 }
 
+/** Milliseconds as "850 ms" or "1.23 s". */
+export function formatDuration(ms) {
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) return '';
+  return ms < 1000 ? `${formatNumber(Math.round(ms))} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
 export function formatTime(seconds) {
   if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return '';
   return new Date(seconds * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');

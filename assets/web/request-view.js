@@ -1,54 +1,44 @@
-// One recorded call's request: the system text in its blocks, the tools, the messages and their parts, each coloured by
-// its source with its token count as a bar; click a piece for its provenance; the raw JSON one click away.
-import { copyButton, el, formatNumber, formatTime, markedText } from './dom.js';
-import { kindBadge, kindClass, kindColour, provenancePanel, sourceTitle } from './sources.js';
+// One recorded call: its request (the system text in its blocks, the tools, the messages and their parts, each coloured
+// by its source with its token count as a bar; click a piece for its provenance; the raw JSON one click away) and,
+// beside it, how the call ended and the body that went over the wire.
+import { answerView, statusBadge, wireView } from './answer-view.js';
+import { copyButton, el, formatNumber, formatTime } from './dom.js';
+import { hookName, kindBadge, kindClass, kindColour, provenancePanel, sourceTitle } from './sources.js';
+import { editNote, pieceNodes } from './text-pieces.js';
 
-/** Builds the request view of `call` (the API's call view). `onEvent(id)` shows an event in the timeline. */
-export function requestView(call, onEvent) {
+/** Builds the view of `call` (the API's call view). `onEvent(id)` shows an event in the timeline, `onCall(index)` a call. */
+export function requestView(call, onEvent, onCall) {
   const largest = Math.max(1, ...call.system.map((b) => b.tokens), ...call.tools.map((t) => t.tokens), ...call.messages.flatMap((m) => m.parts.map((p) => p.tokens)));
   const piece = (options) => pieceView({ ...options, largest, onEvent });
   const billed = call.usage?.promptTokens;
   const raw = JSON.stringify(call.request, null, 2);
   const rawBlock = el('div', { class: 'raw', hidden: true }, el('div', { class: 'raw-actions' }, copyButton('Copy JSON', () => raw)), el('pre', { class: 'raw-json', text: raw }));
   const warnings = [];
-  if (call.editedByCallback) warnings.push('A beforeModel callback changed this request after assembly: provenance may not match it.');
-  if (call.provenanceMismatch) warnings.push('The provenance does not cover this request exactly; pieces without a source are shown grey.');
-  return el(
+  if (call.editedByCallback) {
+    const shown = call.provenanceMismatch ? '' : ': text it wrote is marked ✎, pieces it added are coloured “callback”, and what it removed is listed below';
+    warnings.push(['edited', `A beforeModel callback or plugin hook changed this request after assembly${shown}.`]);
+  }
+  if (call.provenanceMismatch) warnings.push(['mismatch', `The recorded provenance does not line up with this request (${call.mismatchNotes.join('; ')}): that part is shown whole, in grey, without sources.`]);
+  const request = el(
     'div',
-    { class: 'request', dataset: { call: call.index } },
-    el(
-      'div',
-      { class: 'call-head' },
-      el('h3', { text: `Call ${call.index}` }),
-      el('span', { class: 'muted', text: `agent ${call.agent} · invocation ${call.invocationId} · ${formatTime(call.timestamp)}` }),
-      el(
-        'p',
-        { class: 'totals' },
-        el('strong', { class: 'total-tokens', dataset: { tokens: call.tokens.total }, text: `${formatNumber(call.tokens.total)} prompt tokens` }),
-        ` (${call.tokens.encoding}, local count: system ${formatNumber(call.tokens.system)}, tools ${formatNumber(call.tokens.tools)}, messages ${formatNumber(call.tokens.messages)}, framing ${formatNumber(call.tokens.framing)})`,
-        billed === undefined ? '' : ` · billed ${formatNumber(billed)}`,
-        call.usage?.cachedTokens === undefined ? '' : ` · cached ${formatNumber(call.usage.cachedTokens)}`,
-        call.usage?.outputTokens === undefined ? '' : ` · output ${formatNumber(call.usage.outputTokens)}`,
-      ),
-      el('button', { type: 'button', class: 'toggle-raw', text: 'Raw JSON', onclick: () => (rawBlock.hidden = !rawBlock.hidden) }),
-      Object.keys(call.config ?? {}).length === 0 ? '' : el('span', { class: 'muted config', text: ` config ${JSON.stringify(call.config)}` }),
-    ),
-    warnings.map((text) => el('p', { class: 'warning', text })),
-    rawBlock,
+    { class: 'call-request' },
     el(
       'section',
       { class: 'part-list system-blocks' },
       el('h4', { text: `system: ${call.system.length} block${call.system.length === 1 ? '' : 's'}, ${formatNumber(call.tokens.system)} tokens` }),
-      call.system.map((block) =>
+      call.system.map((block) => [
+        separatorRow(block.separatorBefore),
         piece({
           path: 'system',
-          label: `block ${block.index + 1}${block.source?.field ? ` · ${block.source.field}` : ''}`,
+          label: `block ${block.index + 1}${block.source?.kind === 'callback' ? ` · ${sourceTitle(block.source)}` : block.source?.field ? ` · ${block.source.field}` : ''}`,
           source: block.source,
           tokens: block.tokens,
-          body: el('pre', { class: 'text' }, markedText(block.text, substitutionMarks(block.source))),
+          note: editNote(block.pieces),
+          body: el('pre', { class: 'text sys-text' }, pieceNodes(block.pieces)),
           dataset: { block: block.index, start: block.start, end: block.end },
         }),
-      ),
+      ]),
+      separatorRow(call.systemAfter),
     ),
     el(
       'section',
@@ -60,10 +50,11 @@ export function requestView(call, onEvent) {
           label: `${tool.path} ${tool.declaration.name}`,
           source: tool.source,
           tokens: tool.tokens,
+          note: editNote(tool.descriptionPieces),
           body: el(
             'div',
             {},
-            el('p', { class: 'tool-description', text: tool.declaration.description }),
+            el('p', { class: 'tool-description' }, pieceNodes(tool.descriptionPieces)),
             tool.declaration.parameters === undefined ? '' : el('pre', { class: 'text json', text: JSON.stringify(tool.declaration.parameters, null, 2) }),
           ),
         }),
@@ -81,12 +72,86 @@ export function requestView(call, onEvent) {
           message.parts.map((part) =>
             piece({
               path: part.path,
-              label: `${part.path} · ${part.type}${part.thought ? ' (thought)' : ''}`,
+              label: `${part.path} · ${part.type}${part.thought ? ' (thought)' : ''}${part.source?.kind === 'callback' ? ` · ${sourceTitle(part.source)}` : ''}`,
               source: part.source,
               tokens: part.tokens,
-              body: el('pre', { class: `text ${part.type === 'text' ? '' : 'json'}` }, markedText(part.text, part.type === 'text' ? substitutionMarks(part.source) : [])),
+              note: editNote(part.pieces),
+              body: part.type === 'text' ? el('pre', { class: 'text' }, pieceNodes(part.pieces)) : el('pre', { class: 'text json', text: part.text }),
             }),
           ),
+        ),
+      ),
+    ),
+    removedView(call.removed),
+  );
+  return el(
+    'div',
+    { class: 'request', dataset: { call: call.index, status: call.status } },
+    el(
+      'div',
+      { class: 'call-head' },
+      el('h3', { text: `Call ${call.index}` }),
+      statusBadge(call.status),
+      el('span', { class: 'muted', text: `agent ${call.agent} · invocation ${call.invocationId} · ${formatTime(call.timestamp)}` }),
+      call.parent === null ? '' : parentLine(call.parent, onCall),
+      el(
+        'p',
+        { class: 'totals' },
+        el('strong', { class: 'total-tokens', dataset: { tokens: call.tokens.total }, text: `${formatNumber(call.tokens.total)} prompt tokens` }),
+        ` (${call.tokens.encoding}, local count: system ${formatNumber(call.tokens.system)}, tools ${formatNumber(call.tokens.tools)}, messages ${formatNumber(call.tokens.messages)}, framing ${formatNumber(call.tokens.framing)})`,
+        billed === undefined ? '' : ` · billed ${formatNumber(billed)}`,
+        call.usage?.cachedTokens === undefined ? '' : ` · cached ${formatNumber(call.usage.cachedTokens)}`,
+        call.usage?.outputTokens === undefined ? '' : ` · output ${formatNumber(call.usage.outputTokens)}`,
+      ),
+      el('button', { type: 'button', class: 'toggle-raw', text: 'Raw JSON', onclick: () => (rawBlock.hidden = !rawBlock.hidden) }),
+      Object.keys(call.config ?? {}).length === 0 ? '' : el('span', { class: 'muted config', text: ` config ${JSON.stringify(call.config)}` }),
+    ),
+    warnings.map(([kind, text]) => el('p', { class: `warning ${kind}`, text })),
+    rawBlock,
+    el('div', { class: 'call-body' }, request, el('aside', { class: 'call-outcome' }, answerView(call), wireView(call))),
+  );
+}
+
+/** Which tool call of which call this one was made for (agent tools record their calls with their caller's). */
+function parentLine(parent, onCall) {
+  return el(
+    'span',
+    { class: 'parent-line' },
+    `↳ via ${parent.tool} (tool call ${parent.functionCallId}`,
+    parent.callIndex === undefined ? ', answered by a hook' : [' of ', el('button', { type: 'button', class: 'link parent-link', text: `call ${parent.callIndex}`, onclick: () => onCall(parent.callIndex) })],
+    ')',
+  );
+}
+
+/** The separator assembly put between two system blocks, as sent, in grey. */
+function separatorRow(text) {
+  if (!text) return '';
+  return el(
+    'div',
+    { class: 'separator-row' },
+    el('pre', { class: 'sys-text separator unsourced', title: 'separator between system blocks (no source)', text }),
+    el('span', { class: 'sep-label', text: `separator · ${JSON.stringify(text).slice(1, -1)} · no source` }),
+  );
+}
+
+/** The pieces hooks took out of the request: what each was, where it came from, who removed it. */
+function removedView(removed) {
+  if (!removed || removed.length === 0) return '';
+  return el(
+    'section',
+    { class: 'part-list removed-list' },
+    el('h4', { text: `removed by hooks: ${removed.length}` }),
+    el(
+      'ul',
+      { class: 'plain' },
+      removed.map((item) =>
+        el(
+          'li',
+          { class: `removed ${kindClass(item.source.kind)}`, style: { '--src': kindColour(item.source.kind) }, dataset: { what: item.what, kind: item.source.kind } },
+          kindBadge(item.source.kind),
+          el('span', { class: 'removed-what', text: ` ${item.what.replace('-', ' ')}` }),
+          el('span', { class: 'muted', text: ` from ${item.source.processor}${item.source.field ? ` (${item.source.field})` : ''}, agent ${item.source.agent} · removed by ${hookName(item.by)}` }),
+          el('pre', { class: 'text preview', text: item.preview }),
         ),
       ),
     ),
@@ -94,13 +159,13 @@ export function requestView(call, onEvent) {
 }
 
 /** One block, tool or part: a coloured head (kind, label, token bar) that opens its provenance, and its content. */
-function pieceView({ path, label, source, tokens, body, dataset = {}, largest, onEvent }) {
+function pieceView({ path, label, source, tokens, body, note = '', dataset = {}, largest, onEvent }) {
   const kind = source?.kind ?? 'other';
   const details = el('div', { class: 'provenance-box', hidden: true });
   const head = el(
     'button',
     { type: 'button', class: 'piece-head', title: sourceTitle(source), 'aria-expanded': 'false' },
-    kindBadge(kind),
+    kindBadge(source ? kind : 'no source'),
     el('span', { class: 'piece-label', text: label }),
     tokenBar(tokens, largest),
   );
@@ -109,15 +174,11 @@ function pieceView({ path, label, source, tokens, body, dataset = {}, largest, o
     details.hidden = !details.hidden;
     head.setAttribute('aria-expanded', String(!details.hidden));
   });
-  return el('article', { class: `piece ${kindClass(kind)}`, style: { '--src': kindColour(kind) }, dataset: { kind, path, tokens, ...dataset } }, head, details, body);
+  return el('article', { class: `piece ${kindClass(kind)}${source ? '' : ' unsourced'}`, style: { '--src': kindColour(kind) }, dataset: { kind, path, tokens, ...dataset } }, head, details, note, body);
 }
 
 /** A bar as long as the piece's share of the largest piece of the call, and its count. */
 export function tokenBar(tokens, largest) {
   const width = `${Math.max(0.5, Math.round((tokens / largest) * 1000) / 10)}%`;
   return el('span', { class: 'token-bar', title: `${formatNumber(tokens)} tokens` }, el('span', { class: 'bar' }, el('span', { class: 'fill', style: { width } })), el('span', { class: 'token-count', text: formatNumber(tokens) }));
-}
-
-function substitutionMarks(source) {
-  return (source?.substitutions ?? []).map((sub) => ({ start: sub.start, end: sub.end, title: sub.kind === 'state' ? `state ${sub.key} (${sub.scope})` : `artifact ${sub.name}` }));
 }

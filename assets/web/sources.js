@@ -19,6 +19,7 @@ const COLOURS = {
   tool: '#7f7f7f',
   finalize: '#a6a6a6',
   custom: '#393b79',
+  callback: '#c2185b',
   framing: '#d9d9d9',
   other: '#bdbdbd',
 };
@@ -43,9 +44,29 @@ export function kindBadge(kind) {
   return el('span', { class: `badge kind ${kindClass(kind)}`, style: { '--src': kindColour(kind) }, text: kind ?? 'unknown' });
 }
 
+/** Who a hook is, in words: "beforeModel callback of coordinator", "beforeModel hook of redactor (agent coordinator)". */
+export function hookName(source) {
+  if (!source) return 'a hook';
+  if (source.extension) return `${source.processor} hook of ${source.extension} (agent ${source.agent})`;
+  const position = /\[(\d+)\]$/.exec(source.field ?? '');
+  return `${source.processor} callback${position ? ` #${Number(position[1]) + 1}` : ''} of ${source.agent}`;
+}
+
+/** The tooltip of text a hook wrote, or of the place where it deleted some. */
+export function editTitle(piece) {
+  const replaced = piece.replaced === undefined ? '' : `"${clip(piece.replaced)}"`;
+  if (piece.role === 'deletion') return `deleted by ${hookName(piece.source)}: ${replaced}`;
+  return `written by ${hookName(piece.source)}${replaced ? `, in place of ${replaced}` : ''}`;
+}
+
+function clip(text) {
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
 /** One line about a source, for titles (shown on hover). */
 export function sourceTitle(source) {
   if (!source) return 'no provenance recorded for this part';
+  if (source.kind === 'callback') return `added by ${hookName(source)}`;
   const bits = [`${source.kind} · agent ${source.agent} · processor ${source.processor}`];
   if (source.extension) bits.push(`extension ${source.extension}`);
   if (source.field) bits.push(`field ${source.field}`);
@@ -57,7 +78,7 @@ export function sourceTitle(source) {
 
 /** The full provenance of a source as a definition list; event ids link to the timeline through `onEvent`. */
 export function provenancePanel(source, onEvent) {
-  if (!source) return el('p', { class: 'provenance muted', text: 'No provenance was recorded for this part (a beforeModel callback may have added it).' });
+  if (!source) return el('p', { class: 'provenance muted', text: 'No provenance lines up with this part, so it is shown without a source.' });
   const rows = [
     ['kind', source.kind],
     ['agent', source.agent],

@@ -1,6 +1,7 @@
 // A session's timeline (invocations of messages, tool calls and results, state changes with their scope, transfers,
-// compactions and the model calls among them), and its state.
-import { el, formatNumber, formatTime } from './dom.js';
+// compactions and the model calls among them, calls made inside a tool call nested under it), and its state.
+import { statusBadge } from './answer-view.js';
+import { el, formatDuration, formatNumber, formatTime } from './dom.js';
 
 const LONG = 600;
 
@@ -28,11 +29,7 @@ function itemView(item, origin, onCall) {
   const row = (body) => el('li', { class: `item type-${item.type}`, dataset: item.eventId === undefined ? { call: item.index } : { eventId: item.eventId } }, when, el('span', { class: `badge type ${item.type}`, text: item.type }), who, el('div', { class: 'item-body' }, body));
   switch (item.type) {
     case 'model-call':
-      return row([
-        el('button', { type: 'button', class: 'link', text: `call ${item.index}`, onclick: () => onCall(item.index) }),
-        ` · ${formatNumber(item.requestChars)} request chars`,
-        item.promptTokens === null ? '' : ` · billed ${formatNumber(item.promptTokens)} prompt / ${formatNumber(item.outputTokens ?? 0)} output tokens`,
-      ]);
+      return callRow(row, item, onCall);
     case 'message':
       return row(longText(item.text, item.thought ? 'thought' : item.role));
     case 'tool-call':
@@ -54,6 +51,28 @@ function itemView(item, origin, onCall) {
     default:
       return row(longText(item.text ?? '', 'data'));
   }
+}
+
+/** A model call: its status and latency, and, for one made in a tool call, which one, indented under it. */
+function callRow(row, item, onCall) {
+  const depth = item.depth ?? 0;
+  const li = row([
+    item.parent ? el('span', { class: 'via', text: `↳ via ${item.parent.tool}${item.parent.callIndex === undefined ? '' : ` (call ${item.parent.callIndex}, ${item.parent.functionCallId})`} · ` }) : '',
+    el('button', { type: 'button', class: 'link', text: `call ${item.index}`, onclick: () => onCall(item.index) }),
+    ' ',
+    item.status ? statusBadge(item.status) : '',
+    item.latencyMs === null || item.latencyMs === undefined ? '' : el('span', { class: 'latency', text: ` ${formatDuration(item.latencyMs)}` }),
+    ` · ${formatNumber(item.requestChars)} request chars`,
+    item.promptTokens === null ? '' : ` · billed ${formatNumber(item.promptTokens)} prompt / ${formatNumber(item.outputTokens ?? 0)} output tokens`,
+    item.error ? el('div', { class: 'error-text small', text: item.error }) : '',
+  ]);
+  if (depth > 0) {
+    li.classList.add('nested');
+    li.dataset.depth = String(depth);
+    li.style.setProperty('--depth', String(depth));
+  }
+  if (item.parent?.callIndex !== undefined) li.dataset.parent = String(item.parent.callIndex);
+  return li;
 }
 
 /** A text in a <pre>; past a few hundred characters, folded behind its first line. */

@@ -1,8 +1,9 @@
 import type { Part } from '../contracts/content.js';
-import type { Provenance } from '../contracts/provenance.js';
+import type { Provenance, RequestEdit } from '../contracts/provenance.js';
 import type { LlmRequest } from '../contracts/request.js';
 import type { Source } from '../contracts/source.js';
 import type { Occurrence } from '../engine/assembly/find-in-request.js';
+import { editsIn, partPieces, systemPieces, toolDescriptionPieces, type TextPiece } from '../engine/assembly/provenance-pieces.js';
 import type { RequestTokenCount } from '../engine/tokens/count-request-tokens.js';
 import type { Style } from './style.js';
 
@@ -25,19 +26,25 @@ export function formatRequest(request: LlmRequest, provenance: Provenance, heade
 
   if (tokens !== undefined) lines.push(style.bold(`TOKENS · ${tokens.total} (local estimate, o200k): system ${tokens.system.total}, tools ${tokens.tools.total}, messages ${tokens.messages.total}, framing ${tokens.framing}`), '');
   lines.push(style.bold(`SYSTEM · ${plural(provenance.system.length, 'block')} · ${request.system.length} chars${count(tokens?.system.total)}`));
+  const pieces = systemPieces(request, provenance);
   provenance.system.forEach((block, index) => {
     lines.push(`${style.dim('┌')} ${style.cyan(`block ${index + 1}`)} · ${describeSource(block.source)}${count(tokens?.system.blocks[index])}`);
-    lines.push(...body(request.system.slice(block.start, block.end)));
+    const own = pieces.filter((piece) => !piece.separator && piece.start >= block.start && piece.end <= block.end);
+    lines.push(...body(marked(request.system, own, style)));
     for (const substitution of block.source.substitutions ?? []) {
       const what = substitution.kind === 'state' ? `state '${substitution.key}' (${substitution.scope})` : `artifact '${substitution.name}'`;
       lines.push(`${bar} ${style.dim(`↳ ${substitution.placeholder} → ${what}${substitution.present ? '' : ', not set'} at ${substitution.start}–${substitution.end}`)}`);
     }
+    const inBlock = editsIn(provenance, { in: 'system' }).filter((edit) => edit.start >= block.start && edit.end <= block.end);
+    lines.push(...editLines(request.system, inBlock, block.start, bar, style));
   });
 
   lines.push('', style.bold(`TOOLS · ${request.tools.length}${count(tokens?.tools.total)}`));
   request.tools.forEach((tool, index) => {
     lines.push(`${style.dim('┌')} ${style.cyan(`tools[${index}]`)} ${style.bold(tool.name)} · ${describeSource(provenance.tools[index])}${count(tokens?.tools.each[index])}`);
-    lines.push(...body(tool.description));
+    const described = toolDescriptionPieces(request, provenance, index);
+    lines.push(...body(marked(tool.description, described, style)));
+    lines.push(...editLines(tool.description, editsIn(provenance, { in: 'tool', tool: index }), 0, bar, style));
     if (tool.parameters !== undefined) lines.push(`${bar} ${style.dim('parameters:')} ${JSON.stringify(tool.parameters)}`);
   });
 
@@ -46,10 +53,47 @@ export function formatRequest(request: LlmRequest, provenance: Provenance, heade
     lines.push(`${style.dim('┌')} ${style.cyan(`messages[${index}]`)} ${style.bold(message.role)}${count(tokens?.messages.each[index]?.total)}`);
     message.content.forEach((part, partIndex) => {
       lines.push(`${bar} ${style.dim(`content[${partIndex}] · ${describeSource(provenance.messages[index]?.[partIndex])}`)}`);
-      lines.push(...partText(part).split('\n').map((line) => `${bar}   ${line}`));
+      const partEdits = 'text' in part ? partPieces(request, provenance, index, partIndex) : [];
+      const shown = 'text' in part && partEdits.some((piece) => piece.edit !== undefined) ? (part.thought === true ? '(thought) ' : '') + marked(part.text, partEdits, style) : partText(part);
+      lines.push(...shown.split('\n').map((line) => `${bar}   ${line}`));
+      if ('text' in part) lines.push(...editLines(part.text, editsIn(provenance, { in: 'part', message: index, part: partIndex }), 0, `${bar}  `, style));
     });
   });
+
+  if (provenance.removed !== undefined && provenance.removed.length > 0) {
+    lines.push('', style.bold(`REMOVED BY HOOKS · ${provenance.removed.length}`));
+    for (const removal of provenance.removed) {
+      lines.push(`${style.dim('┌')} ${removal.what} · ${describeSource(removal.source)}`, `${bar} ${style.dim(`removed by ${describeSource(removal.by)}`)}`, ...body(removal.preview));
+    }
+  }
   return `${lines.join('\n')}\n`;
+}
+
+// The text of some pieces, with what hooks wrote in it marked (underlined on a terminal).
+function marked(text: string, pieces: readonly TextPiece[], style: Style): string {
+  if (pieces.length === 0) return text;
+  return pieces.map((piece) => (piece.edit === undefined ? text.slice(piece.start, piece.end) : markLines(text.slice(piece.start, piece.end), style))).join('');
+}
+
+// Each line marked on its own, so a mark never runs across the bar at the start of the next line.
+function markLines(text: string, style: Style): string {
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? line : style.underline(line)))
+    .join('\n');
+}
+
+// One line per edit in a text: what a hook wrote, where, and what it replaced (a deletion writes nothing).
+function editLines(text: string, edits: readonly RequestEdit[], offset: number, bar: string, style: Style): string[] {
+  return edits.map((edit) => {
+    const wrote = edit.start === edit.end ? `removed ${JSON.stringify(short(edit.replaced ?? ''))} at ${edit.start - offset}` : `${JSON.stringify(short(text.slice(edit.start, edit.end)))} at ${edit.start - offset}–${edit.end - offset}`;
+    const replaced = edit.replaced === undefined || edit.start === edit.end ? '' : `, in place of ${JSON.stringify(short(edit.replaced))}`;
+    return `${bar} ${style.dim(`↳ ${wrote} · written by ${describeSource(edit.by)}${replaced}`)}`;
+  });
+}
+
+function short(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
 
 /** Where a text occurs, one line per place. */

@@ -33,11 +33,20 @@ export type EventActions = {
   requestedAuthConfigs?: Record<string, unknown>;
 };
 
-/** Tokens a model call used, as the provider billed them. */
+/**
+ * Tokens a model call used, as the provider billed them, in one shape for every provider. `promptTokens` counts every
+ * input token, those read from or written to a cache included; `outputTokens` counts every output token, reasoning
+ * included. Only the counts the provider gave are present.
+ */
 export type Usage = {
   promptTokens?: number;
   outputTokens?: number;
+  /** Input tokens read from the provider's prompt cache (part of `promptTokens`). */
   cachedTokens?: number;
+  /** Input tokens written to the provider's prompt cache (part of `promptTokens`; Anthropic bills them above the base price). */
+  cacheWriteTokens?: number;
+  /** Output tokens the model spent thinking (part of `outputTokens`). */
+  reasoningTokens?: number;
   totalTokens?: number;
 };
 

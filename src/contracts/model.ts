@@ -17,10 +17,38 @@ export type ModelResponse = {
 /** One streamed piece: partial ones carry new text to show; the last one (not partial) is the whole response. */
 export type ModelStreamChunk = ModelResponse & { partial: boolean };
 
+/** One HTTP request an adapter sent for a call (each retry sends another). */
+export type WireRequest = {
+  /** The endpoint, with any credential in its query removed. */
+  url: string;
+  method: string;
+  /** The exact body sent, as text: for every built-in adapter, the JSON the provider received. */
+  body: string;
+};
+
+/** What came back for a `WireRequest`. */
+export type WireResponse = {
+  status: number;
+  /** The provider's own usage object (its field names, its counts), as it came; for a stream, the last one sent. */
+  usage?: unknown;
+};
+
+/**
+ * Told what an adapter puts on the wire, so what was sent can be recorded exactly. `request` is called before each
+ * HTTP request goes out, `response` when its answer (for a stream: its usage) has come. Models that send nothing
+ * over HTTP (scripted ones) never call it.
+ */
+export type WireObserver = {
+  request(sent: WireRequest): void;
+  response(received: WireResponse): void;
+};
+
 export type ModelCallOptions = {
   signal?: AbortSignal | undefined;
   /** The agent making the call; for logs and scripted models, never sent to a provider. */
   agentName?: string | undefined;
+  /** Told what the adapter sends and receives; the runner records it with the call. */
+  wire?: WireObserver | undefined;
 };
 
 /**

@@ -1,5 +1,5 @@
 import type { Event } from './event.js';
-import type { ModelCallRecord, ModelCallSummary } from './model-call.js';
+import type { ModelCallOutcome, ModelCallRecord, ModelCallSummary, NewModelCall } from './model-call.js';
 import type { Session, SessionKey } from './session.js';
 
 export type CreateSessionInput = {
@@ -71,10 +71,17 @@ export type SessionStore = {
   deleteSession(input: SessionKey): Promise<void>;
 
   /**
-   * Records one model call of the session and returns its index (1, 2, 3, … per session, in recording order).
-   * Throws `NotFoundError` for an unknown session.
+   * Records one model call of the session and returns its index (1, 2, 3, … per session, in recording order). The
+   * runner records a call `pending` before it is sent and completes it with `completeModelCall`; a call given with
+   * its status is stored as it is. Throws `NotFoundError` for an unknown session.
    */
-  recordModelCall(input: SessionKey & { call: Omit<ModelCallRecord, 'index'> }): Promise<number>;
+  recordModelCall(input: SessionKey & { call: NewModelCall }): Promise<number>;
+
+  /**
+   * Writes how a recorded call ended: its status, latency, response, usage and wire body. Costs the same however long
+   * the session is. Throws `NotFoundError` when there is no such call, `ConflictError` when it has already ended.
+   */
+  completeModelCall(input: SessionKey & { index: number; outcome: ModelCallOutcome }): Promise<void>;
 
   /** The session's recorded calls without their requests, in order; empty for an unknown session. */
   listModelCalls(input: SessionKey): Promise<ModelCallSummary[]>;

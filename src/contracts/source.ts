@@ -16,7 +16,9 @@ export type SourceKind =
   | 'skill'
   | 'memory'
   | 'page'
-  | 'custom';
+  | 'custom'
+  /** Written by a `beforeModel` callback or plugin hook after assembly. */
+  | 'callback';
 
 /** A state value or artifact inserted into a text, at `start`–`end` of that text (block, part or field). */
 export type SourceSubstitution = {

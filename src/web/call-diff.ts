@@ -2,6 +2,7 @@ import type { Provenance } from '../contracts/provenance.js';
 import type { LlmRequest } from '../contracts/request.js';
 import type { Source } from '../contracts/source.js';
 import { diffRequests, type RequestDiff } from '../engine/assembly/diff-requests.js';
+import { trustedProvenance } from './provenance-fit.js';
 
 /** What became of one block, tool or message from call a to call b. */
 export type ItemStatus = 'identical' | 'changed' | 'added' | 'removed';
@@ -23,10 +24,12 @@ type Item = { text: string; key: string; label: string; kind: string };
  * which are gone; plus the common prefix a provider's prompt cache could reuse.
  */
 export function diffCalls(a: { request: LlmRequest; provenance: Provenance }, b: { request: LlmRequest; provenance: Provenance }): CallDiff {
+  // Blocks are cut by the provenance only where it lines up with the request (never by an old recording's stale ranges).
+  const [left, right] = [trustedProvenance(a.request, a.provenance), trustedProvenance(b.request, b.provenance)];
   const sections = {
-    system: diffSection(systemItems(a.request, a.provenance), systemItems(b.request, b.provenance)),
-    tools: diffSection(toolItems(a.request, a.provenance), toolItems(b.request, b.provenance)),
-    messages: diffSection(messageItems(a.request, a.provenance), messageItems(b.request, b.provenance)),
+    system: diffSection(systemItems(a.request, left), systemItems(b.request, right)),
+    tools: diffSection(toolItems(a.request, left), toolItems(b.request, right)),
+    messages: diffSection(messageItems(a.request, left), messageItems(b.request, right)),
   };
   const counts: Record<ItemStatus, number> = { identical: 0, changed: 0, added: 0, removed: 0 };
   for (const row of [...sections.system, ...sections.tools, ...sections.messages]) counts[row.status]++;

@@ -1,109 +1,111 @@
 import type { Part } from '../contracts/content.js';
-import type { ModelCallRecord } from '../contracts/model-call.js';
-import type { Provenance } from '../contracts/provenance.js';
+import type { ModelCallParent, ModelCallRecord } from '../contracts/model-call.js';
+import type { RequestRemoval } from '../contracts/provenance.js';
 import type { LlmRequest, ToolDeclaration } from '../contracts/request.js';
 import type { Source } from '../contracts/source.js';
-import { searchableText } from '../engine/assembly/find-in-request.js';
 import { requestToJson } from '../engine/assembly/request-json.js';
 import type { RequestTokenCount } from '../engine/tokens/count-request-tokens.js';
+import { buildCallAnswer, type CallAnswerView } from './call-answer.js';
+import { partText, partType, type PartType } from './part-display.js';
+import { checkProvenanceFit } from './provenance-fit.js';
+import { partPieceViews, systemBlockPieces, toolPieceViews, type TextPieceView } from './text-piece-views.js';
 
-/** One system block as the page shows it: its text, where it sits in `system`, where it came from, its tokens. */
-export type SystemBlockView = { index: number; start: number; end: number; text: string; source: Source | undefined; tokens: number };
+/**
+ * One system block as the page shows it: its text (as pieces: its own, and what hooks wrote), where it sits in
+ * `system`, where it came from, its tokens, and the separator between it and the block before.
+ */
+export type SystemBlockView = {
+  index: number;
+  start: number;
+  end: number;
+  text: string;
+  source: Source | undefined;
+  tokens: number;
+  separatorBefore: string;
+  pieces: TextPieceView[];
+};
 
-export type ToolView = { index: number; path: string; declaration: ToolDeclaration; source: Source | undefined; tokens: number };
+export type ToolView = { index: number; path: string; declaration: ToolDeclaration; source: Source | undefined; tokens: number; descriptionPieces: TextPieceView[] };
 
-/** What kind of part it is, and its text as the page shows it (calls and responses as JSON). */
-export type PartView = { index: number; path: string; type: PartType; text: string; thought: boolean; source: Source | undefined; tokens: number };
-
-export type PartType = 'text' | 'functionCall' | 'functionResponse' | 'inlineData' | 'fileData' | 'executableCode' | 'codeExecutionResult';
+/** What kind of part it is, and its text as the page shows it (calls and responses as JSON); a text part's pieces. */
+export type PartView = { index: number; path: string; type: PartType; text: string; thought: boolean; source: Source | undefined; tokens: number; pieces: TextPieceView[] };
 
 export type MessageView = { index: number; path: string; role: string; tokens: number; parts: PartView[] };
 
-/** Everything the page needs to draw one recorded call. */
+/** Everything the page needs to draw one recorded call: the request, piece by piece, and how the call ended. */
 export type CallView = {
   index: number;
   agent: string;
   invocationId: string;
   timestamp: number;
-  usage: ModelCallRecord['usage'] | null;
-  responseEventId: string | null;
+  parent: ModelCallParent | null;
   editedByCallback: boolean;
-  /** True when the provenance does not cover the request (a callback changed it): blocks then may not line up. */
+  /** True when the recorded provenance does not line up with the request; what does not is then shown unattributed. */
   provenanceMismatch: boolean;
+  /** What did not line up, for the page's note. */
+  mismatchNotes: string[];
   config: LlmRequest['config'];
   tokens: { total: number; system: number; tools: number; messages: number; framing: number; encoding: string };
   system: SystemBlockView[];
+  /** Separator text after the last block: with each block's `separatorBefore` and text, exactly `request.system`. */
+  systemAfter: string;
   tools: ToolView[];
   messages: MessageView[];
+  /** Pieces hooks took out of the request. */
+  removed: RequestRemoval[];
   /** The request exactly as recorded, in its stable JSON form. */
   request: LlmRequest;
-};
+} & CallAnswerView;
 
-/** Splits a recorded call into blocks, tools and parts, each with its source and token count. */
+/** Splits a recorded call into blocks, tools and parts, each with its pieces, source and token count, and its answer. */
 export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount, encoding: string): CallView {
   const { request, provenance } = record;
-  const system = systemBlocks(request.system, provenance, tokens);
-  const mismatch =
-    provenance.tools.length !== request.tools.length ||
-    provenance.messages.length !== request.messages.length ||
-    request.messages.some((message, index) => (provenance.messages[index]?.length ?? -1) !== message.content.length) ||
-    (request.system !== '' && provenance.system.length === 0) ||
-    (provenance.system.at(-1)?.end ?? 0) !== request.system.length;
+  const fit = checkProvenanceFit(request, provenance);
+  const system = fit.system ? systemBlockPieces(request, provenance) : undefined;
+  const unattributed = (text: string): TextPieceView[] => (text === '' ? [] : [{ role: 'own', offset: 0, text, source: undefined }]);
   return {
     index: record.index,
     agent: record.agent,
     invocationId: record.invocationId,
     timestamp: record.timestamp,
-    usage: record.usage ?? null,
-    responseEventId: record.responseEventId ?? null,
+    parent: record.parent ?? null,
     editedByCallback: record.editedByCallback,
-    provenanceMismatch: mismatch,
+    provenanceMismatch: fit.notes.length > 0,
+    mismatchNotes: fit.notes,
     config: request.config,
     tokens: { total: tokens.total, system: tokens.system.total, tools: tokens.tools.total, messages: tokens.messages.total, framing: tokens.framing, encoding },
-    system,
-    tools: request.tools.map((declaration, index) => ({ index, path: `tools[${index}]`, declaration, source: provenance.tools[index], tokens: tokens.tools.each[index] ?? 0 })),
+    system:
+      system === undefined
+        ? request.system === ''
+          ? []
+          : [{ index: 0, start: 0, end: request.system.length, text: request.system, source: undefined, tokens: tokens.system.total, separatorBefore: '', pieces: unattributed(request.system) }]
+        : system.blocks.map((block, index) => ({ index, start: block.start, end: block.end, text: request.system.slice(block.start, block.end), source: block.source, tokens: tokens.system.blocks[index] ?? 0, separatorBefore: block.separatorBefore, pieces: block.pieces })),
+    systemAfter: system?.separatorAfter ?? '',
+    tools: request.tools.map((declaration, index) => ({
+      index,
+      path: `tools[${index}]`,
+      declaration,
+      source: fit.tools ? provenance.tools[index] : undefined,
+      tokens: tokens.tools.each[index] ?? 0,
+      descriptionPieces: fit.tools ? toolPieceViews(request, provenance, index) : unattributed(declaration.description),
+    })),
     messages: request.messages.map((message, index) => ({
       index,
       path: `messages[${index}]`,
       role: message.role,
       tokens: tokens.messages.each[index]?.total ?? 0,
-      parts: message.content.map((part, partIndex) => partView(part, partIndex, `messages[${index}].content[${partIndex}]`, provenance.messages[index]?.[partIndex], tokens.messages.each[index]?.parts[partIndex] ?? 0)),
+      parts: message.content.map((part, partIndex) => {
+        const pieces = !('text' in part) ? [] : fit.messages ? partPieceViews(request, provenance, index, partIndex) : unattributed(part.text);
+        return partView(part, partIndex, `messages[${index}].content[${partIndex}]`, fit.messages ? provenance.messages[index]?.[partIndex] : undefined, tokens.messages.each[index]?.parts[partIndex] ?? 0, pieces);
+      }),
     })),
+    removed: provenance.removed ?? [],
     request: requestToJson(request),
+    ...buildCallAnswer(record),
   };
 }
 
-function systemBlocks(text: string, provenance: Provenance, tokens: RequestTokenCount): SystemBlockView[] {
-  if (provenance.system.length === 0) return text === '' ? [] : [{ index: 0, start: 0, end: text.length, text, source: undefined, tokens: tokens.system.total }];
-  return provenance.system.map((block, index) => ({
-    index,
-    start: block.start,
-    end: block.end,
-    text: text.slice(block.start, block.end),
-    source: block.source,
-    tokens: tokens.system.blocks[index] ?? 0,
-  }));
-}
-
-function partView(part: Part, index: number, path: string, source: Source | undefined, tokens: number): PartView {
+function partView(part: Part, index: number, path: string, source: Source | undefined, tokens: number, pieces: TextPieceView[]): PartView {
   const thought = 'thought' in part && part.thought === true;
-  return { index, path, type: partType(part), text: partText(part), thought, source, tokens };
-}
-
-export function partType(part: Part): PartType {
-  if ('text' in part) return 'text';
-  if ('functionCall' in part) return 'functionCall';
-  if ('functionResponse' in part) return 'functionResponse';
-  if ('inlineData' in part) return 'inlineData';
-  if ('fileData' in part) return 'fileData';
-  if ('executableCode' in part) return 'executableCode';
-  return 'codeExecutionResult';
-}
-
-/** The text the page shows for a part: text as is, calls and responses as indented JSON, data by name and type. */
-function partText(part: Part): string {
-  if ('functionCall' in part) return JSON.stringify(part.functionCall, null, 2);
-  if ('functionResponse' in part) return JSON.stringify(part.functionResponse, null, 2);
-  if ('inlineData' in part) return `${part.inlineData.displayName ?? '(inline data)'} · ${part.inlineData.mimeType} · ${part.inlineData.data.length} base64 chars`;
-  return searchableText(part);
+  return { index, path, type: partType(part), text: partText(part), thought, source, tokens, pieces };
 }

@@ -1,7 +1,10 @@
 import type { ModelCallRecord } from '../contracts/model-call.js';
+import type { Provenance } from '../contracts/provenance.js';
 import type { LlmRequest } from '../contracts/request.js';
 import type { Source } from '../contracts/source.js';
-import { findInRequest, searchableText } from '../engine/assembly/find-in-request.js';
+import { findInRequest } from '../engine/assembly/find-in-request.js';
+import { searchableText } from '../engine/assembly/part-text.js';
+import { trustedProvenance } from './provenance-fit.js';
 
 /** One occurrence with the text around it, cut to a few dozen characters on each side. */
 export type FoundPlace = {
@@ -42,12 +45,14 @@ export function findInSession(records: readonly ModelCallRecord[], text: string,
   }
   if (chosen !== undefined) call = records.find((record) => record.index === chosen);
   if (call === undefined) return { text, calls, call: chosen ?? null, places: [], truncated: false };
-  const occurrences = findInRequest(call.request, text, call.provenance);
+  // A recording whose provenance does not line up is searched without the parts that do not, as the call view shows it.
+  const provenance = trustedProvenance(call.request, call.provenance);
+  const occurrences = findInRequest(call.request, text, provenance);
   const places = occurrences.slice(0, MAX_PLACES).map((occurrence): FoundPlace => {
     const haystack = searchedText(call.request, occurrence.path);
     return {
       path: occurrence.path,
-      block: occurrence.path === 'system' ? blockAt(call, occurrence.start) : null,
+      block: occurrence.path === 'system' ? blockAt(provenance, occurrence.start) : null,
       start: occurrence.start,
       end: occurrence.end,
       source: occurrence.source ?? null,
@@ -59,8 +64,8 @@ export function findInSession(records: readonly ModelCallRecord[], text: string,
   return { text, calls, call: call.index, places, truncated: occurrences.length > places.length };
 }
 
-function blockAt(call: ModelCallRecord, offset: number): number | null {
-  const index = call.provenance.system.findIndex((range) => offset >= range.start && offset < range.end);
+function blockAt(provenance: Provenance, offset: number): number | null {
+  const index = provenance.system.findIndex((range) => offset >= range.start && offset < range.end);
   return index === -1 ? null : index;
 }
 

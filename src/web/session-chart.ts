@@ -1,5 +1,6 @@
 import type { Event } from '../contracts/event.js';
 import type { LoadedCall } from './call-loader.js';
+import { checkProvenanceFit } from './provenance-fit.js';
 
 /** One call's prompt tokens, split by the source kind of each block, tool and message part. */
 export type ChartCall = {
@@ -32,10 +33,12 @@ export function buildSessionChart(calls: readonly LoadedCall[], events: readonly
       byKind[kind] = (byKind[kind] ?? 0) + count;
     };
     const { provenance } = record;
-    if (provenance.system.length === 0) add('other', tokens.system.total);
+    // Sources that do not line up with the request (an old recording) count as 'other', as the call view shows them.
+    const fit = checkProvenanceFit(record.request, provenance);
+    if (provenance.system.length === 0 || !fit.system) add('other', tokens.system.total);
     else provenance.system.forEach((block, index) => add(block.source.kind, tokens.system.blocks[index] ?? 0));
-    tokens.tools.each.forEach((count, index) => add(provenance.tools[index]?.kind ?? 'other', count));
-    tokens.messages.each.forEach((message, index) => message.parts.forEach((count, part) => add(provenance.messages[index]?.[part]?.kind ?? 'other', count)));
+    tokens.tools.each.forEach((count, index) => add((fit.tools ? provenance.tools[index]?.kind : undefined) ?? 'other', count));
+    tokens.messages.each.forEach((message, index) => message.parts.forEach((count, part) => add((fit.messages ? provenance.messages[index]?.[part]?.kind : undefined) ?? 'other', count)));
     add('framing', tokens.framing);
     const pages = new Set(provenance.system.filter((block) => block.source.kind === 'page').map((block) => `${block.source.processor}\u0000${block.source.field ?? ''}`));
     const pageIn = [...pages].some((page) => !previousPages.has(page));

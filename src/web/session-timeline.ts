@@ -1,6 +1,7 @@
 import type { Event } from '../contracts/event.js';
 import type { ModelCallSummary } from '../contracts/model-call.js';
 import { scopeOfKey, type StateScope } from '../engine/state/state-keys.js';
+import { nestCalls, type ModelCallItem } from './timeline-nesting.js';
 
 /** One thing that happened in a session, as the timeline lists it. */
 export type TimelineItem =
@@ -14,14 +15,15 @@ export type TimelineItem =
   | { type: 'escalate'; eventId: string; author: string; timestamp: number }
   | { type: 'compaction'; eventId: string; author: string; timestamp: number; startTimestamp: number; endTimestamp: number; eventIds: string[]; summary: string }
   | { type: 'error'; eventId: string; author: string; timestamp: number; code: string; message: string }
-  | { type: 'model-call'; index: number; agent: string; timestamp: number; responseEventId: string | null; promptTokens: number | null; outputTokens: number | null; requestChars: number };
+  | ModelCallItem;
 
 /** The items of one invocation (a user turn and everything it caused), in the order they happened. */
 export type InvocationView = { invocationId: string; start: number; items: TimelineItem[] };
 
 /**
  * The session's history as invocations of items: messages, tool calls and results, state changes with their scope,
- * artifacts, transfers, escalations, compactions, errors, and the recorded model calls placed among the events by time.
+ * artifacts, transfers, escalations, compactions, errors, and the recorded model calls placed among the events by time,
+ * those made inside a tool call (agent tools) nested under it.
  */
 export function buildTimeline(events: readonly Event[], calls: readonly ModelCallSummary[]): InvocationView[] {
   const invocations = new Map<string, InvocationView>();
@@ -35,24 +37,16 @@ export function buildTimeline(events: readonly Event[], calls: readonly ModelCal
   const answered = new Map<string, ModelCallSummary[]>();
   const eventIds = new Set(events.map((event) => event.id));
   const timed: ({ call: ModelCallSummary } | { event: Event })[] = events.map((event) => ({ event }));
+  const nested: ModelCallItem[] = [];
   for (const call of calls) {
-    if (call.responseEventId !== undefined && eventIds.has(call.responseEventId)) answered.set(call.responseEventId, [...(answered.get(call.responseEventId) ?? []), call]);
+    if (call.parent !== undefined) nested.push(callItem(call));
+    else if (call.responseEventId !== undefined && eventIds.has(call.responseEventId)) answered.set(call.responseEventId, [...(answered.get(call.responseEventId) ?? []), call]);
     else timed.push({ call });
   }
   const time = (entry: (typeof timed)[number]) => ('call' in entry ? entry.call.timestamp : entry.event.timestamp);
   const order = new Map(timed.map((entry, position) => [entry, position]));
   timed.sort((a, b) => time(a) - time(b) || (order.get(a) ?? 0) - (order.get(b) ?? 0));
-  const addCall = (call: ModelCallSummary) =>
-    at(call.invocationId, call.timestamp).items.push({
-      type: 'model-call',
-      index: call.index,
-      agent: call.agent,
-      timestamp: call.timestamp,
-      responseEventId: call.responseEventId ?? null,
-      promptTokens: call.usage?.promptTokens ?? null,
-      outputTokens: call.usage?.outputTokens ?? null,
-      requestChars: call.requestChars,
-    });
+  const addCall = (call: ModelCallSummary) => at(call.invocationId, call.timestamp).items.push(callItem(call));
   for (const entry of timed) {
     if ('call' in entry) {
       addCall(entry.call);
@@ -61,7 +55,34 @@ export function buildTimeline(events: readonly Event[], calls: readonly ModelCal
     for (const call of answered.get(entry.event.id) ?? []) addCall(call);
     at(entry.event.invocationId, entry.event.timestamp).items.push(...eventItems(entry.event));
   }
-  return [...invocations.values()];
+  const list = [...invocations.values()];
+  nestCalls(list, nested, (call) => {
+    const invocation = at(call.invocationId, call.timestamp);
+    list.push(invocation);
+    return invocation;
+  });
+  return list;
+}
+
+function callItem(call: ModelCallSummary): ModelCallItem {
+  return {
+    type: 'model-call',
+    index: call.index,
+    agent: call.agent,
+    invocationId: call.invocationId,
+    timestamp: call.timestamp,
+    responseEventId: call.responseEventId ?? null,
+    promptTokens: call.usage?.promptTokens ?? null,
+    outputTokens: call.usage?.outputTokens ?? null,
+    requestChars: call.requestChars,
+    status: call.status,
+    latencyMs: call.latencyMs ?? null,
+    firstTokenMs: call.firstTokenMs ?? null,
+    model: call.model === undefined ? null : `${call.model.provider}/${call.model.modelId}`,
+    error: call.error ?? null,
+    parent: call.parent ?? null,
+    depth: 0,
+  };
 }
 
 function eventItems(event: Event): TimelineItem[] {

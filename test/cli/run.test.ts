@@ -30,8 +30,8 @@ describe('agentctx run', () => {
     const list = await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'demo', '--store', store);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/Session demo: 2 model calls/);
-    expect(list.stdout).toMatch(/1\s+generator_agent/);
-    expect(list.stdout).toMatch(/2\s+reviewer_agent/);
+    expect(list.stdout).toMatch(/1\s+answered\s+generator_agent/);
+    expect(list.stdout).toMatch(/2\s+answered\s+reviewer_agent/);
 
     const call = await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'demo', '--call', '2', '--store', store, '--json');
     const request = JSON.parse(call.stdout) as { system: string };

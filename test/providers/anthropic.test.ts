@@ -12,10 +12,11 @@ import { toAnthropicRequest } from '../../src/models/anthropic/to-anthropic-requ
 import { createRunner } from '../../src/presets/create-runner.js';
 import { fakeServers, type FakeReply, type FakeServer } from './fake-server.js';
 import { GOLDEN_REQUEST, REQUEST_WITHOUT_CALL_IDS } from './golden-request.js';
+import { expectRecordedAsReceived, recordWire } from './wire-recorder.js';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../fixtures/providers/anthropic/${name}`, import.meta.url), 'utf8')) as unknown;
 const GOLDEN_BODY = fixture('golden-request.json') as Record<string, unknown>;
-const MESSAGE = fixture('message-response.json') as { content: { type: string; text?: string }[] };
+const MESSAGE = fixture('message-response.json') as { content: { type: string; text?: string }[]; usage: Record<string, unknown> };
 const STREAM = fixture('stream-events.json') as { event: string; data: unknown }[];
 
 /** What both message-response.json and stream-events.json must become. */
@@ -30,7 +31,7 @@ const EXPECTED: ModelResponse = {
     ],
   },
   // input 120 + cache read 300 + cache write 20
-  usage: { promptTokens: 440, outputTokens: 45, cachedTokens: 300, totalTokens: 485 },
+  usage: { promptTokens: 440, outputTokens: 45, cachedTokens: 300, cacheWriteTokens: 20, totalTokens: 485 },
   finishReason: 'tool_use',
 };
 
@@ -327,6 +328,53 @@ describe('anthropic adapter: errors', () => {
     const model = createAnthropicModel({ model: 'claude-test-5', env: { ANTHROPIC_API_KEY: 'sk-from-env', ANTHROPIC_BASE_URL: server.url }, retry: false });
     await model.generate(GOLDEN_REQUEST);
     expect(server.received[0]?.headers['authorization']).toBe('Bearer sk-from-env');
+  });
+});
+
+describe('anthropic adapter: what it tells the wire observer', () => {
+  it('generate: the exact body received, the endpoint, the status and the usage as sent (cache counts included)', async () => {
+    const server = await serve(() => ({ json: MESSAGE }));
+    const { wire, seen, requests, responses } = recordWire();
+    await modelOn(server).generate(GOLDEN_REQUEST, { wire });
+    expectRecordedAsReceived(seen, server);
+    expect(requests()[0]?.url).toBe(`${server.url}/v1/messages`);
+    expect(responses()).toEqual([{ status: 200, usage: MESSAGE.usage }]);
+  });
+
+  it("stream: the exact body received, and message_start's usage with message_delta's final counts", async () => {
+    const server = await serve(() => ({ events: STREAM }));
+    const { wire, seen, requests, responses } = recordWire();
+    const chunks = await collect(streamOf(modelOn(server), GOLDEN_REQUEST, { wire }));
+    expectRecordedAsReceived(seen, server);
+    expect(JSON.parse(requests()[0]?.body ?? '')).toMatchObject({ stream: true });
+    const usageOf = (type: string) => (STREAM.find((event) => event.event === type)?.data as { message?: { usage: object }; usage?: object });
+    const final = { ...usageOf('message_start').message?.usage, ...usageOf('message_delta').usage };
+    expect(final).toEqual({ input_tokens: 120, cache_creation_input_tokens: 20, cache_read_input_tokens: 300, output_tokens: 45 });
+    expect(responses()).toEqual([{ status: 200, usage: final }]);
+    expect(chunks.at(-1)?.usage).toEqual(EXPECTED.usage);
+  });
+
+  it('tells each attempt under retries: the 529, then the request that succeeded', async () => {
+    const server = await serve((_request, index) => (index === 0 ? { status: 529, json: ENVELOPE('overloaded_error', 'Overloaded') } : { json: MESSAGE }));
+    const { wire, seen, requests, responses } = recordWire();
+    await modelOn(server).generate(GOLDEN_REQUEST, { wire });
+    expect(requests()).toHaveLength(2);
+    expectRecordedAsReceived(seen, server);
+    expect(responses()).toEqual([{ status: 529 }, { status: 200, usage: MESSAGE.usage }]);
+  });
+
+  it('keeps concurrent calls apart: each observer hears only its own call', async () => {
+    const server = await serve(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return { json: MESSAGE };
+    });
+    const model = modelOn(server);
+    const calls = ['first', 'second', 'third'].map((system) => ({ system, record: recordWire() }));
+    await Promise.all(calls.map(({ system, record }) => model.generate({ ...REQUEST_WITHOUT_CALL_IDS, system }, { wire: record.wire })));
+    for (const { system, record } of calls) {
+      expect(record.requests().map((sent) => (JSON.parse(sent.body) as { system: string }).system)).toEqual([system]);
+      expect(record.responses()).toEqual([{ status: 200, usage: MESSAGE.usage }]);
+    }
   });
 });
 

@@ -9,6 +9,8 @@ export type ReceivedRequest = {
   headers: Record<string, string | string[] | undefined>;
   /** The body parsed as JSON (undefined when empty). */
   body: unknown;
+  /** The body exactly as received, as UTF-8 text. */
+  rawBody: string;
 };
 
 /** What the handler answers: JSON, a server-sent event stream, or an error status. */
@@ -37,7 +39,7 @@ export async function startFakeServer(handle: (request: ReceivedRequest, index: 
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const request: ReceivedRequest = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers: incoming.headers, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+      const request: ReceivedRequest = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers: incoming.headers, body: text === '' ? undefined : (JSON.parse(text) as unknown), rawBody: text };
       received.push(request);
       Promise.resolve(handle(request, received.length - 1))
         .then((reply) => write(response, reply))

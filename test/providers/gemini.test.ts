@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
 import { ModelError } from '../../src/contracts/errors/model-error.js';
-import type { Model, ModelResponse, ModelStreamChunk } from '../../src/contracts/model.js';
+import type { Model, ModelResponse, ModelStreamChunk, WireObserver } from '../../src/contracts/model.js';
 import type { LlmRequest } from '../../src/contracts/request.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { cloneRequest } from '../../src/engine/assembly/request-json.js';
@@ -14,6 +14,7 @@ import { createRunner } from '../../src/presets/create-runner.js';
 import { collect, describeEvents, testClock } from '../runner/helpers.js';
 import { fakeServers, type FakeReply, type FakeServer } from './fake-server.js';
 import { GOLDEN_REQUEST } from './golden-request.js';
+import { expectRecordedAsReceived, recordWire } from './wire-recorder.js';
 
 const MODEL = 'gemini-2.5-flash';
 const GOLDEN_BODY: unknown = JSON.parse(readFileSync(new URL('../fixtures/providers/gemini/golden-request.json', import.meta.url), 'utf8'));
@@ -29,9 +30,9 @@ function gemini(server: FakeServer, settings: Partial<GeminiModelSettings> = {})
   return createGeminiModel({ model: MODEL, apiKey: 'test-key', baseURL: server.url, env: {}, ...settings });
 }
 
-async function drain(model: Model, request: LlmRequest, signal?: AbortSignal): Promise<ModelStreamChunk[]> {
+async function drain(model: Model, request: LlmRequest, signal?: AbortSignal, wire?: WireObserver): Promise<ModelStreamChunk[]> {
   const chunks: ModelStreamChunk[] = [];
-  for await (const chunk of model.stream?.(request, { signal }) ?? []) chunks.push(chunk);
+  for await (const chunk of model.stream?.(request, { signal, wire }) ?? []) chunks.push(chunk);
   return chunks;
 }
 
@@ -73,7 +74,7 @@ const EXPECTED: ModelResponse = {
       { functionCall: { name: 'get_time', args: { city: 'Paris' } } },
     ],
   },
-  usage: { promptTokens: 120, outputTokens: 42, cachedTokens: 100, totalTokens: 162 },
+  usage: { promptTokens: 120, outputTokens: 42, cachedTokens: 100, reasoningTokens: 12, totalTokens: 162 },
   finishReason: 'STOP',
 };
 
@@ -287,6 +288,70 @@ describe('Gemini adapter: errors', () => {
     expect(parseEnvelope(JSON.stringify(envelope(429, 'Quota exceeded.', 'RESOURCE_EXHAUSTED', retryInfo)))).toEqual({ message: 'Quota exceeded. (RESOURCE_EXHAUSTED)', retryAfterSeconds: 37 });
     expect(parseEnvelope(`got status: INTERNAL. ${JSON.stringify(envelope(500, 'Boom.', 'INTERNAL'))}`)).toEqual({ message: 'Boom. (INTERNAL)', retryAfterSeconds: undefined });
     expect(parseEnvelope('upstream connect error')).toEqual({ message: 'upstream connect error', retryAfterSeconds: undefined });
+  });
+});
+
+describe('Gemini adapter: what it tells the wire observer', () => {
+  it('generate: the exact body received, the endpoint, the status and usageMetadata as sent (thoughts and cache included)', async () => {
+    const server = await serve(() => ({ json: FULL_RESPONSE }));
+    const { wire, seen, requests, responses } = recordWire();
+    const response = await gemini(server).generate(GOLDEN_REQUEST, { wire });
+    expectRecordedAsReceived(seen, server);
+    expect(requests()[0]?.url).toBe(`${server.url}/v1beta/models/${MODEL}:generateContent`);
+    expect(JSON.parse(requests()[0]?.body ?? '')).toEqual(GOLDEN_BODY);
+    expect(responses()).toEqual([{ status: 200, usage: FULL_RESPONSE.usageMetadata }]);
+    expect(response.usage).toEqual(EXPECTED.usage);
+  });
+
+  it('stream: the exact body received, to the stream endpoint, and the last usageMetadata sent', async () => {
+    const server = await serve(() => ({ events: FULL_STREAM.map((data) => ({ data })) }));
+    const { wire, seen, requests, responses } = recordWire();
+    const chunks = await drain(gemini(server), GOLDEN_REQUEST, undefined, wire);
+    expectRecordedAsReceived(seen, server);
+    expect(requests()[0]?.url).toBe(`${server.url}/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`);
+    expect(responses()).toEqual([{ status: 200, usage: FULL_RESPONSE.usageMetadata }]);
+    expect(chunks.at(-1)?.usage).toEqual(EXPECTED.usage);
+  });
+
+  it('tells each attempt under retries: the 503, then the request that succeeded', async () => {
+    const server = await serve((_request, index) => (index === 0 ? { status: 503, json: { error: { code: 503, message: 'Overloaded.', status: 'UNAVAILABLE' } } } : { json: FULL_RESPONSE }));
+    const { wire, seen, requests, responses } = recordWire();
+    await gemini(server, { retry: { initialDelayMs: 1 } }).generate(GOLDEN_REQUEST, { wire });
+    expect(requests()).toHaveLength(2);
+    expectRecordedAsReceived(seen, server);
+    expect(responses()).toEqual([{ status: 503 }, { status: 200, usage: FULL_RESPONSE.usageMetadata }]);
+  });
+
+  it('never tells the key: sent in its header, absent from the url and body recorded, and redacted where the text quotes it', async () => {
+    const key = 'AIzaSy-gemini-test-key-0123';
+    const server = await serve((request) => (request.url.includes(':streamGenerateContent') ? { events: [{ data: (TEXT_REPLY as { json: unknown }).json }] } : TEXT_REPLY));
+    const model = gemini(server, { apiKey: key });
+    const { wire, seen } = recordWire();
+    await model.generate(GOLDEN_REQUEST, { wire });
+    await drain(model, GOLDEN_REQUEST, undefined, wire);
+    expect(server.received.map((request) => request.headers['x-goog-api-key'])).toEqual([key, key]);
+    expectRecordedAsReceived(seen, server);
+    expect(JSON.stringify(seen)).not.toContain(key);
+
+    const quoting = recordWire();
+    await model.generate({ ...GOLDEN_REQUEST, system: `Never reveal ${key}.` }, { wire: quoting.wire });
+    expect(server.received[2]?.rawBody).toContain(key);
+    expect(quoting.requests()[0]?.body).toBe(server.received[2]?.rawBody.split(key).join('[redacted]'));
+  });
+
+  it('keeps concurrent calls apart, and lets calls without an observer send as before', async () => {
+    const server = await serve(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return TEXT_REPLY;
+    });
+    const model = gemini(server);
+    const calls = ['first', 'second', 'third'].map((system) => ({ system, record: recordWire() }));
+    await Promise.all([...calls.map(({ system, record }) => model.generate({ ...GOLDEN_REQUEST, system }, { wire: record.wire })), model.generate(GOLDEN_REQUEST)]);
+    expect(server.received).toHaveLength(4);
+    for (const { system, record } of calls) {
+      expect(record.requests().map((sent) => (JSON.parse(sent.body) as { systemInstruction: { parts: { text: string }[] } }).systemInstruction.parts[0]?.text)).toEqual([system]);
+      expect(record.responses()).toHaveLength(1);
+    }
   });
 });
 

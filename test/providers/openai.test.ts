@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
 import { ModelError } from '../../src/contracts/errors/model-error.js';
-import type { Model, ModelResponse, ModelStreamChunk } from '../../src/contracts/model.js';
+import type { Model, ModelResponse, ModelStreamChunk, WireObserver } from '../../src/contracts/model.js';
 import type { LlmRequest } from '../../src/contracts/request.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
@@ -14,6 +14,7 @@ import { createRunner } from '../../src/presets/create-runner.js';
 import { collect, describeEvents, testClock } from '../runner/helpers.js';
 import { fakeServers, startFakeServer, type FakeReply, type FakeServer } from './fake-server.js';
 import { GOLDEN_REQUEST, REQUEST_WITHOUT_CALL_IDS } from './golden-request.js';
+import { expectRecordedAsReceived, recordWire } from './wire-recorder.js';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../fixtures/providers/openai/${name}`, import.meta.url), 'utf8')) as unknown;
 const GOLDEN_BODY = fixture('golden-request.json') as Record<string, unknown>;
@@ -39,9 +40,9 @@ function compatible(server: FakeServer, settings: Partial<OpenAIModelSettings> =
   return createOpenAICompatibleModel({ model: 'llama3.2', env: {}, retry: false, ...settings, baseURL: `${server.url}/v1` });
 }
 
-async function streamAll(model: Model, request: LlmRequest, signal?: AbortSignal): Promise<ModelStreamChunk[]> {
+async function streamAll(model: Model, request: LlmRequest, signal?: AbortSignal, wire?: WireObserver): Promise<ModelStreamChunk[]> {
   const chunks: ModelStreamChunk[] = [];
-  for await (const chunk of model.stream?.(request, { signal }) ?? []) chunks.push(chunk);
+  for await (const chunk of model.stream?.(request, { signal, wire }) ?? []) chunks.push(chunk);
   return chunks;
 }
 
@@ -62,7 +63,7 @@ const TOOL_CALLS_RESPONSE: ModelResponse = {
     ],
   },
   finishReason: 'tool_calls',
-  usage: { promptTokens: 120, outputTokens: 40, cachedTokens: 64, totalTokens: 160 },
+  usage: { promptTokens: 120, outputTokens: 40, cachedTokens: 64, reasoningTokens: 0, totalTokens: 160 },
 };
 
 describe('OpenAI adapter: request bodies', () => {
@@ -310,6 +311,71 @@ describe('OpenAI adapter: errors and retries', () => {
     expect(attempt).toThrow(AgentctxError);
     expect(attempt).toThrow(expect.objectContaining({ code: 'missing_credentials', message: 'No API key for OpenAI: OPENAI_API_KEY is not set.' }));
     expect(() => createOpenAICompatibleModel({ model: 'llama3.2', baseURL: '' })).toThrow(expect.objectContaining({ code: 'usage' }));
+  });
+});
+
+// Usage as OpenAI reports it for a reasoning model with a cached prompt prefix.
+const CACHED_REASONING_USAGE = {
+  prompt_tokens: 2006,
+  completion_tokens: 300,
+  total_tokens: 2306,
+  prompt_tokens_details: { cached_tokens: 1920, audio_tokens: 0 },
+  completion_tokens_details: { reasoning_tokens: 256, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+};
+const CACHED_REASONING = { promptTokens: 2006, outputTokens: 300, cachedTokens: 1920, reasoningTokens: 256, totalTokens: 2306 };
+
+describe('OpenAI adapter: what it tells the wire observer', () => {
+  const models = { openai, 'openai-compatible': compatible };
+
+  it.each(Object.keys(models) as (keyof typeof models)[])('%s generate: the exact body received, the endpoint, the status and the raw usage', async (name) => {
+    const server = await serve(() => ({ json: completion({ content: 'ok' }, 'stop', CACHED_REASONING_USAGE) }));
+    const { wire, seen, requests, responses } = recordWire();
+    const response = await models[name](server).generate(GOLDEN_REQUEST, { wire });
+    expectRecordedAsReceived(seen, server);
+    expect(requests()[0]?.url).toBe(`${server.url}/v1/chat/completions`);
+    expect(responses()).toEqual([{ status: 200, usage: CACHED_REASONING_USAGE }]);
+    expect(response.usage).toEqual(CACHED_REASONING);
+  });
+
+  it.each(Object.keys(models) as (keyof typeof models)[])('%s stream: the exact body received and the usage of the last chunk', async (name) => {
+    const server = await serve(() => sse([chunk({ content: 'o' }), chunk({ content: 'k' }, 'stop'), { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: CACHED_REASONING_USAGE }]));
+    const { wire, seen, requests, responses } = recordWire();
+    const chunks = await streamAll(models[name](server), GOLDEN_REQUEST, undefined, wire);
+    expectRecordedAsReceived(seen, server);
+    expect(JSON.parse(requests()[0]?.body ?? '')).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(responses()).toEqual([{ status: 200, usage: CACHED_REASONING_USAGE }]);
+    expect(chunks.at(-1)?.usage).toEqual(CACHED_REASONING);
+  });
+
+  it('tells each attempt under retries: a 503 answered at once, then the request that succeeded', async () => {
+    const server = await serve((_request, index) => (index === 0 ? { status: 503, json: errorBody('Overloaded.', 'server_error') } : { json: completion({ content: 'ok' }, 'stop', CACHED_REASONING_USAGE) }));
+    const { wire, seen, requests, responses } = recordWire();
+    await openai(server, { retry: { initialDelayMs: 1 } }).generate(GOLDEN_REQUEST, { wire });
+    expect(requests()).toHaveLength(2);
+    expectRecordedAsReceived(seen, server);
+    expect(responses()).toEqual([{ status: 503 }, { status: 200, usage: CACHED_REASONING_USAGE }]);
+  });
+
+  it('keeps concurrent calls apart: each observer hears only its own call', async () => {
+    const server = await serve(async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return { json: completion({ content: JSON.stringify((request.body as { messages: { content: string }[] }).messages[0]?.content) }) };
+    });
+    const model = openai(server);
+    const calls = ['first', 'second', 'third'].map((system) => ({ system, record: recordWire() }));
+    await Promise.all(calls.map(({ system, record }) => model.generate({ ...REQUEST_WITHOUT_CALL_IDS, system }, { wire: record.wire })));
+    for (const { system, record } of calls) {
+      expect(record.requests().map((sent) => (JSON.parse(sent.body) as { messages: { content: string }[] }).messages[0]?.content)).toEqual([system]);
+      expect(record.responses()).toEqual([{ status: 200 }]);
+    }
+  });
+
+  it('tells a call refused with an error status that status, without usage', async () => {
+    const server = await serve(() => ({ status: 400, json: errorBody('Bad request.') }));
+    const { wire, seen, responses } = recordWire();
+    await openai(server).generate(GOLDEN_REQUEST, { wire }).catch(() => undefined);
+    expectRecordedAsReceived(seen, server);
+    expect(responses()).toEqual([{ status: 400 }]);
   });
 });
 

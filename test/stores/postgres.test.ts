@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
 import type { EventInput } from '../../src/contracts/event.js';
+import type { SessionStore } from '../../src/contracts/session-store.js';
 import type { Session } from '../../src/contracts/session.js';
 import { textArtifact } from '../../src/engine/session/artifacts.js';
 import { createEvent } from '../../src/engine/session/create-event.js';
@@ -44,7 +45,18 @@ if (TEST_POSTGRES_URL === undefined) {
     await database?.drop();
   });
 
-  testSessionStore({ name: 'postgres', create: (clock) => open({ schema: newSchema(), ...clock }) });
+  // The schema of each store the suite makes, so its twin can open the same one.
+  const schemaOf = new Map<SessionStore, string>();
+  testSessionStore({
+    name: 'postgres',
+    create: (clock) => {
+      const schema = newSchema();
+      const store = open({ schema, ...clock });
+      schemaOf.set(store, schema);
+      return store;
+    },
+    twin: (store) => open({ schema: schemaOf.get(store) as string }),
+  });
   testArtifactStore({ name: 'postgres', create: () => openArtifacts(newSchema()) });
 
   let counter = 0;
@@ -176,6 +188,38 @@ if (TEST_POSTGRES_URL === undefined) {
       expect(Object.keys(session.events[0]?.actions.stateDelta ?? {})).toEqual(['b', 'a']);
       await store.appendEvent({ session, event: event({ actions: { stateDelta: { 'user:count': 2 } } }) });
       expect(await store.migrate()).toEqual({ from: SCHEMA_VERSION, to: SCHEMA_VERSION, applied: [] });
+    });
+
+    it('upgrades a database at the previous schema version whose recorded calls read back answered', async () => {
+      const schema = newSchema();
+      const driver = createPgDriver({ url: url(), schema });
+      const previous = MIGRATIONS.findIndex((migration) => migration.name === 'model call lifecycle');
+      await migrate(driver, { migrations: MIGRATIONS.slice(0, previous) });
+      const old = { system: 'S', tools: [], messages: [{ role: 'user', content: [{ text: 'first ✓' }] }], config: {} };
+      await driver.run(`INSERT INTO agentctx_sessions VALUES ('app', 'u1', 's1', 0, 1, 10, 11)`);
+      await driver.run(`INSERT INTO agentctx_model_calls VALUES ('app', 'u1', 's1', 1, 'inv-1', 'a', 10.5, 1, 'ev-1', '{"outputTokens":2}', ?, ?, '{"system":[],"tools":[],"messages":[[]]}', NULL, NULL)`, [
+        JSON.stringify(old).length,
+        JSON.stringify(old),
+      ]);
+      await driver.close();
+      const store = open({ schema });
+      expect(await store.listModelCalls(key)).toEqual([
+        { index: 1, invocationId: 'inv-1', agent: 'a', timestamp: 10.5, editedByCallback: true, status: 'answered', responseEventId: 'ev-1', usage: { outputTokens: 2 }, requestChars: JSON.stringify(old).length },
+      ]);
+      expect((await store.getModelCall({ ...key, index: 1 }))?.request).toEqual(old);
+      expect(await store.recordModelCall({ ...key, call: { invocationId: 'inv-2', agent: 'a', timestamp: 12, request: old as never, provenance: { system: [], tools: [], messages: [[]] }, editedByCallback: false } })).toBe(2);
+      await store.completeModelCall({ ...key, index: 2, outcome: { status: 'answered', latencyMs: 0.125, firstTokenMs: 1e-3, wire: { url: 'u', method: 'POST', body: 'nul \u0000 and 👋', attempts: 1 } } });
+      expect(await store.getModelCall({ ...key, index: 2 })).toMatchObject({ status: 'answered', latencyMs: 0.125, firstTokenMs: 1e-3, wire: { body: 'nul \u0000 and 👋' } });
+      const types = await queryDirect<{ column_name: string; data_type: string }>(
+        url(),
+        `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'agentctx_model_calls' AND column_name IN ('latency_ms', 'status', 'wire_body_json') ORDER BY column_name`,
+        [schema],
+      );
+      expect(types).toEqual([
+        { column_name: 'latency_ms', data_type: 'double precision' },
+        { column_name: 'status', data_type: 'text' },
+        { column_name: 'wire_body_json', data_type: 'text' },
+      ]);
     });
 
     it('never writes a temp: key, and fails every call once closed', async () => {

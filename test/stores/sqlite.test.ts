@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
 import type { EventInput } from '../../src/contracts/event.js';
+import type { SessionStore } from '../../src/contracts/session-store.js';
 import type { Session } from '../../src/contracts/session.js';
 import { createEvent } from '../../src/engine/session/create-event.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/stores/sql/migrations.js';
@@ -40,7 +41,18 @@ afterAll(async () => {
 });
 
 testSessionStore({ name: 'sqlite :memory:', create: (clock) => open({ path: ':memory:', ...clock }) });
-testSessionStore({ name: 'sqlite file', create: async (clock) => open({ path: await newPath(), ...clock }) });
+// The file of each store the suite makes, so its twin can open the same one.
+const pathOf = new Map<SessionStore, string>();
+testSessionStore({
+  name: 'sqlite file',
+  create: async (clock) => {
+    const path = await newPath();
+    const store = open({ path, ...clock });
+    pathOf.set(store, path);
+    return store;
+  },
+  twin: (store) => open({ path: pathOf.get(store) as string }),
+});
 testArtifactStore({ name: 'sqlite :memory:', create: () => openArtifacts({ path: ':memory:' }) });
 testArtifactStore({ name: 'sqlite file', create: async () => openArtifacts({ path: await newPath() }) });
 
@@ -331,6 +343,101 @@ describe('recorded model calls on sqlite', () => {
     const next = { system: 'S', tools: [], messages: [...messages, { role: 'model', content: [{ text: 'reply' }] }], config: {} };
     await writer.recordModelCall({ ...key, call: call(next, 6) });
     expect((await other.getModelCall({ ...key, index: 2 }))?.request).toEqual(JSON.parse(JSON.stringify(next)));
+  });
+});
+
+describe('model call lifecycle on sqlite', () => {
+  const request = { system: 'S', tools: [], messages: [{ role: 'user' as const, content: [{ text: 'hi' }] }], config: {} };
+  const pending = (n: number) => ({ invocationId: `inv-${n}`, agent: 'a', timestamp: n, request, provenance: { system: [], tools: [], messages: [[]] }, editedByCallback: false });
+  const answered = (body: string) => ({ status: 'answered' as const, latencyMs: 5, wire: { url: 'https://x.test', method: 'POST', body, attempts: 1 } });
+  const growing = (count: number) => {
+    const history: string[] = [];
+    return Array.from({ length: count }, (_, n) => {
+      history.push(`{"role":"user","content":"turn ${n} héllo 👋 ${'x'.repeat(200)}"}`);
+      return `{"model":"m","messages":[${history.join(',')}],"tools":[{"name":"lookup","description":"${'d'.repeat(500)}"}],"stream":true}`;
+    });
+  };
+
+  it('stores the wire bodies of consecutive calls as differences, and reads each back exactly', async () => {
+    const path = await newPath();
+    const store = open({ path });
+    await store.createSession(key);
+    const bodies = growing(30);
+    for (const [n, body] of bodies.entries()) {
+      await store.recordModelCall({ ...key, call: pending(n + 1) });
+      await store.completeModelCall({ ...key, index: n + 1, outcome: answered(body) });
+    }
+    type Row = { call_index: number; wire_base_index: number | null; wire_body_json: string; wire_json: string; status: string };
+    const rows = dumpTables(path)['agentctx_model_calls'] as Row[];
+    expect(rows.map((row) => row.wire_base_index)).toEqual([null, ...Array.from({ length: 29 }, (_, n) => n + 1)]);
+    const stored = rows.reduce((sum, row) => sum + row.wire_body_json.length, 0);
+    const whole = bodies.reduce((sum, body) => sum + JSON.stringify(body).length, 0);
+    expect(stored * 10).toBeLessThan(whole);
+    expect(JSON.parse(rows[0]?.wire_json ?? '')).toEqual({ url: 'https://x.test', method: 'POST', attempts: 1 });
+    const reopened = open({ path });
+    for (const [n, body] of bodies.entries()) expect((await reopened.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
+  });
+
+  it('completes a call with one UPDATE by primary key, the same however long the session, and lists without the heavy columns', async () => {
+    const path = await newPath();
+    mkdirSync(dirname(path));
+    const seen: { sql: string; params: readonly SqlParam[]; rows: number }[] = [];
+    const store = createSqlSessionStore(spy(createBetterSqlite3Driver({ path }), seen));
+    opened.push(store);
+    await store.createSession(key);
+    const bodies = growing(60);
+    const completing = async (n: number) => {
+      await store.recordModelCall({ ...key, call: pending(n) });
+      seen.length = 0;
+      await store.completeModelCall({ ...key, index: n, outcome: answered(bodies[n - 1] as string) });
+      return seen.map((entry) => entry.sql.replace(/\s+/g, ' '));
+    };
+    const first = await completing(1);
+    const second = await completing(2);
+    for (let n = 3; n < 60; n++) await completing(n);
+    expect(await completing(60)).toEqual(second);
+    // The first has no base to check; later ones read their base's hash by primary key.
+    expect(first.filter((sql) => sql.startsWith('UPDATE'))).toHaveLength(1);
+    expect(second.filter((sql) => /^(SELECT|UPDATE)/.test(sql)).every((sql) => /WHERE app_name = \? AND user_id = \? AND session_id = \? AND call_index = \?/.test(sql))).toBe(true);
+    expect(second.filter((sql) => sql.startsWith('UPDATE'))).toEqual([expect.stringMatching(/^UPDATE agentctx_model_calls SET .* AND status = 'pending'$/)]);
+
+    seen.length = 0;
+    const summaries = await store.listModelCalls(key);
+    expect(summaries).toHaveLength(60);
+    const listing = seen.map((entry) => entry.sql).join('\n');
+    expect(listing).not.toMatch(/request_json|provenance_json|response_json|wire_/);
+  });
+
+  it('opens a database at the previous schema version with recorded calls, which read back answered with their requests', async () => {
+    const path = await newPath();
+    mkdirSync(dirname(path));
+    const driver = createBetterSqlite3Driver({ path });
+    const previous = MIGRATIONS.findIndex((migration) => migration.name === 'model call lifecycle');
+    expect(previous).toBe(4);
+    await migrate(driver, { migrations: MIGRATIONS.slice(0, previous) });
+    await driver.close();
+    // Rows as the release before wrote them: call 2 continues call 1's history.
+    const old = { system: 'S', tools: [], messages: [{ role: 'user', content: [{ text: 'first' }] }], config: { model: 'm' } };
+    const db = new Database(path);
+    db.exec(`INSERT INTO agentctx_sessions VALUES ('app', 'u1', 's1', 0, 2, 10, 11)`);
+    const insert = db.prepare(`INSERT INTO agentctx_model_calls VALUES ('app', 'u1', 's1', ?, ?, 'a', ?, 0, ?, ?, ?, ?, ?, ?, ?)`);
+    insert.run(1, 'inv-1', 10, 'ev-1', '{"promptTokens":3}', JSON.stringify(old).length, JSON.stringify(old), '{"system":[],"tools":[],"messages":[[]]}', null, null);
+    const added = { role: 'model', content: [{ text: 'second' }] };
+    insert.run(2, 'inv-2', 11, null, null, JSON.stringify({ ...old, messages: [...old.messages, added] }).length, JSON.stringify({ ...old, messages: [added] }), '{"system":[],"tools":[],"messages":[[]]}', 1, 1);
+    db.close();
+
+    const store = open({ path });
+    expect(await store.listModelCalls(key)).toEqual([
+      { index: 1, invocationId: 'inv-1', agent: 'a', timestamp: 10, editedByCallback: false, status: 'answered', responseEventId: 'ev-1', usage: { promptTokens: 3 }, requestChars: JSON.stringify(old).length },
+      { index: 2, invocationId: 'inv-2', agent: 'a', timestamp: 11, editedByCallback: false, status: 'answered', requestChars: JSON.stringify({ ...old, messages: [...old.messages, added] }).length },
+    ]);
+    expect((await store.getModelCall({ ...key, index: 1 }))?.request).toEqual(old);
+    expect((await store.getModelCall({ ...key, index: 2 }))?.request).toEqual({ ...old, messages: [...old.messages, added] });
+    expect(await codeOf(store.completeModelCall({ ...key, index: 1, outcome: answered('{}') }))).toBe('already_exists');
+    expect(await store.recordModelCall({ ...key, call: pending(3) })).toBe(3);
+    await store.completeModelCall({ ...key, index: 3, outcome: answered('{"new":true}') });
+    expect(await store.getModelCall({ ...key, index: 3 })).toMatchObject({ status: 'answered', wire: { body: '{"new":true}' } });
+    expect(dumpTables(path)['agentctx_migrations']).toHaveLength(SCHEMA_VERSION);
   });
 });
 

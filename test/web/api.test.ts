@@ -10,7 +10,8 @@ import { loadTokenCounter } from '../../src/engine/tokens/token-counter.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { serveInspector } from '../../src/web/serve-inspector.js';
 import { DEFAULT_ASSETS_DIR } from '../../src/web/static-assets.js';
-import { createFixtureStore, HOSTILE, PAGED, SCRIPT_IN_STATE, MARKUP_IN_OUTPUT, type InspectorFixture } from './fixtures.js';
+import { ANSWER, APPENDED, INSERTED, LATENCY_MS, USAGE, WIRE_BODY } from './edited-session.js';
+import { createFixtureStore, EDITED, HOSTILE, PAGED, SCRIPT_IN_STATE, MARKUP_IN_OUTPUT, type InspectorFixture } from './fixtures.js';
 
 let fixture: InspectorFixture;
 let app: ReturnType<typeof createInspectorApp>;
@@ -143,6 +144,142 @@ describe('the inspector API', () => {
     expect((await get(`${session(PAGED)}/calls/0`)).status).toBe(400);
     expect((await get(`${session(PAGED)}/calls/x`)).status).toBe(400);
     expect((await get('/api/nothing')).status).toBe(404);
+  });
+});
+
+type Piece = { role: string; offset: number; text: string; source?: { kind: string; agent: string }; replaced?: string };
+const joined = (pieces: Piece[]) => pieces.map((piece) => piece.text).join('');
+
+describe('the inspector API on calls a callback edited, nested calls and calls that did not answer', () => {
+  it('cuts an edited request into pieces that line up with it: what the callback wrote, what it removed, separators', async () => {
+    const record = (await fixture.store.getModelCall({ ...EDITED, index: 1 }))!;
+    const view = await json(`${session(EDITED)}/calls/1`);
+    expect(view.editedByCallback).toBe(true);
+    expect(view.provenanceMismatch).toBe(false);
+    expect(view.mismatchNotes).toEqual([]);
+    // Separators, block pieces and the text after the last block are the system text as sent, and each block's text.
+    expect(view.system.map((block: { separatorBefore: string; pieces: Piece[] }) => block.separatorBefore + joined(block.pieces)).join('') + view.systemAfter).toBe(record.request.system);
+    for (const block of view.system) expect(joined(block.pieces)).toBe(block.text);
+    expect(view.system.map((block: { separatorBefore: string }) => block.separatorBefore)).toEqual(['', '\n\n']);
+    const edits = view.system.flatMap((block: { pieces: Piece[] }) => block.pieces.filter((piece) => piece.role === 'edit'));
+    expect(edits.map((piece: Piece) => [piece.text, piece.replaced, piece.source?.kind, piece.source?.agent])).toEqual([
+      ['REDACTED', 'Ada', 'callback', 'coordinator'],
+      [APPENDED, undefined, 'callback', 'coordinator'],
+    ]);
+    expect(view.system[1].source.kind).toBe('memory');
+    expect(view.tools).toHaveLength(1);
+    expect(view.tools[0].descriptionPieces.map((piece: Piece) => [piece.role, piece.text])).toEqual([
+      ['own', 'Asks the researcher agent a question.'],
+      ['edit', ' Keep questions short.'],
+    ]);
+    expect(view.messages[0].parts[0].pieces.map((piece: Piece) => [piece.role, piece.text, piece.replaced])).toEqual([
+      ['edit', 'REDACTED', 'Ada'],
+      ['own', ' asks: who wrote the first program?', undefined],
+    ]);
+    expect(view.messages[1].parts[0]).toMatchObject({ text: INSERTED, source: { kind: 'callback', processor: 'beforeModel' } });
+    expect(view.removed).toEqual(record.provenance.removed);
+    expect(view.removed).toMatchObject([{ what: 'tool', preview: 'debug_dump: Dumps internal state.', by: { kind: 'callback' } }]);
+  });
+
+  it('gives a call its answer: status, model, timings, usage, the response and the exact wire body', async () => {
+    const view = await json(`${session(EDITED)}/calls/1`);
+    expect(view).toMatchObject({ status: 'answered', model: { provider: 'openai', modelId: 'gpt-4o-mini' }, latencyMs: LATENCY_MS, firstTokenMs: 321, usage: USAGE, error: null, parent: null, responseEventId: 'e-call1' });
+    expect(view.response).toMatchObject({ role: 'model', text: ANSWER, finishReason: 'STOP', errorCode: null });
+    expect(view.response.parts.map((part: { type: string; thought: boolean; name: string | null; callId: string | null }) => [part.type, part.thought, part.name, part.callId])).toEqual([
+      ['text', true, null, null],
+      ['text', false, null, null],
+      ['functionCall', false, 'researcher', 'call_1'],
+    ]);
+    expect(view.wire).toEqual({ url: 'https://api.openai.com/v1/chat/completions', method: 'POST', status: 200, attempts: 2, usage: { prompt_tokens: 812, completion_tokens: 64, prompt_tokens_details: { cached_tokens: 512 } }, body: WIRE_BODY });
+
+    expect(await json(`${session(EDITED)}/calls/2`)).toMatchObject({ agent: 'researcher', parent: { callIndex: 1, functionCallId: 'call_1', tool: 'researcher' }, status: 'answered', latencyMs: 800 });
+    expect(await json(`${session(EDITED)}/calls/3`)).toMatchObject({ status: 'aborted', error: 'The run was cancelled.', latencyMs: 50, response: null, wire: null });
+    expect(await json(`${session(EDITED)}/calls/5`)).toMatchObject({ status: 'pending', latencyMs: null, firstTokenMs: null, usage: null, error: null, response: null, wire: null });
+  });
+
+  it('shows a recording whose provenance does not line up as whole, unattributed text, never sliced by stale ranges', async () => {
+    const record = (await fixture.store.getModelCall({ ...EDITED, index: 4 }))!;
+    const view = await json(`${session(EDITED)}/calls/4`);
+    expect(view.provenanceMismatch).toBe(true);
+    expect(view.mismatchNotes.join(' ')).toMatch(/system blocks do not cover/);
+    expect(view.system).toHaveLength(1);
+    expect(view.system[0]).toMatchObject({ text: record.request.system, separatorBefore: '', pieces: [{ role: 'own', text: record.request.system }] });
+    expect(view.system[0].source).toBeUndefined();
+    expect(view.tools.map((tool: { source?: unknown }) => tool.source)).toEqual([undefined]);
+    expect(view.messages.flatMap((message: { parts: { source?: unknown }[] }) => message.parts.map((part) => part.source))).toEqual([undefined, undefined]);
+  });
+
+  it('charts, finds and diffs by the sources that line up: a callback segment for call 1, nothing attributed in call 4', async () => {
+    const diff = await json(`${session(EDITED)}/diff?a=3&b=4`);
+    expect(diff.sections.system.filter((row: { b: number | null }) => row.b !== null).map((row: { kind: string; charsB: number }) => [row.kind, row.charsB])).toEqual([['other', (await fixture.store.getModelCall({ ...EDITED, index: 4 }))!.request.system.length]]);
+    const chart = await json(`${session(EDITED)}/chart`);
+    expect(chart.calls[0].byKind.callback).toBeGreaterThan(0);
+    expect(Object.keys(chart.calls[3].byKind).sort()).toEqual(['framing', 'other']);
+    const inEdited = await json(`${session(EDITED)}/find?text=REDACTED&call=1`);
+    expect(inEdited.places.map((place: { path: string; block: number | null; source: { kind: string } | null }) => [place.path, place.block, place.source?.kind])).toEqual([
+      ['system', 1, 'callback'],
+      ['messages[0].content[0]', null, 'callback'],
+    ]);
+    const inOld = await json(`${session(EDITED)}/find?text=REDACTED&call=4`);
+    expect(inOld.places.map((place: { path: string; block: number | null; source: unknown }) => [place.path, place.block, place.source])).toEqual([
+      ['system', null, null],
+      ['messages[0].content[0]', null, null],
+    ]);
+  });
+
+  it('lists calls with status and parent, and nests a sub-agent call under the tool call that started it', async () => {
+    const body = await json(session(EDITED));
+    const summaries = await fixture.store.listModelCalls(EDITED);
+    expect(body.calls).toEqual(summaries);
+    expect(body.calls.map((call: { status: string }) => call.status)).toEqual(['answered', 'answered', 'aborted', 'answered', 'pending']);
+    expect(body.timeline.map((invocation: { invocationId: string }) => invocation.invocationId)).toEqual(['inv-1']);
+    const items = body.timeline[0].items;
+    const shape = items.map((item: { type: string; index?: number; callId?: string; depth?: number }) => (item.type === 'model-call' ? `call ${item.index}@${item.depth}` : item.type === 'tool-call' || item.type === 'tool-result' ? `${item.type} ${item.callId}` : item.type));
+    expect(shape).toEqual(['message', 'call 1@0', 'message', 'tool-call call_1', 'call 2@1', 'tool-result call_1', 'call 3@0', 'call 4@0', 'message', 'call 5@0']);
+    const nested = items.find((item: { index?: number }) => item.index === 2);
+    expect(nested).toMatchObject({ type: 'model-call', agent: 'researcher', invocationId: 'inv-sub', parent: { callIndex: 1, functionCallId: 'call_1', tool: 'researcher' }, depth: 1, status: 'answered', latencyMs: 800 });
+    expect(items.find((item: { index?: number }) => item.index === 1)).toMatchObject({ status: 'answered', latencyMs: LATENCY_MS, firstTokenMs: 321, model: 'openai/gpt-4o-mini', error: null, parent: null, promptTokens: USAGE.promptTokens });
+    expect(items.find((item: { index?: number }) => item.index === 3)).toMatchObject({ status: 'aborted', error: 'The run was cancelled.' });
+    // The paged session's calls have no parent and sit at the top.
+    const paged = (await json(session(PAGED))).timeline.flatMap((invocation: { items: { type: string }[] }) => invocation.items).filter((item: { type: string }) => item.type === 'model-call');
+    expect(paged.every((item: { depth: number; parent: unknown; status: string }) => item.depth === 0 && item.parent === null && item.status === 'answered')).toBe(true);
+  });
+
+  it('answers whatever a client sends with 2xx or 4xx, never 500', async () => {
+    const base = session(EDITED);
+    const bad = [
+      `${base}/calls/-1`,
+      `${base}/calls/1.5`,
+      `${base}/calls/1e3`,
+      `${base}/calls/99999999999`,
+      `${base}/calls/%00`,
+      `${base}/calls/%E0%A4%A`,
+      `${base}/calls/6`,
+      `${base}/calls/1/raw/more`,
+      `${base}/diff?b=`,
+      `${base}/diff?b=abc`,
+      `${base}/diff?a=0&b=2`,
+      `${base}/diff?a=99&b=2`,
+      `${base}/diff?a=-1&b=2`,
+      `${base}/find`,
+      `${base}/find?text=${'x'.repeat(1001)}`,
+      `${base}/find?text=a&call=0`,
+      `${base}/find?text=a&call=abc`,
+      `/api/apps/${EDITED.appName}/users/${EDITED.userId}/sessions/missing/calls/1`,
+      `/api/apps/${EDITED.appName}/users/${EDITED.userId}/sessions/missing/chart`,
+      `/api/apps/${EDITED.appName}/users/${EDITED.userId}/sessions/missing/find?text=a`,
+      `/api/apps/${EDITED.appName}/users/${EDITED.userId}/sessions/${'s'.repeat(5000)}`,
+      '/api/apps/%E0%A4%A/users/%ZZ/sessions/%',
+      '/api/apps//users//sessions/',
+      '/api/../../etc/passwd',
+    ];
+    for (const path of bad) {
+      const response = await get(path);
+      expect(response.status, path).toBeGreaterThanOrEqual(400);
+      expect(response.status, path).toBeLessThan(500);
+    }
+    const fine = [`${base}/calls/1/raw`, `${base}/calls/5/raw`, `${base}/diff?b=2`, `${base}/diff?a=5&b=1`, `${base}/find?text=%E0%A4%A`, `${base}/find?text=REDACTED&call=4`, `${base}/find?text=a&call=99`, `${base}/chart`, `${base}?x=%ZZ`, '/api/apps/%E0%A4%A/sessions'];
+    for (const path of fine) expect((await get(path)).status, path).toBe(200);
   });
 });
 

@@ -15,9 +15,13 @@ import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { serveInspector, type ServedInspector } from '../../src/web/serve-inspector.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, hasChromium, skipWithoutChromium } from '../support/chromium.js';
 import { repositoryRoot } from '../support/cli.js';
-import { createFixtureStore, HOSTILE, MARKUP_IN_OUTPUT, PAGED, SCRIPT_IN_STATE, type InspectorFixture } from './fixtures.js';
+import { ANSWER, APPENDED, INSERTED, WIRE_BODY } from './edited-session.js';
+import { createFixtureStore, EDITED, HOSTILE, MARKUP_IN_OUTPUT, PAGED, SCRIPT_IN_STATE, type InspectorFixture } from './fixtures.js';
 
 const SCREENSHOTS = join(repositoryRoot, 'test-results', 'screenshots');
+
+/** The page's getComputedStyle, for callbacks that run in the browser (the tests compile without the DOM library). */
+type InPage = { getComputedStyle(node: unknown, pseudo?: string): Record<'color' | 'backgroundColor' | 'borderLeftColor' | 'marginLeft' | 'content', string> };
 
 if (!hasChromium()) skipWithoutChromium('the web inspector in a browser');
 else describe('the web inspector in Chromium', () => {
@@ -185,6 +189,144 @@ else describe('the web inspector in Chromium', () => {
 
     expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(await page.locator('#main img, #main script, #main iframe').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  const GREY = 'rgb(128, 128, 128)';
+  const colour = (selector: string, pseudo?: string) => page.locator(selector).first().evaluate((node, which) => (globalThis as unknown as InPage).getComputedStyle(node, which).color, pseudo);
+  const edited = async (index: number) => (await fixture.store.getModelCall({ ...EDITED, index }))!;
+
+  it('shows a request a callback edited as pieces: the text as sent, what the callback wrote marked and named, separators grey', async () => {
+    await open(EDITED, { call: 1 });
+    await page.locator('.request[data-call="1"]').waitFor();
+    const call = await edited(1);
+    // Every block's text and every separator, in page order, make the system text exactly.
+    expect((await page.locator('.system-blocks .sys-text').allTextContents()).join('')).toBe(call.request.system);
+    expect(await page.locator('.system-blocks .piece pre.text').allTextContents()).toEqual(call.provenance.system.map((block) => call.request.system.slice(block.start, block.end)));
+    expect(await page.locator('.system-blocks .separator-row pre').allTextContents()).toEqual(['\n\n']);
+    expect(await colour('.system-blocks .separator-row pre')).toBe(GREY);
+    expect(await colour('.system-blocks .sep-label')).toBe(GREY);
+
+    const marks = page.locator('.system-blocks mark.edit');
+    expect(await marks.allTextContents()).toEqual(['REDACTED', APPENDED]);
+    expect(await marks.nth(0).getAttribute('title')).toBe('written by beforeModel callback of coordinator, in place of "Ada"');
+    expect(await marks.nth(1).getAttribute('title')).toBe('written by beforeModel callback of coordinator');
+    expect(await marks.nth(0).getAttribute('data-by')).toBe('beforeModel callback of coordinator');
+    expect(await marks.nth(0).evaluate((node) => (globalThis as unknown as InPage).getComputedStyle(node, '::after').content)).toBe('"✎"');
+    expect(await marks.nth(0).evaluate((node) => (globalThis as unknown as InPage).getComputedStyle(node).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
+    expect(await page.locator('.system-blocks .piece[data-kind="memory"] .edit-note').textContent()).toContain('2 passages written by beforeModel callback of coordinator');
+    // Own text keeps its block's colour, not grey.
+    expect(await colour('.system-blocks .piece[data-kind="instruction"] pre.text')).not.toBe(GREY);
+
+    // A tool description and a text part the callback edited, the message it inserted, the tool it removed.
+    expect(await page.locator('.tools .tool-description mark.edit').allTextContents()).toEqual([' Keep questions short.']);
+    expect(await page.locator('.messages .piece[data-kind="history"] mark.edit').getAttribute('title')).toBe('written by beforeModel callback of coordinator, in place of "Ada"');
+    const inserted = page.locator('.messages .piece[data-kind="callback"]');
+    expect(await inserted.locator('pre.text').textContent()).toBe(INSERTED);
+    expect(await inserted.locator('.badge.kind').textContent()).toBe('callback');
+    expect(await inserted.locator('.piece-label').textContent()).toContain('added by beforeModel callback of coordinator');
+    expect(await inserted.evaluate((node) => (globalThis as unknown as InPage).getComputedStyle(node).borderLeftColor)).toBe('rgb(194, 24, 91)');
+    const removed = page.locator('.removed-list li.removed');
+    expect(await removed.count()).toBe(1);
+    expect(await removed.textContent()).toContain('debug_dump: Dumps internal state.');
+    expect(await removed.textContent()).toContain('removed by beforeModel callback of coordinator');
+    expect(await page.locator('.warning.edited').count()).toBe(1);
+    expect(await page.locator('.warning.mismatch').count()).toBe(0);
+    await shot('edited-call.png');
+  });
+
+  it('shows the answer beside the request: status, latency, usage, the response, and the wire body exactly as sent', async () => {
+    await open(EDITED, { call: 1 });
+    const answer = page.locator('.call-outcome .answer');
+    await answer.waitFor();
+    expect(await answer.getAttribute('data-status')).toBe('answered');
+    expect(await answer.locator('.call-status').textContent()).toBe('answered');
+    expect(await answer.locator('.call-status').evaluate((node) => (globalThis as unknown as InPage).getComputedStyle(node).backgroundColor)).toBe('rgb(46, 125, 50)');
+    expect(await answer.locator('[data-fact="model"]').textContent()).toBe('openai / gpt-4o-mini');
+    expect(await answer.locator('[data-fact="latency"]').textContent()).toBe('1.23 s');
+    expect(await answer.locator('[data-fact="first-token"]').textContent()).toBe('321 ms');
+    const usage = Object.fromEntries(await answer.locator('dl.usage dd').evaluateAll((nodes) => nodes.map((node) => [node.getAttribute('data-usage'), node.textContent])));
+    expect(usage).toEqual({ promptTokens: '812', cachedTokens: '512', cacheWriteTokens: '128', outputTokens: '64', reasoningTokens: '16', totalTokens: '876' });
+    expect(await answer.locator('dl.usage dt').allTextContents()).toEqual(['in', 'cache read', 'cache write', 'out', 'reasoning', 'total']);
+    expect(await answer.locator('.answer-text').allTextContents()).toEqual([ANSWER]);
+    expect(await answer.locator('.tool-call-out code').textContent()).toBe('researcher');
+    expect(await answer.locator('.tool-call-out').getAttribute('data-call-id')).toBe('call_1');
+    expect(await answer.locator('.thought pre').textContent()).toBe('The researcher knows this.');
+    expect(await answer.locator('.finish').textContent()).toBe('finish reason STOP');
+    // Beside the request on a wide screen.
+    const [requestBox, answerBox] = [await page.locator('.call-request').boundingBox(), await answer.boundingBox()];
+    expect(answerBox!.x).toBeGreaterThan(requestBox!.x + requestBox!.width - 1);
+
+    const wire = page.locator('details.wire');
+    expect(await wire.locator('.wire-pretty').isVisible()).toBe(false);
+    await wire.locator('summary').click();
+    await expect.poll(() => wire.locator('.wire-pretty').isVisible()).toBe(true);
+    expect(await wire.locator('.wire-pretty').textContent()).toBe(JSON.stringify(JSON.parse(WIRE_BODY), null, 2));
+    expect(await wire.locator('.wire-raw').isVisible()).toBe(false);
+    await wire.locator('.toggle-wire-raw').click();
+    await expect.poll(() => wire.locator('.wire-raw').isVisible()).toBe(true);
+    expect(await wire.locator('.wire-raw').textContent()).toBe((await edited(1)).wire!.body);
+    expect(await wire.locator('.wire-raw').textContent()).toBe(WIRE_BODY);
+    expect(await wire.locator('.wire-pretty').isVisible()).toBe(false);
+    expect(await wire.locator('[data-wire="url"]').textContent()).toBe('https://api.openai.com/v1/chat/completions');
+    expect(await wire.locator('[data-wire="attempts"]').textContent()).toBe('2');
+    expect(await wire.locator('[data-wire="HTTP status"]').textContent()).toBe('200');
+    expect(await wire.locator('.wire-usage pre').textContent()).toContain('"cached_tokens": 512');
+    expect(await wire.locator('.copy').textContent()).toBe('Copy exact body');
+    await shot('edited-call-answer-and-wire.png');
+  });
+
+  it('says what became of calls that did not answer, and shows a recording whose provenance does not line up in grey', async () => {
+    await open(EDITED, { call: 5 });
+    await page.locator('.request[data-call="5"]').waitFor();
+    expect(await page.locator('.answer .call-status').textContent()).toBe('pending');
+    expect(await page.locator('.answer .pending-note').textContent()).toMatch(/^No answer was recorded: the process ended during the call/);
+    expect(await page.locator('.wire.none').textContent()).toContain('Nothing from the wire was recorded');
+
+    await open(EDITED, { call: 3 });
+    await page.locator('.request[data-call="3"]').waitFor();
+    expect(await page.locator('.answer .call-status').textContent()).toBe('aborted');
+    expect(await page.locator('.answer .call-error').textContent()).toBe('aborted: The run was cancelled.');
+    expect(await page.locator('.answer [data-fact="latency"]').textContent()).toBe('50 ms');
+
+    await open(EDITED, { call: 4 });
+    await page.locator('.request[data-call="4"]').waitFor();
+    const call = await edited(4);
+    expect(await page.locator('.warning.mismatch').textContent()).toContain('does not line up');
+    expect(await page.locator('.system-blocks .piece').count()).toBe(1);
+    expect((await page.locator('.system-blocks .sys-text').allTextContents()).join('')).toBe(call.request.system);
+    expect(await colour('.system-blocks .piece pre.text')).toBe(GREY);
+    expect(await page.locator('.system-blocks .piece .badge.kind').textContent()).toBe('no source');
+    expect(await colour('.messages .piece pre.text')).toBe(GREY);
+    await shot('mismatched-call.png');
+  });
+
+  it('nests the sub-agent call under the tool call of call 1 that started it, with status and latency of each call', async () => {
+    await open(EDITED, { tab: 'timeline' });
+    await page.locator('.timeline').waitFor();
+    expect(await page.locator('.timeline .invocation').count()).toBe(1);
+    const rows = await page.locator('.timeline .item').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-call') ?? node.querySelector('.badge.type')?.textContent));
+    expect(rows).toEqual(['message', '1', 'message', 'tool-call', '2', 'tool-result', '3', '4', 'message', '5']);
+    const nested = page.locator('.item[data-call="2"]');
+    expect(await nested.getAttribute('class')).toContain('nested');
+    expect(await nested.getAttribute('data-parent')).toBe('1');
+    expect(await nested.getAttribute('data-depth')).toBe('1');
+    expect(await nested.textContent()).toContain('↳ via researcher (call 1, call_1)');
+    expect(await nested.evaluate((node) => (globalThis as unknown as InPage).getComputedStyle(node).marginLeft)).toBe('28px');
+    expect(await page.locator('.item[data-call="1"]').evaluate((node) => (globalThis as unknown as InPage).getComputedStyle(node).marginLeft)).toBe('0px');
+    expect(await page.locator('.item[data-call="1"] .call-status').textContent()).toBe('answered');
+    expect(await page.locator('.item[data-call="1"] .latency').textContent()).toBe(' 1.23 s');
+    expect(await page.locator('.item[data-call="3"] .call-status').textContent()).toBe('aborted');
+    expect(await page.locator('.item[data-call="5"] .call-status').textContent()).toBe('pending');
+    await shot('nested-timeline.png');
+
+    // The call opens with its parent named, one click from it; the picker says which call it was made in.
+    await nested.locator('button.link').click();
+    await page.locator('.request[data-call="2"]').waitFor();
+    expect(await page.locator('.parent-line').textContent()).toBe('↳ via researcher (tool call call_1 of call 1)');
+    expect(await page.locator('#call-select option[value="2"]').textContent()).toContain('↳ via researcher in call 1');
+    await page.locator('.parent-link').click();
+    await page.locator('.request[data-call="1"]').waitFor();
     expect(problems).toEqual([]);
   });
 

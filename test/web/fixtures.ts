@@ -10,6 +10,9 @@ import { ExtractiveSummarizer } from '../../src/features/compaction/extractive-s
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createRunner } from '../../src/presets/create-runner.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
+import { writeEditedSession } from './edited-session.js';
+
+export { EDITED } from './edited-session.js';
 
 /** What untrusted data may hold: a script in state, markup with an event handler in the model's answer. */
 export const SCRIPT_IN_STATE = '<script>window.__pwned=1</script>';
@@ -22,13 +25,14 @@ export const HOSTILE: SessionKey = { appName: 'notes_app', userId: 'mallory', se
 
 export type InspectorFixture = { dir: string; path: string; store: SessionStore; cleanup(): Promise<void> };
 
-/** A temporary SQLite store holding both sessions. */
+/** A temporary SQLite store holding the three sessions (the third, EDITED, is in edited-session.ts). */
 export async function createFixtureStore(): Promise<InspectorFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'agentctx-web-'));
   const path = join(dir, 'agentctx.db');
   const store = createSqliteSessionStore({ path });
   await runAnalysis({ mode: 'paged', store, reports: generateReports(25) });
   await writeHostileSession(store);
+  await writeEditedSession(store);
   return {
     dir,
     path,

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import type { SessionStore } from '../../contracts/session-store.js';
+import type { SessionKey } from '../../contracts/session.js';
 import type { Runner } from '../../engine/runner/runner.js';
 import { parseCommandArgs } from '../args.js';
 import { formatEvent } from '../format-event.js';
@@ -39,9 +40,13 @@ Options:
   --json             print events as JSON lines
   -h, --help         show this help
 
+Ctrl-C cancels the turn: the model call under way is recorded as aborted (its
+request stays inspectable) and the run ends with exit status 130.
+
 Exit status: 0 when every turn ended normally, 1 when one ended with an error
 event (a model that failed, among others) or running failed (a conflicting
-write, an extension), 2 for bad input (options, files, model names, API keys).
+write, an extension), 2 for bad input (options, files, model names, API keys),
+130 when interrupted.
 
 Examples:
   agentctx run examples/seed-001/pipeline.yaml --model scripted:examples/seed-001/script.yaml --message "Write about X"
@@ -70,13 +75,52 @@ export const runCommand: Command = {
     const userId = values.user ?? 'user';
     const sessionId = await openSession(runner, sessions, userId, values.session);
     if (values.json !== true) io.stderr(`session ${sessionId} (app ${runner.appName}, user ${userId})\n`);
-    const say = (message: string) => turn(runner, { userId, sessionId, message }, io, values.json === true);
-    let failed = false;
-    if (values.message !== undefined) failed = !(await say(values.message));
-    else for await (const message of readMessages(io)) failed = !(await say(message)) || failed;
-    return failed ? 1 : 0;
+    const interrupt = onInterrupt();
+    try {
+      const say = (message: string) => turn(runner, { userId, sessionId, message, signal: interrupt.signal }, io, values.json === true);
+      let failed = false;
+      if (values.message !== undefined) failed = !(await say(values.message));
+      else {
+        for await (const message of readMessages(io)) {
+          failed = !(await say(message)) || failed;
+          if (interrupt.signal.aborted) break;
+        }
+      }
+      if (interrupt.signal.aborted) {
+        io.stderr(`${await interruptedLine(sessions, { appName: runner.appName, userId, sessionId }, file)}\n`);
+        return INTERRUPTED;
+      }
+      return failed ? 1 : 0;
+    } finally {
+      interrupt.dispose();
+    }
   },
 };
+
+// The exit status of a process ended by Ctrl-C, as shells report it (128 + SIGINT).
+const INTERRUPTED = 130;
+
+/**
+ * Ctrl-C cancels the turn: the model call under way is abandoned and recorded as aborted, and the run ends. A second
+ * Ctrl-C (a tool that does not stop) ends the process at once.
+ */
+function onInterrupt(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(INTERRUPTED);
+    controller.abort(new Error('interrupted (Ctrl-C)'));
+  };
+  process.on('SIGINT', onSignal);
+  return { signal: controller.signal, dispose: () => process.off('SIGINT', onSignal) };
+}
+
+// One line saying what the interruption left behind, and how to look at it.
+async function interruptedLine(sessions: SessionStore, key: SessionKey, file: string): Promise<string> {
+  const calls = await sessions.listModelCalls(key);
+  const call = calls.findLast((summary) => summary.status === 'aborted' || summary.status === 'pending');
+  if (call === undefined) return `Interrupted: session ${key.sessionId} is stored as it was; no model call was under way.`;
+  return `Interrupted: call ${call.index} of session ${key.sessionId} was recorded as ${call.status}; see it with agentctx inspect ${file} --session ${key.sessionId} --call ${call.index}`;
+}
 
 async function openSession(runner: Runner, sessions: SessionStore, userId: string, sessionId: string | undefined): Promise<string> {
   if (sessionId !== undefined) {
@@ -87,7 +131,7 @@ async function openSession(runner: Runner, sessions: SessionStore, userId: strin
 }
 
 // Prints the events of one turn; false when it ended with an error event.
-async function turn(runner: Runner, input: { userId: string; sessionId: string; message: string }, io: CliIo, json: boolean): Promise<boolean> {
+async function turn(runner: Runner, input: { userId: string; sessionId: string; message: string; signal: AbortSignal }, io: CliIo, json: boolean): Promise<boolean> {
   const style = createStyle(io.isTty);
   let ok = true;
   for await (const event of runner.run(input)) {

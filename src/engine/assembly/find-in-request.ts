@@ -1,7 +1,8 @@
-import type { Part } from '../../contracts/content.js';
 import type { Provenance } from '../../contracts/provenance.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import type { Source } from '../../contracts/source.js';
+import { searchableText } from './part-text.js';
+import { sourceAt } from './provenance-pieces.js';
 
 /** One place a text occurs in a request. */
 export type Occurrence = {
@@ -22,8 +23,7 @@ export function findInRequest(request: LlmRequest, text: string, provenance?: Pr
   if (text === '') return [];
   const found: Occurrence[] = [];
   for (const start of indexesOf(request.system, text)) {
-    const block = provenance?.system.find((range) => start >= range.start && start < range.end);
-    found.push({ path: 'system', start, end: start + text.length, source: block?.source });
+    found.push({ path: 'system', start, end: start + text.length, source: provenance === undefined ? undefined : sourceAt(request, provenance, { in: 'system' }, start) });
   }
   request.tools.forEach((tool, index) => {
     const source = provenance?.tools[index];
@@ -33,29 +33,22 @@ export function findInRequest(request: LlmRequest, text: string, provenance?: Pr
       ['parameters', tool.parameters === undefined ? '' : JSON.stringify(tool.parameters)],
     ];
     for (const [field, value] of fields) {
-      for (const start of indexesOf(value, text)) found.push({ path: `tools[${index}].${field}`, start, end: start + text.length, source });
+      for (const start of indexesOf(value, text)) {
+        // A hook may have written part of a description; the rest of a tool is the tool's.
+        const at = field === 'description' && provenance !== undefined ? sourceAt(request, provenance, { in: 'tool', tool: index }, start) : source;
+        found.push({ path: `tools[${index}].${field}`, start, end: start + text.length, source: at });
+      }
     }
   });
   request.messages.forEach((message, messageIndex) => {
     message.content.forEach((part, partIndex) => {
-      const source = provenance?.messages[messageIndex]?.[partIndex];
       for (const start of indexesOf(searchableText(part), text)) {
+        const source = provenance === undefined ? undefined : sourceAt(request, provenance, { in: 'part', message: messageIndex, part: partIndex }, start);
         found.push({ path: `messages[${messageIndex}].content[${partIndex}]`, start, end: start + text.length, source });
       }
     });
   });
   return found;
-}
-
-/** The text of a part that `findInRequest` searches. */
-export function searchableText(part: Part): string {
-  if ('text' in part) return part.text;
-  if ('functionCall' in part) return JSON.stringify(part.functionCall);
-  if ('functionResponse' in part) return JSON.stringify(part.functionResponse);
-  if ('inlineData' in part) return `${part.inlineData.displayName ?? ''} ${part.inlineData.mimeType}`;
-  if ('fileData' in part) return `${part.fileData.displayName ?? ''} ${part.fileData.fileUri}`;
-  if ('executableCode' in part) return part.executableCode.code;
-  return part.codeExecutionResult.output ?? '';
 }
 
 function indexesOf(haystack: string, needle: string): number[] {

@@ -22,13 +22,14 @@ export type AnsweredCalls = { event: Event; endInvocation?: { code: string; mess
  * Runs the function calls of one model response at the same time and answers them in one event, responses in call
  * order with their ids. A call is answered by the tool the request offered under its name (else the agent's own, an
  * extension's, or a handler the request keeps for names it does not offer). A failing tool, unknown tool or bad arguments become an `{ error }` response the
- * model can act on; the invocation goes on.
+ * model can act on; the invocation goes on. `callIndex` is the recorded call that asked, which calls made by agent
+ * tools are linked to.
  */
-export async function executeFunctionCalls(run: AgentRun, calls: readonly FunctionCall[], assembled: Pick<AssembledRequest, 'tools' | 'handlers'>): Promise<AnsweredCalls> {
+export async function executeFunctionCalls(run: AgentRun, calls: readonly FunctionCall[], assembled: Pick<AssembledRequest, 'tools' | 'handlers'>, callIndex?: number): Promise<AnsweredCalls> {
   const agent = run.node.definition as LlmAgentDefinition;
   const tools = callableTools(run, agent, assembled.tools);
   const handlers = new Map(assembled.handlers.map((tool) => [tool.name, tool]));
-  const results = await Promise.all(calls.map((call) => executeCall(run, agent, call, tools, handlers)));
+  const results = await Promise.all(calls.map((call) => executeCall(run, agent, call, tools, handlers, callIndex)));
   const stateDelta: Record<string, unknown> = {};
   const artifactDelta: Record<string, number> = {};
   const actions: Omit<ToolActions, 'endInvocation'> = {};
@@ -59,16 +60,16 @@ function callableTools(run: AgentRun, agent: LlmAgentDefinition, offered: readon
   return tools;
 }
 
-async function executeCall(run: AgentRun, agent: LlmAgentDefinition, call: FunctionCall, tools: ReadonlyMap<string, Tool>, handlers: ReadonlyMap<string, Tool>): Promise<CallResult> {
+async function executeCall(run: AgentRun, agent: LlmAgentDefinition, call: FunctionCall, tools: ReadonlyMap<string, Tool>, handlers: ReadonlyMap<string, Tool>, callIndex: number | undefined): Promise<CallResult> {
   const deadline = new Deadline(run.invocation.signal, run.invocation.settings.toolTimeoutMs);
   try {
-    return await executeWithin(run, agent, call, tools, handlers, deadline);
+    return await executeWithin(run, agent, call, tools, handlers, deadline, callIndex);
   } finally {
     deadline.dispose();
   }
 }
 
-async function executeWithin(run: AgentRun, agent: LlmAgentDefinition, call: FunctionCall, tools: ReadonlyMap<string, Tool>, handlers: ReadonlyMap<string, Tool>, deadline: Deadline): Promise<CallResult> {
+async function executeWithin(run: AgentRun, agent: LlmAgentDefinition, call: FunctionCall, tools: ReadonlyMap<string, Tool>, handlers: ReadonlyMap<string, Tool>, deadline: Deadline, callIndex: number | undefined): Promise<CallResult> {
   const { context, delta, artifactDelta, actions } = createToolContext(run, call.id, deadline.signal);
   const args = call.args ?? {};
   const respond = (response: Record<string, unknown>): CallResult => ({
@@ -94,7 +95,7 @@ async function executeWithin(run: AgentRun, agent: LlmAgentDefinition, call: Fun
     const result: Record<string, unknown> =
       (await firstHook(sources, 'beforeTool', { tool, args: checked, context })) ??
       (await firstResult(callbacks?.beforeTool, { tool, args: checked, context })) ??
-      (await deadline.race(tool.agent === undefined ? Promise.resolve(runTool(tool, checked, context)).then(toResponse) : runAgentTool(run, tool.agent, checked, context)));
+      (await deadline.race(tool.agent === undefined ? Promise.resolve(runTool(tool, checked, context)).then(toResponse) : runAgentTool(run, tool.agent, checked, context, { ...(callIndex === undefined ? {} : { callIndex }), functionCallId: call.id ?? '', tool: tool.name })));
     const response =
       (await firstHook(sources, 'afterTool', { tool, args: checked, context, result })) ?? (await firstResult(callbacks?.afterTool, { tool, args: checked, context, result })) ?? result;
     const problem = findNonJson(response, 'response');

@@ -26,7 +26,7 @@ export async function firstHook<K extends HookName>(extensions: readonly Extensi
   for (const extension of extensions) {
     const hook = extension.hooks?.[name] as ((args: HookArgs<K>) => unknown) | undefined;
     if (hook === undefined) continue;
-    const answer = await callHook(extension, name, () => hook.call(extension.hooks, args));
+    const answer = await runHook(extension, name, () => hook.call(extension.hooks, args));
     if (answer !== undefined && answer !== null) return answer as HookAnswer<K>;
   }
   return undefined;
@@ -38,14 +38,14 @@ export async function everyHook<K extends HookName>(extensions: readonly Extensi
   for (const extension of extensions) {
     const hook = extension.hooks?.[name] as ((args: HookArgs<K>) => unknown) | undefined;
     if (hook === undefined) continue;
-    const answer = await callHook(extension, name, () => hook.call(extension.hooks, args));
+    const answer = await runHook(extension, name, () => hook.call(extension.hooks, args));
     if (answer !== undefined && answer !== null) answers.push(answer as HookAnswer<K>);
   }
   return answers;
 }
 
 // A hook that throws fails as its callback would, with an error that names the extension and the hook.
-async function callHook(extension: Extension, name: HookName, call: () => unknown): Promise<unknown> {
+export async function runHook(extension: Extension, name: HookName, call: () => unknown): Promise<unknown> {
   try {
     return await call();
   } catch (error) {

@@ -15,6 +15,7 @@ import { createSessionMemo } from '../extensions/memo.js';
 import { artifactTextReader } from '../session/artifact-rules.js';
 import { createEvent } from '../session/create-event.js';
 import { isTempKey } from '../state/state-keys.js';
+import type { CallLog } from './call-log.js';
 
 /** Writes refused as conflicts are retried this many times in all, each after reloading the session. */
 export const CONFLICT_ATTEMPTS = 10;
@@ -71,6 +72,8 @@ export class Invocation {
   readonly memo: SessionMemo;
   /** Where `{artifact.name}` placeholders read from. */
   readonly artifactTexts: ArtifactTextReader | undefined;
+  /** Where this invocation's model calls are recorded. */
+  readonly calls: CallLog;
   llmCalls = 0;
   /** Set when the invocation must stop (an error, or a limit reached). */
   ended = false;
@@ -86,6 +89,8 @@ export class Invocation {
     userContent: Content | undefined;
     signal: AbortSignal | undefined;
     memo?: SessionMemo;
+    /** Where model calls are recorded: by default this invocation's session. */
+    calls?: CallLog;
   }) {
     this.settings = options.settings;
     this.memo = options.memo ?? createSessionMemo();
@@ -95,6 +100,7 @@ export class Invocation {
     this.id = options.id;
     this.userContent = options.userContent;
     this.signal = options.signal;
+    this.calls = options.calls ?? { sessions: options.settings.sessions, key, parent: undefined };
   }
 
   /** A new event of this invocation, with an id and time from the runner's clock. */

@@ -1,17 +1,18 @@
 import type { Event } from '../../contracts/event.js';
 import type { Model, ModelResponse } from '../../contracts/model.js';
-import type { AssembledRequest } from '../../contracts/provenance.js';
 import type { LlmRequest } from '../../contracts/request.js';
+import type { PendingCall } from './call-log.js';
 import type { Deadline } from './deadline.js';
 import type { AgentRun } from './invocation.js';
 
 /**
  * Calls the model, streaming when the runner streams: partial events go to the caller but are never stored. The
- * deadline covers the whole call; when it passes, the call is abandoned even if the model ignores its signal.
+ * deadline covers the whole call; when it passes, the call is abandoned even if the model ignores its signal. The
+ * pending record is told of the wire and of the first streamed piece.
  */
-export async function* callModel(run: AgentRun, model: Model, request: LlmRequest, deadline: Deadline): AsyncGenerator<Event, ModelResponse> {
+export async function* callModel(run: AgentRun, model: Model, request: LlmRequest, deadline: Deadline, pending: PendingCall): AsyncGenerator<Event, ModelResponse> {
   const { invocation, node, branch } = run;
-  const options = { signal: deadline.signal, agentName: node.name };
+  const options = { signal: deadline.signal, agentName: node.name, wire: pending.wire };
   if (!invocation.settings.streaming || model.stream === undefined) return deadline.race(model.generate(request, options));
   let final: ModelResponse | undefined;
   const chunks = model.stream(request, options)[Symbol.asyncIterator]();
@@ -19,6 +20,7 @@ export async function* callModel(run: AgentRun, model: Model, request: LlmReques
   try {
     for (let next = await deadline.race(chunks.next()); next.done !== true; next = await deadline.race(chunks.next())) {
       const chunk = next.value;
+      pending.firstChunk();
       if (!chunk.partial) {
         const { partial: _partial, ...response } = chunk;
         final = response;
@@ -38,25 +40,4 @@ export async function* callModel(run: AgentRun, model: Model, request: LlmReques
   }
   if (final === undefined) throw new Error('the stream ended without a complete response');
   return final;
-}
-
-/** Records a model call of the session for inspection: the request as sent, its provenance, and what came back. */
-export async function recordCall(run: AgentRun, assembled: AssembledRequest, request: LlmRequest, edited: boolean, responseEventId: string | undefined, response: ModelResponse | undefined): Promise<void> {
-  const { invocation, node } = run;
-  const session = invocation.session;
-  await invocation.settings.sessions.recordModelCall({
-    appName: session.appName,
-    userId: session.userId,
-    sessionId: session.id,
-    call: {
-      invocationId: invocation.id,
-      agent: node.name,
-      timestamp: invocation.settings.now(),
-      request,
-      provenance: assembled.provenance,
-      editedByCallback: edited,
-      ...(responseEventId === undefined ? {} : { responseEventId }),
-      ...(response?.usage === undefined ? {} : { usage: response.usage }),
-    },
-  });
 }

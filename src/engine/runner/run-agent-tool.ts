@@ -1,5 +1,6 @@
 import type { AgentDefinition } from '../../contracts/agent.js';
 import type { ToolContext } from '../../contracts/contexts.js';
+import type { ModelCallParent } from '../../contracts/model-call.js';
 import type { Tool } from '../../contracts/tool.js';
 import { createAgentTree } from '../agent/agent-tree.js';
 import { createInMemorySessionStore } from '../session/in-memory-session-store.js';
@@ -10,8 +11,9 @@ import { Invocation, type AgentRun } from './invocation.js';
 /**
  * Runs an agent tool: the agent answers the request in a session of its own, seeded with a copy of the caller's
  * state (not its `temp:` keys); state it changes comes back to the caller's state; its final text is the result.
+ * Its model calls are recorded with the caller's, linked to `origin`, the tool call that started it.
  */
-export async function runAgentTool(run: AgentRun, target: NonNullable<Tool['agent']>, args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown>> {
+export async function runAgentTool(run: AgentRun, target: NonNullable<Tool['agent']>, args: Record<string, unknown>, context: ToolContext, origin: ModelCallParent): Promise<Record<string, unknown>> {
   const parent = run.invocation;
   const agent = asAgentDefinition(target);
   const tree = createAgentTree(agent);
@@ -21,7 +23,9 @@ export async function runAgentTool(run: AgentRun, target: NonNullable<Tool['agen
   const before = copyValue(session.state);
   const request = typeof args['request'] === 'string' ? args['request'] : JSON.stringify(args);
   const settings = { ...parent.settings, tree, sessions };
-  const invocation = new Invocation({ settings, session, id: `e-${settings.newId()}`, userContent: { role: 'user', parts: [{ text: request }] }, signal: context.signal });
+  // Its model calls are recorded in the caller's session, under the tool call they were made for.
+  const calls = { ...parent.calls, parent: origin };
+  const invocation = new Invocation({ settings, session, id: `e-${settings.newId()}`, userContent: { role: 'user', parts: [{ text: request }] }, signal: context.signal, calls });
   await invocation.persist(invocation.event({ author: 'user', content: { role: 'user', parts: [{ text: request }] } }));
   let answer: string | undefined;
   let failure: string | undefined;

@@ -1,20 +1,22 @@
 import type { AgentNode, LlmAgentDefinition } from '../../contracts/agent.js';
 import type { Content, FunctionCall } from '../../contracts/content.js';
+import type { CallbackContext } from '../../contracts/contexts.js';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import type { Event } from '../../contracts/event.js';
 import type { Model, ModelResponse } from '../../contracts/model.js';
 import type { AssembledRequest } from '../../contracts/provenance.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import { isFinalResponse, outputKeyDelta } from '../agent/output-key.js';
-import { cloneRequest } from '../assembly/request-json.js';
+import { runBeforeModel } from './before-model.js';
+import { PendingCall } from './call-log.js';
 import { checkModelResponse } from './check-model-response.js';
 import { createCallbackContext } from './contexts.js';
 import { Deadline } from './deadline.js';
 import { executeFunctionCalls } from './execute-tools.js';
 import { firstResult } from './first-result.js';
-import { firstHook, hasHook, hookSources } from './hooks.js';
+import { firstHook, hookSources } from './hooks.js';
 import type { AgentRun } from './invocation.js';
-import { callModel, recordCall } from './model-call.js';
+import { callModel } from './model-call.js';
 import { prepareRequest } from './prepare-request.js';
 
 /** How an LLM agent's turn ended, for the dispatcher: with a transfer to another agent, or not. */
@@ -63,24 +65,22 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
 
   const { context, delta, artifactDelta } = createCallbackContext(run);
   const sources = hookSources(run);
-  let request: LlmRequest = assembled.request;
-  let response: ModelResponse | undefined;
-  let edited = false;
-  if (agent.callbacks?.beforeModel !== undefined || hasHook(sources, 'beforeModel')) {
-    request = cloneRequest(request);
-    const before = JSON.stringify(request);
-    response = (await firstHook(sources, 'beforeModel', { agent: node, context, request })) ?? (await firstResult(agent.callbacks?.beforeModel, { context, request }));
-    edited = JSON.stringify(request) !== before;
-  }
-  const modelCalled = response === undefined;
+  const prepared = await runBeforeModel(run, assembled, sources, context);
+  const request = prepared.request;
+  let response = prepared.response;
+  let pending: PendingCall | undefined;
+  let answered: ModelResponse | undefined;
   if (response === undefined) {
-    const called = yield* callWithin(run, model, request, callNumber, context);
-    if (called === undefined) {
+    pending = await PendingCall.begin(invocation.calls, settings.now, { invocationId: invocation.id, agent: node.name, model: { provider: model.provider, modelId: model.modelId }, request, provenance: prepared.provenance, editedByCallback: prepared.edited });
+    const called = yield* callWithin(run, model, request, callNumber, context, pending);
+    if (called.response === undefined) {
       outcome.stop = true;
-      await recordCall(run, assembled, request, edited, undefined, undefined);
       return;
     }
-    response = (await firstHook(sources, 'afterModel', { agent: node, context, response: called })) ?? (await firstResult(agent.callbacks?.afterModel, { context, response: called })) ?? called;
+    const got = called.response;
+    // A stand-in from `onModelError` was recorded with the failure; only a real answer completes the call as answered.
+    if (!called.standIn) answered = got;
+    response = (await firstHook(sources, 'afterModel', { agent: node, context, response: got })) ?? (await firstResult(agent.callbacks?.afterModel, { context, response: got })) ?? got;
   }
 
   const content = response.content === undefined ? undefined : withCallIds(response.content, settings.newId, settings.profile.generatedCallIdPrefix);
@@ -93,8 +93,15 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
     ...(response.errorMessage === undefined ? {} : { errorMessage: response.errorMessage }),
     actions: { stateDelta: delta, artifactDelta },
   });
-  const modelEvent = await invocation.persist(withOutputKey(agent, draft));
-  if (modelCalled) await recordCall(run, assembled, request, edited, modelEvent.id, response);
+  let modelEvent: Event;
+  try {
+    modelEvent = await invocation.persist(withOutputKey(agent, draft));
+  } catch (error) {
+    // The model answered, but its answer could not be stored: the record says so rather than staying pending.
+    await pending?.end({ status: 'failed', response: answered, error: `the answer could not be stored: ${error instanceof Error ? error.message : String(error)}` }).catch(() => undefined);
+    throw error;
+  }
+  if (pending !== undefined && answered !== undefined) await pending.end({ status: 'answered', response: answered, responseEventId: modelEvent.id });
   yield modelEvent;
   outcome.last = modelEvent;
   if (response.errorCode !== undefined) {
@@ -107,7 +114,7 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
   // Tools read state as it was loaded; after a conflict they run again on the session as it now is.
   let ending: { code: string; message: string } | undefined;
   const respond = async () => {
-    const answered = await executeFunctionCalls(run, calls, assembled);
+    const answered = await executeFunctionCalls(run, calls, assembled, pending?.index);
     ending = answered.endInvocation;
     return withOutputKey(agent, answered.event);
   };
@@ -129,23 +136,30 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
 }
 
 /**
- * The model's response, within the runner's time limit. A failure goes to the `onModelError` hooks, whose answer stands
- * in for the response; without one it ends the invocation with an error event, and `undefined` is returned.
+ * The model's response, within the runner's time limit, and the pending record ended by how the call went. A failure
+ * goes to the `onModelError` hooks, whose answer stands in for the response; without one it ends the invocation with
+ * an error event, and no response is returned.
  */
-async function* callWithin(run: AgentRun, model: Model, request: LlmRequest, callNumber: number, context: ReturnType<typeof createCallbackContext>['context']): AsyncGenerator<Event, ModelResponse | undefined> {
+async function* callWithin(run: AgentRun, model: Model, request: LlmRequest, callNumber: number, context: CallbackContext, pending: PendingCall): AsyncGenerator<Event, { response: ModelResponse | undefined; standIn: boolean }> {
   const { invocation, node, branch } = run;
   const deadline = new Deadline(invocation.signal, invocation.settings.modelTimeoutMs);
   try {
-    return checkModelResponse(yield* callModel(run, model, request, deadline), model.provider);
+    return { response: checkModelResponse(yield* callModel(run, model, request, deadline, pending), model.provider), standIn: false };
   } catch (error) {
-    const standIn = await firstHook(hookSources(run), 'onModelError', { agent: node, context, request, error });
-    if (standIn !== undefined) return standIn;
     const reason = AgentctxError.isInstance(error) ? error.describe() : error instanceof Error ? error.message : String(error);
+    const status = deadline.expired ? 'timed_out' : invocation.signal?.aborted === true ? 'aborted' : 'failed';
+    const standIn = await firstHook(hookSources(run), 'onModelError', { agent: node, context, request, error });
+    if (standIn !== undefined) {
+      await pending.end({ status, error: reason });
+      return { response: standIn, standIn: true };
+    }
     const failure = deadline.expired
       ? { code: 'model_timeout', message: `The model call got no complete answer within ${deadline.ms} ms and was abandoned (call ${callNumber} of this invocation, agent '${node.name}'). Raise modelTimeoutMs if the model needs longer.` }
       : { code: 'model_error', message: `The model call failed (call ${callNumber} of this invocation, agent '${node.name}'): ${reason}` };
+    // Recorded first: an aborted run may not get to store its error event.
+    await pending.end({ status, error: reason });
     yield await invocation.persist(invocation.failure(node.name, branch, failure.code, failure.message));
-    return undefined;
+    return { response: undefined, standIn: false };
   } finally {
     deadline.dispose();
   }

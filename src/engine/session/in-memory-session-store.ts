@@ -3,7 +3,8 @@ import { APP_PREFIX, USER_PREFIX } from '../state/state-keys.js';
 import { copyValue } from '../util/copy-value.js';
 import { toStoredJson } from '../util/json-value.js';
 import type { Event } from '../../contracts/event.js';
-import type { ModelCallRecord, ModelCallSummary } from '../../contracts/model-call.js';
+import type { ModelCallOutcome, ModelCallRecord, ModelCallSummary, NewModelCall } from '../../contracts/model-call.js';
+import { callAlreadyEnded, callNotFound, checkOutcome, OUTCOME_FIELDS, outcomeOf } from './model-call-rules.js';
 import { summarizeModelCall } from './model-call-summary.js';
 import type { Session, SessionKey } from '../../contracts/session.js';
 import type {
@@ -29,8 +30,14 @@ import {
   windowEvents,
 } from './store-rules.js';
 
+type StoredCall = {
+  record: ModelCallRecord;
+  /** Length of the request's JSON form, once a listing has needed it. */
+  requestChars: number | undefined;
+};
+
 type StoredSession = {
-  calls: ModelCallRecord[];
+  calls: StoredCall[];
   appName: string;
   userId: string;
   id: string;
@@ -171,23 +178,39 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
       sessions.delete(sessionMapKey(input));
     },
 
-    async recordModelCall(input: SessionKey & { call: Omit<ModelCallRecord, 'index'> }): Promise<number> {
+    async recordModelCall(input: SessionKey & { call: NewModelCall }): Promise<number> {
       const stored = sessions.get(sessionMapKey(input));
       if (stored === undefined) throw sessionNotFound(input.sessionId);
+      const { request, provenance, ...rest } = input.call;
+      const outcome = outcomeOf(input.call);
+      checkOutcome(outcome, 'call', false);
       const index = stored.calls.length + 1;
-      // Kept by reference: a request shares its parts with the stored (frozen) events, and models must not change
-      // what they are sent, so copying megabytes per call would buy nothing. Reads hand out copies.
-      stored.calls.push({ ...input.call, index });
+      // The request is kept by reference: it shares its parts with the stored (frozen) events, and models must not
+      // change what they are sent, so copying megabytes per call would buy nothing. Reads hand out copies.
+      stored.calls.push({ record: { ...toStoredJson(rest), status: outcome.status, request, provenance, index }, requestChars: undefined });
       return index;
     },
 
+    async completeModelCall(input: SessionKey & { index: number; outcome: ModelCallOutcome }): Promise<void> {
+      checkOutcome(input.outcome, 'outcome', true);
+      const call = sessions.get(sessionMapKey(input))?.calls[input.index - 1];
+      if (call === undefined) throw callNotFound(input.sessionId, input.index);
+      if (call.record.status !== 'pending') throw callAlreadyEnded(input.sessionId, input.index, call.record.status);
+      // The outcome replaces whatever outcome fields the call was recorded with, as in the SQL store.
+      const kept = Object.fromEntries(Object.entries(call.record).filter(([field]) => !(OUTCOME_FIELDS as readonly string[]).includes(field)));
+      call.record = { ...(kept as Omit<ModelCallRecord, keyof ModelCallOutcome>), ...toStoredJson(input.outcome) };
+    },
+
     async listModelCalls(input: SessionKey): Promise<ModelCallSummary[]> {
-      return (sessions.get(sessionMapKey(input))?.calls ?? []).map(summarizeModelCall);
+      return (sessions.get(sessionMapKey(input))?.calls ?? []).map((call) => {
+        call.requestChars ??= JSON.stringify(call.record.request).length;
+        return toStoredJson(summarizeModelCall(call.record, call.requestChars));
+      });
     },
 
     async getModelCall(input: SessionKey & { index: number }): Promise<ModelCallRecord | undefined> {
-      const record = sessions.get(sessionMapKey(input))?.calls[input.index - 1];
-      return record === undefined ? undefined : toStoredJson(record);
+      const call = sessions.get(sessionMapKey(input))?.calls[input.index - 1];
+      return call === undefined ? undefined : toStoredJson(call.record);
     },
 
     async close(): Promise<void> {},

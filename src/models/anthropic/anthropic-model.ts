@@ -7,6 +7,7 @@ import { withRetrySetting, type RetryOptions } from '../shared/retry.js';
 import { baseURLFrom, type ProviderSettings } from '../shared/settings.js';
 import { toModelError, type ModelErrorContext, type ProviderFailure } from '../shared/to-model-error.js';
 import { messageWithCause } from '../shared/transport-errors.js';
+import { tapWire, type WireTap } from '../shared/wire-tap.js';
 import { AnthropicStreamAssembler, fromAnthropicResponse } from './from-anthropic-response.js';
 import { toAnthropicCountTokensBody, toAnthropicRequest } from './to-anthropic-request.js';
 
@@ -35,6 +36,11 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
   const client = new Anthropic({ apiKey, baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS });
   const modelId = settings.model;
   const mapping = { model: modelId, maxTokens: settings.maxTokens };
+  const tap = (options: ModelCallOptions | undefined) => tapWire(options?.wire, { secrets: [apiKey] });
+  // A call with an observer sends through a copy of the client whose fetch is that call's tap: the SDK takes a
+  // fetch per client only, and a copy per call keeps concurrent calls' observers apart. (Per-request middleware
+  // would see the request before the SDK's last touches, and changes how the SDK treats errors.)
+  const clientFor = (wire: WireTap | undefined) => (wire === undefined ? client : client.withOptions({ fetch: wire.fetch }));
 
   const model: Model = {
     specificationVersion: 'v1',
@@ -44,25 +50,33 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
 
     async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
       const signal = options?.signal;
+      const wire = tap(options);
+      let usage: unknown;
       try {
-        const message = await client.messages.create(toAnthropicRequest(request, mapping), { signal });
+        const message = await clientFor(wire).messages.create(toAnthropicRequest(request, mapping), { signal });
+        usage = message.usage;
         return fromAnthropicResponse(message);
       } catch (error) {
         throw toModelError(error, errorContext(signal));
+      } finally {
+        wire?.answered(usage);
       }
     },
 
     async *stream(request: LlmRequest, options?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
       const signal = options?.signal;
       const assembler = new AnthropicStreamAssembler();
+      const wire = tap(options);
       try {
-        const events = await client.messages.create({ ...toAnthropicRequest(request, mapping), stream: true }, { signal });
+        const events = await clientFor(wire).messages.create({ ...toAnthropicRequest(request, mapping), stream: true }, { signal });
         for await (const event of events) {
           const text = assembler.push(event);
           if (text !== undefined) yield { content: { role: 'model', parts: [{ text }] }, partial: true };
         }
       } catch (error) {
         throw toModelError(error, errorContext(signal));
+      } finally {
+        wire?.answered(assembler.usage());
       }
       // The SDK ends an aborted stream quietly rather than throwing.
       if (signal?.aborted === true) throw toModelError(signal.reason, errorContext(signal));

@@ -67,13 +67,20 @@ function toPart(block: AnthropicResponseBlock): Part[] {
 /**
  * Anthropic counts cached input apart: `input_tokens` is only what was neither read from nor written to the cache.
  * `promptTokens` adds both back, so it is the whole prompt as other providers count it; `cachedTokens` is the part
- * read from the cache.
+ * read from the cache and `cacheWriteTokens` the part written to it, each present when Anthropic gave it.
  */
 export function toUsage(usage: AnthropicUsage): Usage {
-  const cacheRead = usage.cache_read_input_tokens ?? 0;
-  const promptTokens = (usage.input_tokens ?? 0) + cacheRead + (usage.cache_creation_input_tokens ?? 0);
+  const cacheRead = usage.cache_read_input_tokens ?? undefined;
+  const cacheWrite = usage.cache_creation_input_tokens ?? undefined;
+  const promptTokens = (usage.input_tokens ?? 0) + (cacheRead ?? 0) + (cacheWrite ?? 0);
   const outputTokens = usage.output_tokens ?? 0;
-  return { promptTokens, outputTokens, ...(cacheRead > 0 ? { cachedTokens: cacheRead } : {}), totalTokens: promptTokens + outputTokens };
+  return {
+    promptTokens,
+    outputTokens,
+    ...(cacheRead === undefined ? {} : { cachedTokens: cacheRead }),
+    ...(cacheWrite === undefined ? {} : { cacheWriteTokens: cacheWrite }),
+    totalTokens: promptTokens + outputTokens,
+  };
 }
 
 type OpenBlock = AnthropicResponseBlock & { json: string };
@@ -84,7 +91,7 @@ type OpenBlock = AnthropicResponseBlock & { json: string };
  */
 export class AnthropicStreamAssembler {
   private readonly blocks = new Map<number, OpenBlock>();
-  private usage: AnthropicUsage = {};
+  private merged: AnthropicUsage | undefined;
   private stopReason: string | null = null;
   private stopped = false;
 
@@ -92,7 +99,7 @@ export class AnthropicStreamAssembler {
   push(event: AnthropicStreamEvent): string | undefined {
     switch (event.type) {
       case 'message_start':
-        this.usage = { ...(event.message?.usage ?? {}) };
+        this.merged = event.message?.usage == null ? undefined : { ...event.message.usage };
         event.message?.content.forEach((block, index) => this.blocks.set(index, { ...block, json: '' }));
         return undefined;
       case 'content_block_start':
@@ -104,7 +111,7 @@ export class AnthropicStreamAssembler {
         if (event.delta?.stop_reason !== undefined) this.stopReason = event.delta.stop_reason;
         // message_delta carries running totals; a null leaves the count from message_start.
         for (const [key, value] of Object.entries(event.usage ?? {}) as [keyof AnthropicUsage, number | null | undefined][]) {
-          if (value !== null && value !== undefined) this.usage[key] = value;
+          if (value !== null && value !== undefined) (this.merged ??= {})[key] = value;
         }
         return undefined;
       case 'message_stop':
@@ -119,7 +126,12 @@ export class AnthropicStreamAssembler {
   finish(): ModelResponse {
     if (!this.stopped) throw new ModelError({ provider: 'anthropic', message: 'the stream ended before message_stop', retryable: true });
     const content = [...this.blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => closeBlock(block));
-    return fromAnthropicResponse({ content, stop_reason: this.stopReason, usage: this.usage });
+    return fromAnthropicResponse({ content, stop_reason: this.stopReason, usage: this.merged ?? {} });
+  }
+
+  /** The usage in Anthropic's own fields, `message_start`'s with `message_delta`'s final counts over it. */
+  usage(): AnthropicUsage | undefined {
+    return this.merged;
   }
 
   private applyDelta(event: AnthropicStreamEvent): string | undefined {

@@ -38,6 +38,8 @@ export type GeminiStreamAssembler = {
   add(chunk: GeminiResponse): string;
   /** The whole response: the same `ModelResponse` a call without streaming gives. */
   finish(): ModelResponse;
+  /** The last `usageMetadata` sent, as Gemini sent it (its counts are running totals), for the wire record. */
+  usage(): GeminiUsageMetadata | undefined;
 };
 
 /**
@@ -55,8 +57,10 @@ export function createGeminiStreamAssembler(): GeminiStreamAssembler {
     blockReasonMessage: undefined,
     usage: undefined,
   };
+  let metadata: GeminiUsageMetadata | undefined;
   return {
     add(chunk: GeminiResponse): string {
+      metadata = chunk.usageMetadata ?? metadata;
       outcome.usage = fromGeminiUsage(chunk.usageMetadata) ?? outcome.usage;
       outcome.blockReason = chunk.promptFeedback?.blockReason ?? outcome.blockReason;
       outcome.blockReasonMessage = chunk.promptFeedback?.blockReasonMessage ?? outcome.blockReasonMessage;
@@ -73,6 +77,7 @@ export function createGeminiStreamAssembler(): GeminiStreamAssembler {
       return delta;
     },
     finish: () => toModelResponse({ ...outcome, parts: outcome.parts.slice() }),
+    usage: () => metadata,
   };
 }
 
@@ -115,7 +120,9 @@ function toModelResponse(outcome: Outcome): ModelResponse {
 
 /**
  * Gemini's usage in agentctx's terms. `outputTokens` counts the thinking tokens too (`candidatesTokenCount` +
- * `thoughtsTokenCount`): they are generated and billed as output, and `totalTokenCount` includes them.
+ * `thoughtsTokenCount`): they are generated and billed as output, and `totalTokenCount` includes them;
+ * `reasoningTokens` is that thinking part. `cachedContentTokenCount` is part of `promptTokenCount`, as `cachedTokens`
+ * is of `promptTokens`.
  */
 export function fromGeminiUsage(metadata: GeminiUsageMetadata | undefined): Usage | undefined {
   if (metadata === undefined) return undefined;
@@ -125,6 +132,7 @@ export function fromGeminiUsage(metadata: GeminiUsageMetadata | undefined): Usag
     usage.outputTokens = (metadata.candidatesTokenCount ?? 0) + (metadata.thoughtsTokenCount ?? 0);
   }
   if (metadata.cachedContentTokenCount !== undefined) usage.cachedTokens = metadata.cachedContentTokenCount;
+  if (metadata.thoughtsTokenCount !== undefined) usage.reasoningTokens = metadata.thoughtsTokenCount;
   if (metadata.totalTokenCount !== undefined) usage.totalTokens = metadata.totalTokenCount;
   return usage;
 }

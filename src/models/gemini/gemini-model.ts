@@ -6,8 +6,10 @@ import { withoutSecrets } from '../shared/redact-secrets.js';
 import { withRetrySetting, type RetryOptions } from '../shared/retry.js';
 import { baseURLFrom, type ProviderSettings } from '../shared/settings.js';
 import { toModelError } from '../shared/to-model-error.js';
+import { tapWire, type WireTap } from '../shared/wire-tap.js';
 import { createGeminiStreamAssembler, fromGeminiResponse } from './from-gemini-response.js';
 import { geminiErrorContext } from './gemini-errors.js';
+import { unboundedFetch } from './unbounded-fetch.js';
 import type { GeminiCountRequest, GeminiRequest } from './gemini-wire.js';
 import { toGeminiCountRequest, toGeminiRequest } from './to-gemini-request.js';
 
@@ -34,6 +36,7 @@ export function createGeminiModel(settings: GeminiModelSettings): Model {
   // still looks at GOOGLE_API_KEY and GEMINI_API_KEY in process.env, only to warn when both are set; ours wins.)
   const ai = new GoogleGenAI({ vertexai: false, apiKey, apiVersion: 'v1beta', httpOptions: { baseUrl } });
   const modelId = settings.model;
+  const tap = (options: ModelCallOptions | undefined) => tapWire(options?.wire, { fetch: unboundedFetch, secrets: [apiKey] });
 
   const model: Model = {
     specificationVersion: 'v1',
@@ -42,19 +45,27 @@ export function createGeminiModel(settings: GeminiModelSettings): Model {
     pairsCallsById: false,
     async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
       const signal = options?.signal;
+      const wire = tap(options);
+      let usage: unknown;
       try {
-        return fromGeminiResponse(await ai.models.generateContent(toSdkRequest(toGeminiRequest(request, modelId), signal)));
+        const response = await ai.models.generateContent(toSdkRequest(toGeminiRequest(request, modelId), signal, wire));
+        usage = response.usageMetadata;
+        return fromGeminiResponse(response);
       } catch (error) {
         throw toModelError(error, geminiErrorContext(signal));
+      } finally {
+        wire?.answered(usage);
       }
     },
     async *stream(request: LlmRequest, options?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
       const signal = options?.signal;
       const assembler = createGeminiStreamAssembler();
+      const wire = tap(options);
       let chunks: AsyncIterator<GenerateContentResponse>;
       try {
-        chunks = (await ai.models.generateContentStream(toSdkRequest(toGeminiRequest(request, modelId), signal)))[Symbol.asyncIterator]();
+        chunks = (await ai.models.generateContentStream(toSdkRequest(toGeminiRequest(request, modelId), signal, wire)))[Symbol.asyncIterator]();
       } catch (error) {
+        wire?.answered();
         throw toModelError(error, geminiErrorContext(signal));
       }
       let ended = false;
@@ -65,6 +76,7 @@ export function createGeminiModel(settings: GeminiModelSettings): Model {
         }
         ended = true;
       } finally {
+        wire?.answered(assembler.usage());
         // A consumer that stops early must not leave the response body open.
         if (!ended) await chunks.return?.();
       }
@@ -87,9 +99,16 @@ export function createGeminiModel(settings: GeminiModelSettings): Model {
  * The SDK's parameters. Our wire types are the JSON the API takes; the SDK's types differ only in using string
  * enums (a code part's `language`) where the JSON has strings, hence the one cast. Automatic continuation is off
  * because it would re-send the request on its own; no tool is callable, so automatic function calling stays off.
+ * A call with an observer sends through its tap: the SDK takes a fetch per request in `httpOptions`, which it
+ * leaves out of the body.
  */
-function toSdkRequest(request: GeminiRequest, signal: AbortSignal | undefined): GenerateContentParameters {
-  const config: GenerateContentConfig = { ...request.config, automaticContinuation: false, ...(signal === undefined ? {} : { abortSignal: signal }) };
+function toSdkRequest(request: GeminiRequest, signal: AbortSignal | undefined, wire: WireTap | undefined): GenerateContentParameters {
+  const config: GenerateContentConfig = {
+    ...request.config,
+    automaticContinuation: false,
+    ...(signal === undefined ? {} : { abortSignal: signal }),
+    ...(wire === undefined ? {} : { httpOptions: { fetch: wire.fetch } }),
+  };
   return { model: request.model, contents: request.contents as GenerateContentParameters['contents'], config };
 }
 

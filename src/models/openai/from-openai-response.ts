@@ -42,6 +42,8 @@ export type StreamAssembler = {
   add(chunk: OpenAIChunk): string;
   /** The whole response, equal to what the same answer non-streamed gives. */
   finish(): ModelResponse;
+  /** The usage as the provider sent it (in the last chunk that had one), for the wire record. */
+  usage(): OpenAIUsage | undefined;
 };
 
 export function createStreamAssembler(): StreamAssembler {
@@ -65,6 +67,7 @@ export function createStreamAssembler(): StreamAssembler {
       return text;
     },
     finish: () => toModelResponse(answer),
+    usage: () => answer.usage ?? undefined,
   };
 }
 
@@ -104,7 +107,10 @@ export function parseToolArguments(text: string): Record<string, unknown> {
   return { _raw: text };
 }
 
-/** Chat Completions usage as agentctx counts it; only the counts the provider gave. */
+/**
+ * Chat Completions usage as agentctx counts it; only the counts the provider gave. OpenAI's own counts already nest
+ * the way `Usage` does: cached tokens are part of `prompt_tokens`, reasoning tokens part of `completion_tokens`.
+ */
 export function fromOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage | undefined {
   if (usage == null) return undefined;
   const result: Usage = {};
@@ -112,6 +118,8 @@ export function fromOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage | 
   if (typeof usage.completion_tokens === 'number') result.outputTokens = usage.completion_tokens;
   const cached = usage.prompt_tokens_details?.cached_tokens;
   if (typeof cached === 'number') result.cachedTokens = cached;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === 'number') result.reasoningTokens = reasoning;
   if (typeof usage.total_tokens === 'number') result.totalTokens = usage.total_tokens;
   return Object.keys(result).length === 0 ? undefined : result;
 }

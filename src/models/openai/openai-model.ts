@@ -8,6 +8,7 @@ import { withRetrySetting, type RetryOptions } from '../shared/retry.js';
 import { baseURLFrom, environmentOf, nonEmpty, type ProviderSettings } from '../shared/settings.js';
 import { toModelError, type ModelErrorContext, type ProviderFailure } from '../shared/to-model-error.js';
 import { rootMessage } from '../shared/transport-errors.js';
+import { tapWire, type WireTap } from '../shared/wire-tap.js';
 import { createStreamAssembler, fromOpenAICompletion } from './from-openai-response.js';
 import { toOpenAIRequest, type OpenAIRequestOptions } from './to-openai-request.js';
 
@@ -95,6 +96,10 @@ function chatCompletionsModel(config: ClientConfig): Model {
     ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
   });
   const body = (request: LlmRequest) => toOpenAIRequest(request, { model: config.modelId, maxTokensField: config.maxTokensField });
+  const tap = (options: ModelCallOptions | undefined) => tapWire(options?.wire, { fetch: config.fetch, secrets: [config.apiKey] });
+  // A call with an observer sends through a copy of the client whose fetch is that call's tap: the SDK takes a
+  // fetch per client only, and a copy per call keeps concurrent calls' observers apart.
+  const clientFor = (wire: WireTap | undefined) => (wire === undefined ? client : client.withOptions({ fetch: wire.fetch }));
   return withoutSecrets({
     specificationVersion: 'v1',
     provider: config.provider,
@@ -102,17 +107,24 @@ function chatCompletionsModel(config: ClientConfig): Model {
     pairsCallsById: true,
     async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
       const signal = options?.signal;
+      const wire = tap(options);
+      let usage: unknown;
       try {
-        return fromOpenAICompletion(await client.chat.completions.create(body(request), { signal }));
+        const completion = await clientFor(wire).chat.completions.create(body(request), { signal });
+        usage = completion.usage;
+        return fromOpenAICompletion(completion);
       } catch (error) {
         throw toModelError(error, errorContext(config, signal));
+      } finally {
+        wire?.answered(usage);
       }
     },
     async *stream(request: LlmRequest, options?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
       const signal = options?.signal;
+      const wire = tap(options);
       const assembler = createStreamAssembler();
       try {
-        const stream = await client.chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, { signal });
+        const stream = await clientFor(wire).chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, { signal });
         for await (const chunk of stream) {
           const text = assembler.add(chunk);
           if (text !== '') yield { content: { role: 'model', parts: [{ text }] }, partial: true };
@@ -121,6 +133,8 @@ function chatCompletionsModel(config: ClientConfig): Model {
         signal?.throwIfAborted();
       } catch (error) {
         throw toModelError(error, errorContext(config, signal));
+      } finally {
+        wire?.answered(assembler.usage());
       }
       yield { ...assembler.finish(), partial: false };
     },

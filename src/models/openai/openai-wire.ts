@@ -35,6 +35,7 @@ export type OpenAIUsage = {
   completion_tokens?: number | null;
   total_tokens?: number | null;
   prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
 };
 
 /** A tool call as a response carries it; `custom` calls have no `function` and are not ours. */

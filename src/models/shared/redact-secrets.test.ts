@@ -3,7 +3,7 @@ import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import { ModelError } from '../../contracts/errors/model-error.js';
 import type { Model, ModelStreamChunk } from '../../contracts/model.js';
 import type { LlmRequest } from '../../contracts/request.js';
-import { withoutSecrets } from './redact-secrets.js';
+import { redactSecrets, withoutSecrets } from './redact-secrets.js';
 
 const KEY = 'sk-secret-0123456789';
 const request: LlmRequest = { system: '', tools: [], messages: [], config: {} };
@@ -54,5 +54,12 @@ describe('withoutSecrets', () => {
   it('ignores short secrets and returns the model itself when nothing is left to hide', () => {
     const model = failing(new Error('x'));
     expect(withoutSecrets(model, ['short', undefined])).toBe(model);
+  });
+});
+
+describe('redactSecrets', () => {
+  it('replaces every occurrence of each long secret, and leaves short ones and clean text alone', () => {
+    expect(redactSecrets(`a ${KEY} b ${KEY}`, [KEY, undefined])).toBe('a [redacted] b [redacted]');
+    expect(redactSecrets('the key is short', ['short'])).toBe('the key is short');
   });
 });

@@ -6,6 +6,15 @@ import { wrapModel } from './wrap-model.js';
 
 const REDACTED = '[redacted]';
 
+/** The text with each secret of 8 characters or more replaced by `[redacted]` (shorter ones would match ordinary words). */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  return hideable(secrets).reduce((result, secret) => result.split(secret).join(REDACTED), text);
+}
+
+function hideable(secrets: readonly (string | undefined)[]): string[] {
+  return secrets.filter((secret): secret is string => secret !== undefined && secret.length >= 8);
+}
+
 /**
  * Model middleware that keeps secrets (the adapter's API key) out of the errors a model throws. Some servers quote
  * the key they were sent in their error message; those messages become stored error events, CLI output and HTTP
@@ -13,9 +22,9 @@ const REDACTED = '[redacted]';
  * left alone (they would match ordinary words).
  */
 export function withoutSecrets(model: Model, secrets: readonly (string | undefined)[]): Model {
-  const hidden = secrets.filter((secret): secret is string => secret !== undefined && secret.length >= 8);
+  const hidden = hideable(secrets);
   if (hidden.length === 0) return model;
-  const redact = (text: string) => hidden.reduce((result, secret) => result.split(secret).join(REDACTED), text);
+  const redact = (text: string) => redactSecrets(text, hidden);
   const clean = (error: unknown): unknown => {
     const failure = ModelError.isInstance(error) ? error : undefined;
     const message = failure?.providerMessage ?? messageOf(error);

@@ -157,12 +157,41 @@ function artifacts(dialect: SqlDialect): string[] {
   ];
 }
 
+// Version 5. A call is recorded `pending` before it is sent and completed once it has ended; rows written before were
+// recorded after their answer, so they are `answered` (the default only fills them: the store always writes a
+// status). The model asked and the parent tool call get columns of their own, so SQL can select by them. JSON stays
+// TEXT, as in the rest of this table. The wire body is a JSON string, whole or as a difference from an earlier call's
+// body (wire-deltas.ts); `wire_hash` identifies the whole body, for the check a later difference makes of its base.
+function modelCallLifecycle(dialect: SqlDialect): string[] {
+  const real = realType(dialect);
+  const columns = [
+    `status TEXT NOT NULL DEFAULT 'answered'`,
+    'model_provider TEXT',
+    'model_id TEXT',
+    'parent_call_index INTEGER',
+    'parent_function_call_id TEXT',
+    'parent_tool TEXT',
+    `latency_ms ${real}`,
+    `first_token_ms ${real}`,
+    'error_text TEXT',
+    'response_json TEXT',
+    'wire_json TEXT',
+    'wire_body_json TEXT',
+    'wire_base_index INTEGER',
+    'wire_prefix INTEGER',
+    'wire_suffix INTEGER',
+    'wire_hash TEXT',
+  ];
+  return columns.map((column) => `ALTER TABLE agentctx_model_calls ADD COLUMN ${column}`);
+}
+
 /** Every migration, oldest first. Append only: a released entry never changes. */
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', statements: initialSchema },
   { name: 'shared state versions', statements: sharedStateVersions },
   { name: 'json columns', statements: jsonColumns },
   { name: 'artifacts', statements: artifacts },
+  { name: 'model call lifecycle', statements: modelCallLifecycle },
 ];
 
 /** The schema version this release writes. */

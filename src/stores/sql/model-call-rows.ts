@@ -1,12 +1,14 @@
 import type { Usage } from '../../contracts/event.js';
-import type { ModelCallRecord, ModelCallSummary } from '../../contracts/model-call.js';
+import type { ModelCallRecord, ModelCallStatus, ModelCallSummary, NewModelCall, RecordedResponse, WireRecord } from '../../contracts/model-call.js';
 import type { Provenance } from '../../contracts/provenance.js';
 import type { LlmRequest } from '../../contracts/request.js';
+import type { CallOutcome } from '../../engine/session/model-call-rules.js';
 import type { StoredCall } from './request-deltas.js';
 import type { SqlParam } from './sql-driver.js';
+import type { StoredWire, WireDelta } from './wire-deltas.js';
 
-// How a recorded model call maps to the columns of agentctx_model_calls. The summary columns let a listing
-// skip the request and provenance, which are the bulk of a row.
+// How a recorded model call maps to the columns of agentctx_model_calls. The summary columns let a listing skip the
+// request, provenance, response and wire record, which are the bulk of a row.
 
 export type SummaryRow = {
   call_index: number;
@@ -14,36 +16,102 @@ export type SummaryRow = {
   agent: string;
   call_time: number;
   edited_by_callback: number;
-  response_event_id: string | null;
-  usage_json: string | null;
   request_chars: number;
+  model_provider: string | null;
+  model_id: string | null;
+  parent_call_index: number | null;
+  parent_function_call_id: string | null;
+  parent_tool: string | null;
+  status: string;
+  latency_ms: number | null;
+  first_token_ms: number | null;
+  usage_json: string | null;
+  error_text: string | null;
+  response_event_id: string | null;
 };
 
-export type CallRow = SummaryRow & { request_json: string; provenance_json: string; base_call_index: number | null; base_message_count: number | null };
+/** The request as stored: whole, or the messages that follow an earlier call's first `base_message_count`. */
+export type RequestRow = { call_index: number; request_json: string; provenance_json: string; base_call_index: number | null; base_message_count: number | null };
+
+/** The wire record without its body, and the body (a JSON string) whole or as a difference. */
+export type WireRow = {
+  wire_json: string | null;
+  wire_body_json: string | null;
+  wire_base_index: number | null;
+  wire_prefix: number | null;
+  wire_suffix: number | null;
+};
+
+export type CallRow = SummaryRow & RequestRow & WireRow & { response_json: string | null };
 
 export const SUMMARY_COLUMNS: readonly string[] = [
   'invocation_id',
   'agent',
   'call_time',
   'edited_by_callback',
-  'response_event_id',
-  'usage_json',
   'request_chars',
+  'model_provider',
+  'model_id',
+  'parent_call_index',
+  'parent_function_call_id',
+  'parent_tool',
+  'status',
+  'latency_ms',
+  'first_token_ms',
+  'usage_json',
+  'error_text',
+  'response_event_id',
 ];
 
-export const CALL_COLUMNS: readonly string[] = [...SUMMARY_COLUMNS, 'request_json', 'provenance_json', 'base_call_index', 'base_message_count'];
+export const REQUEST_COLUMNS: readonly string[] = ['request_json', 'provenance_json', 'base_call_index', 'base_message_count'];
 
-/** Parameters in the order of `CALL_COLUMNS`, for a call stored whole or as a difference from an earlier one. */
-export function callParams(call: Omit<ModelCallRecord, 'index'>, stored: StoredCall): SqlParam[] {
+export const WIRE_COLUMNS: readonly string[] = ['wire_json', 'wire_body_json', 'wire_base_index', 'wire_prefix', 'wire_suffix'];
+
+/** Every column `toCallRecord` reads. */
+export const CALL_COLUMNS: readonly string[] = [...SUMMARY_COLUMNS, ...REQUEST_COLUMNS, 'response_json', ...WIRE_COLUMNS];
+
+/** Written once, when the call is recorded. */
+export const RECORD_COLUMNS: readonly string[] = [
+  'invocation_id',
+  'agent',
+  'call_time',
+  'edited_by_callback',
+  'request_chars',
+  'model_provider',
+  'model_id',
+  'parent_call_index',
+  'parent_function_call_id',
+  'parent_tool',
+  ...REQUEST_COLUMNS,
+];
+
+/** Written when the call is recorded, and again, all of them, when it is completed. */
+export const OUTCOME_COLUMNS: readonly string[] = [
+  'status',
+  'latency_ms',
+  'first_token_ms',
+  'usage_json',
+  'error_text',
+  'response_event_id',
+  'response_json',
+  ...WIRE_COLUMNS,
+  'wire_hash',
+];
+
+/** Parameters in the order of `RECORD_COLUMNS`, for a call stored whole or as a difference from an earlier one. */
+export function recordParams(call: NewModelCall, stored: StoredCall): SqlParam[] {
   return [
     call.invocationId,
     call.agent,
     call.timestamp,
     call.editedByCallback ? 1 : 0,
-    call.responseEventId ?? null,
-    call.usage === undefined ? null : JSON.stringify(call.usage),
     // The same count `summarizeModelCall` gives for the whole request, computed once instead of on every listing.
     stored.requestChars,
+    call.model?.provider ?? null,
+    call.model?.modelId ?? null,
+    call.parent?.callIndex ?? null,
+    call.parent?.functionCallId ?? null,
+    call.parent?.tool ?? null,
     JSON.stringify(stored.request),
     JSON.stringify(stored.provenance),
     stored.base?.index ?? null,
@@ -51,9 +119,38 @@ export function callParams(call: Omit<ModelCallRecord, 'index'>, stored: StoredC
   ];
 }
 
-/** The earlier call a stored row continues, if it is a difference. */
-export function baseOf(row: CallRow): { index: number; count: number } | undefined {
+/** Parameters in the order of `OUTCOME_COLUMNS`; `wire` is how the outcome's wire body is stored. */
+export function outcomeParams(outcome: CallOutcome, wire: StoredWire | undefined): SqlParam[] {
+  const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+  const { body: _body, ...wireRest } = outcome.wire ?? { body: '' };
+  return [
+    outcome.status,
+    outcome.latencyMs ?? null,
+    outcome.firstTokenMs ?? null,
+    json(outcome.usage),
+    outcome.error ?? null,
+    outcome.responseEventId ?? null,
+    json(outcome.response),
+    outcome.wire === undefined ? null : JSON.stringify(wireRest),
+    // A JSON string, so any text survives exactly: NUL (which PostgreSQL's TEXT refuses) and unpaired surrogates too.
+    wire === undefined ? null : JSON.stringify(wire.text),
+    wire?.delta?.base ?? null,
+    wire?.delta?.prefix ?? null,
+    wire?.delta?.suffix ?? null,
+    wire?.hash ?? null,
+  ];
+}
+
+/** The earlier call a stored request continues, if it is a difference. */
+export function baseOf(row: RequestRow): { index: number; count: number } | undefined {
   return row.base_call_index === null || row.base_message_count === null ? undefined : { index: row.base_call_index, count: row.base_message_count };
+}
+
+/** The earlier call a stored wire body continues, if it is a difference. */
+export function wireBaseOf(row: WireRow): WireDelta | undefined {
+  return row.wire_base_index === null || row.wire_prefix === null || row.wire_suffix === null
+    ? undefined
+    : { base: row.wire_base_index, prefix: row.wire_prefix, suffix: row.wire_suffix };
 }
 
 export function toCallSummary(row: SummaryRow): ModelCallSummary {
@@ -62,18 +159,34 @@ export function toCallSummary(row: SummaryRow): ModelCallSummary {
     invocationId: row.invocation_id,
     agent: row.agent,
     timestamp: row.call_time,
+    ...(row.model_provider === null ? {} : { model: { provider: row.model_provider, modelId: row.model_id ?? '' } }),
+    ...(row.parent_call_index === null
+      ? {}
+      : { parent: { callIndex: row.parent_call_index, functionCallId: row.parent_function_call_id ?? '', tool: row.parent_tool ?? '' } }),
     editedByCallback: row.edited_by_callback === 1,
-    ...(row.response_event_id === null ? {} : { responseEventId: row.response_event_id }),
+    status: row.status as ModelCallStatus,
+    ...(row.latency_ms === null ? {} : { latencyMs: row.latency_ms }),
+    ...(row.first_token_ms === null ? {} : { firstTokenMs: row.first_token_ms }),
     ...(row.usage_json === null ? {} : { usage: JSON.parse(row.usage_json) as Usage }),
+    ...(row.error_text === null ? {} : { error: row.error_text }),
+    ...(row.response_event_id === null ? {} : { responseEventId: row.response_event_id }),
     requestChars: row.request_chars,
   };
 }
 
-export function toCallRecord(row: CallRow): ModelCallRecord {
+/** The whole record from its row, given its rebuilt request and wire body. */
+export function toCallRecord(row: CallRow, whole: Pick<ModelCallRecord, 'request' | 'provenance'>, wireBody: string | undefined): ModelCallRecord {
   const { requestChars: _requestChars, ...summary } = toCallSummary(row);
   return {
     ...summary,
-    request: JSON.parse(row.request_json) as LlmRequest,
-    provenance: JSON.parse(row.provenance_json) as Provenance,
+    request: whole.request,
+    provenance: whole.provenance,
+    ...(row.response_json === null ? {} : { response: JSON.parse(row.response_json) as RecordedResponse }),
+    ...(row.wire_json === null || wireBody === undefined ? {} : { wire: { ...(JSON.parse(row.wire_json) as Omit<WireRecord, 'body'>), body: wireBody } }),
   };
+}
+
+/** The request and provenance a row holds, before any earlier call's messages are put in front. */
+export function ownRequest(row: RequestRow): Pick<ModelCallRecord, 'request' | 'provenance'> {
+  return { request: JSON.parse(row.request_json) as LlmRequest, provenance: JSON.parse(row.provenance_json) as Provenance };
 }

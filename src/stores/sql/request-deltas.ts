@@ -1,4 +1,4 @@
-import type { ModelCallRecord } from '../../contracts/model-call.js';
+import type { ModelCallRecord, NewModelCall } from '../../contracts/model-call.js';
 import type { Provenance } from '../../contracts/provenance.js';
 import type { LlmRequest, Message } from '../../contracts/request.js';
 import type { Source } from '../../contracts/source.js';
@@ -38,7 +38,7 @@ const MAX_DEPTH = 32;
 export class RequestDeltas {
   readonly #last = new Map<string, Remembered>();
 
-  encode(sessionKey: string, call: Omit<ModelCallRecord, 'index'>): StoredCall & { remember(index: number): void } {
+  encode(sessionKey: string, call: Pick<NewModelCall, 'request' | 'provenance' | 'timestamp'>): StoredCall & { remember(index: number): void } {
     const { request, provenance } = call;
     const previous = this.#last.get(sessionKey);
     let shared = 0;
@@ -77,7 +77,7 @@ export class RequestDeltas {
   }
 
   /** The call stored whole, for when a reference cannot be used. */
-  whole(call: Omit<ModelCallRecord, 'index'>): Pick<StoredCall, 'request' | 'provenance' | 'base' | 'baseCheck'> {
+  whole(call: Pick<NewModelCall, 'request' | 'provenance'>): Pick<StoredCall, 'request' | 'provenance' | 'base' | 'baseCheck'> {
     return { request: call.request, provenance: call.provenance, base: undefined, baseCheck: undefined };
   }
 
@@ -86,8 +86,10 @@ export class RequestDeltas {
   }
 }
 
-/** A full call from its stored difference and the full call it refers to. */
-export function applyBase(stored: ModelCallRecord, base: { index: number; count: number }, full: ModelCallRecord): ModelCallRecord {
+type Requested = Pick<ModelCallRecord, 'request' | 'provenance'>;
+
+/** A full request from its stored difference and the full request of the call it refers to. */
+export function applyBase(stored: Requested, base: { index: number; count: number }, full: Requested): Requested {
   return {
     ...stored,
     request: { ...stored.request, messages: [...full.request.messages.slice(0, base.count), ...stored.request.messages] },

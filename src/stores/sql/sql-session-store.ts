@@ -1,6 +1,4 @@
-import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Event } from '../../contracts/event.js';
-import type { ModelCallRecord, ModelCallSummary } from '../../contracts/model-call.js';
 import type { Session, SessionKey } from '../../contracts/session.js';
 import type {
   AppendEventInput,
@@ -22,11 +20,11 @@ import {
   windowEvents,
 } from '../../engine/session/store-rules.js';
 import { splitStateDelta, withoutTempKeys } from '../../engine/state/state-delta.js';
-import { deepFreeze, findNonJson, toStoredJson } from '../../engine/util/json-value.js';
+import { deepFreeze, toStoredJson } from '../../engine/util/json-value.js';
 import { lazyMigrations, type MigrationResult } from './migrations.js';
-import { baseOf, callParams, CALL_COLUMNS, SUMMARY_COLUMNS, toCallRecord, toCallSummary, type CallRow, type SummaryRow } from './model-call-rows.js';
-import { applyBase, RequestDeltas } from './request-deltas.js';
 import type { SqlDriver, SqlExecutor, SqlParam } from './sql-driver.js';
+import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
+import { sqlModelCalls } from './sql-model-calls.js';
 import { mergedState, readMergedState, writeState, writeStateChecked, type SessionKeyParams, type SharedStateRow, type StateRow } from './state-rows.js';
 
 export type SqlSessionStoreOptions = StoreClock & {
@@ -44,8 +42,6 @@ export type SqlSessionStore = SessionStore & {
 
 type SessionRow = { user_id: string; id: string; revision: number; update_time: number };
 
-const SESSION_WHERE = 'app_name = ? AND user_id = ? AND id = ?';
-const CHILD_WHERE = 'app_name = ? AND user_id = ? AND session_id = ?';
 
 /**
  * A `SessionStore` on any SQL database a `SqlDriver` reaches; the SQL is written once for SQLite and PostgreSQL.
@@ -61,9 +57,9 @@ const CHILD_WHERE = 'app_name = ? AND user_id = ? AND session_id = ?';
 export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStoreOptions = {}): SqlSessionStore {
   const now = options.now ?? (() => Date.now() / 1000);
   const newId = options.newId ?? (() => crypto.randomUUID());
-  const deltas = new RequestDeltas();
   const migrations = lazyMigrations(driver);
   const ready = migrations.ready;
+  const modelCalls = sqlModelCalls(driver, ready);
 
   return {
     name: options.name ?? driver.dialect,
@@ -184,94 +180,18 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
         }
         await tx.run(`DELETE FROM agentctx_sessions WHERE ${SESSION_WHERE}`, key);
       });
-      deltas.forget(JSON.stringify(key));
+      modelCalls.forget(key);
     },
 
-    async recordModelCall(input: SessionKey & { call: Omit<ModelCallRecord, 'index'> }): Promise<number> {
-      const sessionKey = JSON.stringify(keyParams(input));
-      const stored = deltas.encode(sessionKey, input.call);
-      // Only what is written needs checking: a shared prefix was checked when its call was recorded.
-      const problem = findNonJson({ ...input.call, request: stored.request, provenance: stored.provenance }, 'call');
-      if (problem !== undefined) {
-        throw new ValidationError({
-          subject: 'model call',
-          issues: [{ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` }],
-          hint: 'Requests and provenance must be plain JSON data.',
-        });
-      }
-      const key = keyParams(input);
-      await ready();
-      const index = await driver.transaction(async (tx) => {
-        // The counter row is also the lock that keeps two recorders from taking the same index.
-        const rows = await tx.query<{ model_call_count: number }>(
-          `UPDATE agentctx_sessions SET model_call_count = model_call_count + 1 WHERE ${SESSION_WHERE} RETURNING model_call_count`,
-          key,
-        );
-        const taken = rows[0]?.model_call_count;
-        if (taken === undefined) throw sessionNotFound(input.sessionId);
-        if (stored.base !== undefined && !(await baseStillThere(tx, key, stored.base.index, stored.baseCheck))) {
-          // The session was deleted and made again elsewhere since: write this call whole.
-          Object.assign(stored, deltas.whole(input.call));
-        }
-        await tx.run(
-          `INSERT INTO agentctx_model_calls (app_name, user_id, session_id, call_index, ${CALL_COLUMNS.join(', ')})
-           VALUES (?, ?, ?, ?, ${CALL_COLUMNS.map(() => '?').join(', ')})`,
-          [...key, taken, ...callParams(input.call, stored)],
-        );
-        return taken;
-      });
-      stored.remember(index);
-      return index;
-    },
-
-    async listModelCalls(input: SessionKey): Promise<ModelCallSummary[]> {
-      await ready();
-      const rows = await driver.query<SummaryRow>(
-        `SELECT call_index, ${SUMMARY_COLUMNS.join(', ')} FROM agentctx_model_calls WHERE ${CHILD_WHERE} ORDER BY call_index`,
-        keyParams(input),
-      );
-      return rows.map(toCallSummary);
-    },
-
-    async getModelCall(input: SessionKey & { index: number }): Promise<ModelCallRecord | undefined> {
-      await ready();
-      // A call stored as a difference continues an earlier one: walk back to a whole call, then rebuild forwards.
-      const chain: CallRow[] = [];
-      for (let index: number | undefined = input.index; index !== undefined; ) {
-        const rows: CallRow[] = await driver.query<CallRow>(
-          `SELECT call_index, ${CALL_COLUMNS.join(', ')} FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`,
-          [...keyParams(input), index],
-        );
-        const row: CallRow | undefined = rows[0];
-        if (row === undefined) return undefined;
-        chain.push(row);
-        index = baseOf(row)?.index;
-      }
-      let record: ModelCallRecord | undefined;
-      for (const row of chain.reverse()) {
-        const base = baseOf(row);
-        const own = toCallRecord(row);
-        record = base === undefined || record === undefined ? own : applyBase(own, base, record);
-      }
-      return record;
-    },
+    recordModelCall: modelCalls.recordModelCall,
+    completeModelCall: modelCalls.completeModelCall,
+    listModelCalls: modelCalls.listModelCalls,
+    getModelCall: modelCalls.getModelCall,
 
     async close(): Promise<void> {
       await driver.close();
     },
   };
-}
-
-async function baseStillThere(tx: SqlExecutor, key: SessionKeyParams, index: number, check: { time: number; chars: number } | undefined): Promise<boolean> {
-  const rows = await tx.query<{ call_time: number; request_chars: number }>(
-    `SELECT call_time, request_chars FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`,
-    [...key, index],
-  );
-  return rows[0] !== undefined && check !== undefined && rows[0].call_time === check.time && rows[0].request_chars === check.chars;
-}
-
-function keyParams(key: SessionKey): SessionKeyParams {
-  return [key.appName, key.userId, key.sessionId];
 }
 
 /** The window's events, selected in SQL: the last N read backwards along the primary key, never the whole history. */

@@ -6,3 +6,4 @@ export { testArtifactStore } from './artifact-store-suite.js';
 export type { ArtifactStoreSuiteOptions } from './artifact-store-suite.js';
 export { testSessionStore } from './session-store-suite.js';
 export type { SessionStoreSuiteOptions } from './session-store-suite.js';
+export type { TwinStore } from './model-call-cases.js';

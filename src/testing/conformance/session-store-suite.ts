@@ -4,6 +4,7 @@ import type { Event, EventInput } from '../../contracts/event.js';
 import type { SessionStore } from '../../contracts/session-store.js';
 import type { Session } from '../../contracts/session.js';
 import { createEvent } from '../../engine/session/create-event.js';
+import { modelCallCases, type TwinStore } from './model-call-cases.js';
 import { sharedStateCases } from './shared-state-cases.js';
 
 export type SessionStoreSuiteOptions = {
@@ -11,6 +12,11 @@ export type SessionStoreSuiteOptions = {
   name: string;
   /** A new, empty, isolated store whose clock and ids come from `clock`. */
   create: (clock: { now: () => number; newId: () => string }) => SessionStore | Promise<SessionStore>;
+  /**
+   * Another store over the same storage as a store `create` made, as a second process would open it. Cases about two
+   * stores sharing a database run only when it is given.
+   */
+  twin?: TwinStore | undefined;
 };
 
 /** The behaviour every `SessionStore` must have; run it against your implementation with vitest. */
@@ -272,7 +278,7 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
       await store.createSession({ appName: app, userId: 'u1', sessionId: 's1' });
       const request = { system: 'S', tools: [], messages: [{ role: 'user' as const, content: [{ text: 'hi' }] }], config: { model: 'm' } };
       const provenance = { system: [{ start: 0, end: 1, source: { kind: 'instruction' as const, processor: 'instructions', agent: 'a', field: 'instruction' } }], tools: [], messages: [[{ kind: 'history' as const, processor: 'contents', agent: 'user', eventIds: ['e1'] }]] };
-      const call = { invocationId: 'inv-1', agent: 'a', timestamp: 5, request, provenance, editedByCallback: false, usage: { promptTokens: 3 } };
+      const call = { invocationId: 'inv-1', agent: 'a', timestamp: 5, request, provenance, editedByCallback: false, status: 'answered' as const, usage: { promptTokens: 3 } };
       expect(await store.recordModelCall({ ...key, call })).toBe(1);
       expect(await store.recordModelCall({ ...key, call: { ...call, agent: 'b', responseEventId: 'ev-9' } })).toBe(2);
       expect(await store.getModelCall({ ...key, index: 1 })).toEqual({ ...call, index: 1 });
@@ -292,6 +298,8 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
     });
 
     sharedStateCases(setup);
+
+    modelCallCases(setup, options.twin);
 
     it('gives back every call of a long session exactly, when consecutive calls share their history', async () => {
       const { store, app } = await setup();

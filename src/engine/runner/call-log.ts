@@ -1,0 +1,99 @@
+import type { ModelCallOutcome, ModelCallParent, NewModelCall, RecordedResponse, WireRecord } from '../../contracts/model-call.js';
+import type { ModelResponse, WireObserver } from '../../contracts/model.js';
+import type { SessionStore } from '../../contracts/session-store.js';
+import type { SessionKey } from '../../contracts/session.js';
+
+/**
+ * Where an invocation records its model calls: its own session, or (for an agent run inside a tool) the session of
+ * the run that called the tool, with the tool call it was made for.
+ */
+export type CallLog = {
+  readonly sessions: SessionStore;
+  readonly key: SessionKey;
+  readonly parent: ModelCallParent | undefined;
+};
+
+/**
+ * A call recorded `pending` before it is sent; `end` writes how it ended. It watches the wire and the stream on the
+ * way, so the record holds the body the adapter sent and the time to the first streamed piece.
+ */
+export class PendingCall {
+  readonly index: number;
+  readonly #log: CallLog;
+  readonly #now: () => number;
+  readonly #started: number;
+  #firstTokenMs: number | undefined;
+  #wire: WireRecord | undefined;
+  #ended = false;
+
+  private constructor(log: CallLog, index: number, now: () => number, started: number) {
+    this.#log = log;
+    this.index = index;
+    this.#now = now;
+    this.#started = started;
+  }
+
+  /** Records the call as about to be sent, at the clock's time now. */
+  static async begin(log: CallLog, now: () => number, call: Omit<NewModelCall, 'timestamp' | 'status' | 'parent'>): Promise<PendingCall> {
+    const started = now();
+    const index = await log.sessions.recordModelCall({
+      ...log.key,
+      call: { ...call, timestamp: started, ...(log.parent === undefined ? {} : { parent: log.parent }), status: 'pending' },
+    });
+    return new PendingCall(log, index, now, started);
+  }
+
+  /** What the adapter tells of the wire, kept for the record (the last attempt's body, every attempt counted). */
+  readonly wire: WireObserver = {
+    request: (sent) => {
+      this.#wire = { url: sent.url, method: sent.method, body: sent.body, attempts: (this.#wire?.attempts ?? 0) + 1 };
+    },
+    response: (received) => {
+      if (this.#wire === undefined) return;
+      this.#wire.status = received.status;
+      if (received.usage !== undefined) this.#wire.usage = received.usage;
+      else delete this.#wire.usage;
+    },
+  };
+
+  /** Notes the first streamed piece. */
+  firstChunk(): void {
+    this.#firstTokenMs ??= this.#elapsed();
+  }
+
+  /** Writes the outcome; only the first call counts, so a failure path cannot overwrite an answer. */
+  async end(outcome: { status: ModelCallOutcome['status']; response?: ModelResponse | undefined; error?: string | undefined; responseEventId?: string | undefined }): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = true;
+    const { response } = outcome;
+    const recorded = response === undefined ? undefined : recordedResponse(response);
+    await this.#log.sessions.completeModelCall({
+      ...this.#log.key,
+      index: this.index,
+      outcome: {
+        status: outcome.status,
+        latencyMs: this.#elapsed(),
+        ...(this.#firstTokenMs === undefined ? {} : { firstTokenMs: this.#firstTokenMs }),
+        ...(recorded === undefined ? {} : { response: recorded }),
+        ...(response?.usage === undefined ? {} : { usage: response.usage }),
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        ...(this.#wire === undefined ? {} : { wire: this.#wire }),
+        ...(outcome.responseEventId === undefined ? {} : { responseEventId: outcome.responseEventId }),
+      },
+    });
+  }
+
+  // Milliseconds on the runner's clock, to the microsecond: the clock is injectable, so records stay deterministic in tests.
+  #elapsed(): number {
+    return Math.round((this.#now() - this.#started) * 1e6) / 1e3;
+  }
+}
+
+function recordedResponse(response: ModelResponse): RecordedResponse {
+  return {
+    ...(response.content === undefined ? {} : { content: response.content }),
+    ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
+    ...(response.errorCode === undefined ? {} : { errorCode: response.errorCode }),
+    ...(response.errorMessage === undefined ? {} : { errorMessage: response.errorMessage }),
+  };
+}

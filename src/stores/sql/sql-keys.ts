@@ -1,0 +1,11 @@
+import type { SessionKey } from '../../contracts/session.js';
+import type { SessionKeyParams } from './state-rows.js';
+
+// How the SQL store finds a session's rows: its key as parameters, and the WHERE clauses that take them.
+
+export const SESSION_WHERE = 'app_name = ? AND user_id = ? AND id = ?';
+export const CHILD_WHERE = 'app_name = ? AND user_id = ? AND session_id = ?';
+
+export function keyParams(key: SessionKey): SessionKeyParams {
+  return [key.appName, key.userId, key.sessionId];
+}

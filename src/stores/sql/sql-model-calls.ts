@@ -1,0 +1,205 @@
+import { ValidationError } from '../../contracts/errors/validation-error.js';
+import type { ModelCallOutcome, ModelCallRecord, ModelCallSummary, NewModelCall } from '../../contracts/model-call.js';
+import type { SessionKey } from '../../contracts/session.js';
+import type { SessionStore } from '../../contracts/session-store.js';
+import { sessionNotFound } from '../../engine/session/store-rules.js';
+import { callAlreadyEnded, callNotFound, checkOutcome, outcomeOf } from '../../engine/session/model-call-rules.js';
+import { findNonJson } from '../../engine/util/json-value.js';
+import {
+  baseOf,
+  CALL_COLUMNS,
+  OUTCOME_COLUMNS,
+  outcomeParams,
+  ownRequest,
+  RECORD_COLUMNS,
+  recordParams,
+  REQUEST_COLUMNS,
+  SUMMARY_COLUMNS,
+  toCallRecord,
+  toCallSummary,
+  WIRE_COLUMNS,
+  wireBaseOf,
+  type CallRow,
+  type RequestRow,
+  type SummaryRow,
+  type WireRow,
+} from './model-call-rows.js';
+import { applyBase, RequestDeltas } from './request-deltas.js';
+import { applyWireDelta, WireDeltas, type StoredWire } from './wire-deltas.js';
+import type { SqlDriver, SqlExecutor } from './sql-driver.js';
+import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
+import type { SessionKeyParams } from './state-rows.js';
+
+export type SqlModelCalls = Pick<SessionStore, 'recordModelCall' | 'completeModelCall' | 'listModelCalls' | 'getModelCall'> & {
+  /** Drops what is kept in memory of a deleted session's calls, so a session made again under its key starts afresh. */
+  forget(key: SessionKeyParams): void;
+};
+
+/**
+ * The model-call methods of the SQL session store. A request or wire body may be stored as a difference from an
+ * earlier call's, remembered here per session; every such base is checked against its row before it is used.
+ */
+export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>): SqlModelCalls {
+  const deltas = new RequestDeltas();
+  const wires = new WireDeltas();
+
+  return {
+    async recordModelCall(input: SessionKey & { call: NewModelCall }): Promise<number> {
+      const sessionKey = JSON.stringify(keyParams(input));
+      const outcome = outcomeOf(input.call);
+      checkOutcome(outcome, 'call', false);
+      const stored = deltas.encode(sessionKey, input.call);
+      // Only what is written needs checking: a shared prefix was checked when its call was recorded.
+      const problem = findNonJson({ ...input.call, request: stored.request, provenance: stored.provenance }, 'call');
+      if (problem !== undefined) {
+        throw new ValidationError({
+          subject: 'model call',
+          issues: [{ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` }],
+          hint: 'Requests and provenance must be plain JSON data.',
+        });
+      }
+      const wire = outcome.wire === undefined ? undefined : wires.encode(sessionKey, outcome.wire.body);
+      const key = keyParams(input);
+      await ready();
+      const index = await driver.transaction(async (tx) => {
+        // The counter row is also the lock that keeps two recorders from taking the same index.
+        const rows = await tx.query<{ model_call_count: number }>(
+          `UPDATE agentctx_sessions SET model_call_count = model_call_count + 1 WHERE ${SESSION_WHERE} RETURNING model_call_count`,
+          key,
+        );
+        const taken = rows[0]?.model_call_count;
+        if (taken === undefined) throw sessionNotFound(input.sessionId);
+        if (stored.base !== undefined && !(await baseStillThere(tx, key, stored.base.index, stored.baseCheck))) {
+          // The session was deleted and made again elsewhere since: write this call whole.
+          Object.assign(stored, deltas.whole(input.call));
+        }
+        if (wire !== undefined) await checkWireBase(tx, key, wire, outcome.wire?.body ?? '');
+        const columns = [...RECORD_COLUMNS, ...OUTCOME_COLUMNS];
+        await tx.run(
+          `INSERT INTO agentctx_model_calls (app_name, user_id, session_id, call_index, ${columns.join(', ')})
+           VALUES (?, ?, ?, ?, ${columns.map(() => '?').join(', ')})`,
+          [...key, taken, ...recordParams(input.call, stored), ...outcomeParams(outcome, wire)],
+        );
+        return taken;
+      });
+      stored.remember(index);
+      // Only an ended call's body is a base: a pending row's outcome is still to be written, body included.
+      if (outcome.status !== 'pending') wire?.remember(index);
+      return index;
+    },
+
+    async completeModelCall(input: SessionKey & { index: number; outcome: ModelCallOutcome }): Promise<void> {
+      const { outcome } = input;
+      checkOutcome(outcome, 'outcome', true);
+      const sessionKey = JSON.stringify(keyParams(input));
+      const wire = outcome.wire === undefined ? undefined : wires.encode(sessionKey, outcome.wire.body);
+      const key = keyParams(input);
+      await ready();
+      await driver.transaction(async (tx) => {
+        if (wire !== undefined) await checkWireBase(tx, key, wire, outcome.wire?.body ?? '');
+        // One row by its primary key, whatever the session's length; the status condition makes the write its own check.
+        const updated = await tx.run(
+          `UPDATE agentctx_model_calls SET ${OUTCOME_COLUMNS.map((column) => `${column} = ?`).join(', ')}
+           WHERE ${CHILD_WHERE} AND call_index = ? AND status = 'pending'`,
+          [...outcomeParams(outcome, wire), ...key, input.index],
+        );
+        if (updated.changes === 0) {
+          const row = (await tx.query<{ status: string }>(`SELECT status FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`, [...key, input.index]))[0];
+          if (row === undefined) throw callNotFound(input.sessionId, input.index);
+          throw callAlreadyEnded(input.sessionId, input.index, row.status);
+        }
+      });
+      wire?.remember(input.index);
+    },
+
+    async listModelCalls(input: SessionKey): Promise<ModelCallSummary[]> {
+      await ready();
+      const rows = await driver.query<SummaryRow>(
+        `SELECT call_index, ${SUMMARY_COLUMNS.join(', ')} FROM agentctx_model_calls WHERE ${CHILD_WHERE} ORDER BY call_index`,
+        keyParams(input),
+      );
+      return rows.map(toCallSummary);
+    },
+
+    async getModelCall(input: SessionKey & { index: number }): Promise<ModelCallRecord | undefined> {
+      await ready();
+      const key = keyParams(input);
+      return driver.transaction(
+        async (tx) => {
+          const row = (await tx.query<CallRow>(`SELECT call_index, ${CALL_COLUMNS.join(', ')} FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`, [...key, input.index]))[0];
+          if (row === undefined) return undefined;
+          const request = await rebuildRequest(tx, key, row);
+          const wireBody = row.wire_body_json === null ? undefined : await rebuildWireBody(tx, key, row);
+          return request === undefined ? undefined : toCallRecord(row, request, wireBody);
+        },
+        { readOnly: true },
+      );
+    },
+
+    forget(key: SessionKeyParams): void {
+      deltas.forget(JSON.stringify(key));
+      wires.forget(JSON.stringify(key));
+    },
+  };
+}
+
+async function baseStillThere(tx: SqlExecutor, key: SessionKeyParams, index: number, check: { time: number; chars: number } | undefined): Promise<boolean> {
+  const rows = await tx.query<{ call_time: number; request_chars: number }>(
+    `SELECT call_time, request_chars FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`,
+    [...key, index],
+  );
+  return rows[0] !== undefined && check !== undefined && rows[0].call_time === check.time && rows[0].request_chars === check.chars;
+}
+
+/**
+ * Writes `wire` whole unless its base's row still holds the body it was taken from: another store may have deleted
+ * the session and made it again since. The base must have ended, too: only then is its body final.
+ */
+async function checkWireBase(tx: SqlExecutor, key: SessionKeyParams, wire: StoredWire, body: string): Promise<void> {
+  if (wire.delta === undefined) return;
+  const rows = await tx.query<{ wire_hash: string | null }>(
+    `SELECT wire_hash FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ? AND status <> 'pending'`,
+    [...key, wire.delta.base],
+  );
+  if (rows[0] === undefined || rows[0].wire_hash !== wire.baseHash) Object.assign(wire, { text: body, delta: undefined, baseHash: undefined });
+}
+
+/** A call's request, with the messages of the calls it continues put back in front. */
+async function rebuildRequest(tx: SqlExecutor, key: SessionKeyParams, row: RequestRow): Promise<Pick<ModelCallRecord, 'request' | 'provenance'> | undefined> {
+  const chain: RequestRow[] = [row];
+  for (let index = baseOf(row)?.index; index !== undefined; ) {
+    const base = (await tx.query<RequestRow>(`SELECT call_index, ${REQUEST_COLUMNS.join(', ')} FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`, [...key, index]))[0];
+    if (base === undefined) return undefined;
+    chain.push(base);
+    index = baseOf(base)?.index;
+  }
+  let whole: Pick<ModelCallRecord, 'request' | 'provenance'> | undefined;
+  for (const link of chain.reverse()) {
+    const base = baseOf(link);
+    const own = ownRequest(link);
+    whole = base === undefined || whole === undefined ? own : applyBase(own, base, whole);
+  }
+  return whole;
+}
+
+/** A call's exact wire body: walk back to a body stored whole, then apply each difference forwards. */
+async function rebuildWireBody(tx: SqlExecutor, key: SessionKeyParams, row: WireRow): Promise<string | undefined> {
+  const chain: WireRow[] = [row];
+  const seen = new Set<number>();
+  for (let index = wireBaseOf(row)?.base; index !== undefined; ) {
+    // Differences only ever refer to bodies written before them; a loop means the rows were edited.
+    if (seen.has(index)) throw new Error(`the wire bodies of model calls refer to each other in a loop (at call ${index})`);
+    seen.add(index);
+    const base = (await tx.query<WireRow>(`SELECT ${WIRE_COLUMNS.join(', ')} FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`, [...key, index]))[0];
+    if (base === undefined || base.wire_body_json === null) return undefined;
+    chain.push(base);
+    index = wireBaseOf(base)?.base;
+  }
+  let body = '';
+  for (const link of chain.reverse()) {
+    const middle = JSON.parse(link.wire_body_json ?? '""') as string;
+    const delta = wireBaseOf(link);
+    body = delta === undefined ? middle : applyWireDelta(body, delta, middle);
+  }
+  return body;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { Event } from '../contracts/event.js';
+import type { ModelCallParent, ModelCallSummary } from '../contracts/model-call.js';
+import { createEvent } from '../engine/session/create-event.js';
+import { buildTimeline } from './session-timeline.js';
+
+const call = (index: number, timestamp: number, extra: { parent?: ModelCallParent; responseEventId?: string; invocationId?: string } = {}): ModelCallSummary => ({
+  index,
+  invocationId: extra.invocationId ?? 'inv',
+  agent: extra.parent === undefined ? 'root' : 'sub',
+  timestamp,
+  editedByCallback: false,
+  status: 'answered',
+  requestChars: 10,
+  ...(extra.parent === undefined ? {} : { parent: extra.parent }),
+  ...(extra.responseEventId === undefined ? {} : { responseEventId: extra.responseEventId }),
+});
+
+const events: Event[] = [
+  createEvent({ id: 'u', invocationId: 'inv', author: 'user', timestamp: 1, content: { role: 'user', parts: [{ text: 'go' }] } }),
+  createEvent({ id: 'a', invocationId: 'inv', author: 'root', timestamp: 3, content: { role: 'model', parts: [{ functionCall: { id: 't1', name: 'helper', args: {} } }, { functionCall: { id: 't2', name: 'other', args: {} } }] } }),
+  createEvent({ id: 'r', invocationId: 'inv', author: 'root', timestamp: 9, content: { role: 'user', parts: [{ functionResponse: { id: 't1', name: 'helper', response: {} } }] } }),
+];
+
+const shape = (calls: ModelCallSummary[]) =>
+  buildTimeline(events, calls).map((invocation) =>
+    invocation.items.map((item) => (item.type === 'model-call' ? `call${item.index}@${item.depth}` : item.type === 'tool-call' ? `tool-call ${item.callId}` : item.type)),
+  );
+
+describe('the timeline nests calls made in a tool call', () => {
+  it('under their tool call, siblings in order, a grandchild right after its parent call', () => {
+    const calls = [
+      call(1, 2, { responseEventId: 'a' }),
+      call(2, 4, { parent: { callIndex: 1, functionCallId: 't1', tool: 'helper' }, invocationId: 'sub1' }),
+      call(3, 5, { parent: { callIndex: 2, functionCallId: 'x', tool: 'deep' }, invocationId: 'sub2' }),
+      call(4, 6, { parent: { callIndex: 1, functionCallId: 't1', tool: 'helper' }, invocationId: 'sub1' }),
+      call(5, 7, { parent: { callIndex: 1, functionCallId: 't2', tool: 'other' }, invocationId: 'sub3' }),
+    ];
+    expect(shape(calls)).toEqual([['message', 'call1@0', 'tool-call t1', 'call2@1', 'call3@2', 'call4@1', 'tool-call t2', 'call5@1', 'tool-result']]);
+  });
+
+  it("under the tool call alone when a hook answered in the parent's place, and by time when the parent is nowhere", () => {
+    const calls = [call(1, 5, { parent: { functionCallId: 't2', tool: 'other' }, invocationId: 'sub' }), call(2, 10, { parent: { callIndex: 9, functionCallId: 'none', tool: 'lost' }, invocationId: 'gone' })];
+    expect(shape(calls)).toEqual([['message', 'tool-call t1', 'tool-call t2', 'call1@1', 'tool-result'], ['call2@0']]);
+  });
+});
