@@ -83,4 +83,11 @@ export type ToolContext = CallbackContext & {
   readonly actions: ToolActions;
   /** Aborted when the invocation is cancelled. */
   readonly signal: AbortSignal | undefined;
+  /**
+   * Runs an agent from inside the tool, as an agent tool runs its agent: in a session of its own seeded with this
+   * state (state it changes comes back), answering `request`; `{ result }` holds its final text, `{ error }` why it
+   * failed. Its model calls are recorded in this session, linked to this tool call. The agent is a definition made
+   * with `llmAgent` (or a workflow agent), typed by its name and kind alone, as `Tool['agent']` is.
+   */
+  runAgent(agent: { readonly name: string; readonly kind: string }, request: string): Promise<Record<string, unknown>>;
 };

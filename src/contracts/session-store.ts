@@ -28,6 +28,11 @@ export type AppendEventInput = {
   /** The session as loaded by the caller; updated in place on success. */
   session: Session;
   event: Event;
+  /**
+   * A recorded call of this session that the event answers, completed in the same write (see `completeModelCall`):
+   * the answer and the call's record are stored together or not at all, in one write instead of two.
+   */
+  completeModelCall?: { index: number; outcome: ModelCallOutcome };
 };
 
 /**

@@ -1,23 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { Model } from '../../src/contracts/model.js';
 import type { SessionKey } from '../../src/contracts/session.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { systemPieces } from '../../src/engine/assembly/provenance-pieces.js';
 import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import { agentTool } from '../../src/engine/tools/agent-tool.js';
+import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
-import { createRunner } from '../../src/presets/create-runner.js';
-import { collect, testClock } from './helpers.js';
+import { collect, runnerWithSession } from './helpers.js';
 
 // Every model call is on record, from before it is sent to how it ended, nested agent-tool calls included.
 
 const key: SessionKey = { appName: 'coordinator', userId: 'u1', sessionId: 's1' };
 
-async function setup(options: Parameters<typeof createRunner>[0]) {
-  const runner = createRunner({ ...testClock(), ...options });
-  await runner.createSession({ userId: 'u1', sessionId: 's1' });
-  return runner;
-}
+const setup = runnerWithSession;
 
 describe('recorded model calls', () => {
   it('are stored pending before the model is asked, then answered with latency, response and usage', async () => {
@@ -96,6 +93,24 @@ describe('recorded model calls', () => {
     ]);
     const nested = await sessions.getModelCall({ ...key, index: 2 });
     expect(nested?.request.messages.at(-1)?.content).toEqual([{ text: 'opening hours' }]);
+  });
+
+  it('include the calls of an agent a function tool runs through its context', async () => {
+    const sessions = createInMemorySessionStore();
+    const researcher = llmAgent({ name: 'researcher', description: 'Finds facts.', instruction: 'Find facts.' });
+    const lookup = functionTool({ name: 'lookup', description: 'Looks things up.', parameters: z.object({ q: z.string() }), execute: ({ q }, context) => context.runAgent(researcher, `look up ${q}`) });
+    const model = createScriptedModel({
+      rules: [
+        { when: { agent: 'researcher' }, respond: { text: 'Found it.' } },
+        { when: { agent: 'coordinator' }, times: 1, respond: { functionCall: { id: 'call-7', name: 'lookup', args: { q: 'hours' } } } },
+      ],
+      fallback: { text: 'Done.' },
+    });
+    const runner = await setup({ agents: llmAgent({ name: 'coordinator', instruction: 'Help.', tools: [lookup] }), model, sessions });
+    const events = await collect(runner, { message: 'Look it up' });
+    expect(events.flatMap((event) => event.content?.parts ?? []).find((part) => 'functionResponse' in part)).toMatchObject({ functionResponse: { response: { result: 'Found it.' } } });
+    const calls = await sessions.listModelCalls(key);
+    expect(calls[1]).toMatchObject({ agent: 'researcher', parent: { callIndex: 1, functionCallId: 'call-7', tool: 'lookup' } });
   });
 
   it('hold every call an invocation made up to its limit, nested ones included', async () => {

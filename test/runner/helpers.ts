@@ -1,5 +1,6 @@
 import type { Event } from '../../src/contracts/event.js';
 import type { Runner, RunInput } from '../../src/engine/runner/runner.js';
+import { createRunner } from '../../src/presets/create-runner.js';
 
 /** A clock and id source that make runs repeatable. */
 export function testClock(): { now: () => number; newId: () => string } {
@@ -27,4 +28,11 @@ export function describeEvents(events: readonly Event[]): string[] {
     });
     return `${event.author}${event.partial === true ? ' (partial)' : ''}: ${parts.join(' | ')}`;
   });
+}
+
+/** A runner on the repeatable clock, with session s1 of user u1 made. */
+export async function runnerWithSession(options: Parameters<typeof createRunner>[0]): Promise<Runner> {
+  const runner = createRunner({ ...testClock(), ...options });
+  await runner.createSession({ userId: 'u1', sessionId: 's1' });
+  return runner;
 }

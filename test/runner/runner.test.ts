@@ -5,7 +5,7 @@ import { createInMemorySessionStore } from '../../src/engine/session/in-memory-s
 import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createRunner } from '../../src/presets/create-runner.js';
-import { collect, describeEvents, testClock } from './helpers.js';
+import { collect, describeEvents, runnerWithSession } from './helpers.js';
 
 const add = functionTool({
   name: 'add',
@@ -14,11 +14,7 @@ const add = functionTool({
   execute: ({ a, b }) => ({ sum: a + b }),
 });
 
-async function setup(options: Parameters<typeof createRunner>[0]) {
-  const runner = createRunner({ ...testClock(), ...options });
-  await runner.createSession({ userId: 'u1', sessionId: 's1' });
-  return runner;
-}
+const setup = runnerWithSession;
 
 describe('runner', () => {
   it('answers a message: stores the user event and the answer, and records the exact request', async () => {

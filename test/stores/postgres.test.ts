@@ -208,17 +208,43 @@ if (TEST_POSTGRES_URL === undefined) {
       ]);
       expect((await store.getModelCall({ ...key, index: 1 }))?.request).toEqual(old);
       expect(await store.recordModelCall({ ...key, call: { invocationId: 'inv-2', agent: 'a', timestamp: 12, request: old as never, provenance: { system: [], tools: [], messages: [[]] }, editedByCallback: false } })).toBe(2);
+      // Completing a call writes its outcome row and leaves the request row as it was: the same version (xmin) in the same place (ctid).
+      const requestRow = () => queryDirect<{ version: string }>(url(), `SELECT xmin::text || ' ' || ctid::text AS version FROM ${schema}.agentctx_model_calls WHERE call_index = 2`);
+      const before = await requestRow();
       await store.completeModelCall({ ...key, index: 2, outcome: { status: 'answered', latencyMs: 0.125, firstTokenMs: 1e-3, wire: { url: 'u', method: 'POST', body: 'nul \u0000 and 👋', attempts: 1 } } });
+      expect(await requestRow()).toEqual(before);
       expect(await store.getModelCall({ ...key, index: 2 })).toMatchObject({ status: 'answered', latencyMs: 0.125, firstTokenMs: 1e-3, wire: { body: 'nul \u0000 and 👋' } });
-      const types = await queryDirect<{ column_name: string; data_type: string }>(
+      expect(codeOf(await store.completeModelCall({ ...key, index: 2, outcome: { status: 'failed', latencyMs: 1 } }).catch((error: unknown) => error))).toBe('already_exists');
+      const outcomes = await queryDirect<{ call_index: number; status: string }>(url(), `SELECT call_index, status FROM ${schema}.agentctx_model_call_outcomes ORDER BY call_index`);
+      expect(outcomes).toEqual([
+        { call_index: 1, status: 'answered' },
+        { call_index: 2, status: 'answered' },
+      ]);
+      const columns = await queryDirect<{ table_name: string; column_name: string; data_type: string }>(
         url(),
-        `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'agentctx_model_calls' AND column_name IN ('latency_ms', 'status', 'wire_body_json') ORDER BY column_name`,
+        `SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name LIKE 'agentctx_model_call%' ORDER BY table_name, ordinal_position`,
         [schema],
       );
-      expect(types).toEqual([
-        { column_name: 'latency_ms', data_type: 'double precision' },
-        { column_name: 'status', data_type: 'text' },
-        { column_name: 'wire_body_json', data_type: 'text' },
+      const of = (table: string) => columns.filter((row) => row.table_name === table).map((row) => `${row.column_name} ${row.data_type}`);
+      expect(of('agentctx_model_calls').slice(15)).toEqual(['model_provider text', 'model_id text', 'parent_call_index integer', 'parent_function_call_id text', 'parent_tool text']);
+      expect(of('agentctx_model_call_outcomes')).toEqual([
+        'app_name text',
+        'user_id text',
+        'session_id text',
+        'call_index integer',
+        'status text',
+        'latency_ms double precision',
+        'first_token_ms double precision',
+        'usage_json text',
+        'error_text text',
+        'response_event_id text',
+        'wire_hash text',
+        'wire_base_index integer',
+        'wire_prefix integer',
+        'wire_suffix integer',
+        'wire_json text',
+        'response_json text',
+        'wire_body_json text',
       ]);
     });
 

@@ -187,10 +187,14 @@ describe('sqlite session store', () => {
     const store = open({ path });
     const session = await store.createSession({ ...key, state: { own: 1, 'user:u': 1, 'app:a': 1 } });
     await store.appendEvent({ session, event: event() });
-    await store.recordModelCall({ ...key, call: { invocationId: 'i', agent: 'a', timestamp: 1, request: { system: '', tools: [], messages: [], config: {} }, provenance: { system: [], tools: [], messages: [] }, editedByCallback: false } });
+    const call = { invocationId: 'i', agent: 'a', timestamp: 1, request: { system: '', tools: [], messages: [], config: {} }, provenance: { system: [], tools: [], messages: [] }, editedByCallback: false };
+    await store.recordModelCall({ ...key, call });
+    await store.completeModelCall({ ...key, index: 1, outcome: { status: 'answered', latencyMs: 1, wire: { url: 'u', method: 'POST', body: '{}', attempts: 1 } } });
+    await store.recordModelCall({ ...key, call: { ...call, status: 'failed', error: 'x' } });
+    expect(dumpTables(path)['agentctx_model_call_outcomes']).toHaveLength(2);
     await store.deleteSession(key);
     const tables = dumpTables(path);
-    for (const table of ['agentctx_sessions', 'agentctx_events', 'agentctx_session_state', 'agentctx_model_calls']) expect(tables[table], table).toEqual([]);
+    for (const table of ['agentctx_sessions', 'agentctx_events', 'agentctx_session_state', 'agentctx_model_calls', 'agentctx_model_call_outcomes']) expect(tables[table], table).toEqual([]);
     expect(tables['agentctx_user_state']).toHaveLength(1);
     expect(tables['agentctx_app_state']).toHaveLength(1);
   });
@@ -368,7 +372,8 @@ describe('model call lifecycle on sqlite', () => {
       await store.completeModelCall({ ...key, index: n + 1, outcome: answered(body) });
     }
     type Row = { call_index: number; wire_base_index: number | null; wire_body_json: string; wire_json: string; status: string };
-    const rows = dumpTables(path)['agentctx_model_calls'] as Row[];
+    const rows = dumpTables(path)['agentctx_model_call_outcomes'] as Row[];
+    expect(rows.map((row) => [row.call_index, row.status])).toEqual(bodies.map((_body, n) => [n + 1, 'answered']));
     expect(rows.map((row) => row.wire_base_index)).toEqual([null, ...Array.from({ length: 29 }, (_, n) => n + 1)]);
     const stored = rows.reduce((sum, row) => sum + row.wire_body_json.length, 0);
     const whole = bodies.reduce((sum, body) => sum + JSON.stringify(body).length, 0);
@@ -378,7 +383,7 @@ describe('model call lifecycle on sqlite', () => {
     for (const [n, body] of bodies.entries()) expect((await reopened.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
   });
 
-  it('completes a call with one UPDATE by primary key, the same however long the session, and lists without the heavy columns', async () => {
+  it('completes a call with one INSERT by primary key, the same however long the session, and lists without the heavy columns', async () => {
     const path = await newPath();
     mkdirSync(dirname(path));
     const seen: { sql: string; params: readonly SqlParam[]; rows: number }[] = [];
@@ -396,16 +401,76 @@ describe('model call lifecycle on sqlite', () => {
     const second = await completing(2);
     for (let n = 3; n < 60; n++) await completing(n);
     expect(await completing(60)).toEqual(second);
-    // The first has no base to check; later ones read their base's hash by primary key.
-    expect(first.filter((sql) => sql.startsWith('UPDATE'))).toHaveLength(1);
-    expect(second.filter((sql) => /^(SELECT|UPDATE)/.test(sql)).every((sql) => /WHERE app_name = \? AND user_id = \? AND session_id = \? AND call_index = \?/.test(sql))).toBe(true);
-    expect(second.filter((sql) => sql.startsWith('UPDATE'))).toEqual([expect.stringMatching(/^UPDATE agentctx_model_calls SET .* AND status = 'pending'$/)]);
+    // The first has no base to check; later ones read their base's hash by primary key. Nothing is updated.
+    const writes = (statements: string[]) => statements.filter((sql) => /^(INSERT|UPDATE|DELETE|REPLACE)/.test(sql));
+    expect(writes(first)).toEqual([
+      expect.stringMatching(
+        /^INSERT INTO agentctx_model_call_outcomes \(.*\) SELECT .* FROM agentctx_model_calls WHERE app_name = \? AND user_id = \? AND session_id = \? AND call_index = \? ON CONFLICT \(app_name, user_id, session_id, call_index\) DO UPDATE SET .* WHERE agentctx_model_call_outcomes.status = 'pending'$/,
+      ),
+    ]);
+    expect(writes(second)).toEqual(writes(first));
+    expect(second.every((sql) => /WHERE app_name = \? AND user_id = \? AND session_id = \? AND call_index = \?/.test(sql))).toBe(true);
 
     seen.length = 0;
     const summaries = await store.listModelCalls(key);
     expect(summaries).toHaveLength(60);
     const listing = seen.map((entry) => entry.sql).join('\n');
     expect(listing).not.toMatch(/request_json|provenance_json|response_json|wire_/);
+    expect(listing).toMatch(/LEFT JOIN agentctx_model_call_outcomes/);
+  });
+
+  it('completes a call without writing a page of its request row, in statements that never read it, whatever the request’s size', async () => {
+    const path = await newPath();
+    mkdirSync(dirname(path));
+    const seen: { sql: string; params: readonly SqlParam[]; rows: number }[] = [];
+    const store = createSqlSessionStore(spy(createBetterSqlite3Driver({ path }), seen));
+    opened.push(store);
+    await store.createSession(key);
+    // Unrelated first messages, so every request is stored whole: 3 is two megabytes, 1 and 2 a few bytes.
+    const sized = (n: number, chars: number) => ({ ...pending(n), request: { ...request, messages: [{ role: 'user' as const, content: [{ text: `${n}:${'y'.repeat(chars)}` }] }] } });
+    const bodies = growing(3);
+    for (const [n, chars] of [10, 10, 2_000_000].entries()) await store.recordModelCall({ ...key, call: sized(n + 1, chars) });
+    const db = new Database(path);
+    try {
+      const pagesOf = (table: string): Set<number> => new Set((db.prepare(`SELECT pageno FROM dbstat WHERE name = ?`).all(table) as { pageno: number }[]).map((row) => row.pageno));
+      const requestPages = new Set([...pagesOf('agentctx_model_calls'), ...pagesOf('sqlite_autoindex_agentctx_model_calls_1')]);
+      expect(requestPages.size).toBeGreaterThan(400);
+      const rowsBefore = db.prepare(`SELECT rowid, * FROM agentctx_model_calls ORDER BY call_index`).all();
+      // Empties the WAL, completes the call, and reads which pages the completion wrote: each WAL frame names one.
+      const completing = async (n: number) => {
+        expect(db.pragma('wal_checkpoint(TRUNCATE)')).toEqual([{ busy: 0, log: 0, checkpointed: 0 }]);
+        seen.length = 0;
+        await store.completeModelCall({ ...key, index: n, outcome: answered(bodies[n - 1] as string) });
+        const wal = readFileSync(`${path}-wal`);
+        const pageSize = wal.readUInt32BE(8);
+        const pages: number[] = [];
+        for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) pages.push(wal.readUInt32BE(at));
+        return { statements: seen.map((entry) => ({ sql: entry.sql, params: entry.params })), pages };
+      };
+      await completing(1);
+      const small = await completing(2);
+      const large = await completing(3);
+      expect(large.statements.map((entry) => entry.sql)).toEqual(small.statements.map((entry) => entry.sql));
+      for (const { pages } of [small, large]) {
+        expect(pages.length).toBeGreaterThan(0);
+        expect(pages.length).toBeLessThan(8);
+        expect(pages.filter((page) => requestPages.has(page))).toEqual([]);
+      }
+      expect(large.pages.length).toBe(small.pages.length);
+      // Each statement finds its rows by primary key; the request table only through its index, so the row is never read.
+      for (const { sql, params } of large.statements) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((step) => step.detail);
+        expect(plan.length, sql).toBeGreaterThan(0);
+        for (const step of plan) {
+          expect(step, sql).toMatch(/^SEARCH (agentctx_model_calls USING COVERING INDEX|agentctx_model_call_outcomes USING INDEX) sqlite_autoindex_\w+ \(app_name=\? AND user_id=\? AND session_id=\? AND call_index=\?\)$/);
+        }
+      }
+      expect(db.prepare(`SELECT rowid, * FROM agentctx_model_calls ORDER BY call_index`).all()).toEqual(rowsBefore);
+    } finally {
+      db.close();
+    }
+    expect((await store.listModelCalls(key)).map((summary) => summary.status)).toEqual(['answered', 'answered', 'answered']);
+    expect((await store.getModelCall({ ...key, index: 3 }))?.wire?.body).toBe(bodies[2]);
   });
 
   it('opens a database at the previous schema version with recorded calls, which read back answered with their requests', async () => {
@@ -434,6 +499,12 @@ describe('model call lifecycle on sqlite', () => {
     expect((await store.getModelCall({ ...key, index: 1 }))?.request).toEqual(old);
     expect((await store.getModelCall({ ...key, index: 2 }))?.request).toEqual({ ...old, messages: [...old.messages, added] });
     expect(await codeOf(store.completeModelCall({ ...key, index: 1, outcome: answered('{}') }))).toBe('already_exists');
+    // Migration 5 gave each of them an outcome row, `answered`; their usage and response event stayed on the call's row.
+    const outcomes = dumpTables(path)['agentctx_model_call_outcomes'] as { call_index: number; status: string; usage_json: string | null }[];
+    expect(outcomes.map((row) => [row.call_index, row.status, row.usage_json])).toEqual([
+      [1, 'answered', null],
+      [2, 'answered', null],
+    ]);
     expect(await store.recordModelCall({ ...key, call: pending(3) })).toBe(3);
     await store.completeModelCall({ ...key, index: 3, outcome: answered('{"new":true}') });
     expect(await store.getModelCall({ ...key, index: 3 })).toMatchObject({ status: 'answered', wire: { body: '{"new":true}' } });

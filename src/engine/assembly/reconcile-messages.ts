@@ -76,19 +76,78 @@ export function reconcileMessages(
   };
 
   walkMatches(matchSequences(before, after), keepMessage, (oldStart, oldEnd, newStart, newEnd) => {
-    // Within a gap, messages of the same role pair up in order (a longest common subsequence of roles).
-    const roleIds = (messages: readonly Message[], start: number, end: number): Int32Array =>
-      Int32Array.from(messages.slice(start, end), (message) => (message.role === 'user' ? 0 : 1));
-    walkMatches(
-      diffSequences(roleIds(before, oldStart, oldEnd), roleIds(after, newStart, newEnd)),
-      (from, to) => pairMessages(oldStart + from, newStart + to),
-      (gapOldStart, gapOldEnd, gapNewStart, gapNewEnd) => {
-        for (let from = gapOldStart; from < gapOldEnd; from++) removeMessage(oldStart + from);
-        for (let to = gapNewStart; to < gapNewEnd; to++) addMessage(newStart + to);
-      },
-    );
+    // Within a gap, a changed message pairs with the new message most like it, in order; the rest were removed or added.
+    const pairs = pairInGap(before.slice(oldStart, oldEnd), after.slice(newStart, newEnd));
+    let from = 0;
+    let to = 0;
+    for (const [pairFrom, pairTo] of [...pairs, [oldEnd - oldStart, newEnd - newStart] as const]) {
+      for (; from < pairFrom; from++) removeMessage(oldStart + from);
+      for (; to < pairTo; to++) addMessage(newStart + to);
+      if (pairFrom < oldEnd - oldStart) pairMessages(oldStart + from++, newStart + to++);
+    }
   });
   return result;
+}
+
+// Beyond this many candidate pairs in one gap, pairing falls back to roles in order (a hook rewrote the history).
+const MAX_GAP_CELLS = 10_000;
+
+/**
+ * Which old and new messages of a gap are one message changed: an order-keeping alignment of messages of the same
+ * role that maximizes the text they share (common start and end), so a message inserted before an edited one is not
+ * taken for it. Pairs that share nothing are not made unless roles alone must decide (a very large gap).
+ */
+function pairInGap(before: readonly Message[], after: readonly Message[]): (readonly [number, number])[] {
+  const m = before.length;
+  const n = after.length;
+  if (m === 0 || n === 0) return [];
+  if (m * n > MAX_GAP_CELLS) return pairByRole(before, after);
+  const oldTexts = before.map(messageText);
+  const newTexts = after.map(messageText);
+  const score = (i: number, j: number): number => (before[i]?.role === after[j]?.role ? shared(oldTexts[i] as string, newTexts[j] as string) : 0);
+  // best[i][j]: the most shared text aligning the first i old with the first j new messages.
+  const best = Array.from({ length: m + 1 }, () => new Float64Array(n + 1));
+  for (let i = 1; i <= m; i++) {
+    for (let j = 1; j <= n; j++) {
+      const row = best[i] as Float64Array;
+      const up = best[i - 1] as Float64Array;
+      const pair = score(i - 1, j - 1);
+      row[j] = Math.max(up[j] as number, row[j - 1] as number, pair > 0 ? (up[j - 1] as number) + pair : 0);
+    }
+  }
+  const pairs: [number, number][] = [];
+  for (let i = m, j = n; i > 0 && j > 0; ) {
+    const here = (best[i] as Float64Array)[j] as number;
+    if (here === ((best[i - 1] as Float64Array)[j] as number)) i--;
+    else if (here === ((best[i] as Float64Array)[j - 1] as number)) j--;
+    else {
+      pairs.push([i - 1, j - 1]);
+      i--;
+      j--;
+    }
+  }
+  return pairs.reverse();
+}
+
+function pairByRole(before: readonly Message[], after: readonly Message[]): (readonly [number, number])[] {
+  const roleIds = (messages: readonly Message[]): Int32Array => Int32Array.from(messages, (message) => (message.role === 'user' ? 0 : 1));
+  const pairs: [number, number][] = [];
+  walkMatches(diffSequences(roleIds(before), roleIds(after)), (from, to) => pairs.push([from, to]), () => undefined);
+  return pairs;
+}
+
+// Characters two texts share at their start and end (at most the shorter's length).
+function shared(a: string, b: string): number {
+  const shorter = Math.min(a.length, b.length);
+  let prefix = 0;
+  while (prefix < shorter && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (suffix < shorter - prefix && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix)) suffix++;
+  return prefix + suffix;
+}
+
+function messageText(message: Message): string {
+  return message.content.map(partText).join('\n');
 }
 
 /**

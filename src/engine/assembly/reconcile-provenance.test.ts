@@ -266,6 +266,19 @@ describe('reconcileProvenance: messages', () => {
     expect(result.provenance.edits).toBeUndefined();
   });
 
+  it('tells a message inserted before an edited one from the edited one', () => {
+    const start = conversation();
+    const result = hookRun(start, hook, (request) => {
+      const part = request.messages[0]?.content[0];
+      if (part !== undefined && 'text' in part) part.text = part.text.replace('Paris', 'Lyon');
+      request.messages.unshift({ role: 'user', content: [{ text: 'Note: the user is in a hurry.' }] });
+    });
+    expect(result.provenance.messages[0]).toEqual([hook]);
+    expect(result.provenance.messages[1]).toEqual(start.provenance.messages[0]);
+    expect(result.provenance.edits).toEqual([{ target: { in: 'part', message: 1, part: 0 }, start: 23, end: 27, by: hook, replaced: 'Paris' }]);
+    expect(result.provenance.removed).toBeUndefined();
+  });
+
   it('lists a removed message with a preview', () => {
     const start = conversation();
     const result = hookRun(start, hook, (request) => {

@@ -13,6 +13,9 @@ export type CallLog = {
   readonly parent: ModelCallParent | undefined;
 };
 
+/** How a call ended, as the runner tells it. */
+export type CallEnding = { status: ModelCallOutcome['status']; response?: ModelResponse | undefined; error?: string | undefined; responseEventId?: string | undefined };
+
 /**
  * A call recorded `pending` before it is sent; `end` writes how it ended. It watches the wire and the stream on the
  * way, so the record holds the body the adapter sent and the time to the first streamed piece.
@@ -62,25 +65,36 @@ export class PendingCall {
   }
 
   /** Writes the outcome; only the first call counts, so a failure path cannot overwrite an answer. */
-  async end(outcome: { status: ModelCallOutcome['status']; response?: ModelResponse | undefined; error?: string | undefined; responseEventId?: string | undefined }): Promise<void> {
-    if (this.#ended) return;
+  async end(outcome: CallEnding): Promise<void> {
+    const written = this.outcome(outcome);
+    if (written !== undefined) await this.#log.sessions.completeModelCall({ ...this.#log.key, index: this.index, outcome: written });
+  }
+
+  /**
+   * The outcome to write, for a caller that writes it with the answer's event (`appendEvent`'s `completeModelCall`);
+   * `undefined` when the call has ended already. Counts as ending the call.
+   */
+  outcome(outcome: CallEnding): ModelCallOutcome | undefined {
+    if (this.#ended) return undefined;
     this.#ended = true;
     const { response } = outcome;
     const recorded = response === undefined ? undefined : recordedResponse(response);
-    await this.#log.sessions.completeModelCall({
-      ...this.#log.key,
-      index: this.index,
-      outcome: {
-        status: outcome.status,
-        latencyMs: this.#elapsed(),
-        ...(this.#firstTokenMs === undefined ? {} : { firstTokenMs: this.#firstTokenMs }),
-        ...(recorded === undefined ? {} : { response: recorded }),
-        ...(response?.usage === undefined ? {} : { usage: response.usage }),
-        ...(outcome.error === undefined ? {} : { error: outcome.error }),
-        ...(this.#wire === undefined ? {} : { wire: this.#wire }),
-        ...(outcome.responseEventId === undefined ? {} : { responseEventId: outcome.responseEventId }),
-      },
-    });
+    return {
+      status: outcome.status,
+      latencyMs: this.#elapsed(),
+      ...(this.#firstTokenMs === undefined ? {} : { firstTokenMs: this.#firstTokenMs }),
+      ...(recorded === undefined ? {} : { response: recorded }),
+      ...(response?.usage === undefined ? {} : { usage: response.usage }),
+      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      ...(this.#wire === undefined ? {} : { wire: this.#wire }),
+      ...(outcome.responseEventId === undefined ? {} : { responseEventId: outcome.responseEventId }),
+    };
+  }
+
+  /** Whether the call is recorded in this session of this store, so its outcome can go with the session's next event. */
+  recordedIn(sessions: SessionStore, key: SessionKey): boolean {
+    const own = this.#log.key;
+    return this.#log.sessions === sessions && own.sessionId === key.sessionId && own.userId === key.userId && own.appName === key.appName;
   }
 
   // Milliseconds on the runner's clock, to the microsecond: the clock is injectable, so records stay deterministic in tests.

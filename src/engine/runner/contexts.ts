@@ -45,9 +45,10 @@ export function createCallbackContext(run: AgentRun): { context: CallbackContext
 export function createToolContext(
   run: AgentRun,
   functionCallId: string | undefined,
-  signal: AbortSignal | undefined = run.invocation.signal,
+  signal: AbortSignal | undefined,
+  runAgent: ToolContext['runAgent'],
 ): { context: ToolContext; delta: Record<string, unknown>; artifactDelta: Record<string, number>; actions: ToolActions } {
   const base = createCallbackContext(run);
   const actions: ToolActions = {};
-  return { ...base, actions, context: { ...base.context, functionCallId, actions, signal } };
+  return { ...base, actions, context: { ...base.context, functionCallId, actions, signal, runAgent } };
 }

@@ -70,7 +70,10 @@ async function executeCall(run: AgentRun, agent: LlmAgentDefinition, call: Funct
 }
 
 async function executeWithin(run: AgentRun, agent: LlmAgentDefinition, call: FunctionCall, tools: ReadonlyMap<string, Tool>, handlers: ReadonlyMap<string, Tool>, deadline: Deadline, callIndex: number | undefined): Promise<CallResult> {
-  const { context, delta, artifactDelta, actions } = createToolContext(run, call.id, deadline.signal);
+  // An agent run from inside this tool call records its model calls under it, as an agent tool's do.
+  const origin = (tool: string) => ({ ...(callIndex === undefined ? {} : { callIndex }), functionCallId: call.id ?? '', tool });
+  const runAgent: ToolContext['runAgent'] = (target, request) => runAgentTool(run, target, { request }, context, origin(call.name));
+  const { context, delta, artifactDelta, actions } = createToolContext(run, call.id, deadline.signal, runAgent);
   const args = call.args ?? {};
   const respond = (response: Record<string, unknown>): CallResult => ({
     part: { functionResponse: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, response } },
@@ -95,7 +98,7 @@ async function executeWithin(run: AgentRun, agent: LlmAgentDefinition, call: Fun
     const result: Record<string, unknown> =
       (await firstHook(sources, 'beforeTool', { tool, args: checked, context })) ??
       (await firstResult(callbacks?.beforeTool, { tool, args: checked, context })) ??
-      (await deadline.race(tool.agent === undefined ? Promise.resolve(runTool(tool, checked, context)).then(toResponse) : runAgentTool(run, tool.agent, checked, context, { ...(callIndex === undefined ? {} : { callIndex }), functionCallId: call.id ?? '', tool: tool.name })));
+      (await deadline.race(tool.agent === undefined ? Promise.resolve(runTool(tool, checked, context)).then(toResponse) : runAgentTool(run, tool.agent, checked, context, origin(tool.name))));
     const response =
       (await firstHook(sources, 'afterTool', { tool, args: checked, context, result })) ?? (await firstResult(callbacks?.afterTool, { tool, args: checked, context, result })) ?? result;
     const problem = findNonJson(response, 'response');

@@ -9,7 +9,7 @@ import type { Event, EventInput } from '../../contracts/event.js';
 import type { SessionMemo } from '../../contracts/memo.js';
 import type { Model } from '../../contracts/model.js';
 import type { Profile } from '../../contracts/profile.js';
-import type { SessionStore } from '../../contracts/session-store.js';
+import type { AppendEventInput, SessionStore } from '../../contracts/session-store.js';
 import type { Session } from '../../contracts/session.js';
 import { createSessionMemo } from '../extensions/memo.js';
 import { artifactTextReader } from '../session/artifact-rules.js';
@@ -112,10 +112,11 @@ export class Invocation {
    * Stores an event after every earlier one; parallel branches write through here one at a time. When the store
    * refuses it as a conflict (another process appended to the session, or wrote a shared `app:`/`user:` key this
    * copy read), the session is loaded again and the event made anew by `remake` (by default, the same event) and
-   * stored again: at most {@link CONFLICT_ATTEMPTS} times, then the conflict is thrown.
+   * stored again: at most {@link CONFLICT_ATTEMPTS} times, then the conflict is thrown. `completes` is a recorded
+   * call of this session the event answers, completed in the same write.
    */
-  persist(event: Event, remake?: () => Promise<Event>): Promise<Event> {
-    const write = this.#writes.then(() => this.#appendWithRetries(event, remake));
+  persist(event: Event, remake?: () => Promise<Event>, completes?: AppendEventInput['completeModelCall']): Promise<Event> {
+    const write = this.#writes.then(() => this.#appendWithRetries(event, remake, completes));
     this.#writes = write.catch(() => undefined);
     return write;
   }
@@ -123,11 +124,11 @@ export class Invocation {
   /** How many times a write was retried after a conflict, in this invocation. */
   conflictsRetried = 0;
 
-  async #appendWithRetries(first: Event, remake: (() => Promise<Event>) | undefined): Promise<Event> {
+  async #appendWithRetries(first: Event, remake: (() => Promise<Event>) | undefined, completes: AppendEventInput['completeModelCall']): Promise<Event> {
     let event = first;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.settings.sessions.appendEvent({ session: this.session, event });
+        return await this.settings.sessions.appendEvent(completes === undefined ? { session: this.session, event } : { session: this.session, event, completeModelCall: completes });
       } catch (error) {
         if (!(error instanceof ConflictError) || error.code === 'already_exists' || attempt >= CONFLICT_ATTEMPTS) {
           if (error instanceof ConflictError && attempt >= CONFLICT_ATTEMPTS) {

@@ -93,15 +93,25 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
     ...(response.errorMessage === undefined ? {} : { errorMessage: response.errorMessage }),
     actions: { stateDelta: delta, artifactDelta },
   });
+  // The answer and its call's completion go in one write when the call is recorded in this session (not for agent tools).
+  const session = invocation.session;
+  const together = pending !== undefined && answered !== undefined && pending.recordedIn(settings.sessions, { appName: session.appName, userId: session.userId, sessionId: session.id });
+  const completes = together ? pending?.outcome({ status: 'answered', response: answered, responseEventId: draft.id }) : undefined;
   let modelEvent: Event;
   try {
-    modelEvent = await invocation.persist(withOutputKey(agent, draft));
+    modelEvent = await invocation.persist(withOutputKey(agent, draft), undefined, completes === undefined ? undefined : { index: (pending as PendingCall).index, outcome: completes });
   } catch (error) {
     // The model answered, but its answer could not be stored: the record says so rather than staying pending.
-    await pending?.end({ status: 'failed', response: answered, error: `the answer could not be stored: ${error instanceof Error ? error.message : String(error)}` }).catch(() => undefined);
+    const failure = `the answer could not be stored: ${error instanceof Error ? error.message : String(error)}`;
+    if (completes === undefined) await pending?.end({ status: 'failed', response: answered, error: failure }).catch(() => undefined);
+    else {
+      const { responseEventId: _unstored, ...outcome } = completes;
+      const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
+      await settings.sessions.completeModelCall({ ...key, index: (pending as PendingCall).index, outcome: { ...outcome, status: 'failed', error: failure } }).catch(() => undefined);
+    }
     throw error;
   }
-  if (pending !== undefined && answered !== undefined) await pending.end({ status: 'answered', response: answered, responseEventId: modelEvent.id });
+  if (!together && pending !== undefined && answered !== undefined) await pending.end({ status: 'answered', response: answered, responseEventId: modelEvent.id });
   yield modelEvent;
   outcome.last = modelEvent;
   if (response.errorCode !== undefined) {

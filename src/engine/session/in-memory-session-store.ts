@@ -151,7 +151,8 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
       return sortSessionsForList(found);
     },
 
-    async appendEvent({ session, event }: AppendEventInput): Promise<Event> {
+    async appendEvent(input: AppendEventInput): Promise<Event> {
+      const { session, event } = input;
       if (event.partial === true) return event;
       const stored = sessions.get(sessionMapKey({ appName: session.appName, userId: session.userId, sessionId: session.id }));
       if (stored === undefined) throw sessionNotFound(session.id);
@@ -160,6 +161,8 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
         throw eventExists(event.id, session.id);
       }
       const persisted = prepareStoredEvent(event);
+      // Checked before anything changes, so a refused completion leaves the event unwritten too.
+      const complete = input.completeModelCall === undefined ? undefined : completionOf(stored, session.id, input.completeModelCall);
       // Optimistic concurrency on shared keys: each must still be at the version this copy saw.
       for (const key of sharedKeysOf(persisted.actions.stateDelta)) {
         const current = versionOf(stored.appName, stored.userId, key);
@@ -170,6 +173,7 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
       stored.eventIds.add(persisted.id);
       stored.revision += 1;
       stored.lastUpdateTime = persisted.timestamp;
+      complete?.();
       applyToSession(session, event, persisted, stored.revision, written);
       return persisted;
     },
@@ -181,24 +185,19 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     async recordModelCall(input: SessionKey & { call: NewModelCall }): Promise<number> {
       const stored = sessions.get(sessionMapKey(input));
       if (stored === undefined) throw sessionNotFound(input.sessionId);
-      const { request, provenance, ...rest } = input.call;
-      const outcome = outcomeOf(input.call);
+      const { call } = input;
+      const outcome = outcomeOf(call);
+      // A pending call (the runner's, before each model call) has no outcome yet: only its status needs checking.
       checkOutcome(outcome, 'call', false);
       const index = stored.calls.length + 1;
-      // The request is kept by reference: it shares its parts with the stored (frozen) events, and models must not
+      // Kept by reference: the request shares its parts with the stored (frozen) events, and models must not
       // change what they are sent, so copying megabytes per call would buy nothing. Reads hand out copies.
-      stored.calls.push({ record: { ...toStoredJson(rest), status: outcome.status, request, provenance, index }, requestChars: undefined });
+      stored.calls.push({ record: { ...call, status: outcome.status, index }, requestChars: undefined });
       return index;
     },
 
     async completeModelCall(input: SessionKey & { index: number; outcome: ModelCallOutcome }): Promise<void> {
-      checkOutcome(input.outcome, 'outcome', true);
-      const call = sessions.get(sessionMapKey(input))?.calls[input.index - 1];
-      if (call === undefined) throw callNotFound(input.sessionId, input.index);
-      if (call.record.status !== 'pending') throw callAlreadyEnded(input.sessionId, input.index, call.record.status);
-      // The outcome replaces whatever outcome fields the call was recorded with, as in the SQL store.
-      const kept = Object.fromEntries(Object.entries(call.record).filter(([field]) => !(OUTCOME_FIELDS as readonly string[]).includes(field)));
-      call.record = { ...(kept as Omit<ModelCallRecord, keyof ModelCallOutcome>), ...toStoredJson(input.outcome) };
+      completionOf(sessions.get(sessionMapKey(input)), input.sessionId, input)();
     },
 
     async listModelCalls(input: SessionKey): Promise<ModelCallSummary[]> {
@@ -214,5 +213,22 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     },
 
     async close(): Promise<void> {},
+  };
+}
+
+/**
+ * Checks a completion of a recorded call and returns what writes it: the outcome replaces whatever outcome fields the
+ * call was recorded with, as in the SQL store. Kept by reference, as the request is (it was checked to be JSON;
+ * reads hand out copies).
+ */
+function completionOf(stored: { calls: { record: ModelCallRecord }[] } | undefined, sessionId: string, input: { index: number; outcome: ModelCallOutcome }): () => void {
+  checkOutcome(input.outcome, 'outcome', true);
+  const call = stored?.calls[input.index - 1];
+  if (call === undefined) throw callNotFound(sessionId, input.index);
+  if (call.record.status !== 'pending') throw callAlreadyEnded(sessionId, input.index, call.record.status);
+  return () => {
+    const record = call.record as Record<string, unknown>;
+    for (const field of OUTCOME_FIELDS) if (record[field] !== undefined && !(field in input.outcome)) record[field] = undefined;
+    Object.assign(record, input.outcome);
   };
 }

@@ -157,32 +157,46 @@ function artifacts(dialect: SqlDialect): string[] {
   ];
 }
 
-// Version 5. A call is recorded `pending` before it is sent and completed once it has ended; rows written before were
-// recorded after their answer, so they are `answered` (the default only fills them: the store always writes a
-// status). The model asked and the parent tool call get columns of their own, so SQL can select by them. JSON stays
-// TEXT, as in the rest of this table. The wire body is a JSON string, whole or as a difference from an earlier call's
-// body (wire-deltas.ts); `wire_hash` identifies the whole body, for the check a later difference makes of its base.
+// Version 5. A call is recorded `pending` before it is sent and completed once it has ended. The request row holds
+// only what is written when the call is recorded: the model asked and the parent tool call get columns of their own,
+// so SQL can select by them. Everything written when the call ends goes to a row of its own in
+// `agentctx_model_call_outcomes`, so completing a call is one small INSERT that never rewrites the request row
+// (SQLite and PostgreSQL rewrite a whole row on UPDATE, and a request row holds the request and its provenance).
+// A call without an outcome row is `pending`. Calls recorded before were recorded after their answer, so each gets
+// an outcome row `answered`; their usage and response event stay where migration 1 put them, which reads fall back
+// to. Small columns come first: SQLite reads a row's values in order, through the overflow pages of large ones.
+// JSON stays TEXT, as in the rest of these tables. The wire body is a JSON string, whole or as a difference from an
+// earlier call's body (wire-deltas.ts); `wire_hash` identifies the whole body, for the check a later difference
+// makes of its base.
 function modelCallLifecycle(dialect: SqlDialect): string[] {
   const real = realType(dialect);
-  const columns = [
-    `status TEXT NOT NULL DEFAULT 'answered'`,
-    'model_provider TEXT',
-    'model_id TEXT',
-    'parent_call_index INTEGER',
-    'parent_function_call_id TEXT',
-    'parent_tool TEXT',
-    `latency_ms ${real}`,
-    `first_token_ms ${real}`,
-    'error_text TEXT',
-    'response_json TEXT',
-    'wire_json TEXT',
-    'wire_body_json TEXT',
-    'wire_base_index INTEGER',
-    'wire_prefix INTEGER',
-    'wire_suffix INTEGER',
-    'wire_hash TEXT',
+  const columns = ['model_provider TEXT', 'model_id TEXT', 'parent_call_index INTEGER', 'parent_function_call_id TEXT', 'parent_tool TEXT'];
+  const key = 'app_name, user_id, session_id, call_index';
+  return [
+    ...columns.map((column) => `ALTER TABLE agentctx_model_calls ADD COLUMN ${column}`),
+    `CREATE TABLE agentctx_model_call_outcomes (
+      app_name TEXT NOT NULL,
+      user_id TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      call_index INTEGER NOT NULL,
+      status TEXT NOT NULL,
+      latency_ms ${real},
+      first_token_ms ${real},
+      usage_json TEXT,
+      error_text TEXT,
+      response_event_id TEXT,
+      wire_hash TEXT,
+      wire_base_index INTEGER,
+      wire_prefix INTEGER,
+      wire_suffix INTEGER,
+      wire_json TEXT,
+      response_json TEXT,
+      wire_body_json TEXT,
+      PRIMARY KEY (${key}),
+      FOREIGN KEY (${key}) REFERENCES agentctx_model_calls (${key}) ON DELETE CASCADE
+    )`,
+    `INSERT INTO agentctx_model_call_outcomes (${key}, status) SELECT ${key}, 'answered' FROM agentctx_model_calls`,
   ];
-  return columns.map((column) => `ALTER TABLE agentctx_model_calls ADD COLUMN ${column}`);
 }
 
 /** Every migration, oldest first. Append only: a released entry never changes. */

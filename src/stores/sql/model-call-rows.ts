@@ -7,8 +7,9 @@ import type { StoredCall } from './request-deltas.js';
 import type { SqlParam } from './sql-driver.js';
 import type { StoredWire, WireDelta } from './wire-deltas.js';
 
-// How a recorded model call maps to the columns of agentctx_model_calls. The summary columns let a listing skip the
-// request, provenance, response and wire record, which are the bulk of a row.
+// How a recorded model call maps to its two rows: what was recorded in agentctx_model_calls (`c`), how it ended in
+// agentctx_model_call_outcomes (`o`, none while the call is pending). The summary columns let a listing skip the
+// request, provenance, response and wire record, which are the bulk of both.
 
 export type SummaryRow = {
   call_index: number;
@@ -44,33 +45,35 @@ export type WireRow = {
 
 export type CallRow = SummaryRow & RequestRow & WireRow & { response_json: string | null };
 
-export const SUMMARY_COLUMNS: readonly string[] = [
-  'invocation_id',
-  'agent',
-  'call_time',
-  'edited_by_callback',
-  'request_chars',
-  'model_provider',
-  'model_id',
-  'parent_call_index',
-  'parent_function_call_id',
-  'parent_tool',
-  'status',
-  'latency_ms',
-  'first_token_ms',
-  'usage_json',
-  'error_text',
-  'response_event_id',
+/** A call's row and its outcome row, if it has one; select with `CALL_WHERE`. */
+export const CALL_FROM = 'agentctx_model_calls c LEFT JOIN agentctx_model_call_outcomes o USING (app_name, user_id, session_id, call_index)';
+export const CALL_WHERE = 'c.app_name = ? AND c.user_id = ? AND c.session_id = ?';
+
+const recorded = (column: string) => `c.${column} AS ${column}`;
+const ended = (column: string) => `o.${column} AS ${column}`;
+
+/** What `toCallSummary` reads, from `CALL_FROM`. Usage and response event of calls recorded before version 5 are on `c`. */
+export const SUMMARY_SELECT: readonly string[] = [
+  ...['call_index', 'invocation_id', 'agent', 'call_time', 'edited_by_callback', 'request_chars', 'model_provider', 'model_id'].map(recorded),
+  ...['parent_call_index', 'parent_function_call_id', 'parent_tool'].map(recorded),
+  `COALESCE(o.status, 'pending') AS status`,
+  ended('latency_ms'),
+  ended('first_token_ms'),
+  'COALESCE(o.usage_json, c.usage_json) AS usage_json',
+  ended('error_text'),
+  'COALESCE(o.response_event_id, c.response_event_id) AS response_event_id',
 ];
 
+/** The request as stored, on agentctx_model_calls. */
 export const REQUEST_COLUMNS: readonly string[] = ['request_json', 'provenance_json', 'base_call_index', 'base_message_count'];
 
+/** The wire record as stored, on agentctx_model_call_outcomes. */
 export const WIRE_COLUMNS: readonly string[] = ['wire_json', 'wire_body_json', 'wire_base_index', 'wire_prefix', 'wire_suffix'];
 
-/** Every column `toCallRecord` reads. */
-export const CALL_COLUMNS: readonly string[] = [...SUMMARY_COLUMNS, ...REQUEST_COLUMNS, 'response_json', ...WIRE_COLUMNS];
+/** Everything `toCallRecord` reads, from `CALL_FROM`. */
+export const CALL_SELECT: readonly string[] = [...SUMMARY_SELECT, ...REQUEST_COLUMNS.map(recorded), ended('response_json'), ...WIRE_COLUMNS.map(ended)];
 
-/** Written once, when the call is recorded. */
+/** Written once, on agentctx_model_calls, when the call is recorded. */
 export const RECORD_COLUMNS: readonly string[] = [
   'invocation_id',
   'agent',
@@ -85,7 +88,7 @@ export const RECORD_COLUMNS: readonly string[] = [
   ...REQUEST_COLUMNS,
 ];
 
-/** Written when the call is recorded, and again, all of them, when it is completed. */
+/** Written on agentctx_model_call_outcomes, all of them, when the call ends (or is recorded with its outcome). */
 export const OUTCOME_COLUMNS: readonly string[] = [
   'status',
   'latency_ms',

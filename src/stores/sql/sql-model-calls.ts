@@ -7,14 +7,16 @@ import { callAlreadyEnded, callNotFound, checkOutcome, outcomeOf } from '../../e
 import { findNonJson } from '../../engine/util/json-value.js';
 import {
   baseOf,
-  CALL_COLUMNS,
+  CALL_FROM,
+  CALL_SELECT,
+  CALL_WHERE,
   OUTCOME_COLUMNS,
   outcomeParams,
   ownRequest,
   RECORD_COLUMNS,
   recordParams,
   REQUEST_COLUMNS,
-  SUMMARY_COLUMNS,
+  SUMMARY_SELECT,
   toCallRecord,
   toCallSummary,
   WIRE_COLUMNS,
@@ -30,7 +32,27 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
 import type { SessionKeyParams } from './state-rows.js';
 
+const KEY_COLUMNS = 'app_name, user_id, session_id, call_index';
+
+// Completes a call: one outcome row inserted by its primary key, whatever the size of the request and the length of
+// the session. The SELECT reads only the call's key (from the primary-key index, on SQLite), never its request; the
+// conflict clause makes the write its own check, writing only where there is no outcome yet, or one recorded `pending`.
+const COMPLETE_CALL = `INSERT INTO agentctx_model_call_outcomes (${KEY_COLUMNS}, ${OUTCOME_COLUMNS.join(', ')})
+  SELECT ${KEY_COLUMNS}, ${OUTCOME_COLUMNS.map(() => '?').join(', ')} FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?
+  ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET ${OUTCOME_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')}
+  WHERE agentctx_model_call_outcomes.status = 'pending'`;
+
+/** A checked completion of a recorded call, to write in a transaction of its own or of an event's append. */
+export type SqlCompletion = {
+  /** True when the write must run in a transaction (it checks a wire body's base first). */
+  needsTransaction: boolean;
+  write(tx: SqlExecutor): Promise<void>;
+  /** Call after the write committed: the wire body becomes a base for later ones. */
+  written(): void;
+};
+
 export type SqlModelCalls = Pick<SessionStore, 'recordModelCall' | 'completeModelCall' | 'listModelCalls' | 'getModelCall'> & {
+  prepareCompletion(input: SessionKey & { index: number; outcome: ModelCallOutcome }): SqlCompletion;
   /** Drops what is kept in memory of a deleted session's calls, so a session made again under its key starts afresh. */
   forget(key: SessionKeyParams): void;
 };
@@ -43,7 +65,33 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
   const deltas = new RequestDeltas();
   const wires = new WireDeltas();
 
+  // Checks an outcome and encodes its wire body; `write` then completes the call inside whatever transaction runs it.
+  function prepareCompletion(input: SessionKey & { index: number; outcome: ModelCallOutcome }): SqlCompletion {
+    const { outcome } = input;
+    checkOutcome(outcome, 'outcome', true);
+    const sessionKey = JSON.stringify(keyParams(input));
+    const wire = outcome.wire === undefined ? undefined : wires.encode(sessionKey, outcome.wire.body);
+    const key = keyParams(input);
+    return {
+      needsTransaction: wire !== undefined,
+      write: async (tx: SqlExecutor) => {
+        if (wire !== undefined) await checkWireBase(tx, key, wire, outcome.wire?.body ?? '');
+        const inserted = await tx.run(COMPLETE_CALL, [...outcomeParams(outcome, wire), ...key, input.index]);
+        if (inserted.changes === 0) {
+          // An outcome is only ever written over a pending one, so what this read finds is why nothing was written.
+          const row = (await tx.query<{ status: string | null }>(`SELECT o.status AS status FROM ${CALL_FROM} WHERE ${CALL_WHERE} AND c.call_index = ?`, [...key, input.index]))[0];
+          // No outcome: the call was not there when the write ran (its session was deleted and made again since).
+          if (row === undefined || row.status === null) throw callNotFound(input.sessionId, input.index);
+          throw callAlreadyEnded(input.sessionId, input.index, row.status);
+        }
+      },
+      written: () => wire?.remember(input.index),
+    };
+  }
+
   return {
+    prepareCompletion,
+
     async recordModelCall(input: SessionKey & { call: NewModelCall }): Promise<number> {
       const sessionKey = JSON.stringify(keyParams(input));
       const outcome = outcomeOf(input.call);
@@ -74,12 +122,18 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
           Object.assign(stored, deltas.whole(input.call));
         }
         if (wire !== undefined) await checkWireBase(tx, key, wire, outcome.wire?.body ?? '');
-        const columns = [...RECORD_COLUMNS, ...OUTCOME_COLUMNS];
         await tx.run(
-          `INSERT INTO agentctx_model_calls (app_name, user_id, session_id, call_index, ${columns.join(', ')})
-           VALUES (?, ?, ?, ?, ${columns.map(() => '?').join(', ')})`,
-          [...key, taken, ...recordParams(input.call, stored), ...outcomeParams(outcome, wire)],
+          `INSERT INTO agentctx_model_calls (${KEY_COLUMNS}, ${RECORD_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ${RECORD_COLUMNS.map(() => '?').join(', ')})`,
+          [...key, taken, ...recordParams(input.call, stored)],
         );
+        // A call recorded after the fact has its outcome row at once; a pending one gets it when it ends (or now, with
+        // status pending, to keep the outcome fields it was recorded with until then).
+        if (outcome.status !== 'pending' || Object.keys(outcome).length > 1) {
+          await tx.run(
+            `INSERT INTO agentctx_model_call_outcomes (${KEY_COLUMNS}, ${OUTCOME_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ${OUTCOME_COLUMNS.map(() => '?').join(', ')})`,
+            [...key, taken, ...outcomeParams(outcome, wire)],
+          );
+        }
         return taken;
       });
       stored.remember(index);
@@ -89,33 +143,17 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
     },
 
     async completeModelCall(input: SessionKey & { index: number; outcome: ModelCallOutcome }): Promise<void> {
-      const { outcome } = input;
-      checkOutcome(outcome, 'outcome', true);
-      const sessionKey = JSON.stringify(keyParams(input));
-      const wire = outcome.wire === undefined ? undefined : wires.encode(sessionKey, outcome.wire.body);
-      const key = keyParams(input);
+      const completion = prepareCompletion(input);
       await ready();
-      await driver.transaction(async (tx) => {
-        if (wire !== undefined) await checkWireBase(tx, key, wire, outcome.wire?.body ?? '');
-        // One row by its primary key, whatever the session's length; the status condition makes the write its own check.
-        const updated = await tx.run(
-          `UPDATE agentctx_model_calls SET ${OUTCOME_COLUMNS.map((column) => `${column} = ?`).join(', ')}
-           WHERE ${CHILD_WHERE} AND call_index = ? AND status = 'pending'`,
-          [...outcomeParams(outcome, wire), ...key, input.index],
-        );
-        if (updated.changes === 0) {
-          const row = (await tx.query<{ status: string }>(`SELECT status FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`, [...key, input.index]))[0];
-          if (row === undefined) throw callNotFound(input.sessionId, input.index);
-          throw callAlreadyEnded(input.sessionId, input.index, row.status);
-        }
-      });
-      wire?.remember(input.index);
+      // A wire body stored as a difference needs its base checked in the same transaction; a lone INSERT is atomic by itself.
+      await (completion.needsTransaction ? driver.transaction(completion.write) : completion.write(driver));
+      completion.written();
     },
 
     async listModelCalls(input: SessionKey): Promise<ModelCallSummary[]> {
       await ready();
       const rows = await driver.query<SummaryRow>(
-        `SELECT call_index, ${SUMMARY_COLUMNS.join(', ')} FROM agentctx_model_calls WHERE ${CHILD_WHERE} ORDER BY call_index`,
+        `SELECT ${SUMMARY_SELECT.join(', ')} FROM ${CALL_FROM} WHERE ${CALL_WHERE} ORDER BY c.call_index`,
         keyParams(input),
       );
       return rows.map(toCallSummary);
@@ -126,7 +164,7 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
       const key = keyParams(input);
       return driver.transaction(
         async (tx) => {
-          const row = (await tx.query<CallRow>(`SELECT call_index, ${CALL_COLUMNS.join(', ')} FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`, [...key, input.index]))[0];
+          const row = (await tx.query<CallRow>(`SELECT ${CALL_SELECT.join(', ')} FROM ${CALL_FROM} WHERE ${CALL_WHERE} AND c.call_index = ?`, [...key, input.index]))[0];
           if (row === undefined) return undefined;
           const request = await rebuildRequest(tx, key, row);
           const wireBody = row.wire_body_json === null ? undefined : await rebuildWireBody(tx, key, row);
@@ -152,13 +190,13 @@ async function baseStillThere(tx: SqlExecutor, key: SessionKeyParams, index: num
 }
 
 /**
- * Writes `wire` whole unless its base's row still holds the body it was taken from: another store may have deleted
- * the session and made it again since. The base must have ended, too: only then is its body final.
+ * Writes `wire` whole unless its base's outcome row still holds the body it was taken from: another store may have
+ * deleted the session and made it again since. The base must have ended, too: only then is its body final.
  */
 async function checkWireBase(tx: SqlExecutor, key: SessionKeyParams, wire: StoredWire, body: string): Promise<void> {
   if (wire.delta === undefined) return;
   const rows = await tx.query<{ wire_hash: string | null }>(
-    `SELECT wire_hash FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ? AND status <> 'pending'`,
+    `SELECT wire_hash FROM agentctx_model_call_outcomes WHERE ${CHILD_WHERE} AND call_index = ? AND status <> 'pending'`,
     [...key, wire.delta.base],
   );
   if (rows[0] === undefined || rows[0].wire_hash !== wire.baseHash) Object.assign(wire, { text: body, delta: undefined, baseHash: undefined });
@@ -190,7 +228,7 @@ async function rebuildWireBody(tx: SqlExecutor, key: SessionKeyParams, row: Wire
     // Differences only ever refer to bodies written before them; a loop means the rows were edited.
     if (seen.has(index)) throw new Error(`the wire bodies of model calls refer to each other in a loop (at call ${index})`);
     seen.add(index);
-    const base = (await tx.query<WireRow>(`SELECT ${WIRE_COLUMNS.join(', ')} FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`, [...key, index]))[0];
+    const base = (await tx.query<WireRow>(`SELECT ${WIRE_COLUMNS.join(', ')} FROM agentctx_model_call_outcomes WHERE ${CHILD_WHERE} AND call_index = ?`, [...key, index]))[0];
     if (base === undefined || base.wire_body_json === null) return undefined;
     chain.push(base);
     index = wireBaseOf(base)?.base;

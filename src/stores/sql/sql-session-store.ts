@@ -137,11 +137,13 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       return sortSessionsForList(found);
     },
 
-    async appendEvent({ session, event }: AppendEventInput): Promise<Event> {
+    async appendEvent({ session, event, completeModelCall }: AppendEventInput): Promise<Event> {
       if (event.partial === true) return event;
       // Validated before the transaction: a value that cannot be stored never reaches the database.
       const persisted = prepareStoredEvent(event);
-      const key = keyParams({ appName: session.appName, userId: session.userId, sessionId: session.id });
+      const sessionKey = { appName: session.appName, userId: session.userId, sessionId: session.id };
+      const completion = completeModelCall === undefined ? undefined : modelCalls.prepareCompletion({ ...sessionKey, ...completeModelCall });
+      const key = keyParams(sessionKey);
       const loaded = session.revision;
       await ready();
       const { revision, written } = await driver.transaction(async (tx) => {
@@ -164,8 +166,12 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
         // Throwing rolls the revision bump back: nothing of this append is written.
         if (inserted.changes === 0) throw eventExists(persisted.id, session.id);
         // Shared keys are compared-and-set against the versions this copy saw; a loser throws, rolling back the append.
-        return { revision: next, written: await writeStateChecked(tx, key, splitStateDelta(persisted.actions.stateDelta), session) };
+        const written = await writeStateChecked(tx, key, splitStateDelta(persisted.actions.stateDelta), session);
+        // The answer and its call's record are written together, or neither is.
+        await completion?.write(tx);
+        return { revision: next, written };
       });
+      completion?.written();
       applyToSession(session, event, persisted, revision, written);
       return persisted;
     },
@@ -175,7 +181,7 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       const key = keyParams(input);
       // Explicit deletes rather than trusting ON DELETE CASCADE, which SQLite only honours with foreign_keys on.
       await driver.transaction(async (tx) => {
-        for (const table of ['agentctx_events', 'agentctx_session_state', 'agentctx_model_calls']) {
+        for (const table of ['agentctx_events', 'agentctx_session_state', 'agentctx_model_call_outcomes', 'agentctx_model_calls']) {
           await tx.run(`DELETE FROM ${table} WHERE ${CHILD_WHERE}`, key);
         }
         await tx.run(`DELETE FROM agentctx_sessions WHERE ${SESSION_WHERE}`, key);

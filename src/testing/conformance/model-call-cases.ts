@@ -90,6 +90,17 @@ export function modelCallCases(setup: Setup, twin: TwinStore | undefined): void 
     expect(await store.getModelCall({ ...key, index })).toEqual({ ...call, index });
   });
 
+  it('keeps the outcome fields of a call recorded pending until its completion replaces them all, once', async () => {
+    const { store, key } = await start();
+    const early = { latencyMs: 5, usage: { promptTokens: 1 }, wire: wire('{"early":true}'), responseEventId: 'ev-early' };
+    const index = await store.recordModelCall({ ...key, call: { ...newCall(1), status: 'pending', ...early } });
+    expect(await store.getModelCall({ ...key, index })).toEqual({ ...newCall(1), index, status: 'pending', ...early });
+    await store.completeModelCall({ ...key, index, outcome: { status: 'failed', latencyMs: 7, error: 'late' } });
+    expect(await store.getModelCall({ ...key, index })).toEqual({ ...newCall(1), index, status: 'failed', latencyMs: 7, error: 'late' });
+    expect((await codeOf(store.completeModelCall({ ...key, index, outcome: answered('{}') }))).code).toBe('already_exists');
+    expect((await store.listModelCalls(key)).map((summary) => summary.status)).toEqual(['failed']);
+  });
+
   it('refuses to complete a call twice, an unknown call, or a call of an unknown session', async () => {
     const { store, key } = await start();
     const index = await store.recordModelCall({ ...key, call: newCall(1) });
