@@ -3,6 +3,7 @@ import { UsageError } from '../contracts/errors/usage-error.js';
 import type { SessionStore } from '../contracts/session-store.js';
 import type { SessionKey } from '../contracts/session.js';
 import { loadAgent } from './load-agent.js';
+import { refuseMissingStore } from './resolve-store.js';
 import type { CliRuntime } from './runtime.js';
 
 export type RecordedSessionOptions = {
@@ -21,6 +22,7 @@ export async function openRecordedSession(file: string | undefined, options: Rec
   const appName = options.app ?? (file === undefined ? undefined : (await loadAgent(file, cwd)).name);
   if (appName === undefined) throw new UsageError('--session needs the app: name the agent file, or pass --app.');
   const key = { appName, userId: options.user ?? 'user', sessionId: options.session };
+  refuseMissingStore(options.store, cwd);
   const store = await runtime.store(options.store);
   const session = await store.getSession({ ...key, numRecentEvents: 0 });
   if (session === undefined) {

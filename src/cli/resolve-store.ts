@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
@@ -23,6 +24,19 @@ export async function resolveStore(value: string | undefined, cwd: string): Prom
   const opened = await resolveSqlStore(value, cwd);
   if (opened.dialect === 'postgres') await usingStore(opened, () => opened.store.migrate());
   return opened.store;
+}
+
+/**
+ * Refuses a `--store` that names no store yet, for the commands that only read one (`inspect`, `tokens`, `web`, …):
+ * opening a SQLite file that is not there would create an empty one, and hide the typo. `memory` starts empty too.
+ */
+export function refuseMissingStore(value: string | undefined, cwd: string): void {
+  if (value === 'memory') throw new UsageError('--store memory starts empty, so there would be nothing to read.', 'Name the SQLite file or postgres:// URL that agentctx run, serve or npm start wrote.');
+  if (value !== undefined && isPostgresUrl(value)) return;
+  const path = resolve(cwd, value ?? DEFAULT_STORE);
+  if (!existsSync(path)) {
+    throw new UsageError(`There is no store at ${path}.`, `Run 'npm start' or 'agentctx run' first, or name the store with --store${value === undefined ? '' : ' (check the path)'}.`);
+  }
 }
 
 /** The SQLite or PostgreSQL store a `--store` value names, not yet connected; refuses `memory`. */

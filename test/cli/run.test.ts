@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,6 +89,21 @@ describe('agentctx run', () => {
     expectOneLineError(await agentctx('run', 'examples/seed-001/pipeline.yaml', 'extra', '--message', 'x'), 2, /run takes one agent file/);
     expectOneLineError(await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'ghost', '--store', join(dir, 'pipeline.db')), 2, /Session ghost of user user in app draft_and_review is not in the store/);
     expectOneLineError(await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'demo', '--call', '9', '--store', join(dir, 'pipeline.db')), 2, /Session demo has no call 9; it has 2\./);
+  });
+
+  it('refuses a store that is not there in the commands that only read one, and creates nothing', async () => {
+    const missing = join(dir, 'typo.db');
+    const file = 'examples/seed-001/pipeline.yaml';
+    for (const args of [
+      ['inspect', file, '--session', 'demo', '--store', missing],
+      ['inspect', file, '--session', 'demo', '--call', '1', '--store', missing],
+      ['tokens', file, '--session', 'demo', '--store', missing],
+      ['compact', file, '--session', 'demo', '--dry-run', '--interval', '2', '--overlap', '0', '--store', missing],
+      ['web', '--store', missing],
+    ]) {
+      expectOneLineError(await agentctx(...args), 2, /There is no store at .*typo\.db\./);
+      expect(existsSync(missing)).toBe(false);
+    }
   });
 
   it('exits 1 when a turn ends with an error event', async () => {

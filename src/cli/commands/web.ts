@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { listenError, listenOptions } from '../listen-options.js';
 import { packageVersion } from '../package-version.js';
-import { DEFAULT_STORE, isPostgresUrl } from '../resolve-store.js';
+import { DEFAULT_STORE, refuseMissingStore } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
 
 const DEFAULT_PORT = 8090;
@@ -75,12 +73,7 @@ export const webCommand: Command = {
       return 0;
     }
     if (positionals.length > 0) throw new UsageError(`web takes no file, got '${positionals[0] ?? ''}'.`, "Name the store with --store, and apps with --app; see 'agentctx web --help'.");
-    if (values.store === 'memory') throw new UsageError('--store memory starts empty, so there would be nothing to inspect.', 'Name the SQLite file or postgres:// URL that agentctx run or npm start wrote.');
-    // Opening a SQLite file that is not there would create an empty one: say where the sessions should have been instead.
-    if (values.store === undefined || !isPostgresUrl(values.store)) {
-      const path = resolve(io.cwd, values.store ?? DEFAULT_STORE);
-      if (!existsSync(path)) throw new UsageError(`There is no store at ${path}.`, "Run 'npm start' or 'agentctx run' first, or name the store with --store.");
-    }
+    refuseMissingStore(values.store, io.cwd);
     const { port, host, token } = listenOptions(values, io.env, { port: DEFAULT_PORT, service: 'inspector' });
     const apps = (values.app ?? []).map((name) => name.trim()).filter((name) => name !== '');
 
