@@ -68,7 +68,7 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   testing: { layers: [...ALL_CORE, 'testing', 'stores/fs', 'models/scripted'], packages: ['vitest'] },
   cli: {
     layers: [...ALL_CORE, 'cli', 'access', 'stores/fs', 'stores/sqlite', 'stores/postgres', 'models/shared', 'models/scripted', 'models/registry', 'workspace', 'server', 'web'],
-    packages: ['node:fs', 'node:fs/promises', 'node:path', 'node:util', 'node:url', 'node:readline/promises'],
+    packages: ['node:fs', 'node:fs/promises', 'node:path', 'node:util', 'node:url', 'node:readline/promises', 'tsx/esm/api'],
   },
   // The package's entry files: the curated public surface, re-exported from where each name lives.
   entry: { layers: [...ALL_CORE, 'models/shared'], packages: [] },
@@ -84,6 +84,7 @@ const SOLE_IMPORTERS: Record<string, string> = {
   '@hono/node-server': 'web/serve-inspector.ts',
   yaml: 'engine/config/parse-document.ts',
   'gpt-tokenizer/encoding/o200k_base': 'engine/tokens/token-counter.ts',
+  'tsx/esm/api': 'cli/import-agent-module.ts',
 };
 
 const target = (file: SourceFile, specifier: string) => resolve(dirname(file.path), specifier).replace(/\.js$/, '.ts');

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../contracts/errors/usage-error.js';
+import { closest } from '../engine/util/json-reader.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -11,6 +12,10 @@ export function parseCommandArgs<T extends Options>(command: string, args: strin
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '.');
-    throw new UsageError(message, `Run 'agentctx ${command} --help' to see the options.`);
+    // A mistyped option gets the nearest one named ("did you mean"), as unknown fields in files do.
+    const unknown = /^Unknown option '--([^'=]+)'/.exec(message)?.[1];
+    const guess = unknown === undefined ? undefined : closest(unknown, Object.keys(options));
+    const suggestion = guess === undefined ? '' : ` (did you mean --${guess}?)`;
+    throw new UsageError(`${message.replace(/\.$/, '')}${suggestion}.`, `Run 'agentctx ${command} --help' to see the options.`);
   }
 }

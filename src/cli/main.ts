@@ -1,4 +1,5 @@
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
+import { closest } from '../engine/util/json-reader.js';
 import { checkCommand } from './commands/check.js';
 import { compactCommand } from './commands/compact.js';
 import { diffCommand } from './commands/diff.js';
@@ -63,7 +64,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo(), ope
     }
     const command = COMMANDS.find((candidate) => candidate.name === first);
     if (command === undefined) {
-      io.stderr(`error: unknown command '${first}'. Run 'agentctx --help' to see the commands.\n`);
+      const guess = closest(first, COMMANDS.map((candidate) => candidate.name));
+      io.stderr(`error: unknown command '${first}'${guess === undefined ? '' : ` (did you mean '${guess}'?)`}. Run 'agentctx --help' to see the commands.\n`);
       return 2;
     }
     // Every command's --help is answered here, before its own options are checked.

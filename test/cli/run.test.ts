@@ -87,8 +87,26 @@ describe('agentctx run', () => {
     expectOneLineError(await agentctx('run', 'nope.yaml', '--message', 'x'), 2, /^error: Cannot read nope\.yaml/);
     expectOneLineError(await agentctx('run', 'examples/seed-001/pipeline.yaml', '--model', `scripted:${join(dir, 'bad-script.yaml')}`, '--message', 'x', '--store', 'memory'), 2, /rules\[0\]\.when\.agnet: unknown field \(did you mean 'agent'\?\)/);
     expectOneLineError(await agentctx('run', 'examples/seed-001/pipeline.yaml', 'extra', '--message', 'x'), 2, /run takes one agent file/);
+    expectOneLineError(await agentctx('run', 'examples/seed-001/pipeline.yaml', '--mesage', 'x'), 2, /^error: Unknown option '--mesage' \(did you mean --message\?\)\. Run 'agentctx run --help'/);
+    expectOneLineError(await agentctx('inspec', 'examples/seed-001/pipeline.yaml'), 2, /^error: unknown command 'inspec' \(did you mean 'inspect'\?\)\./);
     expectOneLineError(await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'ghost', '--store', join(dir, 'pipeline.db')), 2, /Session ghost of user user in app draft_and_review is not in the store/);
     expectOneLineError(await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'demo', '--call', '9', '--store', join(dir, 'pipeline.db')), 2, /Session demo has no call 9; it has 2\./);
+  });
+
+  it('runs a TypeScript agent module as it is, and inspects its calls', async () => {
+    const script = join(dir, 'travel-script.yaml');
+    await writeFile(script, 'rules:\n  - when: { agent: travel, afterToolResponse: fare }\n    respond: { text: Lyon costs 49 euros. }\n  - when: { agent: travel }\n    respond: { functionCall: { name: fare, args: { city: Lyon } } }\n');
+    const store = join(dir, 'travel.db');
+    const result = await agentctx('run', 'test/fixtures/travel-agent.ts', '--model', `scripted:${script}`, '--store', store, '--session', 'trip', '--message', 'How much to Lyon?');
+    expect(result.stderr).toBe('session trip (app travel, user user)\n');
+    expect(result.stdout).toContain('[travel] ← fare: {"euros":49}');
+    expect(result.stdout).toContain('[travel] Lyon costs 49 euros.');
+    const call = await agentctx('inspect', 'test/fixtures/travel-agent.ts', '--session', 'trip', '--call', '1', '--store', store);
+    expect(call.code).toBe(0);
+    expect(call.stdout).toContain('You find fares. Cities known: .');
+
+    await writeFile(join(dir, 'broken.ts'), "import { llmAgent } from 'agentctx';\nexport default llmAgent({ name: 'x', instruction: 'y' ;\n");
+    expectOneLineError(await agentctx('run', join(dir, 'broken.ts'), '--store', 'memory', '--message', 'x'), 2, /^error: Invalid .*broken\.ts: line 2, column \d+: Expected/);
   });
 
   it('refuses a store that is not there in the commands that only read one, and creates nothing', async () => {

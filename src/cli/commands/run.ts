@@ -20,7 +20,8 @@ later (--session) and any call can be inspected:
 
 <agent-file-or-module>
   a YAML/JSON agent file (the declarative form: see 'agentctx inspect --help'),
-  or a JavaScript module exporting an agent definition (default or 'agent')
+  or a JavaScript or TypeScript module (.js, .mjs, .ts, .mts) exporting an
+  agent definition (default or 'agent'); TypeScript loads as it is
 
 Options:
   --message <text>   send one message and exit; without it, read messages from

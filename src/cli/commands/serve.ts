@@ -14,8 +14,8 @@ every model call. The same store as 'agentctx run' and 'agentctx inspect', and
 nothing kept between requests, so several servers can share one database.
 
 <agent-file-or-module>
-  a YAML/JSON agent file, or a JavaScript module exporting an agent definition
-  (default or 'agent'); its root agent's name is the app in every path
+  a YAML/JSON agent file, or a JavaScript or TypeScript module exporting an agent
+  definition (default or 'agent'); its root agent's name is the app in every path
 
 Options:
   --store <path|url> where sessions live (default: ${DEFAULT_STORE}):

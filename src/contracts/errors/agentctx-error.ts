@@ -72,9 +72,10 @@ export class AgentctxError extends Error {
     return AgentctxError.isInstance.call(this, value);
   }
 
-  /** The message and the hint on one line, as the CLI prints it. */
+  /** The message and the hint on one line, as the CLI prints it: two sentences, so the message ends with a stop. */
   describe(): string {
-    return this.hint === undefined ? this.message : `${this.message} ${this.hint}`;
+    if (this.hint === undefined) return this.message;
+    return `${this.message}${/[.!?:]$/.test(this.message) ? '' : '.'} ${this.hint}`;
   }
 }
 
