@@ -3,7 +3,7 @@ import { UsageError } from '../contracts/errors/usage-error.js';
 import type { ModelCallRecord } from '../contracts/model-call.js';
 import { formatAnswer, formatCallTree, formatWire } from './format-call.js';
 import type { CliIo } from './io.js';
-import { openRecordedSession, type RecordedSessionOptions } from './recorded-session.js';
+import { openRecordedSession, recordedCall, type RecordedSessionOptions } from './recorded-session.js';
 import type { CliRuntime } from './runtime.js';
 import { show, type ShowOptions } from './show-request.js';
 import { createStyle } from './style.js';
@@ -24,14 +24,8 @@ export async function inspectRecorded(file: string | undefined, values: Recorded
     else io.stdout(formatCallTree(calls, key.sessionId, style));
     return 0;
   }
-  const index = Number(values.call);
-  if (!Number.isInteger(index) || index < 1) throw new UsageError(`--call must be a whole number from 1, got '${values.call}'.`);
-  const record = await store.getModelCall({ ...key, index });
-  if (record === undefined) {
-    const count = (await store.listModelCalls(key)).length;
-    throw new NotFoundError({ resource: 'model call', id: String(index), message: `Session ${key.sessionId} has no call ${index}; it has ${count}.`, hint: 'List them with --session alone.' });
-  }
-  const title = `Call ${index} of session ${key.sessionId}: agent '${record.agent}', invocation ${record.invocationId}`;
+  const record = await recordedCall(store, key, values.call);
+  const title = `Call ${record.index} of session ${key.sessionId}: agent '${record.agent}', invocation ${record.invocationId}`;
   if (values.wire === true) return showWire(record, title, values, io);
   const nested = record.parent === undefined ? '' : ` · inside tool call ${record.parent.functionCallId} (${record.parent.tool})${record.parent.callIndex === undefined ? '' : ` of call ${record.parent.callIndex}`}`;
   const edited = record.editedByCallback ? ' · edited by a beforeModel hook' : '';

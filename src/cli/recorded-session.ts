@@ -1,5 +1,6 @@
 import { NotFoundError } from '../contracts/errors/not-found-error.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
+import type { ModelCallRecord } from '../contracts/model-call.js';
 import type { SessionStore } from '../contracts/session-store.js';
 import type { SessionKey } from '../contracts/session.js';
 import { loadAgent } from './load-agent.js';
@@ -24,14 +25,31 @@ export async function openRecordedSession(file: string | undefined, options: Rec
   const key = { appName, userId: options.user ?? 'user', sessionId: options.session };
   refuseMissingStore(options.store, cwd);
   const store = await runtime.store(options.store);
+  await requireSession(store, key);
+  return { store, key };
+}
+
+/** Refuses a session that is not in the store, in one line naming what to check. */
+export async function requireSession(store: SessionStore, key: SessionKey): Promise<void> {
   const session = await store.getSession({ ...key, numRecentEvents: 0 });
   if (session === undefined) {
     throw new NotFoundError({
       resource: 'session',
       id: key.sessionId,
-      message: `Session ${key.sessionId} of user ${key.userId} in app ${appName} is not in the store.`,
+      message: `Session ${key.sessionId} of user ${key.userId} in app ${key.appName} is not in the store.`,
       hint: 'Check --session, --user, --app and --store.',
     });
   }
-  return { store, key };
+}
+
+/** Call `value` (a `--call` option) of a recorded session; a number out of range is a one-line error. */
+export async function recordedCall(store: SessionStore, key: SessionKey, value: string): Promise<ModelCallRecord> {
+  const index = Number(value);
+  if (!Number.isInteger(index) || index < 1) throw new UsageError(`--call must be a whole number from 1, got '${value}'.`);
+  const record = await store.getModelCall({ ...key, index });
+  if (record === undefined) {
+    const count = (await store.listModelCalls(key)).length;
+    throw new NotFoundError({ resource: 'model call', id: String(index), message: `Session ${key.sessionId} has no call ${index}; it has ${count}.`, hint: 'List them with --session alone.' });
+  }
+  return record;
 }

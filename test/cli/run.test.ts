@@ -51,6 +51,29 @@ describe('agentctx run', () => {
     expect(shown.stdout).toMatch(/↳ \{draft_text\} → state 'draft_text' \(session\)/);
   });
 
+  it('diffs two recorded calls of a session, and the same call of two sessions', async () => {
+    const store = join(dir, 'diffed.db');
+    for (const session of ['d1', 'd2']) {
+      expect((await agentctx('run', ...pipeline, '--store', store, '--session', session, '--message', 'Write about X')).code).toBe(0);
+    }
+    const file = 'examples/seed-001/pipeline.yaml';
+    const calls = await agentctx('diff', file, '--session', 'd1', '--call', '1', '--call', '2', '--store', store);
+    expect(calls.code).toBe(1);
+    expect(calls.stdout).toMatch(/^a: session d1, call 1\nb: session d1, call 2\n/);
+    expect(calls.stdout).toMatch(/system {4}differs from char 0/);
+    const json = JSON.parse((await agentctx('diff', file, '--session', 'd1', '--call', '1', '--call', '2', '--store', store, '--json')).stdout) as { identical: boolean; system: { identical: boolean } };
+    expect(json).toMatchObject({ identical: false, system: { identical: false } });
+
+    // Two runs of the same definitions with the same message: byte-identical requests.
+    const sessions = await agentctx('diff', '--app', 'draft_and_review', '--session', 'd1', '--session', 'd2', '--call', '2', '--store', store);
+    expect(sessions.code).toBe(0);
+    expect(sessions.stdout).toContain('the requests are identical');
+
+    expectOneLineError(await agentctx('diff', file, '--session', 'd1', '--call', '1', '--store', store), 2, /takes two --call options, got 1/);
+    expectOneLineError(await agentctx('diff', file, '--session', 'd1', '--call', '1', '--call', '7', '--store', store), 2, /Session d1 has no call 7; it has 2\./);
+    expectOneLineError(await agentctx('diff', file, '--session', 'd1', '--session', 'nope', '--call', '1', '--store', store), 2, /Session nope of user user in app draft_and_review is not in the store/);
+  });
+
   it('continues a session, reading messages one per line from a pipe', async () => {
     const store = join(dir, 'notes.db');
     const args = ['run', 'test/fixtures/notes-agent.mjs', '--model', 'scripted:test/fixtures/notes-script.yaml', '--store', store, '--session', 'n1'];
