@@ -3,11 +3,19 @@ import { resolve } from 'node:path';
 import { NotFoundError } from '../contracts/errors/not-found-error.js';
 import { ValidationError } from '../contracts/errors/validation-error.js';
 
-/** Reads a file the user named, turning the usual failures into one clear sentence. */
-export async function readInputFile(path: string, cwd: string): Promise<string> {
-  const full = resolve(cwd, path);
+/** Reads a text file the user named, turning the usual failures into one clear sentence. */
+export function readInputFile(path: string, cwd: string): Promise<string> {
+  return readNamed(path, cwd, (full) => readFile(full, 'utf8'));
+}
+
+/** Reads a file the user named as bytes (an artifact), with the same one-sentence failures. */
+export function readInputBytes(path: string, cwd: string): Promise<Uint8Array> {
+  return readNamed(path, cwd, async (full) => new Uint8Array(await readFile(full)));
+}
+
+async function readNamed<T>(path: string, cwd: string, read: (full: string) => Promise<T>): Promise<T> {
   try {
-    return await readFile(full, 'utf8');
+    return await read(resolve(cwd, path));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {

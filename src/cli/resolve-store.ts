@@ -3,7 +3,9 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
+import type { ArtifactStore } from '../contracts/artifact-store.js';
 import type { SessionStore } from '../contracts/session-store.js';
+import { createInMemoryArtifactStore } from '../engine/session/in-memory-artifact-store.js';
 import { createInMemorySessionStore } from '../engine/session/in-memory-session-store.js';
 import type { SqlSessionStore } from '../stores/sqlite/index.js';
 
@@ -39,6 +41,32 @@ export function refuseMissingStore(value: string | undefined, cwd: string): void
   }
 }
 
+/** An artifact store, closed with the command. */
+export type OpenedArtifactStore = ArtifactStore & { close(): Promise<void> };
+
+/**
+ * The artifact store beside the session store a `--store` value names: the same SQLite file or PostgreSQL database
+ * (artifacts have tables of their own in the one schema), or one in memory beside `--store memory`. Opened lazily by
+ * the store itself: a command that never touches an artifact never reads those tables.
+ */
+export async function resolveArtifactStore(value: string | undefined, cwd: string): Promise<OpenedArtifactStore> {
+  if (value === 'memory') return { ...createInMemoryArtifactStore(), close: async () => {} };
+  if (value !== undefined && isPostgresUrl(value)) {
+    const shown = redactUrl(value);
+    const { createPostgresArtifactStore } = await import('../stores/postgres/index.js');
+    const store = createPostgresArtifactStore({ url: value });
+    await usingStore({ store, shown, dialect: 'postgres' }, () => store.migrate());
+    return store;
+  }
+  const path = resolve(cwd, value ?? DEFAULT_STORE);
+  const { createSqliteArtifactStore } = await import('../stores/sqlite/index.js');
+  try {
+    return createSqliteArtifactStore({ path });
+  } catch (error) {
+    throw cannotOpen('sqlite', path, error);
+  }
+}
+
 /** The SQLite or PostgreSQL store a `--store` value names, not yet connected; refuses `memory`. */
 export async function resolveSqlStore(value: string | undefined, cwd: string): Promise<OpenedSqlStore> {
   if (value === 'memory') throw new UsageError('--store memory keeps nothing, so it has no schema.', 'Name a SQLite file or a postgres:// URL.');
@@ -62,7 +90,7 @@ export async function resolveSqlStore(value: string | undefined, cwd: string): P
  * Runs `use` on the store; a failure that is not agentctx's own (the server refused the connection, the
  * password was wrong, the database does not exist) becomes one line naming the store. Closes the store if it fails.
  */
-export async function usingStore<T>(opened: OpenedSqlStore, use: () => Promise<T>): Promise<T> {
+export async function usingStore<T>(opened: Omit<OpenedSqlStore, 'store'> & { store: { close(): Promise<void> } }, use: () => Promise<T>): Promise<T> {
   try {
     return await use();
   } catch (error) {

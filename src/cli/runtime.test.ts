@@ -33,11 +33,11 @@ type Run = { code: number; stdout: string; stderr: string; log: string[] };
 async function run(args: string[], during?: (output: () => string) => Promise<void>): Promise<Run> {
   const log: string[] = [];
   const shown = (value: string | undefined) => (value === db ? 'db' : (value ?? 'default'));
-  const watched = <T extends { close(): Promise<void> }>(store: T, value: string | undefined): T => {
-    log.push(`open ${shown(value)}`);
+  const watched = <T extends { close(): Promise<void> }>(store: T, value: string | undefined, what = ''): T => {
+    log.push(`open ${what}${shown(value)}`);
     return new Proxy(store, {
       get(target, property) {
-        if (property === 'close') return () => (log.push(`close ${shown(value)}`), target.close());
+        if (property === 'close') return () => (log.push(`close ${what}${shown(value)}`), target.close());
         const member: unknown = Reflect.get(target, property, target);
         return typeof member === 'function' ? member.bind(target) : member;
       },
@@ -49,6 +49,7 @@ async function run(args: string[], during?: (output: () => string) => Promise<vo
       const opened = await nodeOpeners.sqlStore(value, cwd);
       return { ...opened, store: watched(opened.store, value) };
     },
+    artifacts: async (value, cwd) => watched(await nodeOpeners.artifacts(value, cwd), value, 'artifacts '),
     model: (name, cwd, env) => (log.push(`model ${name}`), nodeOpeners.model(name, cwd, env)),
   };
   let stdout = '';
@@ -75,12 +76,12 @@ async function takenPort(): Promise<{ port: number; server: Server }> {
 }
 
 describe('the CLI runtime', () => {
-  it('run: resolves the models the agents name, then opens the store, and closes it', async () => {
+  it('run: resolves the models the agents name, then opens the stores (sessions, artifacts beside them), and closes them', async () => {
     const result = await run(['run', 'agent.yaml', '--store', db, '--session', 's1', '--message', 'Again']);
     expect(result.code).toBe(0);
-    expect(result.log).toEqual(['model scripted:script.yaml', 'open db', 'close db']);
+    expect(result.log).toEqual(['model scripted:script.yaml', 'open db', 'open artifacts db', 'close artifacts db', 'close db']);
     const once = await run(['run', 'agent.yaml', '--store', 'memory', '--model', 'scripted:script.yaml', '--message', 'Hi']);
-    expect(once.log).toEqual(['model scripted:script.yaml', 'open memory', 'close memory']);
+    expect(once.log).toEqual(['model scripted:script.yaml', 'open memory', 'open artifacts memory', 'close artifacts memory', 'close memory']);
   });
 
   it('compact, inspect, tokens and migrate open the store through it and close it', async () => {
@@ -99,7 +100,7 @@ describe('the CLI runtime', () => {
     const { port, server } = await takenPort();
     try {
       const serve = await run(['serve', 'agent.yaml', '--store', db, '--port', String(port)]);
-      expect(serve).toMatchObject({ code: 2, stderr: expect.stringMatching(/is already in use/), log: ['model scripted:script.yaml', 'open db', 'close db'] });
+      expect(serve).toMatchObject({ code: 2, stderr: expect.stringMatching(/is already in use/), log: ['model scripted:script.yaml', 'open db', 'open artifacts db', 'close artifacts db', 'close db'] });
       const web = await run(['web', '--store', db, '--port', String(port)]);
       expect(web).toMatchObject({ code: 2, stderr: expect.stringMatching(/is already in use/), log: ['open db', 'close db'] });
     } finally {
@@ -109,7 +110,7 @@ describe('the CLI runtime', () => {
 
   it('serve and web keep the store open while they listen, and close it when stopped', async () => {
     const serve = await run(['serve', 'agent.yaml', '--store', db, '--port', '0'], stopOnceListening(/^listening on /));
-    expect({ code: serve.code, log: serve.log }).toEqual({ code: 0, log: ['model scripted:script.yaml', 'open db', 'close db'] });
+    expect({ code: serve.code, log: serve.log }).toEqual({ code: 0, log: ['model scripted:script.yaml', 'open db', 'open artifacts db', 'close artifacts db', 'close db'] });
     const web = await run(['web', '--store', db, '--port', '0'], stopOnceListening(/^inspector on /));
     expect({ code: web.code, log: web.log }).toEqual({ code: 0, log: ['open db', 'close db'] });
   });

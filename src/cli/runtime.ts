@@ -1,4 +1,5 @@
 import type { AgentTree } from '../contracts/agent.js';
+import type { ArtifactStore } from '../contracts/artifact-store.js';
 import type { Model } from '../contracts/model.js';
 import type { SessionStore } from '../contracts/session-store.js';
 import { createAgentTree, isLlmAgent } from '../engine/agent/agent-tree.js';
@@ -6,7 +7,7 @@ import type { Runner } from '../engine/runner/runner.js';
 import { createRunner } from '../presets/create-runner.js';
 import { loadAgent } from './load-agent.js';
 import { resolveModel } from './resolve-model.js';
-import { resolveSqlStore, resolveStore, type OpenedSqlStore } from './resolve-store.js';
+import { resolveArtifactStore, resolveSqlStore, resolveStore, type OpenedArtifactStore, type OpenedSqlStore } from './resolve-store.js';
 
 /** Where a command runs: its working folder (for relative paths) and its environment (for API keys). */
 export type RuntimePlace = { cwd: string; env: Readonly<Record<string, string | undefined>> };
@@ -15,14 +16,16 @@ export type RuntimePlace = { cwd: string; env: Readonly<Record<string, string | 
 export type Openers = {
   store(value: string | undefined, cwd: string): Promise<SessionStore>;
   sqlStore(value: string | undefined, cwd: string): Promise<OpenedSqlStore>;
+  /** The artifact store beside the session store `value` names. */
+  artifacts(value: string | undefined, cwd: string): Promise<OpenedArtifactStore>;
   model(name: string, cwd: string, env: RuntimePlace['env']): Promise<Model>;
 };
 
 /** The stores and models `--store` and `--model` name on this machine (`resolve-store.ts`, `resolve-model.ts`). */
-export const nodeOpeners: Openers = Object.freeze({ store: resolveStore, sqlStore: resolveSqlStore, model: resolveModel });
+export const nodeOpeners: Openers = Object.freeze({ store: resolveStore, sqlStore: resolveSqlStore, artifacts: resolveArtifactStore, model: resolveModel });
 
-/** What `agentctx run` and `serve` drive: an agent file's runner, and the store it keeps sessions in. */
-export type AgentRunner = { runner: Runner; sessions: SessionStore };
+/** What `agentctx run` and `serve` drive: an agent file's runner, and the stores it keeps sessions and artifacts in. */
+export type AgentRunner = { runner: Runner; sessions: SessionStore; artifacts: ArtifactStore };
 
 export type RunnerChoices = {
   /** `--store`: where sessions live (the default SQLite file when absent). */
@@ -46,7 +49,7 @@ export type CliRuntime = {
   model(name: string): Promise<Model>;
   /**
    * An agent file's (or module's) runner: the agents, then their models (the one `--model`, or every model the agents
-   * name, all resolved before anything runs), then the store.
+   * name, all resolved before anything runs), then the session store and the artifact store beside it.
    */
   runner(file: string, choices: RunnerChoices): Promise<AgentRunner>;
   /** Closes every store opened, the latest first; the first failure is thrown after all were tried. */
@@ -76,7 +79,9 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
       const tree = createAgentTree(await loadAgent(file, place.cwd));
       const models = await modelsFor(tree, choices.model, runtime);
       const sessions = await runtime.store(choices.store);
-      return { runner: createRunner({ agents: tree, sessions, ...models, streaming: choices.streaming }), sessions };
+      const artifacts = await open.artifacts(choices.store, place.cwd);
+      opened.push(artifacts);
+      return { runner: createRunner({ agents: tree, sessions, artifacts, ...models, streaming: choices.streaming }), sessions, artifacts };
     },
     async close() {
       let failure: { error: unknown } | undefined;

@@ -4,7 +4,7 @@ import type { Runner } from '../engine/runner/runner.js';
 import { checkLoopbackHost, createTokenCheck, isLoopbackHost } from './auth.js';
 import { errorReply, HttpError, sendJson } from './http-error.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
-import type { RouteContext, Turns } from './route-context.js';
+import type { NewSessionDefaults, RouteContext, Turns } from './route-context.js';
 import { matchRoute, requestUrl } from './routes.js';
 import { DEFAULT_HEARTBEAT_MS } from './sse-stream.js';
 
@@ -17,6 +17,11 @@ export type ServerOptions = {
   maxBodyBytes?: number;
   /** How often an event stream sends a `: ping` comment while a turn is quiet. Default 15 000 ms. */
   heartbeatMs?: number;
+  /**
+   * What every session created through `POST …/sessions` starts with: state under the request's own, and artifacts
+   * (which need the runner's artifact store).
+   */
+  newSessions?: NewSessionDefaults | undefined;
   /** Where errors that are bugs (answered 500 without details) are reported. Default `console.error`. */
   onError?: (error: unknown) => void;
 };
@@ -50,7 +55,10 @@ export type AgentctxServer = {
  */
 export function createServer(options: ServerOptions): AgentctxServer {
   if (options.token !== undefined && options.token.trim() === '') throw new UsageError('The server token is empty.', 'Pass a non-empty token, or none.');
-  const { runner } = options;
+  const { runner, newSessions } = options;
+  if ((newSessions?.artifacts?.length ?? 0) > 0 && runner.artifacts === undefined) {
+    throw new UsageError('newSessions.artifacts needs an artifact store, and the runner has none.', 'Pass `artifacts` to createRunner.');
+  }
   const checkToken = options.token === undefined ? undefined : createTokenCheck(options.token);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
@@ -78,7 +86,7 @@ export function createServer(options: ServerOptions): AgentctxServer {
         });
       }
       let body: Promise<unknown> | undefined;
-      const context: RouteContext = { req, res, url, params, runner, turns, heartbeatMs, reportError, body: () => (body ??= readJsonBody(req, maxBodyBytes)) };
+      const context: RouteContext = { req, res, url, params, runner, newSessions, turns, heartbeatMs, reportError, body: () => (body ??= readJsonBody(req, maxBodyBytes)) };
       const reply = await handler(context);
       if (reply !== undefined) sendJson(res, reply.status, reply.body, reply.headers);
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Artifact } from '../contracts/artifact.js';
 import type { Runner } from '../engine/runner/runner.js';
 
 /** Turns running in this process: one per session at a time, each abortable. */
@@ -8,14 +9,23 @@ export type Turns = {
   readonly controllers: Set<AbortController>;
 };
 
+/** What every session created through the API starts with (`agentctx serve --state --artifact`). */
+export type NewSessionDefaults = {
+  /** State values (scoped keys included) under the request's own `state`, which wins. */
+  readonly state?: Readonly<Record<string, unknown>> | undefined;
+  /** Artifacts saved into each new session (a `user:` name once per user, as a new version). */
+  readonly artifacts?: readonly { readonly name: string; readonly artifact: Artifact }[] | undefined;
+};
+
 /** What a route handler gets: the request, its path parameters, and the server's runner. */
 export type RouteContext = {
   req: IncomingMessage;
   res: ServerResponse;
   url: URL;
-  /** Decoded path parameters: `app`, `user`, `session`, `call`. */
+  /** Decoded path parameters: `app`, `user`, `session`, `call`, `artifact`. */
   params: Readonly<Record<string, string>>;
   runner: Runner;
+  newSessions: NewSessionDefaults | undefined;
   /** Reads and parses the JSON body (once). */
   body(): Promise<unknown>;
   turns: Turns;

@@ -1,4 +1,5 @@
 import { HttpError } from './http-error.js';
+import { deleteArtifact, getArtifact, listArtifacts, putArtifact } from './artifact-handlers.js';
 import type { Handler } from './route-context.js';
 import { runTurn } from './run-handler.js';
 import { createSession, deleteSession, getCall, getSession, listCalls, listEvents, listSessions } from './session-handlers.js';
@@ -19,6 +20,8 @@ export const ROUTES: readonly Route[] = [
   { path: `${SESSIONS}/:session/events`, methods: { GET: listEvents } },
   { path: `${SESSIONS}/:session/calls`, methods: { GET: listCalls } },
   { path: `${SESSIONS}/:session/calls/:call`, methods: { GET: getCall } },
+  { path: `${SESSIONS}/:session/artifacts`, methods: { GET: listArtifacts } },
+  { path: `${SESSIONS}/:session/artifacts/:artifact`, methods: { GET: getArtifact, PUT: putArtifact, DELETE: deleteArtifact } },
 ];
 
 const COMPILED = ROUTES.map((route) => ({ ...route, segments: route.path.split('/').slice(1) }));
@@ -37,7 +40,7 @@ export function matchRoute(method: string, pathname: string): { handler: Handler
     return { handler, params };
   }
   throw new HttpError(404, 'route_not_found', `No route matches ${method} ${pathname}.`, {
-    hint: 'Routes: GET /healthz, and /apps/{app}/users/{user}/sessions[/{id}[/run|/events|/calls[/{n}]]]; see docs/server.md.',
+    hint: 'Routes: GET /healthz, and /apps/{app}/users/{user}/sessions[/{id}[/run|/events|/calls[/{n}]|/artifacts[/{name}]]]; see docs/server.md.',
   });
 }
 

@@ -10,7 +10,15 @@ import { sessionKey, type Handler, type RouteContext } from './route-context.js'
 export const createSession: Handler = async (context) => {
   readQuery(context.url.searchParams, {});
   const body = readCreateSessionBody(await context.body());
-  const session = await context.runner.createSession({ userId: context.params['user'] ?? '', ...body });
+  const defaults = context.newSessions;
+  // The server's defaults for new sessions come first; the request's own state wins over them.
+  const state = defaults?.state === undefined ? body.state : { ...defaults.state, ...body.state };
+  const session = await context.runner.createSession({ userId: context.params['user'] ?? '', ...body, ...(state === undefined ? {} : { state }) });
+  if (defaults?.artifacts !== undefined && defaults.artifacts.length > 0) {
+    const store = context.runner.artifacts;
+    const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
+    for (const { name, artifact } of defaults.artifacts) await store?.save({ ...key, filename: name, artifact });
+  }
   const location = `${context.url.pathname.replace(/\/$/, '')}/${encodeURIComponent(session.id)}`;
   return { status: 201, body: sessionToJson(session), headers: { location } };
 };
@@ -73,6 +81,11 @@ export const getCall: Handler = async (context) => {
   }
   return { status: 200, body: { ...record, request: requestToJson(record.request) } };
 };
+
+/** Refuses a route on a session that is not there (404), before anything is read or written for it. */
+export async function requireSession(context: RouteContext): Promise<void> {
+  await loadSession(context, { numRecentEvents: 0 });
+}
 
 async function loadSession(context: RouteContext, window: { numRecentEvents?: number; afterTimestamp?: number }): Promise<Session> {
   const key = sessionKey(context);

@@ -2,12 +2,13 @@ import { createInterface } from 'node:readline/promises';
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import type { SessionStore } from '../../contracts/session-store.js';
 import type { SessionKey } from '../../contracts/session.js';
-import type { Runner } from '../../engine/runner/runner.js';
+import type { Runner, RunInput } from '../../engine/runner/runner.js';
 import { parseCommandArgs } from '../args.js';
 import { formatEvent } from '../format-event.js';
 import type { CliIo, Command } from '../io.js';
 import { DEFAULT_STORE } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
+import { readSessionSeed, saveSeedArtifacts } from '../session-seed.js';
 import { createStyle } from '../style.js';
 
 const HELP = `Usage: agentctx run <agent-file-or-module> [options]
@@ -35,8 +36,17 @@ Options:
   --session <id>     continue this session, or start it with this id
                      (default: a new session)
   --user <id>        the user the session belongs to (default: user)
-  --store <path>     SQLite file for sessions (default: ${DEFAULT_STORE});
-                     'memory' keeps nothing
+  --state <file>     YAML/JSON mapping of state values for the session:
+                     {"app:company": "Acme", "user:name": "Ann", "topic": "x"};
+                     a new session starts with it, an existing one gets it
+                     with the first message (as a state delta)
+  --artifact <name=path>
+                     save a file as an artifact of the session, for
+                     {artifact.name} and tools (repeatable; a 'user:' name is
+                     shared by the user's sessions); saved again only when
+                     the file changed
+  --store <path>     SQLite file for sessions and artifacts (default:
+                     ${DEFAULT_STORE}); a postgres:// URL; 'memory' keeps nothing
   --stream           show the model's text as it arrives
   --json             print events as JSON lines
   -h, --help         show this help
@@ -64,6 +74,8 @@ export const runCommand: Command = {
       model: { type: 'string' },
       session: { type: 'string' },
       user: { type: 'string' },
+      state: { type: 'string' },
+      artifact: { type: 'string', multiple: true },
       store: { type: 'string' },
       stream: { type: 'boolean' },
       json: { type: 'boolean' },
@@ -72,13 +84,21 @@ export const runCommand: Command = {
     if (file === undefined) throw new UsageError('run needs an agent file or module.', "Run 'agentctx run --help' for the forms it takes.");
     if (extra.length > 0) throw new UsageError(`run takes one agent file, got ${positionals.length}; pass the message with --message.`);
 
-    const { runner, sessions } = await runtime.runner(file, { store: values.store, model: values.model, streaming: values.stream === true });
+    const seed = await readSessionSeed(values, io.cwd);
+    const { runner, sessions, artifacts } = await runtime.runner(file, { store: values.store, model: values.model, streaming: values.stream === true });
     const userId = values.user ?? 'user';
-    const sessionId = await openSession(runner, sessions, userId, values.session);
+    const { sessionId, created } = await openSession(runner, sessions, userId, values.session, seed.state);
+    await saveSeedArtifacts(artifacts, { appName: runner.appName, userId, sessionId }, seed);
     if (values.json !== true) io.stderr(`session ${sessionId} (app ${runner.appName}, user ${userId})\n`);
     const interrupt = onInterrupt();
+    // A session that existed already gets --state with the first message, as a state delta.
+    let stateDelta = created ? undefined : seed.state;
     try {
-      const say = (message: string) => turn(runner, { userId, sessionId, message, signal: interrupt.signal }, io, values.json === true);
+      const say = (message: string) => {
+        const input = { userId, sessionId, message, signal: interrupt.signal, ...(stateDelta === undefined ? {} : { stateDelta }) };
+        stateDelta = undefined;
+        return turn(runner, input, io, values.json === true);
+      };
       let failed = false;
       if (values.message !== undefined) failed = !(await say(values.message));
       else {
@@ -123,16 +143,17 @@ async function interruptedLine(sessions: SessionStore, key: SessionKey, file: st
   return `Interrupted: call ${call.index} of session ${key.sessionId} was recorded as ${call.status}; see it with agentctx inspect ${file} --session ${key.sessionId} --call ${call.index}`;
 }
 
-async function openSession(runner: Runner, sessions: SessionStore, userId: string, sessionId: string | undefined): Promise<string> {
+async function openSession(runner: Runner, sessions: SessionStore, userId: string, sessionId: string | undefined, state: Record<string, unknown> | undefined): Promise<{ sessionId: string; created: boolean }> {
   if (sessionId !== undefined) {
     const existing = await sessions.getSession({ appName: runner.appName, userId, sessionId, numRecentEvents: 0 });
-    if (existing !== undefined) return existing.id;
+    if (existing !== undefined) return { sessionId: existing.id, created: false };
   }
-  return (await runner.createSession({ userId, ...(sessionId === undefined ? {} : { sessionId }) })).id;
+  const session = await runner.createSession({ userId, ...(sessionId === undefined ? {} : { sessionId }), ...(state === undefined ? {} : { state }) });
+  return { sessionId: session.id, created: true };
 }
 
 // Prints the events of one turn; false when it ended with an error event.
-async function turn(runner: Runner, input: { userId: string; sessionId: string; message: string; signal: AbortSignal }, io: CliIo, json: boolean): Promise<boolean> {
+async function turn(runner: Runner, input: RunInput, io: CliIo, json: boolean): Promise<boolean> {
   const style = createStyle(io.isTty);
   let ok = true;
   for await (const event of runner.run(input)) {

@@ -5,6 +5,7 @@ import type { CliIo, Command } from '../io.js';
 import { listenError, listenOptions } from '../listen-options.js';
 import { DEFAULT_STORE } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
+import { readSessionSeed } from '../session-seed.js';
 
 const HELP = `Usage: agentctx serve <agent-file-or-module> [options]
 
@@ -29,6 +30,11 @@ Options:
                      arguments show in process lists)
   --model <name>     the model for every agent (default: each agent's own);
                      the forms of 'agentctx run --help', e.g. scripted:<file>
+  --state <file>     YAML/JSON mapping of state every new session starts with
+                     (under the state its POST gives, which wins)
+  --artifact <name=path>
+                     a file every new session starts with as an artifact
+                     (repeatable)
   --stream           also send the model's text as it arrives (event: partial)
   -h, --help         show this help
 
@@ -46,6 +52,11 @@ Endpoints (JSON unless noted; docs/server.md has them all):
   GET    /apps/{app}/users/{user}/sessions/{id}/events[?limit=N]
   GET    /apps/{app}/users/{user}/sessions/{id}/calls
   GET    /apps/{app}/users/{user}/sessions/{id}/calls/{n}
+  GET    /apps/{app}/users/{user}/sessions/{id}/artifacts
+  GET    /apps/{app}/users/{user}/sessions/{id}/artifacts/{name}[?version=N]
+  PUT    /apps/{app}/users/{user}/sessions/{id}/artifacts/{name}
+                                       { text, mimeType? } | { base64, mimeType }
+  DELETE /apps/{app}/users/{user}/sessions/{id}/artifacts/{name}
 
 Examples:
   agentctx serve examples/seed-001/pipeline.yaml --model scripted:examples/seed-001/script.yaml
@@ -69,6 +80,8 @@ export const serveCommand: Command = {
       host: { type: 'string' },
       token: { type: 'string' },
       model: { type: 'string' },
+      state: { type: 'string' },
+      artifact: { type: 'string', multiple: true },
       stream: { type: 'boolean' },
     });
     const [file, ...extra] = positionals;
@@ -76,8 +89,9 @@ export const serveCommand: Command = {
     if (extra.length > 0) throw new UsageError(`serve takes one agent file, got ${positionals.length}.`);
     const { port, host, token } = listenOptions(values, io.env, { port: 8080, service: 'server' });
 
+    const newSessions = await readSessionSeed(values, io.cwd);
     const { runner } = await runtime.runner(file, { store: values.store, model: values.model, streaming: values.stream === true });
-    const server = createServer({ runner, token, onError: (error) => io.stderr(`agentctx serve: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
+    const server = createServer({ runner, token, newSessions, onError: (error) => io.stderr(`agentctx serve: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
     const { url } = await server.listen(port, host).catch((error: unknown) => {
       throw listenError(error, host, port);
     });

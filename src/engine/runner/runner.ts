@@ -71,6 +71,8 @@ export type Runner = {
   readonly appName: string;
   readonly tree: AgentTree;
   readonly sessions: SessionStore;
+  /** Where tools and `{artifact.name}` find artifacts; `undefined` when the runner was given none. */
+  readonly artifacts: ArtifactStore | undefined;
   /** The conventions its requests follow. */
   readonly profile: Profile;
   /** Invocations started and conflicts retried since the runner was made (live counts). */
@@ -131,6 +133,7 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
     appName,
     tree,
     sessions,
+    artifacts: options.artifacts,
     profile: settings.profile,
     stats: settings.stats,
     createSession: (input) => sessions.createSession({ appName, ...input }),
