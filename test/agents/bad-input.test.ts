@@ -113,7 +113,7 @@ export const rows = defineRows(import.meta.url, 'bad-input', [
     entry: 'agent definition',
     tried: 'a JavaScript module that exports no agent',
     expected: '`exports no agent definition`, with how to export one',
-    run: async () => expectCliError(await run({ 'agent.mjs': 'export const x = 1;\n' }), /exports no agent definition Export one as `default` or `agent`/),
+    run: async () => expectCliError(await run({ 'agent.mjs': 'export const x = 1;\n' }), /exports no agent definition\. Export one as `default` or `agent`/),
   },
   {
     id: 'agent.tool-without-implementation',
