@@ -1,6 +1,8 @@
+import { dirname, relative, resolve } from 'node:path';
 import type { AgentDefinition } from '../contracts/agent.js';
 import { ValidationError } from '../contracts/errors/validation-error.js';
 import { agentFromConfig } from '../presets/agent-files.js';
+import { isCaseDocument } from '../presets/case-file.js';
 import { nodeAgentFiles } from './agent-files.js';
 import { importAgentModule, isAgentModulePath } from './import-agent-module.js';
 import { loadDocumentFile, relativeLoader } from './load-document-file.js';
@@ -8,7 +10,7 @@ import { loadDocumentFile, relativeLoader } from './load-document-file.js';
 /**
  * The agent tree a command runs: a YAML or JSON agent file (declarative form), or a JavaScript module whose default
  * export (or `agent` export) is an agent definition, for agents with tools written in code; TypeScript modules
- * (`.ts`, `.mts`, `.cts`) load as they are.
+ * (`.ts`, `.mts`, `.cts`) load as they are. A case file stands for its agent.
  */
 export async function loadAgent(path: string, cwd: string): Promise<AgentDefinition> {
   if (isAgentModulePath(path)) {
@@ -24,6 +26,12 @@ export async function loadAgent(path: string, cwd: string): Promise<AgentDefinit
     return agent;
   }
   const { value, filename } = await loadDocumentFile(path, cwd);
+  // A case file runs its agent (inline, or the agent file it names); its state and events are a situation to inspect.
+  if (isCaseDocument(value)) {
+    const inner = value['agent'];
+    if (typeof inner === 'string') return loadAgent(relative(cwd, resolve(cwd, dirname(path), inner)) || inner, cwd);
+    return agentFromConfig(inner, { filename: `${filename} (agent)`, load: relativeLoader(cwd), files: nodeAgentFiles(cwd) });
+  }
   return agentFromConfig(value, { filename, load: relativeLoader(cwd), files: nodeAgentFiles(cwd) });
 }
 

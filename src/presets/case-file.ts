@@ -51,8 +51,10 @@ export async function parseCaseFile(value: unknown, options: CaseFileOptions): P
   const reader = new JsonReader();
   const record = reader.object(value, '', 'a case: a mapping with agent, state, events');
   if (record === undefined) throw new ValidationError({ subject: options.filename, issues: reader.issues });
-  reader.keys(record, '', CASE_FIELDS);
-  const tree = await readTree(reader, record['agent'], options);
+  // An agent file where a case is expected is the case of that agent in an empty session: one format everywhere.
+  const agentOnly = isAgentDocument(record);
+  if (!agentOnly) reader.keys(record, '', CASE_FIELDS);
+  const tree = await readTree(reader, agentOnly ? record : record['agent'], options, agentOnly ? '' : 'agent');
   const currentAgent = reader.string(record, 'currentAgent', '', { optional: true, nonEmpty: true });
   if (tree !== undefined && currentAgent !== undefined && tree.findAgent(currentAgent) === undefined) {
     reader.issue('currentAgent', `no agent named '${currentAgent}'; the agents are ${tree.nodes.map((node) => node.name).join(', ')}`);
@@ -165,7 +167,21 @@ function readPlugins(reader: JsonReader, value: unknown): Plugin[] {
   return plugins;
 }
 
-async function readTree(reader: JsonReader, value: unknown, options: CaseFileOptions): Promise<AgentTree | undefined> {
+/**
+ * Whether a document is an agent file (it names an agent, and has no `agent` entry), rather than a case file, whose
+ * `agent` entry holds or names one.
+ */
+export function isAgentDocument(value: unknown): value is Record<string, unknown> {
+  return isPlainRecord(value) && value['agent'] === undefined && (value['name'] !== undefined || value['agent_class'] !== undefined || value['agentClass'] !== undefined);
+}
+
+/** Whether a document is a case file: an `agent` entry, and no agent `name` of its own. */
+export function isCaseDocument(value: unknown): value is Record<string, unknown> {
+  return isPlainRecord(value) && value['agent'] !== undefined && value['name'] === undefined;
+}
+
+// `prefix` names where the agent sits in the document: `agent` in a case file, nothing in an agent file.
+async function readTree(reader: JsonReader, value: unknown, options: CaseFileOptions, prefix: string): Promise<AgentTree | undefined> {
   if (value === undefined) return reader.issue('agent', 'is required: the agent definition, or the path of an agent file');
   let definitionValue: unknown = value;
   let filename = options.filename;
@@ -180,9 +196,15 @@ async function readTree(reader: JsonReader, value: unknown, options: CaseFileOpt
     return createAgentTree(definition);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    for (const issue of error.issues) reader.issue(issue.path === '' ? 'agent' : joinPath('agent', issue.path), issue.message);
+    for (const issue of error.issues) reader.issue(underPath(prefix, issue.path), issue.message);
     return undefined;
   }
+}
+
+// A path below another: `agent` + `tools[0]` is `agent.tools[0]`, not `agent["tools[0]"]`.
+function underPath(prefix: string, path: string): string {
+  if (prefix === '' || path === '') return prefix || path;
+  return path.startsWith('[') ? `${prefix}${path}` : `${prefix}.${path}`;
 }
 
 // The compaction settings, checked with ADK's rules; problems are reported under eventsCompactionConfig.

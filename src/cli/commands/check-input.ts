@@ -2,7 +2,10 @@ import { extname } from 'node:path';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import { parseDocument } from '../../engine/config/parse-document.js';
 import { JsonReader, joinPath } from '../../engine/util/json-reader.js';
-import { loadDocumentFile } from '../load-document-file.js';
+import { isLlmAgent } from '../../engine/agent/agent-tree.js';
+import { isAgentDocument, isCaseDocument, parseCaseFile } from '../../presets/case-file.js';
+import { nodeAgentFiles } from '../agent-files.js';
+import { loadDocumentFile, relativeLoader } from '../load-document-file.js';
 import { readInputFile } from '../read-input-file.js';
 
 export type CheckInput = {
@@ -23,6 +26,7 @@ export async function readCheckInput(path: string, cwd: string): Promise<CheckIn
     return { templates: [{ name: path, text }], state: undefined, artifacts: undefined, valueFormat: 'default', escapes: false };
   }
   const { value: document } = await loadDocumentFile(path, cwd);
+  if (isAgentDocument(document) || isCaseDocument(document)) return readAgentTemplates(document, path, cwd);
   const reader = new JsonReader();
   const record = reader.object(document, '', 'a mapping with templates and state');
   if (record === undefined) throw new ValidationError({ subject: path, issues: reader.issues });
@@ -47,6 +51,29 @@ export async function readCheckInput(path: string, cwd: string): Promise<CheckIn
   const escapes = reader.boolean(record, 'escapes', '') ?? false;
   if (reader.issues.length > 0) throw new ValidationError({ subject: path, issues: reader.issues });
   return { templates, state, artifacts, valueFormat: valueFormat === 'python' ? 'python' : 'default', escapes };
+}
+
+/**
+ * An agent file's templates (every agent's `instruction` and `globalInstruction` written as text: providers are not
+ * templated), or a case file's with its state, artifacts and conventions.
+ */
+async function readAgentTemplates(document: Record<string, unknown>, path: string, cwd: string): Promise<CheckInput> {
+  const caseFile = await parseCaseFile(document, { filename: path, load: relativeLoader(cwd), files: nodeAgentFiles(cwd) });
+  const templates: { name: string; text: string }[] = [];
+  for (const node of caseFile.tree.nodes) {
+    const agent = node.definition;
+    if (!isLlmAgent(agent)) continue;
+    if (typeof agent.globalInstruction === 'string') templates.push({ name: `${agent.name}.globalInstruction`, text: agent.globalInstruction });
+    if (typeof agent.instruction === 'string') templates.push({ name: `${agent.name}.instruction`, text: agent.instruction });
+  }
+  const isCase = isCaseDocument(document);
+  return {
+    templates,
+    state: isCase ? caseFile.state : undefined,
+    artifacts: caseFile.artifacts,
+    valueFormat: caseFile.profile.valueFormat === 'python' ? 'python' : 'default',
+    escapes: caseFile.profile.templateEscapes,
+  };
 }
 
 function readArtifacts(reader: JsonReader, value: unknown): Record<string, string> | undefined {

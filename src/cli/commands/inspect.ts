@@ -10,14 +10,15 @@ import { DEFAULT_STORE } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
 import { show } from '../show-request.js';
 
-const HELP = `Usage: agentctx inspect <case-file> [options]
+const HELP = `Usage: agentctx inspect <case-file | agent-file> [options]
 
 Builds the exact request a model call would receive, without calling a model,
 and shows where every part of it came from: each block of the system text,
 each tool, each message part, with the agent, the field, the state keys and
 artifacts filled in, and the events behind each message.
 
-<case-file> (YAML or JSON) describes the situation:
+An agent file (the one 'agentctx run' takes) is inspected as the case of its
+agent in an empty session. A case file (YAML or JSON) describes a situation:
   agent:        the agent tree, in declarative form, or the path of an agent file
   currentAgent: the agent being asked (default: the root)
   state:        session state; app:, user: and temp: keys included
@@ -36,8 +37,12 @@ artifacts filled in, and the events behind each message.
 An agent in declarative form has: name, description, model, instruction,
 globalInstruction, staticInstruction, subAgents (inline, or {configPath: file}),
 disallowTransferToParent, disallowTransferToPeers, includeContents (default|none),
-tools ({name, description, parameters}), outputKey, generateConfig,
-kind (llm|sequential|parallel|loop). ADK's snake_case spellings work too.
+tools ({name, description, parameters}, or a built-in: Read, Edit), outputKey,
+generateConfig, mode (chat|task|single_turn), kind (llm|sequential|parallel|loop,
+or agentClass: LlmAgent, …), maxIterations (loop); and agentctx's own:
+preset (adk|harness), sections (the harness preset's), skills ({dir, default}),
+memory ([{file, mode}]), workspace (a folder for Read and Edit).
+ADK's snake_case spellings work too.
 
 Recorded calls: every model call 'agentctx run' makes is kept in the store.
   agentctx inspect <agent-file> --session <id>            list the session's calls
@@ -59,7 +64,8 @@ Options:
   --user <id>     the user of the session (default: user)
   --store <path>  SQLite file of the sessions (default: ${DEFAULT_STORE})
   --json          print exactly the request as JSON, nothing else
-  --provenance    with --json: print { request, provenance, trace }
+  --provenance    with --json: print { request, provenance, warnings, trace }
+                  (for a recorded call: { request, provenance, warnings, call })
   --tokens        count tokens per block, tool and message (local o200k tokenizer)
   --find <text>   list every place <text> occurs, with its path and source
                   (exit status 1 when it occurs nowhere)
