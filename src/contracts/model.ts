@@ -49,6 +49,11 @@ export type ModelCallOptions = {
   agentName?: string | undefined;
   /** Told what the adapter sends and receives; the runner records it with the call. */
   wire?: WireObserver | undefined;
+  /**
+   * Reads the session state as the call sees it (scoped keys with their prefix); for scripted models and logs, never
+   * sent to a provider.
+   */
+  readState?: ((key: string) => unknown) | undefined;
 };
 
 /**

@@ -33,6 +33,7 @@ Options:
                      anthropic:<model>                    (ANTHROPIC_API_KEY)
                      openai-compatible:<model>@<baseURL>  (Ollama, llama.cpp, vLLM)
                      scripted:<file>                      answers from a script, offline
+                                                          (docs/scripted-model.md)
   --session <id>     continue this session, or start it with this id
                      (default: a new session)
   --user <id>        the user the session belongs to (default: user)

@@ -12,7 +12,7 @@ import type { AgentRun } from './invocation.js';
  */
 export async function* callModel(run: AgentRun, model: Model, request: LlmRequest, deadline: Deadline, pending: PendingCall): AsyncGenerator<Event, ModelResponse> {
   const { invocation, node, branch } = run;
-  const options = { signal: deadline.signal, agentName: node.name, wire: pending.wire };
+  const options = { signal: deadline.signal, agentName: node.name, wire: pending.wire, readState: (key: string) => (Object.hasOwn(invocation.session.state, key) ? invocation.session.state[key] : undefined) };
   if (!invocation.settings.streaming || model.stream === undefined) return deadline.race(model.generate(request, options));
   let final: ModelResponse | undefined;
   const chunks = model.stream(request, options)[Symbol.asyncIterator]();

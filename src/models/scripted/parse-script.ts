@@ -4,7 +4,7 @@ import { JsonReader, joinPath } from '../../engine/util/json-reader.js';
 import type { RuleCondition, Script, ScriptedCall, ScriptedResponse, ScriptRule } from './script.js';
 
 const RESPONSE_FIELDS = ['text', 'thought', 'functionCall', 'functionCalls', 'content', 'usage', 'finishReason', 'error'];
-const CONDITION_FIELDS = ['agent', 'call', 'lastUserText', 'lastUserMatches', 'systemContains', 'afterToolResponse', 'hasTool'];
+const CONDITION_FIELDS = ['agent', 'call', 'agentCall', 'lastUserText', 'lastUserMatches', 'systemContains', 'afterToolResponse', 'toolResultContains', 'hasTool', 'state'];
 
 /** A script from its file form: a list of responses, or `{ responses, rules, fallback }`. */
 export function parseScript(value: unknown, filename: string): Script {
@@ -44,12 +44,18 @@ function readRule(reader: JsonReader, value: unknown, path: string): ScriptRule 
       reader.keys(condition, joinPath(path, 'when'), CONDITION_FIELDS);
       const at = joinPath(path, 'when');
       when = {};
-      for (const key of ['agent', 'lastUserText', 'lastUserMatches', 'systemContains', 'afterToolResponse', 'hasTool'] as const) {
+      for (const key of ['agent', 'lastUserText', 'lastUserMatches', 'systemContains', 'afterToolResponse', 'toolResultContains', 'hasTool'] as const) {
         const text = reader.string(condition, key, at, { optional: true });
         if (text !== undefined) when[key] = text;
       }
-      const call = reader.number(condition, 'call', at, { optional: true, integer: true, min: 1 });
-      if (call !== undefined) when.call = call;
+      for (const key of ['call', 'agentCall'] as const) {
+        const number = reader.number(condition, key, at, { optional: true, integer: true, min: 1 });
+        if (number !== undefined) when[key] = number;
+      }
+      if (condition['state'] !== undefined) {
+        const state = reader.object(condition['state'], joinPath(at, 'state'), 'a mapping of state keys to the values they must hold');
+        if (state !== undefined) when.state = state;
+      }
       if (when.lastUserMatches !== undefined) {
         try {
           new RegExp(when.lastUserMatches, 'u');

@@ -20,24 +20,34 @@ export type ScriptedCall = { name: string; args?: Record<string, unknown>; id?: 
 export type ScriptCall = {
   /** 1 for the model's first call, 2 for the second… */
   index: number;
+  /** 1 for this agent's first call of the model, 2 for its second… */
+  agentIndex: number;
   agentName: string | undefined;
+  /** The session state as the call sees it, when the runner tells it. */
+  readState: ((key: string) => unknown) | undefined;
 };
 
 /** Conditions a file can state; all given ones must hold. */
 export type RuleCondition = {
   /** The agent making the call. */
   agent?: string;
-  /** The model's call number (1-based). */
+  /** The model's call number (1-based), counting every agent's calls. */
   call?: number;
-  /** The latest user text contains this. */
+  /** This agent's call number (1-based): its first call of the model is 1, whatever other agents did before. */
+  agentCall?: number;
+  /** The user's own latest text contains this (other agents' turns retold as user messages do not count). */
   lastUserText?: string;
-  /** The latest user text matches this regular expression. */
+  /** The user's own latest text matches this regular expression. */
   lastUserMatches?: string;
   systemContains?: string;
   /** The request ends with a response of this tool. */
   afterToolResponse?: string;
+  /** The request ends with tool responses, one of which (as JSON) contains this text. */
+  toolResultContains?: string;
   /** The request declares this tool. */
   hasTool?: string;
+  /** Each of these state keys holds this value (compared as JSON; `null` also matches a key that is not set). */
+  state?: Record<string, unknown>;
 };
 
 export type ScriptRule = {
@@ -61,6 +71,7 @@ export type Script = {
 export function conditionHolds(condition: RuleCondition, request: LlmRequest, call: ScriptCall): boolean {
   if (condition.agent !== undefined && condition.agent !== call.agentName) return false;
   if (condition.call !== undefined && condition.call !== call.index) return false;
+  if (condition.agentCall !== undefined && condition.agentCall !== call.agentIndex) return false;
   const userText = lastUserText(request);
   if (condition.lastUserText !== undefined && !userText.includes(condition.lastUserText)) return false;
   if (condition.lastUserMatches !== undefined && !new RegExp(condition.lastUserMatches, 'u').test(userText)) return false;
@@ -70,14 +81,29 @@ export function conditionHolds(condition: RuleCondition, request: LlmRequest, ca
     const lastPart = request.messages.at(-1)?.content.at(-1);
     if (lastPart === undefined || !('functionResponse' in lastPart) || lastPart.functionResponse.name !== condition.afterToolResponse) return false;
   }
+  if (condition.toolResultContains !== undefined) {
+    const results = (request.messages.at(-1)?.content ?? []).flatMap((part) => ('functionResponse' in part ? [JSON.stringify(part.functionResponse.response)] : []));
+    if (!results.some((result) => result.includes(condition.toolResultContains as string))) return false;
+  }
+  if (condition.state !== undefined) {
+    for (const [key, expected] of Object.entries(condition.state)) {
+      const actual = call.readState?.(key);
+      if (JSON.stringify(actual ?? null) !== JSON.stringify(expected ?? null)) return false;
+    }
+  }
   return true;
 }
 
-/** The text of the latest user message that has text (function responses are skipped). */
+/**
+ * The text of the user's own latest message: function responses are skipped, and so are other agents' turns, which
+ * reach an agent as user messages that start `For context:` (ADK's retelling).
+ */
 export function lastUserText(request: LlmRequest): string {
   for (let index = request.messages.length - 1; index >= 0; index--) {
     const message = request.messages[index];
     if (message?.role !== 'user') continue;
+    const first = message.content[0];
+    if (first !== undefined && 'text' in first && first.text === 'For context:') continue;
     const texts = message.content.flatMap((part) => ('text' in part && part.thought !== true ? [part.text] : []));
     if (texts.length > 0) return texts.join('\n');
   }

@@ -22,6 +22,8 @@ export function createScriptedModel(script: Script | ScriptedResponse[], options
   const used = new Map<number, number>();
   let nextResponse = 0;
   let calls = 0;
+  const agentCalls = new Map<string | undefined, number>();
+  const loop = { key: '', repeats: 0 };
   const requests: LlmRequest[] = [];
   const agents: (string | undefined)[] = [];
 
@@ -32,14 +34,18 @@ export function createScriptedModel(script: Script | ScriptedResponse[], options
       requests.push(cloneRequest(request));
       agents.push(callOptions?.agentName);
     }
-    const call: ScriptCall = { index: calls, agentName: callOptions?.agentName };
+    const agentName = callOptions?.agentName;
+    agentCalls.set(agentName, (agentCalls.get(agentName) ?? 0) + 1);
+    const call: ScriptCall = { index: calls, agentIndex: agentCalls.get(agentName) ?? 1, agentName, readState: callOptions?.readState };
     const rules = plan.rules ?? [];
     for (const [position, rule] of rules.entries()) {
       if ((used.get(position) ?? 0) >= (rule.times ?? Infinity)) continue;
       const holds = rule.when === undefined || (typeof rule.when === 'function' ? rule.when(request, call) : conditionHolds(rule.when, request, call));
       if (!holds) continue;
       used.set(position, (used.get(position) ?? 0) + 1);
-      return toModelResponse(typeof rule.respond === 'function' ? rule.respond(request, call) : rule.respond);
+      const response = typeof rule.respond === 'function' ? rule.respond(request, call) : rule.respond;
+      checkLoop(loop, position, request, call, response);
+      return toModelResponse(response);
     }
     const next = plan.responses?.[nextResponse];
     if (next !== undefined) {
@@ -72,6 +78,34 @@ export function createScriptedModel(script: Script | ScriptedResponse[], options
       yield { ...response, partial: false };
     },
   };
+}
+
+/** How many times in a row one rule may ask one agent for the same tool call, each after its result, before it is a loop. */
+export const SCRIPT_LOOP_LIMIT = 20;
+
+/**
+ * Refuses a rule that would loop: it answers the same agent with the same function calls again and again, each time
+ * right after their results (a text answer ends the turn, and a new user message starts afresh). Without this, such a
+ * script runs until the runner's call limit, hundreds of calls later.
+ */
+function checkLoop(loop: { key: string; repeats: number }, position: number, request: LlmRequest, call: ScriptCall, response: ScriptedResponse): void {
+  const calls = [...(response.functionCall === undefined ? [] : [response.functionCall]), ...(response.functionCalls ?? [])];
+  const afterResults = (request.messages.at(-1)?.content ?? []).some((part) => 'functionResponse' in part);
+  if (calls.length === 0 || !afterResults) {
+    loop.key = '';
+    loop.repeats = 0;
+    return;
+  }
+  const key = JSON.stringify([position, call.agentName, calls.map((each) => [each.name, each.args ?? {}])]);
+  loop.repeats = key === loop.key ? loop.repeats + 1 : 1;
+  loop.key = key;
+  if (loop.repeats < SCRIPT_LOOP_LIMIT) return;
+  const asked = calls.map((each) => `${each.name}(${JSON.stringify(each.args ?? {})})`).join(', ');
+  throw new AgentctxError({
+    code: 'invalid_input',
+    message: `The script loops: rule ${position + 1} answered${call.agentName === undefined ? '' : ` agent '${call.agentName}'`} with ${asked} ${loop.repeats} times in a row, each right after its result.`,
+    hint: 'Give the rule a condition that stops holding once the tool has answered (afterToolResponse on another rule before it, agentCall, or times).',
+  });
 }
 
 /** A scripted answer as a model response. */
