@@ -10,3 +10,6 @@ export { assembleCase, caseProfile, parseCaseFile } from './presets/case-file.js
 export type { AssembleCaseOptions, CaseFile, CaseFileOptions } from './presets/case-file.js';
 export { parseDocument } from './engine/config/parse-document.js';
 export type { ParseDocumentOptions } from './engine/config/parse-document.js';
+export { agentFileSchema, caseFileSchema } from './presets/file-schemas.js';
+export type { JsonSchema } from './engine/config/agent-file-schema.js';
+export { isAgentDocument, isCaseDocument } from './presets/case-file.js';

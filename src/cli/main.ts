@@ -6,6 +6,7 @@ import { diffCommand } from './commands/diff.js';
 import { inspectCommand } from './commands/inspect.js';
 import { migrateCommand } from './commands/migrate.js';
 import { runCommand } from './commands/run.js';
+import { schemaCommand } from './commands/schema.js';
 import { serveCommand } from './commands/serve.js';
 import { tokensCommand } from './commands/tokens.js';
 import { webCommand } from './commands/web.js';
@@ -14,7 +15,7 @@ import { processIo, type CliIo, type Command } from './io.js';
 import { packageVersion } from './package-version.js';
 import { openRuntime, type CliRuntime } from './runtime.js';
 
-const COMMANDS: readonly Command[] = [runCommand, serveCommand, webCommand, inspectCommand, diffCommand, tokensCommand, compactCommand, checkCommand, migrateCommand];
+const COMMANDS: readonly Command[] = [runCommand, serveCommand, webCommand, inspectCommand, diffCommand, tokensCommand, compactCommand, checkCommand, schemaCommand, migrateCommand];
 
 
 function topHelp(): string {

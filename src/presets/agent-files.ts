@@ -38,7 +38,7 @@ export function agentFileFields(files: AgentFiles | undefined): AgentFileField[]
 
 /** `preset: harness` runs the harness pipeline (sectioned system text, no ADK identity or transfer text); `adk` the default. */
 const presetField: AgentFileField = {
-  keys: ['preset'],
+  schema: { preset: { enum: ['adk', 'harness'], description: 'adk (default): ADK\u2019s request, byte for byte; harness: a sectioned system text (see sections), no identity or transfer text.' } },
   read({ reader, record, path }) {
     const preset = record['preset'];
     if (preset === 'harness') return { pipeline: harnessPipeline() };
@@ -50,7 +50,7 @@ const presetField: AgentFileField = {
 /** `workspace: <folder>` lets the file name the `Read` and `Edit` tools, confined to that folder. */
 function workspaceField(files: AgentFiles | undefined): AgentFileField {
   return {
-    keys: ['workspace'],
+    schema: { workspace: { type: 'string', description: 'A folder (relative to this file) the Read and Edit tools are confined to; name them in tools.', examples: ['docs'] } },
     read({ reader, record, path, file }) {
       const root = reader.string(record, 'workspace', path, { nonEmpty: true });
       if (root === undefined) return {};

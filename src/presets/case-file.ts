@@ -13,6 +13,7 @@ import { parseCompactionConfig } from '../features/compaction/compaction-config.
 import { GlobalInstructionPlugin } from '../features/global-instruction/global-instruction-plugin.js';
 import { agentFromConfig, type AgentFileOptions } from './agent-files.js';
 import { assembleRequest } from './assemble-request.js';
+import { CASE_FIELD_SCHEMAS } from './case-file-schema.js';
 
 /** A request to assemble without running anything: an agent tree, who is asked, and the session as it stands. */
 export type CaseFile = {
@@ -38,7 +39,7 @@ export type CaseFile = {
 
 export type CaseFileOptions = AgentFileOptions;
 
-const CASE_FIELDS = ['agent', 'currentAgent', 'state', 'artifacts', 'events', 'valueFormat', 'escapes', 'branch', 'appName', 'userId', 'sessionId', 'eventsCompactionConfig', 'adkCompatibility', 'profile', 'plugins'];
+const CASE_FIELDS = Object.keys(CASE_FIELD_SCHEMAS);
 
 /**
  * Reads a case file (YAML or JSON, parsed): `agent` (its declarative form, or the path of an agent file),

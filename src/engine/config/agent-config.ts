@@ -6,6 +6,7 @@ import type { Tool } from '../../contracts/tool.js';
 import { AGENT_MODES, INCLUDE_CONTENTS, llmAgent, loopAgent, parallelAgent, sequentialAgent, type LlmAgentConfig } from '../agent/define-agent.js';
 import { readPart } from '../session/decode-content.js';
 import { declareTool } from '../tools/tool.js';
+import { ADK_SPELLINGS, AGENT_CLASSES, GENERATE_CONFIG_FIELDS, LLM_FIELD_SCHEMAS, REFERENCE_FIELD_SCHEMAS, snakeCase, WORKFLOW_FIELD_SCHEMAS, type JsonSchema } from './agent-file-schema.js';
 import { JsonReader, joinPath, isPlainRecord } from '../util/json-reader.js';
 
 export type AgentConfigOptions = {
@@ -24,8 +25,8 @@ export type AgentConfigOptions = {
  * file may name in `tools`, or the agent's pipeline. Problems go to `reader` at paths under `path`.
  */
 export type AgentFileField = {
-  /** The keys it reads, in camelCase (a `snake_case` spelling is accepted for each). */
-  readonly keys: readonly string[];
+  /** The keys it reads, in camelCase (a `snake_case` spelling is accepted for each), with the JSON Schema of each. */
+  readonly schema: Readonly<Record<string, JsonSchema>>;
   read(input: AgentFileFieldInput): Promise<AgentFileFieldResult> | AgentFileFieldResult;
 };
 
@@ -45,34 +46,10 @@ export type AgentFileFieldResult = {
   pipeline?: readonly Processor[];
 };
 
-// ADK's agent config files spell fields in snake_case and name classes; both spellings are read.
-const ALIASES: Record<string, string> = {
-  agent_class: 'agentClass',
-  global_instruction: 'globalInstruction',
-  static_instruction: 'staticInstruction',
-  sub_agents: 'subAgents',
-  disallow_transfer_to_parent: 'disallowTransferToParent',
-  disallow_transfer_to_peers: 'disallowTransferToPeers',
-  include_contents: 'includeContents',
-  output_key: 'outputKey',
-  generate_content_config: 'generateConfig',
-  generateContentConfig: 'generateConfig',
-  max_iterations: 'maxIterations',
-  config_path: 'configPath',
-};
-const CLASSES: Record<string, AgentDefinition['kind']> = {
-  LlmAgent: 'llm',
-  Agent: 'llm',
-  SequentialAgent: 'sequential',
-  ParallelAgent: 'parallel',
-  LoopAgent: 'loop',
-};
-const LLM_FIELDS = [
-  'kind', 'agentClass', 'name', 'description', 'model', 'instruction', 'globalInstruction', 'staticInstruction', 'subAgents',
-  'disallowTransferToParent', 'disallowTransferToPeers', 'includeContents', 'tools', 'outputKey', 'generateConfig', 'mode',
-];
-const WORKFLOW_FIELDS = ['kind', 'agentClass', 'name', 'description', 'subAgents', 'maxIterations'];
-const CONFIG_FIELDS = ['temperature', 'topP', 'topK', 'maxOutputTokens', 'stopSequences'];
+const LLM_FIELDS = Object.keys(LLM_FIELD_SCHEMAS);
+const WORKFLOW_FIELDS = Object.keys(WORKFLOW_FIELD_SCHEMAS);
+const REFERENCE_FIELDS = Object.keys(REFERENCE_FIELD_SCHEMAS);
+const CLASSES: Readonly<Record<string, AgentDefinition['kind']>> = AGENT_CLASSES;
 
 /**
  * An agent tree from its declarative form (YAML or JSON, parsed): the same fields as `llmAgent` and the workflow
@@ -101,7 +78,7 @@ async function readAgent(
   if (record['configPath'] !== undefined) return readReference(reader, record, path, options, file, loading);
   const kind = readKind(reader, record, path);
   if (kind === undefined) return undefined;
-  reader.keys(record, path, kind === 'llm' ? [...LLM_FIELDS, ...(options.fields ?? []).flatMap((field) => field.keys)] : WORKFLOW_FIELDS);
+  reader.keys(record, path, kind === 'llm' ? [...LLM_FIELDS, ...(options.fields ?? []).flatMap(fieldKeys)] : WORKFLOW_FIELDS);
   const name = reader.string(record, 'name', path);
   const description = reader.string(record, 'description', path, { optional: true });
   const subAgents: AgentDefinition[] = [];
@@ -138,7 +115,7 @@ async function readReference(
   file: string,
   loading: string[],
 ): Promise<AgentDefinition | undefined> {
-  reader.keys(record, path, ['configPath']);
+  reader.keys(record, path, REFERENCE_FIELDS);
   const reference = reader.string(record, 'configPath', path, { nonEmpty: true });
   if (reference === undefined) return undefined;
   if (options.load === undefined) return reader.issue(joinPath(path, 'configPath'), 'agent files cannot be read here; define the agent inline');
@@ -243,7 +220,7 @@ function readGenerateConfig(reader: JsonReader, value: unknown, path: string): O
   const raw = reader.object(value, path);
   if (raw === undefined) return undefined;
   const record = Object.fromEntries(Object.entries(raw).map(([key, item]) => [key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()), item]));
-  reader.keys(record, path, CONFIG_FIELDS);
+  reader.keys(record, path, GENERATE_CONFIG_FIELDS);
   const config: Omit<RequestConfig, 'model'> = {};
   const temperature = reader.number(record, 'temperature', path, { optional: true, min: 0 });
   const topP = reader.number(record, 'topP', path, { optional: true, min: 0 });
@@ -261,9 +238,14 @@ function readGenerateConfig(reader: JsonReader, value: unknown, path: string): O
   return config;
 }
 
+/** The keys a feature's field reads. */
+export function fieldKeys(field: AgentFileField): string[] {
+  return Object.keys(field.schema);
+}
+
 function normalizeKeys(record: Record<string, unknown>, fields: readonly AgentFileField[]): Record<string, unknown> {
-  const aliases: Record<string, string> = { ...ALIASES };
-  for (const key of fields.flatMap((field) => field.keys)) aliases[key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] ??= key;
+  const aliases: Record<string, string> = { ...ADK_SPELLINGS };
+  for (const key of fields.flatMap(fieldKeys)) aliases[snakeCase(key)] ??= key;
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [aliases[key] ?? key, value]));
 }
 
@@ -273,7 +255,7 @@ async function readFeatureFields(reader: JsonReader, record: Record<string, unkn
   const tools: Record<string, Tool> = {};
   let pipeline: readonly Processor[] | undefined;
   for (const field of fields) {
-    if (!field.keys.some((key) => record[key] !== undefined)) continue;
+    if (!fieldKeys(field).some((key) => record[key] !== undefined)) continue;
     const result = await field.read({ reader, record, path, file });
     extensions.push(...(result.extensions ?? []));
     Object.assign(tools, result.tools);

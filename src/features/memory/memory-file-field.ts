@@ -10,7 +10,22 @@ export type ReadMemory = (path: string, from: string) => Promise<MemoryFile>;
 /** `memory:` in an agent file: a list of `{ file, mode }`. Without `readMemory` (no file access here) the key is refused. */
 export function memoryField(readMemory: ReadMemory | undefined): AgentFileField {
   return {
-    keys: ['memory'],
+    schema: {
+      memory: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            file: { type: 'string', description: 'a memory file (Markdown), relative to this file' },
+            mode: { enum: ['on', 'off'], description: 'on: its text goes at the start of the first user message; off (default): nowhere' },
+          },
+          required: ['file'],
+          additionalProperties: false,
+        },
+        description: 'Memory files the agent may be given, each on or off (session state memory:<file> switches it per session).',
+        examples: [[{ file: 'MEMORY.md', mode: 'on' }]],
+      },
+    },
     async read({ reader, record, path, file }) {
       const at = joinPath(path, 'memory');
       if (readMemory === undefined) return refuse(reader, at);

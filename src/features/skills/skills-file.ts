@@ -15,7 +15,22 @@ export type ReadSkills = (dir: string, from: string) => Promise<Skill[]>;
  */
 export function skillsField(readSkills: ReadSkills | undefined): AgentFileField {
   return {
-    keys: ['skills'],
+    schema: {
+      skills: {
+        type: 'object',
+        properties: {
+          dir: { type: 'string', description: 'a folder of Agent Skills (each a folder with SKILL.md), relative to this file' },
+          default: { enum: SKILL_MODES, description: 'each skill\u2019s mode unless modes names it: disabled, listed (default: one line in # Available skills) or loaded (its text in the request)' },
+          modes: { type: 'object', additionalProperties: { enum: SKILL_MODES }, description: 'skill name → mode' },
+          listingBudget: { type: 'integer', minimum: 1, description: 'tokens the listing may take; skills past it are left out, and said so' },
+          loadTool: { type: 'boolean', description: 'true: the file may name load_skill among its tools' },
+        },
+        required: ['dir'],
+        additionalProperties: false,
+        description: 'Agent Skills offered to the agent, listed or loaded (session state skill:<name> switches a skill per session).',
+        examples: [{ dir: 'skills', default: 'listed' }],
+      },
+    },
     async read({ reader, record, path, file }) {
       const at = joinPath(path, 'skills');
       if (readSkills === undefined) return refuse(reader, at);

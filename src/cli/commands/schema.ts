@@ -1,0 +1,40 @@
+import { UsageError } from '../../contracts/errors/usage-error.js';
+import { agentFileSchema, caseFileSchema } from '../../presets/file-schemas.js';
+import { parseCommandArgs } from '../args.js';
+import type { CliIo, Command } from '../io.js';
+
+const HELP = `Usage: agentctx schema agent|case
+
+Prints the JSON Schema (draft 2020-12) of agent files or case files: every
+field, its type and what it does, ADK's snake_case spellings included. It is
+built from the same tables the readers check files against, so a file the
+schema accepts has no unknown field, and the package ships both schemas in
+assets/schema/ for editors.
+
+Editors that read YAML through yaml-language-server (VS Code's YAML extension,
+among others) complete and check a file that starts with a line naming it:
+  # yaml-language-server: $schema=node_modules/agentctx/assets/schema/agent-file.schema.json
+
+docs/agent-file.md documents every field with an example.
+
+Examples:
+  agentctx schema agent > agent-file.schema.json
+  agentctx schema case
+`;
+
+const SCHEMAS = { agent: agentFileSchema, case: caseFileSchema } as const;
+
+export const schemaCommand: Command = {
+  name: 'schema',
+  summary: 'print the JSON Schema of agent files or case files',
+  help: HELP,
+  async run(args: string[], io: CliIo): Promise<number> {
+    const { positionals } = parseCommandArgs('schema', args, {});
+    const [which, ...extra] = positionals;
+    if (which === undefined || extra.length > 0 || !(which in SCHEMAS)) {
+      throw new UsageError(`schema takes agent or case, got ${positionals.length === 0 ? 'nothing' : `'${positionals.join(' ')}'`}.`, "For example: agentctx schema agent; see 'agentctx schema --help'.");
+    }
+    io.stdout(`${JSON.stringify(SCHEMAS[which as keyof typeof SCHEMAS](), null, 2)}\n`);
+    return 0;
+  },
+};

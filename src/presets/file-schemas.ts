@@ -1,0 +1,88 @@
+import { ADK_SPELLINGS, LLM_FIELD_SCHEMAS, REFERENCE_FIELD_SCHEMAS, snakeCase, WORKFLOW_FIELD_SCHEMAS, type JsonSchema } from '../engine/config/agent-file-schema.js';
+import { fieldKeys } from '../engine/config/agent-config.js';
+import { agentFileFields } from './agent-files.js';
+import { CASE_FIELD_SCHEMAS } from './case-file-schema.js';
+
+// The published JSON Schemas of agent files and case files (draft 2020-12), built from the tables the readers take
+// their fields from. `agentctx schema agent|case` prints them; assets/schema/ ships them for editors.
+
+const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
+
+/** Every field an agent may have: an LLM agent's, a workflow agent's, and the features' (skills, memory, …). */
+export function agentFieldSchemas(): Record<string, JsonSchema> {
+  const features = Object.fromEntries(agentFileFields(undefined).flatMap((field) => fieldKeys(field).map((key) => [key, field.schema[key] as JsonSchema])));
+  return { ...LLM_FIELD_SCHEMAS, ...WORKFLOW_FIELD_SCHEMAS, ...features };
+}
+
+/** The fields with ADK's snake_case spellings beside them, each described as the field it stands for. */
+function withAdkSpellings(fields: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  const spelled: Record<string, JsonSchema> = { ...fields };
+  const spellings = { ...ADK_SPELLINGS, ...Object.fromEntries(Object.keys(fields).map((key) => [snakeCase(key), key])) };
+  for (const [alias, key] of Object.entries(spellings)) {
+    const schema = fields[key];
+    if (alias !== key && schema !== undefined && spelled[alias] === undefined) spelled[alias] = { ...schema, description: `ADK's spelling of ${key}.` };
+  }
+  return spelled;
+}
+
+function definitions(): Record<string, JsonSchema> {
+  const reference = withAdkSpellings({ ...REFERENCE_FIELD_SCHEMAS });
+  return {
+    agent: {
+      type: 'object',
+      description: 'An agent: an LLM agent (the default), or a workflow agent (kind sequential, parallel or loop) with sub-agents.',
+      properties: withAdkSpellings(agentFieldSchemas()),
+      required: ['name'],
+      additionalProperties: false,
+    },
+    reference: { type: 'object', properties: reference, minProperties: 1, maxProperties: 1, additionalProperties: false, description: 'An agent defined in another file.' },
+    agentOrFile: { anyOf: [{ $ref: '#/$defs/reference' }, { $ref: '#/$defs/agent' }] },
+  };
+}
+
+/** The JSON Schema of an agent file: the file `agentctx run` takes, and every other command too. */
+export function agentFileSchema(): JsonSchema {
+  return {
+    $schema: DRAFT,
+    title: 'agentctx agent file',
+    description: 'An agent tree in declarative form (YAML or JSON), as agentctx run, serve, inspect, diff, check and compact take it. docs/agent-file.md documents every field.',
+    $ref: '#/$defs/agent',
+    $defs: definitions(),
+    examples: [EXAMPLE_AGENT],
+  };
+}
+
+/** A complete agent file, for editors and docs: a coordinator with a sub-agent, state placeholders and a declared tool. */
+const EXAMPLE_AGENT = {
+  name: 'help_desk',
+  description: 'Routes customer questions.',
+  model: 'gemini-2.5-flash',
+  instruction: 'You answer customers of {app:company?}. Be brief and friendly.',
+  subAgents: [
+    {
+      name: 'billing_agent',
+      description: 'Answers billing questions.',
+      instruction: 'Answer billing questions for {user:name?}. Look invoices up before answering.',
+      tools: [{ name: 'find_invoice', description: 'Finds an invoice by its number.', parameters: { type: 'object', properties: { number: { type: 'string' } }, required: ['number'] } }],
+      outputKey: 'billing_answer',
+    },
+  ],
+  generateConfig: { temperature: 0.2, maxOutputTokens: 1024 },
+};
+
+/** The JSON Schema of a case file: an agent (inline or a path) and the session it is asked in. */
+export function caseFileSchema(): JsonSchema {
+  const fields: Record<string, JsonSchema> = { ...CASE_FIELD_SCHEMAS };
+  const compaction = fields['eventsCompactionConfig'] as { properties: Record<string, JsonSchema> };
+  fields['eventsCompactionConfig'] = { ...compaction, properties: withAdkSpellings(compaction.properties), additionalProperties: false };
+  return {
+    $schema: DRAFT,
+    title: 'agentctx case file',
+    description: 'A request to assemble without running anything: an agent tree, who is asked, and the session as it stands (agentctx inspect, diff, check, compact).',
+    type: 'object',
+    properties: fields,
+    required: ['agent'],
+    additionalProperties: false,
+    $defs: definitions(),
+  };
+}
