@@ -22,6 +22,8 @@ export type Tool = {
    * by its name and kind alone, so that tools need not know agents; the runner checks it is a whole definition.
    */
   readonly agent?: { readonly name: string; readonly kind: string };
+  /** An agent tool whose answer is final: the calling agent's turn ends with it, without another model call (ADK's `skip_summarization`). */
+  readonly skipSummarization?: boolean;
   /** Whether to offer the tool in this request (for tools that only make sense in some states); always when absent. */
   readonly isAvailable?: (state: Readonly<Record<string, unknown>>) => boolean;
 };

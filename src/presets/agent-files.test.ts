@@ -53,7 +53,7 @@ describe('agentFromConfig', () => {
     expect(
       await issuesOf({ name: 'bad name', instuction: 'x', includeContents: 'some', subAgents: [{ name: 'user' }, 'oops'], tools: ['ghost', { name: '9x', description: 'd' }] }),
     ).toEqual([
-      "instuction: unknown field (did you mean 'instruction'?); allowed: kind, agentClass, name, description, model, instruction, globalInstruction, staticInstruction, subAgents, disallowTransferToParent, disallowTransferToPeers, includeContents, tools, outputKey, generateConfig, mode, preset, sections, skills, memory, workspace",
+      "instuction: unknown field (did you mean 'instruction'?); allowed: name, description, kind, agentClass, subAgents, model, instruction, globalInstruction, staticInstruction, disallowTransferToParent, disallowTransferToPeers, includeContents, mode, tools, outputKey, generateConfig, preset, sections, skills, memory, workspace",
       "subAgents[0].name: 'user' is reserved for the end user's messages; choose another name",
       'subAgents[1]: expected an agent definition (a mapping), got the string "oops"',
       'includeContents: expected default or none, got "some"',
@@ -65,6 +65,41 @@ describe('agentFromConfig', () => {
 
   it('refuses a file that includes itself', async () => {
     expect(await issuesOf({ config_path: 'loop.yaml' })).toEqual([expect.stringMatching(/includes itself/)]);
+  });
+});
+
+describe('agentFromConfig: ADK agent-config forms', () => {
+  it('reads AgentTool by config_path or inline, with skip_summarization', async () => {
+    const root = (await agentFromConfig(
+      {
+        name: 'root',
+        tools: [
+          { name: 'AgentTool', args: { agent: { config_path: 'leaf.yaml' }, skip_summarization: true } },
+          { name: 'AgentTool', args: { agent: { name: 'inline_helper', description: 'Helps inline.', instruction: 'Help.' } } },
+        ],
+      },
+      { filename: 'agents/root.yaml', load },
+    )) as LlmAgentDefinition;
+    expect(root.tools?.map((tool) => [tool.name, tool.agent?.name, tool.skipSummarization ?? false])).toEqual([
+      ['leaf', 'leaf', true],
+      ['inline_helper', 'inline_helper', false],
+    ]);
+  });
+
+  it('refuses what names Python code or runs in Google\u2019s services, saying why and what to write instead', async () => {
+    const issues = await issuesOf({
+      name: 'root',
+      before_model_callbacks: [{ name: 'my_pkg.callbacks.log_request' }],
+      tools: [{ name: 'google_search' }, { name: 'my_pkg.tools.lookup' }, { name: 'AgentTool', args: {} }],
+      sub_agents: [{ code: 'my_pkg.agents.helper' }],
+    });
+    expect(issues).toEqual([
+      expect.stringMatching(/^before_model_callbacks: names Python callbacks, which agentctx cannot import; define the agent in a JavaScript or TypeScript module instead .*callbacks: \{ beforeModel: … \}/),
+      expect.stringMatching(/^subAgents\[0\]\.code: names Python code \(ADK's code reference\)/),
+      expect.stringMatching(/^tools\[0\]: 'google_search' is one of ADK's built-in tools, which run inside Google's services/),
+      expect.stringMatching(/^tools\[1\]: 'my_pkg\.tools\.lookup' names Python code \(ADK's code reference\), which agentctx cannot import/),
+      expect.stringMatching(/^tools\[2\]\.args\.agent: is required/),
+    ]);
   });
 });
 

@@ -32,7 +32,7 @@ export const rows = defineRows(import.meta.url, 'bad-input', [
     entry: 'agent definition',
     tried: 'a misspelt field (`instuction`)',
     expected: "`unknown field (did you mean 'instruction'?)` with the allowed fields",
-    run: async () => expectCliError(await run({ 'agent.yaml': 'name: helper\ninstuction: Help.\n' }), /instuction: unknown field \(did you mean 'instruction'\?\); allowed: kind, agentClass, name/),
+    run: async () => expectCliError(await run({ 'agent.yaml': 'name: helper\ninstuction: Help.\n' }), /instuction: unknown field \(did you mean 'instruction'\?\); allowed: name, description, kind, agentClass/),
   },
   {
     id: 'agent.missing-name',

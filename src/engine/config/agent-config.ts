@@ -5,6 +5,7 @@ import type { RequestConfig } from '../../contracts/request.js';
 import type { Tool } from '../../contracts/tool.js';
 import { AGENT_MODES, INCLUDE_CONTENTS, llmAgent, loopAgent, parallelAgent, sequentialAgent, type LlmAgentConfig } from '../agent/define-agent.js';
 import { readPart } from '../session/decode-content.js';
+import { agentTool } from '../tools/agent-tool.js';
 import { declareTool } from '../tools/tool.js';
 import { ADK_SPELLINGS, AGENT_CLASSES, GENERATE_CONFIG_FIELDS, LLM_FIELD_SCHEMAS, REFERENCE_FIELD_SCHEMAS, snakeCase, WORKFLOW_FIELD_SCHEMAS, type JsonSchema } from './agent-file-schema.js';
 import { JsonReader, joinPath, isPlainRecord } from '../util/json-reader.js';
@@ -76,6 +77,7 @@ async function readAgent(
   if (raw === undefined) return undefined;
   const record = normalizeKeys(raw, options.fields ?? []);
   if (record['configPath'] !== undefined) return readReference(reader, record, path, options, file, loading);
+  if (refuseCode(reader, record, path)) return undefined;
   const kind = readKind(reader, record, path);
   if (kind === undefined) return undefined;
   reader.keys(record, path, kind === 'llm' ? [...LLM_FIELDS, ...(options.fields ?? []).flatMap(fieldKeys)] : WORKFLOW_FIELDS);
@@ -97,7 +99,7 @@ async function readAgent(
       return loopAgent({ ...common, ...(maxIterations === undefined ? {} : { maxIterations }) });
     }
     const features = await readFeatureFields(reader, record, path, options.fields ?? [], file);
-    const fields = readLlmFields(reader, record, path, { ...options, tools: { ...options.tools, ...features.tools } });
+    const fields = await readLlmFields(reader, record, path, { ...options, tools: { ...options.tools, ...features.tools } }, file, loading);
     return llmAgent({
       ...common,
       ...fields,
@@ -144,7 +146,14 @@ function readKind(reader: JsonReader, record: Record<string, unknown>, path: str
   return 'llm';
 }
 
-function readLlmFields(reader: JsonReader, record: Record<string, unknown>, path: string, options: AgentConfigOptions): Omit<LlmAgentConfig, 'name' | 'description' | 'subAgents'> {
+async function readLlmFields(
+  reader: JsonReader,
+  record: Record<string, unknown>,
+  path: string,
+  options: AgentConfigOptions,
+  file: string,
+  loading: string[],
+): Promise<Omit<LlmAgentConfig, 'name' | 'description' | 'subAgents'>> {
   const optionalString = (key: string) => reader.string(record, key, path, { optional: true });
   const fields = {
     model: optionalString('model'),
@@ -156,7 +165,7 @@ function readLlmFields(reader: JsonReader, record: Record<string, unknown>, path
     disallowTransferToPeers: reader.boolean(record, 'disallowTransferToPeers', path),
     includeContents: oneOf(reader, record, 'includeContents', path, INCLUDE_CONTENTS),
     mode: oneOf(reader, record, 'mode', path, AGENT_MODES),
-    tools: readTools(reader, record['tools'], joinPath(path, 'tools'), options),
+    tools: await readTools(reader, record['tools'], joinPath(path, 'tools'), options, file, loading),
     generateConfig: readGenerateConfig(reader, record['generateConfig'], joinPath(path, 'generateConfig')),
   };
   // Absent fields are left out rather than set to undefined, as the definition's optional fields require.
@@ -186,33 +195,76 @@ function readStatic(reader: JsonReader, value: unknown, path: string): StaticIns
   return items;
 }
 
-function readTools(reader: JsonReader, value: unknown, path: string, options: AgentConfigOptions): Tool[] | undefined {
+async function readTools(reader: JsonReader, value: unknown, path: string, options: AgentConfigOptions, file: string, loading: string[]): Promise<Tool[] | undefined> {
   if (value == null) return undefined;
   const list = reader.array(value, path);
   const tools: Tool[] = [];
-  list?.forEach((item, index) => {
+  for (const [index, item] of (list ?? []).entries()) {
     const at = joinPath(path, index);
     const named = typeof item === 'string' ? item : isPlainRecord(item) && item['description'] === undefined ? item['name'] : undefined;
+    if (named === 'AgentTool' && isPlainRecord(item)) {
+      const tool = await readAgentTool(reader, item, at, options, file, loading);
+      if (tool !== undefined) tools.push(tool);
+      continue;
+    }
     if (typeof named === 'string') {
       const tool = options.tools?.[named];
-      if (tool === undefined) reader.issue(at, `tool '${named}' has no implementation here; declare it with a description (and parameters) to inspect it`);
-      else tools.push(tool);
-      return;
+      if (tool !== undefined) tools.push(tool);
+      else reader.issue(at, unknownToolMessage(named));
+      continue;
     }
     const record = reader.object(item, at, 'a tool: a name, or { name, description, parameters }');
-    if (record === undefined) return;
+    if (record === undefined) continue;
     reader.keys(record, at, ['name', 'description', 'parameters']);
     const name = reader.string(record, 'name', at, { nonEmpty: true });
     const description = reader.string(record, 'description', at);
     const parameters = record['parameters'] == null ? undefined : reader.object(record['parameters'], joinPath(at, 'parameters'), 'a JSON Schema object');
-    if (name === undefined || description === undefined) return;
+    if (name === undefined || description === undefined) continue;
     try {
       tools.push(declareTool({ name, description, ...(parameters === undefined ? {} : { parameters }) }));
     } catch (error) {
       for (const issue of (error as ValidationError).issues ?? []) reader.issue(joinPath(at, issue.path), issue.message);
     }
-  });
+  }
   return tools;
+}
+
+/**
+ * ADK's `{ name: AgentTool, args: { agent: { config_path } | <agent>, skip_summarization } }`: another agent offered
+ * as a tool, defined inline or in its own file.
+ */
+async function readAgentTool(reader: JsonReader, item: Record<string, unknown>, path: string, options: AgentConfigOptions, file: string, loading: string[]): Promise<Tool | undefined> {
+  reader.keys(item, path, ['name', 'args']);
+  const args = reader.object(item['args'], joinPath(path, 'args'), 'the agent tool\u2019s arguments: { agent, skip_summarization? }');
+  if (args === undefined) return undefined;
+  const at = joinPath(path, 'args');
+  const normalized = Object.fromEntries(Object.entries(args).map(([key, value]) => [key === 'skip_summarization' ? 'skipSummarization' : key, value]));
+  reader.keys(normalized, at, ['agent', 'skipSummarization']);
+  const skipSummarization = reader.boolean(normalized, 'skipSummarization', at);
+  if (normalized['agent'] === undefined) return reader.issue(joinPath(at, 'agent'), 'is required: { config_path: other-agent.yaml }, or the agent inline');
+  const agent = await readAgent(reader, normalized['agent'], joinPath(at, 'agent'), options, file, loading);
+  if (agent === undefined) return undefined;
+  try {
+    return agentTool(agent, skipSummarization === true ? { skipSummarization } : {});
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    for (const issue of error.issues) reader.issue(joinPath(at, 'agent'), issue.message);
+    return undefined;
+  }
+}
+
+// ADK's built-in tools run inside Google's services or ADK's Python runtime; a file may name them, agentctx cannot offer them.
+const ADK_BUILT_IN_TOOLS = new Set(['google_search', 'enterprise_web_search', 'url_context', 'google_maps_grounding', 'vertex_ai_search', 'VertexAiSearchTool', 'code_execution', 'BuiltInCodeExecutor', 'load_memory', 'preload_memory', 'load_artifacts', 'get_user_choice', 'exit_loop', 'LongRunningFunctionTool', 'ExampleTool', 'McpToolset']);
+
+/** Why a tool name has no implementation here, and what to write instead. */
+function unknownToolMessage(name: string): string {
+  if (ADK_BUILT_IN_TOOLS.has(name)) {
+    return `'${name}' is one of ADK's built-in tools, which run inside Google's services or ADK's Python runtime; agentctx cannot offer it. Declare a function tool instead ({ name, description, parameters }), and implement it in a JavaScript or TypeScript agent module`;
+  }
+  if (/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$/.test(name)) {
+    return `'${name}' names Python code (ADK's code reference), which agentctx cannot import. Export the agent from a JavaScript or TypeScript module (agentctx run agent.ts) with the tool written there, or declare it here ({ name, description, parameters }) to inspect it`;
+  }
+  return `tool '${name}' has no implementation here; declare it with a description (and parameters) to inspect it`;
 }
 
 function readGenerateConfig(reader: JsonReader, value: unknown, path: string): Omit<RequestConfig, 'model'> | undefined {
@@ -236,6 +288,30 @@ function readGenerateConfig(reader: JsonReader, value: unknown, path: string): O
     else if (stops !== undefined) reader.issue(joinPath(path, 'stopSequences'), 'expected a list of strings');
   }
   return config;
+}
+
+// ADK's agent config fields that name Python code: agentctx reads no Python, so each is refused with what to do instead.
+const MODULE_INSTEAD = 'define the agent in a JavaScript or TypeScript module instead (agentctx run agent.ts), where callbacks and tools are code';
+const CODE_FIELDS: Readonly<Record<string, string>> = {
+  code: `names Python code (ADK's code reference), which agentctx cannot import; use { config_path: file.yaml }, or ${MODULE_INSTEAD}`,
+  model_code: `names Python code that builds a model, which agentctx cannot import; name the model as a string (model: gemini-2.5-flash), or ${MODULE_INSTEAD}`,
+  ...Object.fromEntries(
+    ['before_agent_callbacks', 'after_agent_callbacks', 'before_model_callbacks', 'after_model_callbacks', 'before_tool_callbacks', 'after_tool_callbacks'].map((key) => [
+      key,
+      `names Python callbacks, which agentctx cannot import; ${MODULE_INSTEAD} (llmAgent({ callbacks: { ${key.replace(/_callbacks$/, '').replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}: … } }))`,
+    ]),
+  ),
+};
+
+/** Reports ADK's code references; true when the agent is one (a sub-agent given as `code:`), so nothing else is read. */
+function refuseCode(reader: JsonReader, record: Record<string, unknown>, path: string): boolean {
+  for (const key of Object.keys(record)) {
+    const why = CODE_FIELDS[key];
+    if (why === undefined) continue;
+    reader.issue(joinPath(path, key), why);
+    delete record[key];
+  }
+  return record['name'] === undefined && Object.keys(record).length === 0;
 }
 
 /** The keys a feature's field reads. */

@@ -45,6 +45,26 @@ export const LLM_FIELD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     items: {
       anyOf: [
         { type: 'string', description: 'the name of a tool this file can offer (Read, Edit with workspace; load_skill with skills.loadTool)' },
+        { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false, description: 'the same, in ADK\u2019s spelling: { name: Read }' },
+        {
+          type: 'object',
+          properties: {
+            name: { const: 'AgentTool' },
+            args: {
+              type: 'object',
+              properties: {
+                agent: { $ref: '#/$defs/agentOrFile' },
+                skip_summarization: { type: 'boolean', description: 'true: the agent\u2019s answer ends the caller\u2019s turn' },
+                skipSummarization: { type: 'boolean', description: 'the same' },
+              },
+              required: ['agent'],
+              additionalProperties: false,
+            },
+          },
+          required: ['name', 'args'],
+          additionalProperties: false,
+          description: 'another agent offered as a tool (ADK\u2019s AgentTool): inline, or { config_path: file.yaml }',
+        },
         {
           type: 'object',
           properties: {

@@ -99,6 +99,7 @@ async function executeWithin(run: AgentRun, agent: LlmAgentDefinition, call: Fun
       (await firstHook(sources, 'beforeTool', { tool, args: checked, context })) ??
       (await firstResult(callbacks?.beforeTool, { tool, args: checked, context })) ??
       (await deadline.race(tool.agent === undefined ? Promise.resolve(runTool(tool, checked, context)).then(toResponse) : runAgentTool(run, tool.agent, checked, context, origin(tool.name))));
+    if (tool.skipSummarization === true) actions.skipSummarization = true;
     const response =
       (await firstHook(sources, 'afterTool', { tool, args: checked, context, result })) ?? (await firstResult(callbacks?.afterTool, { tool, args: checked, context, result })) ?? result;
     const problem = findNonJson(response, 'response');
