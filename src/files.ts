@@ -13,3 +13,5 @@ export type { ParseDocumentOptions } from './engine/config/parse-document.js';
 export { agentFileSchema, caseFileSchema } from './presets/file-schemas.js';
 export type { JsonSchema } from './engine/config/agent-file-schema.js';
 export { isAgentDocument, isCaseDocument } from './presets/case-file.js';
+export { lintAgentTree } from './features/lint/context-lint.js';
+export type { ContextWarning, ContextWarningRule, LintOptions } from './features/lint/context-lint.js';

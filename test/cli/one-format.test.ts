@@ -48,6 +48,26 @@ describe('one agent-file format', () => {
     expect(checked.stdout).toContain('│ Greet Ann.');
   });
 
+  it('check lints an agent file: each warning names the agent, the field, the text and the fix', async () => {
+    await writeFile(
+      join(dir, 'lint.yaml'),
+      'name: desk\ninstruction: "You are desk. Send maths to math_agent and searches to web_agent."\nsubAgents:\n  - { name: math_agent, description: Does arithmetic. }\n  - { name: web_agent }\n',
+    );
+    const human = await agentctx('check', join(dir, 'lint.yaml'));
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('context lint: 4 warnings');
+    expect(human.stdout).toContain('⚠ desk.instruction "You are desk." [self-introduction]');
+    expect(human.stdout).toMatch(/fix: Keep only when to hand over/);
+    const json = JSON.parse((await agentctx('check', join(dir, 'lint.yaml'), '--json')).stdout) as { warnings: { rule: string; agent: string; field: string; text: string; fix: string }[] };
+    expect(json.warnings.map((warning) => [warning.rule, warning.agent, warning.field, warning.text])).toEqual([
+      ['description-missing', 'desk', 'description', ''],
+      ['self-introduction', 'desk', 'instruction', 'You are desk.'],
+      ['transfer-list', 'desk', 'instruction', 'math_agent, web_agent'],
+      ['description-missing', 'web_agent', 'description', ''],
+    ]);
+    expect((await agentctx('check', 'examples/seed-001/pipeline.yaml')).stdout).toContain('✓ context lint');
+  });
+
   it('names mistakes inside the agent of a case by their plain path', async () => {
     await writeFile(join(dir, 'bad-case.yaml'), 'agent:\n  name: a\n  tools: [ghost]\n');
     expectOneLineError(await agentctx('inspect', join(dir, 'bad-case.yaml')), 2, /agent\.tools\[0\]: tool 'ghost' has no implementation here/);

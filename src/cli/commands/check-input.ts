@@ -1,4 +1,5 @@
 import { extname } from 'node:path';
+import type { AgentTree } from '../../contracts/agent.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import { parseDocument } from '../../engine/config/parse-document.js';
 import { JsonReader, joinPath } from '../../engine/util/json-reader.js';
@@ -14,6 +15,8 @@ export type CheckInput = {
   artifacts: Record<string, string> | undefined;
   valueFormat: 'default' | 'python';
   escapes: boolean;
+  /** The agent tree, when the file is an agent file or a case file: the context lint reads it. */
+  tree?: AgentTree;
 };
 
 const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
@@ -73,6 +76,7 @@ async function readAgentTemplates(document: Record<string, unknown>, path: strin
     artifacts: caseFile.artifacts,
     valueFormat: caseFile.profile.valueFormat === 'python' ? 'python' : 'default',
     escapes: caseFile.profile.templateEscapes,
+    tree: caseFile.tree,
   };
 }
 

@@ -2,6 +2,7 @@ import { UsageError } from '../../contracts/errors/usage-error.js';
 import { recordTextReader } from '../../engine/session/artifact-rules.js';
 import { checkTemplate, type TemplatePlaceholder, type TemplateReport } from '../../features/templating/check-template.js';
 import { injectState } from '../../features/templating/inject-state.js';
+import { lintAgentTree, type ContextWarning } from '../../features/lint/context-lint.js';
 import { parseCommandArgs } from '../args.js';
 import { plural } from '../format-request.js';
 import type { CliIo, Command } from '../io.js';
@@ -16,7 +17,9 @@ ever sees them: each placeholder with its scope and whether it resolves, every
 piece of brace text that will reach the model exactly as written, and the text
 each template renders to.
 
-<file> is either
+<file> is one of
+  an agent file or a case file: every agent's instruction and globalInstruction
+    (with a case's state and artifacts), and a context lint of the tree (below)
   a template file (.txt, .md, anything but YAML/JSON): the whole file is one template
   a check file (.yaml, .yml, .json) with these fields:
     template:    one template text            templates:  name → template text
@@ -28,6 +31,19 @@ Placeholders (ADK's rules):
   {key}  {key?}  {app:key}  {user:key}  {temp:key}  {state.key}  {artifact.name}
   A name that is not an identifier ({not a key}, {"json": 1}) is left as written.
   Doubled braces are not an escape: {{key}} is replaced like {key}.
+
+Context lint (agent and case files), after seed 000's advice; each warning names
+the agent, the field, the text and the fix, and none changes the exit status:
+  self-introduction   the instruction introduces the agent by its name, which
+                      the identity text already says
+  transfer-list       the instruction lists transfer targets by hand, or
+                      explains transfer_to_agent: the transfer text does both
+  literal-braces      a required {placeholder} nothing in the file writes (no
+                      state given, no outputKey): braces meant literally belong
+                      in staticInstruction, or behind escapes
+  description-missing / description-instruction-like
+                      a description other agents read (transfer list, agent
+                      tool) that is empty, or reads like an instruction
 
 Options:
   --state <file>         YAML/JSON mapping of state values, merged over the file's own state
@@ -41,6 +57,7 @@ Exit status: 0 when every required placeholder resolves (or no state was given),
 
 Examples:
   agentctx check examples/check/welcome.yaml
+  agentctx check examples/seed-001/pipeline.yaml --json
   agentctx check prompts/reviewer.md --state state.json
 `;
 
@@ -48,7 +65,7 @@ type TemplateResult = { name: string; text: string; report: TemplateReport; rend
 
 export const checkCommand: Command = {
   name: 'check',
-  summary: 'show what the {placeholders} of templates will do, before they run',
+  summary: 'show what the {placeholders} of templates will do, and lint an agent tree\u2019s context',
   help: HELP,
   async run(args: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseCommandArgs('check', args, {
@@ -74,10 +91,13 @@ export const checkCommand: Command = {
     }
     const results = await checkAll(input);
     const ok = results.every((result) => result.report.ok);
+    const warnings = input.tree === undefined ? [] : lintAgentTree(input.tree, { state: input.state, escapes: input.escapes });
     if (values.json === true) {
-      io.stdout(`${JSON.stringify({ file, ok, templates: results }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ file, ok, templates: results, ...(input.tree === undefined ? {} : { warnings }) }, null, 2)}\n`);
     } else {
-      io.stdout(formatResults(file, input, results, createStyle(io.isTty)));
+      const style = createStyle(io.isTty);
+      io.stdout(formatResults(file, input, results, style));
+      if (input.tree !== undefined) io.stdout(formatWarnings(warnings, style));
     }
     return ok ? 0 : 1;
   },
@@ -137,6 +157,17 @@ function formatResults(file: string, input: CheckInput, results: TemplateResult[
   if (missing.length > 0) lines.push(style.red(`✗ ${plural(missing.length, 'required placeholder')} would fail at run time: ${missing.join(', ')}`));
   else if (input.state === undefined) lines.push(style.dim('no state given: placeholders were listed, not resolved (use --state or a check file)'));
   else lines.push(style.green('✓ every required placeholder resolves'));
+  return `${lines.join('\n')}\n`;
+}
+
+// The context lint's warnings: each names the agent, the field, the text and the fix. They do not change the exit status.
+function formatWarnings(warnings: readonly ContextWarning[], style: Style): string {
+  if (warnings.length === 0) return `${style.green('✓ context lint: nothing restates what agentctx writes itself, and every description is written for its readers')}\n`;
+  const lines = ['', style.bold(`context lint: ${plural(warnings.length, 'warning')}`)];
+  for (const warning of warnings) {
+    const quoted = warning.text === '' ? '' : ` ${JSON.stringify(warning.text.length > 80 ? `${warning.text.slice(0, 77)}…` : warning.text)}`;
+    lines.push(`${style.yellow('⚠')} ${warning.agent}.${warning.field}${quoted} ${style.dim(`[${warning.rule}]`)}`, `  ${warning.message}.`, `  ${style.dim('fix:')} ${warning.fix}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
