@@ -58,25 +58,27 @@ const CLASSES: Readonly<Record<string, AgentDefinition['kind']>> = AGENT_CLASSES
  */
 export async function readAgentConfig(value: unknown, options: AgentConfigOptions): Promise<AgentDefinition> {
   const reader = new JsonReader();
-  const agent = await readAgent(reader, value, '', options, options.filename, []);
+  const agent = await readAgent(reader, value, '', { options, file: options.filename, loading: [] });
   if (agent === undefined || reader.issues.length > 0) {
     throw new ValidationError({ subject: `agent definition in ${options.filename}`, issues: reader.issues });
   }
   return agent;
 }
 
+/** What reading one agent needs besides its value: the options, the file it is in, and the files being read above it (to refuse a loop). */
+type ReadScope = { readonly options: AgentConfigOptions; readonly file: string; readonly loading: readonly string[] };
+
 async function readAgent(
   reader: JsonReader,
   value: unknown,
   path: string,
-  options: AgentConfigOptions,
-  file: string,
-  loading: string[],
+  scope: ReadScope,
 ): Promise<AgentDefinition | undefined> {
+  const { options } = scope;
   const raw = reader.object(value, path, 'an agent definition (a mapping)');
   if (raw === undefined) return undefined;
   const record = normalizeKeys(raw, options.fields ?? []);
-  if (record['configPath'] !== undefined) return readReference(reader, record, path, options, file, loading);
+  if (record['configPath'] !== undefined) return readReference(reader, record, path, scope);
   if (refuseCode(reader, record, path)) return undefined;
   const kind = readKind(reader, record, path);
   if (kind === undefined) return undefined;
@@ -86,7 +88,7 @@ async function readAgent(
   const subAgents: AgentDefinition[] = [];
   const list = record['subAgents'] == null ? [] : reader.array(record['subAgents'], joinPath(path, 'subAgents'));
   for (const [index, item] of (list ?? []).entries()) {
-    const child = await readAgent(reader, item, joinPath(joinPath(path, 'subAgents'), index), options, file, loading);
+    const child = await readAgent(reader, item, joinPath(joinPath(path, 'subAgents'), index), scope);
     if (child !== undefined) subAgents.push(child);
   }
   if (name === undefined) return undefined;
@@ -98,8 +100,8 @@ async function readAgent(
       const maxIterations = reader.number(record, 'maxIterations', path, { optional: true, integer: true, min: 1 });
       return loopAgent({ ...common, ...(maxIterations === undefined ? {} : { maxIterations }) });
     }
-    const features = await readFeatureFields(reader, record, path, options.fields ?? [], file);
-    const fields = await readLlmFields(reader, record, path, { ...options, tools: { ...options.tools, ...features.tools } }, file, loading);
+    const features = await readFeatureFields(reader, record, path, options.fields ?? [], scope.file);
+    const fields = await readLlmFields(reader, record, path, { ...scope, options: { ...options, tools: { ...options.tools, ...features.tools } } });
     return llmAgent({
       ...common,
       ...fields,
@@ -113,9 +115,7 @@ async function readReference(
   reader: JsonReader,
   record: Record<string, unknown>,
   path: string,
-  options: AgentConfigOptions,
-  file: string,
-  loading: string[],
+  { options, file, loading }: ReadScope,
 ): Promise<AgentDefinition | undefined> {
   reader.keys(record, path, REFERENCE_FIELDS);
   const reference = reader.string(record, 'configPath', path, { nonEmpty: true });
@@ -126,7 +126,7 @@ async function readReference(
     return reader.issue(joinPath(path, 'configPath'), `${reference} includes itself (${[...loading, loaded.filename].join(' → ')})`);
   }
   const inner = new JsonReader();
-  const agent = await readAgent(inner, loaded.value, '', options, loaded.filename, [...loading, loaded.filename]);
+  const agent = await readAgent(inner, loaded.value, '', { options, file: loaded.filename, loading: [...loading, loaded.filename] });
   for (const issue of inner.issues) reader.issue(`${loaded.filename}${issue.path === '' ? '' : `: ${issue.path}`}`, issue.message);
   return agent;
 }
@@ -150,9 +150,7 @@ async function readLlmFields(
   reader: JsonReader,
   record: Record<string, unknown>,
   path: string,
-  options: AgentConfigOptions,
-  file: string,
-  loading: string[],
+  scope: ReadScope,
 ): Promise<Omit<LlmAgentConfig, 'name' | 'description' | 'subAgents'>> {
   const optionalString = (key: string) => reader.string(record, key, path, { optional: true });
   const fields = {
@@ -165,7 +163,7 @@ async function readLlmFields(
     disallowTransferToPeers: reader.boolean(record, 'disallowTransferToPeers', path),
     includeContents: oneOf(reader, record, 'includeContents', path, INCLUDE_CONTENTS),
     mode: oneOf(reader, record, 'mode', path, AGENT_MODES),
-    tools: await readTools(reader, record['tools'], joinPath(path, 'tools'), options, file, loading),
+    tools: await readTools(reader, record['tools'], joinPath(path, 'tools'), scope),
     generateConfig: readGenerateConfig(reader, record['generateConfig'], joinPath(path, 'generateConfig')),
   };
   // Absent fields are left out rather than set to undefined, as the definition's optional fields require.
@@ -195,7 +193,7 @@ function readStatic(reader: JsonReader, value: unknown, path: string): StaticIns
   return items;
 }
 
-async function readTools(reader: JsonReader, value: unknown, path: string, options: AgentConfigOptions, file: string, loading: string[]): Promise<Tool[] | undefined> {
+async function readTools(reader: JsonReader, value: unknown, path: string, scope: ReadScope): Promise<Tool[] | undefined> {
   if (value == null) return undefined;
   const list = reader.array(value, path);
   const tools: Tool[] = [];
@@ -203,12 +201,12 @@ async function readTools(reader: JsonReader, value: unknown, path: string, optio
     const at = joinPath(path, index);
     const named = typeof item === 'string' ? item : isPlainRecord(item) && item['description'] === undefined ? item['name'] : undefined;
     if (named === 'AgentTool' && isPlainRecord(item)) {
-      const tool = await readAgentTool(reader, item, at, options, file, loading);
+      const tool = await readAgentTool(reader, item, at, scope);
       if (tool !== undefined) tools.push(tool);
       continue;
     }
     if (typeof named === 'string') {
-      const tool = options.tools?.[named];
+      const tool = scope.options.tools?.[named];
       if (tool !== undefined) tools.push(tool);
       else reader.issue(at, unknownToolMessage(named));
       continue;
@@ -233,7 +231,7 @@ async function readTools(reader: JsonReader, value: unknown, path: string, optio
  * ADK's `{ name: AgentTool, args: { agent: { config_path } | <agent>, skip_summarization } }`: another agent offered
  * as a tool, defined inline or in its own file.
  */
-async function readAgentTool(reader: JsonReader, item: Record<string, unknown>, path: string, options: AgentConfigOptions, file: string, loading: string[]): Promise<Tool | undefined> {
+async function readAgentTool(reader: JsonReader, item: Record<string, unknown>, path: string, scope: ReadScope): Promise<Tool | undefined> {
   reader.keys(item, path, ['name', 'args']);
   const args = reader.object(item['args'], joinPath(path, 'args'), 'the agent tool\u2019s arguments: { agent, skip_summarization? }');
   if (args === undefined) return undefined;
@@ -242,7 +240,7 @@ async function readAgentTool(reader: JsonReader, item: Record<string, unknown>, 
   reader.keys(normalized, at, ['agent', 'skipSummarization']);
   const skipSummarization = reader.boolean(normalized, 'skipSummarization', at);
   if (normalized['agent'] === undefined) return reader.issue(joinPath(at, 'agent'), 'is required: { config_path: other-agent.yaml }, or the agent inline');
-  const agent = await readAgent(reader, normalized['agent'], joinPath(at, 'agent'), options, file, loading);
+  const agent = await readAgent(reader, normalized['agent'], joinPath(at, 'agent'), scope);
   if (agent === undefined) return undefined;
   try {
     return agentTool(agent, skipSummarization === true ? { skipSummarization } : {});
