@@ -1,6 +1,6 @@
 // How a recorded call ended, drawn beside its request: status, model, timings, usage and the answer; and the body that
 // went over the wire, exactly as sent.
-import { copyButton, el, formatDuration, formatNumber } from './dom.js';
+import { copyButton, el, formatDuration, formatNumber, nameEl } from './dom.js';
 
 const STATUS_TEXT = {
   pending: 'pending',
@@ -64,7 +64,7 @@ function responseView(response) {
         'div',
         { class: 'answer-part tool-call-out', dataset: { callId: part.callId ?? '' } },
         el('span', { class: 'muted', text: 'tool call ' }),
-        el('code', { text: part.name ?? '' }),
+        nameEl('code', { class: 'tool-name' }, part.name ?? ''),
         part.callId ? el('span', { class: 'muted', text: ` ${part.callId}` }) : '',
         el('pre', { class: 'text json', text: part.text }),
       );

@@ -1,19 +1,23 @@
 // The inspector page: reads the route from the address (#app=…&user=…&session=…&call=…&tab=…), fetches what it needs
 // from the JSON API and draws it. Everything from the store is untrusted text, drawn with DOM calls only (dom.js).
 import { ApiError, getJson, sessionPath, setToken } from './api.js';
-import { byId, el, formatNumber, formatTime } from './dom.js';
+import { byId, el, formatNumber, formatTime, nameNodes } from './dom.js';
 import { chartView } from './chart-view.js';
 import { diffView } from './diff-view.js';
 import { findView } from './find-view.js';
 import { requestView } from './request-view.js';
 import { sessionsView } from './sessions-view.js';
-import { stateView, timelineView } from './timeline-view.js';
+import { stateView } from './state-view.js';
+import { timelineView } from './timeline-view.js';
 
 const TABS = ['request', 'find', 'diff', 'timeline', 'state'];
 const cache = new Map();
 let info = null;
 let pendingFocus = null;
 let renderCount = 0;
+/** How to draw each chart section again at the width its box has now (after the window was resized). */
+const chartDrawers = new WeakMap();
+let resizeTimer = null;
 
 function readRoute() {
   const params = new URLSearchParams(location.hash.slice(1));
@@ -121,21 +125,31 @@ async function sessionView(route) {
     TABS.map((tab) => el('button', { type: 'button', role: 'tab', class: `tab${tab === route.tab ? ' current' : ''}`, dataset: { tab }, 'aria-selected': String(tab === route.tab), text: tab, onclick: () => navigate({ tab }) })),
   );
   const content = el('div', { class: 'tab-content', dataset: { tab: route.tab } }, await tabContent(route, session, current));
+  const chartTitle = el('h3', { text: 'Prompt tokens per call, by source' });
+  const drawChart = () => chartView(chart, current, (index) => navigate({ call: index, a: null }), chartRoom());
+  const chartSection = el('section', { class: 'chart-section' }, chartTitle, drawChart());
+  chartDrawers.set(chartSection, () => chartSection.replaceChildren(chartTitle, drawChart()));
   return el(
     'div',
     {},
     el(
       'header',
       { class: 'session-head' },
-      el('h2', { text: `Session ${session.id}` }),
+      el('h2', { class: 'name' }, 'Session ', nameNodes(session.id)),
       el('p', { class: 'muted', text: `app ${session.appName} · user ${session.userId} · ${formatNumber(session.eventCount)} events · ${formatNumber(calls.length)} model calls · updated ${formatTime(session.lastUpdateTime)}` }),
       el('button', { type: 'button', class: 'reload', text: 'Reload', title: 'read the session again (it may have grown)', onclick: () => { cache.clear(); render(); } }),
     ),
-    el('section', { class: 'chart-section' }, el('h3', { text: 'Prompt tokens per call, by source' }), chartView(chart, current, (index) => navigate({ call: index, a: null }))),
+    chartSection,
     calls.length === 0 ? '' : callPicker(calls, current, route),
     tabs,
     content,
   );
+}
+
+/** The content width of the chart's box: the session view's, less the box's padding and border (style.css). */
+function chartRoom() {
+  const width = byId('session-view').clientWidth;
+  return width > 0 ? width - 22 : Infinity;
 }
 
 function callPicker(calls, current, route) {
@@ -172,8 +186,10 @@ async function tabContent(route, session, current) {
   switch (route.tab) {
     case 'timeline':
       return timelineView(session.timeline, (index) => navigate({ tab: 'request', call: index }));
-    case 'state':
-      return stateView(session.state);
+    case 'state': {
+      if (current === null) return stateView(session.state);
+      return stateView((await cached(`${path}/calls/${current}/state`)).state, { call: current, onEvent: showEvent });
+    }
     case 'find': {
       const result = route.q ? await cached(`${path}/find?text=${encodeURIComponent(route.q)}${current === null ? '' : `&call=${current}`}`) : null;
       return findView({
@@ -225,6 +241,13 @@ function start() {
     render();
   });
   window.addEventListener('hashchange', render);
+  window.addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      const section = document.querySelector('#session-view .chart-section');
+      if (section) chartDrawers.get(section)?.();
+    }, 150);
+  });
   render();
 }
 

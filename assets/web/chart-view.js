@@ -1,15 +1,19 @@
 // Prompt tokens per call over the session, stacked by source kind, with compactions and page-ins marked; inline SVG
-// built with DOM calls. Clicking a bar opens that call.
+// built with DOM calls, as wide as the room it is given (and scaled down by CSS if that shrinks). Clicking a bar opens
+// that call.
 import { el, formatNumber, svg } from './dom.js';
 import { kindColour, orderKinds } from './sources.js';
 
 const HEIGHT = 220;
 const PAD = { left: 64, right: 12, top: 22, bottom: 30 };
+const MIN_WIDTH = 280;
 
-export function chartView(chart, current, onCall) {
+/** `room`: the width the chart may take, in CSS pixels (its box's content width). */
+export function chartView(chart, current, onCall, room = Infinity) {
   if (chart.calls.length === 0) return el('p', { class: 'muted', text: 'This session has no recorded model calls.' });
   const kinds = orderKinds(chart.kinds);
-  const width = Math.max(480, Math.min(1400, PAD.left + PAD.right + chart.calls.length * 18));
+  const wanted = Math.max(480, Math.min(1400, PAD.left + PAD.right + chart.calls.length * 18));
+  const width = Math.round(Math.max(MIN_WIDTH, Math.min(wanted, room)));
   const plotWidth = width - PAD.left - PAD.right;
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
   const max = niceMax(Math.max(1, ...chart.calls.map((call) => call.total)));
@@ -45,7 +49,8 @@ export function chartView(chart, current, onCall) {
       const top = y(call.total) - 4;
       group.append(svg('path', { d: `M${cx - 5},${top - 8} L${cx + 5},${top - 8} L${cx},${top} Z`, class: 'marker page-in', dataset: { call: call.index } }, svg('title', { text: `call ${call.index}: new pages in the instruction` })));
     }
-    const every = Math.ceil(chart.calls.length / 20);
+    // A number under a bar every ~36 px at most.
+    const every = Math.ceil(chart.calls.length / Math.max(4, Math.min(20, Math.floor(plotWidth / 36))));
     if (position % every === 0 || call.index === current) root.append(svg('text', { x: x(position) + barWidth / 2, y: HEIGHT - PAD.bottom + 14, 'text-anchor': 'middle', class: 'axis', text: call.index }));
     root.append(group);
   });
@@ -72,7 +77,7 @@ export function chartView(chart, current, onCall) {
     el('li', {}, el('span', { class: 'swatch marker-page-in' }), 'page-in'),
     chart.compactions.length === 0 ? '' : el('li', {}, el('span', { class: 'swatch marker-compaction' }), 'compaction'),
   );
-  return el('div', { class: 'chart-box' }, el('div', { class: 'chart-scroll' }, root), legend);
+  return el('div', { class: 'chart-box' }, root, legend);
 }
 
 function niceMax(value) {

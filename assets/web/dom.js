@@ -36,6 +36,27 @@ export function append(node, children) {
   return node;
 }
 
+/**
+ * A name (agent, tool, session, state key) as text that wraps between its words: a <wbr> after each _ . : and /
+ * (browsers already wrap after -). With the `.name` rule of style.css, a word breaks only if it alone is wider than
+ * its box. The text itself is unchanged.
+ */
+export function nameNodes(name) {
+  return String(name)
+    .split(/(?<=[_.:/])/)
+    .flatMap((word, at) => (at === 0 ? [word] : [el('wbr'), word]));
+}
+
+/** An element showing a name (see `nameNodes`). */
+export function nameEl(tag, props, name) {
+  return el(tag, { ...props, class: props.class ? `${props.class} name` : 'name' }, nameNodes(name));
+}
+
+/** A time as text that never wraps inside (2026-01-02 10:11:12 UTC). */
+export function timeEl(seconds) {
+  return el('span', { class: 'time', text: formatTime(seconds) });
+}
+
 export function byId(id) {
   return document.getElementById(id);
 }

@@ -2,7 +2,7 @@
 // by its source with its token count as a bar; click a piece for its provenance; the raw JSON one click away) and,
 // beside it, how the call ended and the body that went over the wire.
 import { answerView, statusBadge, wireView } from './answer-view.js';
-import { copyButton, el, formatNumber, formatTime } from './dom.js';
+import { copyButton, el, formatNumber, nameEl, timeEl } from './dom.js';
 import { hookName, kindBadge, kindClass, kindColour, provenancePanel, sourceTitle } from './sources.js';
 import { editNote, pieceNodes } from './text-pieces.js';
 
@@ -92,7 +92,7 @@ export function requestView(call, onEvent, onCall) {
       { class: 'call-head' },
       el('h3', { text: `Call ${call.index}` }),
       statusBadge(call.status),
-      el('span', { class: 'muted', text: `agent ${call.agent} · invocation ${call.invocationId} · ${formatTime(call.timestamp)}` }),
+      el('span', { class: 'muted' }, 'agent ', nameEl('span', { class: 'agent-name' }, call.agent), ` · invocation ${call.invocationId} · `, timeEl(call.timestamp)),
       call.parent === null ? '' : parentLine(call.parent, onCall),
       el(
         'p',
@@ -166,7 +166,7 @@ function pieceView({ path, label, source, tokens, body, note = '', dataset = {},
     'button',
     { type: 'button', class: 'piece-head', title: sourceTitle(source), 'aria-expanded': 'false' },
     kindBadge(source ? kind : 'no source'),
-    el('span', { class: 'piece-label', text: label }),
+    nameEl('span', { class: 'piece-label' }, label),
     tokenBar(tokens, largest),
   );
   head.addEventListener('click', () => {

@@ -1,5 +1,5 @@
 // The sidebar's sessions of one app: a user filter, and the sessions, most recently updated first.
-import { el, formatTime } from './dom.js';
+import { el, formatTime, nameEl } from './dom.js';
 
 /** `listing` is the API's answer for the app; `onOpen(session)` opens one. */
 export function sessionsView(listing, route, onOpen) {
@@ -27,7 +27,7 @@ export function sessionsView(listing, route, onOpen) {
                   dataset: { session: session.id, user: session.userId },
                   onclick: () => onOpen(session),
                 },
-                el('span', { class: 'session-id', text: session.id }),
+                nameEl('span', { class: 'session-id' }, session.id),
                 el('span', { class: 'muted small', text: `${session.userId} · ${formatTime(session.lastUpdateTime)}` }),
               ),
             ),

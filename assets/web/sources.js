@@ -1,37 +1,39 @@
 // Source kinds (where a piece of the request came from): their colours, and the provenance panel of one piece.
 import { el } from './dom.js';
 
-const COLOURS = {
-  'global-instruction': '#8c564b',
-  instruction: '#1f77b4',
-  'static-instruction': '#17becf',
-  'instruction-content': '#6baed6',
-  identity: '#9467bd',
-  transfer: '#e6ab02',
-  section: '#bcbd22',
-  'skill-listing': '#c49c94',
-  skill: '#e377c2',
-  memory: '#7570b3',
+// One colour per kind, each clearly apart from every other (CIEDE2000 distance at least 15: checked by
+// test/web/source-colours.test.ts); callback is the hook colour of style.css, page the page-in marker's.
+export const KIND_COLOURS = Object.freeze({
+  'global-instruction': '#965e01',
+  instruction: '#23519d',
+  'static-instruction': '#33cbdc',
+  'instruction-content': '#48a0e3',
+  identity: '#7827d3',
+  transfer: '#ea9f12',
+  section: '#aec504',
+  'skill-listing': '#d7a7da',
+  skill: '#8a6693',
+  memory: '#b371fb',
   page: '#d95f02',
-  summary: '#d62728',
+  summary: '#c30d02',
   history: '#2ca02c',
-  'other-agent': '#74c476',
-  tool: '#7f7f7f',
-  finalize: '#a6a6a6',
-  custom: '#393b79',
+  'other-agent': '#106153',
+  tool: '#e07a78',
+  finalize: '#52750e',
+  custom: '#82d18c',
   callback: '#c2185b',
-  framing: '#d9d9d9',
-  other: '#bdbdbd',
-};
+  framing: '#d6d6d6',
+  other: '#8f8f8f',
+});
 
 /** Kinds in a stable order for legends: the known ones first, then any others alphabetically. */
 export function orderKinds(kinds) {
-  const known = Object.keys(COLOURS);
+  const known = Object.keys(KIND_COLOURS);
   return [...kinds].sort((a, b) => (known.includes(a) ? known.indexOf(a) : 100) - (known.includes(b) ? known.indexOf(b) : 100) || a.localeCompare(b));
 }
 
 export function kindColour(kind) {
-  return COLOURS[kind] ?? COLOURS.other;
+  return Object.hasOwn(KIND_COLOURS, kind) ? KIND_COLOURS[kind] : KIND_COLOURS.other;
 }
 
 /** A kind as a class-name-safe word (kinds are data: a custom processor may name any). */

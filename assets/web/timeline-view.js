@@ -1,7 +1,7 @@
-// A session's timeline (invocations of messages, tool calls and results, state changes with their scope, transfers,
-// compactions and the model calls among them, calls made inside a tool call nested under it), and its state.
+// A session's timeline: invocations of messages, tool calls and results, state changes with their scope, transfers,
+// compactions and the model calls among them, calls made inside a tool call nested under it.
 import { statusBadge } from './answer-view.js';
-import { el, formatDuration, formatNumber, formatTime } from './dom.js';
+import { el, formatDuration, formatNumber, formatTime, nameEl, timeEl } from './dom.js';
 
 const LONG = 600;
 
@@ -16,7 +16,7 @@ export function timelineView(timeline, onCall) {
       el(
         'li',
         { class: 'invocation', dataset: { invocation: invocation.invocationId } },
-        el('h4', { text: `Invocation ${number + 1} · ${invocation.invocationId} · ${formatTime(invocation.start)}` }),
+        el('h4', {}, `Invocation ${number + 1} · ${invocation.invocationId} · `, timeEl(invocation.start)),
         el('ol', { class: 'items plain' }, invocation.items.map((item) => itemView(item, origin, onCall))),
       ),
     ),
@@ -25,7 +25,7 @@ export function timelineView(timeline, onCall) {
 
 function itemView(item, origin, onCall) {
   const when = el('span', { class: 'when muted', text: `+${(item.timestamp - origin).toFixed(3)}s` });
-  const who = item.type === 'model-call' ? el('span', { class: 'who', text: item.agent }) : el('span', { class: 'who', text: item.author });
+  const who = nameEl('span', { class: 'who' }, item.type === 'model-call' ? item.agent : item.author);
   const row = (body) => el('li', { class: `item type-${item.type}`, dataset: item.eventId === undefined ? { call: item.index } : { eventId: item.eventId } }, when, el('span', { class: `badge type ${item.type}`, text: item.type }), who, el('div', { class: 'item-body' }, body));
   switch (item.type) {
     case 'model-call':
@@ -33,15 +33,15 @@ function itemView(item, origin, onCall) {
     case 'message':
       return row(longText(item.text, item.thought ? 'thought' : item.role));
     case 'tool-call':
-      return row([el('code', { text: item.name }), item.callId ? el('span', { class: 'muted', text: ` ${item.callId}` }) : '', longText(item.args, 'json')]);
+      return row([nameEl('code', { class: 'tool-name' }, item.name), item.callId ? el('span', { class: 'muted', text: ` ${item.callId}` }) : '', longText(item.args, 'json')]);
     case 'tool-result':
-      return row([el('code', { text: item.name }), item.callId ? el('span', { class: 'muted', text: ` ${item.callId}` }) : '', longText(item.response, 'json')]);
+      return row([nameEl('code', { class: 'tool-name' }, item.name), item.callId ? el('span', { class: 'muted', text: ` ${item.callId}` }) : '', longText(item.response, 'json')]);
     case 'state':
-      return row([el('span', { class: `badge scope ${item.scope}`, text: item.scope }), ' ', el('code', { class: 'state-key', text: item.key }), ' = ', longText(item.value, 'value')]);
+      return row([el('span', { class: `badge scope ${item.scope}`, text: item.scope }), ' ', nameEl('code', { class: 'state-key' }, item.key), ' = ', longText(item.value, 'value')]);
     case 'artifact':
       return row(`artifact ${item.name} v${item.version}`);
     case 'transfer':
-      return row(['transfer to ', el('code', { text: item.to })]);
+      return row(['transfer to ', nameEl('code', { class: 'agent-name' }, item.to)]);
     case 'escalate':
       return row('escalates: ends its turn and hands control up');
     case 'compaction':
@@ -80,21 +80,4 @@ function longText(text, kind) {
   const pre = el('pre', { class: `text ${kind}`, text });
   if (text.length <= LONG) return pre;
   return el('details', {}, el('summary', { text: `${text.slice(0, 120).split('\n')[0]}… (${formatNumber(text.length)} chars)` }), pre);
-}
-
-/** The session's state: every key with its scope and value (values shown as text). */
-export function stateView(state) {
-  if (state.length === 0) return el('p', { class: 'muted', text: 'The state is empty.' });
-  return el(
-    'table',
-    { class: 'state' },
-    el('thead', {}, el('tr', {}, el('th', { text: 'key' }), el('th', { text: 'scope' }), el('th', { text: 'value' }))),
-    el(
-      'tbody',
-      {},
-      state.map((entry) =>
-        el('tr', { dataset: { key: entry.key } }, el('td', {}, el('code', { text: entry.key })), el('td', {}, el('span', { class: `badge scope ${entry.scope}`, text: entry.scope })), el('td', {}, el('pre', { class: 'text value state-value', text: entry.value }))),
-      ),
-    ),
-  );
 }

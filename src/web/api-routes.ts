@@ -1,19 +1,21 @@
 import type { Hono } from 'hono';
 import type { SessionStore } from '../contracts/session-store.js';
 import type { Session, SessionKey } from '../contracts/session.js';
-import { scopeOfKey } from '../engine/state/state-keys.js';
 import { diffCalls } from './call-diff.js';
 import type { CallLoader } from './call-loader.js';
+import type { ChartRows } from './chart-rows.js';
 import { buildCallView } from './call-view.js';
 import { findInSession } from './find-in-session.js';
 import { safeJsonText } from './security-headers.js';
 import { buildSessionChart } from './session-chart.js';
-import { buildTimeline, showValue } from './session-timeline.js';
+import { buildTimeline } from './session-timeline.js';
+import { stateAtCall, stateEntries } from './state-at-call.js';
 import { parseIndex, WebError } from './web-error.js';
 
 export type ApiOptions = {
   store: SessionStore;
   calls: CallLoader;
+  chartRows: ChartRows;
   /** Apps the page offers before anyone types one (the store contract lists sessions per app, not apps). */
   apps: readonly string[];
   /** Whether `/api/…` needs a bearer token; the page asks for one when it does. */
@@ -54,9 +56,7 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
       lastUpdateTime: session.lastUpdateTime,
       revision: session.revision,
       eventCount: session.events.length,
-      state: Object.keys(session.state)
-        .sort()
-        .map((stateKey) => ({ key: stateKey, scope: scopeOfKey(stateKey), value: showValue(session.state[stateKey]) })),
+      state: stateEntries(session.state),
       calls: summaries,
       timeline: buildTimeline(session.events, summaries),
     });
@@ -77,6 +77,16 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
     return new Response(`${safeJsonText(view.request, 2)}\n`, {
       headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-disposition': `inline; filename="call-${index}.json"` },
     });
+  });
+
+  app.get(`${SESSION}/calls/:index/state`, async (c) => {
+    const key = sessionKey(c.req.param());
+    const index = parseIndex(c.req.param('index'), 'the call number');
+    const session = await loadSession(store, key);
+    const summaries = await store.listModelCalls(key);
+    const call = summaries.find((summary) => summary.index === index);
+    if (call === undefined) throw new WebError(404, 'call_not_found', `Session ${key.sessionId} has no call ${index}; it has ${summaries.length}.`);
+    return jsonResponse({ call: index, timestamp: call.timestamp, state: stateAtCall(session.state, session.events, call) });
   });
 
   app.get(`${SESSION}/find`, async (c) => {
@@ -107,7 +117,8 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
   app.get(`${SESSION}/chart`, async (c) => {
     const key = sessionKey(c.req.param());
     const session = await loadSession(store, key);
-    return jsonResponse(buildSessionChart(await calls.all(key), session.events, await calls.encoding));
+    const rows = await options.chartRows.of(key, await store.listModelCalls(key));
+    return jsonResponse(buildSessionChart(rows, session.events, await calls.encoding));
   });
 }
 

@@ -5,6 +5,7 @@ import type { TokenCounter } from '../contracts/tokens.js';
 import { checkLoopbackHostHeader, createTokenCheck, type Refusal } from './access.js';
 import { addApiRoutes, jsonResponse } from './api-routes.js';
 import { createCallLoader } from './call-loader.js';
+import { createChartRows } from './chart-rows.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { createAssetFiles, DEFAULT_ASSETS_DIR } from './static-assets.js';
 import { WebError } from './web-error.js';
@@ -55,9 +56,11 @@ export function createInspectorApp(options: InspectorOptions): Hono {
     await next();
   });
 
+  const calls = createCallLoader(options.store, options.tokenCounter);
   addApiRoutes(app, {
     store: options.store,
-    calls: createCallLoader(options.store, options.tokenCounter),
+    calls,
+    chartRows: createChartRows(calls),
     apps: [...new Set(options.apps ?? [])],
     tokenRequired: checkToken !== undefined,
     version: options.version ?? '',

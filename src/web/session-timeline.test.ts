@@ -44,3 +44,24 @@ describe('the timeline nests calls made in a tool call', () => {
     expect(shape(calls)).toEqual([['message', 'tool-call t1', 'tool-call t2', 'call1@1', 'tool-result'], ['call2@0']]);
   });
 });
+
+describe('the timeline orders rows by time', () => {
+  const turn = (userAt: number, answerAt: number) => [
+    createEvent({ id: 'u', invocationId: 'inv', author: 'user', timestamp: userAt, content: { role: 'user', parts: [{ text: 'go' }] } }),
+    createEvent({ id: 'm', invocationId: 'inv', author: 'root', timestamp: answerAt, content: { role: 'model', parts: [{ text: 'done' }] } }),
+  ];
+  const rows = (list: Event[], calls: ModelCallSummary[]) => buildTimeline(list, calls).flatMap((invocation) => invocation.items.map((item) => `${item.type === 'model-call' ? `call${item.index}` : item.eventId}@${item.timestamp}`));
+
+  it('even when a call was stamped after the event that carried its answer (a clock skewed by a millisecond)', () => {
+    expect(rows(turn(0.023, 0.023), [call(1, 0.024, { responseEventId: 'm' })])).toEqual(['u@0.023', 'm@0.023', 'call1@0.024']);
+  });
+
+  it('at the same time: the message before the call it triggers, the call before its answer', () => {
+    expect(rows(turn(5, 5), [call(1, 5, { responseEventId: 'm' })])).toEqual(['u@5', 'call1@5', 'm@5']);
+  });
+
+  it('invocations by their first row', () => {
+    const later = createEvent({ id: 'x', invocationId: 'early', author: 'user', timestamp: 0.5, content: { role: 'user', parts: [{ text: 'earlier' }] } });
+    expect(buildTimeline([...turn(1, 2), later], []).map((invocation) => [invocation.invocationId, invocation.start])).toEqual([['early', 0.5], ['inv', 1]]);
+  });
+});

@@ -2,6 +2,7 @@ import type { Event } from '../contracts/event.js';
 import type { ModelCallSummary } from '../contracts/model-call.js';
 import { scopeOfKey, type StateScope } from '../engine/state/state-keys.js';
 import { nestCalls, type ModelCallItem } from './timeline-nesting.js';
+import { orderByTime } from './timeline-order.js';
 
 /** One thing that happened in a session, as the timeline lists it. */
 export type TimelineItem =
@@ -61,7 +62,12 @@ export function buildTimeline(events: readonly Event[], calls: readonly ModelCal
     list.push(invocation);
     return invocation;
   });
-  return list;
+  // A call is placed before the event that carried its answer, which a clock's skew can put out of time order.
+  for (const invocation of list) {
+    invocation.items = orderByTime(invocation.items);
+    invocation.start = invocation.items.reduce((start, item) => Math.min(start, item.timestamp), invocation.start);
+  }
+  return list.sort((a, b) => a.start - b.start);
 }
 
 function callItem(call: ModelCallSummary): ModelCallItem {

@@ -15,8 +15,11 @@ import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { serveInspector, type ServedInspector } from '../../src/web/serve-inspector.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, hasChromium, skipWithoutChromium } from '../support/chromium.js';
 import { repositoryRoot } from '../support/cli.js';
+import { BATCH_AGENT, BATCH_COUNT, SKEWED_CALL } from './batch-session.js';
 import { ANSWER, APPENDED, INSERTED, WIRE_BODY } from './edited-session.js';
-import { createFixtureStore, EDITED, HOSTILE, MARKUP_IN_OUTPUT, PAGED, SCRIPT_IN_STATE, type InspectorFixture } from './fixtures.js';
+import { BATCHES, createFixtureStore, EDITED, HOSTILE, MARKUP_IN_OUTPUT, PAGED, SCRIPT_IN_STATE, type InspectorFixture } from './fixtures.js';
+import { LONG, writeLongSession } from './long-session.js';
+import { widths, wordsBrokenNeedlessly } from './page-checks.js';
 
 const SCREENSHOTS = join(repositoryRoot, 'test-results', 'screenshots');
 
@@ -33,6 +36,8 @@ else describe('the web inspector in Chromium', () => {
 
   beforeAll(async () => {
     fixture = await createFixtureStore();
+    // Long enough that its chart, drawn at its natural width, would not fit a narrow screen.
+    await writeLongSession(fixture.store, 120);
     served = await serveInspector({ app: createInspectorApp({ store: fixture.store, apps: ['report_analyst', 'notes_app'], version: 'test' }), port: 0 });
     await mkdir(SCREENSHOTS, { recursive: true });
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
@@ -350,6 +355,94 @@ else describe('the web inspector in Chromium', () => {
       await fresh.close();
     } finally {
       await locked.close();
+    }
+  });
+
+  const batches = (count: number) => Array.from({ length: count }, (_, batch) => `batch-${batch + 1}`);
+  const stateKeys = () => page.locator('table.state tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-key')));
+
+  it('shows the state as it was when the chosen call was sent, keys in natural order', async () => {
+    await open(BATCHES, { tab: 'state', call: 11 });
+    await page.locator('table.state[data-call="11"]').waitFor();
+    expect(await page.locator('.state-caption strong').textContent()).toBe('State when call 11 was sent');
+    expect(await stateKeys()).toEqual([...batches(10), 'owner', 'user:lang']);
+    expect(await page.locator('tr[data-key="batch-10"] .state-value').textContent()).toBe('saved 10');
+    expect(await page.locator('tr[data-key="owner"] .state-writer').textContent()).toBe('no event of this session');
+    await shot('state-at-call-11.png');
+
+    await page.locator('.call-picker button[title="previous call"]').click();
+    await page.locator('table.state[data-call="10"]').waitFor();
+    expect(await stateKeys()).toEqual([...batches(9), 'owner', 'user:lang']);
+    // The answer of the last call wrote `summary`, after the call was sent: not in its state.
+    await open(BATCHES, { tab: 'state', call: SKEWED_CALL });
+    await page.locator(`table.state[data-call="${SKEWED_CALL}"]`).waitFor();
+    expect(await stateKeys()).toEqual([...batches(BATCH_COUNT), 'owner', 'user:lang']);
+    // The event that wrote a value opens in the timeline.
+    await page.locator('tr[data-key="batch-3"] .event-link').click();
+    await page.locator('.item.focused[data-event-id="e-result-3"]').waitFor();
+  });
+
+  it('lists the timeline rows of every session in time order, the message before the call it triggers', async () => {
+    for (const key of [BATCHES, PAGED, HOSTILE, EDITED]) {
+      await open(key, { tab: 'timeline' });
+      await page.locator(`.session-head h2:text-is("Session ${key.sessionId}")`).waitFor();
+      await page.locator('.timeline').waitFor();
+      const times = await page.locator('.timeline .invocation').evaluateAll((invocations) => invocations.map((invocation) => [...invocation.querySelectorAll('.item .when')].map((when) => Number(when.textContent?.slice(1, -1)))));
+      for (const [number, list] of times.entries()) expect(list, `${key.sessionId}, invocation ${number + 1}`).toEqual([...list].sort((a, b) => a - b));
+    }
+    await open(BATCHES, { tab: 'timeline' });
+    await page.locator('.timeline').waitFor();
+    const second = page.locator('.timeline .invocation').nth(1);
+    expect(await second.locator('.item').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-event-id') ?? `call ${row.getAttribute('data-call')}`))).toEqual(['e-ask', 'e-summary', 'e-summary', `call ${SKEWED_CALL}`]);
+    expect(await page.locator('.timeline .invocation').first().locator('.item').evaluateAll((rows) => rows.slice(0, 3).map((row) => row.getAttribute('data-event-id') ?? `call ${row.getAttribute('data-call')}`))).toEqual(['e-user', 'call 1', 'e-call-1']);
+  });
+
+  const NAMES = '.item .who, .item code, .session-id, code.state-key, .piece-label, .session-head h2, .call-head .agent-name, .tool-call-out code';
+
+  it('wraps agent, tool, session names and state keys between words, never inside one that fits', async () => {
+    for (const width of [1400, 800]) {
+      await page.setViewportSize({ width, height: 1000 });
+      for (const [key, extra] of [[BATCHES, { tab: 'timeline' }], [BATCHES, { tab: 'state', call: 12 }], [PAGED, { tab: 'timeline' }], [PAGED, { call: 4 }], [EDITED, { call: 1 }]] as const) {
+        await open(key, extra);
+        await page.locator('.tab-content').waitFor();
+        await page.locator(`.session-head h2:text-is("Session ${key.sessionId}")`).waitFor();
+        expect(await wordsBrokenNeedlessly(page, NAMES), `${key.sessionId} ${JSON.stringify(extra)} at ${width}px`).toEqual([]);
+      }
+    }
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    // The long agent name wraps at an underscore, and reads as itself.
+    await open(BATCHES, { tab: 'timeline' });
+    const who = page.locator('.item[data-call="1"] .who');
+    expect(await who.textContent()).toBe(BATCH_AGENT);
+    expect(await who.locator('wbr').count()).toBe(3);
+  });
+
+  it('at 800 px wide: the sidebar stacks above the session, the chart fits its box, nothing scrolls sideways', async () => {
+    const narrow = await browser.newPage({ viewport: { width: 800, height: 900 } });
+    try {
+      for (const [key, extra] of [[LONG, {}], [PAGED, { call: 4 }], [PAGED, { tab: 'timeline' }], [PAGED, { tab: 'diff', call: 7 }], [PAGED, { tab: 'find', q: 'rpt-003', call: 4 }], [EDITED, { call: 1 }], [EDITED, { tab: 'timeline' }], [BATCHES, { tab: 'state', call: 12 }]] as const) {
+        const params = new URLSearchParams({ app: key.appName, user: key.userId, session: key.sessionId, ...Object.fromEntries(Object.entries(extra).map(([name, value]) => [name, String(value)])) });
+        await narrow.goto(`${served.url}#${params.toString()}`);
+        await narrow.locator('.tab-content').waitFor();
+        await narrow.locator('svg.chart').waitFor();
+        const seen = await widths(narrow);
+        const where = `${key.sessionId} ${JSON.stringify(extra)}`;
+        expect(seen.scrollWidth, where).toBeLessThanOrEqual(seen.clientWidth);
+        expect(seen.sidebarBottom, where).toBeLessThanOrEqual(seen.mainTop);
+        expect(seen.chart, where).toBeLessThanOrEqual(seen.chartBox);
+        expect(seen.chartBoxScroll, where).toBe(0);
+      }
+      await narrow.goto(`${served.url}#app=${LONG.appName}&user=${LONG.userId}&session=${LONG.sessionId}`);
+      await narrow.locator('svg.chart .bar-group').first().waitFor();
+      expect(await narrow.locator('svg.chart .bar-group').count()).toBe(120);
+      await narrow.screenshot({ path: join(SCREENSHOTS, 'narrow-800.png') });
+      // Made wider, the page draws the chart again at its new width.
+      const drawn = () => narrow.locator('svg.chart').evaluate((chart) => Number(chart.getAttribute('width')));
+      const before = await drawn();
+      await narrow.setViewportSize({ width: 1300, height: 900 });
+      await expect.poll(drawn).toBeGreaterThan(before + 200);
+    } finally {
+      await narrow.close();
     }
   });
 });

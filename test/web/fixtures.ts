@@ -10,8 +10,10 @@ import { ExtractiveSummarizer } from '../../src/features/compaction/extractive-s
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createRunner } from '../../src/presets/create-runner.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
+import { writeBatchSession } from './batch-session.js';
 import { writeEditedSession } from './edited-session.js';
 
+export { BATCHES } from './batch-session.js';
 export { EDITED } from './edited-session.js';
 
 /** What untrusted data may hold: a script in state, markup with an event handler in the model's answer. */
@@ -25,7 +27,7 @@ export const HOSTILE: SessionKey = { appName: 'notes_app', userId: 'mallory', se
 
 export type InspectorFixture = { dir: string; path: string; store: SessionStore; cleanup(): Promise<void> };
 
-/** A temporary SQLite store holding the three sessions (the third, EDITED, is in edited-session.ts). */
+/** A temporary SQLite store holding the four sessions (EDITED is in edited-session.ts, BATCHES in batch-session.ts). */
 export async function createFixtureStore(): Promise<InspectorFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'agentctx-web-'));
   const path = join(dir, 'agentctx.db');
@@ -33,6 +35,7 @@ export async function createFixtureStore(): Promise<InspectorFixture> {
   await runAnalysis({ mode: 'paged', store, reports: generateReports(25) });
   await writeHostileSession(store);
   await writeEditedSession(store);
+  await writeBatchSession(store);
   return {
     dir,
     path,
