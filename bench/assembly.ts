@@ -2,7 +2,7 @@
 // Run: npm run bench:assembly [-- --json]
 // It imports the built package, as a user would; `npm run bench:assembly` builds first.
 import { assembleRequest, createAgentTree, declareTool, llmAgent, type AgentDefinition, type Event } from 'agentctx';
-import { requestToJson } from 'agentctx/pipeline';
+import { reconcileProvenance, requestToJson } from 'agentctx/pipeline';
 import { median, time } from './stats.js';
 
 const json = process.argv.includes('--json');
@@ -45,9 +45,16 @@ function buildEvents(count: number): Event[] {
 const tree = createAgentTree(buildTree());
 const events = buildEvents(1000);
 const options = { agents: tree, agentName: 'team_3', events, state: { topic: 'quarterly reports', 'user:name': 'Ada', 'app:plan': 'team' } };
-const { request } = await assembleRequest(options);
+const { request, provenance } = await assembleRequest(options);
 const assembleMs = median(await time(() => assembleRequest(options), 200));
 const stringifyMs = median(await time(() => JSON.stringify(requestToJson(request)), 200));
+// What the runner does after a beforeModel hook edits the request: a name replaced in the system text and one message
+// removed, attributed to the hook by a diff against the assembled request.
+const edited = structuredClone(request);
+edited.system = edited.system.replace('Ada', 'Bob');
+edited.messages.splice(Math.floor(edited.messages.length / 2), 1);
+const hook = { kind: 'callback' as const, processor: 'beforeModel', agent: 'team_3', field: 'callbacks.beforeModel', note: 'beforeModel callback' };
+const reconcileMs = median(await time(() => reconcileProvenance(request, provenance, edited, hook), 200));
 const result = {
   agents: tree.nodes.length,
   events: events.length,
@@ -56,6 +63,8 @@ const result = {
   assembleMs: Number(assembleMs.toFixed(3)),
   stringifyMs: Number(stringifyMs.toFixed(3)),
   ratio: Number((assembleMs / stringifyMs).toFixed(2)),
+  reconcileMs: Number(reconcileMs.toFixed(3)),
+  reconcileRatio: Number((reconcileMs / stringifyMs).toFixed(2)),
 };
 if (json) {
   console.log(JSON.stringify(result));
@@ -64,4 +73,5 @@ if (json) {
   console.log(`  assembleRequest  median ${result.assembleMs} ms`);
   console.log(`  JSON.stringify   median ${result.stringifyMs} ms (same request, same run)`);
   console.log(`  ratio            ${result.ratio} (target ≤ 3)`);
+  console.log(`  reconcile after a hook's edit  median ${result.reconcileMs} ms (${result.reconcileRatio}× JSON.stringify; target ≤ 10)`);
 }

@@ -392,7 +392,7 @@ describe('reconcileProvenance: tools', () => {
 });
 
 describe('reconcileProvenance: size', () => {
-  it('reconciles a 100 KB system text and a 500-message history in milliseconds', () => {
+  it('reconciles a 100 KB system text and a 500-message history to the one edit and the one removal', () => {
     const paragraph = 'The user is Ada Lovelace and wants long answers about engines. '.repeat(80);
     const messages: Message[] = Array.from({ length: 500 }, (_, index) => ({ role: index % 2 === 0 ? 'user' : 'model', content: [{ text: `message ${index} ${'lorem ipsum '.repeat(20)}` }] }));
     const start = assembled(
@@ -404,13 +404,10 @@ describe('reconcileProvenance: size', () => {
     const after = structuredClone(start.request);
     after.system = after.system.replace('Ada', 'Bob');
     after.messages.splice(400, 1);
-    reconcileProvenance(start.request, start.provenance, after, hook);
-    const started = performance.now();
+    // How fast is bench:assembly's business (its reconcile line); here, that a large request comes out with exactly the one edit and removal.
     const result = reconcileProvenance(start.request, start.provenance, after, hook);
-    const elapsed = performance.now() - started;
     expect(result.edits).toHaveLength(1);
     expect(result.removed).toHaveLength(1);
     expect(result.messages).toHaveLength(499);
-    expect(elapsed).toBeLessThan(50);
   });
 });

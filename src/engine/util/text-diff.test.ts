@@ -97,28 +97,24 @@ describe('diffText', () => {
     ]);
   });
 
-  it('is fast on a 100 KB text with a small replacement', () => {
+  it('finds a small replacement in a 100 KB text as one hunk between two equal runs', () => {
+    // Speed is bench:assembly's business (its reconcile line diffs a 150 KB request); the shape shows the common
+    // prefix and suffix were trimmed rather than diffed.
     const text = 'The quick brown fox jumps over the lazy dog. '.repeat(2300);
     const changed = text.slice(0, 50_000) + 'XYZ' + text.slice(50_003);
-    diffText(text, changed, { semantic: true });
-    const started = performance.now();
-    const rounds = 20;
-    let script: DiffSegment[] = [];
-    for (let round = 0; round < rounds; round++) script = diffText(text, changed, { semantic: true });
-    const perCall = (performance.now() - started) / rounds;
+    const script: DiffSegment[] = diffText(text, changed, { semantic: true });
     expect(sides(script)).toEqual({ a: text, b: changed });
     expect(script.length).toBe(4);
-    expect(perCall).toBeLessThan(5);
   });
 
   it('stays bounded on a large rewrite', () => {
     const letters = (seed: number): string => Array.from({ length: 100_000 }, (_, index) => String.fromCharCode(97 + ((index * seed + (index >> 3)) % 26))).join('');
     const a = letters(7);
     const b = letters(11);
-    const started = performance.now();
     const script = diffText(a, b);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(sides(script)).toEqual({ a, b });
+    // Past the edit bound the diff gives up on minimality: what was common, then one deletion and one insertion.
+    expect(script.map((segment) => segment.op)).toEqual(['equal', 'delete', 'insert']);
   });
 
   it('applying the script to a gives b (property)', () => {
