@@ -39,10 +39,11 @@ export class PendingCall {
   /** Records the call as about to be sent, at the clock's time now. */
   static async begin(log: CallLog, now: () => number, call: Omit<NewModelCall, 'timestamp' | 'status' | 'parent'>): Promise<PendingCall> {
     const started = now();
-    const index = await log.sessions.recordModelCall({
-      ...log.key,
-      call: { ...call, timestamp: started, ...(log.parent === undefined ? {} : { parent: log.parent }), status: 'pending' },
-    });
+    const recorded: NewModelCall = { ...call, timestamp: started };
+    if (log.parent !== undefined) recorded.parent = log.parent;
+    recorded.status = 'pending';
+    const { appName, userId, sessionId } = log.key;
+    const index = await log.sessions.recordModelCall({ appName, userId, sessionId, call: recorded });
     return new PendingCall(log, index, now, started);
   }
 
@@ -78,17 +79,15 @@ export class PendingCall {
     if (this.#ended) return undefined;
     this.#ended = true;
     const { response } = outcome;
-    const recorded = response === undefined ? undefined : recordedResponse(response);
-    return {
-      status: outcome.status,
-      latencyMs: this.#elapsed(),
-      ...(this.#firstTokenMs === undefined ? {} : { firstTokenMs: this.#firstTokenMs }),
-      ...(recorded === undefined ? {} : { response: recorded }),
-      ...(response?.usage === undefined ? {} : { usage: response.usage }),
-      ...(outcome.error === undefined ? {} : { error: outcome.error }),
-      ...(this.#wire === undefined ? {} : { wire: this.#wire }),
-      ...(outcome.responseEventId === undefined ? {} : { responseEventId: outcome.responseEventId }),
-    };
+    // Field by field, each only when there is one, in the order of OUTCOME_FIELDS.
+    const written: ModelCallOutcome = { status: outcome.status, latencyMs: this.#elapsed() };
+    if (this.#firstTokenMs !== undefined) written.firstTokenMs = this.#firstTokenMs;
+    if (response !== undefined) written.response = recordedResponse(response);
+    if (response?.usage !== undefined) written.usage = response.usage;
+    if (outcome.error !== undefined) written.error = outcome.error;
+    if (this.#wire !== undefined) written.wire = this.#wire;
+    if (outcome.responseEventId !== undefined) written.responseEventId = outcome.responseEventId;
+    return written;
   }
 
   /** Whether the call is recorded in this session of this store, so its outcome can go with the session's next event. */
@@ -104,10 +103,10 @@ export class PendingCall {
 }
 
 function recordedResponse(response: ModelResponse): RecordedResponse {
-  return {
-    ...(response.content === undefined ? {} : { content: response.content }),
-    ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
-    ...(response.errorCode === undefined ? {} : { errorCode: response.errorCode }),
-    ...(response.errorMessage === undefined ? {} : { errorMessage: response.errorMessage }),
-  };
+  const recorded: RecordedResponse = {};
+  if (response.content !== undefined) recorded.content = response.content;
+  if (response.finishReason !== undefined) recorded.finishReason = response.finishReason;
+  if (response.errorCode !== undefined) recorded.errorCode = response.errorCode;
+  if (response.errorMessage !== undefined) recorded.errorMessage = response.errorMessage;
+  return recorded;
 }

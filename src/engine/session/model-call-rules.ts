@@ -16,17 +16,16 @@ export const OUTCOME_FIELDS: readonly (keyof ModelCallOutcome)[] = ['status', 'l
 
 /** The status and outcome fields of a call to record; `pending` when it gives no status. */
 export function outcomeOf(call: NewModelCall): CallOutcome {
-  const { status, latencyMs, firstTokenMs, response, usage, error, wire, responseEventId } = call;
-  return {
-    status: status ?? 'pending',
-    ...(latencyMs === undefined ? {} : { latencyMs }),
-    ...(firstTokenMs === undefined ? {} : { firstTokenMs }),
-    ...(response === undefined ? {} : { response }),
-    ...(usage === undefined ? {} : { usage }),
-    ...(error === undefined ? {} : { error }),
-    ...(wire === undefined ? {} : { wire }),
-    ...(responseEventId === undefined ? {} : { responseEventId }),
-  };
+  const outcome: CallOutcome = { status: call.status ?? 'pending' };
+  // Field by field in OUTCOME_FIELDS order, each only when given (a call about to be sent has none).
+  if (call.latencyMs !== undefined) outcome.latencyMs = call.latencyMs;
+  if (call.firstTokenMs !== undefined) outcome.firstTokenMs = call.firstTokenMs;
+  if (call.response !== undefined) outcome.response = call.response;
+  if (call.usage !== undefined) outcome.usage = call.usage;
+  if (call.error !== undefined) outcome.error = call.error;
+  if (call.wire !== undefined) outcome.wire = call.wire;
+  if (call.responseEventId !== undefined) outcome.responseEventId = call.responseEventId;
+  return outcome;
 }
 
 /** Refuses an unknown status, a `pending` completion, a wire body that is not text, and values JSON cannot hold. */

@@ -124,17 +124,15 @@ export function recordParams(call: NewModelCall, stored: StoredCall): SqlParam[]
 
 /** Parameters in the order of `OUTCOME_COLUMNS`; `wire` is how the outcome's wire body is stored. */
 export function outcomeParams(outcome: CallOutcome, wire: StoredWire | undefined): SqlParam[] {
-  const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-  const { body: _body, ...wireRest } = outcome.wire ?? { body: '' };
   return [
     outcome.status,
     outcome.latencyMs ?? null,
     outcome.firstTokenMs ?? null,
-    json(outcome.usage),
+    outcome.usage === undefined ? null : JSON.stringify(outcome.usage),
     outcome.error ?? null,
     outcome.responseEventId ?? null,
-    json(outcome.response),
-    outcome.wire === undefined ? null : JSON.stringify(wireRest),
+    outcome.response === undefined ? null : JSON.stringify(outcome.response),
+    outcome.wire === undefined ? null : JSON.stringify(withoutBody(outcome.wire)),
     // A JSON string, so any text survives exactly: NUL (which PostgreSQL's TEXT refuses) and unpaired surrogates too.
     wire === undefined ? null : JSON.stringify(wire.text),
     wire?.delta?.base ?? null,
@@ -142,6 +140,12 @@ export function outcomeParams(outcome: CallOutcome, wire: StoredWire | undefined
     wire?.delta?.suffix ?? null,
     wire?.hash ?? null,
   ];
+}
+
+/** The wire record without its body, which has columns of its own. */
+function withoutBody(wire: WireRecord): Omit<WireRecord, 'body'> {
+  const { body: _body, ...rest } = wire;
+  return rest;
 }
 
 /** The earlier call a stored request continues, if it is a difference. */

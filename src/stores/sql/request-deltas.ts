@@ -42,18 +42,18 @@ export class RequestDeltas {
     const { request, provenance } = call;
     const previous = this.#last.get(sessionKey);
     let shared = 0;
-    if (previous !== undefined && previous.depth < MAX_DEPTH) {
+    if (previous !== undefined) {
       const limit = Math.min(previous.messages.length, request.messages.length);
       while (shared < limit && previous.messages[shared] === request.messages[shared] && previous.sources[shared] === provenance.messages[shared]) shared++;
     }
-    const chars = new Array<number>(request.messages.length + 1);
-    chars[0] = 0;
-    for (let i = 1; i <= request.messages.length; i++) {
-      const known = i <= shared ? previous?.chars[i] : undefined;
-      chars[i] = known ?? (chars[i - 1] as number) + JSON.stringify(request.messages[i - 1]).length + (i > 1 ? 1 : 0);
+    // The shared messages' lengths are known (also when the chain is cut and this call is written whole); only the
+    // messages after them are measured.
+    const chars = shared > 0 && previous !== undefined ? previous.chars.slice(0, shared + 1) : [0];
+    for (let i = chars.length; i <= request.messages.length; i++) {
+      chars.push((chars[i - 1] as number) + JSON.stringify(request.messages[i - 1]).length + (i > 1 ? 1 : 0));
     }
     const fixed = JSON.stringify({ ...request, messages: [] }).length;
-    const base = previous !== undefined && shared > 0 ? { index: previous.index, count: shared } : undefined;
+    const base = previous !== undefined && previous.depth < MAX_DEPTH && shared > 0 ? { index: previous.index, count: shared } : undefined;
     const stored: StoredCall = {
       request: base === undefined ? request : { ...request, messages: request.messages.slice(shared) },
       provenance: base === undefined ? provenance : { ...provenance, messages: provenance.messages.slice(shared) },

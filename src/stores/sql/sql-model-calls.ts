@@ -42,6 +42,14 @@ const COMPLETE_CALL = `INSERT INTO agentctx_model_call_outcomes (${KEY_COLUMNS},
   ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET ${OUTCOME_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')}
   WHERE agentctx_model_call_outcomes.status = 'pending'`;
 
+// Built once: a statement is found in the driver's cache by its text, which is then the same string every time.
+const TAKE_INDEX = `UPDATE agentctx_sessions SET model_call_count = model_call_count + 1 WHERE ${SESSION_WHERE} RETURNING model_call_count`;
+const INSERT_CALL = `INSERT INTO agentctx_model_calls (${KEY_COLUMNS}, ${RECORD_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ${RECORD_COLUMNS.map(() => '?').join(', ')})`;
+const INSERT_OUTCOME = `INSERT INTO agentctx_model_call_outcomes (${KEY_COLUMNS}, ${OUTCOME_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ${OUTCOME_COLUMNS.map(() => '?').join(', ')})`;
+const BASE_CHECK = `SELECT call_time, request_chars FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`;
+const OUTCOME_STATUS = `SELECT o.status AS status FROM ${CALL_FROM} WHERE ${CALL_WHERE} AND c.call_index = ?`;
+const WIRE_BASE_CHECK = `SELECT wire_hash FROM agentctx_model_call_outcomes WHERE ${CHILD_WHERE} AND call_index = ? AND status <> 'pending'`;
+
 /** A checked completion of a recorded call, to write in a transaction of its own or of an event's append. */
 export type SqlCompletion = {
   /** True when the write must run in a transaction (it checks a wire body's base first). */
@@ -52,7 +60,7 @@ export type SqlCompletion = {
 };
 
 export type SqlModelCalls = Pick<SessionStore, 'recordModelCall' | 'completeModelCall' | 'listModelCalls' | 'getModelCall'> & {
-  prepareCompletion(input: SessionKey & { index: number; outcome: ModelCallOutcome }): SqlCompletion;
+  prepareCompletion(key: SessionKey, completion: { index: number; outcome: ModelCallOutcome }): SqlCompletion;
   /** Drops what is kept in memory of a deleted session's calls, so a session made again under its key starts afresh. */
   forget(key: SessionKeyParams): void;
 };
@@ -66,26 +74,24 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
   const wires = new WireDeltas();
 
   // Checks an outcome and encodes its wire body; `write` then completes the call inside whatever transaction runs it.
-  function prepareCompletion(input: SessionKey & { index: number; outcome: ModelCallOutcome }): SqlCompletion {
-    const { outcome } = input;
+  function prepareCompletion(session: SessionKey, { index, outcome }: { index: number; outcome: ModelCallOutcome }): SqlCompletion {
     checkOutcome(outcome, 'outcome', true);
-    const sessionKey = JSON.stringify(keyParams(input));
-    const wire = outcome.wire === undefined ? undefined : wires.encode(sessionKey, outcome.wire.body);
-    const key = keyParams(input);
+    const key = keyParams(session);
+    const wire = outcome.wire === undefined ? undefined : wires.encode(JSON.stringify(key), outcome.wire.body);
     return {
       needsTransaction: wire !== undefined,
       write: async (tx: SqlExecutor) => {
         if (wire !== undefined) await checkWireBase(tx, key, wire, outcome.wire?.body ?? '');
-        const inserted = await tx.run(COMPLETE_CALL, [...outcomeParams(outcome, wire), ...key, input.index]);
+        const inserted = await tx.run(COMPLETE_CALL, [...outcomeParams(outcome, wire), ...key, index]);
         if (inserted.changes === 0) {
           // An outcome is only ever written over a pending one, so what this read finds is why nothing was written.
-          const row = (await tx.query<{ status: string | null }>(`SELECT o.status AS status FROM ${CALL_FROM} WHERE ${CALL_WHERE} AND c.call_index = ?`, [...key, input.index]))[0];
+          const row = (await tx.query<{ status: string | null }>(OUTCOME_STATUS, [...key, index]))[0];
           // No outcome: the call was not there when the write ran (its session was deleted and made again since).
-          if (row === undefined || row.status === null) throw callNotFound(input.sessionId, input.index);
-          throw callAlreadyEnded(input.sessionId, input.index, row.status);
+          if (row === undefined || row.status === null) throw callNotFound(session.sessionId, index);
+          throw callAlreadyEnded(session.sessionId, index, row.status);
         }
       },
-      written: () => wire?.remember(input.index),
+      written: () => wire?.remember(index),
     };
   }
 
@@ -93,7 +99,8 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
     prepareCompletion,
 
     async recordModelCall(input: SessionKey & { call: NewModelCall }): Promise<number> {
-      const sessionKey = JSON.stringify(keyParams(input));
+      const key = keyParams(input);
+      const sessionKey = JSON.stringify(key);
       const outcome = outcomeOf(input.call);
       checkOutcome(outcome, 'call', false);
       const stored = deltas.encode(sessionKey, input.call);
@@ -107,14 +114,10 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
         });
       }
       const wire = outcome.wire === undefined ? undefined : wires.encode(sessionKey, outcome.wire.body);
-      const key = keyParams(input);
       await ready();
       const index = await driver.transaction(async (tx) => {
         // The counter row is also the lock that keeps two recorders from taking the same index.
-        const rows = await tx.query<{ model_call_count: number }>(
-          `UPDATE agentctx_sessions SET model_call_count = model_call_count + 1 WHERE ${SESSION_WHERE} RETURNING model_call_count`,
-          key,
-        );
+        const rows = await tx.query<{ model_call_count: number }>(TAKE_INDEX, key);
         const taken = rows[0]?.model_call_count;
         if (taken === undefined) throw sessionNotFound(input.sessionId);
         if (stored.base !== undefined && !(await baseStillThere(tx, key, stored.base.index, stored.baseCheck))) {
@@ -122,17 +125,11 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
           Object.assign(stored, deltas.whole(input.call));
         }
         if (wire !== undefined) await checkWireBase(tx, key, wire, outcome.wire?.body ?? '');
-        await tx.run(
-          `INSERT INTO agentctx_model_calls (${KEY_COLUMNS}, ${RECORD_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ${RECORD_COLUMNS.map(() => '?').join(', ')})`,
-          [...key, taken, ...recordParams(input.call, stored)],
-        );
+        await tx.run(INSERT_CALL, [...key, taken, ...recordParams(input.call, stored)]);
         // A call recorded after the fact has its outcome row at once; a pending one gets it when it ends (or now, with
         // status pending, to keep the outcome fields it was recorded with until then).
         if (outcome.status !== 'pending' || Object.keys(outcome).length > 1) {
-          await tx.run(
-            `INSERT INTO agentctx_model_call_outcomes (${KEY_COLUMNS}, ${OUTCOME_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ${OUTCOME_COLUMNS.map(() => '?').join(', ')})`,
-            [...key, taken, ...outcomeParams(outcome, wire)],
-          );
+          await tx.run(INSERT_OUTCOME, [...key, taken, ...outcomeParams(outcome, wire)]);
         }
         return taken;
       });
@@ -143,7 +140,7 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
     },
 
     async completeModelCall(input: SessionKey & { index: number; outcome: ModelCallOutcome }): Promise<void> {
-      const completion = prepareCompletion(input);
+      const completion = prepareCompletion(input, input);
       await ready();
       // A wire body stored as a difference needs its base checked in the same transaction; a lone INSERT is atomic by itself.
       await (completion.needsTransaction ? driver.transaction(completion.write) : completion.write(driver));
@@ -182,10 +179,7 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
 }
 
 async function baseStillThere(tx: SqlExecutor, key: SessionKeyParams, index: number, check: { time: number; chars: number } | undefined): Promise<boolean> {
-  const rows = await tx.query<{ call_time: number; request_chars: number }>(
-    `SELECT call_time, request_chars FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`,
-    [...key, index],
-  );
+  const rows = await tx.query<{ call_time: number; request_chars: number }>(BASE_CHECK, [...key, index]);
   return rows[0] !== undefined && check !== undefined && rows[0].call_time === check.time && rows[0].request_chars === check.chars;
 }
 
@@ -195,10 +189,7 @@ async function baseStillThere(tx: SqlExecutor, key: SessionKeyParams, index: num
  */
 async function checkWireBase(tx: SqlExecutor, key: SessionKeyParams, wire: StoredWire, body: string): Promise<void> {
   if (wire.delta === undefined) return;
-  const rows = await tx.query<{ wire_hash: string | null }>(
-    `SELECT wire_hash FROM agentctx_model_call_outcomes WHERE ${CHILD_WHERE} AND call_index = ? AND status <> 'pending'`,
-    [...key, wire.delta.base],
-  );
+  const rows = await tx.query<{ wire_hash: string | null }>(WIRE_BASE_CHECK, [...key, wire.delta.base]);
   if (rows[0] === undefined || rows[0].wire_hash !== wire.baseHash) Object.assign(wire, { text: body, delta: undefined, baseHash: undefined });
 }
 

@@ -42,6 +42,12 @@ export type SqlSessionStore = SessionStore & {
 
 type SessionRow = { user_id: string; id: string; revision: number; update_time: number };
 
+// An append's statements, built once: the driver finds a prepared statement by its text.
+const BUMP_REVISION = `UPDATE agentctx_sessions SET revision = revision + 1, update_time = ? WHERE ${SESSION_WHERE} AND revision = ?`;
+const READ_REVISION = `SELECT revision FROM agentctx_sessions WHERE ${SESSION_WHERE}`;
+const INSERT_EVENT = `INSERT INTO agentctx_events (app_name, user_id, session_id, seq, event_id, event_time, event_json) VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (app_name, user_id, session_id, event_id) DO NOTHING`;
+
 
 /**
  * A `SessionStore` on any SQL database a `SqlDriver` reaches; the SQL is written once for SQLite and PostgreSQL.
@@ -142,27 +148,19 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       // Validated before the transaction: a value that cannot be stored never reaches the database.
       const persisted = prepareStoredEvent(event);
       const sessionKey = { appName: session.appName, userId: session.userId, sessionId: session.id };
-      const completion = completeModelCall === undefined ? undefined : modelCalls.prepareCompletion({ ...sessionKey, ...completeModelCall });
+      const completion = completeModelCall === undefined ? undefined : modelCalls.prepareCompletion(sessionKey, completeModelCall);
       const key = keyParams(sessionKey);
       const loaded = session.revision;
       await ready();
       const { revision, written } = await driver.transaction(async (tx) => {
-        const bumped = await tx.run(`UPDATE agentctx_sessions SET revision = revision + 1, update_time = ? WHERE ${SESSION_WHERE} AND revision = ?`, [
-          persisted.timestamp,
-          ...key,
-          loaded,
-        ]);
+        const bumped = await tx.run(BUMP_REVISION, [persisted.timestamp, ...key, loaded]);
         if (bumped.changes === 0) {
-          const row = (await tx.query<SessionRow>(`SELECT revision FROM agentctx_sessions WHERE ${SESSION_WHERE}`, key))[0];
+          const row = (await tx.query<SessionRow>(READ_REVISION, key))[0];
           if (row === undefined) throw sessionNotFound(session.id);
           throw staleSession(session.id, loaded, row.revision);
         }
         const next = loaded + 1;
-        const inserted = await tx.run(
-          `INSERT INTO agentctx_events (app_name, user_id, session_id, seq, event_id, event_time, event_json) VALUES (?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (app_name, user_id, session_id, event_id) DO NOTHING`,
-          [...key, next, persisted.id, persisted.timestamp, JSON.stringify(persisted)],
-        );
+        const inserted = await tx.run(INSERT_EVENT, [...key, next, persisted.id, persisted.timestamp, JSON.stringify(persisted)]);
         // Throwing rolls the revision bump back: nothing of this append is written.
         if (inserted.changes === 0) throw eventExists(persisted.id, session.id);
         // Shared keys are compared-and-set against the versions this copy saw; a loser throws, rolling back the append.
