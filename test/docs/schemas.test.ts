@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { agentFromConfig } from '../../src/presets/agent-files.js';
 import { isAgentDocument, isCaseDocument } from '../../src/presets/case-file.js';
+import { parseScript } from '../../src/models/scripted/parse-script.js';
+import { scriptFileSchema } from '../../src/models/scripted/script-schema.js';
 import { agentFileSchema, caseFileSchema } from '../../src/presets/file-schemas.js';
 import { agentctx, repositoryRoot, spawnAgentctx } from '../support/cli.js';
 import { renderAgentFileDoc } from './agent-file-doc.js';
@@ -19,6 +21,7 @@ import { stringifyYaml } from './yaml.js';
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validateAgent = ajv.compile(agentFileSchema());
 const validateCase = ajv.compile(caseFileSchema());
+const validateScript = ajv.compile(scriptFileSchema());
 const children: ChildProcessWithoutNullStreams[] = [];
 let dir = '';
 
@@ -43,6 +46,7 @@ describe('agent-file and case-file schemas', () => {
     const read = (path: string) => readFileSync(join(repositoryRoot, path), 'utf8');
     expect(JSON.parse(read('assets/schema/agent-file.schema.json'))).toEqual(agentFileSchema());
     expect(JSON.parse(read('assets/schema/case-file.schema.json'))).toEqual(caseFileSchema());
+    expect(JSON.parse(read('assets/schema/script.schema.json'))).toEqual(scriptFileSchema());
     expect(read('docs/agent-file.md')).toBe(renderAgentFileDoc(agentFileSchema(), caseFileSchema()));
   });
 
@@ -62,6 +66,23 @@ describe('agent-file and case-file schemas', () => {
       checked.push(name);
     }
     expect(checked).toEqual(expect.arrayContaining(['examples/seed-001/pipeline.yaml', 'examples/docs-check/agent.yaml', 'examples/coordinator.yaml', 'examples/compaction/long-chat.yaml']));
+  });
+
+  it('accept every scripted-model script the examples and tests use, as the parser does, and refuse what it refuses', () => {
+    const scripts = [join(repositoryRoot, 'examples/seed-001/script.yaml'), ...readdirSync(join(repositoryRoot, 'test/fixtures')).filter((name) => name.endsWith('-script.yaml')).map((name) => join(repositoryRoot, 'test/fixtures', name))];
+    expect(scripts.length).toBeGreaterThan(2);
+    for (const file of scripts) {
+      const value: unknown = parse(readFileSync(file, 'utf8'));
+      expect(validateScript(value), `${relative(repositoryRoot, file)}: ${ajv.errorsText(validateScript.errors)}`).toBe(true);
+      expect(() => parseScript(value, file)).not.toThrow();
+    }
+    expect(readFileSync(scripts[0] as string, 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../../assets/schema/script.schema.json');
+    const mistyped = { rules: [{ when: { agnet: 'a' }, respond: { text: 'x' } }] };
+    expect(validateScript(mistyped)).toBe(false);
+    expect(() => parseScript(mistyped, 's.yaml')).toThrow(/did you mean 'agent'/);
+    const full = { rules: [{ when: { agentCall: 2, toolResultContains: 'x', state: { a: 1 } }, respond: { functionCalls: [{ name: 'f', args: {} }], usage: { promptTokens: 3 } }, times: 1 }], fallback: { error: { code: 'E', message: 'no' } } };
+    expect(validateScript(full)).toBe(true);
+    expect(() => parseScript(full, 's.yaml')).not.toThrow();
   });
 
   it('name the same fields as the reader: what one refuses, the other refuses too', async () => {

@@ -1,11 +1,13 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
+import { scriptFileSchema } from '../../models/scripted/script-schema.js';
 import { agentFileSchema, caseFileSchema } from '../../presets/file-schemas.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 
-const HELP = `Usage: agentctx schema agent|case
+const HELP = `Usage: agentctx schema agent|case|script
 
-Prints the JSON Schema (draft 2020-12) of agent files or case files: every
+Prints the JSON Schema (draft 2020-12) of agent files, case files or the
+scripted model's scripts (docs/scripted-model.md): every
 field, its type and what it does, ADK's snake_case spellings included. It is
 built from the same tables the readers check files against, so a file the
 schema accepts has no unknown field, and the package ships both schemas in
@@ -22,17 +24,17 @@ Examples:
   agentctx schema case
 `;
 
-const SCHEMAS = { agent: agentFileSchema, case: caseFileSchema } as const;
+const SCHEMAS = { agent: agentFileSchema, case: caseFileSchema, script: scriptFileSchema } as const;
 
 export const schemaCommand: Command = {
   name: 'schema',
-  summary: 'print the JSON Schema of agent files or case files',
+  summary: 'print the JSON Schema of agent files, case files or model scripts',
   help: HELP,
   async run(args: string[], io: CliIo): Promise<number> {
     const { positionals } = parseCommandArgs('schema', args, {});
     const [which, ...extra] = positionals;
     if (which === undefined || extra.length > 0 || !(which in SCHEMAS)) {
-      throw new UsageError(`schema takes agent or case, got ${positionals.length === 0 ? 'nothing' : `'${positionals.join(' ')}'`}.`, "For example: agentctx schema agent; see 'agentctx schema --help'.");
+      throw new UsageError(`schema takes agent, case or script, got ${positionals.length === 0 ? 'nothing' : `'${positionals.join(' ')}'`}.`, "For example: agentctx schema agent; see 'agentctx schema --help'.");
     }
     io.stdout(`${JSON.stringify(SCHEMAS[which as keyof typeof SCHEMAS](), null, 2)}\n`);
     return 0;

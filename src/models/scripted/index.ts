@@ -5,5 +5,6 @@
 export { createScriptedModel, toModelResponse } from './scripted-model.js';
 export type { ScriptedModel } from './scripted-model.js';
 export { parseScript } from './parse-script.js';
+export { scriptFileSchema } from './script-schema.js';
 export { conditionHolds, lastUserText } from './script.js';
 export type { RuleCondition, Script, ScriptCall, ScriptedCall, ScriptedResponse, ScriptRule } from './script.js';

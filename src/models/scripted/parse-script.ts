@@ -1,10 +1,11 @@
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import { readContent } from '../../engine/session/decode-content.js';
 import { JsonReader, joinPath } from '../../engine/util/json-reader.js';
+import { CONDITION_SCHEMAS, RESPONSE_SCHEMAS, USAGE_FIELDS } from './script-schema.js';
 import type { RuleCondition, Script, ScriptedCall, ScriptedResponse, ScriptRule } from './script.js';
 
-const RESPONSE_FIELDS = ['text', 'thought', 'functionCall', 'functionCalls', 'content', 'usage', 'finishReason', 'error'];
-const CONDITION_FIELDS = ['agent', 'call', 'agentCall', 'lastUserText', 'lastUserMatches', 'systemContains', 'afterToolResponse', 'toolResultContains', 'hasTool', 'state'];
+const RESPONSE_FIELDS = Object.keys(RESPONSE_SCHEMAS);
+const CONDITION_FIELDS = Object.keys(CONDITION_SCHEMAS);
 
 /** A script from its file form: a list of responses, or `{ responses, rules, fallback }`. */
 export function parseScript(value: unknown, filename: string): Script {
@@ -96,7 +97,7 @@ function readResponse(reader: JsonReader, value: unknown, path: string): Scripte
   if (record['usage'] !== undefined) {
     const usage = reader.object(record['usage'], joinPath(path, 'usage'));
     if (usage !== undefined) {
-      reader.keys(usage, joinPath(path, 'usage'), ['promptTokens', 'outputTokens', 'cachedTokens', 'totalTokens']);
+      reader.keys(usage, joinPath(path, 'usage'), USAGE_FIELDS);
       response.usage = {};
       for (const key of ['promptTokens', 'outputTokens', 'cachedTokens', 'totalTokens'] as const) {
         const count = reader.number(usage, key, joinPath(path, 'usage'), { optional: true, integer: true, min: 0 });
