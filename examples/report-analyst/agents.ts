@@ -1,13 +1,14 @@
 // The report analyst: a planning agent finds the reports, an analysis agent reads them in batches, computes, saves a
 // result per batch and answers from the saved results. "paged" reads through instruction paging (bodies in state,
-// the current batch in the instruction); "naive" returns the bodies into the history, as a plain tool would.
+// the current batch in the prompt after its page-in, where a prompt cache keeps it); "paged-system" pages into the
+// system text instead (seed 003's form); "naive" returns the bodies into the history, as a plain tool would.
 import { functionTool, llmAgent, type AgentDefinition, type Extension, type Tool, type ToolContext } from 'agentctx';
 import { paging } from 'agentctx/paging';
 import type { Processor } from 'agentctx/pipeline';
 import { z } from 'zod';
 import type { Report } from './reports.js';
 
-export type Mode = 'paged' | 'naive';
+export type Mode = 'paged' | 'paged-system' | 'naive';
 
 export type AnalystOptions = {
   mode: Mode;
@@ -21,13 +22,18 @@ export type AnalystOptions = {
 const NAIVE_CACHE = 'temp:naive:report:';
 
 // Broken on purpose, for the proof that paging carries the data: the batch is paged in, but its text never
-// reaches the instruction (everything else, the saved results included, works as usual).
+// reaches the prompt (everything else, the saved results included, works as usual).
 function withoutPages(workingSetKey: string): Extension {
+  const page = `state ${workingSetKey}`;
   const dropPages: Processor = {
     name: 'drop-pages',
-    process: (draft) => ({ ...draft, systemBlocks: draft.systemBlocks.filter((block) => block.source.field !== `state ${workingSetKey}`) }),
+    process: (draft) => ({
+      ...draft,
+      systemBlocks: draft.systemBlocks.filter((block) => block.source.field !== page),
+      messages: draft.messages.filter((entry) => !entry.sources.some((source) => source.field === page)),
+    }),
   };
-  return { name: 'drop-pages', processors: [{ processor: dropPages, after: 'paging:reports' }] };
+  return { name: 'drop-pages', processors: [{ processor: dropPages, after: 'paging:reports:history' }] };
 }
 
 export function buildAnalyst(options: AnalystOptions): AgentDefinition {
@@ -50,7 +56,15 @@ export function buildAnalyst(options: AnalystOptions): AgentDefinition {
     },
   });
 
-  const reports = paging({ name: 'reports', description: 'quarterly reports', maxPerRead: 10, load: (id) => fetchReport(id), batchTools: ['calculate_with_state'] });
+  const paged = options.mode !== 'naive';
+  const reports = paging({
+    name: 'reports',
+    description: 'quarterly reports',
+    maxPerRead: 10,
+    load: (id) => fetchReport(id),
+    batchTools: ['calculate_with_state'],
+    placement: options.mode === 'paged-system' ? 'system' : 'history',
+  });
   const naiveGet = functionTool({
     name: 'get_reports',
     description: 'Returns the full text of up to 10 reports.',
@@ -75,7 +89,7 @@ export function buildAnalyst(options: AnalystOptions): AgentDefinition {
       let sum = 0;
       const missing: string[] = [];
       for (const id of ids) {
-        const text = context.state.get<string>(options.mode === 'paged' ? reports.pageKey(id) : `${NAIVE_CACHE}${id}`);
+        const text = context.state.get<string>(paged ? reports.pageKey(id) : `${NAIVE_CACHE}${id}`);
         const value = text === undefined ? undefined : new RegExp(`^${figure}: ([\\d.]+)$`, 'm').exec(text)?.[1];
         if (value === undefined) missing.push(id);
         else sum += Number(value);
@@ -95,7 +109,7 @@ export function buildAnalyst(options: AnalystOptions): AgentDefinition {
   });
 
   // Paged, the paging extension offers get_reports, save_result and list_results and places its processors.
-  const analysisTools: Tool[] = options.mode === 'paged' ? [calculate, finish] : [naiveGet, calculate, reports.saveResult, reports.listResults, finish];
+  const analysisTools: Tool[] = paged ? [calculate, finish] : [naiveGet, calculate, reports.saveResult, reports.listResults, finish];
   const analysis = llmAgent({
     name: 'analysis_agent',
     description: 'Reads reports in batches, computes figures and answers with totals.',
@@ -104,7 +118,7 @@ export function buildAnalyst(options: AnalystOptions): AgentDefinition {
     tools: analysisTools,
     disallowTransferToParent: true,
     disallowTransferToPeers: true,
-    ...(options.mode === 'paged' ? { extensions: options.breakPageIn === true ? [reports, withoutPages(reports.workingSetKey)] : [reports] } : {}),
+    ...(paged ? { extensions: options.breakPageIn === true ? [reports, withoutPages(reports.workingSetKey)] : [reports] } : {}),
   });
   return llmAgent({
     name: 'planning_agent',

@@ -20,15 +20,16 @@ export function analystScript(mode: Mode): Script {
 
 function analyze(request: LlmRequest, mode: Mode): ScriptedResponse {
   const all = allIds(request);
-  // Paged, finished batches leave the history and their results are listed in the instruction; naive, they stay.
-  const saved = mode === 'paged' ? savedInInstruction(request) : savedResults(request);
+  // Paged into the system text, finished batches leave the history and their results are listed in the instruction;
+  // otherwise the save_result calls stay in the history.
+  const saved = mode === 'paged-system' ? savedInInstruction(request) : savedResults(request);
   const last = lastPart(request);
   if (isResponse(last, 'get_reports')) {
     return { functionCall: { name: 'calculate_with_state', args: { ids: currentBatch(request), figure: 'Costs' } } };
   }
   if (last !== undefined && isResponse(last, 'calculate_with_state')) {
     const batch = currentBatch(request);
-    const texts = mode === 'paged' ? request.system : lastResponseWith(request, 'get_reports');
+    const texts = mode === 'naive' ? lastResponseWith(request, 'get_reports') : mode === 'paged-system' ? request.system : pageInMessages(request);
     const revenue = batch.reduce((sum, id) => sum + (revenueOf(texts, id) ?? 0), 0);
     const costs = Number((last.functionResponse.response as { sum?: number } | undefined)?.sum ?? 0);
     const result = `reports=${batch.length}; revenue=${revenue.toFixed(1)}; costs=${costs.toFixed(1)}`;
@@ -45,9 +46,15 @@ function analyze(request: LlmRequest, mode: Mode): ScriptedResponse {
 
 type ResponsePart = Extract<Part, { functionResponse: unknown }>;
 
+// The latest tool result: the last one in the user turns after the model's last turn (a page may follow it).
 function lastPart(request: LlmRequest): ResponsePart | undefined {
-  const part = request.messages.at(-1)?.content.at(-1);
-  return part !== undefined && 'functionResponse' in part ? part : undefined;
+  for (let index = request.messages.length - 1; index >= 0; index--) {
+    const message = request.messages[index];
+    if (message === undefined || message.role === 'model') return undefined;
+    const part = [...message.content].reverse().find((candidate) => 'functionResponse' in candidate);
+    if (part !== undefined) return part as ResponsePart;
+  }
+  return undefined;
 }
 
 function isResponse(part: ResponsePart | undefined, name: string): boolean {
@@ -79,6 +86,11 @@ function currentBatch(request: LlmRequest): string[] {
     }
   }
   return [];
+}
+
+// The page sits in the history as a text turn after its receipt.
+function pageInMessages(request: LlmRequest): string {
+  return request.messages.flatMap((message) => message.content.flatMap((part) => ('text' in part && part.text.startsWith('--- BEGIN REPORTS') ? [part.text] : []))).join('\n');
 }
 
 function lastResponseWith(request: LlmRequest, name: string): string {

@@ -2,6 +2,7 @@ import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import { closest } from '../engine/util/json-reader.js';
 import { checkCommand } from './commands/check.js';
 import { compactCommand } from './commands/compact.js';
+import { costCommand } from './commands/cost.js';
 import { diffCommand } from './commands/diff.js';
 import { inspectCommand } from './commands/inspect.js';
 import { migrateCommand } from './commands/migrate.js';
@@ -15,7 +16,7 @@ import { processIo, type CliIo, type Command } from './io.js';
 import { packageVersion } from './package-version.js';
 import { openRuntime, type CliRuntime } from './runtime.js';
 
-const COMMANDS: readonly Command[] = [runCommand, serveCommand, webCommand, inspectCommand, diffCommand, tokensCommand, compactCommand, checkCommand, schemaCommand, migrateCommand];
+const COMMANDS: readonly Command[] = [runCommand, serveCommand, webCommand, inspectCommand, diffCommand, costCommand, tokensCommand, compactCommand, checkCommand, schemaCommand, migrateCommand];
 
 
 function topHelp(): string {

@@ -45,6 +45,13 @@ export type Usage = {
   cachedTokens?: number;
   /** Input tokens written to the provider's prompt cache (part of `promptTokens`; Anthropic bills them above the base price). */
   cacheWriteTokens?: number;
+  /** The part of `cacheWriteTokens` written to entries that live an hour (Anthropic `ttl: "1h"`); the rest live 5 minutes. */
+  cacheWrite1hTokens?: number;
+  /**
+   * Token-hours of explicit cache storage this call started (a Gemini `cachedContents` entry: its tokens × its lifetime
+   * in hours), billed per hour by the provider apart from the call's own tokens.
+   */
+  cacheStorageTokenHours?: number;
   /** Output tokens the model spent thinking (part of `outputTokens`). */
   reasoningTokens?: number;
   totalTokens?: number;

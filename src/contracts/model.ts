@@ -43,6 +43,24 @@ export type WireObserver = {
   response(received: WireResponse): void;
 };
 
+/**
+ * The part of a request expected to lead the agent's next call unchanged, where prompt caching puts its marks: the
+ * tools, the first `systemChars` characters of `system` and the first `messages` messages. Derived from where each
+ * piece came from (`stablePrefixOf`): pages, memory and text a hook wrote end it; a dynamic instruction or a page
+ * placed among the messages ends the messages before it.
+ */
+export type StablePrefix = {
+  systemChars: number;
+  messages: number;
+};
+
+/** The session a call is made for; adapters derive cache keys from it and never send it otherwise. */
+export type CallSession = {
+  appName: string;
+  userId: string;
+  sessionId: string;
+};
+
 export type ModelCallOptions = {
   signal?: AbortSignal | undefined;
   /** The agent making the call; for logs and scripted models, never sent to a provider. */
@@ -54,6 +72,9 @@ export type ModelCallOptions = {
    * sent to a provider.
    */
   readState?: ((key: string) => unknown) | undefined;
+  /** Where the request's stable prefix ends; without it, all of the request counts as stable. */
+  stablePrefix?: StablePrefix | undefined;
+  session?: CallSession | undefined;
 };
 
 /**

@@ -2,6 +2,7 @@
 // Run: npm run schema:write
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { priceTableSchema } from '../../src/engine/cost/price-table-schema.js';
 import { scriptFileSchema } from '../../src/models/scripted/script-schema.js';
 import { agentFileSchema, caseFileSchema } from '../../src/presets/file-schemas.js';
 import { renderAgentFileDoc } from './agent-file-doc.js';
@@ -11,5 +12,6 @@ mkdirSync(join(root, 'assets', 'schema'), { recursive: true });
 writeFileSync(join(root, 'assets', 'schema', 'agent-file.schema.json'), `${JSON.stringify(agentFileSchema(), null, 2)}\n`);
 writeFileSync(join(root, 'assets', 'schema', 'case-file.schema.json'), `${JSON.stringify(caseFileSchema(), null, 2)}\n`);
 writeFileSync(join(root, 'assets', 'schema', 'script.schema.json'), `${JSON.stringify(scriptFileSchema(), null, 2)}\n`);
+writeFileSync(join(root, 'assets', 'schema', 'prices.schema.json'), `${JSON.stringify(priceTableSchema(), null, 2)}\n`);
 writeFileSync(join(root, 'docs', 'agent-file.md'), renderAgentFileDoc(agentFileSchema(), caseFileSchema()));
-console.log('wrote assets/schema/agent-file.schema.json, case-file.schema.json, script.schema.json, docs/agent-file.md');
+console.log('wrote assets/schema/agent-file.schema.json, case-file.schema.json, script.schema.json, prices.schema.json, docs/agent-file.md');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Part } from '../../src/contracts/content.js';
 import type { SessionStore } from '../../src/contracts/session-store.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { insertProcessor } from '../../src/engine/assembly/pipeline.js';
@@ -54,6 +55,7 @@ function setup(instructionKind: 'string' | 'provider') {
   const items = paging({
     name: 'items',
     maxPerRead: 10,
+    placement: 'system',
     load: (id) => {
       loads.set(id, (loads.get(id) ?? 0) + 1);
       return body(id);
@@ -71,7 +73,7 @@ function setup(instructionKind: 'string' | 'provider') {
 
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => `r${String(from + index).padStart(2, '0')}`);
 
-describe.each(stores)('paging guarantees with the $name store', ({ open }) => {
+describe.each(stores)('paging guarantees (placement system) with the $name store', ({ open }) => {
   it.each(['string', 'provider'] as const)('holds with a %s instruction', async (instructionKind) => {
     const { store, raw } = await open();
     const { items, agent, loads } = setup(instructionKind);
@@ -125,3 +127,38 @@ describe.each(stores)('paging guarantees with the $name store', ({ open }) => {
     await store.close();
   });
 });
+
+describe('paging placed in the history (the default)', () => {
+  it('puts the working set right after its receipt, keeps it there for the batch, and releases it with the batch on save', async () => {
+    const items = paging({ name: 'items', maxPerRead: 10, load: body });
+    const agent = llmAgent({ name: 'analyst', instruction: 'Analyze the items you page in.', extensions: [items] });
+    const model = createScriptedModel([
+      { functionCall: { name: 'get_items', args: { ids: ids(1, 3) } } },
+      { functionCall: { name: 'list_results' } },
+      { functionCall: { name: 'save_result', args: { task_id: 'batch1', result: 'sum 6' } } },
+      { functionCall: { name: 'get_items', args: { ids: ['r04'] } } },
+      { text: 'done' },
+    ]);
+    const runner = createRunner({ ...testClock(), agents: agent, model, sessions: createInMemorySessionStore() });
+    await runner.createSession({ userId: 'u1', sessionId: 's1' });
+    const events = await collect(runner, { message: 'analyze' });
+    expect(JSON.stringify(events)).not.toContain('BODY-');
+    const [first, second, third, fourth, fifth] = model.requests.map((request) => request.messages.map((message) => message.content.map(describePart).join(' + ')));
+    for (const request of model.requests) expect(request.system).not.toContain('BODY-');
+    expect(first).toEqual(['analyze']);
+    expect(second).toEqual(['analyze', 'call get_items', 'result get_items', 'page r01, r02, r03']);
+    // The page keeps its place while the batch is worked on: the second request starts with the first, whole.
+    expect(third?.slice(0, 4)).toEqual(second);
+    expect(third?.slice(4)).toEqual(['call list_results', 'result list_results']);
+    // Saved: the batch's traffic leaves, the save_result call stays as the record of the result.
+    expect(fourth).toEqual(['analyze', 'call save_result', 'result save_result']);
+    expect(fifth).toEqual(['analyze', 'call save_result', 'result save_result', 'call get_items', 'result get_items', 'page r04']);
+  });
+});
+
+function describePart(part: Part): string {
+  if ('functionCall' in part) return `call ${part.functionCall.name}`;
+  if ('functionResponse' in part) return `result ${part.functionResponse.name}`;
+  if ('text' in part && part.text.startsWith('--- BEGIN ITEMS')) return `page ${/\((\d+): ([^)]*)\)/.exec(part.text)?.[2] ?? ''}`;
+  return 'text' in part ? part.text : 'data';
+}

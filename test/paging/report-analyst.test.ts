@@ -8,12 +8,14 @@ const reports = generateReports();
 const expected = expectedAnswer(reports);
 
 describe('the report analyst (examples/report-analyst)', () => {
-  it('gives the same right answer paged and naive, with paged prompts ≥ 10× smaller, flat, and naive ones growing', async () => {
+  it('gives the same right answer paged and naive, with paged prompts ≥ 10× smaller, near flat, and naive ones growing', async () => {
     const result = await compareRuns(createInMemorySessionStore(), reports);
     expect(result.paged.answer.endsWith(expected)).toBe(true);
     expect(result.naive.answer.endsWith(expected)).toBe(true);
     expect(result.ratio).toBeGreaterThanOrEqual(10);
-    expect(result.pagedLastBatchTokens / result.pagedFirstBatchTokens).toBeLessThanOrEqual(1.1);
+    // Each saved batch leaves its one save_result call in the history (about 50 tokens, read from a prompt cache at
+    // 0.1×): the reading call grows by that much per batch and no more.
+    expect((result.pagedLastBatchTokens - result.pagedFirstBatchTokens) / 15).toBeLessThanOrEqual(60);
     // Naive: every batch's reading call carries more than the one before.
     const naiveReading = result.naive.tokens.filter((_, index) => index >= 2 && (index - 2) % 3 === 1);
     expect(naiveReading.length).toBe(17);

@@ -39,8 +39,9 @@ const { serve, closeAll } = fakeServers();
 afterEach(closeAll);
 
 
+// Prompt caching is off here, so the bodies are the hand-written ones; anthropic-cache.test.ts has the marks.
 function modelOn(server: FakeServer, settings: Partial<AnthropicModelSettings> = {}) {
-  return createAnthropicModel({ model: 'claude-test-5', apiKey: 'sk-ant-test', baseURL: server.url, env: {}, retry: { initialDelayMs: 1 }, ...settings });
+  return createAnthropicModel({ model: 'claude-test-5', apiKey: 'sk-ant-test', baseURL: server.url, env: {}, retry: { initialDelayMs: 1 }, promptCache: false, ...settings });
 }
 
 /** A complete response as the event stream the API would send for it. */

@@ -1,16 +1,18 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
+import { priceTableSchema } from '../../engine/cost/price-table-schema.js';
 import { scriptFileSchema } from '../../models/scripted/script-schema.js';
 import { agentFileSchema, caseFileSchema } from '../../presets/file-schemas.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 
-const HELP = `Usage: agentctx schema agent|case|script
+const HELP = `Usage: agentctx schema agent|case|script|prices
 
-Prints the JSON Schema (draft 2020-12) of agent files, case files or the
-scripted model's scripts (docs/scripted-model.md): every
+Prints the JSON Schema (draft 2020-12) of agent files, case files, the
+scripted model's scripts (docs/scripted-model.md) or price tables (the
+--prices file of 'agentctx cost'; assets/prices.json is one): every
 field, its type and what it does, ADK's snake_case spellings included. It is
 built from the same tables the readers check files against, so a file the
-schema accepts has no unknown field, and the package ships both schemas in
+schema accepts has no unknown field, and the package ships every schema in
 assets/schema/ for editors.
 
 Editors that read YAML through yaml-language-server (VS Code's YAML extension,
@@ -24,17 +26,17 @@ Examples:
   agentctx schema case
 `;
 
-const SCHEMAS = { agent: agentFileSchema, case: caseFileSchema, script: scriptFileSchema } as const;
+const SCHEMAS = { agent: agentFileSchema, case: caseFileSchema, script: scriptFileSchema, prices: priceTableSchema } as const;
 
 export const schemaCommand: Command = {
   name: 'schema',
-  summary: 'print the JSON Schema of agent files, case files or model scripts',
+  summary: 'print the JSON Schema of agent files, case files, model scripts or price tables',
   help: HELP,
   async run(args: string[], io: CliIo): Promise<number> {
     const { positionals } = parseCommandArgs('schema', args, {});
     const [which, ...extra] = positionals;
     if (which === undefined || extra.length > 0 || !(which in SCHEMAS)) {
-      throw new UsageError(`schema takes agent, case or script, got ${positionals.length === 0 ? 'nothing' : `'${positionals.join(' ')}'`}.`, "For example: agentctx schema agent; see 'agentctx schema --help'.");
+      throw new UsageError(`schema takes agent, case, script or prices, got ${positionals.length === 0 ? 'nothing' : `'${positionals.join(' ')}'`}.`, "For example: agentctx schema agent; see 'agentctx schema --help'.");
     }
     io.stdout(`${JSON.stringify(SCHEMAS[which as keyof typeof SCHEMAS](), null, 2)}\n`);
     return 0;

@@ -1,5 +1,5 @@
 import type { Event } from '../../contracts/event.js';
-import type { Model, ModelResponse } from '../../contracts/model.js';
+import type { Model, ModelResponse, StablePrefix } from '../../contracts/model.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import type { PendingCall } from './call-log.js';
 import type { Deadline } from './deadline.js';
@@ -10,9 +10,17 @@ import type { AgentRun } from './invocation.js';
  * deadline covers the whole call; when it passes, the call is abandoned even if the model ignores its signal. The
  * pending record is told of the wire and of the first streamed piece.
  */
-export async function* callModel(run: AgentRun, model: Model, request: LlmRequest, deadline: Deadline, pending: PendingCall): AsyncGenerator<Event, ModelResponse> {
+export async function* callModel(run: AgentRun, model: Model, request: LlmRequest, stablePrefix: StablePrefix, deadline: Deadline, pending: PendingCall): AsyncGenerator<Event, ModelResponse> {
   const { invocation, node, branch } = run;
-  const options = { signal: deadline.signal, agentName: node.name, wire: pending.wire, readState: (key: string) => (Object.hasOwn(invocation.session.state, key) ? invocation.session.state[key] : undefined) };
+  const { appName, userId, id: sessionId } = invocation.session;
+  const options = {
+    signal: deadline.signal,
+    agentName: node.name,
+    wire: pending.wire,
+    readState: (key: string) => (Object.hasOwn(invocation.session.state, key) ? invocation.session.state[key] : undefined),
+    stablePrefix,
+    session: { appName, userId, sessionId },
+  };
   if (!invocation.settings.streaming || model.stream === undefined) return deadline.race(model.generate(request, options));
   let final: ModelResponse | undefined;
   const chunks = model.stream(request, options)[Symbol.asyncIterator]();

@@ -3,10 +3,11 @@ import type { Content, FunctionCall } from '../../contracts/content.js';
 import type { CallbackContext } from '../../contracts/contexts.js';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import type { Event } from '../../contracts/event.js';
-import type { Model, ModelResponse } from '../../contracts/model.js';
+import type { Model, ModelResponse, StablePrefix } from '../../contracts/model.js';
 import type { AssembledRequest } from '../../contracts/provenance.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import { isFinalResponse, outputKeyDelta } from '../agent/output-key.js';
+import { stablePrefixOf } from '../assembly/stable-prefix.js';
 import { runBeforeModel } from './before-model.js';
 import { PendingCall } from './call-log.js';
 import { checkModelResponse } from './check-model-response.js';
@@ -72,7 +73,7 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
   let answered: ModelResponse | undefined;
   if (response === undefined) {
     pending = await PendingCall.begin(invocation.calls, settings.now, { invocationId: invocation.id, agent: node.name, model: { provider: model.provider, modelId: model.modelId }, request, provenance: prepared.provenance, editedByCallback: prepared.edited });
-    const called = yield* callWithin(run, model, request, callNumber, context, pending);
+    const called = yield* callWithin(run, model, request, stablePrefixOf(request, prepared.provenance), callNumber, context, pending);
     if (called.response === undefined) {
       outcome.stop = true;
       return;
@@ -150,11 +151,11 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
  * goes to the `onModelError` hooks, whose answer stands in for the response; without one it ends the invocation with
  * an error event, and no response is returned.
  */
-async function* callWithin(run: AgentRun, model: Model, request: LlmRequest, callNumber: number, context: CallbackContext, pending: PendingCall): AsyncGenerator<Event, { response: ModelResponse | undefined; standIn: boolean }> {
+async function* callWithin(run: AgentRun, model: Model, request: LlmRequest, prefix: StablePrefix, callNumber: number, context: CallbackContext, pending: PendingCall): AsyncGenerator<Event, { response: ModelResponse | undefined; standIn: boolean }> {
   const { invocation, node, branch } = run;
   const deadline = new Deadline(invocation.signal, invocation.settings.modelTimeoutMs);
   try {
-    return { response: checkModelResponse(yield* callModel(run, model, request, deadline, pending), model.provider), standIn: false };
+    return { response: checkModelResponse(yield* callModel(run, model, request, prefix, deadline, pending), model.provider), standIn: false };
   } catch (error) {
     const reason = AgentctxError.isInstance(error) ? error.describe() : error instanceof Error ? error.message : String(error);
     const status = deadline.expired ? 'timed_out' : invocation.signal?.aborted === true ? 'aborted' : 'failed';

@@ -20,13 +20,23 @@ export type PagingOptions = {
   /** Saving a result also pages the working set out (the batch is done); default true. */
   pageOutOnSave?: boolean;
   /**
-   * Once a batch's result is saved, its tool traffic (page-in receipts, the save, and calls to `batchTools`) leaves the
-   * history the model sees; the saved results are listed in the instruction instead. Keeps every call's prompt flat
-   * however many batches came before. Stored events keep everything. Default true.
+   * Once a batch's result is saved, its tool traffic (page-in receipts and calls to `batchTools`) leaves the history
+   * the model sees; the result stays as its `save_result` call (placement `history`) or is listed in the instruction
+   * (placement `system`, where the save leaves too). Keeps every call's prompt near flat however many batches came
+   * before. Stored events keep everything. Default true.
    */
   releaseHistory?: boolean;
   /** Other tools whose calls belong to a batch and are released with it (for example a calculation over the batch). */
   batchTools?: readonly string[];
+  /**
+   * Where the working set goes. `history` (the default): as a user turn right after the receipt of the page-in that
+   * loaded it, where it stays while the batch is worked on; saved results stay in the history as the `save_result`
+   * calls that made them. Every call's prompt then only grows at its end, so a provider's prompt cache reads
+   * everything before the newest turn, the page included from the second call of its batch on. `system`: in the
+   * system text, with the saved results listed above it (seed 003's form); each batch changes the system text, so
+   * the cache misses from there on.
+   */
+  placement?: 'history' | 'system';
 };
 
 /**
@@ -46,9 +56,9 @@ export type Paging = Extension & {
   readonly saveResult: Tool;
   /** `list_results()`: the results saved so far. */
   readonly listResults: Tool;
-  /** Adds the saved results and the current working set to the system text, under clear delimiters. */
+  /** With placement `system`: adds the saved results and the current working set to the system text, under clear delimiters. */
   readonly processor: Processor;
-  /** Releases the tool traffic of batches already saved from the messages (runs after `contents`). */
+  /** Releases the tool traffic of batches already saved from the messages, and (placement `history`) puts the working set after its receipt; runs after `contents`. */
   readonly historyProcessor: Processor;
   /** The pipeline with both processors in place: the system one after the instruction (or sections), the history one after `contents`. */
   install(pipeline: readonly Processor[]): Processor[];
@@ -63,9 +73,10 @@ export type Paging = Extension & {
 const NAME = /^[a-z][a-z0-9_]{0,40}$/;
 
 /**
- * Instruction paging (state as disk, instruction as RAM): large items live in state, a tool pages the ones the model
- * asks for into the instruction for the current step only, and the history gets a one-line receipt. Cached bodies
- * and the working set are `temp:` state, so they page out when the invocation ends, in every store.
+ * Instruction paging (state as disk, the prompt as RAM): large items live in state, a tool pages the ones the model
+ * asks for into the prompt for the current batch only (after its receipt in the history, or in the system text with
+ * placement `system`), and the stored history only gets a one-line receipt. Cached bodies and the working set are
+ * `temp:` state, so they page out when the invocation ends, in every store.
  *
  * @example
  * const reports = paging({ name: 'reports', load: (id) => fetchReport(id) });
@@ -85,9 +96,14 @@ export function paging(options: PagingOptions): Paging {
     return found;
   };
 
+  const inHistory = (options.placement ?? 'history') === 'history';
+  if (options.placement !== undefined && options.placement !== 'history' && options.placement !== 'system') {
+    throw new TypeError(`paging placement must be 'history' or 'system', not ${JSON.stringify(options.placement)}`);
+  }
+  const where = inHistory ? 'into the conversation, right after this call' : 'into your instruction';
   const pageIn: Tool = Object.freeze({
     name: `get_${name}`,
-    description: `Loads up to ${maxPerRead} ${what} by id into your instruction, where you can read them in full. The previous batch is replaced. Returns only a receipt.`,
+    description: `Loads up to ${maxPerRead} ${what} by id ${where}, where you can read them in full. The previous batch is replaced. Returns only a receipt.`,
     parameters: { type: 'object', properties: { ids: { type: 'array', items: { type: 'string' }, description: `At most ${maxPerRead} ids.` } }, required: ['ids'] },
     checkArgs: (args: Record<string, unknown>): ArgsCheck => {
       const ids = args['ids'];
@@ -104,13 +120,13 @@ export function paging(options: PagingOptions): Paging {
         fetched++;
       }
       context.state.set(workingSetKey, ids);
-      return { result: `${ids.length} loaded (${fetched} fetched, ${ids.length - fetched} already cached); their text is in your instruction now.` };
+      return { result: `${ids.length} loaded (${fetched} fetched, ${ids.length - fetched} already cached); their text is ${inHistory ? 'below' : 'in your instruction'} now.` };
     },
   });
 
   const saveResult: Tool = Object.freeze({
     name: 'save_result',
-    description: 'Saves an intermediate result under a task id, kept for the whole session. Saving also releases the current batch from your instruction.',
+    description: `Saves an intermediate result under a task id, kept for the whole session. Saving also releases the current batch from your ${inHistory ? 'conversation' : 'instruction'}.`,
     parameters: { type: 'object', properties: { task_id: { type: 'string' }, result: { type: 'string' } }, required: ['task_id', 'result'] },
     checkArgs: (args: Record<string, unknown>): ArgsCheck =>
       typeof args['task_id'] === 'string' && args['task_id'] !== '' && typeof args['result'] === 'string'
@@ -131,9 +147,18 @@ export function paging(options: PagingOptions): Paging {
   });
 
   const label = name.toUpperCase();
+  const pageText = (state: Readonly<Record<string, unknown>>): { text: string; shown: string[] } | undefined => {
+    const ids = state[workingSetKey];
+    if (!Array.isArray(ids) || ids.length === 0) return undefined;
+    const shown = (ids as unknown[]).filter((id): id is string => typeof id === 'string' && typeof state[pageKey(id)] === 'string');
+    if (shown.length === 0) return undefined;
+    const body = shown.map((id) => `### ${id}\n${String(state[pageKey(id)])}`).join('\n\n');
+    return { text: `--- BEGIN ${label} (${shown.length}: ${shown.join(', ')}) ---\n${body}\n--- END ${label} ---`, shown };
+  };
   const processor = defineProcessor({
     name: `paging:${name}`,
     process(draft, context): RequestDraft {
+      if (inHistory) return draft;
       let next = draft;
       const saved = results(context.state);
       const savedIds = Object.keys(saved);
@@ -147,27 +172,22 @@ export function paging(options: PagingOptions): Paging {
           note: 'results saved so far; the batches behind them are released from the history',
         });
       }
-      const ids = context.state[workingSetKey];
-      if (!Array.isArray(ids) || ids.length === 0) return next;
-      const shown = (ids as unknown[]).filter((id): id is string => typeof id === 'string' && typeof context.state[pageKey(id)] === 'string');
-      if (shown.length === 0) return next;
-      const body = shown.map((id) => `### ${id}\n${String(context.state[pageKey(id)])}`).join('\n\n');
-      return withSystemBlock(next, `--- BEGIN ${label} (${shown.length}: ${shown.join(', ')}) ---\n${body}\n--- END ${label} ---`, {
-        kind: 'page',
-        processor: `paging:${name}`,
-        agent: context.agent.name,
-        field: `state ${workingSetKey}`,
-        note: `paged in: ${shown.join(', ')}`,
-      });
+      const page = pageText(context.state);
+      if (page === undefined) return next;
+      return withSystemBlock(next, page.text, { kind: 'page', processor: `paging:${name}`, agent: context.agent.name, field: `state ${workingSetKey}`, note: `paged in: ${page.shown.join(', ')}` });
     },
   });
 
-  const released = new Set([pageIn.name, saveResult.name, listResults.name, ...(options.batchTools ?? [])]);
+  // In the history, a saved result stays as the save_result call that made it; in the system text it is listed there.
+  const released = new Set([pageIn.name, listResults.name, ...(inHistory ? [] : [saveResult.name]), ...(options.batchTools ?? [])]);
   const historyProcessor = defineProcessor({
     name: `paging:${name}:history`,
-    process(draft): RequestDraft {
-      if (options.releaseHistory === false) return draft;
-      return { ...draft, messages: releaseSavedBatches(draft.messages, saveResult.name, released) };
+    process(draft, context): RequestDraft {
+      const messages = options.releaseHistory === false ? draft.messages : releaseSavedBatches(draft.messages, saveResult.name, released);
+      const page = inHistory ? pageText(context.state) : undefined;
+      if (page === undefined) return messages === draft.messages ? draft : { ...draft, messages };
+      const source: Source = { kind: 'page', processor: `paging:${name}:history`, agent: context.agent.name, field: `state ${workingSetKey}`, note: `paged in: ${page.shown.join(', ')}` };
+      return { ...draft, messages: withPageAfterReceipt(messages, pageIn.name, { message: { role: 'user', content: [{ text: page.text }] }, sources: [source] }) };
     },
   });
 
@@ -195,6 +215,19 @@ export function paging(options: PagingOptions): Paging {
     workingSetKey,
     results,
   });
+}
+
+/**
+ * The messages with the page right after the latest receipt of a page-in (the one that loaded the working set), so
+ * it keeps its place in the prompt while its batch is worked on; at the end when no receipt is in view.
+ */
+function withPageAfterReceipt(messages: readonly DraftMessage[], pageInName: string, page: DraftMessage): DraftMessage[] {
+  let receipt = -1;
+  messages.forEach((entry, index) => {
+    if (entry.message.content.some((part) => 'functionResponse' in part && part.functionResponse.name === pageInName)) receipt = index;
+  });
+  const at = receipt === -1 ? messages.length : receipt + 1;
+  return [...messages.slice(0, at), page, ...messages.slice(at)];
 }
 
 /**

@@ -8,6 +8,7 @@ import { baseURLFrom, type ProviderSettings } from '../shared/settings.js';
 import { toModelError, type ModelErrorContext, type ProviderFailure } from '../shared/to-model-error.js';
 import { messageWithCause } from '../shared/transport-errors.js';
 import { tapWire, type WireTap } from '../shared/wire-tap.js';
+import type { AnthropicCacheSetting } from './anthropic-cache-control.js';
 import { AnthropicStreamAssembler, fromAnthropicResponse } from './from-anthropic-response.js';
 import { toAnthropicCountTokensBody, toAnthropicRequest } from './to-anthropic-request.js';
 
@@ -18,6 +19,12 @@ export type AnthropicModelSettings = ProviderSettings & {
   retry?: RetryOptions | false | undefined;
   /** `max_tokens` for requests whose config sets no `maxOutputTokens`; default 4096. */
   maxTokens?: number | undefined;
+  /**
+   * Prompt caching: breakpoints where each request's stable prefix ends (the default), the top-level automatic form,
+   * the entries' lifetime, or `false` for none. A prefix sent again within the lifetime is billed at 0.1× the input
+   * price, after one write at 1.25× (5 minutes) or 2× (1 hour).
+   */
+  promptCache?: AnthropicCacheSetting | false | undefined;
 };
 
 const PROVIDER = 'anthropic';
@@ -35,7 +42,8 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
   const baseURL = baseURLFrom(settings, 'ANTHROPIC_BASE_URL', DEFAULT_BASE_URL);
   const client = new Anthropic({ apiKey, baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS });
   const modelId = settings.model;
-  const mapping = { model: modelId, maxTokens: settings.maxTokens };
+  const cache = settings.promptCache ?? {};
+  const mapping = (options: ModelCallOptions | undefined) => ({ model: modelId, maxTokens: settings.maxTokens, cache, stablePrefix: options?.stablePrefix });
   const tap = (options: ModelCallOptions | undefined) => tapWire(options?.wire, { secrets: [apiKey] });
   // A call with an observer sends through a copy of the client whose fetch is that call's tap: the SDK takes a
   // fetch per client only, and a copy per call keeps concurrent calls' observers apart. (Per-request middleware
@@ -53,7 +61,7 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
       const wire = tap(options);
       let usage: unknown;
       try {
-        const message = await clientFor(wire).messages.create(toAnthropicRequest(request, mapping), { signal });
+        const message = await clientFor(wire).messages.create(toAnthropicRequest(request, mapping(options)), { signal });
         usage = message.usage;
         return fromAnthropicResponse(message);
       } catch (error) {
@@ -68,7 +76,7 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
       const assembler = new AnthropicStreamAssembler();
       const wire = tap(options);
       try {
-        const events = await clientFor(wire).messages.create({ ...toAnthropicRequest(request, mapping), stream: true }, { signal });
+        const events = await clientFor(wire).messages.create({ ...toAnthropicRequest(request, mapping(options)), stream: true }, { signal });
         for await (const event of events) {
           const text = assembler.push(event);
           if (text !== undefined) yield { content: { role: 'model', parts: [{ text }] }, partial: true };

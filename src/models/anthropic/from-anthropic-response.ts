@@ -9,6 +9,8 @@ export type AnthropicUsage = {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** The writes by lifetime (`cache_creation_input_tokens` is their sum). */
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
 };
 
 /** A response content block; only the fields read here (other block types are passed over). */
@@ -74,11 +76,13 @@ export function toUsage(usage: AnthropicUsage): Usage {
   const cacheWrite = usage.cache_creation_input_tokens ?? undefined;
   const promptTokens = (usage.input_tokens ?? 0) + (cacheRead ?? 0) + (cacheWrite ?? 0);
   const outputTokens = usage.output_tokens ?? 0;
+  const hourWrites = usage.cache_creation?.ephemeral_1h_input_tokens ?? undefined;
   return {
     promptTokens,
     outputTokens,
     ...(cacheRead === undefined ? {} : { cachedTokens: cacheRead }),
     ...(cacheWrite === undefined ? {} : { cacheWriteTokens: cacheWrite }),
+    ...(hourWrites === undefined || hourWrites === 0 ? {} : { cacheWrite1hTokens: hourWrites }),
     totalTokens: promptTokens + outputTokens,
   };
 }

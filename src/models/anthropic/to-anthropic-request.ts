@@ -1,26 +1,34 @@
 import type { FileDataPart, InlineDataPart, Part } from '../../contracts/content.js';
+import type { StablePrefix } from '../../contracts/model.js';
 import type { JsonSchema, LlmRequest, Message } from '../../contracts/request.js';
+import { placeCacheControl, type AnthropicCacheSetting, type CacheControl } from './anthropic-cache-control.js';
 
-/** A content block of the Messages API, as this adapter sends it. */
-export type AnthropicBlock =
+/** A content block of the Messages API, as this adapter sends it (a cache breakpoint may mark any but thinking). */
+export type AnthropicBlock = (
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string; content: string }
   | { type: 'image'; source: { type: 'base64'; media_type: AnthropicImageType; data: string } | { type: 'url'; url: string } }
-  | { type: 'document'; source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'url'; url: string } };
+  | { type: 'document'; source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'url'; url: string } }
+) & { cache_control?: CacheControl };
 
 export type AnthropicImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 
 export type AnthropicMessage = { role: 'user' | 'assistant'; content: AnthropicBlock[] };
 
-export type AnthropicTool = { name: string; description: string; input_schema: { type: 'object'; [key: string]: unknown } };
+export type AnthropicTool = { name: string; description: string; input_schema: { type: 'object'; [key: string]: unknown }; cache_control?: CacheControl };
+
+/** A system text block; the system goes as blocks when a breakpoint marks where its stable part ends. */
+export type AnthropicSystemBlock = { type: 'text'; text: string; cache_control?: CacheControl };
 
 /** The body of `POST /v1/messages` (without `stream`). */
 export type AnthropicRequestBody = {
   model: string;
   max_tokens: number;
-  system?: string;
+  /** Automatic placement: one breakpoint on the last cacheable block. */
+  cache_control?: CacheControl;
+  system?: string | AnthropicSystemBlock[];
   tools?: AnthropicTool[];
   messages: AnthropicMessage[];
   stop_sequences?: string[];
@@ -34,6 +42,10 @@ export type ToAnthropicOptions = {
   model: string;
   /** `max_tokens` when the request's config has no `maxOutputTokens`; the API requires one. Default 4096. */
   maxTokens?: number | undefined;
+  /** Prompt caching: where breakpoints go, or none when absent or `false`. */
+  cache?: AnthropicCacheSetting | false | undefined;
+  /** Where the request's stable prefix ends; without it the whole request counts as stable. */
+  stablePrefix?: StablePrefix | undefined;
 };
 
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -46,9 +58,10 @@ const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'im
  * `config.model` is ignored; the adapter's model id is sent.
  */
 export function toAnthropicRequest(request: LlmRequest, options: ToAnthropicOptions): AnthropicRequestBody {
-  const { system, tools, messages } = toAnthropicInput(request);
+  const origins: number[][] = [];
+  const { system, tools, messages } = toAnthropicInput(request, origins);
   const stop = request.config.stopSequences ?? [];
-  return {
+  const body: AnthropicRequestBody = {
     model: options.model,
     max_tokens: request.config.maxOutputTokens ?? options.maxTokens ?? DEFAULT_MAX_TOKENS,
     ...(system === undefined ? {} : { system }),
@@ -56,6 +69,9 @@ export function toAnthropicRequest(request: LlmRequest, options: ToAnthropicOpti
     messages,
     ...(stop.length === 0 ? {} : { stop_sequences: stop.slice() }),
   };
+  if (options.cache === undefined || options.cache === false) return body;
+  const prefix = options.stablePrefix ?? { systemChars: request.system.length, messages: request.messages.length };
+  return placeCacheControl(body, { system: request.system, messageCount: request.messages.length, prefix, origins, setting: options.cache });
 }
 
 /** The body the count-tokens endpoint takes for the same request. */
@@ -63,11 +79,11 @@ export function toAnthropicCountTokensBody(request: LlmRequest, model: string): 
   return { model, ...toAnthropicInput(request) };
 }
 
-function toAnthropicInput(request: LlmRequest): { system?: string; tools?: AnthropicTool[]; messages: AnthropicMessage[] } {
+function toAnthropicInput(request: LlmRequest, origins?: number[][]): { system?: string; tools?: AnthropicTool[]; messages: AnthropicMessage[] } {
   return {
     ...(request.system === '' ? {} : { system: request.system }),
     ...(request.tools.length === 0 ? {} : { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: inputSchema(tool.parameters) })) }),
-    messages: toAnthropicMessages(request.messages),
+    messages: toAnthropicMessages(request.messages, origins),
   };
 }
 
@@ -79,23 +95,25 @@ function inputSchema(parameters: JsonSchema | undefined): AnthropicTool['input_s
 /**
  * The messages as the API takes them: roles renamed, parts as blocks, call ids completed, messages that end up
  * empty left out and neighbours of the same role merged (the API wants alternating turns), and each user turn's
- * `tool_result` blocks placed first, as the API requires.
+ * `tool_result` blocks placed first, as the API requires. `origins`, when given, receives for each block the index
+ * of the message it came from (parallel to the result), so cache breakpoints can find where the stable ones end.
  */
-export function toAnthropicMessages(messages: readonly Message[]): AnthropicMessage[] {
+export function toAnthropicMessages(messages: readonly Message[], origins?: number[][]): AnthropicMessage[] {
   const ids = new CallIds();
-  const merged: AnthropicMessage[] = [];
+  const merged: { role: AnthropicMessage['role']; content: { block: AnthropicBlock; origin: number }[] }[] = [];
   messages.forEach((message, messageIndex) => {
     const role = message.role === 'model' ? 'assistant' : 'user';
-    const content = message.content.flatMap((part, partIndex) => toBlocks(part, role, ids, messageIndex, partIndex));
+    const content = message.content.flatMap((part, partIndex) => toBlocks(part, role, ids, messageIndex, partIndex)).map((block) => ({ block, origin: messageIndex }));
     if (content.length === 0) return;
     const last = merged.at(-1);
     if (last !== undefined && last.role === role) last.content.push(...content);
     else merged.push({ role, content });
   });
-  for (const message of merged) {
-    if (message.role === 'user') message.content = [...message.content.filter(isToolResult), ...message.content.filter((block) => !isToolResult(block))];
-  }
-  return merged;
+  return merged.map((message) => {
+    const content = message.role === 'user' ? [...message.content.filter((entry) => isToolResult(entry.block)), ...message.content.filter((entry) => !isToolResult(entry.block))] : message.content;
+    origins?.push(content.map((entry) => entry.origin));
+    return { role: message.role, content: content.map((entry) => entry.block) };
+  });
 }
 
 function isToolResult(block: AnthropicBlock): boolean {

@@ -118,6 +118,8 @@ export function fromOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage | 
   if (typeof usage.completion_tokens === 'number') result.outputTokens = usage.completion_tokens;
   const cached = usage.prompt_tokens_details?.cached_tokens;
   if (typeof cached === 'number') result.cachedTokens = cached;
+  const written = usage.prompt_tokens_details?.cache_write_tokens;
+  if (typeof written === 'number' && written > 0) result.cacheWriteTokens = written;
   const reasoning = usage.completion_tokens_details?.reasoning_tokens;
   if (typeof reasoning === 'number') result.reasoningTokens = reasoning;
   if (typeof usage.total_tokens === 'number') result.totalTokens = usage.total_tokens;

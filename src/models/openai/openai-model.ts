@@ -10,6 +10,7 @@ import { toModelError, type ModelErrorContext, type ProviderFailure } from '../s
 import { rootMessage } from '../shared/transport-errors.js';
 import { tapWire, type WireTap } from '../shared/wire-tap.js';
 import { createStreamAssembler, fromOpenAICompletion } from './from-openai-response.js';
+import { checkOpenAIPromptCache, openAICacheFields, type OpenAIPromptCacheSetting } from './openai-prompt-cache.js';
 import { toOpenAIRequest, type OpenAIRequestOptions } from './to-openai-request.js';
 
 export type OpenAIModelSettings = ProviderSettings & {
@@ -19,6 +20,11 @@ export type OpenAIModelSettings = ProviderSettings & {
   retry?: RetryOptions | false | undefined;
   /** A fetch to use instead of the global one (proxies, instrumentation). */
   fetch?: typeof globalThis.fetch | undefined;
+  /**
+   * Prompt caching: the `prompt_cache_key` (default: one per app and agent) and `prompt_cache_retention`, or `false`
+   * to send neither. OpenAI-compatible servers get them only when set, since not every server takes them.
+   */
+  promptCache?: OpenAIPromptCacheSetting | false | undefined;
 };
 
 export type OpenAICompatibleModelSettings = OpenAIModelSettings & {
@@ -46,6 +52,7 @@ export function createOpenAIModel(settings: OpenAIModelSettings): Model {
     organization: nonEmpty(env['OPENAI_ORG_ID']) ?? null,
     project: nonEmpty(env['OPENAI_PROJECT_ID']) ?? null,
     fetch: settings.fetch,
+    promptCache: settings.promptCache ?? {},
   }), settings.retry);
 }
 
@@ -69,6 +76,7 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleModelSetti
     organization: null,
     project: null,
     fetch: settings.fetch,
+    promptCache: settings.promptCache ?? false,
   }), settings.retry);
 }
 
@@ -80,9 +88,11 @@ type ClientConfig = Pick<OpenAIRequestOptions, 'maxTokensField'> & {
   organization: string | null;
   project: string | null;
   fetch: typeof globalThis.fetch | undefined;
+  promptCache: OpenAIPromptCacheSetting | false;
 };
 
 function chatCompletionsModel(config: ClientConfig): Model {
+  checkOpenAIPromptCache(config.promptCache);
   const client = new OpenAI({
     apiKey: config.apiKey,
     baseURL: config.baseURL,
@@ -95,7 +105,10 @@ function chatCompletionsModel(config: ClientConfig): Model {
     webhookSecret: null,
     ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
   });
-  const body = (request: LlmRequest) => toOpenAIRequest(request, { model: config.modelId, maxTokensField: config.maxTokensField });
+  const body = (request: LlmRequest, options: ModelCallOptions | undefined) => ({
+    ...toOpenAIRequest(request, { model: config.modelId, maxTokensField: config.maxTokensField }),
+    ...openAICacheFields(config.promptCache, options),
+  });
   const tap = (options: ModelCallOptions | undefined) => tapWire(options?.wire, { fetch: config.fetch, secrets: [config.apiKey] });
   // A call with an observer sends through a copy of the client whose fetch is that call's tap: the SDK takes a
   // fetch per client only, and a copy per call keeps concurrent calls' observers apart.
@@ -110,7 +123,7 @@ function chatCompletionsModel(config: ClientConfig): Model {
       const wire = tap(options);
       let usage: unknown;
       try {
-        const completion = await clientFor(wire).chat.completions.create(body(request), { signal });
+        const completion = await clientFor(wire).chat.completions.create(body(request, options), { signal });
         usage = completion.usage;
         return fromOpenAICompletion(completion);
       } catch (error) {
@@ -124,7 +137,7 @@ function chatCompletionsModel(config: ClientConfig): Model {
       const wire = tap(options);
       const assembler = createStreamAssembler();
       try {
-        const stream = await clientFor(wire).chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, { signal });
+        const stream = await clientFor(wire).chat.completions.create({ ...body(request, options), stream: true, stream_options: { include_usage: true } }, { signal });
         for await (const chunk of stream) {
           const text = assembler.add(chunk);
           if (text !== '') yield { content: { role: 'model', parts: [{ text }] }, partial: true };

@@ -28,13 +28,16 @@ export type OpenAIRequestBody = {
   max_completion_tokens?: number;
   max_tokens?: number;
   stop?: string[];
+  prompt_cache_key?: string;
+  prompt_cache_retention?: 'in_memory' | '24h';
 };
 
 export type OpenAIUsage = {
   prompt_tokens?: number | null;
   completion_tokens?: number | null;
   total_tokens?: number | null;
-  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  /** `cache_write_tokens`: prompt tokens written to the cache, on models that bill writes. */
+  prompt_tokens_details?: { cached_tokens?: number | null; cache_write_tokens?: number | null } | null;
   completion_tokens_details?: { reasoning_tokens?: number | null } | null;
 };
 
