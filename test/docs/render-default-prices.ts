@@ -8,7 +8,14 @@ export function renderDefaultPrices(table: PriceTable): string {
     "import type { PriceTable } from './price-table.js';",
     '',
     '/** The built-in prices: every entry names its source and the date the source gives. */',
-    `export const DEFAULT_PRICES: PriceTable = ${JSON.stringify(data, null, 2)};`,
+    'export const DEFAULT_PRICES: PriceTable = {',
+    `  currency: ${JSON.stringify(data.currency)},`,
+    `  perTokens: ${data.perTokens},`,
+    '  models: [',
+    // One model per line: the table stays as readable as the JSON it comes from.
+    ...data.models.map((model) => `    ${JSON.stringify(model)},`),
+    '  ],',
+    '};',
     '',
   ].join('\n');
 }

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LlmRequest, Message } from '../../src/contracts/request.js';
 import { createAnthropicModel } from '../../src/models/anthropic/anthropic-model.js';
-import { toAnthropicRequest, type AnthropicRequestBody } from '../../src/models/anthropic/to-anthropic-request.js';
+import type { AnthropicRequestBody } from '../../src/models/anthropic/anthropic-wire.js';
+import { toAnthropicRequest } from '../../src/models/anthropic/to-anthropic-request.js';
 import { fakeServers } from './fake-server.js';
 import { GOLDEN_REQUEST } from './golden-request.js';
 

@@ -17,7 +17,7 @@ const call = (sessionId: string, agentName = 'assistant'): ModelCallOptions => (
 async function bodiesFor(settings: Partial<OpenAIModelSettings>, calls: ModelCallOptions[], compatible = false): Promise<Record<string, unknown>[]> {
   const server: FakeServer = await serve(() => ({ json: COMPLETION }));
   const model = compatible
-    ? createOpenAICompatibleModel({ model: 'gpt-test', baseURL: `${server.url}/v1`, env: {}, retry: false, ...settings })
+    ? createOpenAICompatibleModel({ model: 'gpt-test', env: {}, retry: false, ...settings, baseURL: `${server.url}/v1` })
     : createOpenAIModel({ model: 'gpt-test', apiKey: 'sk-test', baseURL: `${server.url}/v1`, env: {}, retry: false, ...settings });
   for (const options of calls) await model.generate(GOLDEN_REQUEST, options);
   return server.received.map((request) => request.body as Record<string, unknown>);

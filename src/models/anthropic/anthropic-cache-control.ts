@@ -1,8 +1,5 @@
 import type { StablePrefix } from '../../contracts/model.js';
-import type { AnthropicBlock, AnthropicMessage, AnthropicRequestBody, AnthropicSystemBlock, AnthropicTool } from './to-anthropic-request.js';
-
-/** A breakpoint: the prefix up to and including the block it marks is cached, for 5 minutes unless `ttl` says 1 hour. */
-export type CacheControl = { type: 'ephemeral'; ttl?: '1h' };
+import type { AnthropicBlock, AnthropicMessage, AnthropicRequestBody, AnthropicSystemBlock, AnthropicTool, CacheControl } from './anthropic-wire.js';
 
 /**
  * How the adapter asks Anthropic to cache. `breakpoints` (the default) marks the end of the tools, the end of the

@@ -1,41 +1,8 @@
 import type { FileDataPart, InlineDataPart, Part } from '../../contracts/content.js';
 import type { StablePrefix } from '../../contracts/model.js';
 import type { JsonSchema, LlmRequest, Message } from '../../contracts/request.js';
-import { placeCacheControl, type AnthropicCacheSetting, type CacheControl } from './anthropic-cache-control.js';
-
-/** A content block of the Messages API, as this adapter sends it (a cache breakpoint may mark any but thinking). */
-export type AnthropicBlock = (
-  | { type: 'text'; text: string }
-  | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content: string }
-  | { type: 'image'; source: { type: 'base64'; media_type: AnthropicImageType; data: string } | { type: 'url'; url: string } }
-  | { type: 'document'; source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'url'; url: string } }
-) & { cache_control?: CacheControl };
-
-export type AnthropicImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
-
-export type AnthropicMessage = { role: 'user' | 'assistant'; content: AnthropicBlock[] };
-
-export type AnthropicTool = { name: string; description: string; input_schema: { type: 'object'; [key: string]: unknown }; cache_control?: CacheControl };
-
-/** A system text block; the system goes as blocks when a breakpoint marks where its stable part ends. */
-export type AnthropicSystemBlock = { type: 'text'; text: string; cache_control?: CacheControl };
-
-/** The body of `POST /v1/messages` (without `stream`). */
-export type AnthropicRequestBody = {
-  model: string;
-  max_tokens: number;
-  /** Automatic placement: one breakpoint on the last cacheable block. */
-  cache_control?: CacheControl;
-  system?: string | AnthropicSystemBlock[];
-  tools?: AnthropicTool[];
-  messages: AnthropicMessage[];
-  stop_sequences?: string[];
-};
-
-/** The body of `POST /v1/messages/count_tokens`: the same input, without the generation settings. */
-export type AnthropicCountTokensBody = Omit<AnthropicRequestBody, 'max_tokens' | 'stop_sequences'>;
+import { placeCacheControl, type AnthropicCacheSetting } from './anthropic-cache-control.js';
+import type { AnthropicBlock, AnthropicCountTokensBody, AnthropicImageType, AnthropicMessage, AnthropicRequestBody, AnthropicTool } from './anthropic-wire.js';
 
 export type ToAnthropicOptions = {
   /** The model id sent; the adapter's, not `config.model`. */
