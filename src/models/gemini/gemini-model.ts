@@ -1,4 +1,5 @@
-import { GoogleGenAI, type CountTokensParameters, type GenerateContentConfig, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
+import { GoogleGenAI, type CountTokensParameters, type CreateCachedContentConfig, type GenerateContentConfig, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
+import type { Usage } from '../../contracts/event.js';
 import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import { requireApiKey } from '../shared/credentials.js';
@@ -7,6 +8,8 @@ import { withRetrySetting, type RetryOptions } from '../shared/retry.js';
 import { baseURLFrom, type ProviderSettings } from '../shared/settings.js';
 import { toModelError } from '../shared/to-model-error.js';
 import { tapWire, type WireTap } from '../shared/wire-tap.js';
+import { GeminiContextCache, refusesCache, type CachePlan, type GeminiCacheService } from './context-cache.js';
+import { contextCacheConfig, type GeminiContextCacheSettings } from './context-cache-settings.js';
 import { createGeminiStreamAssembler, fromGeminiResponse } from './from-gemini-response.js';
 import { geminiErrorContext } from './gemini-errors.js';
 import { unboundedFetch } from './unbounded-fetch.js';
@@ -20,6 +23,15 @@ export type GeminiModelSettings = ProviderSettings & {
   model: string;
   /** Retries with backoff (`withRetries`); `false` turns them off. */
   retry?: RetryOptions | false | undefined;
+  /**
+   * Explicit context caching (Gemini `cachedContents`), as ADK's `ContextCacheConfig`: `minTokens` (default 0),
+   * `ttlSeconds` (default 1800), `cacheIntervals` (1–100, default 10). Off when absent: explicit caches are billed
+   * for storage by the hour. Each agent and session gets its own cache of its request's stable prefix; calls that
+   * use it send `cachedContent` instead of the system instruction, the tools and the contents it holds, and report
+   * the tokens read as `cachedTokens`; the call that starts a cache's lifetime reports `cacheStorageTokenHours`.
+   * Cache requests are not told to the wire observer, so a call's recorded body is the `generateContent` one.
+   */
+  contextCache?: GeminiContextCacheSettings | undefined;
 };
 
 /**
@@ -30,6 +42,15 @@ export type GeminiModelSettings = ProviderSettings & {
  * anything. Gemini pairs function responses with calls by order and name, so `pairsCallsById` is false.
  */
 export function createGeminiModel(settings: GeminiModelSettings): Model {
+  return createGeminiModelWithClock(settings, Date.now);
+}
+
+/**
+ * `createGeminiModel` with the clock its context cache reads (milliseconds since the epoch), for tests; not part of
+ * the package's entry.
+ */
+export function createGeminiModelWithClock(settings: GeminiModelSettings, now: () => number): Model {
+  const caching = settings.contextCache === undefined ? undefined : contextCacheConfig(settings.contextCache);
   const apiKey = requireApiKey('Gemini', settings, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']);
   const baseUrl = baseURLFrom(settings, 'GOOGLE_GEMINI_BASE_URL', DEFAULT_BASE_URL);
   // No `retryOptions`: the SDK then makes one attempt per call, and withRetries decides about the rest. (The SDK
@@ -37,6 +58,11 @@ export function createGeminiModel(settings: GeminiModelSettings): Model {
   const ai = new GoogleGenAI({ vertexai: false, apiKey, apiVersion: 'v1beta', httpOptions: { baseUrl } });
   const modelId = settings.model;
   const tap = (options: ModelCallOptions | undefined) => tapWire(options?.wire, { fetch: unboundedFetch, secrets: [apiKey] });
+  const cache = caching === undefined ? undefined : new GeminiContextCache(caching, cacheService(ai), { now });
+  const plan = async (request: LlmRequest, options: ModelCallOptions | undefined): Promise<CachePlan> => {
+    const mapped = toGeminiRequest(request, modelId);
+    return cache === undefined ? uncached(mapped) : cache.prepare(mapped, options);
+  };
 
   const model: Model = {
     specificationVersion: 'v1',
@@ -48,9 +74,19 @@ export function createGeminiModel(settings: GeminiModelSettings): Model {
       const wire = tap(options);
       let usage: unknown;
       try {
-        const response = await ai.models.generateContent(toSdkRequest(toGeminiRequest(request, modelId), signal, wire));
+        let sending = await plan(request, options);
+        let response: GenerateContentResponse;
+        try {
+          response = await ai.models.generateContent(toSdkRequest(sending.request, signal, wire));
+        } catch (error) {
+          // A cache the server no longer has: forgotten, and the call sent again without it.
+          if (sending.cacheName === undefined || !refusesCache(error)) throw error;
+          sending = sending.abandon();
+          response = await ai.models.generateContent(toSdkRequest(sending.request, signal, wire));
+        }
         usage = response.usageMetadata;
-        return fromGeminiResponse(response);
+        const answer = fromGeminiResponse(response);
+        return withUsage(answer, sending.settle(answer.usage));
       } catch (error) {
         throw toModelError(error, geminiErrorContext(signal));
       } finally {
@@ -62,8 +98,16 @@ export function createGeminiModel(settings: GeminiModelSettings): Model {
       const assembler = createGeminiStreamAssembler();
       const wire = tap(options);
       let chunks: AsyncIterator<GenerateContentResponse>;
+      let sending: CachePlan;
       try {
-        chunks = (await ai.models.generateContentStream(toSdkRequest(toGeminiRequest(request, modelId), signal, wire)))[Symbol.asyncIterator]();
+        sending = await plan(request, options);
+        try {
+          chunks = (await ai.models.generateContentStream(toSdkRequest(sending.request, signal, wire)))[Symbol.asyncIterator]();
+        } catch (error) {
+          if (sending.cacheName === undefined || !refusesCache(error)) throw error;
+          sending = sending.abandon();
+          chunks = (await ai.models.generateContentStream(toSdkRequest(sending.request, signal, wire)))[Symbol.asyncIterator]();
+        }
       } catch (error) {
         wire?.answered();
         throw toModelError(error, geminiErrorContext(signal));
@@ -80,7 +124,8 @@ export function createGeminiModel(settings: GeminiModelSettings): Model {
         // A consumer that stops early must not leave the response body open.
         if (!ended) await chunks.return?.();
       }
-      yield { ...assembler.finish(), partial: false };
+      const answer = assembler.finish();
+      yield { ...withUsage(answer, sending.settle(answer.usage)), partial: false };
     },
     async countTokens(request: LlmRequest, options?: ModelCallOptions): Promise<number> {
       const signal = options?.signal;
@@ -110,6 +155,35 @@ function toSdkRequest(request: GeminiRequest, signal: AbortSignal | undefined, w
     ...(wire === undefined ? {} : { httpOptions: { fetch: wire.fetch } }),
   };
   return { model: request.model, contents: request.contents as GenerateContentParameters['contents'], config };
+}
+
+/** The cache endpoints through the adapter's client: same key, same base URL, never through a call's wire tap. */
+function cacheService(ai: GoogleGenAI): GeminiCacheService {
+  const abort = (signal: AbortSignal | undefined) => (signal === undefined ? {} : { abortSignal: signal });
+  return {
+    async create(entry, signal) {
+      const { model, contents, ...rest } = entry;
+      const config: CreateCachedContentConfig = { ...rest, contents: contents as NonNullable<CreateCachedContentConfig['contents']>, ...abort(signal) };
+      const made = await ai.caches.create({ model, config });
+      if (made.name === undefined || made.name === '') throw new Error('Gemini created a cache without a name');
+      return { name: made.name, tokens: made.usageMetadata?.totalTokenCount };
+    },
+    async extend(name, ttl, signal) {
+      await ai.caches.update({ name, config: { ttl, ...abort(signal) } });
+    },
+    async delete(name, signal) {
+      await ai.caches.delete({ name, config: abort(signal) });
+    },
+  };
+}
+
+function uncached(request: GeminiRequest): CachePlan {
+  const plan: CachePlan = { request, cacheName: undefined, settle: (usage) => usage, abandon: () => plan };
+  return plan;
+}
+
+function withUsage(response: ModelResponse, usage: Usage | undefined): ModelResponse {
+  return usage === undefined ? response : { ...response, usage };
 }
 
 function toSdkCount(request: GeminiCountRequest, signal: AbortSignal | undefined): CountTokensParameters {

@@ -29,7 +29,23 @@ export type GeminiRequest = {
     topK?: number;
     maxOutputTokens?: number;
     stopSequences?: string[];
+    /**
+     * The explicit cache (`cachedContents/…`) holding this request's system instruction, tools and first contents;
+     * a request naming one sends none of those itself (the API answers 400 otherwise).
+     */
+    cachedContent?: string;
   };
+};
+
+/** What `caches.create` takes for a cache of a request's stable prefix (the SDK adds `models/` to the model). */
+export type GeminiCacheCreate = {
+  model: string;
+  /** A duration in seconds, as the API writes it: `1800s`. */
+  ttl: string;
+  displayName: string;
+  contents: GeminiRequestContent[];
+  systemInstruction?: { parts: [{ text: string }] };
+  tools?: [{ functionDeclarations: GeminiFunctionDeclaration[] }];
 };
 
 /** What `models.countTokens` takes (the SDK sends only the turns to the Gemini API). */

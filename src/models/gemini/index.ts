@@ -5,4 +5,5 @@
 export { createGeminiModel } from './gemini-model.js';
 export type { GeminiModelSettings } from './gemini-model.js';
 export { toGeminiRequest } from './to-gemini-request.js';
+export { fromGeminiUsage } from './from-gemini-response.js';
 export type { GeminiRequest } from './gemini-wire.js';
