@@ -44,6 +44,12 @@ the agent, the field, the text and the fix, and none changes the exit status:
   description-missing / description-instruction-like
                       a description other agents read (transfer list, agent
                       tool) that is empty, or reads like an instruction
+  volatile-in-prefix  a value that changes per call in the system text, the
+                      start of the prefix providers cache: a {placeholder}
+                      whose key name says so (current_time, today, now,
+                      timestamp, uuid, nonce, counter, request_id, any temp:
+                      key) or an instruction provider; set a staticInstruction
+                      so the instruction is sent after the cached prefix
 
 Options:
   --state <file>         YAML/JSON mapping of state values, merged over the file's own state

@@ -1,14 +1,20 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
+import type { ModelCallRecord } from '../../contracts/model-call.js';
+import { explainSessionCache } from '../../engine/cache/explain-cache.js';
+import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
 import { parseCaseFile } from '../../presets/case-file.js';
 import { nodeAgentFiles } from '../agent-files.js';
 import { parseCommandArgs } from '../args.js';
 import { assembleCaseForModel } from '../assemble-case.js';
+import { cacheReportJson, formatCacheCall, formatCacheReport } from '../format-cache.js';
 import { inspectRecorded } from '../inspect-recorded.js';
 import type { CliIo, Command } from '../io.js';
 import { loadDocumentFile, relativeLoader } from '../load-document-file.js';
+import { openRecordedSession, recordedCall, type RecordedSessionOptions } from '../recorded-session.js';
 import { DEFAULT_STORE } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
 import { show } from '../show-request.js';
+import { createStyle } from '../style.js';
 
 const HELP = `Usage: agentctx inspect <case-file | agent-file> [options]
 
@@ -55,6 +61,22 @@ timed_out), latency and usage; calls an agent tool made sit under the call
 that asked for the tool. The agent file names the app (its root agent); or
 give --app instead.
 
+Prompt cache: providers cache the start of a request, in the order tools,
+system text, messages. A call keeps the cache when the stable prefix of its
+agent's previous call (the same parent tool call, for nested calls) still
+leads its request; from the first difference on, that prefix is billed again
+at the full price.
+  agentctx inspect --app report_analyst --session s1 --cache
+        one line per call: prefix kept, or where it changed, what changed it
+        (named from provenance) and the tokens billed again, e.g.
+          #5  analysis_agent  prefix changed at system (instruction:
+              {current_time} changed)  310 kept · 1,240 tokens re-billed
+        a {current_time} in the instruction changed: set a staticInstruction
+        so the instruction goes after the prefix ('agentctx check' warns)
+  agentctx inspect --app report_analyst --session s1 --call 5 --cache
+        call 5 against its agent's previous call: the source on both sides and
+        both sides' text at the first difference
+
 Options:
   --session <id>  read a recorded call of this session instead of a case file
   --call <n>      which call (1 is the first; default: list them)
@@ -67,6 +89,9 @@ Options:
   --provenance    with --json: print { request, provenance, warnings, trace }
                   (for a recorded call: { request, provenance, warnings, call })
   --tokens        count tokens per block, tool and message (local o200k tokenizer)
+  --cache         with --session: what each call kept of its agent's previous
+                  cacheable prefix, and why it changed (tokens: local o200k);
+                  with --json: the structured report
   --find <text>   list every place <text> occurs, with its path and source
                   (exit status 1 when it occurs nowhere)
   --agent <name>  ask this agent instead of currentAgent
@@ -76,6 +101,8 @@ Examples:
   agentctx inspect examples/coordinator.yaml
   agentctx inspect examples/coordinator.yaml --json
   agentctx inspect examples/coordinator.yaml --find math_agent
+  agentctx inspect --app report_analyst --user analyst \\
+    --session report-analyst-paged --cache      (after 'npm start')
 `;
 
 export const inspectCommand: Command = {
@@ -95,8 +122,10 @@ export const inspectCommand: Command = {
       user: { type: 'string' },
       store: { type: 'string' },
       wire: { type: 'boolean' },
+      cache: { type: 'boolean' },
     });
     const [file, ...extra] = positionals;
+    if (values.cache === true) return inspectCache(file, extra, values, io, runtime);
     if (values.session !== undefined) return inspectRecorded(file, values, io, runtime);
     if (values.wire === true || values.call !== undefined) throw new UsageError(`${values.wire === true ? '--wire' : '--call'} reads a recorded call: add --session <id>.`);
     if (file === undefined) throw new UsageError('inspect needs a case file.', "Run 'agentctx inspect --help' for its format.");
@@ -114,3 +143,31 @@ export const inspectCommand: Command = {
     return show(request, provenance, trace, `Request for agent '${caseFile.currentAgent}'${model} · ${file}`, values, io, warnings);
   },
 };
+
+type CacheOptions = RecordedSessionOptions & { call?: string | undefined; json?: boolean | undefined; [option: string]: unknown };
+
+/**
+ * `inspect --session <id> --cache`: every recorded call against its agent's previous call (`explainSessionCache`),
+ * counted with the local tokenizer; with `--call <n>`, that call in detail.
+ */
+async function inspectCache(file: string | undefined, extra: readonly string[], values: CacheOptions, io: CliIo, runtime: CliRuntime): Promise<number> {
+  if (values.session === undefined) throw new UsageError('--cache reads a recorded session: add --session <id>.');
+  if (extra.length > 0) throw new UsageError(`inspect takes one agent file, got ${extra.length + 1}.`);
+  const other = ['wire', 'tokens', 'find', 'provenance', 'agent'].find((option) => values[option] !== undefined);
+  if (other !== undefined) throw new UsageError(`--cache does not go with --${other}.`);
+  const { store, key } = await openRecordedSession(file, values, io.cwd, runtime);
+  const wanted = values.call === undefined ? undefined : await recordedCall(store, key, values.call);
+  const listed = await store.listModelCalls(key);
+  const records = await Promise.all(listed.map((call) => store.getModelCall({ ...key, index: call.index })));
+  const counter = await loadTokenCounter();
+  const report = explainSessionCache(records.filter((record): record is ModelCallRecord => record !== undefined), (text) => counter.count(text));
+  const style = createStyle(io.isTty);
+  if (wanted === undefined) {
+    io.stdout(values.json === true ? `${JSON.stringify(cacheReportJson(report, key, counter.encoding), null, 2)}\n` : formatCacheReport(report, key.sessionId, style));
+    return 0;
+  }
+  const entry = report.calls.find((candidate) => candidate.index === wanted.index);
+  if (entry === undefined) throw new UsageError(`Call ${wanted.index} is not among the session's listed calls.`);
+  io.stdout(values.json === true ? `${JSON.stringify(entry, null, 2)}\n` : formatCacheCall(entry, key.sessionId, style));
+  return 0;
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAgentTree } from '../../engine/agent/agent-tree.js';
 import { llmAgent, sequentialAgent } from '../../engine/agent/define-agent.js';
 import { agentTool } from '../../engine/tools/agent-tool.js';
-import { lintAgentTree } from './context-lint.js';
+import { lintAgentTree, volatileKeyReason } from './context-lint.js';
 
 const rules = (agents: Parameters<typeof createAgentTree>[0], options = {}) => lintAgentTree(createAgentTree(agents), options).map((warning) => `${warning.agent}.${warning.field} ${warning.rule}: ${warning.text}`);
 
@@ -45,5 +45,31 @@ describe('lintAgentTree', () => {
       'bossy.description description-instruction-like: Always answer in French.',
     ]);
     expect(rules(llmAgent({ name: 'root', instruction: 'Use the helper tool.', tools: [agentTool(helper)] }))).toEqual(['helper.description description-missing: ']);
+  });
+
+  it('finds values that change per call in the system text, the start of the cacheable prefix', () => {
+    const agent = (fields: Partial<Parameters<typeof llmAgent>[0]>) => llmAgent({ name: 'analyst', instruction: 'Help.', ...fields });
+    expect(rules(agent({ instruction: 'It is {current_time}. Request {request_id}, batch {temp:batch}. Help {user_name}.' }), { state: {} })).toEqual([
+      'analyst.instruction volatile-in-prefix: {current_time}',
+      'analyst.instruction volatile-in-prefix: {request_id}',
+      'analyst.instruction volatile-in-prefix: {temp:batch}',
+    ]);
+    // The global instruction stays in the system text even with a static instruction; the instruction does not.
+    const moved = agent({ staticInstruction: 'Help with reports.', instruction: 'It is {now}.', globalInstruction: 'Session {app:nonce}.' });
+    expect(rules(moved, { state: {} })).toEqual(['analyst.globalInstruction volatile-in-prefix: {app:nonce}']);
+    // An instruction provider: its text is computed for every call.
+    const provided = lintAgentTree(createAgentTree(agent({ instruction: () => `It is ${Date.now()}.` })));
+    expect(provided.map((warning) => `${warning.field} ${warning.rule}`)).toEqual(['instruction volatile-in-prefix']);
+    expect(provided[0]?.fix).toMatch(/staticInstruction/);
+    expect(rules(agent({ staticInstruction: 'Fixed.', instruction: () => 'Dynamic.' }))).toEqual([]);
+  });
+
+  it('keeps the volatile-key rule honest: stable names pass', () => {
+    for (const key of ['user_name', 'user:name', 'app:company', 'delivery_date', 'time_zone', 'timezone', 'session_id', 'posts', 'known_items', 'update_note', 'plan']) {
+      expect(volatileKeyReason(key), key).toBeUndefined();
+    }
+    for (const key of ['current_time', 'time', 'date', 'today', 'now', 'timestamp', 'createdTs', 'localDate', 'utc_datetime', 'random_seed', 'uuid', 'requestId', 'trace_id', 'call_counter', 'temp:anything', 'user:nonce']) {
+      expect(volatileKeyReason(key), key).toBeDefined();
+    }
   });
 });

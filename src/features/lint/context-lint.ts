@@ -1,13 +1,15 @@
 import type { AgentNode, AgentTree, LlmAgentDefinition } from '../../contracts/agent.js';
 import { isLlmAgent } from '../../engine/agent/agent-tree.js';
+import { hasStaticInstruction } from '../instructions/static-instruction.js';
 import { checkTemplate } from '../templating/check-template.js';
 import { transferTargets } from '../transfer/agent-transfer.js';
 
 // A context lint, from the advice of seed 000: don't write what the framework writes anyway (identity, the transfer
 // list), don't let braces meant literally become placeholders, and write descriptions for the three places that
-// read them (the agent's identity, its parent's transfer list, an agent tool's description).
+// read them (the agent's identity, its parent's transfer list, an agent tool's description). And keep values that
+// change from call to call out of the system text, which leads the prefix a provider caches.
 
-export type ContextWarningRule = 'self-introduction' | 'transfer-list' | 'literal-braces' | 'description-missing' | 'description-instruction-like';
+export type ContextWarningRule = 'self-introduction' | 'transfer-list' | 'literal-braces' | 'description-missing' | 'description-instruction-like' | 'volatile-in-prefix';
 
 export type ContextWarning = {
   rule: ContextWarningRule;
@@ -52,6 +54,7 @@ export function lintAgentTree(tree: AgentTree, options: LintOptions = {}): Conte
       if (options.state === undefined) lintBraces(warnings, agent, 'instruction', agent.instruction, written, options);
     }
     if (typeof agent.globalInstruction === 'string' && options.state === undefined) lintBraces(warnings, agent, 'globalInstruction', agent.globalInstruction, written, options);
+    lintVolatilePrefix(warnings, agent, options);
   }
   return warnings;
 }
@@ -129,5 +132,81 @@ function lintDescription(warnings: ContextWarning[], agent: string, description:
       message: `reads like an instruction, yet it is what other agents read to choose it (${role}), and it is in its own identity text`,
       fix: 'Say what the agent does ("Answers billing questions."); put rules for its behaviour in its instruction.',
     });
+  }
+}
+
+/**
+ * How a state key's name says its value changes from call to call. The name is split into segments at `_`, `-`, `.`,
+ * `:` and camelCase (`app:`/`user:`/`temp:` first taken off). A key is volatile when a segment is in
+ * `VOLATILE_KEY_SEGMENTS` (`now`, `timestamp`, `uuid`, `nonce`, `counter`, …); when a clock word (`time`, `date`,
+ * `datetime`) stands alone or beside a word that makes it the present (`current_time`, `local_date`, `utc_time`) —
+ * `delivery_date` or `time_zone` are not clocks; or when two neighbouring segments are a per-request id
+ * (`request_id`, `trace_id`, `requestId`). Any `temp:` key is volatile too: it is set anew in every invocation.
+ */
+export const VOLATILE_KEY_SEGMENTS: readonly string[] = [
+  'now', 'today', 'timestamp', 'ts', 'clock', 'epoch', 'elapsed', 'random', 'rand', 'uuid', 'guid', 'nonce', 'counter', 'seq', 'sequence', 'tick',
+];
+const CLOCK_WORDS: readonly string[] = ['time', 'date', 'datetime'];
+const PRESENT_WORDS: readonly string[] = ['current', 'curr', 'cur', 'local', 'utc', 'system', 'server', 'request', 'call', 'run', 'invocation'];
+const PER_REQUEST: readonly string[] = ['request', 'req', 'trace', 'span', 'correlation', 'call', 'invocation'];
+
+/** Why a state key looks volatile (see `VOLATILE_KEY_SEGMENTS`), or undefined when its name does not say so. */
+export function volatileKeyReason(key: string): string | undefined {
+  if (key.startsWith('temp:')) return 'a temp: key, set anew in every invocation';
+  const segments = key
+    .replace(/^(app|user):/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((segment) => segment !== '');
+  const says = (words: string) => `its name says '${words}', a value that changes from call to call`;
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index] as string;
+    const next = segments[index + 1];
+    if (VOLATILE_KEY_SEGMENTS.includes(segment)) return says(segment);
+    if (CLOCK_WORDS.includes(segment) && (segments.length === 1 || segments.some((other) => PRESENT_WORDS.includes(other)))) return says(segments.join('_'));
+    if (PER_REQUEST.includes(segment) && next === 'id') return says(`${segment} id`);
+  }
+  return undefined;
+}
+
+// The system text leads the prefix a provider caches (after the tools): a value there that changes between calls
+// makes every call after the change pay in full for all that follows it. A static instruction moves the instruction
+// out of the system text (into a user turn after the history, as ADK does); the global instruction stays in it.
+function lintVolatilePrefix(warnings: ContextWarning[], agent: LlmAgentDefinition, options: LintOptions): void {
+  if (agent.pipeline !== undefined && !agent.pipeline.some((step) => step.name === 'instructions')) return;
+  const moved = hasStaticInstruction(agent.staticInstruction);
+  const fields: ['instruction' | 'globalInstruction', LlmAgentDefinition['instruction']][] = [['globalInstruction', agent.globalInstruction]];
+  if (!moved) fields.unshift(['instruction', agent.instruction]);
+  for (const [field, value] of fields) {
+    if (value === undefined || value === '') continue;
+    const fix =
+      field === 'instruction'
+        ? 'Set a staticInstruction with the text that never changes and keep this value in instruction: agentctx then sends the instruction after the cacheable prefix (as ADK does). Or read it from a state key that does not change per call.'
+        : "Move the value into the agent's instruction and set a staticInstruction, so it is sent after the cacheable prefix; keep the global instruction constant. Or read it from a state key that does not change per call.";
+    if (typeof value === 'function') {
+      warnings.push({
+        rule: 'volatile-in-prefix',
+        agent: agent.name,
+        field,
+        text: '',
+        message: `is an instruction provider: its text is computed for every call and sits in the system text, at the start of the cacheable prefix, so whenever it differs from the last call's, everything after it is billed again in full`,
+        fix,
+      });
+      continue;
+    }
+    for (const placeholder of checkTemplate(value, { escapes: options.escapes === true }).placeholders) {
+      if (placeholder.kind !== 'state') continue;
+      const reason = volatileKeyReason(placeholder.key);
+      if (reason === undefined) continue;
+      warnings.push({
+        rule: 'volatile-in-prefix',
+        agent: agent.name,
+        field,
+        text: placeholder.text,
+        message: `puts the state key '${placeholder.key}' in the system text, at the start of the cacheable prefix (${reason}): each call that sees a new value pays again in full for all of the prompt after it`,
+        fix,
+      });
+    }
   }
 }
