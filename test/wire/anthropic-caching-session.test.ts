@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../providers/fake-server.js';
 import { agentctxWith } from '../support/cli.js';
-import { AnthropicCacheRequestError, createAnthropicCacheSimulator, type AnthropicCacheUsage } from '../support/prompt-cache/index.js';
+import { loadTokenCounter } from '../../src/engine/tokens/token-counter.js';
+import { AnthropicCacheRequestError, createAnthropicCacheSimulator, type AnthropicCacheUsage } from '../../src/testing/prompt-cache/index.js';
 
 // A six-turn conversation through `agentctx run` against a local server that speaks Anthropic's Messages API and
 // bills input the way Anthropic documents prompt caching (breakpoints, look-back, minimum size, lifetimes). agentctx
@@ -31,7 +32,7 @@ const billed: AnthropicCacheUsage[] = [];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentctx-caching-'));
   await writeFile(join(dir, 'support.yaml'), AGENT);
-  const cache = createAnthropicCacheSimulator();
+  const cache = createAnthropicCacheSimulator({ countTokens: (await loadTokenCounter()).count });
   server = await startFakeServer((request) => {
     try {
       const usage = cache.bill(request.body, { outputTokens: 12 });

@@ -1,7 +1,7 @@
 /**
  * Billing simulators for provider prompt caches: each takes a provider's wire request body and returns the usage
  * that provider would bill, keeping cache state across calls. Pure (no HTTP), deterministic given `now`, and with
- * token counts that are a local approximation of each provider's tokenizer (o200k_base by default, injectable).
+ * token counts that are a local approximation of each provider's tokenizer (the counter is given: `loadTokenCounter()` from agentctx/tokens gives o200k_base).
  */
 export {
   ANTHROPIC_LOOK_BACK_BLOCKS,
@@ -51,7 +51,6 @@ export {
   canonicalJson,
   clearPromptMemo,
   measurePrompt,
-  o200kTokenCounter,
   type ChainSalt,
   type MeasuredPrompt,
   type PromptBlock,

@@ -1,22 +1,16 @@
 import { createHash } from 'node:crypto';
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 
 /*
  * What the three prompt-cache simulators share: a prompt as a list of blocks, each with an identity, a token count
  * and a chained prefix key, so "is this prefix cached?" is one Map lookup per block boundary.
  *
  * Token counts are a local approximation: each provider bills with its own tokenizer (and adds its own framing
- * tokens), which no offline code reproduces. The default counter is o200k_base (gpt-tokenizer) over the canonical
- * text of each block (`blockText`: its tag, then its JSON); callers that need exact numbers inject their own.
+ * tokens), which no offline code reproduces. The caller's counter (agentctx/tokens' o200k_base, typically) counts the
+ * canonical text of each block (`blockText`: its tag, then its JSON).
  */
 
 /** Counts the tokens of one text. */
 export type TokenCounter = (text: string) => number;
-
-const NO_SPECIAL = { disallowedSpecial: new Set<string>() };
-
-/** o200k_base, with special-token text (`<|endoftext|>`) counted as plain text, as user data carries it. */
-export const o200kTokenCounter: TokenCounter = (text) => (text === '' ? 0 : countO200k(text, NO_SPECIAL));
 
 /** A block of a prompt: equal tag and value (`cache_control` aside) are the same block, as far as a cache can tell. */
 export type PromptBlock = {
@@ -191,4 +185,4 @@ export function purgeExpired<T extends TimedEntry>(entries: Map<string, T>, now:
 }
 
 export const MINUTE_MS = 60_000;
-export const HOUR_MS = 60 * MINUTE_MS;
+export const HOUR_MS: number = 60 * MINUTE_MS;

@@ -1,4 +1,4 @@
-import { asArray, asRecord, measurePrompt, MINUTE_MS, o200kTokenCounter, purgeExpired, type MeasuredPrompt, type PromptBlock, type TokenCounter } from './prompt-blocks.js';
+import { asArray, asRecord, measurePrompt, MINUTE_MS, purgeExpired, type MeasuredPrompt, type PromptBlock, type TokenCounter } from './prompt-blocks.js';
 
 /*
  * Gemini API implicit caching (ai.google.dev, "Context caching"), offline: give it each `generateContent` body in
@@ -28,8 +28,8 @@ export type GeminiUsageMetadata = {
 export type GeminiImplicitCacheSimulatorOptions = {
   /** The clock, in milliseconds. Default `Date.now`. */
   now?: () => number;
-  /** Counts a block's canonical text. Default o200k_base, an approximation of Gemini's tokenizer. */
-  countTokens?: TokenCounter;
+  /** Counts a block's canonical text: an approximation of Gemini's tokenizer, such as `(await loadTokenCounter()).count` (o200k_base, from agentctx/tokens). */
+  countTokens: TokenCounter;
   /** The shortest shared prefix that is a hit, by model. Default `defaultGeminiMinCacheableTokens`. */
   minCacheableTokens?: (model: string) => number;
   /** How long an unused prefix stays. Default 5 minutes. */
@@ -38,7 +38,7 @@ export type GeminiImplicitCacheSimulatorOptions = {
   cachedContentTokens?: (name: string) => number;
 };
 
-export const GEMINI_IMPLICIT_TTL_MS = 5 * MINUTE_MS;
+export const GEMINI_IMPLICIT_TTL_MS: number = 5 * MINUTE_MS;
 
 // The docs' table moved over 2026: the page updated 2026-05-07 lists 2.5 Flash and 3 Flash Preview at 1024, 2.5 Pro
 // and 3 Pro Preview at 4096; the page updated 2026-10-23 lists 2.5 Flash and 2.5 Pro at 2048 and 3.1 Pro, 3.5+ Flash
@@ -100,7 +100,7 @@ export function splitGeminiPrompt(body: unknown): PromptBlock[] {
 }
 
 /** Measures a Gemini body's blocks (token counts per block and prefix keys), with the shared counter memo. */
-export function measureGeminiPrompt(model: string, body: unknown, counter: TokenCounter = o200kTokenCounter, seed = ''): MeasuredPrompt {
+export function measureGeminiPrompt(model: string, body: unknown, counter: TokenCounter, seed = ''): MeasuredPrompt {
   return measurePrompt(splitGeminiPrompt(body), `gemini\u0000${normalizeGeminiModel(model)}\u0000${seed}`, counter);
 }
 
@@ -116,9 +116,9 @@ export class GeminiImplicitCacheSimulator {
   private readonly cachedContentTokens: ((name: string) => number) | undefined;
   private calls = 0;
 
-  constructor(options: GeminiImplicitCacheSimulatorOptions = {}) {
+  constructor(options: GeminiImplicitCacheSimulatorOptions) {
     this.now = options.now ?? Date.now;
-    this.counter = options.countTokens ?? o200kTokenCounter;
+    this.counter = options.countTokens;
     this.minimum = options.minCacheableTokens ?? defaultGeminiMinCacheableTokens;
     this.ttlMs = options.ttlMs ?? GEMINI_IMPLICIT_TTL_MS;
     this.cachedContentTokens = options.cachedContentTokens;
@@ -182,6 +182,6 @@ export class GeminiImplicitCacheSimulator {
 }
 
 /** A new simulator (see `GeminiImplicitCacheSimulator`). */
-export function createGeminiImplicitCacheSimulator(options: GeminiImplicitCacheSimulatorOptions = {}): GeminiImplicitCacheSimulator {
+export function createGeminiImplicitCacheSimulator(options: GeminiImplicitCacheSimulatorOptions): GeminiImplicitCacheSimulator {
   return new GeminiImplicitCacheSimulator(options);
 }

@@ -1,4 +1,4 @@
-import { asArray, asRecord, canonicalJson, HOUR_MS, measurePrompt, MINUTE_MS, o200kTokenCounter, purgeExpired, type ChainSalt, type PromptBlock, type TokenCounter } from './prompt-blocks.js';
+import { asArray, asRecord, canonicalJson, HOUR_MS, measurePrompt, MINUTE_MS, purgeExpired, type ChainSalt, type PromptBlock, type TokenCounter } from './prompt-blocks.js';
 
 /*
  * Anthropic Messages API prompt caching, as documented (platform.claude.com, "Prompt caching"), simulated offline:
@@ -58,8 +58,8 @@ export class AnthropicCacheRequestError extends Error {
 export type AnthropicCacheSimulatorOptions = {
   /** The clock, in milliseconds. Default `Date.now`. */
   now?: () => number;
-  /** Counts a block's canonical text. Default o200k_base, an approximation of Anthropic's tokenizer. */
-  countTokens?: TokenCounter;
+  /** Counts a block's canonical text: an approximation of Anthropic's tokenizer, such as `(await loadTokenCounter()).count` (o200k_base, from agentctx/tokens). */
+  countTokens: TokenCounter;
   /** The shortest prefix that is cached, by model. Default `defaultAnthropicMinCacheableTokens`. */
   minCacheableTokens?: (model: string) => number;
   /** How many block boundaries before a breakpoint are checked for a hit. Default 20. */
@@ -191,9 +191,9 @@ export class AnthropicCacheSimulator {
   private readonly minimum: (model: string) => number;
   private readonly lookBack: number;
 
-  constructor(options: AnthropicCacheSimulatorOptions = {}) {
+  constructor(options: AnthropicCacheSimulatorOptions) {
     this.now = options.now ?? Date.now;
-    this.counter = options.countTokens ?? o200kTokenCounter;
+    this.counter = options.countTokens;
     this.minimum = options.minCacheableTokens ?? defaultAnthropicMinCacheableTokens;
     this.lookBack = options.lookBackBlocks ?? ANTHROPIC_LOOK_BACK_BLOCKS;
   }
@@ -273,6 +273,6 @@ export class AnthropicCacheSimulator {
 }
 
 /** A new simulator (see `AnthropicCacheSimulator`). */
-export function createAnthropicCacheSimulator(options: AnthropicCacheSimulatorOptions = {}): AnthropicCacheSimulator {
+export function createAnthropicCacheSimulator(options: AnthropicCacheSimulatorOptions): AnthropicCacheSimulator {
   return new AnthropicCacheSimulator(options);
 }

@@ -1,4 +1,4 @@
-import { asArray, asRecord, HOUR_MS, measurePrompt, MINUTE_MS, o200kTokenCounter, purgeExpired, type PromptBlock, type TokenCounter } from './prompt-blocks.js';
+import { asArray, asRecord, HOUR_MS, measurePrompt, MINUTE_MS, purgeExpired, type PromptBlock, type TokenCounter } from './prompt-blocks.js';
 
 /*
  * OpenAI automatic prompt caching (developers.openai.com, "Prompt caching"; the mechanics of models before GPT-5.6,
@@ -43,8 +43,8 @@ export type OpenAIResponsesUsage = {
 export type OpenAICacheSimulatorOptions = {
   /** The clock, in milliseconds. Default `Date.now`. */
   now?: () => number;
-  /** Counts a block's canonical text. Default o200k_base (the tokenizer of gpt-4o and later, framing tokens aside). */
-  countTokens?: TokenCounter;
+  /** Counts a block's canonical text: an approximation of OpenAI's tokenizer, such as `(await loadTokenCounter()).count` (o200k_base, from agentctx/tokens). */
+  countTokens: TokenCounter;
   /** The shortest prompt that is cached, and the shortest hit. Default 1024. */
   minimumTokens?: number;
   /** Hits grow in steps of this many tokens past the minimum. Default 128. */
@@ -95,9 +95,9 @@ export class OpenAICacheSimulator {
   private readonly retentionMs: Record<OpenAICacheRetention, number>;
   private calls = 0;
 
-  constructor(options: OpenAICacheSimulatorOptions = {}) {
+  constructor(options: OpenAICacheSimulatorOptions) {
     this.now = options.now ?? Date.now;
-    this.counter = options.countTokens ?? o200kTokenCounter;
+    this.counter = options.countTokens;
     this.minimum = options.minimumTokens ?? 1024;
     this.increment = options.incrementTokens ?? 128;
     this.routing = options.routingTokens ?? 256;
@@ -178,6 +178,6 @@ export function toOpenAIResponsesUsage(usage: OpenAIChatUsage, reasoningTokens =
 }
 
 /** A new simulator (see `OpenAICacheSimulator`). */
-export function createOpenAICacheSimulator(options: OpenAICacheSimulatorOptions = {}): OpenAICacheSimulator {
+export function createOpenAICacheSimulator(options: OpenAICacheSimulatorOptions): OpenAICacheSimulator {
   return new OpenAICacheSimulator(options);
 }
