@@ -1,8 +1,9 @@
 // The inspector page: reads the route from the address (#app=…&user=…&session=…&call=…&tab=…), fetches what it needs
 // from the JSON API and draws it. Everything from the store is untrusted text, drawn with DOM calls only (dom.js).
 import { ApiError, getJson, sessionPath, setToken } from './api.js';
-import { byId, el, formatNumber, formatTime, nameNodes } from './dom.js';
+import { byId, el, formatNumber, formatTime, formatUsd, nameNodes } from './dom.js';
 import { chartView } from './chart-view.js';
+import { costTab } from './cost-view.js';
 import { diffView } from './diff-view.js';
 import { findView } from './find-view.js';
 import { requestView } from './request-view.js';
@@ -10,7 +11,7 @@ import { sessionsView } from './sessions-view.js';
 import { stateView } from './state-view.js';
 import { timelineView } from './timeline-view.js';
 
-const TABS = ['request', 'find', 'diff', 'timeline', 'state'];
+const TABS = ['request', 'find', 'diff', 'timeline', 'cost', 'state'];
 const cache = new Map();
 let info = null;
 let pendingFocus = null;
@@ -136,11 +137,11 @@ async function sessionView(route) {
       'header',
       { class: 'session-head' },
       el('h2', { class: 'name' }, 'Session ', nameNodes(session.id)),
-      el('p', { class: 'muted', text: `app ${session.appName} · user ${session.userId} · ${formatNumber(session.eventCount)} events · ${formatNumber(calls.length)} model calls · updated ${formatTime(session.lastUpdateTime)}` }),
+      el('p', { class: 'muted', text: `app ${session.appName} · user ${session.userId} · ${formatNumber(session.eventCount)} events · ${formatNumber(calls.length)} model calls${costSummary(session.cost)} · updated ${formatTime(session.lastUpdateTime)}` }),
       el('button', { type: 'button', class: 'reload', text: 'Reload', title: 'read the session again (it may have grown)', onclick: () => { cache.clear(); render(); } }),
     ),
     chartSection,
-    calls.length === 0 ? '' : callPicker(calls, current, route),
+    calls.length === 0 ? '' : callPicker(calls, current, route, costsByCall(session.cost)),
     tabs,
     content,
   );
@@ -152,12 +153,24 @@ function chartRoom() {
   return width > 0 ? width - 22 : Infinity;
 }
 
-function callPicker(calls, current, route) {
+/** The session's cost in its head line: " · $0.1329" (and how many calls have no price), or nothing without calls. */
+function costSummary(cost) {
+  if (!cost || cost.total.calls === 0) return '';
+  if (cost.total.usd === undefined) return ' · cost unknown (no call priced)';
+  return ` · ${formatUsd(cost.total.usd)}${cost.total.unpricedCalls === 0 ? '' : ` (${formatNumber(cost.total.unpricedCalls)} calls not priced)`}`;
+}
+
+/** The cost report's rows by call number. */
+function costsByCall(cost) {
+  return new Map((cost?.calls ?? []).map((row) => [row.index, row]));
+}
+
+function callPicker(calls, current, route, costs) {
   const position = calls.findIndex((call) => call.index === current);
   const select = el(
     'select',
     { id: 'call-select', 'aria-label': 'model call' },
-    calls.map((call) => el('option', { value: call.index, selected: call.index === current, text: callLabel(call) })),
+    calls.map((call) => el('option', { value: call.index, selected: call.index === current, text: callLabel(call, costs.get(call.index)) })),
   );
   select.addEventListener('change', () => navigate({ call: Number(select.value), a: null }));
   const go = (offset) => {
@@ -175,9 +188,10 @@ function callPicker(calls, current, route) {
 }
 
 /** A call in the picker: its agent, status and size; a call made in a tool call says which. */
-function callLabel(call) {
+function callLabel(call, cost) {
   const via = call.parent ? ` · ↳ via ${call.parent.tool}${call.parent.callIndex === undefined ? '' : ` in call ${call.parent.callIndex}`}` : '';
-  return `call ${call.index} · ${call.agent}${via} · ${call.status ?? 'answered'} · ${formatNumber(call.requestChars)} chars`;
+  const usd = cost?.usd === undefined ? '' : ` · ${formatUsd(cost.usd.total)}`;
+  return `call ${call.index} · ${call.agent}${via} · ${call.status ?? 'answered'} · ${formatNumber(call.requestChars)} chars${usd}`;
 }
 
 async function tabContent(route, session, current) {
@@ -185,7 +199,9 @@ async function tabContent(route, session, current) {
   const showEvent = (id) => navigate({ tab: 'timeline' }, { selector: `[data-event-id="${CSS.escape(id)}"]` });
   switch (route.tab) {
     case 'timeline':
-      return timelineView(session.timeline, (index) => navigate({ tab: 'request', call: index }));
+      return timelineView(session.timeline, (index) => navigate({ tab: 'request', call: index }), costsByCall(session.cost));
+    case 'cost':
+      return costTab(session.cost, current, (index) => navigate({ call: index }), chartRoom());
     case 'state': {
       if (current === null) return stateView(session.state);
       return stateView((await cached(`${path}/calls/${current}/state`)).state, { call: current, onEvent: showEvent });

@@ -80,7 +80,8 @@ export function chartView(chart, current, onCall, room = Infinity) {
   return el('div', { class: 'chart-box' }, root, legend);
 }
 
-function niceMax(value) {
+/** A round number at least `value` (1, 2, 2.5 or 5 times a power of ten), for the top of an axis. */
+export function niceMax(value) {
   const power = 10 ** Math.floor(Math.log10(value));
   for (const step of [1, 2, 2.5, 5, 10]) if (step * power >= value) return step * power;
   return 10 * power;

@@ -106,3 +106,20 @@ export function copyButton(label, getText) {
   });
   return button;
 }
+
+/**
+ * US dollars as text: cents for a dollar or more ($12.50), four significant digits below ($0.0309, $0.000125), and
+ * "<$0.000001" for less; "$0" for nothing.
+ */
+export function formatUsd(value) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '';
+  if (value === 0) return '$0';
+  if (value >= 1) return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  if (value < 0.000001) return '<$0.000001';
+  return `$${String(Number(value.toPrecision(4)))}`;
+}
+
+/** A share (0 to 1) as a whole percentage: "67%". */
+export function formatShare(share) {
+  return `${Math.round(share * 100)}%`;
+}

@@ -1,10 +1,12 @@
 import type { Hono } from 'hono';
 import type { SessionStore } from '../contracts/session-store.js';
 import type { Session, SessionKey } from '../contracts/session.js';
+import type { PriceTable } from '../engine/cost/price-table.js';
 import { diffCalls } from './call-diff.js';
 import type { CallLoader } from './call-loader.js';
 import type { ChartRows } from './chart-rows.js';
 import { buildCallView } from './call-view.js';
+import { buildCallCost, buildSessionCost } from './cost-view.js';
 import { findInSession } from './find-in-session.js';
 import { safeJsonText } from './security-headers.js';
 import { buildSessionChart } from './session-chart.js';
@@ -21,6 +23,8 @@ export type ApiOptions = {
   /** Whether `/api/…` needs a bearer token; the page asks for one when it does. */
   tokenRequired: boolean;
   version: string;
+  /** The prices calls are billed at. */
+  prices: PriceTable;
 };
 
 const SESSION = '/api/apps/:app/users/:user/sessions/:session';
@@ -33,7 +37,7 @@ export function jsonResponse(value: unknown, status = 200, headers: Record<strin
 
 /** The JSON endpoints the page reads; all of them read through the store contract and never write. */
 export function addApiRoutes(app: Hono, options: ApiOptions): void {
-  const { store, calls } = options;
+  const { store, calls, prices } = options;
 
   app.get('/api/info', () => jsonResponse({ name: 'agentctx inspector', version: options.version, store: store.name, apps: options.apps, readOnly: true, tokenRequired: options.tokenRequired }));
 
@@ -59,21 +63,28 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
       state: stateEntries(session.state),
       calls: summaries,
       timeline: buildTimeline(session.events, summaries),
+      cost: buildSessionCost(summaries, prices),
     });
+  });
+
+  app.get(`${SESSION}/cost`, async (c) => {
+    const key = sessionKey(c.req.param());
+    await loadSession(store, key, 0);
+    return jsonResponse(buildSessionCost(await store.listModelCalls(key), prices));
   });
 
   app.get(`${SESSION}/calls/:index`, async (c) => {
     const key = sessionKey(c.req.param());
     const index = parseIndex(c.req.param('index'), 'the call number');
     const call = await loadCall(store, calls, key, index);
-    return jsonResponse(buildCallView(call.record, call.tokens, await calls.encoding));
+    return jsonResponse(buildCallView(call.record, call.tokens, await calls.encoding, buildCallCost(call.record, prices)));
   });
 
   app.get(`${SESSION}/calls/:index/raw`, async (c) => {
     const key = sessionKey(c.req.param());
     const index = parseIndex(c.req.param('index'), 'the call number');
     const call = await loadCall(store, calls, key, index);
-    const view = buildCallView(call.record, call.tokens, await calls.encoding);
+    const view = buildCallView(call.record, call.tokens, await calls.encoding, buildCallCost(call.record, prices));
     return new Response(`${safeJsonText(view.request, 2)}\n`, {
       headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-disposition': `inline; filename="call-${index}.json"` },
     });

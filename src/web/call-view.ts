@@ -6,6 +6,7 @@ import type { Source } from '../contracts/source.js';
 import { requestToJson } from '../engine/assembly/request-json.js';
 import type { RequestTokenCount } from '../engine/tokens/count-request-tokens.js';
 import { buildCallAnswer, type CallAnswerView } from './call-answer.js';
+import type { CallCostView } from './cost-view.js';
 import { partText, partType, type PartType } from './part-display.js';
 import { checkProvenanceFit } from './provenance-fit.js';
 import { partPieceViews, systemBlockPieces, toolPieceViews, type TextPieceView } from './text-piece-views.js';
@@ -55,10 +56,12 @@ export type CallView = {
   removed: RequestRemoval[];
   /** The request exactly as recorded, in its stable JSON form. */
   request: LlmRequest;
+  /** What the call cost under the inspector's prices, from the usage its provider reported. */
+  cost: CallCostView;
 } & CallAnswerView;
 
 /** Splits a recorded call into blocks, tools and parts, each with its pieces, source and token count, and its answer. */
-export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount, encoding: string): CallView {
+export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount, encoding: string, cost: CallCostView): CallView {
   const { request, provenance } = record;
   const fit = checkProvenanceFit(request, provenance);
   const system = fit.system ? systemBlockPieces(request, provenance) : undefined;
@@ -101,6 +104,7 @@ export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount
     })),
     removed: provenance.removed ?? [],
     request: requestToJson(request),
+    cost,
     ...buildCallAnswer(record),
   };
 }

@@ -2,6 +2,8 @@ import { Hono } from 'hono';
 import { UsageError } from '../contracts/errors/usage-error.js';
 import type { SessionStore } from '../contracts/session-store.js';
 import type { TokenCounter } from '../contracts/tokens.js';
+import { DEFAULT_PRICES } from '../engine/cost/default-prices.js';
+import type { PriceTable } from '../engine/cost/price-table.js';
 import { checkLoopbackHostHeader, createTokenCheck, type Refusal } from './access.js';
 import { addApiRoutes, jsonResponse } from './api-routes.js';
 import { createCallLoader } from './call-loader.js';
@@ -23,6 +25,8 @@ export type InspectorOptions = {
   version?: string | undefined;
   /** The token counter (default: the local o200k tokenizer, loaded on first use). */
   tokenCounter?: (() => Promise<TokenCounter>) | undefined;
+  /** The prices calls are billed at (default: the built-in `DEFAULT_PRICES`; the CLI merges a `--prices` file into them). */
+  prices?: PriceTable | undefined;
   /** Where errors that are bugs (answered 500 without details) are reported. Default `console.error`. */
   onError?: ((error: unknown) => void) | undefined;
 };
@@ -64,6 +68,7 @@ export function createInspectorApp(options: InspectorOptions): Hono {
     apps: [...new Set(options.apps ?? [])],
     tokenRequired: checkToken !== undefined,
     version: options.version ?? '',
+    prices: options.prices ?? DEFAULT_PRICES,
   });
 
   const page = async (name: string): Promise<Response> => {

@@ -11,6 +11,7 @@ import { createScriptedModel } from '../../src/models/scripted/scripted-model.js
 import { createRunner } from '../../src/presets/create-runner.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
 import { writeBatchSession } from './batch-session.js';
+import { writeCostSessions } from './cost-session.js';
 import { writeEditedSession } from './edited-session.js';
 
 export { BATCHES } from './batch-session.js';
@@ -20,22 +21,29 @@ export { EDITED } from './edited-session.js';
 export const SCRIPT_IN_STATE = '<script>window.__pwned=1</script>';
 export const MARKUP_IN_OUTPUT = '<img src=x onerror="window.__pwned=2">';
 
-/** The paged report analyst, shortened to 25 reports (three batches: 12 model calls), as `npm start` runs it. */
+/**
+ * The paged report analyst, shortened to 25 reports (three batches: 12 model calls), paging into the instruction
+ * (placement `system`, seed 003's form) so that the current batch is a system block of its own.
+ */
 export const PAGED: SessionKey = { appName: 'report_analyst', userId: 'analyst', sessionId: 'report-analyst-paged' };
 /** Three turns of a notes agent whose state and answers carry markup, compacted after the second. */
 export const HOSTILE: SessionKey = { appName: 'notes_app', userId: 'mallory', sessionId: 'hostile' };
 
 export type InspectorFixture = { dir: string; path: string; store: SessionStore; cleanup(): Promise<void> };
 
-/** A temporary SQLite store holding the four sessions (EDITED is in edited-session.ts, BATCHES in batch-session.ts). */
+/**
+ * A temporary SQLite store holding the sessions: PAGED and HOSTILE below, EDITED (edited-session.ts), BATCHES
+ * (batch-session.ts), and PRICED and UNPRICED (cost-session.ts).
+ */
 export async function createFixtureStore(): Promise<InspectorFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'agentctx-web-'));
   const path = join(dir, 'agentctx.db');
   const store = createSqliteSessionStore({ path });
-  await runAnalysis({ mode: 'paged', store, reports: generateReports(25) });
+  await runAnalysis({ mode: 'paged-system', sessionId: PAGED.sessionId, store, reports: generateReports(25) });
   await writeHostileSession(store);
   await writeEditedSession(store);
   await writeBatchSession(store);
+  await writeCostSessions(store);
   return {
     dir,
     path,

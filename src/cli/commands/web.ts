@@ -3,12 +3,13 @@ import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { listenError, listenOptions } from '../listen-options.js';
 import { packageVersion } from '../package-version.js';
+import { loadPrices } from '../prices.js';
 import { DEFAULT_STORE, refuseMissingStore } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
 
 const DEFAULT_PORT = 8090;
 
-const HELP = `Usage: agentctx web [--store path|postgres://…] [--port ${DEFAULT_PORT}] [--app name]…
+const HELP = `Usage: agentctx web [--store path|postgres://…] [--port ${DEFAULT_PORT}] [--app name]… [--prices file]
 
 Opens the web inspector: a local page that shows what every recorded model
 call received and where each part of it came from. Read-only: it reads the
@@ -29,6 +30,9 @@ store and never writes to it. Nothing to build; open the URL it prints.
              provider's prompt cache could reuse
   Chart      prompt tokens per call, stacked by source, with compactions and
              page-ins marked
+  Cost       each call's USD from the usage its provider reported (input,
+             cache reads, cache writes 5m/1h, output) and its cache-hit share;
+             the session's running total; the price's source and date
 
 The store contract lists sessions per app, so name the apps to list up front
 with --app (or type one into the page): the app is the root agent's name, or
@@ -45,6 +49,8 @@ Options:
                      $AGENTCTX_TOKEN; prefer the variable, since arguments
                      show in process lists)
   --app <name>       an app to list on the start page (repeatable)
+  --prices <file>    a JSON price file (the form of assets/prices.json) whose
+                     entries replace the built-in prices of the same models
   -h, --help         show this help
 
 It prints one line, 'inspector on <url>', once it is ready; Ctrl-C stops it.
@@ -57,7 +63,7 @@ Examples:
 
 export const webCommand: Command = {
   name: 'web',
-  summary: 'open the web inspector: sessions, recorded requests by source, find, diff, token charts',
+  summary: 'open the web inspector: sessions, recorded requests by source, find, diff, token charts, cost',
   help: HELP,
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('web', args, {
@@ -66,6 +72,7 @@ export const webCommand: Command = {
       host: { type: 'string' },
       token: { type: 'string' },
       app: { type: 'string', multiple: true },
+      prices: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help === true) {
@@ -76,11 +83,12 @@ export const webCommand: Command = {
     refuseMissingStore(values.store, io.cwd);
     const { port, host, token } = listenOptions(values, io.env, { port: DEFAULT_PORT, service: 'inspector' });
     const apps = (values.app ?? []).map((name) => name.trim()).filter((name) => name !== '');
+    const prices = await loadPrices(values.prices, io.cwd);
 
     // Hono loads only when the inspector runs, so the other commands do not pay for it.
     const [{ createInspectorApp }, { serveInspector }] = await Promise.all([import('../../web/inspector-app.js'), import('../../web/serve-inspector.js')]);
     const store = await runtime.store(values.store);
-    const app = createInspectorApp({ store, token, apps, version: packageVersion(), onError: (error) => io.stderr(`agentctx web: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
+    const app = createInspectorApp({ store, token, apps, prices, version: packageVersion(), onError: (error) => io.stderr(`agentctx web: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
     const served = await serveInspector({ app, port, host }).catch((error: unknown) => {
       throw listenError(error, host, port);
     });
