@@ -2,7 +2,8 @@
 // compaction, the sliding window or the token trigger, and measures every model call it made: prompt tokens (the
 // local o200k count of the recorded request, with its provenance, exactly as the token trigger counts), the summary
 // and the raw tail in it, and whether any function response lost its call.
-import { createInMemorySessionStore, createRunner, type EventsCompactionConfig, type Event, type LlmRequest, type Runner } from 'agentctx';
+import { createInMemorySessionStore, createRunner, type EventsCompactionConfig, type Event, type LlmRequest, type Model, type Runner } from 'agentctx';
+import type { ModelCallSummary } from 'agentctx/sessions';
 import { ExtractiveSummarizer } from 'agentctx/compaction';
 import { createScriptedModel } from 'agentctx/models/scripted';
 import { countRequestTokens, loadTokenCounter, type TokenCounter } from 'agentctx/tokens';
@@ -62,9 +63,11 @@ export type ConversationRun = {
   /** How many distinct tickets (one per turn) the last request still mentions anywhere, summaries included. */
   ticketsInLastRequest: number;
   runnerMs: number;
+  /** The recorded calls as listed (usage and model included), for pricing. */
+  summaries: ModelCallSummary[];
 };
 
-export type RunOptions = { mode: Mode; turns?: number; onTurn?: (turn: number) => void };
+export type RunOptions = { mode: Mode; turns?: number; onTurn?: (turn: number) => void; wrapModel?: (model: Model) => Model };
 
 /** A memo in front of the tokenizer: the same count per text, counted once (requests repeat their history). */
 export async function memoCounter(): Promise<TokenCounter> {
@@ -80,7 +83,7 @@ export async function memoCounter(): Promise<TokenCounter> {
   };
 }
 
-export function createBenchRunner(mode: Mode) {
+export function createBenchRunner(mode: Mode, wrapModel?: (model: Model) => Model) {
   let time = 1_750_000_000;
   let id = 0;
   const clock = { now: () => (time += 0.5), newId: () => `id${++id}` };
@@ -114,7 +117,7 @@ export function createBenchRunner(mode: Mode) {
     agents: buildAgent(),
     appName: KEY.appName,
     sessions: createInMemorySessionStore({ now: clock.now }),
-    model,
+    model: wrapModel === undefined ? model : wrapModel(model),
     ...(config === undefined ? {} : { eventsCompactionConfig: config }),
     now: clock.now,
     newId: clock.newId,
@@ -125,7 +128,7 @@ export function createBenchRunner(mode: Mode) {
 /** The whole conversation in one fresh session, then every recorded call measured and checked. */
 export async function runConversation(options: RunOptions): Promise<ConversationRun> {
   const turnCount = options.turns ?? TURNS;
-  const { runner, state } = createBenchRunner(options.mode);
+  const { runner, state } = createBenchRunner(options.mode, options.wrapModel);
   await runner.createSession({ userId: KEY.userId, sessionId: KEY.sessionId });
   const events: Event[] = [];
   const compactions: ConversationRun['compactions'] = [];
@@ -198,6 +201,7 @@ export async function runConversation(options: RunOptions): Promise<Conversation
   return {
     mode: options.mode,
     calls,
+    summaries: list,
     events,
     compactions,
     turns,

@@ -25,21 +25,26 @@ export type RunOptions = {
   onCall?: () => void;
   /** A real model instead of the scripted one. */
   model?: Model;
+  /** Puts something around the model (the cost benchmark bills each call as a provider would). */
+  wrapModel?: (model: Model) => Model;
+  /** Ids for events and calls; the benchmark passes a counter, so every run sends the same bytes. */
+  newId?: () => string;
 };
 
 /** Runs the analyst once, in a fresh session, and returns its answer and events. */
 export async function runAnalysis(options: RunOptions): Promise<AnalysisRun> {
   const scripted = options.model ?? createScriptedModel(analystScript(options.mode), { record: false, modelId: `report-analyst-${options.mode}` });
+  const inner = options.wrapModel === undefined ? scripted : options.wrapModel(scripted);
   const model: Model = {
-    ...scripted,
+    ...inner,
     generate: async (request, callOptions) => {
-      const response = await scripted.generate(request, callOptions);
+      const response = await inner.generate(request, callOptions);
       options.onCall?.();
       return response;
     },
   };
   const agents = buildAnalyst({ mode: options.mode, reports: options.reports, ...(options.breakPageIn === undefined ? {} : { breakPageIn: options.breakPageIn }), ...(options.onLoad === undefined ? {} : { onLoad: options.onLoad }) });
-  const runner = createRunner({ agents, appName: APP, sessions: options.store, model, maxLlmCalls: 200 });
+  const runner = createRunner({ agents, appName: APP, sessions: options.store, model, maxLlmCalls: 200, ...(options.newId === undefined ? {} : { newId: options.newId }) });
   const sessionId = options.sessionId ?? `report-analyst-${options.mode}`;
   await options.store.deleteSession({ appName: APP, userId: 'analyst', sessionId });
   await runner.createSession({ userId: 'analyst', sessionId });

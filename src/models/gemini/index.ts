@@ -4,6 +4,7 @@
  */
 export { createGeminiModel } from './gemini-model.js';
 export type { GeminiModelSettings } from './gemini-model.js';
+export type { GeminiContextCacheSettings } from './context-cache-settings.js';
 export { toGeminiRequest } from './to-gemini-request.js';
 export { fromGeminiUsage } from './from-gemini-response.js';
 export type { GeminiRequest } from './gemini-wire.js';
