@@ -1,6 +1,7 @@
 // The inspector page: reads the route from the address (#app=…&user=…&session=…&call=…&tab=…), fetches what it needs
 // from the JSON API and draws it. Everything from the store is untrusted text, drawn with DOM calls only (dom.js).
 import { ApiError, getJson, sessionPath, setToken } from './api.js';
+import { cacheByCall } from './cache-view.js';
 import { byId, el, formatNumber, formatTime, formatUsd, nameNodes } from './dom.js';
 import { chartView } from './chart-view.js';
 import { costTab } from './cost-view.js';
@@ -198,8 +199,11 @@ async function tabContent(route, session, current) {
   const path = sessionPath(route);
   const showEvent = (id) => navigate({ tab: 'timeline' }, { selector: `[data-event-id="${CSS.escape(id)}"]` });
   switch (route.tab) {
-    case 'timeline':
-      return timelineView(session.timeline, (index) => navigate({ tab: 'request', call: index }), costsByCall(session.cost));
+    case 'timeline': {
+      // The marks on calls whose prompt prefix changed; the timeline is drawn without them if they cannot be had.
+      const cache = await cached(`${path}/cache`).catch(() => null);
+      return timelineView(session.timeline, (index) => navigate({ tab: 'request', call: index }), costsByCall(session.cost), cacheByCall(cache));
+    }
     case 'cost':
       return costTab(session.cost, current, (index) => navigate({ call: index }), chartRoom());
     case 'state': {

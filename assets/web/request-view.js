@@ -2,6 +2,7 @@
 // by its source with its token count as a bar; click a piece for its provenance; the raw JSON one click away) and,
 // beside it, how the call ended and the body that went over the wire.
 import { answerView, statusBadge, wireView } from './answer-view.js';
+import { cachePanel } from './cache-view.js';
 import { costPanel } from './cost-view.js';
 import { copyButton, el, formatNumber, nameEl, timeEl } from './dom.js';
 import { hookName, kindBadge, kindClass, kindColour, provenancePanel, sourceTitle } from './sources.js';
@@ -109,7 +110,7 @@ export function requestView(call, onEvent, onCall) {
     ),
     warnings.map(([kind, text]) => el('p', { class: `warning ${kind}`, text })),
     rawBlock,
-    el('div', { class: 'call-body' }, request, el('aside', { class: 'call-outcome' }, answerView(call), call.cost ? costPanel(call.cost) : '', wireView(call))),
+    el('div', { class: 'call-body' }, request, el('aside', { class: 'call-outcome' }, answerView(call), call.cost ? costPanel(call.cost) : '', call.cache ? cachePanel(call.cache, onCall) : '', wireView(call))),
   );
 }
 

@@ -1,13 +1,17 @@
 // A session's timeline: invocations of messages, tool calls and results, state changes with their scope, transfers,
 // compactions and the model calls among them, calls made inside a tool call nested under it.
 import { statusBadge } from './answer-view.js';
+import { cacheMark } from './cache-view.js';
 import { costInline } from './cost-view.js';
 import { el, formatDuration, formatNumber, formatTime, nameEl, timeEl } from './dom.js';
 
 const LONG = 600;
 
-/** The timeline; `onCall(index)` opens a call; `costs` holds each call's cost row by its number. */
-export function timelineView(timeline, onCall, costs = new Map()) {
+/**
+ * The timeline; `onCall(index)` opens a call; `costs` holds each call's cost row by its number, `caches` its entry of
+ * the session's cache report (a call whose prompt prefix changed is marked, the cause on hover).
+ */
+export function timelineView(timeline, onCall, costs = new Map(), caches = new Map()) {
   if (timeline.length === 0) return el('p', { class: 'muted', text: 'This session has no events.' });
   const origin = timeline[0].start;
   return el(
@@ -18,19 +22,19 @@ export function timelineView(timeline, onCall, costs = new Map()) {
         'li',
         { class: 'invocation', dataset: { invocation: invocation.invocationId } },
         el('h4', {}, `Invocation ${number + 1} · ${invocation.invocationId} · `, timeEl(invocation.start)),
-        el('ol', { class: 'items plain' }, invocation.items.map((item) => itemView(item, origin, onCall, costs))),
+        el('ol', { class: 'items plain' }, invocation.items.map((item) => itemView(item, origin, onCall, costs, caches))),
       ),
     ),
   );
 }
 
-function itemView(item, origin, onCall, costs) {
+function itemView(item, origin, onCall, costs, caches) {
   const when = el('span', { class: 'when muted', text: `+${(item.timestamp - origin).toFixed(3)}s` });
   const who = nameEl('span', { class: 'who' }, item.type === 'model-call' ? item.agent : item.author);
   const row = (body) => el('li', { class: `item type-${item.type}`, dataset: item.eventId === undefined ? { call: item.index } : { eventId: item.eventId } }, when, el('span', { class: `badge type ${item.type}`, text: item.type }), who, el('div', { class: 'item-body' }, body));
   switch (item.type) {
     case 'model-call':
-      return callRow(row, item, onCall, costs.get(item.index));
+      return callRow(row, item, onCall, costs.get(item.index), caches.get(item.index));
     case 'message':
       return row(longText(item.text, item.thought ? 'thought' : item.role));
     case 'tool-call':
@@ -54,8 +58,9 @@ function itemView(item, origin, onCall, costs) {
   }
 }
 
-/** A model call: its status and latency, and, for one made in a tool call, which one, indented under it. */
-function callRow(row, item, onCall, cost) {
+/** A model call: its status, latency and cost, whether its prompt prefix changed, and, for one made in a tool call, which one, indented under it. */
+function callRow(row, item, onCall, cost, cache) {
+  const mark = cacheMark(cache);
   const depth = item.depth ?? 0;
   const li = row([
     item.parent ? el('span', { class: 'via', text: `↳ via ${item.parent.tool}${item.parent.callIndex === undefined ? '' : ` (call ${item.parent.callIndex}, ${item.parent.functionCallId})`} · ` }) : '',
@@ -66,6 +71,7 @@ function callRow(row, item, onCall, cost) {
     ` · ${formatNumber(item.requestChars)} request chars`,
     item.promptTokens === null ? '' : ` · billed ${formatNumber(item.promptTokens)} prompt / ${formatNumber(item.outputTokens ?? 0)} output tokens`,
     costInline(cost),
+    mark === '' ? '' : [' · ', mark],
     item.error ? el('div', { class: 'error-text small', text: item.error }) : '',
   ]);
   if (depth > 0) {

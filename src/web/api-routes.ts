@@ -1,7 +1,9 @@
 import type { Hono } from 'hono';
 import type { SessionStore } from '../contracts/session-store.js';
 import type { Session, SessionKey } from '../contracts/session.js';
+import { requestToJson } from '../engine/assembly/request-json.js';
 import type { PriceTable } from '../engine/cost/price-table.js';
+import { callCacheView, type CacheReports, type SessionCacheView } from './cache-view.js';
 import { diffCalls } from './call-diff.js';
 import type { CallLoader } from './call-loader.js';
 import type { ChartRows } from './chart-rows.js';
@@ -18,6 +20,8 @@ export type ApiOptions = {
   store: SessionStore;
   calls: CallLoader;
   chartRows: ChartRows;
+  /** Each call against its agent's previous call (the prompt cache), kept between requests. */
+  cacheReports: CacheReports;
   /** Apps the page offers before anyone types one (the store contract lists sessions per app, not apps). */
   apps: readonly string[];
   /** Whether `/api/…` needs a bearer token; the page asks for one when it does. */
@@ -37,7 +41,7 @@ export function jsonResponse(value: unknown, status = 200, headers: Record<strin
 
 /** The JSON endpoints the page reads; all of them read through the store contract and never write. */
 export function addApiRoutes(app: Hono, options: ApiOptions): void {
-  const { store, calls, prices } = options;
+  const { store, calls, prices, cacheReports } = options;
 
   app.get('/api/info', () => jsonResponse({ name: 'agentctx inspector', version: options.version, store: store.name, apps: options.apps, readOnly: true, tokenRequired: options.tokenRequired }));
 
@@ -77,15 +81,23 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
     const key = sessionKey(c.req.param());
     const index = parseIndex(c.req.param('index'), 'the call number');
     const call = await loadCall(store, calls, key, index);
-    return jsonResponse(buildCallView(call.record, call.tokens, await calls.encoding, buildCallCost(call.record, prices)));
+    const cache = callCacheView(await cacheReports.call(key, await store.listModelCalls(key), index));
+    return jsonResponse(buildCallView(call.record, call.tokens, await calls.encoding, buildCallCost(call.record, prices), cache));
+  });
+
+  app.get(`${SESSION}/cache`, async (c) => {
+    const key = sessionKey(c.req.param());
+    await loadSession(store, key, 0);
+    const report = await cacheReports.session(key, await store.listModelCalls(key));
+    const view: SessionCacheView = { appName: key.appName, userId: key.userId, sessionId: key.sessionId, tokenizer: await calls.encoding, ...report };
+    return jsonResponse(view);
   });
 
   app.get(`${SESSION}/calls/:index/raw`, async (c) => {
     const key = sessionKey(c.req.param());
     const index = parseIndex(c.req.param('index'), 'the call number');
     const call = await loadCall(store, calls, key, index);
-    const view = buildCallView(call.record, call.tokens, await calls.encoding, buildCallCost(call.record, prices));
-    return new Response(`${safeJsonText(view.request, 2)}\n`, {
+    return new Response(`${safeJsonText(requestToJson(call.record.request), 2)}\n`, {
       headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-disposition': `inline; filename="call-${index}.json"` },
     });
   });

@@ -15,6 +15,10 @@ export type CallLoader = {
   load(key: SessionKey, indexes: readonly number[]): Promise<LoadedCall[]>;
   /** Every call of a session, in order. */
   all(key: SessionKey): Promise<LoadedCall[]>;
+  /** These recorded calls as stored, in the order given, without counting their requests; calls it does not have are left out. */
+  records(key: SessionKey, indexes: readonly number[]): Promise<ModelCallRecord[]>;
+  /** The token counter every count of the inspector uses. */
+  tokenCounter(): Promise<TokenCounter>;
   readonly encoding: Promise<string>;
 };
 
@@ -61,6 +65,15 @@ export function createCallLoader(store: SessionStore, counter: () => Promise<Tok
     async all(key) {
       return load(key, (await store.listModelCalls(key)).map((summary) => summary.index));
     },
+    async records(key, indexes) {
+      const records: ModelCallRecord[] = [];
+      for (const index of indexes) {
+        const record = await store.getModelCall({ ...key, index });
+        if (record !== undefined) records.push(record);
+      }
+      return records;
+    },
+    tokenCounter: counter,
     get encoding() {
       return counter().then((tokens) => tokens.encoding);
     },

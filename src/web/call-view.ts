@@ -6,6 +6,7 @@ import type { Source } from '../contracts/source.js';
 import { requestToJson } from '../engine/assembly/request-json.js';
 import type { RequestTokenCount } from '../engine/tokens/count-request-tokens.js';
 import { buildCallAnswer, type CallAnswerView } from './call-answer.js';
+import type { CallCacheView } from './cache-view.js';
 import type { CallCostView } from './cost-view.js';
 import { partText, partType, type PartType } from './part-display.js';
 import { checkProvenanceFit } from './provenance-fit.js';
@@ -58,10 +59,12 @@ export type CallView = {
   request: LlmRequest;
   /** What the call cost under the inspector's prices, from the usage its provider reported. */
   cost: CallCostView;
+  /** Whether the stable prefix of its agent's previous call leads this request, and if not where and why it changed. */
+  cache: CallCacheView;
 } & CallAnswerView;
 
 /** Splits a recorded call into blocks, tools and parts, each with its pieces, source and token count, and its answer. */
-export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount, encoding: string, cost: CallCostView): CallView {
+export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount, encoding: string, cost: CallCostView, cache: CallCacheView): CallView {
   const { request, provenance } = record;
   const fit = checkProvenanceFit(request, provenance);
   const system = fit.system ? systemBlockPieces(request, provenance) : undefined;
@@ -105,6 +108,7 @@ export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount
     removed: provenance.removed ?? [],
     request: requestToJson(request),
     cost,
+    cache,
     ...buildCallAnswer(record),
   };
 }

@@ -6,6 +6,7 @@ import { DEFAULT_PRICES } from '../engine/cost/default-prices.js';
 import type { PriceTable } from '../engine/cost/price-table.js';
 import { checkLoopbackHostHeader, createTokenCheck, type Refusal } from './access.js';
 import { addApiRoutes, jsonResponse } from './api-routes.js';
+import { createCacheReports } from './cache-view.js';
 import { createCallLoader } from './call-loader.js';
 import { createChartRows } from './chart-rows.js';
 import { SECURITY_HEADERS } from './security-headers.js';
@@ -65,6 +66,7 @@ export function createInspectorApp(options: InspectorOptions): Hono {
     store: options.store,
     calls,
     chartRows: createChartRows(calls),
+    cacheReports: createCacheReports(calls),
     apps: [...new Set(options.apps ?? [])],
     tokenRequired: checkToken !== undefined,
     version: options.version ?? '',

@@ -268,6 +268,8 @@ describe('the inspector API on calls a callback edited, nested calls and calls t
       `/api/apps/${EDITED.appName}/users/${EDITED.userId}/sessions/missing/calls/1`,
       `/api/apps/${EDITED.appName}/users/${EDITED.userId}/sessions/missing/chart`,
       `/api/apps/${EDITED.appName}/users/${EDITED.userId}/sessions/missing/cost`,
+      `/api/apps/${EDITED.appName}/users/${EDITED.userId}/sessions/missing/cache`,
+      `${base}/cache/more`,
       `/api/apps/${EDITED.appName}/users/${EDITED.userId}/sessions/missing/find?text=a`,
       `/api/apps/${EDITED.appName}/users/${EDITED.userId}/sessions/${'s'.repeat(5000)}`,
       '/api/apps/%E0%A4%A/users/%ZZ/sessions/%',
@@ -279,7 +281,7 @@ describe('the inspector API on calls a callback edited, nested calls and calls t
       expect(response.status, path).toBeGreaterThanOrEqual(400);
       expect(response.status, path).toBeLessThan(500);
     }
-    const fine = [`${base}/calls/1/raw`, `${base}/calls/5/raw`, `${base}/diff?b=2`, `${base}/diff?a=5&b=1`, `${base}/find?text=%E0%A4%A`, `${base}/find?text=REDACTED&call=4`, `${base}/find?text=a&call=99`, `${base}/chart`, `${base}/cost`, `${base}?x=%ZZ`, '/api/apps/%E0%A4%A/sessions'];
+    const fine = [`${base}/calls/1/raw`, `${base}/calls/5/raw`, `${base}/diff?b=2`, `${base}/diff?a=5&b=1`, `${base}/find?text=%E0%A4%A`, `${base}/find?text=REDACTED&call=4`, `${base}/find?text=a&call=99`, `${base}/chart`, `${base}/cost`, `${base}/cache`, `${session(PAGED)}/cache`, `${session(HOSTILE)}/cache`, `${base}?x=%ZZ`, '/api/apps/%E0%A4%A/sessions'];
     for (const path of fine) expect((await get(path)).status, path).toBe(200);
   });
 });
