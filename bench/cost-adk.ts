@@ -19,7 +19,8 @@ import {
   type LlmResponse as AdkResponse,
   type SingleBeforeModelCallback,
 } from '@google/adk';
-import { costOfCall, DEFAULT_PRICES, sumCosts, type AgentDefinition, type LlmAgentDefinition, type LlmRequest, type ModelResponse } from 'agentctx';
+import { type AgentDefinition, type LlmAgentDefinition, type LlmRequest, type ModelResponse } from 'agentctx';
+import { costOfCall, DEFAULT_PRICES, sumCosts } from 'agentctx/cost';
 import { createScriptedModel } from 'agentctx/models/scripted';
 import { z } from 'zod';
 import { buildAnalyst } from '../examples/report-analyst/agents.js';

@@ -1,7 +1,8 @@
 // The runs the cost benchmark prices: the report analyst (naive history, paging in the system text, paging in the
 // history) and the 200-turn compaction conversation (none, window, token), each billed call by call under one
 // provider's prompt-caching rules (bench/cost-billing.ts), then priced by agentctx's own cost engine.
-import { costOfCalls, createInMemorySessionStore, DEFAULT_PRICES, type CostTotal } from 'agentctx';
+import { createInMemorySessionStore } from 'agentctx';
+import { costOfCalls, DEFAULT_PRICES, type CostTotal } from 'agentctx/cost';
 import { loadTokenCounter } from 'agentctx/tokens';
 import type { Mode as AnalystMode } from '../examples/report-analyst/agents.js';
 import { expectedAnswer, type Report } from '../examples/report-analyst/reports.js';

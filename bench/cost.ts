@@ -5,7 +5,7 @@
 // engine from assets/prices.json. The floor: every report body billed once at the base input price.
 // Run: npm run bench:cost [-- --json] [-- --turns N]   (with --json, stdout holds exactly one JSON object)
 import { mkdir, writeFile } from 'node:fs/promises';
-import type { CostTotal } from 'agentctx';
+import type { CostTotal } from 'agentctx/cost';
 import type { Mode as AnalystMode } from '../examples/report-analyst/agents.js';
 import { generateReports, REPORT_COUNT } from '../examples/report-analyst/reports.js';
 import { lineChartSvg } from '../examples/report-analyst/svg-chart.js';
@@ -50,7 +50,7 @@ function pricesOf(provider: Provider): { input: number; cacheRead?: number; cach
   return { input: found.input, ...(found.cacheRead === undefined ? {} : { cacheRead: found.cacheRead }), ...(found.cacheWrite5m === undefined ? {} : { cacheWrite5m: found.cacheWrite5m }), ...(found.cacheWrite1h === undefined ? {} : { cacheWrite1h: found.cacheWrite1h }) };
 }
 
-const { DEFAULT_PRICES: DEFAULT_TABLE } = await import('agentctx');
+const { DEFAULT_PRICES: DEFAULT_TABLE } = await import('agentctx/cost');
 const modeRun = (run: PricedRun, provider: Provider) => ({
   usd: round(usdOf(run)),
   inputUsd: round(inputUsdOf(run.total, provider)),

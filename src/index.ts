@@ -59,21 +59,6 @@ export { createInMemoryArtifactStore } from './engine/session/in-memory-artifact
 export type { CallSession, Model, ModelCallOptions, ModelResponse, ModelStreamChunk, StablePrefix } from './contracts/model.js';
 export type { ModelCallRecord } from './contracts/model-call.js';
 export type { LlmRequest, RequestConfig, ToolDeclaration } from './contracts/request.js';
-export { stablePrefixOf } from './engine/assembly/stable-prefix.js';
-// Why a call's prompt prefix stopped matching its agent's previous call, and what that re-billed.
-export { explainCacheMiss, explainSessionCache, findPreviousCall } from './engine/cache/explain-cache.js';
-export type { CacheCall, CacheCandidate } from './engine/cache/explain-cache.js';
-export type { CacheCauseKind, CacheDifference, CacheExplanation, CacheLocation, CacheMissCause, CacheTokens, CallCacheEntry, SessionCacheReport, SessionCacheTotals } from './engine/cache/cache-types.js';
-
-// What calls cost: the price table (assets/prices.json, every price with its source and date) and the bill.
-export { DEFAULT_PRICES } from './engine/cost/default-prices.js';
-export { findPrice, mergePriceTables, parsePriceTable } from './engine/cost/price-table.js';
-export type { ModelPrice, PriceTable, TokenPrices } from './engine/cost/price-table.js';
-export { priceTableSchema } from './engine/cost/price-table-schema.js';
-export { billedTokens, costOfCall } from './engine/cost/call-cost.js';
-export type { BilledTokens, CallCost, UsdBreakdown } from './engine/cost/call-cost.js';
-export { costOfCalls, sumCosts } from './engine/cost/session-cost.js';
-export type { CallCostRow, CostReport, CostTotal } from './engine/cost/session-cost.js';
 
 export { AgentctxError } from './contracts/errors/agentctx-error.js';
 export type { AgentctxErrorCode } from './contracts/errors/agentctx-error.js';

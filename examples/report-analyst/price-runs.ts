@@ -1,7 +1,8 @@
 // What a recorded run would cost on Anthropic with prompt caching: every call's exact Messages API body, as the
 // adapter would send it (its cache breakpoints placed by the request's stable prefix), billed in order by a simulator
 // of Anthropic's documented cache rules and priced from agentctx's price table. Offline: nothing is sent anywhere.
-import { costOfCall, DEFAULT_PRICES, findPrice, stablePrefixOf, sumCosts, type CallCost, type SessionStore } from 'agentctx';
+import type { SessionStore } from 'agentctx';
+import { costOfCall, DEFAULT_PRICES, findPrice, stablePrefixOf, sumCosts, type CallCost } from 'agentctx/cost';
 import { toAnthropicRequest, toUsage } from 'agentctx/models/anthropic';
 import { createAnthropicCacheSimulator } from 'agentctx/testing';
 import { loadTokenCounter } from 'agentctx/tokens';
