@@ -2,50 +2,21 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Tool } from '../../src/contracts/tool.js';
-import { llmAgent } from '../../src/engine/agent/define-agent.js';
-import { functionTool } from '../../src/engine/tools/function-tool.js';
-import { paging } from '../../src/features/paging/paging.js';
-import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
-import { createRunner } from '../../src/presets/create-runner.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/create-sqlite-store.js';
+import { CACHED, writeCacheSession } from '../support/cache-session.js';
 import { agentctx, expectOneLineError } from '../support/cli.js';
-import { testClock } from '../runner/helpers.js';
 
-// A session recorded in SQLite whose calls miss the prompt cache for three named reasons: a state value used by a
-// {placeholder} of the instruction changes (call 2), a batch is paged into the instruction (call 3), and the next
-// invocation runs the agent with its tools in another order (call 4). Call 5 keeps the prefix.
+// The session of test/support/cache-session.ts, recorded in SQLite: calls miss the prompt cache for three named
+// reasons (a placeholder's value, a page in the system text, tools reordered); call 5 keeps the prefix.
 
 let dir = '';
 let store = '';
-
-const tick = functionTool({ name: 'tick', description: 'Moves the clock on.', execute: (_args, context) => (context.state.set('current_time', '09:05'), { ok: true }) });
-const lookup = functionTool({ name: 'lookup', description: 'Looks a word up.', execute: () => ({ found: true }) });
-
-function analyst(tools: Tool[]) {
-  // The page goes into the system text: placement `system` where paging offers placements (the only place before).
-  const options = { name: 'items', maxPerRead: 5, load: (id: string) => `Report ${id}: revenue 100.`, placement: 'system' as const };
-  return llmAgent({ name: 'analyst', description: 'Reads reports.', instruction: 'Analyze the items you page in. The time is {current_time}. Be brief.', tools, extensions: [paging(options)] });
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentctx-inspect-cache-'));
   store = join(dir, 'agentctx.db');
   const sessions = createSqliteSessionStore({ path: store });
-  const model = createScriptedModel([
-    { functionCall: { name: 'tick', args: {} } },
-    { functionCall: { name: 'get_items', args: { ids: ['r1', 'r2'] } } },
-    { text: 'Revenue 200.' },
-    { functionCall: { name: 'lookup', args: {} } },
-    { text: 'Looked up.' },
-  ]);
-  const clock = testClock();
-  const first = createRunner({ ...clock, agents: analyst([tick, lookup]), model, sessions });
-  await first.createSession({ userId: 'u1', sessionId: 's1', state: { current_time: '09:00' } });
-  for await (const _event of first.run({ userId: 'u1', sessionId: 's1', message: 'Sum the revenue.' }));
-  // The same agent, its tools in another order, on the same session.
-  const second = createRunner({ ...clock, agents: analyst([lookup, tick]), model, sessions });
-  for await (const _event of second.run({ userId: 'u1', sessionId: 's1', message: 'Look it up.' }));
+  await writeCacheSession(sessions);
   await sessions.close();
 });
 
@@ -53,7 +24,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const session = () => ['--app', 'analyst', '--user', 'u1', '--session', 's1', '--store', store];
+const session = () => ['--app', CACHED.appName, '--user', CACHED.userId, '--session', CACHED.sessionId, '--store', store];
 
 type Report = {
   sessionId: string;
@@ -67,7 +38,7 @@ describe('agentctx inspect --cache', () => {
     const result = await agentctx('inspect', ...session(), '--cache', '--json');
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as Report;
-    expect(report).toMatchObject({ sessionId: 's1', tokenizer: 'o200k_base' });
+    expect(report).toMatchObject({ sessionId: CACHED.sessionId, tokenizer: 'o200k_base' });
     const lines = report.calls.map((call) => [call.index, call.explanation?.previous, call.explanation?.difference?.location.where, call.explanation?.difference?.cause.kind, call.explanation?.difference?.cause.text]);
     expect(lines).toEqual([
       [1, undefined, undefined, undefined, undefined],
@@ -97,7 +68,7 @@ describe('agentctx inspect --cache', () => {
   it('explains one call with both sides of the difference', async () => {
     const result = await agentctx('inspect', ...session(), '--call', '2', '--cache');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("Call 2 of session s1: agent 'analyst', against call 1, its agent's previous call");
+    expect(result.stdout).toContain(`Call 2 of session ${CACHED.sessionId}: agent 'analyst', against call 1, its agent's previous call`);
     expect(result.stdout).toMatch(/prefix changed at system @\d+: instruction: \{current_time\} changed/);
     expect(result.stdout).toContain('{current_time} (state key current_time): "09:00" → "09:05"');
     expect(result.stdout).toMatch(/call 1 {2}…?.*The time is 09:0┃0\. Be brief\.↵↵You are an agent/);
@@ -112,6 +83,6 @@ describe('agentctx inspect --cache', () => {
   it('refuses --cache without a session, and with options it does not go with', async () => {
     expectOneLineError(await agentctx('inspect', 'examples/coordinator.yaml', '--cache'), 2, /--cache reads a recorded session: add --session <id>\./);
     expectOneLineError(await agentctx('inspect', ...session(), '--cache', '--wire'), 2, /--cache does not go with --wire/);
-    expectOneLineError(await agentctx('inspect', ...session(), '--cache', '--call', '9'), 2, /Session s1 has no call 9; it has 5/);
+    expectOneLineError(await agentctx('inspect', ...session(), '--cache', '--call', '9'), 2, new RegExp(`Session ${CACHED.sessionId} has no call 9; it has 5`));
   });
 });

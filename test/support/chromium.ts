@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { describe, it } from 'vitest';
 
 /** Debian's Chromium, which playwright-core drives (it downloads no browser of its own); AGENTCTX_CHROMIUM overrides it. */
@@ -18,4 +19,19 @@ export function skipWithoutChromium(title: string): void {
   describe.skip(reason, () => {
     it('needs Chromium', () => {});
   });
+}
+
+/**
+ * Chromium with one page, and the problems the page reports (script errors, console errors, refused loads) collected
+ * as they come, so a test can end with `expect(problems).toEqual([])`.
+ */
+export async function launchPage(viewport = { width: 1400, height: 1000 }): Promise<{ browser: Browser; page: Page; problems: string[] }> {
+  const problems: string[] = [];
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const page = await browser.newPage({ viewport });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /Refused to/.test(message.text())) problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  return { browser, page, problems };
 }

@@ -2,7 +2,7 @@
 // analyst example and by an agent whose state and answers carry markup. Screenshots go to test-results/screenshots/.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionKey } from '../../src/contracts/session.js';
 import { diffRequests } from '../../src/engine/assembly/diff-requests.js';
@@ -13,7 +13,7 @@ import { loadTokenCounter } from '../../src/engine/tokens/token-counter.js';
 import { diffCalls } from '../../src/web/call-diff.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { serveInspector, type ServedInspector } from '../../src/web/serve-inspector.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, hasChromium, skipWithoutChromium } from '../support/chromium.js';
+import { hasChromium, launchPage, skipWithoutChromium } from '../support/chromium.js';
 import { repositoryRoot } from '../support/cli.js';
 import { BATCH_AGENT, BATCH_COUNT, SKEWED_CALL } from './batch-session.js';
 import { ANSWER, APPENDED, INSERTED, WIRE_BODY } from './edited-session.js';
@@ -32,7 +32,7 @@ else describe('the web inspector in Chromium', () => {
   let served: ServedInspector;
   let browser: Browser;
   let page: Page;
-  const problems: string[] = [];
+  let problems: string[] = [];
 
   beforeAll(async () => {
     fixture = await createFixtureStore();
@@ -40,12 +40,7 @@ else describe('the web inspector in Chromium', () => {
     await writeLongSession(fixture.store, 120);
     served = await serveInspector({ app: createInspectorApp({ store: fixture.store, apps: ['report_analyst', 'notes_app'], version: 'test' }), port: 0 });
     await mkdir(SCREENSHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /Refused to/.test(message.text())) problems.push(`console ${message.type()}: ${message.text()}`);
-    });
+    ({ browser, page, problems } = await launchPage());
   }, 90_000);
 
   afterAll(async () => {

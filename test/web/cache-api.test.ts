@@ -11,9 +11,10 @@ import { createInMemorySessionStore } from '../../src/engine/session/in-memory-s
 import { loadTokenCounter } from '../../src/engine/tokens/token-counter.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
-import { CACHE_CALLS, CACHED, writeCacheSession } from './cache-session.js';
+import { CACHE_CALLS, CACHED, writeCacheSession } from '../support/cache-session.js';
 import { EDITED, writeEditedSession } from './edited-session.js';
 import { LONG, writeLongSession } from './long-session.js';
+import { getJson, sessionPath } from './api-requests.js';
 
 let dir: string;
 let store: SessionStore;
@@ -31,12 +32,8 @@ afterAll(async () => {
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
 
-const path = (key: SessionKey) => `/api/apps/${encodeURIComponent(key.appName)}/users/${encodeURIComponent(key.userId)}/sessions/${encodeURIComponent(key.sessionId)}`;
-const json = async (on: typeof app, url: string) => {
-  const response = await on.request(url, { headers: { host: '127.0.0.1:8090' } });
-  expect(response.status, `${url}: ${await response.clone().text()}`).toBe(200);
-  return response.json() as Promise<any>;
-};
+const path = sessionPath;
+const json = getJson;
 const records = async (on: SessionStore, key: SessionKey) => Promise.all((await on.listModelCalls(key)).map(async (call) => (await on.getModelCall({ ...key, index: call.index })) as ModelCallRecord));
 
 describe('the inspector API on the prompt cache', () => {

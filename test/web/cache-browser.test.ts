@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelCallRecord } from '../../src/contracts/model-call.js';
 import type { SessionStore } from '../../src/contracts/session-store.js';
@@ -15,9 +15,9 @@ import { loadTokenCounter } from '../../src/engine/tokens/token-counter.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { serveInspector, type ServedInspector } from '../../src/web/serve-inspector.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, hasChromium, skipWithoutChromium } from '../support/chromium.js';
+import { hasChromium, launchPage, skipWithoutChromium } from '../support/chromium.js';
 import { repositoryRoot } from '../support/cli.js';
-import { CACHE_CALLS, CACHED, writeCacheSession } from './cache-session.js';
+import { CACHE_CALLS, CACHED, writeCacheSession } from '../support/cache-session.js';
 
 const SCREENSHOTS = join(repositoryRoot, 'test-results', 'screenshots');
 
@@ -29,7 +29,7 @@ else describe('the prompt cache explainer in the web inspector, in Chromium', ()
   let browser: Browser;
   let page: Page;
   let report: SessionCacheReport;
-  const problems: string[] = [];
+  let problems: string[] = [];
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'agentctx-web-cache-'));
@@ -40,12 +40,7 @@ else describe('the prompt cache explainer in the web inspector, in Chromium', ()
     report = explainSessionCache(records, (text) => counter.count(text));
     served = await serveInspector({ app: createInspectorApp({ store, apps: [CACHED.appName], version: 'test' }), port: 0 });
     await mkdir(SCREENSHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /Refused to/.test(message.text())) problems.push(`console ${message.type()}: ${message.text()}`);
-    });
+    ({ browser, page, problems } = await launchPage());
   }, 90_000);
 
   afterAll(async () => {

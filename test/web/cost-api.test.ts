@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionStore } from '../../src/contracts/session-store.js';
-import type { SessionKey } from '../../src/contracts/session.js';
 import { DEFAULT_PRICES } from '../../src/engine/cost/default-prices.js';
 import { mergePriceTables, parsePriceTable } from '../../src/engine/cost/price-table.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
@@ -11,6 +10,7 @@ import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { cli, spawnAgentctx } from '../support/cli.js';
 import { BATCHES, writeBatchSession } from './batch-session.js';
 import { PRICED, PRICED_CALLS, PRICED_MODEL, PRICED_TOTAL_USD, UNPRICED, UNPRICED_MODEL_ID, UNPRICED_USAGE, writeCostSessions } from './cost-session.js';
+import { getJson, sessionPath } from './api-requests.js';
 
 const CLOSE = 12;
 const SONNET = DEFAULT_PRICES.models.find((model) => model.provider === 'anthropic' && model.model === 'claude-sonnet-4-5')!;
@@ -35,12 +35,8 @@ afterAll(async () => {
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
 
-const path = (key: SessionKey) => `/api/apps/${encodeURIComponent(key.appName)}/users/${encodeURIComponent(key.userId)}/sessions/${encodeURIComponent(key.sessionId)}`;
-const json = async (on: typeof app, url: string) => {
-  const response = await on.request(url, { headers: { host: '127.0.0.1:8090' } });
-  expect(response.status, `${url}: ${await response.clone().text()}`).toBe(200);
-  return response.json() as Promise<any>;
-};
+const path = sessionPath;
+const json = getJson;
 
 describe('the inspector API on what calls cost', () => {
   it('bills each call of a claude-sonnet-4-5 session at the built-in prices, exactly, with the price source and date', async () => {

@@ -4,7 +4,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionStore } from '../../src/contracts/session-store.js';
 import type { SessionKey } from '../../src/contracts/session.js';
@@ -12,7 +12,7 @@ import { DEFAULT_PRICES } from '../../src/engine/cost/default-prices.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { serveInspector, type ServedInspector } from '../../src/web/serve-inspector.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, hasChromium, skipWithoutChromium } from '../support/chromium.js';
+import { hasChromium, launchPage, skipWithoutChromium } from '../support/chromium.js';
 import { repositoryRoot } from '../support/cli.js';
 import { PRICED, UNPRICED, UNPRICED_MODEL_ID, writeCostSessions } from './cost-session.js';
 
@@ -27,7 +27,7 @@ else describe('the cost of calls in the web inspector, in Chromium', () => {
   let served: ServedInspector;
   let browser: Browser;
   let page: Page;
-  const problems: string[] = [];
+  let problems: string[] = [];
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'agentctx-web-cost-'));
@@ -35,12 +35,7 @@ else describe('the cost of calls in the web inspector, in Chromium', () => {
     await writeCostSessions(store);
     served = await serveInspector({ app: createInspectorApp({ store, apps: ['cost_app'], version: 'test' }), port: 0 });
     await mkdir(SCREENSHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /Refused to/.test(message.text())) problems.push(`console ${message.type()}: ${message.text()}`);
-    });
+    ({ browser, page, problems } = await launchPage());
   }, 90_000);
 
   afterAll(async () => {

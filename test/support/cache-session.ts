@@ -1,7 +1,7 @@
 // A session whose calls miss the prompt cache for three named reasons, recorded through the runner with the scripted
 // model: a state value used by a {placeholder} of the instruction changes (call 2), a batch is paged into the system
 // text (call 3), and the next invocation runs the agent with its tools in another order (call 4). Call 5 keeps the
-// prefix. The shape of test/cli/inspect-cache.test.ts's session.
+// prefix. test/cli/inspect-cache.test.ts reads it through the CLI, test/web/cache-*.test.ts through the inspector.
 import type { SessionStore } from '../../src/contracts/session-store.js';
 import type { SessionKey } from '../../src/contracts/session.js';
 import type { Tool } from '../../src/contracts/tool.js';
