@@ -52,7 +52,8 @@ afterAll(async () => {
 });
 
 describe('prompt caching against a server that caches as Anthropic documents', () => {
-  it('reads at least 70% of every later call from the cache, and agentctx cost reports exactly the billed cache tokens', async () => {
+  // Eight CLI processes one after another: allowed the time a loaded machine needs.
+  it('reads at least 70% of every later call from the cache, and agentctx cost reports exactly the billed cache tokens', { timeout: 120_000 }, async () => {
     const env = { ANTHROPIC_API_KEY: 'sk-ant-local', ANTHROPIC_BASE_URL: server.url };
     const store = join(dir, 'sessions.db');
     for (let turn = 1; turn <= 6; turn++) {
