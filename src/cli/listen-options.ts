@@ -1,3 +1,4 @@
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, resolveHttpTimeouts, type HttpTimeouts } from '../access/http-limits.js';
 import { isLoopbackHost } from '../access/local-access.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
 
@@ -29,4 +30,34 @@ export function listenError(error: unknown, host: string, port: number): unknown
   if (code === 'EACCES') return new UsageError(`Not allowed to listen on port ${port} of ${host}.`, 'Ports below 1024 need privileges; pick another with --port.');
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`Cannot bind ${host}: no such address on this machine.`, 'Check --host.');
   return error;
+}
+
+/** The help text of `--request-timeout` and `--headers-timeout`, the same for every command that listens. */
+export const HTTP_TIMEOUT_HELP: string = `  --request-timeout <ms>
+                     time a client has to send a whole request, headers and
+                     body (default: ${DEFAULT_REQUEST_TIMEOUT_MS}; 408 past it)
+  --headers-timeout <ms>
+                     time a client has to send the headers (default: ${DEFAULT_HEADERS_TIMEOUT_MS},
+                     or the request timeout if shorter; 408 past it)`;
+
+/** `--request-timeout` and `--headers-timeout`: whole milliseconds from 1, the headers' no longer than the request's. */
+export function httpTimeoutOptions(values: { 'request-timeout'?: string | undefined; 'headers-timeout'?: string | undefined }): HttpTimeouts {
+  const requestTimeoutMs = milliseconds('--request-timeout', values['request-timeout'], 1);
+  const headersTimeoutMs = milliseconds('--headers-timeout', values['headers-timeout'], 1);
+  const timeouts = resolveHttpTimeouts({ requestTimeoutMs, headersTimeoutMs });
+  if ('problem' in timeouts) {
+    throw new UsageError(`--headers-timeout ${headersTimeoutMs} is longer than --request-timeout ${requestTimeoutMs}, which includes the headers.`, 'Give the headers at most as long as the whole request.');
+  }
+  return timeouts;
+}
+
+// The largest delay Node's timers take (2^31 - 1 ms, about 24.8 days).
+const MAX_MS = 2_147_483_647;
+
+/** A flag's value in whole milliseconds (`undefined` when the flag is absent), from `min` up to Node's longest timer. */
+export function milliseconds(flag: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!(ms >= min && ms <= MAX_MS)) throw new UsageError(`${flag} must be a whole number of milliseconds from ${min} to ${MAX_MS}, got '${value}'.`, `For example ${flag} 30000 (30 seconds).`);
+  return ms;
 }

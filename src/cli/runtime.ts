@@ -33,6 +33,10 @@ export type RunnerChoices = {
   /** `--model`: one model for every agent, instead of the models the agents name. */
   model: string | undefined;
   streaming: boolean;
+  /** `--model-timeout`: time one model call may take, in ms (no limit when absent). */
+  modelTimeoutMs?: number | undefined;
+  /** `--tool-timeout`: time one tool call may take, in ms (no limit when absent). */
+  toolTimeoutMs?: number | undefined;
 };
 
 /**
@@ -81,7 +85,8 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
       const sessions = await runtime.store(choices.store);
       const artifacts = await open.artifacts(choices.store, place.cwd);
       opened.push(artifacts);
-      return { runner: createRunner({ agents: tree, sessions, artifacts, ...models, streaming: choices.streaming }), sessions, artifacts };
+      const limits = { ...(choices.modelTimeoutMs === undefined ? {} : { modelTimeoutMs: choices.modelTimeoutMs }), ...(choices.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: choices.toolTimeoutMs }) };
+      return { runner: createRunner({ agents: tree, sessions, artifacts, ...models, streaming: choices.streaming, ...limits }), sessions, artifacts };
     },
     async close() {
       let failure: { error: unknown } | undefined;

@@ -1,9 +1,10 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { clientErrorAnswers, nodeServerTimeouts, resolveHttpTimeouts } from '../access/http-limits.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
 import type { Runner } from '../engine/runner/runner.js';
 import { checkLoopbackHost, createTokenCheck, isLoopbackHost } from './auth.js';
 import { errorReply, HttpError, sendJson } from './http-error.js';
-import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
+import { checkBodyHeaders, DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
 import type { NewSessionDefaults, RouteContext, Turns } from './route-context.js';
 import { matchRoute, requestUrl } from './routes.js';
 import { DEFAULT_HEARTBEAT_MS } from './sse-stream.js';
@@ -17,6 +18,18 @@ export type ServerOptions = {
   maxBodyBytes?: number;
   /** How often an event stream sends a `: ping` comment while a turn is quiet. Default 15 000 ms. */
   heartbeatMs?: number;
+  /** Time a client has to send a request's headers, from its first byte (408 past it). Default 10 000 ms. */
+  headersTimeoutMs?: number;
+  /**
+   * Time a client has to send a whole request, headers and body (408 past it). Default 30 000 ms. A turn's event
+   * stream is not limited by it: the stream starts once the request is in.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * On `close()`, how long a request still sending its body may take to finish it; past it the request is answered
+   * 503 and its connection closed, so a stalled upload cannot hold a shutdown. Default 5 000 ms.
+   */
+  shutdownGraceMs?: number;
   /**
    * What every session created through `POST …/sessions` starts with: state under the request's own, and artifacts
    * (which need the runner's artifact store).
@@ -25,6 +38,9 @@ export type ServerOptions = {
   /** Where errors that are bugs (answered 500 without details) are reported. Default `console.error`. */
   onError?: (error: unknown) => void;
 };
+
+/** How long a request still sending its body when the server starts closing may take to finish it. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
 
 export type ServerAddress = { host: string; port: number; url: string };
 
@@ -59,16 +75,22 @@ export function createServer(options: ServerOptions): AgentctxServer {
   if ((newSessions?.artifacts?.length ?? 0) > 0 && runner.artifacts === undefined) {
     throw new UsageError('newSessions.artifacts needs an artifact store, and the runner has none.', 'Pass `artifacts` to createRunner.');
   }
+  const timeouts = resolveHttpTimeouts(options);
+  if ('problem' in timeouts) throw new UsageError(`The server's ${timeouts.problem}.`, 'Leave it out for the default.');
+  const shutdownGraceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  if (!(Number.isInteger(shutdownGraceMs) && shutdownGraceMs >= 0)) throw new UsageError(`shutdownGraceMs must be a whole number of milliseconds from 0, got ${String(shutdownGraceMs)}.`);
   const checkToken = options.token === undefined ? undefined : createTokenCheck(options.token);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const reportError = options.onError ?? ((error: unknown) => console.error('agentctx server: unexpected error:', error));
   const turns: Turns = { busy: new Set(), controllers: new Set() };
+  // Requests whose handler has not returned, each with the switch that stops reading its body at shutdown.
+  const inFlight = new Set<{ req: IncomingMessage; cut: AbortController }>();
   let active = 0;
   let closing: Promise<void> | undefined;
   let drained: (() => void) | undefined;
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, cut: AbortSignal): Promise<void> => {
     try {
       if (closing !== undefined) {
         throw new HttpError(503, 'shutting_down', 'The server is shutting down and takes no new requests.', {
@@ -85,22 +107,28 @@ export function createServer(options: ServerOptions): AgentctxServer {
           hint: `Use /apps/${encodeURIComponent(runner.appName)}/…`,
         });
       }
+      // Checked here for every route that may change state, so no handler can forget it (see checkBodyHeaders).
+      if (req.method !== 'GET' && req.method !== 'HEAD') checkBodyHeaders(req, req.method !== 'DELETE');
       let body: Promise<unknown> | undefined;
-      const context: RouteContext = { req, res, url, params, runner, newSessions, turns, heartbeatMs, reportError, body: () => (body ??= readJsonBody(req, maxBodyBytes)) };
+      const context: RouteContext = { req, res, url, params, runner, newSessions, turns, heartbeatMs, reportError, body: () => (body ??= readJsonBody(req, maxBodyBytes, cut)) };
       const reply = await handler(context);
       if (reply !== undefined) sendJson(res, reply.status, reply.body, reply.headers);
     } catch (error) {
       const reply = errorReply(error);
       if (reply.unexpected) reportError(error);
-      if (res.headersSent) res.destroy();
+      // A client that left (or whose socket was closed for it) gets no answer: there is no one to read it.
+      if (res.headersSent || res.socket === null || !res.socket.writable) res.destroy();
       else sendJson(res, reply.status, reply.body, reply.headers);
     }
   };
 
   // A request is in flight until its response is closed and its handler has returned: a turn whose client left
   // goes on (aborted) until the runner has stored its last event, and the store must stay open until then.
-  const httpServer = createHttpServer((req, res) => {
+  const answers = clientErrorAnswers(timeouts);
+  const httpServer = createHttpServer(nodeServerTimeouts(timeouts), (req, res) => {
     active += 1;
+    const entry = { req, cut: new AbortController() };
+    inFlight.add(entry);
     let pending = 2;
     const settle = () => {
       pending -= 1;
@@ -109,8 +137,14 @@ export function createServer(options: ServerOptions): AgentctxServer {
       if (active === 0) drained?.();
     };
     res.once('close', settle);
-    void handle(req, res).finally(settle);
+    answers.track(req.socket, res);
+    void handle(req, res, entry.cut.signal).finally(() => {
+      inFlight.delete(entry);
+      settle();
+    });
   });
+  // Requests that Node's parser gives up on (timed out, cut off, not HTTP) are answered with a JSON error, quietly.
+  httpServer.on('clientError', answers.onClientError);
 
   return {
     httpServer,
@@ -136,7 +170,13 @@ export function createServer(options: ServerOptions): AgentctxServer {
     },
     close() {
       closing ??= (async () => {
+        // Uploads still under way get a grace period; running turns are waited for (abortTurns stops them).
+        const grace = setTimeout(() => {
+          for (const { req, cut } of inFlight) if (!req.complete) cut.abort(uploadCutOff(shutdownGraceMs));
+        }, shutdownGraceMs);
+        grace.unref();
         if (active > 0) await new Promise<void>((resolve) => (drained = resolve));
+        clearTimeout(grace);
         await new Promise<void>((resolve) => {
           httpServer.close(() => resolve());
           httpServer.closeAllConnections();
@@ -148,4 +188,11 @@ export function createServer(options: ServerOptions): AgentctxServer {
       for (const controller of turns.controllers) controller.abort(new Error('The server is shutting down.'));
     },
   };
+}
+
+function uploadCutOff(graceMs: number): HttpError {
+  return new HttpError(503, 'shutting_down', `The server is shutting down, and the request body did not arrive within ${graceMs} ms of it.`, {
+    hint: 'Retry against another instance, or once it is back.',
+    headers: { connection: 'close', 'retry-after': '5' },
+  });
 }

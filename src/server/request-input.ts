@@ -5,7 +5,7 @@ import { JsonReader, describeValue, joinPath } from '../engine/util/json-reader.
 
 export type CreateSessionBody = { sessionId?: string; state?: Record<string, unknown> };
 
-/** `POST …/sessions`: `{ sessionId?, state? }`; no body at all is an empty one. */
+/** `POST …/sessions`: `{ sessionId?, state? }` (`{}` for the defaults; the server refuses a request without a body). */
 export function readCreateSessionBody(value: unknown): CreateSessionBody {
   const reader = new JsonReader();
   const record = value === undefined ? {} : reader.object(value, '', 'a JSON object ({ sessionId?, state? })');

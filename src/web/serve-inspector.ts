@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { clientErrorAnswers, nodeServerTimeouts, resolveHttpTimeouts } from '../access/http-limits.js';
+import { UsageError } from '../contracts/errors/usage-error.js';
 
 export type ServeInspectorOptions = {
   app: Hono;
@@ -8,6 +10,10 @@ export type ServeInspectorOptions = {
   port: number;
   /** Default 127.0.0.1. Binding beyond loopback is for an app made with a token; the CLI checks that. */
   host?: string | undefined;
+  /** Time a client has to send a request's headers (408 past it). Default 10 000 ms. */
+  headersTimeoutMs?: number | undefined;
+  /** Time a client has to send a whole request (408 past it). Default 30 000 ms. */
+  requestTimeoutMs?: number | undefined;
 };
 
 export type ServedInspector = {
@@ -17,11 +23,20 @@ export type ServedInspector = {
   close(): Promise<void>;
 };
 
+// On close, connections still busy get this long before they are cut.
+const CLOSE_GRACE_MS = 2000;
+
 /** Listens for the inspector app; the only file that imports `@hono/node-server`. */
 export async function serveInspector(options: ServeInspectorOptions): Promise<ServedInspector> {
   const host = options.host ?? '127.0.0.1';
+  const timeouts = resolveHttpTimeouts(options);
+  if ('problem' in timeouts) throw new UsageError(`The inspector's ${timeouts.problem}.`, 'Leave it out for the default.');
   // overrideGlobalObjects: false keeps Node's own Request and Response in place for the rest of the process.
-  const server = createAdaptorServer({ fetch: options.app.fetch, overrideGlobalObjects: false }) as Server;
+  const server = createAdaptorServer({ fetch: options.app.fetch, overrideGlobalObjects: false, serverOptions: nodeServerTimeouts(timeouts) }) as Server;
+  // A request that is late, cut off or not HTTP gets a JSON error (or a closed socket), never a log line.
+  const answers = clientErrorAnswers(timeouts);
+  server.on('request', (req, res) => answers.track(req.socket, res));
+  server.on('clientError', answers.onClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => {
@@ -40,7 +55,7 @@ export async function serveInspector(options: ServeInspectorOptions): Promise<Se
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error === undefined ? resolve() : reject(error)));
         server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 2000).unref();
+        setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
       });
       return closing;
     },

@@ -76,7 +76,7 @@ describe('HTTP API', () => {
 
   it('takes a message as Content and a stateDelta, and a generated session id', async () => {
     const client = api(base);
-    const created = await client.post(app);
+    const created = await client.post(app, {});
     expect(created.status).toBe(201);
     const id = created.json.id as string;
     expect(id).not.toBe('');

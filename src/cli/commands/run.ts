@@ -10,6 +10,7 @@ import { DEFAULT_STORE } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
 import { readSessionSeed, saveSeedArtifacts } from '../session-seed.js';
 import { createStyle } from '../style.js';
+import { timeLimitHelp, timeLimitOptions } from '../time-limits.js';
 
 const HELP = `Usage: agentctx run <agent-file-or-module> [options]
 
@@ -49,6 +50,7 @@ Options:
   --store <path>     SQLite file for sessions and artifacts (default:
                      ${DEFAULT_STORE}); a postgres:// URL; 'memory' keeps nothing
   --stream           show the model's text as it arrives
+${timeLimitHelp({ model: 'none', tool: 'none' })}
   --json             print events as JSON lines
   -h, --help         show this help
 
@@ -80,13 +82,16 @@ export const runCommand: Command = {
       store: { type: 'string' },
       stream: { type: 'boolean' },
       json: { type: 'boolean' },
+      'model-timeout': { type: 'string' },
+      'tool-timeout': { type: 'string' },
     });
     const [file, ...extra] = positionals;
     if (file === undefined) throw new UsageError('run needs an agent file or module.', "Run 'agentctx run --help' for the forms it takes.");
     if (extra.length > 0) throw new UsageError(`run takes one agent file, got ${positionals.length}; pass the message with --message.`);
 
+    const limits = timeLimitOptions(values);
     const seed = await readSessionSeed(values, io.cwd);
-    const { runner, sessions, artifacts } = await runtime.runner(file, { store: values.store, model: values.model, streaming: values.stream === true });
+    const { runner, sessions, artifacts } = await runtime.runner(file, { store: values.store, model: values.model, streaming: values.stream === true, ...limits });
     const userId = values.user ?? 'user';
     const { sessionId, created } = await openSession(runner, sessions, userId, values.session, seed.state);
     await saveSeedArtifacts(artifacts, { appName: runner.appName, userId, sessionId }, seed);

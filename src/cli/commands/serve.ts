@@ -2,10 +2,16 @@ import { UsageError } from '../../contracts/errors/usage-error.js';
 import { createServer } from '../../server/create-server.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
-import { listenError, listenOptions } from '../listen-options.js';
+import { HTTP_TIMEOUT_HELP, httpTimeoutOptions, listenError, listenOptions } from '../listen-options.js';
 import { DEFAULT_STORE } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
 import { readSessionSeed } from '../session-seed.js';
+import { timeLimitHelp, timeLimitOptions } from '../time-limits.js';
+
+// A server bounds every turn by default: an endless model stream or a hung tool cannot hold a request (and a
+// graceful shutdown) forever.
+const DEFAULT_MODEL_TIMEOUT_MS = 600_000;
+const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
 
 const HELP = `Usage: agentctx serve <agent-file-or-module> [options]
 
@@ -36,11 +42,17 @@ Options:
                      a file every new session starts with as an artifact
                      (repeatable)
   --stream           also send the model's text as it arrives (event: partial)
+${timeLimitHelp({ model: String(DEFAULT_MODEL_TIMEOUT_MS), tool: String(DEFAULT_TOOL_TIMEOUT_MS) })}
+${HTTP_TIMEOUT_HELP}
   -h, --help         show this help
 
 It prints one line, 'listening on <url> (app <name>)', once it is ready.
 Ctrl-C or SIGTERM stops it gracefully: new requests get 503, running turns
-finish, then it exits 0. A second Ctrl-C aborts the running turns.
+finish, then it exits 0 (a request still sending its body gets 5 s). A second
+Ctrl-C aborts the running turns.
+
+Request bodies are JSON ('Content-Type: application/json'): a POST or PUT
+without one is refused (400 missing_body, 415 unsupported_media_type).
 
 Endpoints (JSON unless noted; docs/server.md has them all):
   GET    /healthz
@@ -83,15 +95,21 @@ export const serveCommand: Command = {
       state: { type: 'string' },
       artifact: { type: 'string', multiple: true },
       stream: { type: 'boolean' },
+      'model-timeout': { type: 'string' },
+      'tool-timeout': { type: 'string' },
+      'request-timeout': { type: 'string' },
+      'headers-timeout': { type: 'string' },
     });
     const [file, ...extra] = positionals;
     if (file === undefined) throw new UsageError('serve needs an agent file or module.', "Run 'agentctx serve --help' for the forms it takes.");
     if (extra.length > 0) throw new UsageError(`serve takes one agent file, got ${positionals.length}.`);
     const { port, host, token } = listenOptions(values, io.env, { port: 8080, service: 'server' });
+    const timeouts = httpTimeoutOptions(values);
+    const limits = timeLimitOptions(values, { modelTimeoutMs: DEFAULT_MODEL_TIMEOUT_MS, toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS });
 
     const newSessions = await readSessionSeed(values, io.cwd);
-    const { runner } = await runtime.runner(file, { store: values.store, model: values.model, streaming: values.stream === true });
-    const server = createServer({ runner, token, newSessions, onError: (error) => io.stderr(`agentctx serve: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
+    const { runner } = await runtime.runner(file, { store: values.store, model: values.model, streaming: values.stream === true, ...limits });
+    const server = createServer({ runner, token, newSessions, ...timeouts, onError: (error) => io.stderr(`agentctx serve: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
     const { url } = await server.listen(port, host).catch((error: unknown) => {
       throw listenError(error, host, port);
     });

@@ -1,7 +1,7 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
-import { listenError, listenOptions } from '../listen-options.js';
+import { HTTP_TIMEOUT_HELP, httpTimeoutOptions, listenError, listenOptions } from '../listen-options.js';
 import { packageVersion } from '../package-version.js';
 import { loadPrices } from '../prices.js';
 import { DEFAULT_STORE, refuseMissingStore } from '../resolve-store.js';
@@ -51,6 +51,7 @@ Options:
   --app <name>       an app to list on the start page (repeatable)
   --prices <file>    a JSON price file (the form of assets/prices.json) whose
                      entries replace the built-in prices of the same models
+${HTTP_TIMEOUT_HELP}
   -h, --help         show this help
 
 It prints one line, 'inspector on <url>', once it is ready; Ctrl-C stops it.
@@ -73,6 +74,8 @@ export const webCommand: Command = {
       token: { type: 'string' },
       app: { type: 'string', multiple: true },
       prices: { type: 'string' },
+      'request-timeout': { type: 'string' },
+      'headers-timeout': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help === true) {
@@ -80,6 +83,7 @@ export const webCommand: Command = {
       return 0;
     }
     if (positionals.length > 0) throw new UsageError(`web takes no file, got '${positionals[0] ?? ''}'.`, "Name the store with --store, and apps with --app; see 'agentctx web --help'.");
+    const timeouts = httpTimeoutOptions(values);
     refuseMissingStore(values.store, io.cwd);
     const { port, host, token } = listenOptions(values, io.env, { port: DEFAULT_PORT, service: 'inspector' });
     const apps = (values.app ?? []).map((name) => name.trim()).filter((name) => name !== '');
@@ -89,7 +93,7 @@ export const webCommand: Command = {
     const [{ createInspectorApp }, { serveInspector }] = await Promise.all([import('../../web/inspector-app.js'), import('../../web/serve-inspector.js')]);
     const store = await runtime.store(values.store);
     const app = createInspectorApp({ store, token, apps, prices, version: packageVersion(), onError: (error) => io.stderr(`agentctx web: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
-    const served = await serveInspector({ app, port, host }).catch((error: unknown) => {
+    const served = await serveInspector({ app, port, host, ...timeouts }).catch((error: unknown) => {
       throw listenError(error, host, port);
     });
     io.stdout(`inspector on ${served.url} (store ${store.name}${apps.length === 0 ? '' : `, apps ${apps.join(', ')}`}${token === undefined ? '' : ', token required'})\n`);
@@ -98,9 +102,6 @@ export const webCommand: Command = {
     return 0;
   },
 };
-
-
-
 
 function untilSignal(io: CliIo): Promise<void> {
   return new Promise((resolve) => {

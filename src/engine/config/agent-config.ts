@@ -139,7 +139,7 @@ function readKind(reader: JsonReader, record: Record<string, unknown>, path: str
     return reader.issue(joinPath(path, 'kind'), `expected llm, sequential, parallel or loop, got ${JSON.stringify(kind)}`);
   }
   if (agentClass !== undefined) {
-    const mapped = typeof agentClass === 'string' ? CLASSES[agentClass] : undefined;
+    const mapped = typeof agentClass === 'string' ? own(CLASSES, agentClass) : undefined;
     if (mapped !== undefined) return mapped;
     return reader.issue(joinPath(path, 'agentClass'), `expected one of ${Object.keys(CLASSES).join(', ')}, got ${JSON.stringify(agentClass)}`);
   }
@@ -206,7 +206,7 @@ async function readTools(reader: JsonReader, value: unknown, path: string, scope
       continue;
     }
     if (typeof named === 'string') {
-      const tool = scope.options.tools?.[named];
+      const tool = scope.options.tools === undefined ? undefined : own(scope.options.tools, named);
       if (tool !== undefined) tools.push(tool);
       else reader.issue(at, unknownToolMessage(named));
       continue;
@@ -269,7 +269,8 @@ function readGenerateConfig(reader: JsonReader, value: unknown, path: string): O
   if (value == null) return undefined;
   const raw = reader.object(value, path);
   if (raw === undefined) return undefined;
-  const record = Object.fromEntries(Object.entries(raw).map(([key, item]) => [key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()), item]));
+  // Only the fields' own snake_case spellings are renamed; any other key is reported as it was written.
+  const record = Object.fromEntries(Object.entries(raw).map(([key, item]) => [own(GENERATE_CONFIG_SPELLINGS, key) ?? key, item]));
   reader.keys(record, path, GENERATE_CONFIG_FIELDS);
   const config: Omit<RequestConfig, 'model'> = {};
   const temperature = reader.number(record, 'temperature', path, { optional: true, min: 0 });
@@ -304,7 +305,7 @@ const CODE_FIELDS: Readonly<Record<string, string>> = {
 /** Reports ADK's code references; true when the agent is one (a sub-agent given as `code:`), so nothing else is read. */
 function refuseCode(reader: JsonReader, record: Record<string, unknown>, path: string): boolean {
   for (const key of Object.keys(record)) {
-    const why = CODE_FIELDS[key];
+    const why = own(CODE_FIELDS, key);
     if (why === undefined) continue;
     reader.issue(joinPath(path, key), why);
     delete record[key];
@@ -318,9 +319,19 @@ export function fieldKeys(field: AgentFileField): string[] {
 }
 
 function normalizeKeys(record: Record<string, unknown>, fields: readonly AgentFileField[]): Record<string, unknown> {
-  const aliases: Record<string, string> = { ...ADK_SPELLINGS };
-  for (const key of fields.flatMap(fieldKeys)) aliases[snakeCase(key)] ??= key;
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [aliases[key] ?? key, value]));
+  const aliases = new Map<string, string>(Object.entries(ADK_SPELLINGS));
+  for (const key of fields.flatMap(fieldKeys)) if (!aliases.has(snakeCase(key))) aliases.set(snakeCase(key), key);
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [aliases.get(key) ?? key, value]));
+}
+
+const GENERATE_CONFIG_SPELLINGS: Readonly<Record<string, string>> = Object.fromEntries(GENERATE_CONFIG_FIELDS.map((field) => [snakeCase(field), field]));
+
+/**
+ * A table's own entry for a key the file wrote, never one the object inherits: `__proto__`, `constructor` or
+ * `toString` in a file are keys like any other, named as written when they are refused.
+ */
+function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 // The features' keys present in the agent's fields, each read by its feature, in the order the readers are listed.
