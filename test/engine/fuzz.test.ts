@@ -11,7 +11,7 @@ import { pythonStr } from '../../src/engine/python/python-format.js';
 import { parseCompactionConfig } from '../../src/features/compaction/compaction-config.js';
 import { buildContents } from '../../src/features/contents/build-contents.js';
 import { checkTemplate } from '../../src/features/templating/check-template.js';
-import { injectState } from '../../src/features/templating/inject-state.js';
+import { injectState, renderTemplate } from '../../src/features/templating/inject-state.js';
 import { toAnthropicMessages } from '../../src/models/anthropic/to-anthropic-request.js';
 import { toGeminiContents } from '../../src/models/gemini/gemini-contents.js';
 import { toOpenAIMessages } from '../../src/models/openai/to-openai-request.js';
@@ -22,6 +22,18 @@ import { propertyRuns } from '../support/property-runs.js';
 // Part 2, the template engine, the contents builder and compaction planning, over inputs no one would write by hand.
 const KEYS = ['name', 'plan', 'user:name', 'app:tier', 'temp:x', 'state.plan'];
 const state = fc.dictionary(fc.constantFrom(...KEYS, 'other'), fc.oneof(trickyText, fc.integer(), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 2 })), { maxKeys: 5 });
+const LITERAL_KEYS = ['name', 'plan', 'user:name'];
+/** Text that is itself a template: the keys' placeholders in every spelling, escapes, lone and doubled braces. */
+const templateLike = fc
+  .array(
+    fc.oneof(
+      trickyText,
+      fc.constantFrom(...[...LITERAL_KEYS, 'app:tier', 'temp:x', 'other'].flatMap((key) => [`{${key}}`, `{${key}?}`, `{{${key}}}`, `\\{${key}\\}`, `\\\\{${key}}`])),
+      fc.constantFrom('{state.plan}', '{artifact.notes.txt}', '{artifact.notes.txt?}', '{', '}', '{{', '}}', '\\', '\\{', '{ name }', '{name', 'name}'),
+    ),
+    { maxLength: 6 },
+  )
+  .map((pieces) => pieces.join(''));
 const template = fc.array(fc.oneof(trickyText, fc.constantFrom(...KEYS).map((key) => `{${key}}`), fc.constantFrom(...KEYS).map((key) => `{${key}?}`)), { maxLength: 8 }).map((pieces) => pieces.join(''));
 
 /** Events shaped like a session: few authors, invocations, branches and call ids, so calls, responses and rewinds meet. */
@@ -85,15 +97,29 @@ export const rows = defineRows(import.meta.url, 'fuzzing', [
   {
     id: 'fuzz.template.values-literal',
     entry: 'template engine',
-    tried: 'values full of placeholders, braces, quotes and NULs inserted between random literal text',
-    expected: 'the output is exactly the pieces with each value inserted once, as written: never re-read as a template',
+    tried: 'values made of the template\'s own placeholders (`{name}`, `{plan?}`, `{user:name}`, `{state.plan}`, `{artifact.notes.txt}`), doubled and lone braces, backslashes and escapes, inserted between random literal text, with every key and artifact present, escapes on and off, both value formats',
+    expected: 'the output is exactly the pieces with each value inserted once, as written, and each recorded substitution covers exactly its value: an inserted value is never read again as a template',
     run: () =>
       fc.assert(
-        fc.asyncProperty(fc.array(fc.oneof(fc.stringMatching(/^[^{}\\]*$/).map((text) => ({ text })), fc.constantFrom('name', 'plan', 'user:name').map((key) => ({ key }))), { maxLength: 8 }), trickyText, trickyText, trickyText, async (pieces, a, b, c) => {
-          const values: Record<string, string> = { name: a, plan: b, 'user:name': c };
-          const rendered = await injectState(pieces.map((piece) => ('key' in piece ? `{${piece.key}}` : piece.text)).join(''), { state: values });
-          expect(rendered).toBe(pieces.map((piece) => ('key' in piece ? values[piece.key] : piece.text)).join(''));
-        }),
+        fc.asyncProperty(
+          fc.array(fc.oneof(fc.stringMatching(/^[^{}\\]*$/).map((text) => ({ text })), fc.constantFrom(...LITERAL_KEYS).map((key) => ({ key }))), { maxLength: 8 }),
+          fc.tuple(templateLike, templateLike, templateLike),
+          fc.boolean(),
+          fc.constantFrom('default' as const, 'python' as const),
+          async (pieces, [a, b, c], escapes, valueFormat) => {
+            // Every placeholder a value holds would find something if it were read again: all keys and artifacts exist.
+            const state: Record<string, string> = { name: a, plan: b, 'user:name': c, 'app:tier': 'TIER', 'temp:x': 'TEMP', other: 'OTHER' };
+            const artifacts = { readText: async (name: string) => `ARTIFACT(${name})` };
+            const template = pieces.map((piece) => ('key' in piece ? `{${piece.key}}` : piece.text)).join('');
+            const expected = pieces.map((piece) => ('key' in piece ? state[piece.key] : piece.text)).join('');
+            const options = { state, artifacts, escapes, valueFormat };
+            expect(await injectState(template, options)).toBe(expected);
+            const rendered = await renderTemplate(template, options);
+            expect(rendered.text).toBe(expected);
+            const inserted = pieces.flatMap((piece) => ('key' in piece ? [state[piece.key]] : []));
+            expect(rendered.substitutions.map((at) => rendered.text.slice(at.start, at.end))).toEqual(inserted);
+          },
+        ),
         propertyRuns(300),
       ),
   },

@@ -1,16 +1,19 @@
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { ArtifactStore } from '../../src/contracts/artifact-store.js';
+import { ValidationError } from '../../src/contracts/errors/validation-error.js';
 import type { SessionStore } from '../../src/contracts/session-store.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { textArtifact } from '../../src/engine/session/artifacts.js';
+import { createInMemoryArtifactStore } from '../../src/engine/session/in-memory-artifact-store.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createRunner } from '../../src/presets/create-runner.js';
 import { createFsArtifactStore } from '../../src/stores/fs/index.js';
-import { createPostgresSessionStore } from '../../src/stores/postgres/index.js';
+import { createPostgresArtifactStore, createPostgresSessionStore } from '../../src/stores/postgres/index.js';
 import { createSqliteArtifactStore, createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { defineRows } from '../reliability/rows.js';
@@ -18,6 +21,7 @@ import { scratch, turn } from '../reliability/support.js';
 import { api, resources } from '../server/helpers.js';
 import { cli } from '../support/cli.js';
 import { createTestDatabase, TEST_POSTGRES_URL } from '../support/postgres.js';
+import { traversalIds, traversalNames } from '../support/traversals.js';
 
 // Part 4: what one user, session or app sees of another's state and artifacts, through the runner, the stores, the
 // HTTP API and `agentctx inspect`; `temp:` state never stored; inserted values never read again as templates.
@@ -81,18 +85,58 @@ function aliceAndBob(): Promise<{ sessions: SessionStore; client: ReturnType<typ
   return shared;
 }
 
-/** Alice's `user:` artifact and session artifact; what Bob and Alice's other session can load and list. */
-async function artifactsOn(artifacts: ArtifactStore): Promise<void> {
+const ALICE_TEXTS = ['alice profile', 'alice draft', 'path trick'];
+
+/** What a load answers with, or the error it throws: only a typed refusal is acceptable as an error. */
+async function attempt<T>(run: () => Promise<T>): Promise<T | ValidationError> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ValidationError) return error;
+    throw error;
+  }
+}
+
+/**
+ * Alice's `user:` artifact and session artifact; then every traversal form (as filenames, user ids and session ids)
+ * tried by others: none of it reaches her artifacts. `root` is a file store's folder (nothing is written outside it).
+ */
+async function artifactsOn(artifacts: ArtifactStore, root?: string): Promise<void> {
   const alice = { appName: 'vault', userId: 'alice', sessionId: 's1' };
   await artifacts.save({ ...alice, filename: 'user:profile.txt', artifact: textArtifact('alice profile') });
   await artifacts.save({ ...alice, filename: 'draft.txt', artifact: textArtifact('alice draft') });
-  await artifacts.save({ ...alice, filename: '../../bob/user/user:profile.txt', artifact: textArtifact('path trick') });
   const bob = { appName: 'vault', userId: 'bob', sessionId: 's1' };
+  // Names alice gives her own artifacts that walk into bob's folders stay hers.
+  const towardBob = traversalNames(root, { user: 'bob', session: 's1', filename: 'draft.txt', userFilename: 'user:profile.txt' });
+  for (const filename of towardBob.filter((name) => name.startsWith('../') || name.startsWith('user:../'))) {
+    await attempt(() => artifacts.save({ ...alice, filename, artifact: textArtifact('path trick') }));
+  }
   expect(await artifacts.list(bob)).toEqual([]);
   expect(await artifacts.load({ ...bob, filename: 'user:profile.txt' })).toBeUndefined();
   expect(await artifacts.load({ ...bob, filename: 'draft.txt' })).toBeUndefined();
-  expect(await artifacts.list({ ...alice, sessionId: 's2' })).toEqual(['user:profile.txt']);
+  // Bob's walks toward alice's folders, as filenames and as his own user and session ids.
+  const leaks: string[] = [];
+  const noLeak = async (what: string, run: () => Promise<unknown>) => {
+    const found = await attempt(run);
+    const text = found instanceof ValidationError ? '' : JSON.stringify(found ?? null);
+    if (ALICE_TEXTS.some((secret) => text.includes(secret)) || (Array.isArray(found) && found.length > 0)) leaks.push(`${what} → ${text}`);
+  };
+  const towardAlice = traversalNames(root, { user: 'alice', session: 's1', filename: 'draft.txt', userFilename: 'user:profile.txt' });
+  expect(towardAlice.length).toBeGreaterThan(300);
+  for (const filename of towardAlice) {
+    await noLeak(`load ${filename}`, () => artifacts.load({ ...bob, filename }));
+    await noLeak(`versions of ${filename}`, () => artifacts.listVersions({ ...bob, filename }));
+  }
+  const { userIds, sessionIds } = traversalIds('alice', 's1');
+  for (const key of [...userIds.map((userId) => ({ ...bob, userId })), ...sessionIds.map((sessionId) => ({ ...bob, sessionId }))]) {
+    for (const filename of ['user:profile.txt', 'draft.txt']) await noLeak(`load ${filename} as ${JSON.stringify(key)}`, () => artifacts.load({ ...key, filename }));
+    await noLeak(`list as ${JSON.stringify(key)}`, () => artifacts.list(key));
+  }
+  expect(leaks).toEqual([]);
+  expect(await artifacts.list({ ...alice, sessionId: 's2' })).toEqual(expect.arrayContaining(['user:profile.txt']));
+  expect((await artifacts.list({ ...alice, sessionId: 's2' })).filter((name) => !name.startsWith('user:'))).toEqual([]);
   expect(await artifacts.list({ ...alice, appName: 'other' })).toEqual([]);
+  if (root !== undefined) expect(await readdir(join(root, '..'))).toEqual([basename(root)]);
   const model = createScriptedModel([{ text: 'never' }]);
   const runner = createRunner({ appName: 'vault', agents: llmAgent({ name: 'keeper', instruction: 'Profile: {artifact.user:profile.txt}' }), model, artifacts });
   await runner.createSession({ userId: 'bob', sessionId: 's1' });
@@ -134,13 +178,31 @@ export const rows = defineRows(import.meta.url, 'isolation', [
   },
   {
     id: 'isolation.artifacts',
-    entry: 'artifact stores (files and SQLite)',
-    tried: "alice saves `user:profile.txt`, a session artifact and a name that looks like a path into bob's folder",
-    expected: "bob lists and loads none of them, `{artifact.user:profile.txt}` fails for him (`missing_artifact`); alice's other session sees only her `user:` artifact",
+    entry: 'artifact stores (memory, files and SQLite)',
+    tried: "alice saves `user:profile.txt`, a session artifact and names that walk into bob's folders; bob then tries over 300 traversal forms as filenames (`..` at every depth to past the store's root, `user:` walks, encoded, double-encoded and backslash separators, absolute paths including the file store's own layout) and as his user and session ids",
+    expected: "bob lists, loads and versions none of alice's artifacts (each try finds nothing or is refused with a ValidationError), `{artifact.user:profile.txt}` fails for him (`missing_artifact`); alice's other session sees only her `user:` artifacts; the file store writes nothing outside its root",
     run: async () => {
       const dir = await tmp.dir();
-      await artifactsOn(createFsArtifactStore({ root: join(dir, 'artifacts') }));
+      await artifactsOn(createInMemoryArtifactStore());
+      await artifactsOn(createFsArtifactStore({ root: join(dir, 'files', 'artifacts') }), join(dir, 'files', 'artifacts'));
       await artifactsOn(createSqliteArtifactStore({ path: join(dir, 'artifacts.db') }));
+    },
+  },
+  {
+    id: 'isolation.artifacts.postgres',
+    entry: 'artifact stores (PostgreSQL)',
+    tried: 'the same, on PostgreSQL',
+    expected: 'the same',
+    skip: NO_POSTGRES,
+    run: async () => {
+      const database = await createTestDatabase(TEST_POSTGRES_URL as string, 'artifacts');
+      const store = createPostgresArtifactStore({ url: database.url });
+      try {
+        await artifactsOn(store);
+      } finally {
+        await store.close();
+        await database.drop();
+      }
     },
   },
   {

@@ -1,5 +1,5 @@
 import { readdir, readFile, symlink, writeFile, mkdir } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { ToolContext } from '../../src/contracts/contexts.js';
@@ -18,6 +18,7 @@ import { startFakeServer } from '../providers/fake-server.js';
 import { defineRows } from '../reliability/rows.js';
 import { scratch, turn } from '../reliability/support.js';
 import { api, parseSse, pipelineRunner, resources } from '../server/helpers.js';
+import { CACHED, writeCacheSession } from '../support/cache-session.js';
 import { cli } from '../support/cli.js';
 
 // Part 5: text the agent did not write reaches the model in labelled places, never as system instructions unless
@@ -44,6 +45,42 @@ async function workspace() {
   return { dir, root, read: (args: Record<string, unknown>) => call(read, args), edit: (args: Record<string, unknown>) => call(edit, args) };
 }
 const OUTSIDE = { error: expect.stringMatching(/is outside the workspace; only files under its root can be used\.$/) };
+
+/** Hosts a request may name that are not this machine, though some start or end like it (and some resolve to it). */
+const NOT_LOOPBACK = [
+  'evil.example', '127.0.0.1.evil.com', 'localhost.evil.com', '127.0.0.1.evil.com:8080', 'localhost.evil.com.', '127.0.0.1:80@evil.com',
+  'localhost:80@evil.com', 'LOCALHOST.EVIL.COM', '127.0.0.1.EVIL.COM', '[::1].evil.com', '::1.evil.com', '[::ffff:8.8.8.8]', '[::2]', '[fe80::1]',
+  '[::]', '0.0.0.0', '128.0.0.1', '126.255.255.255', '10.0.0.1', '192.168.1.1', 'xlocalhost', 'localhostx', 'localhost-evil.com', 'my.localhost.evil.com',
+  '127.0.0.1.nip.io', 'localtest.me', 'evil.com:127.0.0.1', 'evil.com,127.0.0.1', '127.0.0.1 evil.com', '1270.0.0.1', '127.0.0.1.1', '',
+];
+/** Spellings of this machine a browser or client may send. */
+const loopback = (port: number) => ['127.0.0.1', `127.0.0.1:${port}`, 'localhost', `localhost:${port}`, 'LOCALHOST', 'LocalHost:80', '127.0.0.2', '127.255.255.254', '[::1]', `[::1]:${port}`, '[0:0:0:0:0:0:0:1]'];
+
+/** The status of a GET of `path` on 127.0.0.1:`port` for each Host header, sent as written (an empty one too). */
+async function statusesByHost(port: number, path: string, hosts: readonly string[]): Promise<Record<string, number>> {
+  const statuses: Record<string, number> = {};
+  for (const host of hosts) {
+    statuses[host] = await new Promise<number>((resolve, reject) => {
+      let answer = '';
+      const socket = connect({ host: '127.0.0.1', port }, () => socket.end(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`));
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+    });
+  }
+  return statuses;
+}
+
+/** The inspector's `/api/…` GET routes, as concrete paths on the recorded session (call 2, with the queries they need). */
+function apiRoutes(app: { routes: { method: string; path: string }[] }): string[] {
+  const queries: Record<string, string> = { '/find': '?text=Revenue', '/diff': '?b=2', '/api/apps/:app/sessions': '?user=reader' };
+  const params: Record<string, string> = { ':app': CACHED.appName, ':user': CACHED.userId, ':session': CACHED.sessionId, ':index': '2' };
+  const paths = [...new Set(app.routes.filter((route) => route.method === 'GET' && route.path.startsWith('/api/')).map((route) => route.path))];
+  return paths.map((path) => {
+    const query = Object.entries(queries).find(([end]) => path.endsWith(end))?.[1] ?? '';
+    return path.replace(/:[a-z]+/g, (name) => params[name] ?? name) + query;
+  });
+}
 
 export const rows = defineRows(import.meta.url, 'untrusted', [
   {
@@ -171,22 +208,20 @@ export const rows = defineRows(import.meta.url, 'untrusted', [
   {
     id: 'untrusted.server-loopback',
     entry: 'HTTP API',
-    tried: 'listening with no host and no token, binding 0.0.0.0 without a token, a request whose Host is another name',
-    expected: 'binds 127.0.0.1; 0.0.0.0 is refused (`without a token would let anyone … run the agent`); 403 `forbidden_host` (DNS rebinding)',
+    tried: 'listening with no host and no token; binding 0.0.0.0, `::`, other addresses and names that start like loopback without a token; requests whose Host only looks like loopback (`127.0.0.1.evil.com`, `localhost.evil.com`, `127.0.0.1:80@evil.com`, `[::1].evil.com`, IPv6 and mapped forms, uppercase, trailing dots, names that resolve to 127.0.0.1) and real loopback spellings',
+    expected: 'binds 127.0.0.1; every bind beyond loopback is refused (`without a token would let anyone … run the agent`); 403 `forbidden_host` for every Host that is not a loopback name (DNS rebinding); 200 for `localhost`, 127.0.0.0/8 and `[::1]`, with or without a port, in any case',
     run: async () => {
       const runner = await pipelineRunner(res.sqlite(join(await res.dir(), 'loopback.db')));
       const server = createServer({ runner, onError: () => undefined });
       try {
         expect((await server.listen(0)).host).toBe('127.0.0.1');
         expect(server.httpServer.address()).toMatchObject({ address: '127.0.0.1' });
-        await expect(createServer({ runner }).listen(0, '0.0.0.0')).rejects.toThrow(/without a token would let anyone who can reach it run the agent/);
+        for (const host of ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', '::ffff:8.8.8.8', '::2', '127.0.0.1.evil.com', 'localhost.evil.com', '127.0.0.1.nip.io']) {
+          await expect(createServer({ runner }).listen(0, host), host).rejects.toThrow(/without a token would let anyone who can reach it run the agent/);
+        }
         const { port } = server.httpServer.address() as { port: number };
-        const status = await new Promise<number>((resolve, reject) => {
-          const request = httpRequest({ host: '127.0.0.1', port, path: '/healthz', headers: { host: 'evil.example' } }, (response) => (response.resume(), resolve(response.statusCode ?? 0)));
-          request.on('error', reject);
-          request.end();
-        });
-        expect(status).toBe(403);
+        const statuses = await statusesByHost(port, '/healthz', [...NOT_LOOPBACK, ...loopback(port)]);
+        expect(statuses).toEqual(Object.fromEntries([...NOT_LOOPBACK.map((host) => [host, 403]), ...loopback(port).map((host) => [host, 200])]));
       } finally {
         await server.close();
       }
@@ -211,19 +246,31 @@ export const rows = defineRows(import.meta.url, 'untrusted', [
   {
     id: 'untrusted.inspector-access',
     entry: 'web inspector',
-    tried: 'no token: another Host name, a POST; with a token: no header, a wrong one; `agentctx web --host 0.0.0.0` without a token',
-    expected: '403 `forbidden_host`; 405 `read_only`; 401 `unauthorized` (the right token gets through); the CLI refuses to bind beyond loopback, exit 2; `serveInspector` binds 127.0.0.1',
+    tried: 'every `/api/…` route of the inspector (read from the app, checked against src/web/api-routes.ts) on a recorded session: no token with Hosts that only look like loopback, POST/PUT/PATCH/DELETE; with a token: no header, wrong, longer and Basic tokens, HEAD; `agentctx web --host 0.0.0.0` without a token',
+    expected: 'each route: 403 `forbidden_host` for a Host that is not a loopback name, 200 on loopback; 405 `read_only` for every write method; 401 `unauthorized` for every wrong token, 200 with the right one; the CLI refuses to bind beyond loopback, exit 2; `serveInspector` binds 127.0.0.1',
     run: async () => {
       const path = join(await res.dir(), 'inspector.db');
       const store = res.sqlite(path);
-      await store.listSessions({ appName: 'any' });
+      await writeCacheSession(store);
       const open = createInspectorApp({ store, onError: () => undefined });
-      expect((await open.request('/api/info', { headers: { host: 'evil.example' } })).status).toBe(403);
-      expect((await open.request('/api/info', { method: 'POST', headers: { host: '127.0.0.1' } })).status).toBe(405);
       const locked = createInspectorApp({ store, token: 's3cret', onError: () => undefined });
-      expect((await locked.request('/api/info')).status).toBe(401);
-      expect((await locked.request('/api/info', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
-      expect((await locked.request('/api/info', { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200);
+      const routes = apiRoutes(open);
+      expect(routes.length, 'every app.get of src/web/api-routes.ts is a route of the app').toBe((await readFile('src/web/api-routes.ts', 'utf8')).match(/\bapp\.get\(/g)?.length);
+      const failures: string[] = [];
+      const expectStatus = async (app: typeof open, route: string, init: RequestInit, status: number, what: string) => {
+        const got = (await app.request(route, init)).status;
+        if (got !== status) failures.push(`${what} ${route}: ${got}, expected ${status}`);
+      };
+      for (const route of routes) {
+        await expectStatus(open, route, { headers: { host: '127.0.0.1' } }, 200, 'loopback');
+        for (const host of NOT_LOOPBACK) await expectStatus(open, route, { headers: { host } }, 403, `Host ${JSON.stringify(host)}`);
+        for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) await expectStatus(open, route, { method, headers: { host: '127.0.0.1' } }, 405, method);
+        await expectStatus(locked, route, {}, 401, 'no token');
+        await expectStatus(locked, route, { method: 'HEAD' }, 401, 'HEAD, no token');
+        for (const authorization of ['Bearer wrong', 'Bearer s3cret-and-more', 'Bearer s3cre', 'Basic s3cret', 's3cret', 'Bearer']) await expectStatus(locked, route, { headers: { authorization } }, 401, authorization);
+        await expectStatus(locked, route, { headers: { authorization: 'Bearer s3cret' } }, 200, 'the right token');
+      }
+      expect(failures).toEqual([]);
       const result = await cli(['web', '--host', '0.0.0.0', '--store', path]);
       expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 2, stderr: 'error: --host 0.0.0.0 reaches beyond this machine, so the inspector needs a token. Set AGENTCTX_TOKEN (or --token), or bind 127.0.0.1.\n' });
       const served = await serveInspector({ app: open, port: 0 });
