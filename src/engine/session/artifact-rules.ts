@@ -3,18 +3,21 @@ import type { ArtifactTextReader, Artifact, ArtifactKey } from '../../contracts/
 import { TemplateError } from '../../contracts/errors/template-error.js';
 import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
 import type { SessionKey } from '../../contracts/session.js';
+import { identifierIssues } from './input-rules.js';
+import { IDENTIFIER_HINT, loneSurrogateAt } from '../util/identifier.js';
 import { artifactAsText, USER_ARTIFACT_PREFIX } from './artifacts.js';
 
 // Checks and helpers every artifact store shares.
 
-/** Throws a `ValidationError` unless the key and, when given, the artifact can be stored. */
+/**
+ * Throws a `ValidationError` unless the key and, when given, the artifact can be stored: every field of the key a
+ * non-empty identifier (well-formed Unicode, no NUL), and a text artifact's text well-formed (it is kept as UTF-8).
+ */
 export function checkArtifactInput(key: ArtifactKey, artifact?: Artifact, version?: number): void {
-  const issues: ValidationIssue[] = [];
-  for (const field of ['appName', 'userId', 'sessionId', 'filename'] as const) {
-    const value: unknown = key[field];
-    if (typeof value !== 'string' || value === '') issues.push({ path: field, message: 'must be a non-empty string' });
-    else if (value.includes('\u0000')) issues.push({ path: field, message: 'must not contain a NUL character' });
-  }
+  const issues: ValidationIssue[] = identifierIssues(
+    { appName: key.appName, userId: key.userId, sessionId: key.sessionId, filename: key.filename },
+    { nonEmpty: ['appName', 'userId', 'sessionId', 'filename'] },
+  );
   if (key.filename === USER_ARTIFACT_PREFIX) issues.push({ path: 'filename', message: `needs a name after '${USER_ARTIFACT_PREFIX}'` });
   if (version !== undefined && (!Number.isInteger(version) || version < 0)) {
     issues.push({ path: 'version', message: `must be a whole number ≥ 0, got ${String(version)}` });
@@ -22,10 +25,21 @@ export function checkArtifactInput(key: ArtifactKey, artifact?: Artifact, versio
   if (artifact !== undefined) {
     if (typeof artifact.mimeType !== 'string' || artifact.mimeType === '') issues.push({ path: 'artifact.mimeType', message: 'must be a non-empty string' });
     if (artifact.kind === 'text' && typeof artifact.text !== 'string') issues.push({ path: 'artifact.text', message: 'must be a string' });
+    if (artifact.kind === 'text' && typeof artifact.text === 'string') {
+      const lone = loneSurrogateAt(artifact.text);
+      if (lone !== -1) issues.push({ path: 'artifact.text', message: `has a lone surrogate at index ${lone}: text artifacts are kept as UTF-8, which cannot hold it (save it as binary data instead)` });
+    }
     if (artifact.kind === 'binary' && !(artifact.data instanceof Uint8Array)) issues.push({ path: 'artifact.data', message: 'must be a Uint8Array' });
     if (artifact.kind !== 'text' && artifact.kind !== 'binary') issues.push({ path: 'artifact.kind', message: "must be 'text' or 'binary'" });
   }
-  if (issues.length > 0) throw new ValidationError({ subject: 'artifact', issues });
+  const keyProblem = issues.some((issue) => ['appName', 'userId', 'sessionId', 'filename'].includes(issue.path));
+  if (issues.length > 0) throw new ValidationError({ subject: 'artifact', issues, ...(keyProblem ? { hint: IDENTIFIER_HINT } : {}) });
+}
+
+/** Throws a `ValidationError` unless the session key of a listing is usable (as `checkArtifactInput` checks it). */
+export function checkArtifactScope(key: SessionKey): void {
+  const issues = identifierIssues({ appName: key.appName, userId: key.userId, sessionId: key.sessionId }, { nonEmpty: ['appName', 'userId', 'sessionId'] });
+  if (issues.length > 0) throw new ValidationError({ subject: 'artifact listing', issues, hint: IDENTIFIER_HINT });
 }
 
 export function isUserArtifact(filename: string): boolean {

@@ -3,6 +3,7 @@ import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Event, EventActions, EventCompaction, Usage } from '../../contracts/event.js';
 import { JsonReader, joinPath } from '../util/json-reader.js';
 import { readContent } from './decode-content.js';
+import { eventIssues } from './input-rules.js';
 
 const EVENT_FIELDS = [
   'id', 'invocationId', 'author', 'branch', 'timestamp', 'content', 'actions', 'usage', 'partial', 'errorCode', 'errorMessage',
@@ -45,6 +46,8 @@ export function readEvent(reader: JsonReader, value: unknown, path: string): Eve
   if (partial !== undefined) event.partial = partial;
   if (errorCode !== undefined) event.errorCode = errorCode;
   if (errorMessage !== undefined) event.errorMessage = errorMessage;
+  // The rules every store applies (id, state keys, JSON depth), reported here with the rest.
+  for (const issue of eventIssues(event, path)) reader.issue(issue.path, issue.message);
   return event;
 }
 

@@ -1,7 +1,7 @@
 import type { ArtifactStore } from '../../contracts/artifact-store.js';
 import type { Artifact, ArtifactKey, StoredArtifact } from '../../contracts/artifact.js';
 import type { SessionKey } from '../../contracts/session.js';
-import { checkArtifactInput, copyArtifact, isUserArtifact } from './artifact-rules.js';
+import { checkArtifactInput, checkArtifactScope, copyArtifact, isUserArtifact } from './artifact-rules.js';
 
 /** Artifacts held in this process's memory; the reference implementation of the artifact store contract. */
 export function createInMemoryArtifactStore(): ArtifactStore {
@@ -32,6 +32,7 @@ export function createInMemoryArtifactStore(): ArtifactStore {
     },
 
     async list(input: SessionKey): Promise<string[]> {
+      checkArtifactScope(input);
       const names: string[] = [];
       for (const key of versions.keys()) {
         const [scope, filename] = JSON.parse(key) as [string, string];

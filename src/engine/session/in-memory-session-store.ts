@@ -4,7 +4,7 @@ import { copyValue } from '../util/copy-value.js';
 import { toStoredJson } from '../util/json-value.js';
 import type { Event } from '../../contracts/event.js';
 import type { ModelCallOutcome, ModelCallRecord, ModelCallSummary, NewModelCall } from '../../contracts/model-call.js';
-import { callAlreadyEnded, callNotFound, checkOutcome, OUTCOME_FIELDS, outcomeOf } from './model-call-rules.js';
+import { callAlreadyEnded, callNotFound, checkOutcome, OUTCOME_FIELDS, outcomeOf, storableCall, storableOutcome } from './model-call-rules.js';
 import { summarizeModelCall } from './model-call-summary.js';
 import type { Session, SessionKey } from '../../contracts/session.js';
 import type {
@@ -18,6 +18,7 @@ import type {
 import {
   applyToSession,
   checkCreateInput,
+  checkSessionKey,
   eventExists,
   loadedVersion,
   prepareStoredEvent,
@@ -136,12 +137,14 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     },
 
     async getSession(input: GetSessionInput): Promise<Session | undefined> {
+      checkSessionKey(input);
       const stored = sessions.get(sessionMapKey(input));
       if (stored === undefined) return undefined;
       return view(stored, windowEvents(stored.events, input));
     },
 
     async listSessions(input: ListSessionsInput): Promise<Session[]> {
+      checkSessionKey(input, input.userId === undefined ? ['appName'] : ['appName', 'userId']);
       const found: Session[] = [];
       for (const stored of sessions.values()) {
         if (stored.appName !== input.appName) continue;
@@ -154,6 +157,7 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     async appendEvent(input: AppendEventInput): Promise<Event> {
       const { session, event } = input;
       if (event.partial === true) return event;
+      checkSessionKey({ appName: session.appName, userId: session.userId, sessionId: session.id });
       const stored = sessions.get(sessionMapKey({ appName: session.appName, userId: session.userId, sessionId: session.id }));
       if (stored === undefined) throw sessionNotFound(session.id);
       if (session.revision !== stored.revision) throw staleSession(session.id, session.revision, stored.revision);
@@ -179,10 +183,12 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     },
 
     async deleteSession(input: SessionKey): Promise<void> {
+      checkSessionKey(input);
       sessions.delete(sessionMapKey(input));
     },
 
     async recordModelCall(input: SessionKey & { call: NewModelCall }): Promise<number> {
+      checkSessionKey(input);
       const stored = sessions.get(sessionMapKey(input));
       if (stored === undefined) throw sessionNotFound(input.sessionId);
       const { call } = input;
@@ -192,15 +198,17 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
       const index = stored.calls.length + 1;
       // Kept by reference: the request shares its parts with the stored (frozen) events, and models must not
       // change what they are sent, so copying megabytes per call would buy nothing. Reads hand out copies.
-      stored.calls.push({ record: { ...call, status: outcome.status, index }, requestChars: undefined });
+      stored.calls.push({ record: { ...storableCall(call), status: outcome.status, index }, requestChars: undefined });
       return index;
     },
 
     async completeModelCall(input: SessionKey & { index: number; outcome: ModelCallOutcome }): Promise<void> {
+      checkSessionKey(input);
       completionOf(sessions.get(sessionMapKey(input)), input.sessionId, input)();
     },
 
     async listModelCalls(input: SessionKey): Promise<ModelCallSummary[]> {
+      checkSessionKey(input);
       return (sessions.get(sessionMapKey(input))?.calls ?? []).map((call) => {
         call.requestChars ??= JSON.stringify(call.record.request).length;
         return toStoredJson(summarizeModelCall(call.record, call.requestChars));
@@ -208,6 +216,7 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     },
 
     async getModelCall(input: SessionKey & { index: number }): Promise<ModelCallRecord | undefined> {
+      checkSessionKey(input);
       const call = sessions.get(sessionMapKey(input))?.calls[input.index - 1];
       return call === undefined ? undefined : toStoredJson(call.record);
     },
@@ -229,6 +238,6 @@ function completionOf(stored: { calls: { record: ModelCallRecord }[] } | undefin
   return () => {
     const record = call.record as Record<string, unknown>;
     for (const field of OUTCOME_FIELDS) if (record[field] !== undefined && !(field in input.outcome)) record[field] = undefined;
-    Object.assign(record, input.outcome);
+    Object.assign(record, storableOutcome(input.outcome));
   };
 }

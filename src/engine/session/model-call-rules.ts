@@ -2,7 +2,8 @@ import { ConflictError } from '../../contracts/errors/conflict-error.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { ModelCallOutcome, ModelCallStatus, NewModelCall } from '../../contracts/model-call.js';
-import { findNonJson } from '../util/json-value.js';
+import { storableText } from '../util/identifier.js';
+import { ENVELOPE_DEPTH, findNonJson, MAX_JSON_DEPTH } from '../util/json-value.js';
 
 // The rules of the model-call lifecycle every store shares, so they refuse the same things with the same errors.
 
@@ -39,11 +40,36 @@ export function checkOutcome(outcome: CallOutcome, path: string, completing: boo
     issues.push({ path: `${path}.wire.body`, message: 'must be the text sent' });
   }
   // Only a status: nothing else to check (the common case of a call recorded before it is sent).
-  const problem = Object.keys(outcome).length === 1 ? undefined : findNonJson(outcome, path);
+  const problem = Object.keys(outcome).length === 1 ? undefined : findNonJson(outcome, path, { maxDepth: MAX_JSON_DEPTH + ENVELOPE_DEPTH });
   if (problem !== undefined) issues.push({ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` });
   if (issues.length > 0) {
     throw new ValidationError({ subject: completing ? 'model call outcome' : 'model call', issues, hint: 'Responses, usage and wire records must be plain JSON data.' });
   }
+}
+
+/**
+ * The call with the text kept in plain columns (its invocation, agent, model, parent call, error and response event)
+ * as every store keeps it: a lone surrogate or NUL, which a model or a provider's error can bring, becomes U+FFFD
+ * (PostgreSQL cannot hold NUL in text, and SQLite changes lone surrogates). Request and response are JSON, kept exactly.
+ */
+export function storableCall<T extends NewModelCall>(call: T): T {
+  const stored: T = storableOutcome({ ...call, invocationId: text(call.invocationId), agent: text(call.agent) });
+  if (call.model !== undefined) stored.model = { ...call.model, provider: text(call.model.provider), modelId: text(call.model.modelId) };
+  if (call.parent !== undefined) stored.parent = { ...call.parent, functionCallId: text(call.parent.functionCallId), tool: text(call.parent.tool) };
+  return stored;
+}
+
+// Text made storable; anything else (a caller's mistake the type checks report) left as it is.
+function text<T>(value: T): T {
+  return (typeof value === 'string' ? storableText(value) : value) as T;
+}
+
+/** The outcome with its error message and response event id as every store keeps them (see `storableCall`). */
+export function storableOutcome<T extends { error?: string | undefined; responseEventId?: string | undefined }>(outcome: T): T {
+  const stored = { ...outcome };
+  if (outcome.error !== undefined) stored.error = text(outcome.error);
+  if (outcome.responseEventId !== undefined) stored.responseEventId = text(outcome.responseEventId);
+  return stored;
 }
 
 export function callNotFound(sessionId: string, index: number): NotFoundError {

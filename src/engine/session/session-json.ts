@@ -3,6 +3,7 @@ import type { Event } from '../../contracts/event.js';
 import type { Session } from '../../contracts/session.js';
 import { JsonReader, joinPath } from '../util/json-reader.js';
 import { checkUniqueEventIds, readEvent } from './decode-event.js';
+import { identifierIssues, jsonIssue, stateKeyIssues, stateValueProblem } from './input-rules.js';
 
 /** Version of the JSON form written by `sessionToJson`; readers reject newer ones. */
 export const SESSION_SCHEMA_VERSION = 1;
@@ -29,6 +30,12 @@ export function parseSession(value: unknown, subject = 'session'): Session {
   const userId = reader.string(record, 'userId', '', { nonEmpty: true });
   const id = reader.string(record, 'id', '', { nonEmpty: true });
   const state = record['state'] == null ? {} : reader.object(record['state'], 'state');
+  for (const issue of identifierIssues({ appName, userId, id }, { optional: ['appName', 'userId', 'id'] })) reader.issue(issue.path, issue.message);
+  if (state !== undefined) {
+    for (const issue of stateKeyIssues(state, 'state')) reader.issue(issue.path, issue.message);
+    const problem = stateValueProblem(state, 'state');
+    if (problem !== undefined) reader.issue(problem.path, jsonIssue(problem).message);
+  }
   const lastUpdateTime = reader.number(record, 'lastUpdateTime', '', { optional: true, min: 0 }) ?? 0;
   const events: Event[] = [];
   const list = record['events'] == null ? [] : reader.array(record['events'], 'events');

@@ -1,13 +1,13 @@
 import { ConflictError } from '../../contracts/errors/conflict-error.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
-import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Event } from '../../contracts/event.js';
 import type { CreateSessionInput } from '../../contracts/session-store.js';
-import type { Session } from '../../contracts/session.js';
+import type { Session, SessionKey } from '../../contracts/session.js';
 import { withoutTempKeys, type StateRecord } from '../state/state-delta.js';
 import { APP_PREFIX, USER_PREFIX } from '../state/state-keys.js';
 import { copyValue } from '../util/copy-value.js';
-import { deepFreeze, findNonJson, toStoredJson } from '../util/json-value.js';
+import { deepFreeze, toStoredJson } from '../util/json-value.js';
+import { checkKeyFields, eventIssues, identifierIssues, jsonIssue, refuse, stateKeyIssues, stateValueProblem } from './input-rules.js';
 import { eventToJson } from './session-json.js';
 
 // Behaviour every session store shares, so the implementations cannot drift apart.
@@ -85,37 +85,34 @@ export function eventExists(eventId: string, sessionId: string): ConflictError {
   });
 }
 
-/** Refuses a `createSession` input before anything is written. */
+/** Refuses a `createSession` input before anything is written: the key's fields, the state's keys and values. */
 export function checkCreateInput(input: CreateSessionInput, state: StateRecord): void {
-  const issues = [];
-  if (typeof input.appName !== 'string' || input.appName === '') issues.push({ path: 'appName', message: 'must be a non-empty string' });
-  if (typeof input.userId !== 'string' || input.userId === '') issues.push({ path: 'userId', message: 'must be a non-empty string' });
-  const problem = findNonJson(withoutTempKeys(state), 'state');
-  if (problem !== undefined) issues.push({ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` });
-  if (Object.hasOwn(state, PROTO_KEY)) issues.push(protoKeyIssue('state'));
-  if (issues.length > 0) throw new ValidationError({ subject: 'session', issues });
+  const sessionId = typeof input.sessionId === 'string' && input.sessionId.trim() === '' ? undefined : input.sessionId;
+  const issues = identifierIssues({ appName: input.appName, userId: input.userId, sessionId }, { nonEmpty: ['appName', 'userId'], optional: ['sessionId'] });
+  if (typeof state !== 'object' || state === null || Array.isArray(state)) {
+    issues.push({ path: 'state', message: 'must be an object of state keys' });
+  } else {
+    issues.push(...stateKeyIssues(state, 'state'));
+    const problem = stateValueProblem(withoutTempKeys(state), 'state');
+    if (problem !== undefined) issues.push(jsonIssue(problem));
+  }
+  refuse('session', issues);
 }
 
-// A state key no object can hold as its own: assigning it replaces the object's prototype instead (JSON.parse makes it).
-const PROTO_KEY = '__proto__';
-
-function protoKeyIssue(path: string): { path: string; message: string } {
-  return { path: `${path}["${PROTO_KEY}"]`, message: 'is not a usable state key (it would replace the state object’s prototype); choose another name' };
+/** Refuses a store call whose session key is not usable (a lone surrogate, a NUL, not a string) before any lookup. */
+export function checkSessionKey(key: { readonly [K in keyof SessionKey]?: string | undefined }, fields: readonly (keyof SessionKey)[] = ['appName', 'userId', 'sessionId']): void {
+  const values: Record<string, unknown> = {};
+  for (const field of fields) values[field] = key[field];
+  checkKeyFields('session key', values);
 }
 
-/** The event as storage keeps it: validated as JSON, `temp:` keys removed, copied, frozen. */
+/** The event as storage keeps it: validated (id, state keys, JSON and its depth), `temp:` keys removed, copied, frozen. */
 export function prepareStoredEvent(event: Event): Event {
-  if (Object.hasOwn(event.actions.stateDelta, PROTO_KEY)) throw new ValidationError({ subject: 'event', issues: [protoKeyIssue('event.actions.stateDelta')] });
+  const keyIssues = stateKeyIssues(event.actions.stateDelta, 'event.actions.stateDelta');
+  refuse('event', keyIssues);
   const stateDelta = withoutTempKeys(event.actions.stateDelta);
   const candidate = eventToJson({ ...event, actions: { ...event.actions, stateDelta } });
-  const problem = findNonJson(candidate, 'event');
-  if (problem !== undefined) {
-    throw new ValidationError({
-      subject: 'event',
-      issues: [{ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` }],
-      hint: 'State values and tool results must be plain JSON data.',
-    });
-  }
+  refuse('event', eventIssues(candidate, 'event'));
   return deepFreeze(toStoredJson(candidate));
 }
 

@@ -1,3 +1,4 @@
+import { setOwn } from '../util/copy-value.js';
 import { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './state-keys.js';
 
 export type StateRecord = Record<string, unknown>;
@@ -12,9 +13,10 @@ export type SplitStateDelta = {
 export function splitStateDelta(delta: Readonly<StateRecord>): SplitStateDelta {
   const split: SplitStateDelta = { app: {}, user: {}, session: {} };
   for (const [key, value] of Object.entries(delta)) {
-    if (key.startsWith(APP_PREFIX)) split.app[key.slice(APP_PREFIX.length)] = value;
-    else if (key.startsWith(USER_PREFIX)) split.user[key.slice(USER_PREFIX.length)] = value;
-    else if (!key.startsWith(TEMP_PREFIX)) split.session[key] = value;
+    // Own properties even for a key that is `__proto__` once unprefixed (stores refuse it; a copy must not lose it).
+    if (key.startsWith(APP_PREFIX)) setOwn(split.app, key.slice(APP_PREFIX.length), value);
+    else if (key.startsWith(USER_PREFIX)) setOwn(split.user, key.slice(USER_PREFIX.length), value);
+    else if (!key.startsWith(TEMP_PREFIX)) setOwn(split.session, key, value);
   }
   return split;
 }

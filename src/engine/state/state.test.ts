@@ -57,3 +57,23 @@ describe('scopes', () => {
     expect(withoutTempKeys({ a: 1, 'temp:b': 2 })).toEqual({ a: 1 });
   });
 });
+
+describe('prototype-safe state', () => {
+  it('keeps a __proto__ key written through State as an own key, for the store to refuse by name', () => {
+    const base: Record<string, unknown> = {};
+    const state = new State(base);
+    state.set('__proto__', { isAdmin: true });
+    expect(Object.getPrototypeOf(base)).toBe(Object.prototype);
+    expect((base as { isAdmin?: unknown }).isAdmin).toBeUndefined();
+    expect(state.get('__proto__')).toEqual({ isAdmin: true });
+    expect(Object.keys(state.delta())).toEqual(['__proto__']);
+    expect(Object.keys(state.toRecord())).toEqual(['__proto__']);
+  });
+
+  it('splits a delta whose unprefixed key is __proto__ without touching a prototype', () => {
+    const split = splitStateDelta({ 'app:__proto__': { x: 1 }, 'user:__proto__': 2 });
+    expect(Object.getPrototypeOf(split.app)).toBe(Object.prototype);
+    expect(Object.entries(split.app)).toEqual([['__proto__', { x: 1 }]]);
+    expect(Object.entries(split.user)).toEqual([['__proto__', 2]]);
+  });
+});

@@ -1,4 +1,4 @@
-import { copyValue } from '../util/copy-value.js';
+import { copyValue, setOwn } from '../util/copy-value.js';
 import type { StateRecord } from './state-delta.js';
 import { isTempKey } from './state-keys.js';
 
@@ -31,8 +31,9 @@ export class State {
 
   set(key: string, value: unknown): void {
     const stored = copyValue(value);
-    this.#base[key] = stored;
-    this.#delta[key] = copyValue(stored);
+    // Own properties even for `__proto__`, which the store then refuses by name instead of a prototype changing here.
+    setOwn(this.#base, key, stored);
+    setOwn(this.#delta, key, copyValue(stored));
   }
 
   update(values: Readonly<StateRecord>): void {
@@ -55,7 +56,7 @@ export class State {
     for (const source of [this.#base, this.#delta]) {
       for (const [key, value] of Object.entries(source)) {
         if (options.includeTemp === false && isTempKey(key)) continue;
-        record[key] = value;
+        setOwn(record, key, value);
       }
     }
     return copyValue(record);

@@ -2,8 +2,9 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import type { ArtifactStore } from '../../contracts/artifact-store.js';
 import type { Artifact, ArtifactKey, StoredArtifact } from '../../contracts/artifact.js';
+import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { SessionKey } from '../../contracts/session.js';
-import { checkArtifactInput, isUserArtifact } from '../../engine/session/artifact-rules.js';
+import { checkArtifactInput, checkArtifactScope, isUserArtifact } from '../../engine/session/artifact-rules.js';
 
 export type FsArtifactStoreOptions = {
   /** Folder that holds every app's artifacts; created when needed. */
@@ -21,11 +22,11 @@ const CONTENT_FILE = 'content';
  * also after a crash. Versions are claimed with an exclusive `mkdir`, so concurrent writers never share one.
  */
 export function createFsArtifactStore(options: FsArtifactStoreOptions): ArtifactStore {
-  const userDir = (key: SessionKey) => join(options.root, encodeSegment(key.appName), encodeSegment(key.userId), 'user');
+  const userDir = (key: SessionKey) => join(options.root, encodeSegment(key.appName, 'appName'), encodeSegment(key.userId, 'userId'), 'user');
   const sessionDir = (key: SessionKey) =>
-    join(options.root, encodeSegment(key.appName), encodeSegment(key.userId), 'sessions', encodeSegment(key.sessionId));
+    join(options.root, encodeSegment(key.appName, 'appName'), encodeSegment(key.userId, 'userId'), 'sessions', encodeSegment(key.sessionId, 'sessionId'));
   const scopeDir = (key: SessionKey, filename: string) => (isUserArtifact(filename) ? userDir(key) : sessionDir(key));
-  const artifactDir = (key: ArtifactKey) => join(scopeDir(key, key.filename), encodeSegment(key.filename));
+  const artifactDir = (key: ArtifactKey) => join(scopeDir(key, key.filename), encodeSegment(key.filename, 'filename'));
 
   const completeVersions = async (dir: string): Promise<number[]> => {
     const entries = await readdirOrEmpty(dir);
@@ -84,10 +85,13 @@ export function createFsArtifactStore(options: FsArtifactStoreOptions): Artifact
     },
 
     async list(input: SessionKey): Promise<string[]> {
+      checkArtifactScope(input);
       const names: string[] = [];
       for (const dir of [sessionDir(input), userDir(input)]) {
         for (const entry of await readdirOrEmpty(dir)) {
-          if ((await completeVersions(join(dir, entry))).length > 0) names.push(decodeSegment(entry));
+          // An entry this store did not make (its name is not one of its encodings) is not an artifact.
+          const name = decodeSegment(entry);
+          if (name !== undefined && (await completeVersions(join(dir, entry))).length > 0) names.push(name);
         }
       }
       return names.sort();
@@ -105,13 +109,30 @@ export function createFsArtifactStore(options: FsArtifactStoreOptions): Artifact
   };
 }
 
-// Every name becomes one safe path segment; dots are encoded too, so `.` and `..` cannot walk the tree.
-function encodeSegment(name: string): string {
-  return encodeURIComponent(name).replace(/\./g, '%2E').replace(/\*/g, '%2A');
+// Most file systems allow 255 bytes in one name (Linux, macOS, Windows: 255 characters).
+const MAX_SEGMENT_BYTES = 255;
+
+// Every name becomes one safe path segment; dots are encoded too, so `.` and `..` cannot walk the tree. The names
+// were checked first (`checkArtifactInput`): well-formed Unicode, so encoding cannot throw.
+function encodeSegment(name: string, field: string): string {
+  const segment = encodeURIComponent(name).replace(/\./g, '%2E').replace(/\*/g, '%2A');
+  if (segment.length > MAX_SEGMENT_BYTES) {
+    throw new ValidationError({
+      subject: 'artifact',
+      issues: [{ path: field, message: `is too long for the file artifact store: ${segment.length} bytes as a file name, at most ${MAX_SEGMENT_BYTES}` }],
+      hint: 'Use a shorter name: characters other than letters, digits and - _ ! ~ \' ( ) take 3 bytes for each of their UTF-8 bytes.',
+    });
+  }
+  return segment;
 }
 
-function decodeSegment(segment: string): string {
-  return decodeURIComponent(segment);
+function decodeSegment(segment: string): string | undefined {
+  try {
+    const name = decodeURIComponent(segment);
+    return encodeURIComponent(name).replace(/\./g, '%2E').replace(/\*/g, '%2A') === segment ? name : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function readdirOrEmpty(dir: string): Promise<string[]> {

@@ -1,7 +1,7 @@
 import type { ArtifactStore } from '../../contracts/artifact-store.js';
 import type { Artifact, ArtifactKey, StoredArtifact } from '../../contracts/artifact.js';
 import type { SessionKey } from '../../contracts/session.js';
-import { checkArtifactInput, isUserArtifact } from '../../engine/session/artifact-rules.js';
+import { checkArtifactInput, checkArtifactScope, isUserArtifact } from '../../engine/session/artifact-rules.js';
 import { lazyMigrations, type MigrationResult } from './migrations.js';
 import type { SqlDriver } from './sql-driver.js';
 
@@ -81,6 +81,7 @@ export function createSqlArtifactStore(driver: SqlDriver, options: SqlArtifactSt
     },
 
     async list(input: SessionKey): Promise<string[]> {
+      checkArtifactScope(input);
       await ready();
       // Session ids are never empty, so '' selects exactly the user's `user:` artifacts.
       const rows = await driver.query<{ filename: string }>(

@@ -3,8 +3,8 @@ import type { ModelCallOutcome, ModelCallRecord, ModelCallSummary, NewModelCall 
 import type { SessionKey } from '../../contracts/session.js';
 import type { SessionStore } from '../../contracts/session-store.js';
 import { sessionNotFound } from '../../engine/session/store-rules.js';
-import { callAlreadyEnded, callNotFound, checkOutcome, outcomeOf } from '../../engine/session/model-call-rules.js';
-import { findNonJson } from '../../engine/util/json-value.js';
+import { callAlreadyEnded, callNotFound, checkOutcome, outcomeOf, storableCall, storableOutcome } from '../../engine/session/model-call-rules.js';
+import { ENVELOPE_DEPTH, findNonJson, MAX_JSON_DEPTH } from '../../engine/util/json-value.js';
 import {
   baseOf,
   CALL_FROM,
@@ -74,8 +74,10 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
   const wires = new WireDeltas();
 
   // Checks an outcome and encodes its wire body; `write` then completes the call inside whatever transaction runs it.
-  function prepareCompletion(session: SessionKey, { index, outcome }: { index: number; outcome: ModelCallOutcome }): SqlCompletion {
-    checkOutcome(outcome, 'outcome', true);
+  function prepareCompletion(session: SessionKey, completion: { index: number; outcome: ModelCallOutcome }): SqlCompletion {
+    const { index } = completion;
+    checkOutcome(completion.outcome, 'outcome', true);
+    const outcome = storableOutcome(completion.outcome);
     const key = keyParams(session);
     const wire = outcome.wire === undefined ? undefined : wires.encode(JSON.stringify(key), outcome.wire.body);
     return {
@@ -100,12 +102,14 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
 
     async recordModelCall(input: SessionKey & { call: NewModelCall }): Promise<number> {
       const key = keyParams(input);
+      // Free text in plain columns, as every store keeps it; checked and written from here on.
+      const call = storableCall(input.call);
       const sessionKey = JSON.stringify(key);
-      const outcome = outcomeOf(input.call);
+      const outcome = outcomeOf(call);
       checkOutcome(outcome, 'call', false);
-      const stored = deltas.encode(sessionKey, input.call);
+      const stored = deltas.encode(sessionKey, call);
       // Only what is written needs checking: a shared prefix was checked when its call was recorded.
-      const problem = findNonJson({ ...input.call, request: stored.request, provenance: stored.provenance }, 'call');
+      const problem = findNonJson({ ...call, request: stored.request, provenance: stored.provenance }, 'call', { maxDepth: MAX_JSON_DEPTH + ENVELOPE_DEPTH });
       if (problem !== undefined) {
         throw new ValidationError({
           subject: 'model call',
@@ -122,10 +126,10 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
         if (taken === undefined) throw sessionNotFound(input.sessionId);
         if (stored.base !== undefined && !(await baseStillThere(tx, key, stored.base.index, stored.baseCheck))) {
           // The session was deleted and made again elsewhere since: write this call whole.
-          Object.assign(stored, deltas.whole(input.call));
+          Object.assign(stored, deltas.whole(call));
         }
         if (wire !== undefined) await checkWireBase(tx, key, wire, outcome.wire?.body ?? '');
-        await tx.run(INSERT_CALL, [...key, taken, ...recordParams(input.call, stored)]);
+        await tx.run(INSERT_CALL, [...key, taken, ...recordParams(call, stored)]);
         // A call recorded after the fact has its outcome row at once; a pending one gets it when it ends (or now, with
         // status pending, to keep the outcome fields it was recorded with until then).
         if (outcome.status !== 'pending' || Object.keys(outcome).length > 1) {
@@ -148,17 +152,15 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
     },
 
     async listModelCalls(input: SessionKey): Promise<ModelCallSummary[]> {
+      const key = keyParams(input);
       await ready();
-      const rows = await driver.query<SummaryRow>(
-        `SELECT ${SUMMARY_SELECT.join(', ')} FROM ${CALL_FROM} WHERE ${CALL_WHERE} ORDER BY c.call_index`,
-        keyParams(input),
-      );
+      const rows = await driver.query<SummaryRow>(`SELECT ${SUMMARY_SELECT.join(', ')} FROM ${CALL_FROM} WHERE ${CALL_WHERE} ORDER BY c.call_index`, key);
       return rows.map(toCallSummary);
     },
 
     async getModelCall(input: SessionKey & { index: number }): Promise<ModelCallRecord | undefined> {
-      await ready();
       const key = keyParams(input);
+      await ready();
       return driver.transaction(
         async (tx) => {
           const row = (await tx.query<CallRow>(`SELECT ${CALL_SELECT.join(', ')} FROM ${CALL_FROM} WHERE ${CALL_WHERE} AND c.call_index = ?`, [...key, input.index]))[0];

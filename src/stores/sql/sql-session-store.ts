@@ -11,6 +11,7 @@ import type {
 import {
   applyToSession,
   checkCreateInput,
+  checkSessionKey,
   eventExists,
   prepareStoredEvent,
   sessionExists,
@@ -94,8 +95,8 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
     },
 
     async getSession(input: GetSessionInput): Promise<Session | undefined> {
-      await ready();
       const key = keyParams(input);
+      await ready();
       return driver.transaction(
         async (tx) => {
           const row = (await tx.query<SessionRow>(`SELECT revision, update_time FROM agentctx_sessions WHERE ${SESSION_WHERE}`, key))[0];
@@ -118,6 +119,7 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
     },
 
     async listSessions(input: ListSessionsInput): Promise<Session[]> {
+      checkSessionKey(input, input.userId === undefined ? ['appName'] : ['appName', 'userId']);
       await ready();
       const where = input.userId === undefined ? 'app_name = ?' : 'app_name = ? AND user_id = ?';
       const params = input.userId === undefined ? [input.appName] : [input.appName, input.userId];
@@ -175,8 +177,8 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
     },
 
     async deleteSession(input: SessionKey): Promise<void> {
-      await ready();
       const key = keyParams(input);
+      await ready();
       // Explicit deletes rather than trusting ON DELETE CASCADE, which SQLite only honours with foreign_keys on.
       await driver.transaction(async (tx) => {
         for (const table of ['agentctx_events', 'agentctx_session_state', 'agentctx_model_call_outcomes', 'agentctx_model_calls']) {

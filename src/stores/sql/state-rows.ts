@@ -2,6 +2,7 @@ import type { Session } from '../../contracts/session.js';
 import { loadedVersion, staleSharedState } from '../../engine/session/store-rules.js';
 import { mergeScopedState, type SplitStateDelta, type StateRecord } from '../../engine/state/state-delta.js';
 import { APP_PREFIX, USER_PREFIX } from '../../engine/state/state-keys.js';
+import { setOwn } from '../../engine/util/copy-value.js';
 import type { SqlExecutor, SqlParam } from './sql-driver.js';
 
 /** One stored state key: its name without the scope prefix, and its value as JSON text. */
@@ -132,6 +133,6 @@ export function mergedState(
 export function readStateRows(rows: readonly StateRow[]): StateRecord {
   const sorted = [...rows].sort((a, b) => byCodeUnit(a.state_key, b.state_key));
   const record: StateRecord = {};
-  for (const row of sorted) record[row.state_key] = JSON.parse(row.value_json) as unknown;
+  for (const row of sorted) setOwn(record, row.state_key, JSON.parse(row.value_json) as unknown);
   return record;
 }
