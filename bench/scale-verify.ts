@@ -1,5 +1,5 @@
 // bench:scale's verdict, read from the database after the run.
-import type { SessionStore } from 'agentctx';
+import type { Part, SessionStore } from 'agentctx';
 import { type AcknowledgedTurn, type ClientPlan, APP } from './scale-client.js';
 
 export type Verification = {
@@ -30,7 +30,9 @@ export async function verify(store: SessionStore, plans: readonly ClientPlan[], 
       seen.set(event.id, index);
     });
     positions.set(`${plan.userId}/${plan.sessionId}`, seen);
-    const responses = events.filter((event) => event.content?.parts.some((part) => 'functionResponse' in part && part.functionResponse.name === 'count_turn')).length;
+    // A call a killed server left open may be answered later as interrupted (docs/runner.md): that counted nothing.
+    const counts = (part: Part) => 'functionResponse' in part && part.functionResponse.name === 'count_turn' && !String(part.functionResponse.response?.['error'] ?? '').startsWith('interrupted:');
+    const responses = events.filter((event) => event.content?.parts.some(counts)).length;
     counted.set(plan.userId, (counted.get(plan.userId) ?? 0) + responses);
     result.countedTurns += responses;
     if (session !== undefined) states.set(plan.userId, session.state);

@@ -1,7 +1,7 @@
 import type { CompactionPlan, SlidingWindow } from '../../contracts/compaction.js';
 import type { Event } from '../../contracts/event.js';
 import { afterCompaction, coveredEventIds } from './compaction-ranges.js';
-import { closeOverPairs, cutAtPending } from './pending-calls.js';
+import { abandonedCalls, closeOverPairs, cutAtPending } from './pending-calls.js';
 
 /**
  * The sliding-window compaction due after an invocation (ADK's `_run_compaction_for_sliding_window`): once
@@ -34,8 +34,10 @@ export function planSlidingWindow(events: readonly Event[], window: SlidingWindo
   const start = order[Math.max(0, firstNew - window.overlapSize)] as { first: number };
   const end = fresh.at(-1) as { last: number };
   const slice = events.slice(start.first, end.last + 1).filter((event) => event.actions.compaction === undefined);
-  const cut = cutAtPending(slice, events);
-  const covered = byIds ? closeOverPairs(cut, events, coveredEventIds(events)) : cut;
+  // agentctx's rules plan past calls a stopped run abandoned (ADK stops at them for good).
+  const settled = byIds ? abandonedCalls(events) : undefined;
+  const cut = cutAtPending(slice, events, settled);
+  const covered = byIds ? closeOverPairs(cut, events, coveredEventIds(events), settled) : cut;
   if (covered.length === 0) return undefined;
   return {
     trigger: 'sliding_window',

@@ -1,7 +1,7 @@
 import type { CompactionPlan, TokenTrigger } from '../../contracts/compaction.js';
 import type { Event } from '../../contracts/event.js';
 import { afterCompaction, coveredEventIds, coversEvent, latestCompaction } from './compaction-ranges.js';
-import { closeOverPairs, cutAtPending, pairSafeEnd } from './pending-calls.js';
+import { abandonedCalls, closeOverPairs, cutAtPending, pairSafeEnd, summarizedCallIds } from './pending-calls.js';
 
 export type TokenPlanOptions = {
   /** The prompt size to compare with the threshold; no compaction when unknown. */
@@ -31,11 +31,15 @@ export function planTokenCompaction(events: readonly Event[], trigger: TokenTrig
   const isNew = afterCompaction(events, previous?.compaction, byIds);
   const candidates = events.filter((event, index) => event.actions.compaction === undefined && isNew(event, index));
   if (candidates.length <= trigger.eventRetentionSize) return undefined;
-  const split = trigger.eventRetentionSize === 0 ? candidates.length : pairSafeEnd(candidates, candidates.length - trigger.eventRetentionSize);
-  let head = cutAtPending(candidates.slice(0, split), events);
+  // agentctx's rules plan past calls a stopped run abandoned, and past responses to calls already summarized.
+  const covered = byIds ? coveredEventIds(events) : new Set<string>();
+  const settled = byIds ? abandonedCalls(events) : undefined;
+  const summarized = byIds ? summarizedCallIds(events, covered) : undefined;
+  const split = trigger.eventRetentionSize === 0 ? candidates.length : pairSafeEnd(candidates, candidates.length - trigger.eventRetentionSize, summarized);
+  let head = cutAtPending(candidates.slice(0, split), events, settled);
   const keep = options.keepFrom === undefined ? -1 : head.findIndex((event) => event.id === options.keepFrom);
   if (keep !== -1) head = head.slice(0, keep);
-  if (byIds) head = closeOverPairs(head, events, coveredEventIds(events));
+  if (byIds) head = closeOverPairs(head, events, covered, settled);
   if (head.length === 0) return undefined;
   const seed = previous === undefined ? undefined : seedEvent(previous.event, previous.compaction, options.newId);
   const previousIds = previous === undefined ? [] : previous.compaction.eventIds ?? events.filter((event) => event.actions.compaction === undefined && coversEvent(previous.compaction, event)).map((event) => event.id);

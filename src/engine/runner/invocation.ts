@@ -17,8 +17,15 @@ import { createEvent } from '../session/create-event.js';
 import { isTempKey } from '../state/state-keys.js';
 import type { CallLog } from './call-log.js';
 
-/** Writes refused as conflicts are retried this many times in all, each after reloading the session. */
-export const CONFLICT_ATTEMPTS = 10;
+/**
+ * Writes refused as conflicts are retried, each after reloading the session, until this many attempts or this much
+ * time has gone by. Many writers of one shared key on a store with slower round trips (PostgreSQL) can lose ten races
+ * in a row (bench:concurrency: 11 of 200 turns at 10 attempts), so the bound is mostly time.
+ */
+export const CONFLICT_ATTEMPTS = 60;
+export const CONFLICT_BUDGET_MS = 30_000;
+/** The longest random pause between attempts. */
+const CONFLICT_PAUSE_MS = 500;
 
 /** Settings shared by every invocation of a runner. */
 export type RunnerSettings = {
@@ -41,6 +48,8 @@ export type RunnerSettings = {
   readonly modelTimeoutMs: number | undefined;
   /** Milliseconds one tool call may take; no limit when undefined. */
   readonly toolTimeoutMs: number | undefined;
+  /** Milliseconds before another process's unanswered call counts as interrupted; the default rule when undefined. */
+  readonly interruptedAfterMs?: number | undefined;
   readonly streaming: boolean;
   readonly now: () => number;
   readonly newId: () => string;
@@ -112,7 +121,7 @@ export class Invocation {
    * Stores an event after every earlier one; parallel branches write through here one at a time. When the store
    * refuses it as a conflict (another process appended to the session, or wrote a shared `app:`/`user:` key this
    * copy read), the session is loaded again and the event made anew by `remake` (by default, the same event) and
-   * stored again: at most {@link CONFLICT_ATTEMPTS} times, then the conflict is thrown. `completes` is a recorded
+   * stored again: at most {@link CONFLICT_ATTEMPTS} times within {@link CONFLICT_BUDGET_MS}, then the conflict is thrown. `completes` is a recorded
    * call of this session the event answers, completed in the same write.
    */
   persist(event: Event, remake?: () => Promise<Event>, completes?: AppendEventInput['completeModelCall']): Promise<Event> {
@@ -126,20 +135,22 @@ export class Invocation {
 
   async #appendWithRetries(first: Event, remake: (() => Promise<Event>) | undefined, completes: AppendEventInput['completeModelCall']): Promise<Event> {
     let event = first;
+    const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.settings.sessions.appendEvent(completes === undefined ? { session: this.session, event } : { session: this.session, event, completeModelCall: completes });
       } catch (error) {
-        if (!(error instanceof ConflictError) || error.code === 'already_exists' || attempt >= CONFLICT_ATTEMPTS) {
-          if (error instanceof ConflictError && attempt >= CONFLICT_ATTEMPTS) {
+        const exhausted = attempt >= CONFLICT_ATTEMPTS || Date.now() - started >= CONFLICT_BUDGET_MS;
+        if (!(error instanceof ConflictError) || error.code === 'already_exists' || exhausted) {
+          if (error instanceof ConflictError && exhausted) {
             throw new ConflictError({ code: error.code as ConstructorParameters<typeof ConflictError>[0]['code'], message: `${error.message} Gave up after ${attempt} attempts, reloading the session before each.`, hint: 'Too many writers contend for this session or its shared state; retry the turn later.' });
           }
           throw error;
         }
         this.conflictsRetried += 1;
         this.settings.stats.conflictsRetried += 1;
-        // A random pause that doubles with each attempt (up to 200 ms), so contending writers spread out.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 2 ** attempt)));
+        // A random pause whose ceiling doubles with each attempt (from 8 ms up to 500 ms), so contending writers spread out.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(CONFLICT_PAUSE_MS, 4 * 2 ** attempt)));
         await this.reload();
         event = remake === undefined ? event : await remake();
       }

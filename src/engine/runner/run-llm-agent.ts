@@ -16,6 +16,7 @@ import { Deadline } from './deadline.js';
 import { executeFunctionCalls } from './execute-tools.js';
 import { firstResult } from './first-result.js';
 import { firstHook, hookSources } from './hooks.js';
+import { stillOpen } from './interrupted-calls.js';
 import type { AgentRun } from './invocation.js';
 import { callModel } from './model-call.js';
 import { prepareRequest } from './prepare-request.js';
@@ -38,6 +39,9 @@ export async function* runLlmAgent(run: AgentRun): AsyncGenerator<Event, LlmAgen
 }
 
 type StepOutcome = { last: Event | undefined; stop: boolean; transferTo: AgentNode | undefined };
+
+/** Every call of a step was answered by another run while its tools ran here: nothing is left to store. */
+class AnsweredElsewhere extends Error {}
 
 async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Event> {
   const { invocation, node, branch } = run;
@@ -122,14 +126,27 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
 
   const calls = (modelEvent.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : []));
   if (calls.length === 0) return;
-  // Tools read state as it was loaded; after a conflict they run again on the session as it now is.
+  // Tools read state as it was loaded; after a conflict they run again on the session as it now is, for the calls
+  // no other run has answered meanwhile (another process may have recorded them as interrupted).
   let ending: { code: string; message: string } | undefined;
   const respond = async () => {
-    const answered = await executeFunctionCalls(run, calls, assembled, pending?.index);
+    const open = stillOpen(calls, invocation.session.events, modelEvent.id);
+    if (open.length === 0) throw new AnsweredElsewhere();
+    const answered = await executeFunctionCalls(run, open, assembled, pending?.index);
     ending = answered.endInvocation;
     return withOutputKey(agent, answered.event);
   };
-  const responseEvent = await invocation.persist(await respond(), respond);
+  let responseEvent: Event;
+  try {
+    responseEvent = await invocation.persist(await respond(), respond);
+  } catch (error) {
+    if (!(error instanceof AnsweredElsewhere)) throw error;
+    outcome.stop = true;
+    const names = calls.map((call) => `'${call.name}'`).join(', ');
+    const message = `The results of tool calls ${names} were not stored: while they ran, another run on this session recorded them as interrupted. This turn ends here; the tools may have taken effect.`;
+    yield await invocation.persist(invocation.failure(agent.name, branch, 'tool_results_discarded', message));
+    return;
+  }
   yield responseEvent;
   outcome.last = responseEvent;
   if (ending !== undefined) {

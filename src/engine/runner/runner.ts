@@ -16,6 +16,7 @@ import { isTempKey } from '../state/state-keys.js';
 import { checkTimeoutOption } from './deadline.js';
 import { findAgentToRun } from './find-agent-to-run.js';
 import { everyHook, firstHook, hasHook } from './hooks.js';
+import { answerInterruptedCalls, markRunning } from './interrupted-calls.js';
 import { configurationError, Invocation, type RunnerSettings, type RunnerStats } from './invocation.js';
 import { runAgent } from './run-agent.js';
 import { SessionCache } from './session-cache.js';
@@ -51,6 +52,13 @@ export type EngineRunnerOptions = {
    * `{ error }` response saying the tool was stopped; the invocation goes on. No limit when absent.
    */
   toolTimeoutMs?: number;
+  /**
+   * How long a function call another process made may go without a response before a run here records it as
+   * interrupted, in milliseconds (docs/runner.md, *Interrupted tool calls*). Default: `toolTimeoutMs` + 1000 when
+   * set, else 60,000. `0` when no other process runs turns of the same sessions (a restarted process then answers
+   * what its predecessor left at once). Calls of invocations that ran in this process are never waited for.
+   */
+  interruptedAfterMs?: number;
   /** Stream model responses: partial events reach the caller as they come (they are never stored). */
   streaming?: boolean;
   /** Clock and ids, injectable for deterministic runs. */
@@ -88,6 +96,10 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
     const problem = checkTimeoutOption(name, options[name]);
     if (problem !== undefined) throw configurationError(problem, 'Leave it out for no limit.');
   }
+  const waitMs = options.interruptedAfterMs;
+  if (waitMs !== undefined && !(typeof waitMs === 'number' && Number.isFinite(waitMs) && waitMs >= 0)) {
+    throw configurationError(`interruptedAfterMs must be a number of milliseconds, 0 or more; got ${String(waitMs)}.`, 'Leave it out for the default (toolTimeoutMs + 1000, else 60000).');
+  }
   const plugins = Object.freeze([...(options.plugins ?? [])]);
   const issues = checkExtensions(plugins, 'plugins', 'runner');
   if (issues.length > 0) throw new ValidationError({ subject: 'runner', issues });
@@ -120,6 +132,7 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
     maxLlmCalls: options.maxLlmCalls ?? 500,
     modelTimeoutMs: options.modelTimeoutMs,
     toolTimeoutMs: options.toolTimeoutMs,
+    interruptedAfterMs: waitMs,
     streaming: options.streaming ?? false,
     stats: { invocations: 0, conflictsRetried: 0 },
     now: options.now ?? (() => Date.now() / 1000),
@@ -155,11 +168,15 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
       // Every agent must have a model before anything is written.
       for (const node of tree.nodes) if (isLlmAgent(node.definition)) await settings.modelFor(node.definition, node);
       const handOver = async (event: Event): Promise<Event> => (await firstHook(plugins, 'onEvent', { context: invocation.context, event })) ?? event;
+      // While it runs, no other run of this process calls this invocation's tool calls interrupted.
+      const release = markRunning(session, invocation.id);
       try {
         if (has.onUserMessage) {
           const replaced = await firstHook(plugins, 'onUserMessage', { context: invocation.context, message: userContent });
           if (replaced !== undefined) invocation.userContent = replaced;
         }
+        // Calls an earlier run left without a response (it was killed mid-tool) get one first: the model never sees them open.
+        for (const answer of await answerInterruptedCalls(invocation, invocation.userContent)) yield has.onEvent ? await handOver(answer) : answer;
         const stored = await invocation.persist(invocation.event({ author: 'user', content: invocation.userContent as Content, actions: { stateDelta: input.stateDelta ?? {} } }));
         yield has.onEvent ? await handOver(stored) : stored;
         const node = findAgentToRun(tree, session.events);
@@ -175,6 +192,7 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
         for (const event of invocation.drain()) yield has.onEvent ? await handOver(event) : event;
         completed = true;
       } finally {
+        release();
         // After a failure the copy may differ from storage; the next turn loads it again.
         if (!completed) cache.forget(input.userId, input.sessionId);
         // temp: state lives for one invocation; stores never kept it, and the live copy drops it now.

@@ -2,6 +2,7 @@ import type { Part } from '../../contracts/content.js';
 import type { DraftMessage } from '../../contracts/draft.js';
 import type { Event } from '../../contracts/event.js';
 import type { Source } from '../../contracts/source.js';
+import { answerAbandonedCalls } from './abandoned-calls.js';
 import { substituteCompactions, type CompactionView } from './compaction-view.js';
 import { applyRewinds, shouldIncludeEvent } from './event-visibility.js';
 import { findOtherAgentEvents, isOtherAgentReply, presentOtherAgentEvent, type EmbedValue } from './other-agent.js';
@@ -20,6 +21,11 @@ export type ContentsOptions = {
   embed: EmbedValue;
   /** How summaries replace what they stand for: agentctx's exact substitution (default) or ADK's. */
   compactionView?: CompactionView | undefined;
+  /**
+   * Answer, in the request only, calls a stopped run left open once a later turn began, as the runner will when it is
+   * sure they are not running (agentctx's rules; ADK sends them open, and strict providers refuse the request).
+   */
+  answerAbandonedCalls?: boolean | undefined;
 };
 
 /**
@@ -40,7 +46,8 @@ export function buildContents(events: readonly Event[], options: ContentsOptions
     const retold = presentOtherAgentEvent(event, options.embed);
     if (retold !== undefined) presented.push(retold);
   }
-  const arranged = rearrangeAsyncResponses(rearrangeLatestResponse(presented));
+  const rearranged = rearrangeAsyncResponses(rearrangeLatestResponse(presented));
+  const arranged = options.answerAbandonedCalls === true ? answerAbandonedCalls(rearranged) : rearranged;
   const messages: DraftMessage[] = [];
   const prefix = options.generatedCallIdPrefix ?? GENERATED_ID_PREFIX;
   for (const event of arranged) {

@@ -42,13 +42,29 @@ function exactView(events: readonly WorkEvent[], kept: readonly Entry[]): WorkEv
     const position = at === -1 ? entry.index : at;
     placeAt.set(position, [...(placeAt.get(position) ?? []), summaryEvent(entry, 'exact', [...ids])]);
   }
+  const summarizedCalls = new Set(events.flatMap((event) => (covered.has(event.id) ? event.calls.flatMap((call) => (call.id === undefined ? [] : [call.id])) : [])));
   const result: WorkEvent[] = [];
   events.forEach((event, index) => {
-    if (event.actions.compaction === undefined && !covered.has(event.id)) result.push(event);
+    if (event.actions.compaction === undefined && !covered.has(event.id)) {
+      const kept = event.responses.some((response) => response.id !== undefined && summarizedCalls.has(response.id)) ? withoutResponsesTo(event, summarizedCalls) : event;
+      if (kept !== undefined) result.push(kept);
+    }
     const summaries = placeAt.get(index);
     if (summaries !== undefined) result.push(...summaries);
   });
   return result;
+}
+
+/**
+ * The event without its responses to calls a summary took in. agentctx's planning never summarizes a call without its
+ * responses, but an answer can come after the summary: the runner's `interrupted` answer to a call a stopped run
+ * abandoned, or the late result of a call that was still running in another process. With its call only in the
+ * summary's words, such a response has nothing to pair with in a request, so it is left out as its call is.
+ */
+function withoutResponsesTo(event: WorkEvent, calls: ReadonlySet<string>): WorkEvent | undefined {
+  const keep = event.parts.map((part) => !('functionResponse' in part && part.functionResponse.id !== undefined && calls.has(part.functionResponse.id)));
+  if (!keep.includes(true)) return undefined;
+  return withParts(event, event.parts.filter((_part, index) => keep[index]), event.sources.filter((_source, index) => keep[index]));
 }
 
 function coveredIds(events: readonly WorkEvent[], compaction: EventCompaction, byIds = true): Set<string> {

@@ -17,7 +17,7 @@ export class ContentsCache {
 
   build(events: readonly Event[], options: ContentsOptions, formatKey: string): DraftMessage[] {
     const view = options.compactionView ?? 'exact';
-    const key = `${options.agentName}\u0000${options.branch ?? ''}\u0000${String(options.preserveFunctionCallIds)}\u0000${options.generatedCallIdPrefix ?? ''}\u0000${view}\u0000${formatKey}`;
+    const key = `${options.agentName}\u0000${options.branch ?? ''}\u0000${String(options.preserveFunctionCallIds)}\u0000${options.generatedCallIdPrefix ?? ''}\u0000${view}\u0000${String(options.answerAbandonedCalls === true)}\u0000${formatKey}`;
     const cached = this.#entries.get(key);
     // ADK's view re-sorts the whole history by time around a summary, so a prefix holding one cannot be kept.
     const keepable = (list: readonly Event[]) => view === 'exact' || list.every((event) => event.actions.compaction === undefined);
@@ -34,7 +34,9 @@ export class ContentsCache {
       clean = (tail === undefined || appendable) && keepable(events);
     }
     const last = events.at(-1);
-    if (clean && last !== undefined && closesCleanly(events)) this.#entries.set(key, { count: events.length, last, messages });
+    // A call still without a response may later be shown answered (as interrupted), which changes earlier messages.
+    const settled = () => !hasOpenCalls(tail !== undefined && appendable ? tail : events);
+    if (clean && last !== undefined && closesCleanly(events) && settled()) this.#entries.set(key, { count: events.length, last, messages });
     return messages;
   }
 }
@@ -63,4 +65,16 @@ function answersOwnCalls(tail: readonly Event[]): boolean {
     }
   }
   return true;
+}
+
+// Whether some call has no response among these events (a kept prefix never has one, so a tail is checked alone).
+function hasOpenCalls(events: readonly Event[]): boolean {
+  const open = new Set<string | undefined>();
+  for (const event of events) {
+    for (const part of event.content?.parts ?? []) {
+      if ('functionCall' in part) open.add(part.functionCall.id);
+      else if ('functionResponse' in part) open.delete(part.functionResponse.id);
+    }
+  }
+  return open.size > 0;
 }

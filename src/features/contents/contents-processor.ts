@@ -29,6 +29,7 @@ export const contentsProcessor: Processor = defineProcessor({
       generatedCallIdPrefix,
       embed: embedFormatter(valueFormat),
       compactionView: summaries,
+      answerAbandonedCalls: summaries === 'exact',
     };
     // The cache applies to the whole history with a named format; a custom formatter cannot be told apart.
     const cached = agent.includeContents === 'default' && typeof valueFormat === 'string';
