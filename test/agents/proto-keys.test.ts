@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { ValidationError } from '../../src/contracts/errors/validation-error.js';
 import { parseDocument } from '../../src/engine/config/parse-document.js';
 import { agentFromConfig } from '../../src/presets/agent-files.js';
@@ -14,7 +14,8 @@ import { cli, expectCliError } from '../support/cli.js';
 // value naming one (an agent class, a tool) finds nothing instead of an inherited function.
 
 const tmp = scratch();
-afterAll(() => tmp.cleanup());
+// Run after the rows (through defineRows, so the table writer can import this file outside vitest).
+const cleanUp = () => tmp.cleanup();
 
 const SCRIPT = ['--model', 'scripted:examples/seed-001/script.yaml', '--store', 'memory', '--message', 'hi'];
 /** `agentctx run` on agent files (the first is the agent). */
@@ -95,5 +96,5 @@ export const rows = defineRows(import.meta.url, 'bad-input', [
       expectCliError(await run({ 'agent.yaml': 'name: helper\ntools: [constructor]\n' }), /tools\[0\]: tool 'constructor' has no implementation here/);
     },
   },
-]);
+], { afterAll: cleanUp });
 

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { defineRows } from '../reliability/rows.js';
 import { api, parseSse } from '../server/helpers.js';
 import { agentctx, agentctxWith, cli, expectCliError, spawnAgentctx } from '../support/cli.js';
@@ -16,10 +16,11 @@ import { agentctx, agentctxWith, cli, expectCliError, spawnAgentctx } from '../s
 
 const children: ChildProcessWithoutNullStreams[] = [];
 const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
+// Run after the rows (through defineRows, so the table writer can import this file outside vitest).
+const cleanUp = async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+};
 
 const NO_KEYS = { OPENAI_COMPATIBLE_API_KEY: '', OPENAI_API_KEY: '', AGENTCTX_TOKEN: '' };
 
@@ -211,4 +212,4 @@ export const rows = defineRows(import.meta.url, 'bad-input', [
     },
     timeout: 30_000,
   },
-]);
+], { afterAll: cleanUp });

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { afterAll, expect, vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { loadAgent } from '../../src/cli/load-agent.js';
 import { resolveModel } from '../../src/cli/resolve-model.js';
 import type { Runner } from '../../src/engine/runner/runner.js';
@@ -20,12 +20,13 @@ import { gate, PIPELINE, PIPELINE_SCRIPT, waitingAgent } from './helpers.js';
 const APP = '/apps/draft_and_review/users/ann/sessions';
 const servers: AgentctxServer[] = [];
 
-afterAll(async () => {
+// Run after the rows (through defineRows, so the table writer can import this file outside vitest).
+const cleanUp = async () => {
   for (const server of servers.splice(0)) {
     server.abortTurns();
     await server.close();
   }
-});
+};
 
 /** A server on an in-memory store with session `s1` (and artifact `a.txt`), its default error log watched. */
 async function start(options: Partial<ServerOptions> = {}): Promise<{ server: AgentctxServer; port: number; runner: Runner; logged: () => unknown[][] }> {
@@ -198,4 +199,4 @@ export const rows = defineRows(import.meta.url, 'bad-input', [
       }
     },
   },
-]);
+], { afterAll: cleanUp });
