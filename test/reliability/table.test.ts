@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { GUARANTEES, guaranteeOf } from './guarantees.js';
 import { AREAS, ENTRY_POINTS, testName, type RowGroup } from './rows.js';
 import { loadRowGroups, renderTable, TABLE_PATH } from './table.js';
 
@@ -25,5 +26,14 @@ describe('docs/reliability.md', () => {
     for (const area of Object.keys(AREAS)) expect(groups.some((group) => group.area === area && group.rows.length > 0), area).toBe(true);
     const badInput = groups.filter((group) => group.area === 'bad-input').flatMap((group) => group.rows);
     for (const entry of ENTRY_POINTS) expect(badInput.filter((row) => row.entry === entry).length, entry).toBeGreaterThanOrEqual(2);
+  });
+
+  it('puts every row under a guarantee, and every guarantee has rows and limits', () => {
+    const rows = groups.flatMap((group) => group.rows);
+    expect(rows.filter((row) => guaranteeOf(row) === undefined).map((row) => row.id)).toEqual([]);
+    for (const guarantee of GUARANTEES) {
+      expect(rows.filter((row) => guaranteeOf(row) === guarantee).length, guarantee.title).toBeGreaterThanOrEqual(2);
+      expect(guarantee.limits.length, guarantee.title).toBeGreaterThan(0);
+    }
   });
 });
