@@ -37,9 +37,11 @@ export function planDueCompaction(events: readonly Event[], triggers: { token?: 
   const { moment } = options;
   const newId = options.newId === undefined ? {} : { newId: options.newId };
   const running = moment.kind === 'stored' ? runningTurnStart(events) : undefined;
+  // Stryker disable next-line OptionalChaining: equivalent, running is undefined or the index of an event of `events` (runningTurnStart finds it there), so events[running] is never undefined where it is read
   const keepFrom = !byIds ? undefined : moment.kind === 'before-call' ? moment.runningTurn : running !== undefined && events[running]?.author === 'user' ? events[running]?.id : undefined;
   const tokenAllowed = moment.kind !== 'after-invocation' || !moment.tokenCompacted;
   if (tokenAllowed) {
+    // Stryker disable next-line ArrayDeclaration: equivalent, an entry with no tokenThreshold or eventRetentionSize never plans (pairSafeEnd to a NaN end keeps no event), so the window decides as with no entry
     const tokens = triggers.token ?? [];
     for (let index = 0; index < tokens.length; index++) {
       const plan = planTokenCompaction(events, tokens[index] as TokenTrigger, { promptTokens: options.promptTokens, byIds, keepFrom, ...newId });
@@ -78,5 +80,6 @@ function hasParts(event: Event): boolean {
 function finishesTurn(event: Event): boolean {
   if (event.author === 'user') return false;
   if (event.errorCode !== undefined || event.actions.escalate === true || event.actions.skipSummarization === true) return true;
+  // Stryker disable next-line OptionalChaining,ArrayDeclaration: equivalent, only the last event with parts reaches here (one with only an error code returned above), so content.parts is always there
   return !(event.content?.parts ?? []).some((part) => 'functionCall' in part || 'functionResponse' in part);
 }

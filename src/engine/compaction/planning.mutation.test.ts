@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eventBuilders } from '../../../test/support/compaction-events.js';
 import type { Event, EventCompaction } from '../../contracts/event.js';
 import { planCompaction } from './plan-compaction.js';
 import { planDueCompaction, runningTurnStart } from './plan-due.js';
@@ -8,18 +9,7 @@ import { planTokenCompaction } from './token-threshold.js';
 // `planCompaction`, the `stored` moment of `agentctx compact` (tested otherwise only through the built CLI, which a
 // mutant of src/ never reaches) and the seed of a rolling summary.
 
-let clock = 0;
-const base = (id: string, invocationId: string, author: string): Event => ({ id, invocationId, author, timestamp: ++clock, actions: { stateDelta: {}, artifactDelta: {} } });
-const user = (id: string, invocationId: string, text = `question ${id}`): Event => ({ ...base(id, invocationId, 'user'), content: { role: 'user', parts: [{ text }] } });
-const answer = (id: string, invocationId: string): Event => ({ ...base(id, invocationId, 'agent'), content: { role: 'model', parts: [{ text: `answer ${id}` }] } });
-const call = (id: string, invocationId: string, callId = `c-${id}`): Event => ({
-  ...base(id, invocationId, 'agent'),
-  content: { role: 'model', parts: [{ functionCall: { id: callId, name: 'tool', args: {} } }] },
-});
-const result = (id: string, invocationId: string, callId: string): Event => ({
-  ...base(id, invocationId, 'agent'),
-  content: { role: 'user', parts: [{ functionResponse: { id: callId, name: 'tool', response: { ok: true } } }] },
-});
+const { base, user, answer, call, result } = eventBuilders();
 const summary = (id: string, covered: readonly Event[]): Event => {
   const compaction: EventCompaction = {
     startTimestamp: (covered[0] as Event).timestamp,

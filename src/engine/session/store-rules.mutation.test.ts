@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { caught, issuePaths } from '../../../test/support/caught.js';
 import { TemplateError } from '../../contracts/errors/template-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Artifact } from '../../contracts/artifact.js';
@@ -6,19 +7,12 @@ import type { ArtifactStore } from '../../contracts/artifact-store.js';
 import type { Session } from '../../contracts/session.js';
 import { artifactTextReader, checkArtifactInput, copyArtifact, recordTextReader } from './artifact-rules.js';
 import { createEvent } from './create-event.js';
-import { checkCreateInput, loadedVersion, prepareStoredEvent, sessionNotFound, sharedKeysOf, sortSessionsForList } from './store-rules.js';
+import { JSON_VALUE_HINT } from './input-rules.js';
+import { checkCreateInput, checkSessionKey, loadedVersion, prepareStoredEvent, sessionNotFound, sharedKeysOf, sortSessionsForList } from './store-rules.js';
 
 // The rules every store shares, pinned where mutants survived `npm run mutate -- state` (docs/mutation.md).
 
-function caught(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected an error');
-}
-const paths = (error: unknown) => (error as ValidationError).issues.map((issue) => issue.path);
+const paths = issuePaths;
 const session = (id: string, lastUpdateTime: number, sharedStateVersions?: Record<string, number>): Session => ({
   appName: 'a', userId: 'u', id, state: {}, events: [], lastUpdateTime, revision: 0, ...(sharedStateVersions === undefined ? {} : { sharedStateVersions }),
 });
@@ -28,6 +22,12 @@ describe('store rules', () => {
     const sorted = sortSessionsForList([session('b', 1), session('c', 2), session('a', 1), session('d', 1)]);
     expect(sorted.map((s) => s.id)).toEqual(['c', 'a', 'b', 'd']);
     expect(sortSessionsForList([session('b', 1), session('a', 1)]).map((s) => s.id)).toEqual(['a', 'b']);
+  });
+
+  // Listing across users (no userId) can meet one session id under two users: a full tie keeps the store's order.
+  it('keeps the order of sessions that tie on both update time and id', () => {
+    const listed = [{ ...session('same', 1), userId: 'u1' }, { ...session('same', 1), userId: 'u2' }, { ...session('same', 1), userId: 'u3' }];
+    expect(sortSessionsForList(listed).map((s) => s.userId)).toEqual(['u1', 'u2', 'u3']);
   });
 
   it('takes locks on the shared keys of a delta only, in code-unit order', () => {
@@ -60,6 +60,24 @@ describe('store rules', () => {
   it('refuses an event whose state keys no store can keep, as an event', () => {
     const event = createEvent({ author: 'a', actions: { stateDelta: { 'k\ud800': 1 } } });
     expect(caught(() => prepareStoredEvent(event))).toMatchObject({ subject: 'event' });
+  });
+
+  it('refuses an event whose values are not JSON, as an event, naming the value', () => {
+    const event = createEvent({ author: 'a', actions: { stateDelta: { k: Number.NaN } } });
+    const error = caught(() => prepareStoredEvent(event));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ subject: 'event', hint: JSON_VALUE_HINT });
+    expect(paths(error)).toEqual(['event.actions.stateDelta.k']);
+  });
+
+  it('refuses an unusable session key as a session key, checking only the fields asked for', () => {
+    const error = caught(() => checkSessionKey({ appName: 'a', userId: 'u\u0000', sessionId: 's' }));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ subject: 'session key' });
+    expect(paths(error)).toEqual(['userId']);
+    expect(paths(caught(() => checkSessionKey({ appName: 'a' })))).toEqual(['userId', 'sessionId']);
+    expect(() => checkSessionKey({ appName: 'a' }, ['appName'])).not.toThrow();
+    expect(() => checkSessionKey({ appName: 'a', userId: 'u', sessionId: 's' })).not.toThrow();
   });
 });
 

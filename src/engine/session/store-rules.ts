@@ -87,8 +87,8 @@ export function eventExists(eventId: string, sessionId: string): ConflictError {
 
 /** Refuses a `createSession` input before anything is written: the key's fields, the state's keys and values. */
 export function checkCreateInput(input: CreateSessionInput, state: StateRecord): void {
-  const sessionId = typeof input.sessionId === 'string' && input.sessionId.trim() === '' ? undefined : input.sessionId;
-  const issues = identifierIssues({ appName: input.appName, userId: input.userId, sessionId }, { nonEmpty: ['appName', 'userId'], optional: ['sessionId'] });
+  // A blank sessionId is the stores' business (they make one up); here it only has to be well-formed when given.
+  const issues = identifierIssues({ appName: input.appName, userId: input.userId, sessionId: input.sessionId }, { nonEmpty: ['appName', 'userId'], optional: ['sessionId'] });
   if (typeof state !== 'object' || state === null || Array.isArray(state)) {
     issues.push({ path: 'state', message: 'must be an object of state keys' });
   } else {

@@ -45,6 +45,17 @@ describe('copyValue', () => {
     expect(copyValue({ instance }).instance).toBe(instance);
   });
 
+  // Near the top the copy reads back like a stored value: JSON has no sharing, so one object held at two places
+  // becomes two independent objects (writing through one must not show through the other).
+  it('copies an object held at two places near the top into two independent objects', () => {
+    const shared = { n: 1 };
+    const copied = copyValue({ one: shared, two: [shared] });
+    expect(copied.one).not.toBe(copied.two[0]);
+    copied.one.n = 2;
+    expect(copied.two[0]).toEqual({ n: 1 });
+    expect(shared).toEqual({ n: 1 });
+  });
+
   it('keeps a __proto__ key as an own, writable, enumerable key, leaving the prototype alone', () => {
     const parsed = JSON.parse('{"profile": {"__proto__": {"isAdmin": true}, "name": "eve"}}') as Record<string, Record<string, unknown>>;
     const copied = copyValue(parsed);
@@ -96,6 +107,39 @@ describe('copyValue', () => {
       expect(copied['one']).toBe(copied['two']);
       expect(copied['one']).not.toBe(shared);
       expect(copied['self']).toBe(copied);
+    });
+
+    it('keeps undefined values deep down as they are', () => {
+      const source = chain(300, { gone: undefined, list: [undefined, 'x', 1] });
+      const copied = innermost(copyValue(source));
+      expect(Object.hasOwn(copied, 'gone')).toBe(true);
+      expect(copied['gone']).toBeUndefined();
+      expect(copied['list']).toEqual([undefined, 'x', 1]);
+    });
+
+    // The copy switches from recursion to its own stack 64 levels down: the value found there is where that stack starts.
+    it('shares a class instance untouched at every depth around the switch to its own stack', () => {
+      for (let depth = 60; depth <= 68; depth++) {
+        const instance = new Kept({ n: 1 });
+        const inner = instance.inner;
+        const copied = innermost(copyValue(chain(depth, { instance })));
+        expect(copied['instance'], `depth ${depth}`).toBe(instance);
+        expect(instance.inner, `depth ${depth}`).toBe(inner);
+        expect(Object.keys(instance)).toEqual(['inner']);
+      }
+    });
+
+    it('copies a container that contains itself, from 64 levels down, into one that contains itself', () => {
+      for (const levels of [65, 66, 70]) {
+        const source = chain(levels, {});
+        const deep = innermost(source);
+        deep['self'] = deep;
+        deep['list'] = [deep];
+        const copied = innermost(copyValue(source));
+        expect(copied, `levels ${levels}`).not.toBe(deep);
+        expect(copied['self'], `levels ${levels}`).toBe(copied);
+        expect((copied['list'] as unknown[])[0], `levels ${levels}`).toBe(copied);
+      }
     });
 
     it('starts its own stack at a deep built-in, which arrives whole', () => {

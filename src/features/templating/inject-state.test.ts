@@ -23,6 +23,9 @@ describe('injectState', () => {
       }),
       runs,
     );
+    // Generated strings rarely hold `\}`: with escapes on, it is unescaped whether or not the template has a `{`.
+    expect(await injectState('a \\} b', { state: {}, escapes: true })).toBe('a } b');
+    expect(await injectState('a \\} b {x}', { state: { x: 1 }, escapes: true })).toBe('a } b 1');
   });
 
   it('never scans an inserted value again', async () => {

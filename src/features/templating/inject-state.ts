@@ -37,7 +37,8 @@ export type RenderedTemplate = {
  * a missing required key or artifact throws a `TemplateError` and nothing is returned.
  */
 export async function injectState(template: string, options: TemplateOptions): Promise<string> {
-  if (!template.includes('{')) return template;
+  // Nothing to fill and, with escapes on, nothing to unescape: the template is the text.
+  if (!template.includes('{') && !(options.escapes === true && template.includes('\\'))) return template;
   return (await renderTemplate(template, options)).text;
 }
 

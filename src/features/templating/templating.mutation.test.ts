@@ -134,3 +134,24 @@ describe('value formats', () => {
     expect(embedFormatter(custom)).toBe(custom);
   });
 });
+
+describe('escapes next to backslashes that stay', () => {
+  it('keep a backslash before an ordinary character even when a placeholder follows it', async () => {
+    // `\n` written literally before `{x}`: only `\\` directly before a brace is an escaped backslash.
+    expect(await injectState('line\\n{x}', { state: { x: 1 }, escapes: true })).toBe('line\\n1');
+  });
+
+  it('make the brace after an escaped backslash a real one, so checkTemplate sees the whole run', () => {
+    // `{x\\}`: the `}` closes the run, whose name `x\` is not a name, so the run reaches the model as written.
+    expect(checkTemplate('{x\\\\}', { escapes: true }).literals).toEqual([{ text: '{x\\}', start: 0, end: 5, reason: 'not-a-name' }]);
+  });
+});
+
+describe('checkTemplate’s doubled-brace note', () => {
+  it('looks only at the braces that open and close the placeholder, not escaped ones inside an artifact name', () => {
+    const names = { escapes: true, artifactNames: ['a{{b', 'a}}b'] };
+    expect(checkTemplate('{artifact.a\\{\\{b}}', names)).toMatchObject({ placeholders: [{ text: '{artifact.a{{b}}', key: 'a{{b', status: 'resolves' }], notes: [] });
+    expect(checkTemplate('{{artifact.a\\}\\}b}', names)).toMatchObject({ placeholders: [{ text: '{{artifact.a}}b}', key: 'a}}b', status: 'resolves' }], notes: [] });
+    expect(checkTemplate('{{artifact.a\\}\\}b}}', names).notes).toEqual([{ start: 0, end: 19, message: expect.stringContaining('not an escape') }]);
+  });
+});

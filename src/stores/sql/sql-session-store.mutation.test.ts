@@ -187,3 +187,112 @@ describe('state rows', () => {
     expect(statement?.sql).toMatch(/version = agentctx_user_state\.version \+ 1/);
   });
 });
+
+describe('event windows on SQLite', () => {
+  const appendAt = async (created: SqlSessionStore, timestamps: number[]) => {
+    const session = await created.createSession({ appName: APP, userId: 'u', sessionId: 's' });
+    for (const timestamp of timestamps) await created.appendEvent({ session, event: createEvent({ id: `e${timestamp}`, author: 'agent', timestamp }) });
+    return async (window: { numRecentEvents?: number; afterTimestamp?: number }) =>
+      (await created.getSession({ appName: APP, userId: 'u', sessionId: 's', ...window }))?.events.map((event) => event.id);
+  };
+
+  it('returns events in the order they were appended, even when their timestamps are not', async () => {
+    // SQLite would hand rows back in event_time order (its time index) without the explicit ORDER BY seq.
+    const ids = await appendAt(store({ now: tick }), [40, 10, 30, 20]);
+    expect(await ids({})).toEqual(['e40', 'e10', 'e30', 'e20']);
+    expect(await ids({ afterTimestamp: 15 })).toEqual(['e40', 'e30', 'e20']);
+    expect(await ids({ numRecentEvents: 3 })).toEqual(['e10', 'e30', 'e20']);
+  });
+
+  it('keeps every event for a count below one, NaN or infinity, as the shared window rule does', async () => {
+    const ids = await appendAt(store({ now: tick }), [10, 20, 30]);
+    for (const numRecentEvents of [0.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(await ids({ numRecentEvents }), String(numRecentEvents)).toEqual(['e10', 'e20', 'e30']);
+    }
+  });
+
+  it('reads no event rows when no events are asked for', async () => {
+    const created = store({ now: tick });
+    const ids = await appendAt(created, [10, 20]);
+    created.recorded.statements.length = 0;
+    expect(await ids({ numRecentEvents: 0 })).toEqual([]);
+    expect(await ids({ numRecentEvents: -3 })).toEqual([]);
+    expect(created.recorded.statements.filter(({ sql }) => sql.includes('FROM agentctx_events'))).toEqual([]);
+  });
+});
+
+describe('shared state rows on SQLite', () => {
+  const sharedRows = (created: ReturnType<typeof store>, table: string) =>
+    created.recorded.driver.query<{ state_key: string; value_json: string; version: number }>(`SELECT state_key, value_json, version FROM ${table} ORDER BY state_key`);
+
+  it('stores a created session’s many shared keys once each, at version 1 (more keys than one statement takes)', async () => {
+    const created = store({ now: tick });
+    const state = Object.fromEntries(Array.from({ length: 1201 }, (_, i) => [`user:k${String(i).padStart(4, '0')}`, i]));
+    const session = await created.createSession({ appName: APP, userId: 'u', sessionId: 's', state });
+    const rows = await sharedRows(created, 'agentctx_user_state');
+    expect(rows).toHaveLength(1201);
+    expect(rows.every((row, i) => row.state_key === `k${String(i).padStart(4, '0')}` && row.value_json === String(i) && row.version === 1)).toBe(true);
+    expect(new Set(Object.values(session.sharedStateVersions ?? {}))).toEqual(new Set([1]));
+  });
+
+  it('bumps an app: key’s version when a session of another user rewrites it at creation', async () => {
+    const created = store({ now: tick });
+    const ann = await created.createSession({ appName: APP, userId: 'ann', sessionId: 's', state: { 'app:mode': 'a' } });
+    const bob = await created.createSession({ appName: APP, userId: 'bob', sessionId: 's', state: { 'app:mode': 'b' } });
+    expect(bob.sharedStateVersions).toEqual({ 'app:mode': 2 });
+    expect(await sharedRows(created, 'agentctx_app_state')).toEqual([{ state_key: 'mode', value_json: '"b"', version: 2 }]);
+    // Ann's copy saw version 1: her write would silently undo Bob's, so it is refused.
+    const stale = createEvent({ author: 'agent', actions: { stateDelta: { 'app:mode': 'c' } } }, { now: tick });
+    await expect(created.appendEvent({ session: ann, event: stale })).rejects.toMatchObject({ code: 'stale_shared_state', key: 'app:mode' });
+  });
+
+  it('names the first stale shared key in code-unit order, whatever the delta’s order', async () => {
+    const created = store({ now: tick });
+    const first = await created.createSession({ appName: APP, userId: 'u', sessionId: 's1', state: { 'app:a': 1, 'app:b': 1 } });
+    const second = await created.createSession({ appName: APP, userId: 'u', sessionId: 's2' });
+    await created.appendEvent({ session: second, event: createEvent({ author: 'agent', actions: { stateDelta: { 'app:a': 2, 'app:b': 2 } } }, { now: tick }) });
+    const event = createEvent({ author: 'agent', actions: { stateDelta: { 'app:b': 3, 'app:a': 3 } } }, { now: tick });
+    await expect(created.appendEvent({ session: first, event })).rejects.toMatchObject({ code: 'stale_shared_state', key: 'app:a' });
+  });
+
+  it('reports a shared key removed from storage behind a loaded copy as a conflict at version 0', async () => {
+    const created = store({ now: tick });
+    const session = await created.createSession({ appName: APP, userId: 'u', sessionId: 's', state: { 'app:flag': true } });
+    // An operator clears the app's shared state directly in the database.
+    await created.recorded.driver.run('DELETE FROM agentctx_app_state WHERE app_name = ?', [APP]);
+    const event = createEvent({ author: 'agent', actions: { stateDelta: { 'app:flag': false } } }, { now: tick });
+    const error = await created.appendEvent({ session, event }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error).toMatchObject({ code: 'stale_shared_state', key: 'app:flag' });
+    expect((error as ConflictError).hint).toMatch(/loaded app:flag at version 1, storage is at version 0/);
+  });
+});
+
+describe('an answer appended with its model call', () => {
+  const call = {
+    invocationId: 'inv-1',
+    agent: 'a',
+    timestamp: 1_700_000_000,
+    request: { system: 'S', tools: [], messages: [{ role: 'user' as const, content: [{ text: 'q' }] }], config: { model: 'm' } },
+    provenance: { system: [], tools: [], messages: [] },
+    editedByCallback: false,
+  };
+
+  it('completes the recorded call in the same write, and leaves it pending when the append fails', async () => {
+    const created = store({ now: tick });
+    const key = { appName: APP, userId: 'u', sessionId: 's' };
+    const session = await created.createSession(key);
+    const stale = structuredClone(session);
+    const index = await created.recordModelCall({ ...key, call });
+    const answer = createEvent({ id: 'answer', author: 'a', content: { role: 'model', parts: [{ text: 'hi' }] } }, { now: tick });
+    const outcome = { status: 'answered' as const, latencyMs: 12, responseEventId: 'answer' };
+
+    await created.appendEvent({ session, event: answer, completeModelCall: { index, outcome } });
+    expect(await created.getModelCall({ ...key, index })).toMatchObject({ index, status: 'answered', latencyMs: 12, responseEventId: 'answer' });
+
+    const second = await created.recordModelCall({ ...key, call });
+    const late = createEvent({ id: 'late', author: 'a' }, { now: tick });
+    await expect(created.appendEvent({ session: stale, event: late, completeModelCall: { index: second, outcome } })).rejects.toMatchObject({ code: 'stale_session' });
+    expect((await created.getModelCall({ ...key, index: second }))?.status).toBe('pending');
+  });
+});
