@@ -31,7 +31,7 @@ export { functionTool } from './engine/tools/function-tool.js';
 export type { FunctionToolConfig, StandardSchema } from './engine/tools/function-tool.js';
 export { agentTool } from './engine/tools/agent-tool.js';
 export { declareTool } from './engine/tools/tool.js';
-export type { Tool } from './contracts/tool.js';
+export type { Tool, Toolset } from './contracts/tool.js';
 
 export { createRunner } from './presets/create-runner.js';
 export type { RunnerOptions } from './presets/create-runner.js';

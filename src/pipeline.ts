@@ -11,7 +11,7 @@ export type { AssemblyContext, Processor, ProcessorPlacement, Setting, SettingKe
 export { draftMessage, emptyDraft, joinSystemBlocks, withLeadingSystemBlock, withSystemBlock, withTool } from './engine/assembly/draft.js';
 export type { DraftMessage, DraftTool, RequestDraft, SystemBlock } from './contracts/draft.js';
 export type { EditTarget, ProcessorTrace, Provenance, RequestEdit, RequestRemoval } from './contracts/provenance.js';
-export type { Source, SourceKind, SourceSubstitution } from './contracts/source.js';
+export type { Source, SourceKind, SourceSubstitution, ToolOrigin } from './contracts/source.js';
 export { setting, settingOf } from './engine/extensions/settings.js';
 export { createSessionMemo } from './engine/extensions/memo.js';
 export type { MemoKey, SessionMemo } from './contracts/memo.js';

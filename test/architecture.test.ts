@@ -58,6 +58,11 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   'stores/sql': { layers: [...CORE, 'stores/sql'], packages: ['node:crypto'] },
   'stores/sqlite': { layers: [...CORE, 'stores/sql', 'stores/sqlite'], packages: ['better-sqlite3', 'node:fs', 'node:path'] },
   'stores/postgres': { layers: [...CORE, 'stores/sql', 'stores/postgres'], packages: ['pg'] },
+  // MCP toolsets: the official SDK, in one file (checked below).
+  mcp: {
+    layers: [...ALL_CORE, 'mcp'],
+    packages: ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/shared/transport.js', '@modelcontextprotocol/sdk/types.js', '@modelcontextprotocol/sdk/validation/ajv'],
+  },
   workspace: { layers: [...ALL_CORE, 'workspace'], packages: ['node:fs/promises', 'node:path'] },
   // Who may use a local HTTP service: shared by the API server and the inspector.
   access: { layers: ['access'], packages: ['node:crypto'] },
@@ -67,7 +72,7 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   web: { layers: [...ALL_CORE, 'access', 'web'], packages: ['hono', '@hono/node-server', 'node:fs/promises', 'node:http', 'node:path', 'node:url'] },
   testing: { layers: [...ALL_CORE, 'testing', 'stores/fs', 'models/scripted'], packages: ['vitest', 'node:crypto'] },
   cli: {
-    layers: [...ALL_CORE, 'cli', 'access', 'stores/fs', 'stores/sqlite', 'stores/postgres', 'models/shared', 'models/scripted', 'models/registry', 'workspace', 'server', 'web'],
+    layers: [...ALL_CORE, 'cli', 'access', 'mcp', 'stores/fs', 'stores/sqlite', 'stores/postgres', 'models/shared', 'models/scripted', 'models/registry', 'workspace', 'server', 'web'],
     packages: ['node:fs', 'node:fs/promises', 'node:path', 'node:util', 'node:url', 'node:readline/promises', 'tsx/esm/api'],
   },
   // The package's entry files: the curated public surface, re-exported from where each name lives.
@@ -85,6 +90,10 @@ const SOLE_IMPORTERS: Record<string, string> = {
   yaml: 'engine/config/parse-document.ts',
   'gpt-tokenizer/encoding/o200k_base': 'engine/tokens/token-counter.ts',
   'tsx/esm/api': 'cli/import-agent-module.ts',
+  '@modelcontextprotocol/sdk/client/index.js': 'mcp/mcp-connection.ts',
+  '@modelcontextprotocol/sdk/client/stdio.js': 'mcp/mcp-connection.ts',
+  '@modelcontextprotocol/sdk/client/streamableHttp.js': 'mcp/mcp-connection.ts',
+  '@modelcontextprotocol/sdk/validation/ajv': 'mcp/mcp-connection.ts',
 };
 
 const target = (file: SourceFile, specifier: string) => resolve(dirname(file.path), specifier).replace(/\.js$/, '.ts');

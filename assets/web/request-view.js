@@ -46,10 +46,11 @@ export function requestView(call, onEvent, onCall) {
       'section',
       { class: 'part-list tools' },
       el('h4', { text: `tools: ${call.tools.length}, ${formatNumber(call.tokens.tools)} tokens` }),
+      call.tools.length === 0 ? '' : el('p', { class: 'muted tools-by-source', text: `by source: ${call.toolsBySource.map((group) => `${group.group} ${formatNumber(group.tokens)} (${group.tools})`).join(', ')}` }),
       call.tools.map((tool) =>
         piece({
           path: tool.path,
-          label: `${tool.path} ${tool.declaration.name}`,
+          label: `${tool.path} ${tool.declaration.name} · ${tool.origin.label}`,
           source: tool.source,
           tokens: tool.tokens,
           note: editNote(tool.descriptionPieces),

@@ -1,5 +1,7 @@
 import { dirname, relative, resolve } from 'node:path';
+import { mcpToolset } from '../mcp/mcp-toolset.js';
 import type { AgentFiles } from '../presets/agent-files.js';
+import { trackToolsets } from './open-toolsets.js';
 import { readMemoryFile, readSkillsFolder } from '../workspace/skill-files.js';
 import { workspaceTools } from '../workspace/workspace-tools.js';
 
@@ -14,5 +16,6 @@ export function nodeAgentFiles(cwd: string): AgentFiles {
       return { ...file, path: relative(cwd, file.path ?? '') };
     },
     workspaceTools: (root, from) => workspaceTools({ root: near(root, from) }),
+    mcpToolset: (options) => trackToolsets(mcpToolset(options)),
   };
 }

@@ -3,6 +3,7 @@ import type { Provenance, RequestEdit } from '../contracts/provenance.js';
 import type { LlmRequest } from '../contracts/request.js';
 import type { Source } from '../contracts/source.js';
 import type { Occurrence } from '../engine/assembly/find-in-request.js';
+import { describeToolOrigin, toolTokensByOrigin } from '../engine/tools/tool-origin.js';
 import { editsIn, partPieces, systemPieces, toolDescriptionPieces, type TextPiece } from '../engine/assembly/provenance-pieces.js';
 import type { RequestTokenCount } from '../engine/tokens/count-request-tokens.js';
 import type { Style } from './style.js';
@@ -14,7 +15,8 @@ export function describeSource(source: Source | undefined): string {
   const events = source.eventIds === undefined ? '' : ` · event${source.eventIds.length === 1 ? '' : 's'} ${source.eventIds.join(', ')}`;
   const note = source.note === undefined ? '' : ` (${source.note})`;
   const extension = source.extension === undefined ? '' : ` · extension ${source.extension}`;
-  return `${source.kind} · ${where}${extension}${events}${note}`;
+  const tool = source.tool === undefined ? '' : ` · ${describeToolOrigin(source).label}`;
+  return `${source.kind} · ${where}${extension}${tool}${events}${note}`;
 }
 
 /** The request, section by section, each piece under a header that says where it came from (and its tokens, if counted). */
@@ -40,6 +42,10 @@ export function formatRequest(request: LlmRequest, provenance: Provenance, heade
   });
 
   lines.push('', style.bold(`TOOLS · ${request.tools.length}${count(tokens?.tools.total)}`));
+  if (tokens !== undefined && request.tools.length > 0) {
+    const groups = toolTokensByOrigin(provenance.tools, tokens.tools.each);
+    lines.push(style.dim(`by source: ${groups.map((group) => `${group.group} ${group.tokens} (${group.tools})`).join(', ')}`));
+  }
   request.tools.forEach((tool, index) => {
     lines.push(`${style.dim('┌')} ${style.cyan(`tools[${index}]`)} ${style.bold(tool.name)} · ${describeSource(provenance.tools[index])}${count(tokens?.tools.each[index])}`);
     const described = toolDescriptionPieces(request, provenance, index);

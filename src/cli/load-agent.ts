@@ -1,5 +1,7 @@
 import { dirname, relative, resolve } from 'node:path';
 import type { AgentDefinition } from '../contracts/agent.js';
+import { toolsetsOf } from '../engine/agent/agent-tree.js';
+import { trackToolsets } from './open-toolsets.js';
 import { ValidationError } from '../contracts/errors/validation-error.js';
 import { agentFromConfig } from '../presets/agent-files.js';
 import { isCaseDocument } from '../presets/case-file.js';
@@ -13,6 +15,13 @@ import { loadDocumentFile, relativeLoader } from './load-document-file.js';
  * (`.ts`, `.mts`, `.cts`) load as they are. A case file stands for its agent.
  */
 export async function loadAgent(path: string, cwd: string): Promise<AgentDefinition> {
+  const agent = await readAgent(path, cwd);
+  // Agents written in code may hold toolsets too; the command closes them when it ends.
+  for (const toolset of toolsetsOf([agent])) trackToolsets(toolset);
+  return agent;
+}
+
+async function readAgent(path: string, cwd: string): Promise<AgentDefinition> {
   if (isAgentModulePath(path)) {
     const module = await importAgentModule(path, cwd);
     const agent = module['agent'] ?? module['default'];

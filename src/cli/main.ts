@@ -13,6 +13,7 @@ import { tokensCommand } from './commands/tokens.js';
 import { webCommand } from './commands/web.js';
 import { exitStatusOf } from './exit-status.js';
 import { processIo, type CliIo, type Command } from './io.js';
+import { closeOpenToolsets } from './open-toolsets.js';
 import { packageVersion } from './package-version.js';
 import { openRuntime, type CliRuntime } from './runtime.js';
 
@@ -80,7 +81,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo(), ope
     try {
       return await command.run(rest, io, runtime);
     } finally {
-      await runtime.close();
+      await runtime.close().finally(closeOpenToolsets);
     }
   } catch (error) {
     return reportError(error, io, debug);

@@ -10,7 +10,7 @@ import type { Model, ModelResponse } from './model.js';
 import type { Profile } from './profile.js';
 import type { AssembledRequest } from './provenance.js';
 import type { LlmRequest, RequestConfig } from './request.js';
-import type { Tool } from './tool.js';
+import type { Tool, Toolset } from './tool.js';
 
 // An agent holds its pipeline and its extensions, and processors and hooks see the agent: these types refer to each
 // other, so they live in this one file (type-only imports between files would still be a cycle).
@@ -54,6 +54,8 @@ export type LlmAgentDefinition = AgentBase & {
   readonly disallowTransferToPeers: boolean;
   readonly includeContents: IncludeContents;
   readonly tools: readonly Tool[];
+  /** Tools listed at run time (MCP servers), after `tools`, in this order; the toolsets given in `tools` land here. */
+  readonly toolsets: readonly Toolset[];
   /** State key that receives the agent's final text. */
   readonly outputKey?: string;
   readonly generateConfig?: Omit<RequestConfig, 'model'>;

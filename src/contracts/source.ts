@@ -44,4 +44,15 @@ export type Source = {
   substitutions?: SourceSubstitution[];
   /** A short human note, such as "rendered as another agent's turn". */
   note?: string;
+  /** For a tool: which kind it is and, for a toolset's tool, the toolset and the name it has there. */
+  tool?: ToolOrigin;
 };
+
+/**
+ * Where a tool definition came from: a function tool, an agent tool, a tool declared without an implementation, or a
+ * toolset's (an MCP server's, with the server and the tool's name on it, which a prefix may have changed).
+ */
+export type ToolOrigin =
+  | { kind: 'function' | 'agent' | 'declared' }
+  | { kind: 'toolset'; toolset: string; name: string }
+  | { kind: 'mcp'; toolset: string; server: string; name: string };

@@ -26,4 +26,45 @@ export type Tool = {
   readonly skipSummarization?: boolean;
   /** Whether to offer the tool in this request (for tools that only make sense in some states); always when absent. */
   readonly isAvailable?: (state: Readonly<Record<string, unknown>>) => boolean;
+  /**
+   * Disclosed progressively: with a tool search on the agent (`toolSearch()`), the model first sees the tool's name and
+   * one line in a catalogue and gets the whole definition once a `search_tools` call chose it.
+   */
+  readonly deferred?: boolean;
+};
+
+/** What a toolset may read when it lists its tools for one request. */
+export type ToolsetContext = {
+  readonly agentName: string;
+  readonly appName: string;
+  readonly userId: string;
+  readonly sessionId: string;
+  /** The merged state of the request being built. */
+  readonly state: Readonly<Record<string, unknown>>;
+};
+
+/** A toolset's tools for one request, and what it left out and why (shown with the request's warnings). */
+export type ToolsetListing = { readonly tools: readonly Tool[]; readonly warnings?: readonly string[] };
+
+/**
+ * Tools an agent gets from somewhere at run time (an MCP server): listed for each request it builds, in the order they
+ * go on the wire, after the agent's own tools. Put one in an agent's `tools` (as ADK's toolsets are) or `toolsets`.
+ */
+export type Toolset = {
+  readonly kind: 'toolset';
+  /** Names it in provenance, warnings and tool-name prefixes (`files`, `github`). A tool name's rules apply. */
+  readonly name: string;
+  /**
+   * Its tools for this request. A toolset that cannot list them throws (a typed error, ideally): the request goes on
+   * without them and says so in its warnings.
+   */
+  listTools(context: ToolsetContext): Promise<ToolsetListing>;
+  /** Every tool name of it goes on the wire as `<prefix>_<name>`; provenance keeps the name it has in the toolset. */
+  readonly prefix?: string;
+  /** Every tool of it is `deferred` (see `Tool.deferred`). */
+  readonly deferred?: boolean;
+  /** Where its tools come from, for provenance: `mcp` for an MCP server (with the server's name). */
+  readonly origin?: { readonly kind: 'mcp'; readonly server: string };
+  /** Releases what it holds (connections, child processes); `runner.close()` calls it. Safe to call twice. */
+  close?(): Promise<void>;
 };

@@ -7,6 +7,7 @@ import { memoryField, type ReadMemory } from '../features/memory/memory-file-fie
 import { sectionsField } from '../features/sections/sections-file.js';
 import { skillsField, type ReadSkills } from '../features/skills/skills-file.js';
 import { harnessPipeline } from './pipelines.js';
+import { toolsField, type MakeMcpToolset } from './tools-file-field.js';
 
 /** What an agent file may read from disk; the CLI passes the real thing, tests their own. */
 export type AgentFiles = {
@@ -14,6 +15,8 @@ export type AgentFiles = {
   readMemory: ReadMemory;
   /** The `Read` and `Edit` tools confined to a workspace folder. */
   workspaceTools(root: string, from: string): readonly Tool[];
+  /** Toolsets for the file's `mcp:` servers; without it `mcp` is refused. */
+  mcpToolset?: MakeMcpToolset | undefined;
 };
 
 export type AgentFileOptions = Omit<AgentConfigOptions, 'fields'> & {
@@ -24,7 +27,7 @@ export type AgentFileOptions = Omit<AgentConfigOptions, 'fields'> & {
 /**
  * An agent tree from its declarative form (YAML or JSON, parsed): the same fields as `llmAgent` and the workflow
  * agents, in camelCase or ADK's snake_case, with sub-agents inline or in other files (`configPath`), and the keys of
- * agentctx's features: `preset`, `sections`, `skills`, `memory`, `workspace`.
+ * agentctx's features: `preset`, `sections`, `skills`, `memory`, `workspace`, `mcp`, `toolSearch`, `toolBudget`.
  */
 export function agentFromConfig(value: unknown, options: AgentFileOptions): Promise<AgentDefinition> {
   const { files, ...rest } = options;
@@ -33,7 +36,7 @@ export function agentFromConfig(value: unknown, options: AgentFileOptions): Prom
 
 /** The feature keys an agent file may hold, each read by its feature. */
 export function agentFileFields(files: AgentFiles | undefined): AgentFileField[] {
-  return [presetField, sectionsField, skillsField(files?.readSkills), memoryField(files?.readMemory), workspaceField(files)];
+  return [presetField, sectionsField, skillsField(files?.readSkills), memoryField(files?.readMemory), workspaceField(files), toolsField(files?.mcpToolset)];
 }
 
 /** `preset: harness` runs the harness pipeline (sectioned system text, no ADK identity or transfer text); `adk` the default. */

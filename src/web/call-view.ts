@@ -10,6 +10,7 @@ import type { CallCacheView } from './cache-view.js';
 import type { CallCostView } from './cost-view.js';
 import { partText, partType, type PartType } from './part-display.js';
 import { checkProvenanceFit } from './provenance-fit.js';
+import { describeToolOrigin, toolTokensByOrigin, type ToolOriginText } from '../engine/tools/tool-origin.js';
 import { partPieceViews, systemBlockPieces, toolPieceViews, type TextPieceView } from './text-piece-views.js';
 
 /**
@@ -27,7 +28,8 @@ export type SystemBlockView = {
   pieces: TextPieceView[];
 };
 
-export type ToolView = { index: number; path: string; declaration: ToolDeclaration; source: Source | undefined; tokens: number; descriptionPieces: TextPieceView[] };
+/** A tool definition of the request: its declaration, source and origin in words (an MCP server and tool, …), tokens. */
+export type ToolView = { index: number; path: string; declaration: ToolDeclaration; source: Source | undefined; origin: ToolOriginText; tokens: number; descriptionPieces: TextPieceView[] };
 
 /** What kind of part it is, and its text as the page shows it (calls and responses as JSON); a text part's pieces. */
 export type PartView = { index: number; path: string; type: PartType; text: string; thought: boolean; source: Source | undefined; tokens: number; pieces: TextPieceView[] };
@@ -52,6 +54,8 @@ export type CallView = {
   /** Separator text after the last block: with each block's `separatorBefore` and text, exactly `request.system`. */
   systemAfter: string;
   tools: ToolView[];
+  /** Tool tokens by origin group (MCP server, toolset, extension, the agent's own), largest first. */
+  toolsBySource: { group: string; tools: number; tokens: number }[];
   messages: MessageView[];
   /** Pieces hooks took out of the request. */
   removed: RequestRemoval[];
@@ -92,9 +96,11 @@ export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount
       path: `tools[${index}]`,
       declaration,
       source: fit.tools ? provenance.tools[index] : undefined,
+      origin: describeToolOrigin(fit.tools ? provenance.tools[index] : undefined),
       tokens: tokens.tools.each[index] ?? 0,
       descriptionPieces: fit.tools ? toolPieceViews(request, provenance, index) : unattributed(declaration.description),
     })),
+    toolsBySource: toolTokensByOrigin(request.tools.map((_, index) => (fit.tools ? provenance.tools[index] : undefined)), tokens.tools.each),
     messages: request.messages.map((message, index) => ({
       index,
       path: `messages[${index}]`,

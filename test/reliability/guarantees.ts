@@ -46,7 +46,7 @@ export const GUARANTEES: readonly Guarantee[] = [
       'A call of another process is presumed still running until it is `toolTimeoutMs` + 1 s old (60 s without a tool limit; `interruptedAfterMs` sets it); until then requests show it as interrupted without storing that.',
       'A provider is tried three times (two retries); a turn then ends with `model_error`.',
     ],
-    ids: ['hang', 'provider', 'crash', 'model'],
+    ids: ['hang', 'provider', 'crash', 'model', 'mcp'],
   },
   {
     title: 'Bad input gets a typed error that names the fix, and stores nothing',

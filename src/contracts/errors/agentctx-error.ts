@@ -18,6 +18,7 @@ export type AgentctxErrorCode =
   | 'processor_failed'
   | 'extension_failed'
   | 'model_error'
+  | 'mcp_error'
   | 'missing_credentials'
   | 'invalid_history'
   | 'usage';

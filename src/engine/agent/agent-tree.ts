@@ -1,6 +1,7 @@
 import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition } from '../../contracts/agent.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
+import type { Toolset } from '../../contracts/tool.js';
 
 /** Links every agent to its parent, once. Names must be unique in the tree, as transfers address agents by name. */
 export function createAgentTree(root: AgentDefinition): AgentTree {
@@ -46,4 +47,21 @@ export function createAgentTree(root: AgentDefinition): AgentTree {
 
 export function isLlmAgent(definition: AgentDefinition): definition is LlmAgentDefinition {
   return definition.kind === 'llm';
+}
+
+/** Every toolset of these agents, their sub-agents and the agents their agent tools run, once each, in order. */
+export function toolsetsOf(definitions: readonly AgentDefinition[]): Set<Toolset> {
+  const found = new Set<Toolset>();
+  const seen = new Set<AgentDefinition>();
+  const visit = (definition: AgentDefinition): void => {
+    if (seen.has(definition)) return;
+    seen.add(definition);
+    if (isLlmAgent(definition)) {
+      for (const toolset of definition.toolsets) found.add(toolset);
+      for (const tool of definition.tools) if (tool.agent !== undefined) visit(tool.agent as AgentDefinition);
+    }
+    for (const child of definition.subAgents) visit(child);
+  };
+  definitions.forEach(visit);
+  return found;
 }

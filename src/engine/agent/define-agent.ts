@@ -1,9 +1,10 @@
 import type { AgentMode, IncludeContents, LlmAgentDefinition, WorkflowAgentDefinition } from '../../contracts/agent.js';
+import type { Tool, Toolset } from '../../contracts/tool.js';
 import type { ContextCompactor } from '../../contracts/compaction.js';
 import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
 import { checkExtensions } from '../extensions/check-extensions.js';
 import { isPythonIdentifier } from '../python/python-text.js';
-import { checkToolName } from '../tools/tool.js';
+import { checkToolName, isValidToolName } from '../tools/tool.js';
 
 /** The agent modes, in the order messages list them. */
 export const AGENT_MODES: readonly AgentMode[] = ['chat', 'task', 'single_turn'];
@@ -11,8 +12,15 @@ export const AGENT_MODES: readonly AgentMode[] = ['chat', 'task', 'single_turn']
 /** The values of `includeContents`. */
 export const INCLUDE_CONTENTS: readonly IncludeContents[] = ['default', 'none'];
 
-/** What `llmAgent` takes: the definition's fields, each optional but the name (defaults in the definition's comments). */
-export type LlmAgentConfig = Pick<LlmAgentDefinition, 'name'> & Partial<Omit<LlmAgentDefinition, 'kind' | 'name'>>;
+/**
+ * What `llmAgent` takes: the definition's fields, each optional but the name (defaults in the definition's comments).
+ * `tools` may hold toolsets beside tools, as ADK's does; they join `toolsets`, after those given there.
+ */
+export type LlmAgentConfig = Pick<LlmAgentDefinition, 'name'> & Partial<Omit<LlmAgentDefinition, 'kind' | 'name' | 'tools'>> & { tools?: readonly (Tool | Toolset)[] };
+
+function isToolset(value: Tool | Toolset): value is Toolset {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'toolset';
+}
 
 /** What the workflow agents take: a name, the sub-agents, and a description. */
 export type WorkflowAgentConfig = Pick<WorkflowAgentDefinition, 'name' | 'subAgents'> & Partial<Pick<WorkflowAgentDefinition, 'description'>>;
@@ -21,7 +29,9 @@ export type WorkflowAgentConfig = Pick<WorkflowAgentDefinition, 'name' | 'subAge
 export function llmAgent(config: LlmAgentConfig): LlmAgentDefinition {
   const issues: ValidationIssue[] = [];
   checkAgentName(config.name, issues);
-  const tools = config.tools ?? [];
+  const given = config.tools ?? [];
+  const tools = given.filter((tool): tool is Tool => !isToolset(tool));
+  const toolsets = [...(config.toolsets ?? []), ...given.filter(isToolset)];
   const extensions = config.extensions ?? [];
   issues.push(...checkExtensions(extensions, 'extensions', 'agent'));
   const seen = new Set<string>();
@@ -35,6 +45,7 @@ export function llmAgent(config: LlmAgentConfig): LlmAgentDefinition {
     if (seen.has(tool.name)) issues.push({ path: `${path}.name`, message: `'${tool.name}' is declared twice` });
     seen.add(tool.name);
   }
+  issues.push(...checkToolsets(toolsets));
   if (config.includeContents !== undefined && !INCLUDE_CONTENTS.includes(config.includeContents)) {
     issues.push({ path: 'includeContents', message: `expected ${oneOf(INCLUDE_CONTENTS)}, got '${String(config.includeContents)}'` });
   }
@@ -42,19 +53,34 @@ export function llmAgent(config: LlmAgentConfig): LlmAgentDefinition {
   (config.contextCompactors ?? []).forEach((compactor, index) => issues.push(...checkCompactor(compactor, `contextCompactors[${index}]`)));
   if (config.outputKey !== undefined && config.outputKey.trim() === '') issues.push({ path: 'outputKey', message: 'must not be empty' });
   throwIfIssues(config.name, issues);
-  const { subAgents, tools: _tools, extensions: _extensions, description, disallowTransferToParent, disallowTransferToPeers, includeContents, contextCompactors, ...rest } = config;
+  const { subAgents, tools: _tools, toolsets: _toolsets, extensions: _extensions, description, disallowTransferToParent, disallowTransferToPeers, includeContents, contextCompactors, ...rest } = config;
   return Object.freeze({
     ...rest,
     kind: 'llm',
     description: description ?? '',
     subAgents: Object.freeze([...(subAgents ?? [])]),
     tools: Object.freeze([...tools]),
+    toolsets: Object.freeze(toolsets),
     disallowTransferToParent: disallowTransferToParent ?? false,
     disallowTransferToPeers: disallowTransferToPeers ?? false,
     includeContents: includeContents ?? 'default',
     extensions: Object.freeze([...extensions]),
     ...(contextCompactors === undefined ? {} : { contextCompactors: Object.freeze([...contextCompactors]) }),
   });
+}
+
+// Toolsets are named uniquely (their names prefix colliding tool names and attribute definitions) and can list tools.
+function checkToolsets(toolsets: readonly Toolset[]): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const names = new Set<string>();
+  toolsets.forEach((toolset, index) => {
+    const path = `toolsets[${index}]`;
+    if (typeof toolset.listTools !== 'function') issues.push({ path, message: 'expected a toolset (an object with listTools)' });
+    if (!isValidToolName(toolset.name)) issues.push({ path: `${path}.name`, message: `'${String(toolset.name)}' is not a valid toolset name (a tool name's rules apply)` });
+    else if (names.has(toolset.name)) issues.push({ path: `${path}.name`, message: `'${toolset.name}' names two toolsets` });
+    names.add(toolset.name);
+  });
+  return issues;
 }
 
 // A compactor is anything with the two counts (a TokenBasedContextCompactor, or a plain object) and maybe a summarizer.

@@ -131,11 +131,16 @@ export async function assemble(context: AssemblyContext, pipeline: readonly Proc
   return { ...finishDraft(draft), trace, tools: draft.tools, handlers: draft.handlers ?? [] };
 }
 
-// What an extension's processor added carries the extension's name, so provenance says where it came from.
+// What an extension's processor added carries the extension's name, so provenance says where it came from. A tool
+// that was already in the draft (the same implementation) keeps its origin however the processor moved or noted it.
 function attribute(before: RequestDraft, after: RequestDraft, extension: string): RequestDraft {
   const known = new Set<Source>();
   for (const block of before.systemBlocks) known.add(block.source);
-  for (const tool of before.tools) known.add(tool.source);
+  const knownTools = new Set<unknown>();
+  for (const tool of before.tools) {
+    known.add(tool.source);
+    if (tool.tool !== undefined) knownTools.add(tool.tool);
+  }
   const knownMessages = new Set<DraftMessage>(before.messages);
   for (const message of before.messages) for (const source of message.sources) known.add(source);
   const stamped = new Map<Source, Source>();
@@ -148,7 +153,7 @@ function attribute(before: RequestDraft, after: RequestDraft, extension: string)
   return {
     ...after,
     systemBlocks: after.systemBlocks.map((block) => (known.has(block.source) ? block : { ...block, source: stamp(block.source) })),
-    tools: after.tools.map((tool) => (known.has(tool.source) ? tool : { ...tool, source: stamp(tool.source) })),
+    tools: after.tools.map((tool) => (known.has(tool.source) || (tool.tool !== undefined && knownTools.has(tool.tool)) ? tool : { ...tool, source: stamp(tool.source) })),
     messages: after.messages.map((message) => (knownMessages.has(message) ? message : { message: message.message, sources: message.sources.map(stamp) })),
   };
 }

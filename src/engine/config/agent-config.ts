@@ -2,7 +2,7 @@ import type { AgentDefinition, StaticInstruction, Extension, Processor } from '.
 import type { Part } from '../../contracts/content.js';
 import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
 import type { RequestConfig } from '../../contracts/request.js';
-import type { Tool } from '../../contracts/tool.js';
+import type { Tool, Toolset } from '../../contracts/tool.js';
 import { AGENT_MODES, INCLUDE_CONTENTS, llmAgent, loopAgent, parallelAgent, sequentialAgent, type LlmAgentConfig } from '../agent/define-agent.js';
 import { readPart } from '../session/decode-content.js';
 import { agentTool } from '../tools/agent-tool.js';
@@ -44,6 +44,8 @@ export type AgentFileFieldResult = {
   extensions?: readonly Extension[];
   /** Tools the agent's `tools` list may name. */
   tools?: Readonly<Record<string, Tool>>;
+  /** Toolsets the agent gets (MCP servers), after its tools. */
+  toolsets?: readonly Toolset[];
   pipeline?: readonly Processor[];
 };
 
@@ -107,6 +109,7 @@ async function readAgent(
       ...fields,
       ...(features.pipeline === undefined ? {} : { pipeline: features.pipeline }),
       ...(features.extensions.length === 0 ? {} : { extensions: features.extensions }),
+      ...(features.toolsets.length === 0 ? {} : { toolsets: features.toolsets }),
     });
   });
 }
@@ -335,18 +338,20 @@ function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined 
 }
 
 // The features' keys present in the agent's fields, each read by its feature, in the order the readers are listed.
-async function readFeatureFields(reader: JsonReader, record: Record<string, unknown>, path: string, fields: readonly AgentFileField[], file: string): Promise<{ extensions: Extension[]; tools: Record<string, Tool>; pipeline: readonly Processor[] | undefined }> {
+async function readFeatureFields(reader: JsonReader, record: Record<string, unknown>, path: string, fields: readonly AgentFileField[], file: string): Promise<{ extensions: Extension[]; tools: Record<string, Tool>; toolsets: Toolset[]; pipeline: readonly Processor[] | undefined }> {
   const extensions: Extension[] = [];
   const tools: Record<string, Tool> = {};
+  const toolsets: Toolset[] = [];
   let pipeline: readonly Processor[] | undefined;
   for (const field of fields) {
     if (!fieldKeys(field).some((key) => record[key] !== undefined)) continue;
     const result = await field.read({ reader, record, path, file });
     extensions.push(...(result.extensions ?? []));
     Object.assign(tools, result.tools);
+    toolsets.push(...(result.toolsets ?? []));
     if (result.pipeline !== undefined) pipeline = result.pipeline;
   }
-  return { extensions, tools, pipeline };
+  return { extensions, tools, toolsets, pipeline };
 }
 
 // Definitions validate themselves (names, tools); their issues are reported at this agent's path.

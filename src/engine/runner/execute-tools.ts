@@ -51,12 +51,13 @@ export async function executeFunctionCalls(run: AgentRun, calls: readonly Functi
   return endInvocation === undefined ? { event } : { event, endInvocation };
 }
 
-// The tools a call may reach, by name: those the request offered first, then the agent's own and its extensions'.
+// The tools a call may reach, by name: those the request offered first, then the agent's own and its extensions'
+// (not deferred ones: a deferred tool the request left out is not loaded, and the request's handler says so).
 function callableTools(run: AgentRun, agent: LlmAgentDefinition, offered: readonly DraftTool[]): Map<string, Tool> {
   const tools = new Map<string, Tool>();
   for (const entry of offered) if (entry.tool !== undefined && !tools.has(entry.declaration.name)) tools.set(entry.declaration.name, entry.tool);
-  for (const tool of agent.tools) if (!tools.has(tool.name)) tools.set(tool.name, tool);
-  for (const extension of hookSources(run)) for (const tool of extension.tools ?? []) if (!tools.has(tool.name)) tools.set(tool.name, tool);
+  for (const tool of agent.tools) if (!tools.has(tool.name) && tool.deferred !== true) tools.set(tool.name, tool);
+  for (const extension of hookSources(run)) for (const tool of extension.tools ?? []) if (!tools.has(tool.name) && tool.deferred !== true) tools.set(tool.name, tool);
   return tools;
 }
 

@@ -8,7 +8,7 @@ import type { Model } from '../../contracts/model.js';
 import type { Profile, ProfileName } from '../../contracts/profile.js';
 import type { SessionStore } from '../../contracts/session-store.js';
 import type { Session } from '../../contracts/session.js';
-import { createAgentTree, isLlmAgent } from '../agent/agent-tree.js';
+import { createAgentTree, isLlmAgent, toolsetsOf } from '../agent/agent-tree.js';
 import { checkExtensions } from '../extensions/check-extensions.js';
 import { resolveProfile } from '../profile/profiles.js';
 import { createInMemorySessionStore } from '../session/in-memory-session-store.js';
@@ -88,6 +88,11 @@ export type Runner = {
   /** Runs one invocation and yields its events as they happen; every complete event is stored before it is yielded. */
   run(input: RunInput): AsyncGenerator<Event>;
   createSession(input: { userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session>;
+  /**
+   * Closes what the agents hold open: every toolset of the tree's agents and of the agents their agent tools run
+   * (MCP connections and the servers they started). The store is the caller's to close. Safe to call twice.
+   */
+  close(): Promise<void>;
 };
 
 /** A runner over agents, a session store and models; `defaultPipeline` is what agents run that name none. */
@@ -150,6 +155,11 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
     profile: settings.profile,
     stats: settings.stats,
     createSession: (input) => sessions.createSession({ appName, ...input }),
+    close: async () => {
+      const results = await Promise.allSettled([...toolsetsOf(tree.nodes.map((node) => node.definition))].map((toolset) => toolset.close?.()));
+      const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
+    },
     async *run(input: RunInput): AsyncGenerator<Event> {
       const loaded = await cache.load(input.userId, input.sessionId);
       if (loaded === undefined) {
@@ -217,3 +227,4 @@ async function modelFor(options: EngineRunnerOptions, agent: LlmAgentDefinition,
   }
   return model;
 }
+

@@ -1,6 +1,6 @@
 import type { Part } from '../../contracts/content.js';
 import type { Provenance } from '../../contracts/provenance.js';
-import type { LlmRequest } from '../../contracts/request.js';
+import type { LlmRequest, ToolDeclaration } from '../../contracts/request.js';
 import type { TokenCounter } from '../../contracts/tokens.js';
 
 /** Where the tokens of a request are: per system block, per tool, per message and part. */
@@ -26,7 +26,7 @@ const PER_IMAGE = 258;
  */
 export function countRequestTokens(request: LlmRequest, counter: TokenCounter, provenance?: Provenance): RequestTokenCount {
   const blocks = systemBlocks(request.system, provenance).map((text) => counter.count(text));
-  const tools = request.tools.map((tool) => counter.count(`${tool.name}\n${tool.description}\n${tool.parameters === undefined ? '' : JSON.stringify(tool.parameters)}`));
+  const tools = request.tools.map((tool) => countToolTokens(tool, counter));
   const each = request.messages.map((message) => {
     const parts = message.content.map((part) => countPart(part, counter));
     return { total: sum(parts), parts };
@@ -36,6 +36,11 @@ export function countRequestTokens(request: LlmRequest, counter: TokenCounter, p
   const toolTotal = { total: sum(tools), each: tools };
   const messages = { total: sum(each.map((message) => message.total)), each };
   return { total: system.total + toolTotal.total + messages.total + framing, system, tools: toolTotal, messages, framing };
+}
+
+/** A tool definition's tokens: its name, description and parameter schema as text. */
+export function countToolTokens(tool: ToolDeclaration, counter: TokenCounter): number {
+  return counter.count(`${tool.name}\n${tool.description}\n${tool.parameters === undefined ? '' : JSON.stringify(tool.parameters)}`);
 }
 
 /** The text of each system block, in order; the blank line before a block is counted with it. */

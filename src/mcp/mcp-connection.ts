@@ -1,0 +1,194 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { ErrorCode, McpError as SdkError } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type McpFailure } from '../contracts/errors/mcp-error.js';
+import type { McpServer } from './mcp-server.js';
+
+// The one file that talks to @modelcontextprotocol/sdk: the rest of agentctx sees plain values and McpErrors.
+
+/** A tool as the server lists it (the parts agentctx uses). */
+export type ListedTool = { name: string; description?: string | undefined; title?: string | undefined; inputSchema: Record<string, unknown> };
+
+/** A `tools/call` result as the server sent it. */
+export type CallResult = { content?: unknown; structuredContent?: unknown; isError?: boolean | undefined };
+
+export type ConnectionOptions = {
+  /** The toolset's name for the server, in errors. */
+  name: string;
+  server: McpServer;
+  /** How long the handshake (and, for stdio, the start) may take. */
+  connectTimeoutMs: number;
+  /** How long a `tools/list` page may take. */
+  listTimeoutMs: number;
+};
+
+/** Checks arguments against a tool's input schema. */
+export type ArgsValidator = (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
+
+const validators = new AjvJsonSchemaValidator();
+
+/** A validator for a tool's input schema (JSON Schema 2020-12, as MCP has it); throws when the schema is invalid. */
+export function compileSchema(schema: Record<string, unknown>): ArgsValidator {
+  return validators.getValidator(schema as Parameters<typeof validators.getValidator>[0]);
+}
+
+const STDERR_KEPT = 2_000;
+const CLIENT = { name: 'agentctx', version: '0.1.0' };
+
+/**
+ * One MCP server, connected on first use and kept: its tool list is fetched once and again only when the server says
+ * it changed; a connection that closes (the server exited or hung up) is opened again by the next call.
+ */
+export class McpConnection {
+  private client: Client | undefined;
+  private connecting: Promise<Client> | undefined;
+  private tools: Promise<ListedTool[]> | undefined;
+  private stderr = '';
+  private closed = false;
+  /** Times a connection was opened: 1 after the first, 2 after a restart, … */
+  opened = 0;
+
+  constructor(private readonly options: ConnectionOptions) {}
+
+  /** The server's tools, in the server's order (every page). */
+  listTools(): Promise<ListedTool[]> {
+    this.tools ??= this.fetchTools().catch((error: unknown) => {
+      this.tools = undefined;
+      throw error;
+    });
+    return this.tools;
+  }
+
+  /** Calls a tool; an McpError when the server cannot answer (closed, timed out, not MCP). */
+  async callTool(name: string, args: Record<string, unknown>, limits: { timeoutMs: number; signal?: AbortSignal | undefined }): Promise<CallResult> {
+    const client = await this.connect();
+    try {
+      const options = { timeout: limits.timeoutMs, ...(limits.signal === undefined ? {} : { signal: limits.signal }) };
+      return (await client.callTool({ name, arguments: args }, undefined, options)) as CallResult;
+    } catch (error) {
+      this.dropIfSessionGone(client, error);
+      throw this.failure(error, `tools/call ${name}`, limits.timeoutMs);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client ?? (await this.connecting?.catch(() => undefined));
+    this.client = undefined;
+    this.connecting = undefined;
+    this.tools = undefined;
+    await client?.close().catch(() => undefined);
+  }
+
+  private async fetchTools(): Promise<ListedTool[]> {
+    const client = await this.connect();
+    const tools: ListedTool[] = [];
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < 1000; page++) {
+        const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.options.listTimeoutMs });
+        tools.push(...(result.tools as ListedTool[]));
+        cursor = result.nextCursor;
+        if (cursor === undefined) break;
+      }
+    } catch (error) {
+      this.dropIfSessionGone(client, error);
+      throw this.failure(error, 'tools/list', this.options.listTimeoutMs);
+    }
+    return tools;
+  }
+
+  private connect(): Promise<Client> {
+    if (this.closed) return Promise.reject(new McpError({ server: this.options.name, failure: 'closed', message: 'the toolset was closed', hint: 'Make a new runner (or toolset) to use the server again.' }));
+    if (this.client !== undefined) return Promise.resolve(this.client);
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async open(): Promise<Client> {
+    const client = new Client(CLIENT, {
+      capabilities: {},
+      jsonSchemaValidator: validators,
+      // The server's own word that its tools changed: the next request lists them again.
+      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void (this.tools = undefined) } },
+    });
+    const transport = this.transport();
+    client.onclose = () => {
+      if (this.client === client) this.client = undefined;
+      this.tools = undefined;
+    };
+    try {
+      await client.connect(transport, { timeout: this.options.connectTimeoutMs });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      const failure = this.failure(error, 'start', this.options.connectTimeoutMs, 'start');
+      throw failure;
+    }
+    if (this.closed) {
+      await client.close().catch(() => undefined);
+      throw new McpError({ server: this.options.name, failure: 'closed', message: 'the toolset was closed while connecting' });
+    }
+    this.client = client;
+    this.opened += 1;
+    return client;
+  }
+
+  /**
+   * A Streamable HTTP server answering 404 has ended the session (it restarted, or let the session expire); the spec
+   * has the client start a new one, so this connection is dropped and the next call opens another.
+   */
+  private dropIfSessionGone(client: Client, error: unknown): void {
+    if (!isSessionGone(error) || this.client !== client) return;
+    this.client = undefined;
+    this.tools = undefined;
+    void client.close().catch(() => undefined);
+  }
+
+  private transport(): Transport {
+    const { server } = this.options;
+    if ('url' in server) {
+      return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
+    }
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: [...(server.args ?? [])],
+      env: { ...getDefaultEnvironment(), ...server.env },
+      ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+      stderr: 'pipe',
+    });
+    // What the server says on stderr, kept (the end of it) to explain a failure.
+    this.stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
+    });
+    return transport;
+  }
+
+  private failure(error: unknown, doing: string, timeoutMs: number, during?: 'start'): McpError {
+    if (McpError.isInstance(error)) return error;
+    const code = error instanceof SdkError ? error.code : undefined;
+    const text = error instanceof Error ? error.message : String(error);
+    const failure: McpFailure = code === ErrorCode.RequestTimeout ? 'timeout' : during ?? (code === ErrorCode.ConnectionClosed || isSessionGone(error) ? 'closed' : 'protocol');
+    const said = this.stderr.trim() === '' ? '' : ` (its stderr ends: ${JSON.stringify(this.stderr.trim().slice(-300))})`;
+    const message =
+      failure === 'timeout' ? `${doing}: no answer within ${timeoutMs} ms` : failure === 'start' ? `could not be started or reached: ${text}${said}` : `${doing}: ${text}${failure === 'closed' ? said : ''}`;
+    const hint =
+      failure === 'start'
+        ? 'Check the command (or URL) and that the server runs on its own; its stderr is quoted when it said anything.'
+        : failure === 'timeout'
+          ? 'Raise the toolset\'s timeoutMs, or find out why the server is slow.'
+          : failure === 'closed'
+            ? 'The server exited or hung up; the next call starts it again.'
+            : undefined;
+    return new McpError({ server: this.options.name, failure, message, hint, cause: error });
+  }
+}
+
+function isSessionGone(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code === 404;
+}

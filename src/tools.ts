@@ -1,0 +1,18 @@
+/**
+ * @module agentctx/tools
+ * The tool-definition side of the context budget: progressive disclosure (`toolSearch()`: tools or whole toolsets
+ * marked `deferred` stay out of the request until the model finds them with `search_tools`, BM25 over a compact
+ * catalogue), where each definition came from (`describeToolOrigin`, `toolTokensByOrigin`) and a per-agent budget for
+ * their tokens (`toolBudget`). Toolsets from MCP servers are in `agentctx/mcp`.
+ */
+export { toolBudget, TOOL_BUDGET_PROCESSOR } from './features/tools/tool-budget.js';
+export type { ToolBudgetOptions } from './features/tools/tool-budget.js';
+export { describeToolOrigin, toolTokensByOrigin } from './engine/tools/tool-origin.js';
+export type { ToolOriginText } from './engine/tools/tool-origin.js';
+export type { Toolset, ToolsetContext, ToolsetListing } from './contracts/tool.js';
+export { DEFAULT_CATALOGUE_TOKENS, SEARCH_TOOLS, TOOL_SEARCH, toolSearch } from './features/tool-search/tool-search.js';
+export type { ToolSearch, ToolSearchOptions } from './features/tool-search/tool-search.js';
+export type { LoadedTool, ToolSearchScope } from './features/tool-search/loaded-tools.js';
+export { loadedTools } from './features/tool-search/loaded-tools.js';
+export { createToolIndex, searchWords } from './features/tool-search/bm25.js';
+export type { SearchDocument, SearchHit, ToolIndex } from './features/tool-search/bm25.js';

@@ -1,0 +1,62 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentctx, expectOneLineError } from '../support/cli.js';
+import { EVERYTHING_JS } from './helpers.js';
+
+// MCP servers declared in an agent file, through the built CLI as a user runs it: the run calls a server's tool, the
+// process ends when the command does (the server with it), and `inspect` names each definition's server.
+
+const folder = await mkdtemp(join(tmpdir(), 'agentctx-mcp-cli-'));
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+const agentFile = (extra: string) => `name: helper
+instruction: Use the tools.
+mcp:
+  - name: everything
+    command: ${JSON.stringify(process.execPath)}
+    args: [${JSON.stringify(EVERYTHING_JS)}, stdio]
+    tool_filter: [get-sum, echo]
+${extra}`;
+
+describe('MCP servers in an agent file', () => {
+  it('runs a turn that calls a server tool, then inspect shows each definition with its server and the tokens by source', async () => {
+    const agent = join(folder, 'agent.yaml');
+    const script = join(folder, 'script.yaml');
+    const store = join(folder, 'run.db');
+    await writeFile(agent, agentFile('toolBudget: 20\n'));
+    await writeFile(script, '- functionCall: { name: get-sum, args: { a: 2, b: 3 } }\n- text: It is 5.\n');
+    const run = await agentctx('run', agent, '--model', `scripted:${script}`, '--store', store, '--session', 's1', '--message', 'What is 2 + 3?');
+    expect(run.stderr).toBe('session s1 (app helper, user user)\n');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('[helper] It is 5.');
+
+    const inspect = await agentctx('inspect', agent, '--store', store, '--session', 's1', '--call', '1', '--tokens');
+    expect(inspect.code).toBe(0);
+    // Declared order (the filter's), each with its server and its name there; the sum by source; the budget warning.
+    expect(inspect.stdout).toMatch(/tools\[0\] get-sum · tool · helper\.toolsets\[0\]\.tools\[0\] · MCP server everything, tool get-sum/);
+    expect(inspect.stdout).toMatch(/tools\[1\] echo · tool · helper\.toolsets\[0\]\.tools\[1\] · MCP server everything, tool echo/);
+    expect(inspect.stdout).toMatch(/by source: MCP everything \d+ \(2\)/);
+    const json = await agentctx('inspect', agent, '--store', store, '--session', 's1', '--call', '2', '--json', '--provenance');
+    const call = JSON.parse(json.stdout) as { request: { messages: { content: { functionResponse?: { response: unknown } }[] }[] }; provenance: { tools: { tool?: unknown }[] } };
+    expect(call.provenance.tools.map((source) => source.tool)).toEqual([
+      { kind: 'mcp', toolset: 'everything', server: 'everything', name: 'get-sum' },
+      { kind: 'mcp', toolset: 'everything', server: 'everything', name: 'echo' },
+    ]);
+    const responses = call.request.messages.flatMap((message) => message.content.flatMap((part) => (part.functionResponse === undefined ? [] : [part.functionResponse.response])));
+    expect(responses).toEqual([{ result: 'The sum of 2 and 3 is 5.' }]);
+
+    // The agent's next request, assembled by inspect: over its budget of 20 tokens, said so.
+    const planned = await agentctx('inspect', agent);
+    expect(planned.code).toBe(0);
+    expect(planned.stdout).toMatch(/warning: tool definitions take \d+ tokens, over this agent's budget of 20: MCP everything \d+ \(2 tools\)\./);
+  }, 120_000);
+
+  it('refuses a bad mcp entry in one line, naming the field, before anything starts', async () => {
+    const agent = join(folder, 'bad.yaml');
+    await writeFile(agent, 'name: helper\nmcp:\n  - name: files\n    url: ftp://nowhere\n    tools: read\n');
+    const result = await agentctx('check', agent);
+    expectOneLineError(result, 2, /mcp\[0\]\.url: expected an http:\/\/ or https:\/\/ URL, got "ftp:\/\/nowhere".*mcp\[0\]\.tools: expected a list of tool names/);
+  }, 60_000);
+});
