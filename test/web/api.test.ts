@@ -366,3 +366,31 @@ describe('the inspector is safe to open', () => {
     await expect(fetch(`${served.url}api/info`)).rejects.toThrow();
   });
 });
+
+describe('the inspector API on tools from toolsets', () => {
+  it('names each tool definition’s origin (an MCP server and its tool, the agent’s own) and sums tokens by source', async () => {
+    const { createRunner } = await import('../../src/presets/create-runner.js');
+    const { llmAgent } = await import('../../src/engine/agent/define-agent.js');
+    const { declareTool } = await import('../../src/engine/tools/tool.js');
+    const { createScriptedModel } = await import('../../src/models/scripted/scripted-model.js');
+    const store = createInMemorySessionStore();
+    const tool = (name: string) => declareTool({ name, description: `Does ${name} for the user.`, parameters: { type: 'object', properties: { q: { type: 'string' } } } });
+    const github = { kind: 'toolset' as const, name: 'github', origin: { kind: 'mcp' as const, server: 'github' }, listTools: async () => ({ tools: [tool('list_issues'), tool('get_issue')] }) };
+    const runner = createRunner({ agents: llmAgent({ name: 'helper', tools: [tool('own'), github] }), sessions: store, model: createScriptedModel([{ text: 'ok' }]) });
+    await runner.createSession({ userId: 'u', sessionId: 's' });
+    for await (const _event of runner.run({ userId: 'u', sessionId: 's', message: 'hi' }));
+    const inspector = createInspectorApp({ store, apps: ['helper'], version: 'test', onError: (error) => { throw error; } });
+    const response = await inspector.request('/api/apps/helper/users/u/sessions/s/calls/1', { headers: { host: '127.0.0.1:8090' } });
+    const view = (await response.json()) as { tools: { declaration: { name: string }; origin: { label: string }; tokens: number }[]; toolsBySource: { group: string; tools: number; tokens: number }[] };
+    expect(view.tools.map((entry) => [entry.declaration.name, entry.origin.label])).toEqual([
+      ['own', 'function tool'],
+      ['list_issues', 'MCP server github, tool list_issues'],
+      ['get_issue', 'MCP server github, tool get_issue'],
+    ]);
+    const [own, listIssues, getIssue] = view.tools.map((entry) => entry.tokens);
+    expect(view.toolsBySource).toEqual([
+      { group: 'MCP github', tools: 2, tokens: (getIssue ?? 0) + (listIssues ?? 0) },
+      { group: 'function tools', tools: 1, tokens: own },
+    ]);
+  });
+});
