@@ -7,7 +7,7 @@ import { memoryField, type ReadMemory } from '../features/memory/memory-file-fie
 import { sectionsField } from '../features/sections/sections-file.js';
 import { skillsField, type ReadSkills } from '../features/skills/skills-file.js';
 import { harnessPipeline } from './pipelines.js';
-import { toolsField, type MakeMcpToolset } from './tools-file-field.js';
+import { adkMcpToolsetClass, toolsField, type MakeMcpToolset } from './tools-file-field.js';
 
 /** What an agent file may read from disk; the CLI passes the real thing, tests their own. */
 export type AgentFiles = {
@@ -31,7 +31,10 @@ export type AgentFileOptions = Omit<AgentConfigOptions, 'fields'> & {
  */
 export function agentFromConfig(value: unknown, options: AgentFileOptions): Promise<AgentDefinition> {
   const { files, ...rest } = options;
-  return readAgentConfig(value, { ...rest, fields: agentFileFields(files) });
+  const make = files?.mcpToolset;
+  // ADK's spellings of its MCP toolset class, listed in `tools`.
+  const toolsets = make === undefined ? {} : { McpToolset: adkMcpToolsetClass(make), MCPToolset: adkMcpToolsetClass(make) };
+  return readAgentConfig(value, { ...rest, fields: agentFileFields(files), toolsets });
 }
 
 /** The feature keys an agent file may hold, each read by its feature. */

@@ -37,6 +37,13 @@ function definitions(): Record<string, JsonSchema> {
     },
     reference: { type: 'object', properties: reference, minProperties: 1, maxProperties: 1, additionalProperties: false, description: 'An agent defined in another file.' },
     agentOrFile: { anyOf: [{ $ref: '#/$defs/reference' }, { $ref: '#/$defs/agent' }] },
+    mcpStdioServer: {
+      type: 'object',
+      description: 'An MCP server started as a child process (ADK\u2019s StdioServerParameters).',
+      properties: { command: { type: 'string' }, args: { type: 'array', items: { type: 'string' } }, env: { type: 'object', additionalProperties: { type: 'string' } }, cwd: { type: 'string' } },
+      required: ['command'],
+      additionalProperties: false,
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import { ValidationError } from '../contracts/errors/validation-error.js';
 import type { McpToolsetSettings } from '../contracts/mcp.js';
 import type { JsonSchema } from '../contracts/request.js';
 import type { Toolset } from '../contracts/tool.js';
-import type { AgentFileField } from '../engine/config/agent-config.js';
+import type { AgentFileField, ToolsetClass } from '../engine/config/agent-config.js';
 import { refuse } from '../engine/config/file-fields.js';
 import { joinPath, type JsonReader } from '../engine/util/json-reader.js';
 import { toolSearch } from '../features/tool-search/tool-search.js';
@@ -105,4 +105,69 @@ function readMcpEntry(reader: JsonReader, entry: unknown, at: string, make: Make
     for (const issue of error.issues) reader.issue(joinPath(at, issue.path.replace(/^server\.?/, '')), issue.message);
     return undefined;
   }
+}
+
+const ADK_CONNECTIONS = ['stdio_server_params', 'stdio_connection_params', 'sse_connection_params', 'streamable_http_connection_params'];
+const ADK_UNSUPPORTED: Readonly<Record<string, string>> = {
+  auth_scheme: 'put the credentials in streamable_http_connection_params.headers',
+  auth_credential: 'put the credentials in streamable_http_connection_params.headers',
+  credential_key: 'put the credentials in streamable_http_connection_params.headers',
+  state_header_mapping: 'put the headers in streamable_http_connection_params.headers',
+  use_mcp_resources: 'agentctx offers MCP tools; resources reach the model only inside tool results',
+  tool_list_cache_ttl_seconds: 'agentctx lists tools again when the server says they changed',
+};
+
+/**
+ * ADK's `{ name: McpToolset, args: { stdio_server_params | stdio_connection_params | streamable_http_connection_params,
+ * tool_filter, tool_name_prefix } }` in an agent file's `tools`, read into the same toolset as an `mcp:` entry. The
+ * toolset is named by its prefix, else `mcp_<position in tools>`. SSE servers and ADK's auth options are refused with
+ * what to use instead.
+ */
+export function adkMcpToolsetClass(make: MakeMcpToolset): ToolsetClass {
+  return ({ reader, args, path, index }) => {
+    const record = reader.object(args, path, 'McpToolset\u2019s arguments: a mapping with one of stdio_server_params, stdio_connection_params, streamable_http_connection_params');
+    if (record === undefined) return undefined;
+    const allowed = [...ADK_CONNECTIONS, 'tool_filter', 'tool_name_prefix', ...Object.keys(ADK_UNSUPPORTED)];
+    reader.keys(record, path, allowed);
+    for (const [key, instead] of Object.entries(ADK_UNSUPPORTED)) if (record[key] !== undefined) reader.issue(joinPath(path, key), `is not supported by agentctx: ${instead}`);
+    const given = ADK_CONNECTIONS.filter((key) => record[key] != null);
+    if (given.length !== 1) return reader.issue(path, `needs exactly one of ${ADK_CONNECTIONS.join(', ')}${given.length === 0 ? '' : `, got ${given.join(' and ')}`}`);
+    const key = given[0] as string;
+    const at = joinPath(path, key);
+    if (key === 'sse_connection_params') return reader.issue(at, 'SSE is deprecated in MCP and not supported: serve the server over Streamable HTTP and use streamable_http_connection_params');
+    const params = reader.object(record[key], at, 'a mapping');
+    if (params === undefined) return undefined;
+    let server: Record<string, unknown>;
+    let seconds: unknown;
+    if (key === 'stdio_server_params') server = params;
+    else if (key === 'stdio_connection_params') {
+      reader.keys(params, at, ['server_params', 'timeout']);
+      server = reader.object(params['server_params'], joinPath(at, 'server_params'), 'the server: { command, args, env, cwd }') ?? {};
+      seconds = params['timeout'];
+    } else {
+      reader.keys(params, at, ['url', 'headers', 'timeout', 'sse_read_timeout', 'terminate_on_close']);
+      server = { url: params['url'], ...(params['headers'] == null ? {} : { headers: params['headers'] }) };
+      seconds = params['timeout'];
+    }
+    if (seconds !== undefined && !(typeof seconds === 'number' && seconds > 0)) reader.issue(joinPath(at, 'timeout'), `expected a number of seconds > 0, got ${JSON.stringify(seconds)}`);
+    const prefix = record['tool_name_prefix'];
+    const settings = {
+      name: typeof prefix === 'string' && prefix !== '' ? prefix : `mcp_${index}`,
+      server,
+      ...(record['tool_filter'] == null ? {} : { tools: record['tool_filter'] }),
+      ...(typeof prefix === 'string' && prefix !== '' ? { prefix } : {}),
+      ...(typeof seconds === 'number' && seconds > 0 ? { timeoutMs: Math.round(seconds * 1000) } : {}),
+    } as McpToolsetSettings;
+    try {
+      return make(settings);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      const spelled: Readonly<Record<string, string>> = { tools: 'tool_filter', prefix: 'tool_name_prefix', name: 'tool_name_prefix', timeoutMs: joinPath(key, 'timeout') };
+      for (const issue of error.issues) {
+        const where = issue.path.startsWith('server') ? joinPath(key === 'stdio_connection_params' ? joinPath(key, 'server_params') : key, issue.path.replace(/^server\.?/, '')) : (spelled[issue.path] ?? issue.path);
+        reader.issue(joinPath(path, where), issue.message);
+      }
+      return undefined;
+    }
+  };
 }

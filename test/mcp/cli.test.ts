@@ -53,6 +53,43 @@ describe('MCP servers in an agent file', () => {
     expect(planned.stdout).toMatch(/warning: tool definitions take \d+ tokens, over this agent's budget of 20: MCP everything \d+ \(2 tools\)\./);
   }, 120_000);
 
+  it('reads ADK\u2019s McpToolset config in tools (stdio_connection_params, tool_filter, tool_name_prefix) into the same toolset', async () => {
+    const agent = join(folder, 'adk.yaml');
+    const script = join(folder, 'adk-script.yaml');
+    const store = join(folder, 'adk.db');
+    await writeFile(agent, `name: helper
+instruction: Use the tools.
+tools:
+  - name: McpToolset
+    args:
+      stdio_connection_params:
+        server_params:
+          command: ${JSON.stringify(process.execPath)}
+          args: [${JSON.stringify(EVERYTHING_JS)}, stdio]
+        timeout: 30
+      tool_filter: [echo]
+      tool_name_prefix: ev
+`);
+    await writeFile(script, '- functionCall: { name: ev_echo, args: { message: hi } }\n- text: Done.\n');
+    const run = await agentctx('run', agent, '--model', `scripted:${script}`, '--store', store, '--session', 's1', '--message', 'Echo hi.');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('[helper] Done.');
+    const json = await agentctx('inspect', agent, '--store', store, '--session', 's1', '--call', '2', '--json', '--provenance');
+    const call = JSON.parse(json.stdout) as { request: { tools: { name: string }[]; messages: { content: { functionResponse?: { response: unknown } }[] }[] }; provenance: { tools: { tool?: unknown }[] } };
+    expect(call.request.tools.map((tool) => tool.name)).toEqual(['ev_echo']);
+    expect(call.provenance.tools.map((source) => source.tool)).toEqual([{ kind: 'mcp', toolset: 'ev', server: 'ev', name: 'echo' }]);
+    const responses = call.request.messages.flatMap((message) => message.content.flatMap((part) => (part.functionResponse === undefined ? [] : [part.functionResponse.response])));
+    expect(responses).toEqual([{ result: 'Echo: hi' }]);
+  }, 120_000);
+
+  it('refuses what agentctx does not do in ADK\u2019s McpToolset config, saying what to use instead', async () => {
+    const agent = join(folder, 'adk-bad.yaml');
+    await writeFile(agent, 'name: helper\ntools:\n  - name: McpToolset\n    args:\n      sse_connection_params: { url: "http://127.0.0.1:1/sse" }\n      auth_scheme: { type: oauth2 }\n');
+    expectOneLineError(await agentctx('check', agent), 2, /tools\[0\]\.args\.auth_scheme: is not supported by agentctx: put the credentials in streamable_http_connection_params\.headers.*tools\[0\]\.args\.sse_connection_params: SSE is deprecated in MCP and not supported/);
+    await writeFile(agent, 'name: helper\ntools:\n  - name: McpToolset\n    args:\n      tool_filter: [a]\n');
+    expectOneLineError(await agentctx('check', agent), 2, /tools\[0\]\.args: needs exactly one of stdio_server_params, stdio_connection_params, sse_connection_params, streamable_http_connection_params/);
+  }, 60_000);
+
   it('refuses a bad mcp entry in one line, naming the field, before anything starts', async () => {
     const agent = join(folder, 'bad.yaml');
     await writeFile(agent, 'name: helper\nmcp:\n  - name: files\n    url: ftp://nowhere\n    tools: read\n');

@@ -19,7 +19,15 @@ export type AgentConfigOptions = {
   tools?: Readonly<Record<string, Tool>>;
   /** Readers for the keys that features add to an LLM agent's fields (skills, memory, sections, …), tried in order. */
   fields?: readonly AgentFileField[];
+  /**
+   * Toolset classes a file may list in `tools` as ADK does (`{ name: McpToolset, args: { … } }`): each reads its
+   * `args` (problems to `reader` under `path`) and makes the toolset; `index` is the entry's place in the list.
+   */
+  toolsets?: Readonly<Record<string, ToolsetClass>>;
 };
+
+/** Reads one `{ name: <class>, args }` entry of a file's `tools` into a toolset. */
+export type ToolsetClass = (input: { reader: JsonReader; args: unknown; path: string; index: number }) => Toolset | undefined;
 
 /**
  * The keys one feature adds to an LLM agent in a file, and how they are read: into extensions of the agent, tools the
@@ -196,16 +204,23 @@ function readStatic(reader: JsonReader, value: unknown, path: string): StaticIns
   return items;
 }
 
-async function readTools(reader: JsonReader, value: unknown, path: string, scope: ReadScope): Promise<Tool[] | undefined> {
+async function readTools(reader: JsonReader, value: unknown, path: string, scope: ReadScope): Promise<(Tool | Toolset)[] | undefined> {
   if (value == null) return undefined;
   const list = reader.array(value, path);
-  const tools: Tool[] = [];
+  const tools: (Tool | Toolset)[] = [];
   for (const [index, item] of (list ?? []).entries()) {
     const at = joinPath(path, index);
     const named = typeof item === 'string' ? item : isPlainRecord(item) && item['description'] === undefined ? item['name'] : undefined;
     if (named === 'AgentTool' && isPlainRecord(item)) {
       const tool = await readAgentTool(reader, item, at, scope);
       if (tool !== undefined) tools.push(tool);
+      continue;
+    }
+    const toolsetClass = typeof named === 'string' && isPlainRecord(item) && scope.options.toolsets !== undefined ? own(scope.options.toolsets, named) : undefined;
+    if (toolsetClass !== undefined && isPlainRecord(item)) {
+      reader.keys(item, at, ['name', 'args']);
+      const toolset = toolsetClass({ reader, args: item['args'], path: joinPath(at, 'args'), index });
+      if (toolset !== undefined) tools.push(toolset);
       continue;
     }
     if (typeof named === 'string') {

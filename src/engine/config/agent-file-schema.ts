@@ -68,6 +68,42 @@ export const LLM_FIELD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         {
           type: 'object',
           properties: {
+            name: { enum: ['McpToolset', 'MCPToolset'] },
+            args: {
+              type: 'object',
+              properties: {
+                stdio_server_params: { $ref: '#/$defs/mcpStdioServer' },
+                stdio_connection_params: {
+                  type: 'object',
+                  properties: { server_params: { $ref: '#/$defs/mcpStdioServer' }, timeout: { type: 'number', exclusiveMinimum: 0, description: 'seconds one call may take' } },
+                  required: ['server_params'],
+                  additionalProperties: false,
+                },
+                streamable_http_connection_params: {
+                  type: 'object',
+                  properties: {
+                    url: { type: 'string' },
+                    headers: { type: 'object', additionalProperties: { type: 'string' } },
+                    timeout: { type: 'number', exclusiveMinimum: 0, description: 'seconds one call may take' },
+                    sse_read_timeout: { type: 'number' },
+                    terminate_on_close: { type: 'boolean' },
+                  },
+                  required: ['url'],
+                  additionalProperties: false,
+                },
+                tool_filter: { type: 'array', items: { type: 'string' } },
+                tool_name_prefix: { type: 'string' },
+              },
+              additionalProperties: false,
+            },
+          },
+          required: ['name', 'args'],
+          additionalProperties: false,
+          description: 'an MCP server\u2019s tools, as ADK\u2019s McpToolset config spells it (or use the mcp key)',
+        },
+        {
+          type: 'object',
+          properties: {
             name: { type: 'string', description: 'the tool\u2019s name' },
             description: { type: 'string', description: 'what it does, for the model' },
             parameters: { type: 'object', description: 'a JSON Schema for its arguments' },
