@@ -1,9 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { ErrorCode, McpError as SdkError } from '@modelcontextprotocol/sdk/types.js';
 import { McpError, type McpFailure } from '../contracts/errors/mcp-error.js';
 import type { McpServer } from './mcp-server.js';
 
@@ -28,11 +24,36 @@ export type ConnectionOptions = {
 /** Checks arguments against a tool's input schema. */
 export type ArgsValidator = (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
 
-const validators = new AjvJsonSchemaValidator();
+// The SDK (with ajv) takes about half a second to import: it is loaded when a server is first needed, so neither
+// importing agentctx nor a CLI command whose agents use no MCP server pays for it.
+type Sdk = {
+  Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
+  stdio: typeof import('@modelcontextprotocol/sdk/client/stdio.js');
+  http: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  types: typeof import('@modelcontextprotocol/sdk/types.js');
+  validators: import('@modelcontextprotocol/sdk/validation/ajv').AjvJsonSchemaValidator;
+};
+let loading: Promise<Sdk> | undefined;
+let loaded: Sdk | undefined;
 
-/** A validator for a tool's input schema (JSON Schema 2020-12, as MCP has it); throws when the schema is invalid. */
+function loadSdk(): Promise<Sdk> {
+  loading ??= Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('@modelcontextprotocol/sdk/validation/ajv'),
+  ]).then(([client, stdio, http, types, ajv]) => (loaded = { Client: client.Client, stdio, http, types, validators: new ajv.AjvJsonSchemaValidator() }));
+  return loading;
+}
+
+/**
+ * A validator for a tool's input schema (JSON Schema 2020-12, as MCP has it); throws when the schema is invalid. Only
+ * for tools a connection listed: listing loads what it needs.
+ */
 export function compileSchema(schema: Record<string, unknown>): ArgsValidator {
-  return validators.getValidator(schema as Parameters<typeof validators.getValidator>[0]);
+  if (loaded === undefined) throw new Error('no MCP server has been reached yet');
+  return loaded.validators.getValidator(schema as Parameters<Sdk['validators']['getValidator']>[0]);
 }
 
 const STDERR_KEPT = 2_000;
@@ -111,13 +132,14 @@ export class McpConnection {
   }
 
   private async open(): Promise<Client> {
-    const client = new Client(CLIENT, {
+    const sdk = await loadSdk();
+    const client = new sdk.Client(CLIENT, {
       capabilities: {},
-      jsonSchemaValidator: validators,
+      jsonSchemaValidator: sdk.validators,
       // The server's own word that its tools changed: the next request lists them again.
       listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void (this.tools = undefined) } },
     });
-    const transport = this.transport();
+    const transport = this.transport(sdk);
     client.onclose = () => {
       if (this.client === client) this.client = undefined;
       this.tools = undefined;
@@ -149,15 +171,15 @@ export class McpConnection {
     void client.close().catch(() => undefined);
   }
 
-  private transport(): Transport {
+  private transport(sdk: Sdk): Transport {
     const { server } = this.options;
     if ('url' in server) {
-      return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
+      return new sdk.http.StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
     }
-    const transport = new StdioClientTransport({
+    const transport = new sdk.stdio.StdioClientTransport({
       command: server.command,
       args: [...(server.args ?? [])],
-      env: { ...getDefaultEnvironment(), ...server.env },
+      env: { ...sdk.stdio.getDefaultEnvironment(), ...server.env },
       ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
       stderr: 'pipe',
     });
@@ -171,9 +193,9 @@ export class McpConnection {
 
   private failure(error: unknown, doing: string, timeoutMs: number, during?: 'start'): McpError {
     if (McpError.isInstance(error)) return error;
-    const code = error instanceof SdkError ? error.code : undefined;
+    const code = loaded !== undefined && error instanceof loaded.types.McpError ? error.code : undefined;
     const text = error instanceof Error ? error.message : String(error);
-    const failure: McpFailure = code === ErrorCode.RequestTimeout ? 'timeout' : during ?? (code === ErrorCode.ConnectionClosed || isSessionGone(error) ? 'closed' : 'protocol');
+    const failure: McpFailure = code === loaded?.types.ErrorCode.RequestTimeout ? 'timeout' : during ?? (code === loaded?.types.ErrorCode.ConnectionClosed || isSessionGone(error) ? 'closed' : 'protocol');
     const said = this.stderr.trim() === '' ? '' : ` (its stderr ends: ${JSON.stringify(this.stderr.trim().slice(-300))})`;
     const message =
       failure === 'timeout' ? `${doing}: no answer within ${timeoutMs} ms` : failure === 'start' ? `could not be started or reached: ${text}${said}` : `${doing}: ${text}${failure === 'closed' ? said : ''}`;
@@ -190,5 +212,5 @@ export class McpConnection {
 }
 
 function isSessionGone(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404;
+  return loaded !== undefined && error instanceof loaded.http.StreamableHTTPError && error.code === 404;
 }
