@@ -35,6 +35,7 @@ export type ContentsOptions = {
  */
 export function buildContents(events: readonly Event[], options: ContentsOptions): DraftMessage[] {
   const visible = applyRewinds(events.map(toWorkEvent)).filter((event) => shouldIncludeEvent(options.branch, event));
+  // Stryker disable next-line StringLiteral: substituteCompactions treats every view but 'adk' as exact
   const processed = visible.some((event) => event.actions.compaction !== undefined) ? substituteCompactions(visible, options.compactionView ?? 'exact') : visible;
   const others = findOtherAgentEvents(options.agentName, processed);
   const presented: WorkEvent[] = [];
@@ -72,7 +73,7 @@ export function currentTurnEvents(events: readonly Event[], agentName: string, b
 }
 
 // ADK generates `adk-<uuid>` ids for calls that came without one and hides them from the model.
-const GENERATED_ID_PREFIX = 'adk-';
+export const GENERATED_ID_PREFIX = 'adk-';
 
 function hasGeneratedId(part: Part, prefix: string): boolean {
   if ('functionCall' in part) return part.functionCall.id?.startsWith(prefix) === true;
@@ -97,6 +98,7 @@ function withoutGeneratedId(part: Part, prefix: string): Part {
  * of plain user messages, so they never land between a call and its response (ADK's `_add_instructions_to_user_content`).
  */
 export function insertInstructionMessages(messages: readonly DraftMessage[], instructionMessages: readonly DraftMessage[]): DraftMessage[] {
+  // Stryker disable next-line ConditionalExpression: a shortcut; the general path returns the same copy when there is nothing to insert
   if (instructionMessages.length === 0) return [...messages];
   let insertAt = messages.length;
   for (let index = messages.length - 1; index >= 0; index--) {

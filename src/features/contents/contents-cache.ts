@@ -1,6 +1,6 @@
 import type { DraftMessage } from '../../contracts/draft.js';
 import type { Event } from '../../contracts/event.js';
-import { buildContents, type ContentsOptions } from './build-contents.js';
+import { buildContents, GENERATED_ID_PREFIX, type ContentsOptions } from './build-contents.js';
 
 type CachedPrefix = { count: number; last: Event; messages: readonly DraftMessage[] };
 
@@ -17,7 +17,7 @@ export class ContentsCache {
 
   build(events: readonly Event[], options: ContentsOptions, formatKey: string): DraftMessage[] {
     const view = options.compactionView ?? 'exact';
-    const key = `${options.agentName}\u0000${options.branch ?? ''}\u0000${String(options.preserveFunctionCallIds)}\u0000${options.generatedCallIdPrefix ?? ''}\u0000${view}\u0000${String(options.answerAbandonedCalls === true)}\u0000${formatKey}`;
+    const key = `${options.agentName}\u0000${options.branch ?? ''}\u0000${String(options.preserveFunctionCallIds)}\u0000${options.generatedCallIdPrefix ?? GENERATED_ID_PREFIX}\u0000${view}\u0000${String(options.answerAbandonedCalls === true)}\u0000${formatKey}`;
     const cached = this.#entries.get(key);
     // ADK's view re-sorts the whole history by time around a summary, so a prefix holding one cannot be kept.
     const keepable = (list: readonly Event[]) => view === 'exact' || list.every((event) => event.actions.compaction === undefined);
@@ -26,6 +26,7 @@ export class ContentsCache {
     const tail = cached !== undefined && extends_(cached, events) ? events.slice(cached.count) : undefined;
     const appendable = tail !== undefined && tail.every((event) => event.actions.rewindBeforeInvocationId === undefined) && answersOwnCalls(tail);
     if (cached !== undefined && appendable && tail.every((event) => event.actions.compaction === undefined)) {
+      // Stryker disable next-line ConditionalExpression: concat of an empty tail's (empty) messages gives the same copy
       messages = tail.length === 0 ? [...cached.messages] : cached.messages.concat(buildContents(tail, options));
       clean = true;
     } else {
@@ -35,6 +36,7 @@ export class ContentsCache {
     }
     const last = events.at(-1);
     // A call still without a response may later be shown answered (as interrupted), which changes earlier messages.
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a kept prefix leaves no call open, so the tail alone and all the events give the same answer
     const settled = () => !hasOpenCalls(tail !== undefined && appendable ? tail : events);
     if (clean && last !== undefined && closesCleanly(events) && settled()) this.#entries.set(key, { count: events.length, last, messages });
     return messages;

@@ -6,6 +6,7 @@ const FRAMEWORK_FUNCTIONS = new Set(['adk_framework', 'adk_request_credential', 
 
 /** A part the model would not see: a thought, or a part with nothing in it. Function calls and responses are always visible. */
 export function isInvisiblePart(part: Part): boolean {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a call or response part has no `text`, so the lines below return false too
   if ('functionCall' in part || 'functionResponse' in part) return false;
   if ('text' in part) return part.thought === true || part.text === '';
   return false;
@@ -46,7 +47,9 @@ export function applyRewinds(events: readonly WorkEvent[]): WorkEvent[] {
     const target = event.actions.rewindBeforeInvocationId;
     if (target !== undefined) {
       let first = -1;
+      // Stryker disable next-line EqualityOperator: `j <= i` is the same, finding the rewind event itself also resumes at i - 1
       for (let j = 0; j < i; j++) {
+        // Stryker disable next-line OptionalChaining: j < i, so events[j] always exists
         if (events[j]?.invocationId === target) {
           first = j;
           break;
