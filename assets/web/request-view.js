@@ -63,6 +63,28 @@ export function requestView(call, onEvent, onCall) {
         }),
       ),
     ),
+    call.deferredTools.length === 0
+      ? ''
+      : el(
+          'section',
+          { class: 'part-list deferred-tools' },
+          el('h4', { text: `deferred tools: ${call.deferredTools.length}, ${call.deferredTools.filter((tool) => tool.loaded).length} loaded by ${call.deferredLoader}, ${formatNumber(call.tokens.deferredTools)} tokens` }),
+          el('p', { class: 'muted', text: 'The provider keeps these out of the prompt until a response of the loader loads one; a loaded one is in the prompt where that response is.' }),
+          call.deferredTools.map((tool) =>
+            piece({
+              path: tool.path,
+              label: `${tool.path} ${tool.declaration.name} · ${tool.origin.label} · ${tool.loaded ? 'loaded' : 'held back'}`,
+              source: tool.source,
+              tokens: tool.tokens,
+              body: el(
+                'div',
+                {},
+                el('p', { class: 'tool-description', text: tool.declaration.description }),
+                tool.declaration.parameters === undefined ? '' : el('pre', { class: 'text json', text: JSON.stringify(tool.declaration.parameters, null, 2) }),
+              ),
+            }),
+          ),
+        ),
     el(
       'section',
       { class: 'part-list messages' },

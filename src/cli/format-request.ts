@@ -3,6 +3,7 @@ import type { Provenance, RequestEdit } from '../contracts/provenance.js';
 import type { LlmRequest } from '../contracts/request.js';
 import type { Source } from '../contracts/source.js';
 import type { Occurrence } from '../engine/assembly/find-in-request.js';
+import { referencedDeferredTools } from '../engine/tools/deferred-tools.js';
 import { describeToolOrigin, toolTokensByOrigin } from '../engine/tools/tool-origin.js';
 import { editsIn, partPieces, systemPieces, toolDescriptionPieces, type TextPiece } from '../engine/assembly/provenance-pieces.js';
 import type { RequestTokenCount } from '../engine/tokens/count-request-tokens.js';
@@ -26,7 +27,8 @@ export function formatRequest(request: LlmRequest, provenance: Provenance, heade
   const body = (text: string) => (text === '' ? [`${bar} ${style.dim('(empty)')}`] : text.split('\n').map((line) => `${bar} ${line}`));
   const count = (value: number | undefined) => (value === undefined ? '' : style.yellow(` · ${value} tokens`));
 
-  if (tokens !== undefined) lines.push(style.bold(`TOKENS · ${tokens.total} (local estimate, o200k): system ${tokens.system.total}, tools ${tokens.tools.total}, messages ${tokens.messages.total}, framing ${tokens.framing}`), '');
+  const deferredTokens = request.deferredTools === undefined || tokens === undefined ? '' : `, loaded deferred tools ${tokens.deferred.total}`;
+  if (tokens !== undefined) lines.push(style.bold(`TOKENS · ${tokens.total} (local estimate, o200k): system ${tokens.system.total}, tools ${tokens.tools.total}${deferredTokens}, messages ${tokens.messages.total}, framing ${tokens.framing}`), '');
   lines.push(style.bold(`SYSTEM · ${plural(provenance.system.length, 'block')} · ${request.system.length} chars${count(tokens?.system.total)}`));
   const pieces = systemPieces(request, provenance);
   provenance.system.forEach((block, index) => {
@@ -54,6 +56,8 @@ export function formatRequest(request: LlmRequest, provenance: Provenance, heade
     if (tool.parameters !== undefined) lines.push(`${bar} ${style.dim('parameters:')} ${JSON.stringify(tool.parameters)}`);
   });
 
+  if (request.deferredTools !== undefined) lines.push('', ...deferredLines(request, provenance, style, tokens));
+
   lines.push('', style.bold(`MESSAGES · ${request.messages.length}${count(tokens?.messages.total)}`));
   request.messages.forEach((message, index) => {
     lines.push(`${style.dim('┌')} ${style.cyan(`messages[${index}]`)} ${style.bold(message.role)}${count(tokens?.messages.each[index]?.total)}`);
@@ -73,6 +77,23 @@ export function formatRequest(request: LlmRequest, provenance: Provenance, heade
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+// Deferred definitions: the provider holds each back until a response of the loader loads it, so one line each, and the
+// definition of those loaded (they are in the prompt, where the loading response is).
+function deferredLines(request: LlmRequest, provenance: Provenance, style: Style, tokens: RequestTokenCount | undefined): string[] {
+  const deferred = request.deferredTools as NonNullable<LlmRequest['deferredTools']>;
+  const loaded = new Set(referencedDeferredTools(request).map((tool) => tool.name));
+  const bar = style.dim('│');
+  const lines = [style.bold(`DEFERRED TOOLS · ${deferred.declarations.length}, ${loaded.size} loaded by ${deferred.loader}${tokens === undefined ? '' : style.yellow(` · ${tokens.deferred.total} tokens`)}`)];
+  deferred.declarations.forEach((tool, index) => {
+    const state = loaded.has(tool.name) ? style.yellow(` · loaded, ${tokens?.deferred.each[index] ?? '?'} tokens`) : style.dim(' · held back');
+    lines.push(`${style.dim('┌')} ${style.cyan(`deferred[${index}]`)} ${style.bold(tool.name)} · ${describeSource(provenance.deferredTools?.[index])}${state}`);
+    if (!loaded.has(tool.name)) return;
+    lines.push(...tool.description.split('\n').map((line) => `${bar} ${line}`));
+    if (tool.parameters !== undefined) lines.push(`${bar} ${style.dim('parameters:')} ${JSON.stringify(tool.parameters)}`);
+  });
+  return lines;
 }
 
 // The text of some pieces, with what hooks wrote in it marked (underlined on a terminal).

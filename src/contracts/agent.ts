@@ -123,6 +123,8 @@ export type AssemblyContext = {
   readonly profile: Profile;
   /** Keep generated function call ids (the model's provider pairs calls with responses by id). */
   readonly preserveFunctionCallIds: boolean;
+  /** The model takes deferred tool definitions itself (`Model.loadsDeferredTools`); tool search then uses that form. */
+  readonly loadsDeferredTools?: boolean;
   /** Values derived from this session, kept between its requests (the contents feature keeps its built messages here). */
   readonly memo: SessionMemo;
 };

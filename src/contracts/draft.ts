@@ -34,8 +34,14 @@ export type RequestDraft = {
   readonly messages: readonly DraftMessage[];
   readonly config: RequestConfig;
   /**
-   * Tools that answer calls to names the request does not offer, so a model that calls one anyway gets a useful
-   * answer (a `transfer_to_agent` where no transfer is possible is told why). Never sent to the model.
+   * Tool definitions the model's provider holds back until a response of `loader` loads them (`LlmRequest.deferredTools`);
+   * set by tool search for models that take them (`AssemblyContext.loadsDeferredTools`).
+   */
+  readonly deferredTools?: { readonly loader: string; readonly tools: readonly DraftTool[] };
+  /**
+   * Tools that answer calls to names `tools` does not offer, so a model that calls one anyway gets a useful
+   * answer (a `transfer_to_agent` where no transfer is possible is told why), and the deferred tools a response has
+   * loaded. Never sent to the model as tools.
    */
   readonly handlers?: readonly Tool[];
   /** Things the user should know about this request (a skill listing cut to its budget…); `inspect` shows them. */

@@ -91,6 +91,11 @@ export type Model = {
    * generated `adk-…` ones, which are otherwise hidden as ADK hides them).
    */
   readonly pairsCallsById?: boolean;
+  /**
+   * The provider takes `request.deferredTools` itself (Anthropic): assembly then sends deferred tools there and lets
+   * `search_tools` responses load them by reference, so the tools array stays the same on every call.
+   */
+  readonly loadsDeferredTools?: boolean;
   /** The provider's own count of the request's input tokens, for providers with a count endpoint. */
   countTokens?(request: LlmRequest, options?: ModelCallOptions): Promise<number>;
   generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse>;

@@ -16,6 +16,8 @@ export type Provenance = {
   system: { start: number; end: number; source: Source }[];
   /** One entry per tool. */
   tools: Source[];
+  /** One entry per deferred tool definition (`request.deferredTools.declarations`); absent when the request has none. */
+  deferredTools?: Source[];
   /** One list per message, one entry per part. */
   messages: Source[][];
   /** Text a hook wrote inside a piece that keeps its own source, in the order of the request; absent when none. */
@@ -67,6 +69,8 @@ export type AssembledRequest = {
   warnings: string[];
   /** The tools offered, with what runs for each (parallel to `request.tools`); the runner answers calls with these. */
   tools: readonly DraftTool[];
+  /** The deferred tools, parallel to `request.deferredTools.declarations` (empty when there are none). */
+  deferredTools: readonly DraftTool[];
   /** Tools that answer calls to names the request does not offer (see `RequestDraft.handlers`). */
   handlers: readonly Tool[];
 };

@@ -28,12 +28,26 @@ export type RequestConfig = {
 };
 
 /**
+ * Tool definitions sent with a request but kept out of the model's prompt until a function response of `loader`
+ * names them in its `loaded` list (Anthropic's `defer_loading` and `tool_reference`): the provider then puts each
+ * definition in the prompt where that response is. Only models with `loadsDeferredTools` receive them from assembly;
+ * other adapters offer the loaded ones as ordinary tools (`withDeferredToolsLoaded`).
+ */
+export type DeferredTools = {
+  /** The tool whose responses load definitions (`search_tools`). */
+  loader: string;
+  declarations: ToolDeclaration[];
+};
+
+/**
  * Exactly what one model call receives. Its JSON form (`requestToJson`) is stable: keys in this order,
  * optional fields absent rather than undefined; it is what `agentctx inspect --json` prints.
  */
 export type LlmRequest = {
   system: string;
   tools: ToolDeclaration[];
+  /** Definitions the provider holds back until a response loads them; absent for most requests. */
+  deferredTools?: DeferredTools;
   messages: Message[];
   config: RequestConfig;
 };

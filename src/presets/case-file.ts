@@ -103,6 +103,8 @@ export type AssembleCaseOptions = {
    * so the request keeps generated call ids, as the runner would for that model. No by default.
    */
   pairsCallsById?: ((model: string) => boolean) | undefined;
+  /** Whether the model an agent names holds deferred tool definitions back itself (`modelLoadsDeferredTools`). No by default. */
+  loadsDeferredTools?: ((model: string) => boolean) | undefined;
 };
 
 /** Assembles the case's request with the default pipeline, or the one given. */
@@ -122,6 +124,7 @@ export function assembleCase(caseFile: CaseFile, options: AssembleCaseOptions = 
     profile: caseFile.profile,
     plugins: caseFile.plugins,
     preserveFunctionCallIds: model !== undefined && options.pairsCallsById?.(model) === true,
+    loadsDeferredTools: model !== undefined && options.loadsDeferredTools?.(model) === true,
     pipeline,
   });
 }

@@ -10,6 +10,7 @@ import type { CallCacheView } from './cache-view.js';
 import type { CallCostView } from './cost-view.js';
 import { partText, partType, type PartType } from './part-display.js';
 import { checkProvenanceFit } from './provenance-fit.js';
+import { referencedDeferredTools } from '../engine/tools/deferred-tools.js';
 import { describeToolOrigin, toolTokensByOrigin, type ToolOriginText } from '../engine/tools/tool-origin.js';
 import { partPieceViews, systemBlockPieces, toolPieceViews, type TextPieceView } from './text-piece-views.js';
 
@@ -30,6 +31,8 @@ export type SystemBlockView = {
 
 /** A tool definition of the request: its declaration, source and origin in words (an MCP server and tool, …), tokens. */
 export type ToolView = { index: number; path: string; declaration: ToolDeclaration; source: Source | undefined; origin: ToolOriginText; tokens: number; descriptionPieces: TextPieceView[] };
+/** A definition the provider held back: `loaded` once a response of the loader loads it (it then counts its tokens). */
+export type DeferredToolView = { index: number; path: string; declaration: ToolDeclaration; source: Source | undefined; origin: ToolOriginText; loaded: boolean; tokens: number };
 
 /** What kind of part it is, and its text as the page shows it (calls and responses as JSON); a text part's pieces. */
 export type PartView = { index: number; path: string; type: PartType; text: string; thought: boolean; source: Source | undefined; tokens: number; pieces: TextPieceView[] };
@@ -49,13 +52,16 @@ export type CallView = {
   /** What did not line up, for the page's note. */
   mismatchNotes: string[];
   config: LlmRequest['config'];
-  tokens: { total: number; system: number; tools: number; messages: number; framing: number; encoding: string };
+  tokens: { total: number; system: number; tools: number; deferredTools: number; messages: number; framing: number; encoding: string };
   system: SystemBlockView[];
   /** Separator text after the last block: with each block's `separatorBefore` and text, exactly `request.system`. */
   systemAfter: string;
   tools: ToolView[];
   /** Tool tokens by origin group (MCP server, toolset, extension, the agent's own), largest first. */
   toolsBySource: { group: string; tools: number; tokens: number }[];
+  /** The deferred definitions (`request.deferredTools`), and the tool whose responses load them; empty and null when none. */
+  deferredTools: DeferredToolView[];
+  deferredLoader: string | null;
   messages: MessageView[];
   /** Pieces hooks took out of the request. */
   removed: RequestRemoval[];
@@ -83,7 +89,7 @@ export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount
     provenanceMismatch: fit.notes.length > 0,
     mismatchNotes: fit.notes,
     config: request.config,
-    tokens: { total: tokens.total, system: tokens.system.total, tools: tokens.tools.total, messages: tokens.messages.total, framing: tokens.framing, encoding },
+    tokens: { total: tokens.total, system: tokens.system.total, tools: tokens.tools.total, deferredTools: tokens.deferred.total, messages: tokens.messages.total, framing: tokens.framing, encoding },
     system:
       system === undefined
         ? request.system === ''
@@ -101,6 +107,8 @@ export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount
       descriptionPieces: fit.tools ? toolPieceViews(request, provenance, index) : unattributed(declaration.description),
     })),
     toolsBySource: toolTokensByOrigin(request.tools.map((_, index) => (fit.tools ? provenance.tools[index] : undefined)), tokens.tools.each),
+    deferredTools: deferredToolViews(request, provenance, tokens),
+    deferredLoader: request.deferredTools?.loader ?? null,
     messages: request.messages.map((message, index) => ({
       index,
       path: `messages[${index}]`,
@@ -122,4 +130,20 @@ export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount
 function partView(part: Part, index: number, path: string, source: Source | undefined, tokens: number, pieces: TextPieceView[]): PartView {
   const thought = 'thought' in part && part.thought === true;
   return { index, path, type: partType(part), text: partText(part), thought, source, tokens, pieces };
+}
+
+function deferredToolViews(request: LlmRequest, provenance: ModelCallRecord['provenance'], tokens: RequestTokenCount): DeferredToolView[] {
+  const declarations = request.deferredTools?.declarations ?? [];
+  const loaded = new Set(referencedDeferredTools(request).map((tool) => tool.name));
+  // Sources count only when they line up with the definitions, as for every other piece.
+  const sources = provenance.deferredTools?.length === declarations.length ? provenance.deferredTools : undefined;
+  return declarations.map((declaration, index) => ({
+    index,
+    path: `deferredTools.declarations[${index}]`,
+    declaration,
+    source: sources?.[index],
+    origin: describeToolOrigin(sources?.[index]),
+    loaded: loaded.has(declaration.name),
+    tokens: tokens.deferred.each[index] ?? 0,
+  }));
 }

@@ -42,6 +42,8 @@ export type AssembleOptions = {
   plugins?: readonly Plugin[] | undefined;
   /** Keep generated function call ids (for providers that pair calls with responses by id). */
   preserveFunctionCallIds?: boolean | undefined;
+  /** The model takes deferred tool definitions itself (`Model.loadsDeferredTools`, Anthropic). */
+  loadsDeferredTools?: boolean | undefined;
   /** The processors to run; the agent's own pipeline, else the default one, when absent. */
   pipeline?: readonly Processor[] | undefined;
   /** Values kept between the requests of one session (`createSessionMemo()`), so long sessions cost only their new events. */
@@ -77,6 +79,7 @@ export async function assembleWithFallback(options: AssembleOptions, fallback: (
     extensions: extensionsInEffect(plugins, agent),
     profile: resolveProfile(options.profile),
     preserveFunctionCallIds: options.preserveFunctionCallIds ?? false,
+    ...(options.loadsDeferredTools === true ? { loadsDeferredTools: true } : {}),
     memo: options.memo ?? createSessionMemo(),
   };
   return assemble(context, options.pipeline ?? agent.pipeline ?? fallback());
@@ -128,7 +131,7 @@ export async function assemble(context: AssemblyContext, pipeline: readonly Proc
       trace.push(step);
     }
   }
-  return { ...finishDraft(draft), trace, tools: draft.tools, handlers: draft.handlers ?? [] };
+  return { ...finishDraft(draft), trace, tools: draft.tools, deferredTools: draft.deferredTools?.tools ?? [], handlers: draft.handlers ?? [] };
 }
 
 // What an extension's processor added carries the extension's name, so provenance says where it came from. A tool

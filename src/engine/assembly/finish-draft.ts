@@ -10,16 +10,20 @@ export function finishDraft(draft: RequestDraft): { request: LlmRequest; provena
   const blocks = draft.systemBlocks.map((block, index) => ({ ...(system.ranges[index] as { start: number; end: number }), source: block.source }));
   // Blocks placed at the start lead the text; a stable sort keeps every other block where it was.
   if (draft.systemBlocks.some((block) => block.placement === 'start')) blocks.sort((a, b) => a.start - b.start);
+  // A request with no deferred definitions has no `deferredTools`, so every other request keeps its bytes.
+  const deferred = draft.deferredTools !== undefined && draft.deferredTools.tools.length > 0 ? draft.deferredTools : undefined;
   return {
     request: {
       system: system.text,
       tools: draft.tools.map((tool) => tool.declaration),
+      ...(deferred === undefined ? {} : { deferredTools: { loader: deferred.loader, declarations: deferred.tools.map((tool) => tool.declaration) } }),
       messages: draft.messages.map((draftMessage) => draftMessage.message),
       config: draft.config,
     },
     provenance: {
       system: blocks,
       tools: draft.tools.map((tool) => tool.source),
+      ...(deferred === undefined ? {} : { deferredTools: deferred.tools.map((tool) => tool.source) }),
       messages: draft.messages.map((draftMessage) => draftMessage.sources as Source[]),
     },
     warnings: [...draft.warnings],

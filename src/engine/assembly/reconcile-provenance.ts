@@ -24,9 +24,23 @@ export function reconcileProvenance(before: LlmRequest, provenance: Provenance, 
   const messages = reconcileMessages(before.messages, after.messages, provenance.messages, earlier.parts, by, edits, removed);
 
   const result: Provenance = { system: system.blocks, tools, messages };
+  if (after.deferredTools !== undefined) result.deferredTools = reconcileDeferred(before, provenance, after, by);
   if (edits.length > 0) result.edits = edits.sort(requestOrder);
   if (removed.length > 0) result.removed = removed;
   return result;
+}
+
+// A deferred definition the hook left as it was keeps its source; one it added or changed is the hook's.
+function reconcileDeferred(before: LlmRequest, provenance: Provenance, after: LlmRequest, by: Source): Source[] {
+  const earlier = new Map<string, { json: string; source: Source }>();
+  (before.deferredTools?.declarations ?? []).forEach((declaration, index) => {
+    const source = provenance.deferredTools?.[index];
+    if (source !== undefined) earlier.set(declaration.name, { json: JSON.stringify(declaration), source });
+  });
+  return (after.deferredTools?.declarations ?? []).map((declaration) => {
+    const kept = earlier.get(declaration.name);
+    return kept !== undefined && kept.json === JSON.stringify(declaration) ? kept.source : by;
+  });
 }
 
 function groupEdits(edits: readonly RequestEdit[]): { system: TextEdit[]; tools: Map<number, TextEdit[]>; parts: Map<string, TextEdit[]> } {

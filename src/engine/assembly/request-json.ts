@@ -1,17 +1,18 @@
-import type { LlmRequest } from '../../contracts/request.js';
+import type { LlmRequest, ToolDeclaration } from '../../contracts/request.js';
 
 /** The JSON form of a request, with a fixed key order so equal requests serialize to equal bytes. */
 export function requestToJson(request: LlmRequest): LlmRequest {
   return {
     system: request.system,
-    tools: request.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }),
-    })),
+    tools: request.tools.map(declarationJson),
+    ...(request.deferredTools === undefined ? {} : { deferredTools: { loader: request.deferredTools.loader, declarations: request.deferredTools.declarations.map(declarationJson) } }),
     messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
     config: request.config,
   };
+}
+
+function declarationJson(tool: ToolDeclaration): ToolDeclaration {
+  return { name: tool.name, description: tool.description, ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }) };
 }
 
 /**

@@ -12,16 +12,19 @@ import type { AgentRun } from './invocation.js';
  * hooks appended reach the caller first.
  */
 export async function* prepareRequest(run: AgentRun, model: Model): AsyncGenerator<Event, AssembledRequest> {
-  const preserve = model.pairsCallsById === true;
-  const assembled = await assembleFor(run, preserve);
+  const capabilities = { preserveFunctionCallIds: model.pairsCallsById === true, loadsDeferredTools: model.loadsDeferredTools === true };
+  const assembled = await assembleFor(run, capabilities);
   const sources = hookSources(run);
   if (!sources.some((extension) => extension.hooks?.afterAssembly !== undefined)) return assembled;
   const answers = await everyHook(sources, 'afterAssembly', { agent: run.node, branch: run.branch, context: run.invocation.context, assembled });
   yield* run.invocation.drain();
-  return answers.some((answer) => answer.reassemble) ? assembleFor(run, preserve) : assembled;
+  return answers.some((answer) => answer.reassemble) ? assembleFor(run, capabilities) : assembled;
 }
 
-function assembleFor(run: AgentRun, preserveFunctionCallIds: boolean): Promise<AssembledRequest> {
+// What the model's provider does with a request that assembly adapts to.
+type ModelCapabilities = { preserveFunctionCallIds: boolean; loadsDeferredTools: boolean };
+
+function assembleFor(run: AgentRun, { preserveFunctionCallIds, loadsDeferredTools }: ModelCapabilities): Promise<AssembledRequest> {
   const { invocation, node, branch } = run;
   const { settings, session } = invocation;
   const agent = node.definition as LlmAgentDefinition;
@@ -41,6 +44,7 @@ function assembleFor(run: AgentRun, preserveFunctionCallIds: boolean): Promise<A
     extensions: extensionsInEffect(settings.plugins, agent),
     profile: settings.profile,
     preserveFunctionCallIds,
+    ...(loadsDeferredTools ? { loadsDeferredTools } : {}),
     memo: invocation.memo,
   };
   return assemble(context, settings.pipeline ?? agent.pipeline ?? settings.defaultPipeline);

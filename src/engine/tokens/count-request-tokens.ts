@@ -2,12 +2,18 @@ import type { Part } from '../../contracts/content.js';
 import type { Provenance } from '../../contracts/provenance.js';
 import type { LlmRequest, ToolDeclaration } from '../../contracts/request.js';
 import type { TokenCounter } from '../../contracts/tokens.js';
+import { referencedDeferredTools } from '../tools/deferred-tools.js';
 
 /** Where the tokens of a request are: per system block, per tool, per message and part. */
 export type RequestTokenCount = {
   total: number;
   system: { total: number; blocks: number[] };
   tools: { total: number; each: number[] };
+  /**
+   * Deferred definitions, parallel to `request.deferredTools.declarations`: a loaded one counts its definition (the
+   * provider puts it in the prompt), one not loaded counts 0. All zero when the request has none.
+   */
+  deferred: { total: number; each: number[] };
   messages: { total: number; each: { total: number; parts: number[] }[] };
   /** Framing the provider adds around messages (a few tokens each), included in `total`. */
   framing: number;
@@ -27,6 +33,8 @@ const PER_IMAGE = 258;
 export function countRequestTokens(request: LlmRequest, counter: TokenCounter, provenance?: Provenance): RequestTokenCount {
   const blocks = systemBlocks(request.system, provenance).map((text) => counter.count(text));
   const tools = request.tools.map((tool) => countToolTokens(tool, counter));
+  const loaded = new Set(referencedDeferredTools(request).map((tool) => tool.name));
+  const deferredEach = (request.deferredTools?.declarations ?? []).map((tool) => (loaded.has(tool.name) ? countToolTokens(tool, counter) : 0));
   const each = request.messages.map((message) => {
     const parts = message.content.map((part) => countPart(part, counter));
     return { total: sum(parts), parts };
@@ -34,8 +42,9 @@ export function countRequestTokens(request: LlmRequest, counter: TokenCounter, p
   const framing = PER_REQUEST + PER_MESSAGE * request.messages.length + (request.system === '' ? 0 : PER_MESSAGE);
   const system = { total: sum(blocks), blocks };
   const toolTotal = { total: sum(tools), each: tools };
+  const deferred = { total: sum(deferredEach), each: deferredEach };
   const messages = { total: sum(each.map((message) => message.total)), each };
-  return { total: system.total + toolTotal.total + messages.total + framing, system, tools: toolTotal, messages, framing };
+  return { total: system.total + toolTotal.total + deferred.total + messages.total + framing, system, tools: toolTotal, deferred, messages, framing };
 }
 
 /** A tool definition's tokens: its name, description and parameter schema as text. */

@@ -1,4 +1,5 @@
 import type { Event } from '../../contracts/event.js';
+import { loadedNames } from '../../engine/tools/deferred-tools.js';
 
 /** How long a search's tools stay loaded: for the rest of the invocation, or the rest of the session. */
 export type ToolSearchScope = 'invocation' | 'session';
@@ -26,13 +27,10 @@ export function loadedTools(events: readonly Event[], options: { agent: string; 
     if (options.scope === 'invocation' && event.invocationId !== options.invocationId) continue;
     for (const part of event.content?.parts ?? []) {
       if (!('functionResponse' in part) || part.functionResponse.name !== options.searchTool) continue;
-      const response = part.functionResponse.response ?? {};
-      const names = response['loaded'];
-      if (!Array.isArray(names)) continue;
-      const query = typeof response['query'] === 'string' ? response['query'] : '';
-      for (const name of names) {
-        if (typeof name !== 'string' || loaded.has(name)) continue;
-        loaded.set(name, { name, eventId: event.id, callId: part.functionResponse.id, query });
+      const response = part.functionResponse.response;
+      const query = typeof response?.['query'] === 'string' ? response['query'] : '';
+      for (const name of loadedNames(response)) {
+        if (!loaded.has(name)) loaded.set(name, { name, eventId: event.id, callId: part.functionResponse.id, query });
       }
     }
   }

@@ -6,6 +6,7 @@ import type { TokenCounter } from '../../contracts/tokens.js';
 import type { Tool } from '../../contracts/tool.js';
 import { defineProcessor, insertProcessor } from '../../engine/assembly/pipeline.js';
 import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
+import { loadedNames } from '../../engine/tools/deferred-tools.js';
 import { toolDeclaration } from '../../engine/tools/tool.js';
 import { TOOLS_PROCESSOR } from '../tools/tool-declarations.js';
 import { buildCatalogue, firstLine, type Catalogue, type CatalogueEntry } from './catalogue.js';
@@ -51,7 +52,10 @@ export type ToolSearch = Extension & {
  * in the order they were first loaded, so what a provider cached stays a prefix. Which tools are loaded is read from
  * the session's `search_tools` responses (of this invocation, or of the session with `scope: 'session'`), so it is the
  * same after a reload. A call to a deferred tool that is not loaded is answered with an `{ error }` saying to search
- * for it first. Without deferred tools it adds nothing.
+ * for it first. Without deferred tools it adds nothing. For a model that holds definitions back itself
+ * (`Model.loadsDeferredTools`: Anthropic's `defer_loading` and `tool_reference`), the deferred definitions travel in
+ * the request's `deferredTools` instead and each search's response loads them where it stands, so the tools array
+ * never changes.
  */
 export function toolSearch(options: ToolSearchOptions = {}): ToolSearch {
   const issues: ValidationIssue[] = [];
@@ -90,10 +94,12 @@ export function toolSearch(options: ToolSearchOptions = {}): ToolSearch {
         field: SEARCH_TOOLS,
         note: catalogueNote(deferred.length, catalogue, budget, loaded.length),
       };
+      const stable = [...draft.tools.filter((entry) => !isDeferred(entry)), { declaration: toolDeclaration(search), source, tool: search }];
+      if (context.loadsDeferredTools === true) return withNativeLoading(draft, stable, deferred, loaded);
       const loadedNames = new Set(loaded.map((tool) => tool.name));
       return {
         ...draft,
-        tools: [...draft.tools.filter((entry) => !isDeferred(entry)), { declaration: toolDeclaration(search), source, tool: search }, ...loaded.map((tool) => loadedEntry(byName.get(tool.name) as DraftTool, tool))],
+        tools: [...stable, ...loaded.map((tool) => loadedEntry(byName.get(tool.name) as DraftTool, tool))],
         handlers: [...(draft.handlers ?? []), ...deferred.filter((entry) => !loadedNames.has(entry.declaration.name)).map((entry) => notLoaded(entry.declaration.name, entry.declaration.description))],
       };
     },
@@ -106,9 +112,59 @@ export function toolSearch(options: ToolSearchOptions = {}): ToolSearch {
   });
 }
 
+/**
+ * The form for a model that holds definitions back itself (Anthropic): every deferred definition travels in
+ * `deferredTools`, and the provider shows a definition where a `search_tools` response in the messages loads it, so
+ * the tools array is the same on every call. A tool loaded in scope whose search is no longer in the messages (a
+ * compaction summarized it) is offered in full after the others instead; one a response in the messages loads is
+ * callable whatever the scope, since the model sees it.
+ */
+function withNativeLoading(draft: RequestDraft, stable: readonly DraftTool[], deferred: readonly DraftTool[], loaded: readonly LoadedTool[]): RequestDraft {
+  const byName = new Map(deferred.map((entry) => [entry.declaration.name, entry]));
+  const shown = searchesInMessages(draft, byName);
+  const inFull = loaded.filter((tool) => !shown.has(tool.name));
+  const inFullNames = new Set(inFull.map((tool) => tool.name));
+  const held = deferred.filter((entry) => !inFullNames.has(entry.declaration.name));
+  return {
+    ...draft,
+    tools: [...stable, ...inFull.map((tool) => loadedEntry(byName.get(tool.name) as DraftTool, tool, 'its search is no longer in the history, so offered in full'))],
+    deferredTools: { loader: SEARCH_TOOLS, tools: held.map((entry) => heldEntry(entry, shown.get(entry.declaration.name))) },
+    handlers: [
+      ...(draft.handlers ?? []),
+      ...held.flatMap((entry) => {
+        if (!shown.has(entry.declaration.name)) return [notLoaded(entry.declaration.name, entry.declaration.description)];
+        return entry.tool === undefined ? [] : [entry.tool];
+      }),
+    ],
+  };
+}
+
+// The deferred tools the `search_tools` responses among the messages load, with the first search that loads each.
+function searchesInMessages(draft: RequestDraft, deferred: ReadonlyMap<string, DraftTool>): Map<string, { query: string; callId: string | undefined }> {
+  const shown = new Map<string, { query: string; callId: string | undefined }>();
+  for (const { message } of draft.messages) {
+    for (const part of message.content) {
+      if (!('functionResponse' in part) || part.functionResponse.name !== SEARCH_TOOLS) continue;
+      const query = part.functionResponse.response?.['query'];
+      for (const name of loadedNames(part.functionResponse.response)) {
+        if (deferred.has(name) && !shown.has(name)) shown.set(name, { query: typeof query === 'string' ? query : '', callId: part.functionResponse.id });
+      }
+    }
+  }
+  return shown;
+}
+
+function heldEntry(entry: DraftTool, search: { query: string; callId: string | undefined } | undefined): DraftTool {
+  const note =
+    search === undefined
+      ? 'deferred: the provider holds it back until a search loads it'
+      : `deferred, loaded by ${SEARCH_TOOLS}(${JSON.stringify(search.query)})${search.callId === undefined ? '' : `, call ${search.callId}`}: the provider shows it where that response is`;
+  return { ...entry, source: { ...entry.source, note: entry.source.note === undefined ? note : `${entry.source.note}; ${note}` } };
+}
+
 // A loaded tool keeps its source (an MCP server's tool stays that server's), with a note naming the search.
-function loadedEntry(entry: DraftTool, tool: LoadedTool): DraftTool {
-  const note = `loaded by ${SEARCH_TOOLS}(${JSON.stringify(tool.query)}), ${tool.callId === undefined ? '' : `call ${tool.callId}, `}event ${tool.eventId}`;
+function loadedEntry(entry: DraftTool, tool: LoadedTool, why?: string): DraftTool {
+  const note = `loaded by ${SEARCH_TOOLS}(${JSON.stringify(tool.query)}), ${tool.callId === undefined ? '' : `call ${tool.callId}, `}event ${tool.eventId}${why === undefined ? '' : `; ${why}`}`;
   return { ...entry, source: { ...entry.source, note: entry.source.note === undefined ? note : `${entry.source.note}; ${note}` } };
 }
 

@@ -40,9 +40,12 @@ export function placeCacheControl(body: AnthropicRequestBody, placement: Placeme
 
   let marks = 0;
   const next: AnthropicRequestBody = { ...body };
-  const tools = body.tools;
-  if (tools !== undefined && tools.length > 0) {
-    next.tools = tools.map((tool, index): AnthropicTool => (index === tools.length - 1 ? { ...tool, cache_control: control } : tool));
+  // Deferred definitions are not in the prompt (they come in where a reference loads them): the mark goes on the last
+  // tool that is.
+  const tools = body.tools ?? [];
+  const lastInPrompt = tools.findLastIndex((tool) => tool.defer_loading !== true);
+  if (lastInPrompt >= 0) {
+    next.tools = tools.map((tool, index): AnthropicTool => (index === lastInPrompt ? { ...tool, cache_control: control } : tool));
     marks++;
   }
   const stableSystem = system.slice(0, Math.min(prefix.systemChars, system.length));

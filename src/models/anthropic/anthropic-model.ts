@@ -55,6 +55,7 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
     provider: PROVIDER,
     modelId,
     pairsCallsById: true,
+    loadsDeferredTools: true,
 
     async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
       const signal = options?.signal;

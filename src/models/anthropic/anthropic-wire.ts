@@ -8,7 +8,7 @@ export type AnthropicBlock = (
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content: string }
+  | { type: 'tool_result'; tool_use_id: string; content: string | AnthropicToolReference[] }
   | { type: 'image'; source: { type: 'base64'; media_type: AnthropicImageType; data: string } | { type: 'url'; url: string } }
   | { type: 'document'; source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'url'; url: string } }
 ) & { cache_control?: CacheControl };
@@ -17,7 +17,11 @@ export type AnthropicImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'ima
 
 export type AnthropicMessage = { role: 'user' | 'assistant'; content: AnthropicBlock[] };
 
-export type AnthropicTool = { name: string; description: string; input_schema: { type: 'object'; [key: string]: unknown }; cache_control?: CacheControl };
+/** A tool result's pointer to a deferred tool: the API puts that tool's definition in the prompt there. */
+export type AnthropicToolReference = { type: 'tool_reference'; tool_name: string };
+
+/** A tool definition; `defer_loading` keeps it out of the prompt until a `tool_reference` names it. */
+export type AnthropicTool = { name: string; description: string; input_schema: { type: 'object'; [key: string]: unknown }; defer_loading?: true; cache_control?: CacheControl };
 
 /** A system text block; the system goes as blocks when a breakpoint marks where its stable part ends. */
 export type AnthropicSystemBlock = { type: 'text'; text: string; cache_control?: CacheControl };

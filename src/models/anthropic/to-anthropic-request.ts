@@ -1,8 +1,9 @@
 import type { FileDataPart, InlineDataPart, Part } from '../../contracts/content.js';
 import type { StablePrefix } from '../../contracts/model.js';
-import type { JsonSchema, LlmRequest, Message } from '../../contracts/request.js';
+import type { JsonSchema, LlmRequest, Message, ToolDeclaration } from '../../contracts/request.js';
+import { loadedNames, withDeferredToolsLoaded } from '../../engine/tools/deferred-tools.js';
 import { placeCacheControl, type AnthropicCacheSetting } from './anthropic-cache-control.js';
-import type { AnthropicBlock, AnthropicCountTokensBody, AnthropicImageType, AnthropicMessage, AnthropicRequestBody, AnthropicTool } from './anthropic-wire.js';
+import type { AnthropicBlock, AnthropicCountTokensBody, AnthropicImageType, AnthropicMessage, AnthropicRequestBody, AnthropicTool, AnthropicToolReference } from './anthropic-wire.js';
 
 export type ToAnthropicOptions = {
   /** The model id sent; the adapter's, not `config.model`. */
@@ -46,13 +47,32 @@ export function toAnthropicCountTokensBody(request: LlmRequest, model: string): 
   return { model, ...toAnthropicInput(request) };
 }
 
-function toAnthropicInput(request: LlmRequest, origins?: number[][]): { system?: string; tools?: AnthropicTool[]; messages: AnthropicMessage[] } {
+function toAnthropicInput(given: LlmRequest, origins?: number[][]): { system?: string; tools?: AnthropicTool[]; messages: AnthropicMessage[] } {
+  // The API refuses a request whose every tool is deferred: such a request offers its loaded definitions in full.
+  const request = given.tools.length === 0 ? withDeferredToolsLoaded(given) : given;
+  const deferred = deferredDefinitions(request);
+  const tools = [...request.tools.map((tool) => toAnthropicTool(tool)), ...[...deferred.values()].map((tool) => toAnthropicTool(tool, true))];
   return {
     ...(request.system === '' ? {} : { system: request.system }),
-    ...(request.tools.length === 0 ? {} : { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: inputSchema(tool.parameters) })) }),
-    messages: toAnthropicMessages(request.messages, origins),
+    ...(tools.length === 0 ? {} : { tools }),
+    messages: toAnthropicMessages(request.messages, origins, deferred.size === 0 ? undefined : { loader: (request.deferredTools as { loader: string }).loader, names: deferred, referenced: new Set() }),
   };
 }
+
+function toAnthropicTool(tool: ToolDeclaration, deferLoading = false): AnthropicTool {
+  return { name: tool.name, description: tool.description, input_schema: inputSchema(tool.parameters), ...(deferLoading ? { defer_loading: true as const } : {}) };
+}
+
+// The deferred definitions sent after the tools, by name: one a tool of the request already has is not sent twice.
+function deferredDefinitions(request: LlmRequest): Map<string, ToolDeclaration> {
+  const offered = new Set(request.tools.map((tool) => tool.name));
+  const deferred = new Map<string, ToolDeclaration>();
+  for (const tool of request.deferredTools?.declarations ?? []) if (!offered.has(tool.name) && !deferred.has(tool.name)) deferred.set(tool.name, tool);
+  return deferred;
+}
+
+/** The loader whose responses load deferred definitions, the definitions sent deferred, and those referenced so far. */
+type Loading = { loader: string; names: ReadonlyMap<string, unknown>; referenced: Set<string> };
 
 function inputSchema(parameters: JsonSchema | undefined): AnthropicTool['input_schema'] {
   // The API wants an object schema even for a tool without parameters.
@@ -65,12 +85,12 @@ function inputSchema(parameters: JsonSchema | undefined): AnthropicTool['input_s
  * `tool_result` blocks placed first, as the API requires. `origins`, when given, receives for each block the index
  * of the message it came from (parallel to the result), so cache breakpoints can find where the stable ones end.
  */
-export function toAnthropicMessages(messages: readonly Message[], origins?: number[][]): AnthropicMessage[] {
+export function toAnthropicMessages(messages: readonly Message[], origins?: number[][], loading?: Loading): AnthropicMessage[] {
   const ids = new CallIds();
   const merged: { role: AnthropicMessage['role']; content: { block: AnthropicBlock; origin: number }[] }[] = [];
   messages.forEach((message, messageIndex) => {
     const role = message.role === 'model' ? 'assistant' : 'user';
-    const content = message.content.flatMap((part, partIndex) => toBlocks(part, role, ids, messageIndex, partIndex)).map((block) => ({ block, origin: messageIndex }));
+    const content = message.content.flatMap((part, partIndex) => toBlocks(part, role, ids, messageIndex, partIndex, loading)).map((block) => ({ block, origin: messageIndex }));
     if (content.length === 0) return;
     const last = merged.at(-1);
     if (last !== undefined && last.role === role) last.content.push(...content);
@@ -87,7 +107,7 @@ function isToolResult(block: AnthropicBlock): boolean {
   return block.type === 'tool_result';
 }
 
-function toBlocks(part: Part, role: AnthropicMessage['role'], ids: CallIds, messageIndex: number, partIndex: number): AnthropicBlock[] {
+function toBlocks(part: Part, role: AnthropicMessage['role'], ids: CallIds, messageIndex: number, partIndex: number, loading: Loading | undefined): AnthropicBlock[] {
   if ('text' in part) {
     if (part.thought === true) {
       // Anthropic rejects thinking it did not sign, and thinking only belongs in its own turns.
@@ -102,12 +122,22 @@ function toBlocks(part: Part, role: AnthropicMessage['role'], ids: CallIds, mess
   }
   if ('functionResponse' in part) {
     const { name, response } = part.functionResponse;
-    return [{ type: 'tool_result', tool_use_id: ids.forResponse(part.functionResponse.id, name, messageIndex, partIndex), content: JSON.stringify(response ?? {}) }];
+    const references = name === loading?.loader ? toolReferences(response, loading) : [];
+    return [{ type: 'tool_result', tool_use_id: ids.forResponse(part.functionResponse.id, name, messageIndex, partIndex), content: references.length > 0 ? references : JSON.stringify(response ?? {}) }];
   }
   if ('inlineData' in part) return [inlineBlock(part, role)];
   if ('fileData' in part) return [fileBlock(part, role)];
   if ('executableCode' in part) return [{ type: 'text', text: `Code (${part.executableCode.language}):\n${part.executableCode.code}` }];
   return [{ type: 'text', text: `Code result (${part.codeExecutionResult.outcome}):\n${part.codeExecutionResult.output ?? ''}` }];
+}
+
+// A loader's response that loads deferred definitions answers with references to them, which the API expands into
+// the definitions in place (a custom tool search, as Anthropic documents it). A definition is referenced once, where
+// it is first loaded; a response with nothing new to load goes as JSON text, as any other response does.
+function toolReferences(response: Record<string, unknown> | undefined, loading: Loading): AnthropicToolReference[] {
+  const fresh = loadedNames(response).filter((name) => loading.names.has(name) && !loading.referenced.has(name));
+  for (const name of fresh) loading.referenced.add(name);
+  return fresh.map((name) => ({ type: 'tool_reference', tool_name: name }));
 }
 
 // Images and documents are taken in user turns only (2026-10-21 rejects documents in assistant turns).

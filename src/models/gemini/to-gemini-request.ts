@@ -1,4 +1,5 @@
 import type { LlmRequest, ToolDeclaration } from '../../contracts/request.js';
+import { withDeferredToolsLoaded } from '../../engine/tools/deferred-tools.js';
 import { toGeminiContents } from './gemini-contents.js';
 import type { GeminiCountRequest, GeminiFunctionDeclaration, GeminiRequest } from './gemini-wire.js';
 
@@ -8,7 +9,9 @@ import type { GeminiCountRequest, GeminiFunctionDeclaration, GeminiRequest } fro
  * when present, which the API accepts. The model id is the adapter's: `config.model` names what an agent asked
  * for, not what this adapter serves. The request itself is not changed.
  */
-export function toGeminiRequest(request: LlmRequest, modelId: string): GeminiRequest {
+export function toGeminiRequest(given: LlmRequest, modelId: string): GeminiRequest {
+  // Gemini cannot hold definitions back: loaded deferred ones go as ordinary tools.
+  const request = withDeferredToolsLoaded(given);
   const { temperature, topP, topK, maxOutputTokens, stopSequences } = request.config;
   return {
     model: modelId,

@@ -1,5 +1,6 @@
 import type { FunctionCall, FunctionResponse, Part } from '../../contracts/content.js';
 import type { LlmRequest, Message, ToolDeclaration } from '../../contracts/request.js';
+import { withDeferredToolsLoaded } from '../../engine/tools/deferred-tools.js';
 import type { OpenAIContentPart, OpenAIMessage, OpenAIRequestBody, OpenAITool, OpenAIToolCall } from './openai-wire.js';
 
 export type OpenAIRequestOptions = {
@@ -13,7 +14,9 @@ export type OpenAIRequestOptions = {
  * The Chat Completions body for a request. `topK` is not sent: Chat Completions has no such parameter and OpenAI
  * refuses unknown ones.
  */
-export function toOpenAIRequest(request: LlmRequest, options: OpenAIRequestOptions): OpenAIRequestBody {
+export function toOpenAIRequest(given: LlmRequest, options: OpenAIRequestOptions): OpenAIRequestBody {
+  // Chat Completions cannot hold definitions back: loaded deferred ones go as ordinary tools.
+  const request = withDeferredToolsLoaded(given);
   const { config } = request;
   const messages: OpenAIMessage[] = request.system === '' ? [] : [{ role: 'system', content: request.system }];
   messages.push(...toOpenAIMessages(request.messages));

@@ -5,7 +5,7 @@
  */
 export { resolveModel } from './resolve-model.js';
 export type { ResolveModelOptions } from './resolve-model.js';
-export { modelPairsCallsById, parseModelString } from './model-string.js';
+export { modelLoadsDeferredTools, modelPairsCallsById, parseModelString } from './model-string.js';
 export type { ModelSpec } from './model-string.js';
 export { wrapModel } from '../shared/wrap-model.js';
 export type { ModelMiddleware, ModelMiddlewareCall, WireObserver, WireRequest, WireResponse } from '../../contracts/model.js';

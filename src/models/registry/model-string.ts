@@ -56,10 +56,19 @@ function invalid(name: string, why: string): AgentctxError {
  * generated for calls that came without one included. Unknown strings and scripted models: no.
  */
 export function modelPairsCallsById(name: string): boolean {
+  const provider = providerOf(name);
+  return provider === 'openai' || provider === 'anthropic' || provider === 'openai-compatible';
+}
+
+/** Whether the provider a model string names holds deferred tool definitions back itself (Anthropic). */
+export function modelLoadsDeferredTools(name: string): boolean {
+  return providerOf(name) === 'anthropic';
+}
+
+function providerOf(name: string): string | undefined {
   try {
-    const { provider } = parseModelString(name);
-    return provider === 'openai' || provider === 'anthropic' || provider === 'openai-compatible';
+    return parseModelString(name).provider;
   } catch {
-    return false;
+    return undefined;
   }
 }

@@ -3,7 +3,7 @@ import type { LlmRequest } from '../../contracts/request.js';
 
 /**
  * The model with the middleware around it. What describes the model (`specificationVersion`, `provider`,
- * `modelId`, `pairsCallsById`) is kept; each method the middleware wraps calls it with the model's own as `next`.
+ * `modelId`, `pairsCallsById`, `loadsDeferredTools`) is kept; each method the middleware wraps calls it with the model's own as `next`.
  */
 export function wrapModel(model: Model, middleware: ModelMiddleware): Model {
   const wrapped: Model = {
@@ -11,6 +11,7 @@ export function wrapModel(model: Model, middleware: ModelMiddleware): Model {
     provider: model.provider,
     modelId: model.modelId,
     ...(model.pairsCallsById === undefined ? {} : { pairsCallsById: model.pairsCallsById }),
+    ...(model.loadsDeferredTools === undefined ? {} : { loadsDeferredTools: model.loadsDeferredTools }),
     generate: around(model, model.generate.bind(model), middleware.generate),
   };
   if (model.stream !== undefined) wrapped.stream = around(model, model.stream.bind(model), middleware.stream);

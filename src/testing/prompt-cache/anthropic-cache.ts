@@ -7,6 +7,8 @@ import { asArray, asRecord, canonicalJson, HOUR_MS, measurePrompt, MINUTE_MS, pu
  *
  * - The prompt is tools → system → messages; its blocks are each tool definition, each system text block (a string
  *   system is one block) and each content block of each message (a string content is one text block).
+ * - A tool with `defer_loading: true` is not in the prompt; a `tool_reference` in a tool_result puts its definition
+ *   there, in that block. A reference to any other name is a 400, and so is a request whose every tool is deferred.
  * - `cache_control: { type: 'ephemeral', ttl?: '5m' | '1h' }` on a block is a breakpoint: the prefix ending with that
  *   block may be cached. More than 4 breakpoints, or a 1h breakpoint after a 5m one, is a 400
  *   (`AnthropicCacheRequestError`). A top-level `cache_control` puts one breakpoint on the last cacheable block (not
@@ -106,9 +108,17 @@ export type AnthropicPrompt = { model: string; blocks: AnthropicPromptBlock[]; a
 export function splitAnthropicPrompt(body: unknown): AnthropicPrompt {
   const request = asRecord(body) ?? {};
   const blocks: AnthropicPromptBlock[] = [];
-  for (const tool of asArray(request['tools'])) {
-    blocks.push({ kind: 'tool', section: 'tools', tag: 'tool:', value: tool, cacheable: true, ...mark(tool) });
+  const tools = asArray(request['tools']);
+  const deferred = new Map<string, unknown>();
+  for (const tool of tools) {
+    const record = asRecord(tool);
+    // A deferred definition is not in the prompt: it comes in where a tool_reference names it.
+    if (record?.['defer_loading'] === true) {
+      const { defer_loading: _deferred, ...definition } = record;
+      deferred.set(String(record['name']), definition);
+    } else blocks.push({ kind: 'tool', section: 'tools', tag: 'tool:', value: tool, cacheable: true, ...mark(tool) });
   }
+  if (tools.length > 0 && deferred.size === tools.length) throw new AnthropicCacheRequestError('All tools have defer_loading set. At least one tool must be loaded up front.');
   const system = request['system'];
   const systemBlocks = typeof system === 'string' ? (system === '' ? [] : [{ type: 'text', text: system }]) : asArray(system);
   for (const block of systemBlocks) {
@@ -123,12 +133,31 @@ export function splitAnthropicPrompt(body: unknown): AnthropicPrompt {
     parts.forEach((part, index) => {
       // The first block of a message says so: two messages of one block each differ from one message of two.
       const tag = `${index === 0 ? 'message' : 'block'}:${role}:`;
-      blocks.push({ kind: 'message', section: 'messages', tag, value: part, cacheable: isCacheable(part), ...mark(part) });
+      blocks.push({ kind: 'message', section: 'messages', tag, value: withReferencesExpanded(part, deferred), cacheable: isCacheable(part), ...mark(part) });
     });
   }
   const automatic = request['cache_control'] === undefined ? undefined : ttlOf(request['cache_control']);
   const messageSalt = canonicalJson({ tool_choice: request['tool_choice'] ?? null, thinking: request['thinking'] ?? null });
   return { model: String(request['model']), blocks, messageSalt, firstMessageBlock, ...(automatic === undefined ? {} : { automatic }) };
+}
+
+// A tool_result's tool_reference blocks stand for the definitions they name, which the prompt holds there instead.
+function withReferencesExpanded(part: unknown, deferred: ReadonlyMap<string, unknown>): unknown {
+  const record = asRecord(part);
+  if (record?.['type'] !== 'tool_result' || !Array.isArray(record['content'])) return part;
+  const content = asArray(record['content']);
+  if (!content.some((inner) => asRecord(inner)?.['type'] === 'tool_reference')) return part;
+  return {
+    ...record,
+    content: content.map((inner) => {
+      const reference = asRecord(inner);
+      if (reference?.['type'] !== 'tool_reference') return inner;
+      const name = String(reference['tool_name']);
+      const definition = deferred.get(name);
+      if (definition === undefined) throw new AnthropicCacheRequestError(`tool_reference_unresolved: tool_reference names '${name}', which is not a tool with defer_loading set in this request.`);
+      return { type: 'tool_definition', definition };
+    }),
+  };
 }
 
 function mark(block: unknown): { breakpoint?: AnthropicCacheTtl } {
