@@ -112,4 +112,23 @@ describe('calls a stopped run left open', () => {
     const events = [user('u1', 'i1'), call('m1', 'i1', ['c1']), call('m2', 'i1', ['c2']), answer('r1', 'i1', ['c1']), user('u2', 'i2')];
     expect(lines(buildContents(events, options))).toEqual(['user:u1', 'model:call c1', 'user:result c1', 'model:call c2', 'user:interrupted c2', 'user:u2']);
   });
+
+  it('counts a user message with text beside other parts as a later turn', () => {
+    const events = [call('m1', 'i1', ['c1']), user('u2', 'i2', [{ text: 'see this' }, { fileData: { fileUri: 'gs://x' } }])];
+    expect(lines(buildContents(events, options))).toEqual(['model:call c1', 'user:interrupted c1', 'user:see this|?']);
+  });
+
+  it('answers the calls left open even when every event holds one', () => {
+    const events = [call('m1', 'i1', ['c1']), user('u2', 'i2', [{ text: 'u2' }, { functionCall: { id: 'c9', name: 'f' } }])];
+    expect(lines(buildContents(events, options))).toEqual(['model:call c1', 'user:interrupted c1', 'user:u2|call c9']);
+  });
+
+  it('does not merge the answer with a following event that answers other calls', () => {
+    const events = [call('m1', 'i1', ['c1']), answer('r9', 'i1', ['zz']), user('u2', 'i2')].map(toWorkEvent);
+    const result = answerAbandonedCalls(events);
+    expect(result.map((event) => event.id)).toEqual(['m1', 'm1:interrupted', 'r9', 'u2']);
+    expect(result[1]?.parts).toEqual([interrupted('c1')]);
+    expect(result[2]).toBe(events[1]);
+  });
 });
+

@@ -18,7 +18,7 @@ export function answerAbandonedCalls(events: readonly WorkEvent[]): WorkEvent[] 
     for (const id of Object.keys(event.actions.requestedAuthConfigs ?? {})) answered.add(id);
   }
   const open = (event: WorkEvent) => event.calls.filter((call) => call.id !== undefined && !answered.has(call.id));
-  // Stryker disable next-line ConditionalExpression: a shortcut; with no open call the loop below returns the same copy
+  // Stryker disable next-line ConditionalExpression,ArrowFunction: a shortcut; with no open call (or never taking it) the loop below returns the same copy
   if (events.every((event) => open(event).length === 0)) return [...events];
   // Walking back: the invocations of later user messages (two distinct ones tell whether another one exists).
   // Stryker disable next-line BooleanLiteral,ArrayDeclaration: the loop below writes every entry before one is read
@@ -28,7 +28,7 @@ export function answerAbandonedCalls(events: readonly WorkEvent[]): WorkEvent[] 
     const event = events[index] as WorkEvent;
     movedOn[index] = later.some((id) => id !== event.invocationId || id === '');
     const userText = event.author === 'user' && event.role === 'user' && event.parts.some((part) => 'text' in part && part.thought !== true);
-    // Stryker disable next-line EqualityOperator: `<= 2` is the same, a third distinct id cannot change `later.some(id !== x)` once two differ
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: `<= 2` (or no bound) is the same, a third distinct id cannot change `later.some(id !== x)` once two differ
     if (userText && !later.includes(event.invocationId) && later.length < 2) later.push(event.invocationId);
   }
   const result: WorkEvent[] = [];

@@ -4,7 +4,7 @@ import type { DraftMessage } from '../../contracts/draft.js';
 import type { Event, EventActions } from '../../contracts/event.js';
 import type { Source } from '../../contracts/source.js';
 import { pythonStr } from '../../engine/python/python-format.js';
-import { buildContents, currentTurnEvents, insertInstructionMessages, type ContentsOptions } from './build-contents.js';
+import { buildContents, buildSettledContents, currentTurnEvents, insertInstructionMessages, type ContentsOptions } from './build-contents.js';
 
 let counter = 0;
 function event(author: string, role: 'user' | 'model' | undefined, parts: Part[] | undefined, extra: Partial<Event> = {}, acts: Partial<EventActions> = {}): Event {
@@ -39,6 +39,13 @@ describe('buildContents: generated call ids', () => {
     const plain = event('me', 'model', [{ functionCall: { name: 't' } }]);
     const [message] = buildContents([plain], options);
     expect(message?.message.content).toBe(plain.content?.parts);
+    const text = event('me', 'model', [{ text: 'calling' }]);
+    const own = event('me', 'model', [{ functionCall: { id: 'own', name: 't' } }, { functionCall: { name: 'u' } }]);
+    const answers = event('me', 'user', [{ functionResponse: { name: 'u' } }, { functionResponse: { id: 'own', name: 't' } }]);
+    const events = [text, own, answers];
+    const messages = buildContents(events, options);
+    expect(messages).toHaveLength(3);
+    messages.forEach((m, index) => expect(m.message.content).toBe(events[index]?.content?.parts));
   });
 });
 
@@ -132,6 +139,16 @@ describe('currentTurnEvents', () => {
   });
 });
 
+describe('currentTurnEvents: framework events', () => {
+  it("skips the user's answer to a request of the framework (credentials, confirmation)", () => {
+    const u1 = event('user', 'user', [{ text: 'first' }]);
+    const ask = event('me', 'model', [{ functionCall: { id: 'f', name: 'adk_request_credential' } }]);
+    const reply = event('user', 'user', [{ functionResponse: { id: 'f', name: 'adk_request_credential', response: { token: 'x' } } }]);
+    const m1 = event('me', 'model', [{ text: 'reply' }]);
+    expect(currentTurnEvents([u1, ask, reply, m1], 'me', undefined)).toEqual([u1, ask, reply, m1]);
+  });
+});
+
 describe('insertInstructionMessages', () => {
   const source: Source = { kind: 'custom', processor: 'test', agent: 'test' };
   const msg = (role: 'user' | 'model', parts: Part[]): DraftMessage => ({ message: { role, content: parts }, sources: parts.map(() => source) });
@@ -158,3 +175,35 @@ describe('insertInstructionMessages', () => {
     expect(result).not.toBe(history);
   });
 });
+
+describe('buildSettledContents', () => {
+  const call = (id: string | undefined) => event('me', 'model', [{ functionCall: { ...(id === undefined ? {} : { id }), name: 't' } }]);
+  const answer = (id: string | undefined, extra: Partial<Event> = {}) => event('me', 'user', [{ functionResponse: { ...(id === undefined ? {} : { id }), name: 't' } }], extra);
+  const user = (text: string) => event('user', 'user', [{ text }]);
+  const settled = (events: Event[], view: ContentsOptions = options) => {
+    const built = buildSettledContents(events, view);
+    expect(built.messages).toEqual(buildContents(events, view));
+    return built.settled;
+  };
+
+  it('calls a history settled when it ends in a turn or in the response to the call just before', () => {
+    expect(settled([])).toBe(true);
+    expect(settled([user('q'), event('me', 'model', [{ text: 'a' }])])).toBe(true);
+    expect(settled([user('q'), call('c1'), answer('c1')])).toBe(true);
+    expect(settled([call(undefined), answer(undefined)])).toBe(true);
+    // A response that came late is settled once something follows it: it then stays right after its call.
+    expect(settled([call('c1'), user('meanwhile'), answer('c1'), user('next')])).toBe(true);
+  });
+
+  it('not when its last response is folded back to an earlier call, or a call shown has no response', () => {
+    expect(settled([call('c1'), user('meanwhile'), answer('c1')])).toBe(false);
+    expect(settled([call('c1'), user('meanwhile'), answer('c1'), event('me', 'model', [{ text: 'hmm', thought: true }])])).toBe(false);
+    expect(settled([user('q'), call('c1')])).toBe(false);
+    expect(settled([user('q'), call('c1'), answer('c2'), user('next')])).toBe(false);
+    expect(settled([user('q'), call(undefined), user('next')])).toBe(false);
+    const branches = [{ ...user('q'), branch: 'a' }, { ...call('c1'), branch: 'a' }, answer('c1', { branch: 'a.b' })];
+    expect(settled(branches, { ...options, branch: 'a.b' })).toBe(true);
+    expect(settled(branches, { ...options, branch: 'a' })).toBe(false);
+  });
+});
+

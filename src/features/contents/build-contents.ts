@@ -34,6 +34,17 @@ export type ContentsOptions = {
  * context, and function responses placed right after their calls. Parts are shared with the events, not copied.
  */
 export function buildContents(events: readonly Event[], options: ContentsOptions): DraftMessage[] {
+  return buildSettledContents(events, options).messages;
+}
+
+/**
+ * {@link buildContents}, telling also whether later events that neither rewind, summarize nor answer an earlier call
+ * can only add messages after these (what `ContentsCache` may keep): judged on the events shown, not on the raw
+ * ones, the history does not end in a response that ADK's latest-response rearrangement folded back to its call
+ * (with more events it would not be), and every call shown has its response (an open one may later be answered as
+ * interrupted).
+ */
+export function buildSettledContents(events: readonly Event[], options: ContentsOptions): { messages: DraftMessage[]; settled: boolean } {
   const visible = applyRewinds(events.map(toWorkEvent)).filter((event) => shouldIncludeEvent(options.branch, event));
   // Stryker disable next-line StringLiteral: substituteCompactions treats every view but 'adk' as exact
   const processed = visible.some((event) => event.actions.compaction !== undefined) ? substituteCompactions(visible, options.compactionView ?? 'exact') : visible;
@@ -47,7 +58,9 @@ export function buildContents(events: readonly Event[], options: ContentsOptions
     const retold = presentOtherAgentEvent(event, options.embed);
     if (retold !== undefined) presented.push(retold);
   }
-  const rearranged = rearrangeAsyncResponses(rearrangeLatestResponse(presented));
+  const latest = rearrangeLatestResponse(presented);
+  const rearranged = rearrangeAsyncResponses(latest);
+  const settled = latest === presented && !leavesCallsOpen(rearranged);
   const arranged = options.answerAbandonedCalls === true ? answerAbandonedCalls(rearranged) : rearranged;
   const messages: DraftMessage[] = [];
   const prefix = options.generatedCallIdPrefix ?? GENERATED_ID_PREFIX;
@@ -56,7 +69,17 @@ export function buildContents(events: readonly Event[], options: ContentsOptions
     const content = options.preserveFunctionCallIds || !event.parts.some((part) => hasGeneratedId(part, prefix)) ? event.parts : event.parts.map((part) => withoutGeneratedId(part, prefix));
     messages.push({ message: { role: event.role, content: content as Part[] }, sources: event.sources as Source[] });
   }
-  return messages;
+  return { messages, settled };
+}
+
+// Whether some call has no response after it (calls without an id pair with responses without one).
+function leavesCallsOpen(events: readonly WorkEvent[]): boolean {
+  const open = new Set<string | undefined>();
+  for (const event of events) {
+    for (const call of event.calls) open.add(call.id);
+    for (const response of event.responses) open.delete(response.id);
+  }
+  return open.size > 0;
 }
 
 /**

@@ -63,6 +63,23 @@ describe('exact compaction view', () => {
     expect(note?.responses).toEqual([]);
   });
 
+  it('drops only the responses to calls a summary took in from an event that also answers others, sharing untouched events', () => {
+    const call = ev('c', 2, 'me', 'model', [{ functionCall: { id: 'x', name: 'f' } }]);
+    const other = ev('oc', 4, 'me', 'model', [{ functionCall: { id: 'z', name: 'f' } }]);
+    const both = ev('both', 5, 'me', 'user', [{ functionResponse: { id: 'x', name: 'f' } }, { functionResponse: { id: 'z', name: 'f' } }]);
+    const later = ev('lc', 6, 'me', 'model', [{ functionCall: { id: 'w', name: 'f' } }]);
+    const laterAnswer = ev('lw', 7, 'me', 'user', [{ functionResponse: { id: 'w', name: 'f' } }]);
+    const events = [say('u', 1, 'user'), call, compact('s', 3, [1, 2], ['u', 'c']), other, both, later, laterAnswer];
+    const messages = buildContents(events, options);
+    expect(lines(messages)).toEqual([summary('sum s'), 'model:call z', 'user:response z', 'model:call w', 'user:response w']);
+    expect(messages[4]?.message.content).toBe(laterAnswer.content?.parts);
+  });
+
+  it('places a summary after the last raw event it lists, even when its list names another summary', () => {
+    const events = [say('a', 1, 'user'), say('b', 2), say('x', 3, 'user'), compact('s1', 4, [1, 1], ['a']), compact('s2', 5, [1, 2], ['a', 'b', 's1']), say('c', 6)];
+    expect(lines(buildContents(events, options))).toEqual([summary('sum s2'), 'user:x', 'model:c']);
+  });
+
   it('leaves a history without summaries as it is', () => {
     const events = [say('a', 1, 'user'), say('b', 2)].map(toWorkEvent);
     const result = substituteCompactions(events, 'exact');

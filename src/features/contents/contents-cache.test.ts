@@ -12,7 +12,8 @@ type Step =
   | { kind: 'call'; author: string; count: number }
   | { kind: 'respond'; author: string; back: number }
   | { kind: 'rewind'; back: number }
-  | { kind: 'compact'; span: number; withIds: boolean };
+  | { kind: 'compact'; span: number; withIds: boolean }
+  | { kind: 'state' };
 
 const authors = fc.constantFrom('me', 'me', 'other', 'user');
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -22,10 +23,13 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('respond' as const), author: authors, back: fc.integer({ min: 0, max: 4 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('rewind' as const), back: fc.integer({ min: 0, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('compact' as const), span: fc.integer({ min: 1, max: 4 }), withIds: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('state' as const) }) },
 );
+// Now and then an event lands on a child branch, out of the view of the agent (on branch 'a').
+const placed = fc.record({ step, elsewhere: fc.integer({ min: 0, max: 9 }).map((n) => n === 0) });
 
 // Turns steps into a plausible history: responses answer earlier calls (recent ones, or long-running ones further back).
-function toEvents(steps: readonly Step[]): Event[] {
+function toEvents(steps: readonly { step: Step; elsewhere: boolean }[]): Event[] {
   const events: Event[] = [];
   const calls: string[] = [];
   const base = (index: number, author: string): Omit<Event, 'content'> => ({
@@ -33,9 +37,10 @@ function toEvents(steps: readonly Step[]): Event[] {
     invocationId: `inv${Math.floor(index / 3)}`,
     author,
     timestamp: index + 1,
+    branch: steps[index]?.elsewhere === true ? 'a.b' : 'a',
     actions: { stateDelta: {}, artifactDelta: {} },
   });
-  steps.forEach((item, index) => {
+  steps.forEach(({ step: item }, index) => {
     if (item.kind === 'user') events.push({ ...base(index, 'user'), content: { role: 'user', parts: [{ text: item.text }] } });
     else if (item.kind === 'text') events.push({ ...base(index, item.author), content: { role: 'model', parts: [{ text: item.text, thought: item.thought }] } });
     else if (item.kind === 'call') {
@@ -50,6 +55,8 @@ function toEvents(steps: readonly Step[]): Event[] {
     } else if (item.kind === 'rewind') {
       const target = events[Math.max(0, events.length - 1 - item.back)]?.invocationId;
       if (target !== undefined) events.push({ ...base(index, 'me'), actions: { stateDelta: {}, artifactDelta: {}, rewindBeforeInvocationId: target } });
+    } else if (item.kind === 'state') {
+      events.push({ ...base(index, 'me'), actions: { stateDelta: { k: index }, artifactDelta: {} } });
     } else if (events.length > 0) {
       const covered = events.slice(Math.max(0, events.length - item.span));
       const start = covered[0]?.timestamp ?? 1;
@@ -63,10 +70,11 @@ function toEvents(steps: readonly Step[]): Event[] {
 }
 
 describe.each(['exact', 'adk'] as const)('ContentsCache (%s compaction view)', (compactionView) => {
-  const options = { agentName: 'me', branch: undefined, preserveFunctionCallIds: false, embed: pythonStr, compactionView };
+  // As the contents processor sets them: abandoned calls are answered with agentctx's summaries only.
+  const options = { agentName: 'me', branch: 'a', preserveFunctionCallIds: false, embed: pythonStr, compactionView, answerAbandonedCalls: compactionView === 'exact' };
   it('gives, after every appended event, exactly what a full rebuild gives', () => {
     fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 40 }), (steps) => {
+      fc.property(fc.array(placed, { minLength: 1, maxLength: 40 }), (steps) => {
         const events = toEvents(steps);
         const cache = new ContentsCache();
         for (let length = 1; length <= events.length; length++) {

@@ -6,7 +6,7 @@ const FRAMEWORK_FUNCTIONS = new Set(['adk_framework', 'adk_request_credential', 
 
 /** A part the model would not see: a thought, or a part with nothing in it. Function calls and responses are always visible. */
 export function isInvisiblePart(part: Part): boolean {
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: a call or response part has no `text`, so the lines below return false too
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a call or response part has no `text`, so the lines below return false too
   if ('functionCall' in part || 'functionResponse' in part) return false;
   if ('text' in part) return part.thought === true || part.text === '';
   return false;

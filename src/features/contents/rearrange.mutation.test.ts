@@ -48,6 +48,14 @@ describe('a long-running call finishing last', () => {
     expect(folded.map((event) => event.id)).toEqual(['m0', 'r0', 'u', 'm1', 'r1']);
   });
 
+  it('takes in nothing from before the call, such as an answer to an earlier call with the same id', () => {
+    const earlier = ev('r0', 'user', [{ functionResponse: { id: 'a', name: 'f', response: { v: 'old' } } }, { text: 'note' }]);
+    const events = [call('m0', ['a']), earlier, call('m1', ['a']), say('t'), answer('r1', ['a'], 'new')];
+    const folded = rearrangeLatestResponse(events.map(toWorkEvent));
+    expect(folded.map((event) => event.id)).toEqual(['m0', 'r0', 'm1', 'r1']);
+    expect(folded[3]?.parts).toEqual([{ functionResponse: { id: 'a', name: 'f', response: { v: 'new' } } }]);
+  });
+
   it('leaves the usual tool loop as it is', () => {
     const events = [say('u', 'user'), call('m1', ['a']), answer('r1', ['a'])].map(toWorkEvent);
     expect(rearrangeLatestResponse(events)).toBe(events);
