@@ -4,15 +4,13 @@ import type { Handler } from './route-context.js';
 import { runTurn } from './run-handler.js';
 import { createSession, deleteSession, getCall, getSession, listCalls, listEvents, listSessions } from './session-handlers.js';
 
-type Route = { path: string; methods: Readonly<Record<string, Handler>> };
-
 // With the runner's live counts, so a load balancer or a load test can watch a process.
 const healthz: Handler = async (context) => ({ status: 200, body: { ok: true, invocations: context.runner.stats.invocations, conflictsRetried: context.runner.stats.conflictsRetried } });
 
 const SESSIONS = '/apps/:app/users/:user/sessions';
 
 /** Every route of the API; `:name` segments are parameters. */
-export const ROUTES: readonly Route[] = [
+export const ROUTES: RouteTable<Handler> = [
   { path: '/healthz', methods: { GET: healthz } },
   { path: SESSIONS, methods: { POST: createSession, GET: listSessions } },
   { path: `${SESSIONS}/:session`, methods: { GET: getSession, DELETE: deleteSession } },
@@ -24,12 +22,25 @@ export const ROUTES: readonly Route[] = [
   { path: `${SESSIONS}/:session/artifacts/:artifact`, methods: { GET: getArtifact, PUT: putArtifact, DELETE: deleteArtifact } },
 ];
 
-const COMPILED = ROUTES.map((route) => ({ ...route, segments: route.path.split('/').slice(1) }));
+const COMPILED = compileRoutes(ROUTES);
 
 /** The handler for a method and path, with the path's decoded parameters; 404 or 405 when there is none. */
 export function matchRoute(method: string, pathname: string): { handler: Handler; params: Record<string, string> } {
+  return findRoute(COMPILED, method, pathname, 'Routes: GET /healthz, and /apps/{app}/users/{user}/sessions[/{id}[/run|/events|/calls[/{n}]|/artifacts[/{name}]]]; see docs/server.md.');
+}
+
+/** A route table: paths with `:name` parameters, each with a handler per method. */
+export type RouteTable<H> = readonly { path: string; methods: Readonly<Record<string, H>> }[];
+type CompiledRoute<H> = { path: string; methods: Readonly<Record<string, H>>; segments: string[] };
+
+export function compileRoutes<H>(routes: RouteTable<H>): CompiledRoute<H>[] {
+  return routes.map((route) => ({ ...route, segments: route.path.split('/').slice(1) }));
+}
+
+/** The first route whose path matches, and its handler for the method; 404 (with `hint`) or 405 otherwise. */
+export function findRoute<H>(routes: readonly CompiledRoute<H>[], method: string, pathname: string, hint: string): { handler: H; params: Record<string, string> } {
   const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
-  for (const route of COMPILED) {
+  for (const route of routes) {
     const params = matchSegments(route.segments, segments);
     if (params === undefined) continue;
     const handler = route.methods[method];
@@ -39,9 +50,7 @@ export function matchRoute(method: string, pathname: string): { handler: Handler
     }
     return { handler, params };
   }
-  throw new HttpError(404, 'route_not_found', `No route matches ${method} ${pathname}.`, {
-    hint: 'Routes: GET /healthz, and /apps/{app}/users/{user}/sessions[/{id}[/run|/events|/calls[/{n}]|/artifacts[/{name}]]]; see docs/server.md.',
-  });
+  throw new HttpError(404, 'route_not_found', `No route matches ${method} ${pathname}.`, { hint });
 }
 
 /** The request target as a URL: paths stay paths even when they start with `//`; absolute URLs (from proxies) are read whole. */

@@ -35,6 +35,11 @@ export class SseStream {
     return this.#write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 
+  /** Sends one unnamed message (`data:` alone), the form ADK's API server uses. */
+  data(data: unknown): Promise<void> {
+    return this.#write(`data: ${JSON.stringify(data)}\n\n`);
+  }
+
   end(): void {
     clearInterval(this.#heartbeat);
     if (this.open) this.#res.end();

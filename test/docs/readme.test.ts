@@ -75,7 +75,9 @@ async function runAgentctx(command: ReadmeCommand): Promise<Output> {
   const url = (ready.exec(started.output().stdout)?.[1] ?? '').replace(/\/$/, '').replace('0.0.0.0', '127.0.0.1');
   servers.set(args[0] === 'serve' ? 'http://host:8080' : 'http://127.0.0.1:8090', url);
   const token = command.env['AGENTCTX_TOKEN'];
-  const page = await fetch(args[0] === 'serve' ? `${url}/healthz` : url, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } });
+  // Each protocol's simplest route: agentctx's /healthz, ADK's /list-apps.
+  const probe = args.includes('adk') ? '/list-apps' : '/healthz';
+  const page = await fetch(args[0] === 'serve' ? `${url}${probe}` : url, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } });
   expect(page.status).toBe(200);
   // The test database outlives one run of this file: the sessions the README creates start from nothing, as in a new database.
   if (args[0] === 'serve') {
@@ -165,8 +167,11 @@ describe('README', () => {
   });
 
   const runnable = commands.filter((command) => !(command.text === 'npm install && npm start' || command.text === 'npm test'));
+  // A curl to the README's server needs what the server started before it needed.
+  let serverNeedsPostgres = false;
   for (const command of runnable) {
-    const needsPostgres = command.words.includes(README_POSTGRES) || command.words.some((word) => word.startsWith('http://host:8080'));
+    if (command.words[2] === 'serve') serverNeedsPostgres = command.words.includes(README_POSTGRES);
+    const needsPostgres = command.words.includes(README_POSTGRES) || (serverNeedsPostgres && command.words.some((word) => word.startsWith('http://host:8080')));
     it.skipIf(needsPostgres && POSTGRES === undefined)(`line ${command.line}: ${command.text}`, { timeout: 120_000 }, async () => {
       const [program] = command.words;
       if (program === 'export') {

@@ -2,53 +2,37 @@
 // panel (prefix kept, or where and why it changed, the re-billed tokens and both sides' text there) and the
 // timeline's marks on the calls whose prefix changed, on the session of cache-session.ts.
 // Screenshots go to test-results/screenshots/.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelCallRecord } from '../../src/contracts/model-call.js';
 import type { SessionStore } from '../../src/contracts/session-store.js';
 import type { CacheExplanation, SessionCacheReport } from '../../src/engine/cache/cache-types.js';
 import { explainSessionCache } from '../../src/engine/cache/explain-cache.js';
 import { loadTokenCounter } from '../../src/engine/tokens/token-counter.js';
-import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
-import { createInspectorApp } from '../../src/web/inspector-app.js';
-import { serveInspector, type ServedInspector } from '../../src/web/serve-inspector.js';
-import { hasChromium, launchPage, skipWithoutChromium } from '../support/chromium.js';
-import { repositoryRoot } from '../support/cli.js';
+import type { ServedInspector } from '../../src/web/serve-inspector.js';
+import { hasChromium, skipWithoutChromium } from '../support/chromium.js';
+import { openInspectorPage, SCREENSHOTS, type InspectorPage } from './inspector-page.js';
 import { CACHE_CALLS, CACHED, writeCacheSession } from '../support/cache-session.js';
-
-const SCREENSHOTS = join(repositoryRoot, 'test-results', 'screenshots');
 
 if (!hasChromium()) skipWithoutChromium('the prompt cache explainer of the web inspector in a browser');
 else describe('the prompt cache explainer in the web inspector, in Chromium', () => {
-  let dir: string;
+  let opened: InspectorPage;
   let store: SessionStore;
   let served: ServedInspector;
-  let browser: Browser;
   let page: Page;
   let report: SessionCacheReport;
   let problems: string[] = [];
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'agentctx-web-cache-'));
-    store = createSqliteSessionStore({ path: join(dir, 'agentctx.db') });
-    await writeCacheSession(store);
+    opened = await openInspectorPage({ prefix: 'agentctx-web-cache-', apps: [CACHED.appName], write: writeCacheSession });
+    ({ store, served, page, problems } = opened);
     const records = await Promise.all((await store.listModelCalls(CACHED)).map(async (call) => (await store.getModelCall({ ...CACHED, index: call.index })) as ModelCallRecord));
     const counter = await loadTokenCounter();
     report = explainSessionCache(records, (text) => counter.count(text));
-    served = await serveInspector({ app: createInspectorApp({ store, apps: [CACHED.appName], version: 'test' }), port: 0 });
-    await mkdir(SCREENSHOTS, { recursive: true });
-    ({ browser, page, problems } = await launchPage());
   }, 90_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await served?.close();
-    await store?.close();
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => opened?.close());
 
   const open = async (extra: Record<string, string | number> = {}) => {
     const params = new URLSearchParams({ app: CACHED.appName, user: CACHED.userId, session: CACHED.sessionId });

@@ -1,49 +1,31 @@
 // What calls cost, in a real browser (Debian's Chromium driven by playwright-core): the USD and cache-hit share of each
 // call in the timeline, a call's cost panel, and the cost tab's cumulative chart, on the sessions of cost-session.ts.
 // Screenshots go to test-results/screenshots/.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionStore } from '../../src/contracts/session-store.js';
 import type { SessionKey } from '../../src/contracts/session.js';
 import { DEFAULT_PRICES } from '../../src/engine/cost/default-prices.js';
-import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
-import { createInspectorApp } from '../../src/web/inspector-app.js';
-import { serveInspector, type ServedInspector } from '../../src/web/serve-inspector.js';
-import { hasChromium, launchPage, skipWithoutChromium } from '../support/chromium.js';
-import { repositoryRoot } from '../support/cli.js';
+import type { ServedInspector } from '../../src/web/serve-inspector.js';
+import { hasChromium, skipWithoutChromium } from '../support/chromium.js';
+import { openInspectorPage, SCREENSHOTS, type InspectorPage } from './inspector-page.js';
 import { PRICED, UNPRICED, UNPRICED_MODEL_ID, writeCostSessions } from './cost-session.js';
-
-const SCREENSHOTS = join(repositoryRoot, 'test-results', 'screenshots');
 const SONNET = DEFAULT_PRICES.models.find((model) => model.provider === 'anthropic' && model.model === 'claude-sonnet-4-5')!;
 const UNPRICED_REASON = `no price known for scripted:${UNPRICED_MODEL_ID}`;
 
 if (!hasChromium()) skipWithoutChromium('the cost views of the web inspector in a browser');
 else describe('the cost of calls in the web inspector, in Chromium', () => {
-  let dir: string;
-  let store: SessionStore;
+  let opened: InspectorPage;
   let served: ServedInspector;
-  let browser: Browser;
   let page: Page;
   let problems: string[] = [];
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'agentctx-web-cost-'));
-    store = createSqliteSessionStore({ path: join(dir, 'agentctx.db') });
-    await writeCostSessions(store);
-    served = await serveInspector({ app: createInspectorApp({ store, apps: ['cost_app'], version: 'test' }), port: 0 });
-    await mkdir(SCREENSHOTS, { recursive: true });
-    ({ browser, page, problems } = await launchPage());
+    opened = await openInspectorPage({ prefix: 'agentctx-web-cost-', apps: ['cost_app'], write: writeCostSessions });
+    ({ served, page, problems } = opened);
   }, 90_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await served?.close();
-    await store?.close();
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => opened?.close());
 
   const open = async (key: SessionKey, extra: Record<string, string | number> = {}) => {
     const params = new URLSearchParams({ app: key.appName, user: key.userId, session: key.sessionId });

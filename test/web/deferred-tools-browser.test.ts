@@ -1,10 +1,8 @@
 // Deferred tool definitions in the web inspector, in a real browser: a call to a model that holds definitions back
 // (Anthropic's form of tool search) shows them in their own section, each with its origin and whether a search in the
 // history loaded it, and counts only the loaded ones. The session is recorded by the runner in SQLite.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionStore } from '../../src/contracts/session-store.js';
 import type { Toolset } from '../../src/contracts/tool.js';
@@ -13,13 +11,9 @@ import { declareTool } from '../../src/engine/tools/tool.js';
 import { SEARCH_TOOLS, toolSearch } from '../../src/features/tool-search/tool-search.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createRunner } from '../../src/presets/create-runner.js';
-import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
-import { createInspectorApp } from '../../src/web/inspector-app.js';
-import { serveInspector, type ServedInspector } from '../../src/web/serve-inspector.js';
-import { hasChromium, launchPage, skipWithoutChromium } from '../support/chromium.js';
-import { repositoryRoot } from '../support/cli.js';
-
-const SCREENSHOTS = join(repositoryRoot, 'test-results', 'screenshots');
+import type { ServedInspector } from '../../src/web/serve-inspector.js';
+import { hasChromium, skipWithoutChromium } from '../support/chromium.js';
+import { openInspectorPage, SCREENSHOTS, type InspectorPage } from './inspector-page.js';
 const KEY = { appName: 'dev', userId: 'u', sessionId: 's' };
 
 /** A session whose second call has a search in its history that loaded `merge_pull_request`, on a model that loads deferred tools. */
@@ -40,28 +34,17 @@ async function writeDeferredSession(store: SessionStore): Promise<void> {
 
 if (!hasChromium()) skipWithoutChromium('deferred tool definitions in the web inspector');
 else describe('deferred tool definitions in the web inspector, in Chromium', () => {
-  let dir: string;
-  let store: SessionStore;
+  let opened: InspectorPage;
   let served: ServedInspector;
-  let browser: Browser;
   let page: Page;
   let problems: string[] = [];
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'agentctx-web-deferred-'));
-    store = createSqliteSessionStore({ path: join(dir, 'agentctx.db') });
-    await writeDeferredSession(store);
-    served = await serveInspector({ app: createInspectorApp({ store, apps: [KEY.appName], version: 'test' }), port: 0 });
-    await mkdir(SCREENSHOTS, { recursive: true });
-    ({ browser, page, problems } = await launchPage());
+    opened = await openInspectorPage({ prefix: 'agentctx-web-deferred-', apps: [KEY.appName], write: writeDeferredSession });
+    ({ served, page, problems } = opened);
   }, 90_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await served?.close();
-    await store?.close();
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => opened?.close());
 
   it('lists the held-back definitions apart from the tools, marks the one a search loaded and counts only it', async () => {
     const params = new URLSearchParams({ app: KEY.appName, user: KEY.userId, session: KEY.sessionId, call: '2' });

@@ -1,5 +1,8 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
-import { createServer } from '../../server/create-server.js';
+import { createAdkServer } from '../../server/adk/create-adk-server.js';
+import { createServer, type AgentctxServer } from '../../server/create-server.js';
+import { ADK_DEV_UI_PATH, createAdkDevUi } from '../../web/adk-dev-ui.js';
+import { packageVersion } from '../package-version.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { HTTP_TIMEOUT_HELP, httpTimeoutOptions, listenError, listenOptions } from '../listen-options.js';
@@ -14,6 +17,7 @@ const DEFAULT_MODEL_TIMEOUT_MS = 600_000;
 const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
 
 const HELP = `Usage: agentctx serve <agent-file-or-module> [options]
+       agentctx serve --protocol adk <agent-file-or-module>... [options]
 
 Serves an agent over HTTP: create sessions, send messages and watch the turn's
 events stream back (server-sent events), read events and the exact request of
@@ -24,7 +28,16 @@ nothing kept between requests, so several servers can share one database.
   a YAML/JSON agent file, or a JavaScript or TypeScript module exporting an agent
   definition (default or 'agent'); its root agent's name is the app in every path
 
+With --protocol adk it speaks Google ADK's API server protocol instead ('adk
+api_server'), for ADK's dev UI and clients: several agents, one app each
+(/list-apps, /run, /run_sse, sessions with PATCH of state, artifacts, the trace
+routes from the recorded calls); docs/adk-compatibility.md lists the routes and
+every difference from ADK's own servers.
+
 Options:
+  --protocol <p>     agentctx (default: the API below) or adk
+  --dev-ui           with --protocol adk: also serve ADK's dev UI at /dev-ui/
+                     (from @google/adk-devtools, which must be installed)
   --store <path|url> where sessions live (default: ${DEFAULT_STORE}):
                      a SQLite file, 'memory' (kept until the server stops),
                      or postgres://user@host/db
@@ -41,7 +54,8 @@ Options:
   --artifact <name=path>
                      a file every new session starts with as an artifact
                      (repeatable)
-  --stream           also send the model's text as it arrives (event: partial)
+  --stream           also send the model's text as it arrives (event: partial);
+                     with --protocol adk each request's 'streaming' decides
 ${timeLimitHelp({ model: String(DEFAULT_MODEL_TIMEOUT_MS), tool: String(DEFAULT_TOOL_TIMEOUT_MS) })}
 ${HTTP_TIMEOUT_HELP}
   -h, --help         show this help
@@ -77,6 +91,8 @@ Examples:
   curl -N -X POST $A/s1/run -H 'content-type: application/json' -d '{"message":"Write about X"}'
   curl $A/s1/events
   curl $A/s1/calls/2
+  agentctx serve --protocol adk examples/seed-001/pipeline.yaml --model scripted:examples/seed-001/script.yaml
+  curl http://127.0.0.1:8080/list-apps
   AGENTCTX_TOKEN=secret agentctx serve agent.yaml --host 0.0.0.0
   curl -H 'authorization: Bearer secret' http://host:8080/healthz
 `;
@@ -87,6 +103,8 @@ export const serveCommand: Command = {
   help: HELP,
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('serve', args, {
+      protocol: { type: 'string' },
+      'dev-ui': { type: 'boolean' },
       store: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
@@ -100,16 +118,35 @@ export const serveCommand: Command = {
       'request-timeout': { type: 'string' },
       'headers-timeout': { type: 'string' },
     });
+    const protocol = values.protocol ?? 'agentctx';
+    if (protocol !== 'agentctx' && protocol !== 'adk') throw new UsageError(`--protocol must be agentctx or adk, got '${protocol}'.`);
     const [file, ...extra] = positionals;
     if (file === undefined) throw new UsageError('serve needs an agent file or module.', "Run 'agentctx serve --help' for the forms it takes.");
-    if (extra.length > 0) throw new UsageError(`serve takes one agent file, got ${positionals.length}.`);
+    if (values['dev-ui'] === true && protocol !== 'adk') throw new UsageError('--dev-ui needs --protocol adk: ADK’s dev UI speaks ADK’s protocol.');
+    if (extra.length > 0 && protocol !== 'adk') throw new UsageError(`serve takes one agent file, got ${positionals.length}.`, 'Serve several agents as several apps with --protocol adk.');
     const { port, host, token } = listenOptions(values, io.env, { port: 8080, service: 'server' });
     const timeouts = httpTimeoutOptions(values);
     const limits = timeLimitOptions(values, { modelTimeoutMs: DEFAULT_MODEL_TIMEOUT_MS, toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS });
+    const onError = (error: unknown) => io.stderr(`agentctx serve: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+
+    if (protocol === 'adk') {
+      if (values.state !== undefined || values.artifact !== undefined) throw new UsageError('--state and --artifact are not taken with --protocol adk.', "ADK's clients give a new session its state themselves.");
+      const runners = [];
+      for (const each of positionals) runners.push((await runtime.runner(each, { store: values.store, model: values.model, streaming: true, ...limits })).runner);
+      const pages = values['dev-ui'] === true ? await createAdkDevUi() : undefined;
+      const server = createAdkServer({ runners, token, version: packageVersion(), pages, ...timeouts, onError });
+      const { url } = await server.listen(port, host).catch((error: unknown) => {
+        throw listenError(error, host, port);
+      });
+      io.stdout(`listening on ${url} (ADK protocol; app${runners.length === 1 ? '' : 's'} ${runners.map((runner) => runner.appName).join(', ')})\n`);
+      if (pages !== undefined) io.stdout(`ADK dev UI on ${url}${ADK_DEV_UI_PATH}\n`);
+      await untilStopped(server, io);
+      return 0;
+    }
 
     const newSessions = await readSessionSeed(values, io.cwd);
     const { runner } = await runtime.runner(file, { store: values.store, model: values.model, streaming: values.stream === true, ...limits });
-    const server = createServer({ runner, token, newSessions, ...timeouts, onError: (error) => io.stderr(`agentctx serve: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
+    const server = createServer({ runner, token, newSessions, ...timeouts, onError });
     const { url } = await server.listen(port, host).catch((error: unknown) => {
       throw listenError(error, host, port);
     });
@@ -120,7 +157,7 @@ export const serveCommand: Command = {
 };
 
 // The first SIGINT or SIGTERM closes gracefully; a second one aborts the turns still running.
-function untilStopped(server: ReturnType<typeof createServer>, io: CliIo): Promise<void> {
+function untilStopped(server: AgentctxServer, io: CliIo): Promise<void> {
   return new Promise((resolve, reject) => {
     let stopping = false;
     const onSignal = (signal: NodeJS.Signals) => {

@@ -1,32 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../contracts/event.js';
 import type { LlmRequest } from '../../contracts/request.js';
-import type { Tool, Toolset } from '../../contracts/tool.js';
 import { llmAgent } from '../../engine/agent/define-agent.js';
 import { createInMemorySessionStore } from '../../engine/session/in-memory-session-store.js';
 import { referencedDeferredTools } from '../../engine/tools/deferred-tools.js';
 import { createScriptedModel } from '../../models/scripted/scripted-model.js';
 import { createRunner } from '../../presets/create-runner.js';
+import { echoTool, GITHUB_TOOLSET } from '../../../test/support/github-toolset.js';
 import { SEARCH_TOOLS, toolSearch, type ToolSearchOptions } from './tool-search.js';
 
 // Tool search for a model that holds deferred definitions back itself (Anthropic): the tools array never changes,
 // the deferred definitions travel in `deferredTools`, and a search's response in the history is what loads them.
 
-const object = (...names: string[]) => ({ type: 'object', properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])) });
-const tool = (name: string, description: string, ...parameters: string[]): Tool => ({ name, description, parameters: object(...parameters), execute: (args) => ({ done: name, args }) });
-const github: Toolset = {
-  kind: 'toolset',
-  name: 'github',
-  deferred: true,
-  listTools: async () => ({
-    tools: [
-      tool('merge_pull_request', 'Merges a pull request into its base branch.', 'owner', 'repo', 'pull_number'),
-      tool('create_issue', 'Creates an issue in a repository.', 'owner', 'repo', 'title'),
-      tool('list_issues', 'Lists the issues of a repository.', 'owner', 'repo', 'state'),
-    ],
-  }),
-};
-const clock = tool('current_time', 'Tells the time.');
+const github = GITHUB_TOOLSET;
+const clock = echoTool('current_time', 'Tells the time.');
 
 const names = (request: LlmRequest | undefined) => request?.tools.map((each) => each.name);
 const deferredNames = (request: LlmRequest | undefined) => request?.deferredTools?.declarations.map((each) => each.name);

@@ -1,0 +1,52 @@
+import type { ServerResponse } from 'node:http';
+import type { SessionKey } from '../../contracts/session.js';
+import { UsageError } from '../../contracts/errors/usage-error.js';
+import type { Runner } from '../../engine/runner/runner.js';
+import { createHttpHost, type AgentctxServer, type HostSettings } from '../http-host.js';
+import { checkBodyHeaders } from '../read-json-body.js';
+import { adkErrorBody } from './adk-errors.js';
+import { matchAdkRoute } from './adk-routes.js';
+
+export type AdkServerOptions = HostSettings & {
+  /** The apps served: each runner under its app name (its root agent's name). */
+  runners: readonly Runner[];
+  /** What `GET /version` answers. Default `agentctx`. */
+  version?: string;
+  /**
+   * Pages served beside the routes (ADK's dev UI: `createAdkDevUi()` from `agentctx/web`): asked first for every
+   * request, it answers the ones that are its own and says so.
+   */
+  pages?: { serve(method: string, pathname: string, res: ServerResponse): Promise<boolean> } | undefined;
+};
+
+/**
+ * ADK's HTTP API over agentctx runners, so ADK's dev UI and clients work against agentctx: `/list-apps`, sessions
+ * (with PATCH of state), artifacts, `/run` and `/run_sse`, the trace routes (from the recorded model calls) and the
+ * agent graph. ADK's JSON throughout: camelCase events and sessions, `{ "error": message }` errors. The same access
+ * rules as agentctx's own API: loopback only, unless a bearer token is set.
+ *
+ * @example
+ * const server = createAdkServer({ runners: [createRunner({ agents, sessions })] });
+ * await server.listen(8000);
+ */
+export function createAdkServer(options: AdkServerOptions): AgentctxServer {
+  const apps = new Map<string, Runner>();
+  for (const runner of options.runners) {
+    if (apps.has(runner.appName)) throw new UsageError(`Two agents are both named '${runner.appName}'; each app needs a name of its own.`, 'Rename one root agent.');
+    apps.set(runner.appName, runner);
+  }
+  if (apps.size === 0) throw new UsageError('An ADK server needs at least one runner to serve.');
+  const version = options.version ?? 'agentctx';
+  const seen = new Map<string, SessionKey>();
+  return createHttpHost(options, {
+    async dispatch(request) {
+      const { req, url } = request;
+      if (options.pages !== undefined && (await options.pages.serve(req.method ?? 'GET', url.pathname, request.res))) return undefined;
+      const { handler, params } = matchAdkRoute(req.method ?? 'GET', url.pathname);
+      // A body, where one comes, must be JSON; ADK's clients send none to create a session.
+      if (req.method !== 'GET' && req.method !== 'HEAD') checkBodyHeaders(req, false);
+      return handler({ ...request, params, apps, version, seen });
+    },
+    errorBody: adkErrorBody,
+  });
+}

@@ -1,0 +1,72 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentctx, expectOneLineError, spawnAgentctx } from '../support/cli.js';
+
+// `agentctx serve --protocol adk`: several agents as several apps, speaking ADK's API server protocol.
+
+const children: ChildProcessWithoutNullStreams[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+function serveAdk(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; line: string }> {
+  const child = spawnAgentctx(['serve', '--protocol', 'adk', ...args, '--store', 'memory', '--port', '0'], {});
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+) \(ADK protocol; [^)]*\)\n/.exec(stdout);
+      if (match?.[1] !== undefined) resolve({ child, url: match[1], line: stdout.trim() });
+    });
+    child.on('exit', (code) => reject(new Error(`agentctx serve exited with ${String(code)} before listening: ${stderr}`)));
+  });
+}
+
+describe('agentctx serve --protocol adk', () => {
+  it('serves two agents as two apps; a turn streams back as ADK events, and SIGTERM stops it with 0', { timeout: 60_000 }, async () => {
+    const { child, url, line } = await serveAdk(['examples/seed-001/pipeline.yaml', 'examples/coordinator.yaml', '--model', 'scripted:examples/seed-001/script.yaml']);
+    expect(line).toMatch(/\(ADK protocol; apps draft_and_review, \w+\)$/);
+    const apps = (await (await fetch(`${url}/list-apps`)).json()) as string[];
+    expect(apps).toContain('draft_and_review');
+    expect(apps).toHaveLength(2);
+    const created = await fetch(`${url}/apps/draft_and_review/users/u/sessions/s1`, { method: 'POST' });
+    expect(created.status).toBe(200);
+    const stream = await fetch(`${url}/run_sse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ appName: 'draft_and_review', userId: 'u', sessionId: 's1', newMessage: { role: 'user', parts: [{ text: 'Write about X' }] } }),
+    });
+    const text = await stream.text();
+    const events = text.split('\n\n').filter((chunk) => chunk.startsWith('data: ')).map((chunk) => JSON.parse(chunk.slice(6)) as { author: string });
+    expect(events.map((event) => event.author)).toEqual(['generator_agent', 'reviewer_agent']);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('serves ADK’s dev UI with --dev-ui, pointed at its own ADK routes', { timeout: 60_000 }, async () => {
+    const { child, url } = await serveAdk(['examples/seed-001/pipeline.yaml', '--dev-ui', '--model', 'scripted:examples/seed-001/script.yaml']);
+    const root = await fetch(`${url}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/dev-ui/']);
+    const page = await fetch(`${url}/dev-ui/`);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain('<app-root></app-root>');
+    expect(await (await fetch(`${url}/dev-ui/assets/config/runtime-config.json`)).json()).toEqual({ backendUrl: '' });
+    // Only the bundle's own files: a path that leaves it, or names nothing in it, is the API's 404.
+    for (const path of ['/dev-ui/../package.json', '/dev-ui/%2e%2e/package.json', '/dev-ui/nothing.js']) expect((await fetch(`${url}${path}`)).status).toBe(404);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses what it cannot serve with one line', async () => {
+    expectOneLineError(await agentctx('serve', '--dev-ui', 'examples/seed-001/pipeline.yaml'), 2, /--dev-ui needs --protocol adk/);
+    expectOneLineError(await agentctx('serve', '--protocol', 'grpc', 'examples/seed-001/pipeline.yaml'), 2, /--protocol must be agentctx or adk, got 'grpc'/);
+    expectOneLineError(await agentctx('serve', 'examples/seed-001/pipeline.yaml', 'examples/coordinator.yaml'), 2, /serve takes one agent file, got 2/);
+    expectOneLineError(await agentctx('serve', '--protocol', 'adk', 'examples/seed-001/pipeline.yaml', 'examples/seed-001/pipeline.yaml', '--model', 'scripted:examples/seed-001/script.yaml', '--port', '0'), 2, /Two agents are both named 'draft_and_review'/);
+    expectOneLineError(await agentctx('serve', '--protocol', 'adk', 'examples/seed-001/pipeline.yaml', '--state', 'x.yaml'), 2, /--state and --artifact are not taken with --protocol adk/);
+  });
+});
