@@ -46,7 +46,7 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   // Features: one folder each, built on the engine; they may use each other, without cycles (checked below).
   features: { layers: [...CORE, 'features'], packages: [] },
   // Presets: features put together (the default pipeline, createRunner's defaults, the agent-file reader).
-  presets: { layers: ALL_CORE, packages: [] },
+  presets: { layers: [...ALL_CORE, 'telemetry'], packages: [] },
   'models/shared': { layers: [...CONTRACTS, 'models/shared'], packages: [] },
   'models/anthropic': { layers: [...CORE, 'models/shared', 'models/anthropic'], packages: ['@anthropic-ai/sdk'] },
   'models/gemini': { layers: [...CORE, 'models/shared', 'models/gemini'], packages: ['@google/genai', 'node:crypto'] },
@@ -64,6 +64,8 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
     packages: ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/shared/transport.js', '@modelcontextprotocol/sdk/types.js', '@modelcontextprotocol/sdk/validation/ajv'],
   },
   workspace: { layers: [...ALL_CORE, 'workspace'], packages: ['node:fs/promises', 'node:path'] },
+  // OpenTelemetry: the API package only (the application brings the SDK), in one file (checked below).
+  telemetry: { layers: [...CORE, 'telemetry'], packages: ['@opentelemetry/api'] },
   // Who may use a local HTTP service: shared by the API server and the inspector.
   access: { layers: ['access'], packages: ['node:crypto'] },
   // The HTTP API: node:http, no framework; the CLI composes it with a store and models.
@@ -94,6 +96,7 @@ const SOLE_IMPORTERS: Record<string, string> = {
   '@modelcontextprotocol/sdk/client/stdio.js': 'mcp/mcp-connection.ts',
   '@modelcontextprotocol/sdk/client/streamableHttp.js': 'mcp/mcp-connection.ts',
   '@modelcontextprotocol/sdk/validation/ajv': 'mcp/mcp-connection.ts',
+  '@opentelemetry/api': 'telemetry/open-telemetry.ts',
 };
 
 const target = (file: SourceFile, specifier: string) => resolve(dirname(file.path), specifier).replace(/\.js$/, '.ts');

@@ -37,6 +37,8 @@ export type RunnerChoices = {
   modelTimeoutMs?: number | undefined;
   /** `--tool-timeout`: time one tool call may take, in ms (no limit when absent). */
   toolTimeoutMs?: number | undefined;
+  /** The stores of a runner opened before, shared instead of opening `store` again (several apps on one server). */
+  stores?: Pick<AgentRunner, 'sessions' | 'artifacts'> | undefined;
 };
 
 /**
@@ -82,9 +84,9 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
     async runner(file, choices) {
       const tree = createAgentTree(await loadAgent(file, place.cwd));
       const models = await modelsFor(tree, choices.model, runtime);
-      const sessions = await runtime.store(choices.store);
-      const artifacts = await open.artifacts(choices.store, place.cwd);
-      opened.push(artifacts);
+      const sessions = choices.stores?.sessions ?? (await runtime.store(choices.store));
+      let artifacts = choices.stores?.artifacts;
+      if (artifacts === undefined) opened.push((artifacts = await open.artifacts(choices.store, place.cwd)));
       const limits = { ...(choices.modelTimeoutMs === undefined ? {} : { modelTimeoutMs: choices.modelTimeoutMs }), ...(choices.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: choices.toolTimeoutMs }) };
       return { runner: createRunner({ agents: tree, sessions, artifacts, ...models, streaming: choices.streaming, ...limits }), sessions, artifacts };
     },

@@ -1,6 +1,7 @@
 import type { EventsCompactionConfig } from '../contracts/compaction.js';
 import { createEngineRunner, type EngineRunnerOptions, type Runner } from '../engine/runner/runner.js';
 import { compactionPlugin } from '../features/compaction/compaction-plugin.js';
+import { openTelemetry } from '../telemetry/open-telemetry.js';
 import { DEFAULT_PIPELINE } from './pipelines.js';
 
 export type RunnerOptions = EngineRunnerOptions & {
@@ -15,11 +16,14 @@ export type RunnerOptions = EngineRunnerOptions & {
 /**
  * A runner: agents, a session store and models, ready to answer user messages. Agents that name no pipeline run
  * `defaultPipeline()`; compaction (the runner's `eventsCompactionConfig`, the agents' `contextCompactors`) runs as a
- * plugin after the ones given, when either is set.
+ * plugin after the ones given, when either is set. Spans go to OpenTelemetry (`openTelemetry()` from
+ * `agentctx/telemetry`) unless `telemetry` says otherwise (`undefined` for none).
  */
 export function createRunner(options: RunnerOptions): Runner {
   const { eventsCompactionConfig, ...rest } = options;
   const compaction = compactionPlugin(eventsCompactionConfig, options.agents);
   const plugins = Object.keys(compaction.hooks ?? {}).length === 0 ? (options.plugins ?? []) : [...(options.plugins ?? []), compaction];
-  return createEngineRunner({ ...rest, plugins }, DEFAULT_PIPELINE);
+  // Spans go through @opentelemetry/api unless the caller says otherwise; with no SDK registered they cost nothing.
+  const telemetry = 'telemetry' in options ? options.telemetry : openTelemetry();
+  return createEngineRunner({ ...rest, plugins, telemetry }, DEFAULT_PIPELINE);
 }

@@ -1,11 +1,15 @@
 import { readdir, readFile } from 'node:fs/promises';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Hono } from 'hono';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../contracts/errors/usage-error.js';
+import { inspectorRequestListener } from './serve-inspector.js';
 
 /** Where ADK's dev UI is served: its pages use relative addresses, so it needs the trailing slash. */
 export const ADK_DEV_UI_PATH = '/dev-ui/';
+/** Where agentctx's own inspector is served beside it (its files and API keep their own `/assets/` and `/api/`). */
+export const INSPECTOR_PATH = '/inspector';
 
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -23,8 +27,18 @@ const TYPES: Record<string, string> = {
 const RUNTIME_CONFIG = 'assets/config/runtime-config.json';
 
 export type AdkDevUi = {
-  /** Answers a GET for `/`, `/dev-ui` or a file under `/dev-ui/`; false for any other path (the API's). */
-  serve(method: string, pathname: string, res: ServerResponse): Promise<boolean>;
+  /**
+   * Answers a GET for `/`, `/dev-ui` or a file under `/dev-ui/` and, with an inspector, for `/inspector`, `/assets/…`
+   * and `/api/…`; false for any other path (the ADK routes').
+   */
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean>;
+};
+
+export type AdkDevUiOptions = {
+  /** The bundle's folder; `dist/browser/` of the installed `@google/adk-devtools` by default. */
+  bundleDir?: string | undefined;
+  /** agentctx's inspector app (`createInspectorApp`), served at `/inspector` beside the UI. */
+  inspector?: Hono | undefined;
 };
 
 /**
@@ -32,8 +46,9 @@ export type AdkDevUi = {
  * Only files that are in the bundle are served, looked up by their exact relative path, so no path from a request
  * reaches the file system; `runtime-config.json` is written here, pointing the UI at this server.
  */
-export async function createAdkDevUi(bundleDir?: string): Promise<AdkDevUi> {
-  const dir = bundleDir ?? findBundle();
+export async function createAdkDevUi(options: AdkDevUiOptions = {}): Promise<AdkDevUi> {
+  const dir = options.bundleDir ?? findBundle();
+  const inspector = options.inspector === undefined ? undefined : inspectorRequestListener(options.inspector);
   const files = new Map<string, string>();
   for (const path of await listFiles(dir)) {
     const name = relative(dir, path).split(sep).join('/');
@@ -42,8 +57,15 @@ export async function createAdkDevUi(bundleDir?: string): Promise<AdkDevUi> {
   if (!files.has('index.html')) throw new UsageError(`${dir} holds no index.html, so it is not ADK's dev UI bundle.`, 'Install @google/adk-devtools (npm install @google/adk-devtools).');
   const config = Buffer.from(`${JSON.stringify({ backendUrl: '' })}\n`);
   return {
-    async serve(method, pathname, res) {
+    async serve(req, res, pathname) {
+      const method = req.method ?? 'GET';
       if (method !== 'GET' && method !== 'HEAD') return false;
+      if (inspector !== undefined && (pathname === INSPECTOR_PATH || pathname === `${INSPECTOR_PATH}/` || pathname.startsWith('/assets/') || pathname.startsWith('/api/'))) {
+        // The inspector's page is its root; its files and API are where it expects them.
+        if (pathname.startsWith(INSPECTOR_PATH)) req.url = `/${(req.url ?? '').split('?')[1] === undefined ? '' : `?${(req.url ?? '').split('?')[1]}`}`;
+        await inspector(req, res);
+        return true;
+      }
       if (pathname === '/' || pathname === '/dev-ui') {
         res.writeHead(302, { location: ADK_DEV_UI_PATH, 'content-length': '0' });
         res.end();

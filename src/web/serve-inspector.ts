@@ -1,5 +1,5 @@
-import type { Server } from 'node:http';
-import { createAdaptorServer } from '@hono/node-server';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createAdaptorServer, getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { clientErrorAnswers, nodeServerTimeouts, resolveHttpTimeouts } from '../access/http-limits.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
@@ -60,4 +60,9 @@ export async function serveInspector(options: ServeInspectorOptions): Promise<Se
       return closing;
     },
   };
+}
+
+/** The inspector app as a Node request handler, for a server of another protocol to serve it beside its own routes. */
+export function inspectorRequestListener(app: Hono): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return getRequestListener(app.fetch, { overrideGlobalObjects: false });
 }

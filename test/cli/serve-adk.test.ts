@@ -55,6 +55,9 @@ describe('agentctx serve --protocol adk', () => {
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await page.text()).toContain('<app-root></app-root>');
     expect(await (await fetch(`${url}/dev-ui/assets/config/runtime-config.json`)).json()).toEqual({ backendUrl: '' });
+    // agentctx's inspector beside it, over the same store.
+    expect(await (await fetch(`${url}/inspector`)).text()).toContain('/assets/app.js');
+    expect(await (await fetch(`${url}/api/info`)).json()).toMatchObject({ apps: ['draft_and_review'] });
     // Only the bundle's own files: a path that leaves it, or names nothing in it, is the API's 404.
     for (const path of ['/dev-ui/../package.json', '/dev-ui/%2e%2e/package.json', '/dev-ui/nothing.js']) expect((await fetch(`${url}${path}`)).status).toBe(404);
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));

@@ -11,7 +11,8 @@ import type { SessionStore } from '../../src/contracts/session-store.js';
 import { createAdkServer } from '../../src/server/adk/create-adk-server.js';
 import type { AgentctxServer } from '../../src/server/index.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
-import { createAdkDevUi } from '../../src/web/adk-dev-ui.js';
+import { createAdkDevUi, INSPECTOR_PATH } from '../../src/web/adk-dev-ui.js';
+import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { weatherRunner } from '../adk/weather-app.js';
 import { hasChromium, launchPage, skipWithoutChromium } from '../support/chromium.js';
 import { repositoryRoot } from '../support/cli.js';
@@ -32,7 +33,13 @@ else describe("ADK's dev UI against agentctx, in Chromium", () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'agentctx-adk-ui-'));
     store = createSqliteSessionStore({ path: join(dir, 'agentctx.db') });
-    server = createAdkServer({ runners: [weatherRunner(store)], pages: await createAdkDevUi(), onError: (error) => failures.push(`server: ${String(error)}`) });
+    const inspector = createInspectorApp({ store, apps: ['weather_agent'], version: 'test' });
+    server = createAdkServer({
+      runners: [weatherRunner(store)],
+      pages: await createAdkDevUi({ inspector }),
+      inspectorLink: (key, call) => `${INSPECTOR_PATH}#${new URLSearchParams({ app: key.appName, user: key.userId, session: key.sessionId, call: String(call) }).toString()}`,
+      onError: (error) => failures.push(`server: ${String(error)}`),
+    });
     url = (await server.listen(0)).url;
     await mkdir(SCREENSHOTS, { recursive: true });
     ({ browser, page } = await launchPage({ width: 1400, height: 900 }));
@@ -95,6 +102,20 @@ else describe("ADK's dev UI against agentctx, in Chromium", () => {
     await page.getByText('Traces', { exact: true }).first().click();
     await page.getByText('call_llm').first().waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'adk-dev-ui-traces.png') });
+    expect(failures).toEqual([]);
+  });
+
+  it('links each model call to agentctx’s inspector on the same server, which shows where every piece came from', async () => {
+    const sessionId = (await store.listSessions({ appName: 'weather_agent', userId: 'user' }))[0]?.id ?? '';
+    const spans = (await (await fetch(`${url}/dev/apps/weather_agent/debug/trace/session/${sessionId}`)).json()) as { name: string; attributes: Record<string, unknown> }[];
+    const link = spans.find((span) => span.name === 'call_llm')?.attributes['agentctx.inspector'];
+    expect(link).toBe(`/inspector#app=weather_agent&user=user&session=${sessionId}&call=1`);
+    await page.goto(`${url}${String(link)}`);
+    const call = page.locator('.request[data-call="1"]');
+    await call.waitFor();
+    // The system text's blocks, each under its source: the agent's instruction first.
+    await call.locator('.piece[data-kind="instruction"]').first().waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'adk-dev-ui-inspector.png') });
     expect(failures).toEqual([]);
   });
 });

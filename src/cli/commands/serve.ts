@@ -1,7 +1,9 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { createAdkServer } from '../../server/adk/create-adk-server.js';
 import { createServer, type AgentctxServer } from '../../server/create-server.js';
-import { ADK_DEV_UI_PATH, createAdkDevUi } from '../../web/adk-dev-ui.js';
+import type { SessionKey } from '../../contracts/session.js';
+import { ADK_DEV_UI_PATH, createAdkDevUi, INSPECTOR_PATH } from '../../web/adk-dev-ui.js';
+import { createInspectorApp } from '../../web/inspector-app.js';
 import { packageVersion } from '../package-version.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
@@ -38,6 +40,7 @@ Options:
   --protocol <p>     agentctx (default: the API below) or adk
   --dev-ui           with --protocol adk: also serve ADK's dev UI at /dev-ui/
                      (from @google/adk-devtools, which must be installed)
+                     and agentctx's inspector at /inspector
   --store <path|url> where sessions live (default: ${DEFAULT_STORE}):
                      a SQLite file, 'memory' (kept until the server stops),
                      or postgres://user@host/db
@@ -131,15 +134,20 @@ export const serveCommand: Command = {
 
     if (protocol === 'adk') {
       if (values.state !== undefined || values.artifact !== undefined) throw new UsageError('--state and --artifact are not taken with --protocol adk.', "ADK's clients give a new session its state themselves.");
-      const runners = [];
-      for (const each of positionals) runners.push((await runtime.runner(each, { store: values.store, model: values.model, streaming: true, ...limits })).runner);
-      const pages = values['dev-ui'] === true ? await createAdkDevUi() : undefined;
-      const server = createAdkServer({ runners, token, version: packageVersion(), pages, ...timeouts, onError });
+      // One store for every app, so the inspector (and `--store memory`) sees them all.
+      const first = await runtime.runner(file, { store: values.store, model: values.model, streaming: true, ...limits });
+      const runners = [first.runner];
+      for (const each of extra) runners.push((await runtime.runner(each, { store: values.store, model: values.model, streaming: true, ...limits, stores: first })).runner);
+      const apps = runners.map((runner) => runner.appName);
+      const inspector = values['dev-ui'] === true ? createInspectorApp({ store: first.sessions, apps, token, version: packageVersion(), onError }) : undefined;
+      const pages = inspector === undefined ? undefined : await createAdkDevUi({ inspector });
+      const inspectorLink = inspector === undefined ? undefined : (key: SessionKey, call: number) => `${INSPECTOR_PATH}#${new URLSearchParams({ app: key.appName, user: key.userId, session: key.sessionId, call: String(call) }).toString()}`;
+      const server = createAdkServer({ runners, token, version: packageVersion(), pages, inspectorLink, ...timeouts, onError });
       const { url } = await server.listen(port, host).catch((error: unknown) => {
         throw listenError(error, host, port);
       });
       io.stdout(`listening on ${url} (ADK protocol; app${runners.length === 1 ? '' : 's'} ${runners.map((runner) => runner.appName).join(', ')})\n`);
-      if (pages !== undefined) io.stdout(`ADK dev UI on ${url}${ADK_DEV_UI_PATH}\n`);
+      if (pages !== undefined) io.stdout(`ADK dev UI on ${url}${ADK_DEV_UI_PATH}, agentctx's inspector on ${url}${INSPECTOR_PATH}\n`);
       await untilStopped(server, io);
       return 0;
     }

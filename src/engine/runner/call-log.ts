@@ -2,6 +2,9 @@ import type { ModelCallOutcome, ModelCallParent, NewModelCall, RecordedResponse,
 import type { ModelResponse, WireObserver } from '../../contracts/model.js';
 import type { SessionStore } from '../../contracts/session-store.js';
 import type { SessionKey } from '../../contracts/session.js';
+import type { Telemetry, TelemetrySpan } from '../../contracts/telemetry.js';
+import { modelCallAttributes, modelOutcomeAttributes } from '../telemetry/genai-attributes.js';
+import { addAttributes, openSpan } from '../telemetry/spans.js';
 
 /**
  * Where an invocation records its model calls: its own session, or (for an agent run inside a tool) the session of
@@ -25,26 +28,32 @@ export class PendingCall {
   readonly #log: CallLog;
   readonly #now: () => number;
   readonly #started: number;
+  readonly #span: TelemetrySpan;
+  readonly #model: { provider: string; modelId: string } | undefined;
   #firstTokenMs: number | undefined;
   #wire: WireRecord | undefined;
   #ended = false;
 
-  private constructor(log: CallLog, index: number, now: () => number, started: number) {
+  private constructor(log: CallLog, index: number, now: () => number, started: number, span: TelemetrySpan, model: { provider: string; modelId: string } | undefined) {
     this.#log = log;
     this.index = index;
     this.#now = now;
     this.#started = started;
+    this.#span = span;
+    this.#model = model;
   }
 
-  /** Records the call as about to be sent, at the clock's time now. */
-  static async begin(log: CallLog, now: () => number, call: Omit<NewModelCall, 'timestamp' | 'status' | 'parent'>): Promise<PendingCall> {
+  /** Records the call as about to be sent, at the clock's time now, and opens its span (`chat <model>`) under `trace.parent`. */
+  static async begin(log: CallLog, now: () => number, call: Omit<NewModelCall, 'timestamp' | 'status' | 'parent'>, trace?: { telemetry: Telemetry | undefined; parent: TelemetrySpan | undefined }): Promise<PendingCall> {
     const started = now();
     const recorded: NewModelCall = { ...call, timestamp: started };
     if (log.parent !== undefined) recorded.parent = log.parent;
     recorded.status = 'pending';
     const { appName, userId, sessionId } = log.key;
     const index = await log.sessions.recordModelCall({ appName, userId, sessionId, call: recorded });
-    return new PendingCall(log, index, now, started);
+    const name = `chat ${call.model?.modelId ?? call.request.config.model ?? 'unknown'}`;
+    const span = openSpan(trace?.telemetry, name, trace?.parent, () => modelCallAttributes(call, log.key, index));
+    return new PendingCall(log, index, now, started, span, call.model);
   }
 
   /** What the adapter tells of the wire, kept for the record (the last attempt's body, every attempt counted). */
@@ -87,6 +96,9 @@ export class PendingCall {
     if (outcome.error !== undefined) written.error = outcome.error;
     if (this.#wire !== undefined) written.wire = this.#wire;
     if (outcome.responseEventId !== undefined) written.responseEventId = outcome.responseEventId;
+    addAttributes(this.#span, () => modelOutcomeAttributes(this.#model, written));
+    if (written.status !== 'answered') this.#span.fail(new Error(written.error ?? written.status));
+    this.#span.end();
     return written;
   }
 

@@ -12,6 +12,7 @@ import { firstResult } from './first-result.js';
 import { firstHook, hookSources } from './hooks.js';
 import type { AgentRun } from './invocation.js';
 import { runAgentTool } from './run-agent-tool.js';
+import { addAttributes, openSpan } from '../telemetry/spans.js';
 
 type CallResult = { part: Part; delta: Record<string, unknown>; artifactDelta: Record<string, number>; actions: ToolActions };
 
@@ -61,11 +62,32 @@ function callableTools(run: AgentRun, agent: LlmAgentDefinition, offered: readon
   return tools;
 }
 
-async function executeCall(run: AgentRun, agent: LlmAgentDefinition, call: FunctionCall, tools: ReadonlyMap<string, Tool>, handlers: ReadonlyMap<string, Tool>, callIndex: number | undefined): Promise<CallResult> {
-  const deadline = new Deadline(run.invocation.signal, run.invocation.settings.toolTimeoutMs);
+async function executeCall(given: AgentRun, agent: LlmAgentDefinition, call: FunctionCall, tools: ReadonlyMap<string, Tool>, handlers: ReadonlyMap<string, Tool>, callIndex: number | undefined): Promise<CallResult> {
+  const { invocation } = given;
+  const deadline = new Deadline(invocation.signal, invocation.settings.toolTimeoutMs);
+  const tool = tools.get(call.name) ?? handlers.get(call.name);
+  const span = openSpan(invocation.settings.telemetry, `execute_tool ${call.name}`, given.span ?? invocation.span, () => ({
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': call.name,
+    ...(tool === undefined || tool.description === '' ? {} : { 'gen_ai.tool.description': tool.description }),
+    'gen_ai.tool.type': tool?.agent === undefined ? 'function' : 'agent',
+    ...(call.id === undefined ? {} : { 'gen_ai.tool.call.id': call.id }),
+    'gen_ai.tool.call.arguments': JSON.stringify(call.args ?? {}),
+    'gen_ai.conversation.id': invocation.session.id,
+    'agentctx.invocation.id': invocation.id,
+  }));
+  // An agent this tool runs gets its spans under the tool call's.
+  const run: AgentRun = { ...given, span };
   try {
-    return await executeWithin(run, agent, call, tools, handlers, deadline, callIndex);
+    const result = await executeWithin(run, agent, call, tools, handlers, deadline, callIndex);
+    const response = 'functionResponse' in result.part ? result.part.functionResponse.response : undefined;
+    addAttributes(span, () => ({ 'gen_ai.tool.call.result': JSON.stringify(response ?? {}), ...(response?.['error'] === undefined ? {} : { 'error.type': 'tool_error' }) }));
+    return result;
+  } catch (error) {
+    span.fail(error);
+    throw error;
   } finally {
+    span.end();
     deadline.dispose();
   }
 }

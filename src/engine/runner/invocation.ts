@@ -15,6 +15,8 @@ import { createSessionMemo } from '../extensions/memo.js';
 import { artifactTextReader } from '../session/artifact-rules.js';
 import { createEvent } from '../session/create-event.js';
 import { isTempKey } from '../state/state-keys.js';
+import type { Telemetry, TelemetrySpan } from '../../contracts/telemetry.js';
+import { NO_SPAN } from '../telemetry/spans.js';
 import type { CallLog } from './call-log.js';
 
 /**
@@ -51,6 +53,8 @@ export type RunnerSettings = {
   /** Milliseconds before another process's unanswered call counts as interrupted; the default rule when undefined. */
   readonly interruptedAfterMs?: number | undefined;
   readonly streaming: boolean;
+  /** Where spans go; none when undefined. */
+  readonly telemetry?: Telemetry | undefined;
   readonly now: () => number;
   readonly newId: () => string;
   /** Counts kept across the runner's invocations. */
@@ -83,6 +87,8 @@ export class Invocation {
   readonly artifactTexts: ArtifactTextReader | undefined;
   /** Where this invocation's model calls are recorded. */
   readonly calls: CallLog;
+  /** The invocation's span: its agent runs' spans go under it. */
+  readonly span: TelemetrySpan;
   llmCalls = 0;
   /** Set when the invocation must stop (an error, or a limit reached). */
   ended = false;
@@ -100,6 +106,7 @@ export class Invocation {
     memo?: SessionMemo;
     /** Where model calls are recorded: by default this invocation's session. */
     calls?: CallLog;
+    span?: TelemetrySpan;
   }) {
     this.settings = options.settings;
     this.memo = options.memo ?? createSessionMemo();
@@ -110,6 +117,7 @@ export class Invocation {
     this.userContent = options.userContent;
     this.signal = options.signal;
     this.calls = options.calls ?? { sessions: options.settings.sessions, key, parent: undefined };
+    this.span = options.span ?? NO_SPAN;
   }
 
   /** A new event of this invocation, with an id and time from the runner's clock. */
@@ -220,6 +228,8 @@ export type AgentRun = {
   readonly invocation: Invocation;
   readonly node: AgentNode;
   readonly branch: string | undefined;
+  /** The span of this agent run (or of the tool call an agent tool runs in); the invocation's when absent. */
+  readonly span?: TelemetrySpan | undefined;
 };
 
 /** Thrown out of `run` when the runner cannot start at all (no such session, no model); never for model or tool failures. */

@@ -6,6 +6,7 @@ import { createAgentTree } from '../agent/agent-tree.js';
 import { createInMemorySessionStore } from '../session/in-memory-session-store.js';
 import { isTempKey } from '../state/state-keys.js';
 import { copyValue } from '../util/copy-value.js';
+import { openSpan } from '../telemetry/spans.js';
 import { Invocation, type AgentRun } from './invocation.js';
 
 /**
@@ -25,14 +26,21 @@ export async function runAgentTool(run: AgentRun, target: NonNullable<Tool['agen
   const settings = { ...parent.settings, tree, sessions };
   // Its model calls are recorded in the caller's session, under the tool call they were made for.
   const calls = { ...parent.calls, parent: origin };
-  const invocation = new Invocation({ settings, session, id: `e-${settings.newId()}`, userContent: { role: 'user', parts: [{ text: request }] }, signal: context.signal, calls });
-  await invocation.persist(invocation.event({ author: 'user', content: { role: 'user', parts: [{ text: request }] } }));
+  const id = `e-${settings.newId()}`;
+  // Its spans go under the tool call's (run.span), as an invocation of its own.
+  const span = openSpan(settings.telemetry, 'invocation', run.span ?? parent.span, () => ({ 'gen_ai.conversation.id': session.id, 'agentctx.app': session.appName, 'agentctx.invocation.id': id, 'agentctx.agent_tool': agent.name }));
+  const invocation = new Invocation({ settings, session, id, userContent: { role: 'user', parts: [{ text: request }] }, signal: context.signal, calls, span });
   let answer: string | undefined;
   let failure: string | undefined;
-  for await (const event of settings.runAgent({ invocation, node: tree.root, branch: undefined })) {
-    if (event.errorMessage !== undefined) failure = event.errorMessage;
-    const texts = (event.content?.parts ?? []).flatMap((part) => ('text' in part && part.thought !== true ? [part.text] : []));
-    if (event.author !== 'user' && texts.length > 0) answer = texts.join('');
+  try {
+    await invocation.persist(invocation.event({ author: 'user', content: { role: 'user', parts: [{ text: request }] } }));
+    for await (const event of settings.runAgent({ invocation, node: tree.root, branch: undefined })) {
+      if (event.errorMessage !== undefined) failure = event.errorMessage;
+      const texts = (event.content?.parts ?? []).flatMap((part) => ('text' in part && part.thought !== true ? [part.text] : []));
+      if (event.author !== 'user' && texts.length > 0) answer = texts.join('');
+    }
+  } finally {
+    span.end();
   }
   parent.llmCalls += invocation.llmCalls;
   for (const [key, value] of Object.entries(session.state)) {

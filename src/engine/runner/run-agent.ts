@@ -6,24 +6,44 @@ import { firstResult } from './first-result.js';
 import { firstHook, hookSources } from './hooks.js';
 import type { AgentRun } from './invocation.js';
 import { mergeStreams } from './merge-streams.js';
+import { openSpan } from '../telemetry/spans.js';
 import { runLlmAgent } from './run-llm-agent.js';
 
 /**
  * Runs any agent of the tree: the `beforeAgent` hooks and callbacks, then its own logic (the model loop, or its
  * workflow), then the agent it transferred to, if any, then the `afterAgent` hooks and callbacks.
  */
-export async function* runAgent(run: AgentRun): AsyncGenerator<Event> {
-  if (run.invocation.ended) return;
-  const definition = run.node.definition;
-  const skip = yield* agentHook(run, 'beforeAgent');
-  if (skip) return;
-  if (isLlmAgent(definition)) {
-    const outcome = yield* runLlmAgent(run);
-    if (outcome.transferTo !== undefined) yield* runAgent({ invocation: run.invocation, node: outcome.transferTo, branch: run.branch });
-  } else {
-    yield* runWorkflow(run, definition);
+export async function* runAgent(given: AgentRun): AsyncGenerator<Event> {
+  if (given.invocation.ended) return;
+  const definition = given.node.definition;
+  const { invocation, node } = given;
+  const span = openSpan(invocation.settings.telemetry, `invoke_agent ${node.name}`, given.span ?? invocation.span, () => ({
+    'gen_ai.operation.name': 'invoke_agent',
+    'gen_ai.agent.name': node.name,
+    ...(definition.description === undefined || definition.description === '' ? {} : { 'gen_ai.agent.description': definition.description }),
+    'gen_ai.conversation.id': invocation.session.id,
+    'agentctx.invocation.id': invocation.id,
+    'agentctx.agent.kind': definition.kind,
+    ...(given.branch === undefined ? {} : { 'agentctx.branch': given.branch }),
+  }));
+  const run: AgentRun = { invocation, node, branch: given.branch, span };
+  try {
+    const skip = yield* agentHook(run, 'beforeAgent');
+    if (skip) return;
+    if (isLlmAgent(definition)) {
+      const outcome = yield* runLlmAgent(run);
+      // The agent it hands over to runs beside it, under the same parent.
+      if (outcome.transferTo !== undefined) yield* runAgent({ invocation, node: outcome.transferTo, branch: run.branch, span: given.span });
+    } else {
+      yield* runWorkflow(run, definition);
+    }
+    if (!invocation.ended) yield* agentHook(run, 'afterAgent');
+  } catch (error) {
+    span.fail(error);
+    throw error;
+  } finally {
+    span.end();
   }
-  if (!run.invocation.ended) yield* agentHook(run, 'afterAgent');
 }
 
 // Hooks first, then the agent's callbacks; an answer (or state changes alone) becomes an event of the agent; true when it answered.
@@ -47,7 +67,7 @@ async function* agentHook(run: AgentRun, kind: 'beforeAgent' | 'afterAgent'): As
 
 async function* runWorkflow(run: AgentRun, definition: WorkflowAgentDefinition): AsyncGenerator<Event> {
   const { invocation, node } = run;
-  const child = (index: number, branch = run.branch): AgentRun => ({ invocation, node: node.children[index] as AgentNode, branch });
+  const child = (index: number, branch = run.branch): AgentRun => ({ invocation, node: node.children[index] as AgentNode, branch, span: run.span });
   if (definition.kind === 'sequential') {
     for (let index = 0; index < node.children.length && !invocation.ended; index++) yield* runAgent(child(index));
     return;

@@ -76,7 +76,12 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
   let pending: PendingCall | undefined;
   let answered: ModelResponse | undefined;
   if (response === undefined) {
-    pending = await PendingCall.begin(invocation.calls, settings.now, { invocationId: invocation.id, agent: node.name, model: { provider: model.provider, modelId: model.modelId }, request, provenance: prepared.provenance, editedByCallback: prepared.edited });
+    pending = await PendingCall.begin(
+      invocation.calls,
+      settings.now,
+      { invocationId: invocation.id, agent: node.name, model: { provider: model.provider, modelId: model.modelId }, request, provenance: prepared.provenance, editedByCallback: prepared.edited },
+      { telemetry: settings.telemetry, parent: run.span ?? invocation.span },
+    );
     const called = yield* callWithin(run, model, request, stablePrefixOf(request, prepared.provenance), callNumber, context, pending);
     if (called.response === undefined) {
       outcome.stop = true;

@@ -1,6 +1,8 @@
 import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition, Plugin, Processor } from '../../contracts/agent.js';
 import type { ArtifactStore } from '../../contracts/artifact-store.js';
 import type { Content } from '../../contracts/content.js';
+import type { Telemetry } from '../../contracts/telemetry.js';
+import { openSpan } from '../telemetry/spans.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Event } from '../../contracts/event.js';
@@ -61,6 +63,8 @@ export type EngineRunnerOptions = {
   interruptedAfterMs?: number;
   /** Stream model responses: partial events reach the caller as they come (they are never stored). */
   streaming?: boolean;
+  /** Where spans of invocations, agent runs, model calls and tool calls go; none when absent. */
+  telemetry?: Telemetry | undefined;
   /** Clock and ids, injectable for deterministic runs. */
   now?: () => number;
   newId?: () => string;
@@ -139,6 +143,7 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
     toolTimeoutMs: options.toolTimeoutMs,
     interruptedAfterMs: waitMs,
     streaming: options.streaming ?? false,
+    telemetry: options.telemetry,
     stats: { invocations: 0, conflictsRetried: 0 },
     now: options.now ?? (() => Date.now() / 1000),
     newId,
@@ -172,11 +177,13 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
       }
       const userContent: Content = typeof input.message === 'string' ? { role: 'user', parts: [{ text: input.message }] } : input.message;
       const { session, memo } = loaded;
-      const invocation = new Invocation({ settings, session, id: `e-${newId()}`, userContent, signal: input.signal, memo });
-      settings.stats.invocations += 1;
-      let completed = false;
+      const id = `e-${newId()}`;
       // Every agent must have a model before anything is written.
       for (const node of tree.nodes) if (isLlmAgent(node.definition)) await settings.modelFor(node.definition, node);
+      const span = openSpan(settings.telemetry, 'invocation', undefined, () => ({ 'gen_ai.conversation.id': session.id, 'agentctx.app': appName, 'agentctx.invocation.id': id }));
+      const invocation = new Invocation({ settings, session, id, userContent, signal: input.signal, memo, span });
+      settings.stats.invocations += 1;
+      let completed = false;
       const handOver = async (event: Event): Promise<Event> => (await firstHook(plugins, 'onEvent', { context: invocation.context, event })) ?? event;
       // While it runs, no other run of this process calls this invocation's tool calls interrupted.
       const release = markRunning(session, invocation.id);
@@ -201,7 +208,11 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
         }
         for (const event of invocation.drain()) yield has.onEvent ? await handOver(event) : event;
         completed = true;
+      } catch (error) {
+        span.fail(error);
+        throw error;
       } finally {
+        span.end();
         release();
         // After a failure the copy may differ from storage; the next turn loads it again.
         if (!completed) cache.forget(input.userId, input.sessionId);

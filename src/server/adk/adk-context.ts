@@ -13,6 +13,8 @@ export type AdkContext = HostRequest & {
   version: string;
   /** Sessions this server has answered for, by `<app>\0<id>` and by id alone (ADK's trace routes name only the id). */
   seen: Map<string, SessionKey>;
+  /** A link to a recorded call in agentctx's inspector, when one is served. */
+  inspectorLink: ((key: SessionKey, call: number) => string) | undefined;
 };
 
 export type AdkHandler = (context: AdkContext) => Promise<Reply | undefined>;

@@ -1,7 +1,9 @@
 import type { ModelCallRecord } from '../../contracts/model-call.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
 import type { SessionKey } from '../../contracts/session.js';
+import type { SpanAttributes } from '../../contracts/telemetry.js';
 import type { Runner } from '../../engine/runner/runner.js';
+import { modelCallAttributes, modelOutcomeAttributes } from '../../engine/telemetry/genai-attributes.js';
 import { toUsageMetadata } from './adk-json.js';
 import type { AdkContext, AdkHandler } from './adk-context.js';
 
@@ -21,13 +23,13 @@ export type AdkSpan = {
   parent_span_id: string | null;
   start_time: number;
   end_time: number;
-  attributes: Record<string, string | number | boolean | string[]>;
+  attributes: SpanAttributes;
 };
 
 /** `GET /debug/trace/session/{id}` (and under `/dev/apps/{app}`) → the session's spans; `[]` for one not seen. */
 export const adkSessionTrace: AdkHandler = async (context) => {
   const found = await sessionCalls(context);
-  return { status: 200, body: found === undefined ? [] : sessionSpans(found.key, found.calls) };
+  return { status: 200, body: found === undefined ? [] : sessionSpans(found.key, found.calls, context.inspectorLink) };
 };
 
 /** `GET /debug/trace/{eventId}` (and under `/dev/apps/{app}`) → the attributes of the model call that event answered. */
@@ -36,7 +38,7 @@ export const adkEventTrace: AdkHandler = async (context) => {
   for (const key of context.seen.values()) {
     const runner = context.apps.get(key.appName);
     if (runner === undefined) continue;
-    for (const span of sessionSpans(key, await callsOf(runner, key))) {
+    for (const span of sessionSpans(key, await callsOf(runner, key), context.inspectorLink)) {
       if (span.name === 'call_llm' && span.attributes['gcp.vertex.agent.event_id'] === eventId) return { status: 200, body: { ...span.attributes, trace_id: span.trace_id, span_id: span.span_id } };
     }
   }
@@ -59,7 +61,7 @@ async function callsOf(runner: Runner, key: SessionKey): Promise<ModelCallRecord
 }
 
 /** The spans of a session's recorded calls, parents before children, in the order the calls were made. */
-export function sessionSpans(key: SessionKey, calls: readonly ModelCallRecord[]): AdkSpan[] {
+export function sessionSpans(key: SessionKey, calls: readonly ModelCallRecord[], inspectorLink?: (key: SessionKey, call: number) => string): AdkSpan[] {
   const spans: AdkSpan[] = [];
   const invocations = new Map<string, AdkSpan>();
   const agents = new Map<string, AdkSpan>();
@@ -90,19 +92,21 @@ export function sessionSpans(key: SessionKey, calls: readonly ModelCallRecord[])
     }
     invocation.end_time = Math.max(invocation.end_time, end);
     agent.end_time = Math.max(agent.end_time, end);
-    spans.push({ name: 'call_llm', span_id: hexId(`call\u0000${key.sessionId}\u0000${call.index}`, 16), trace_id: traceId, parent_span_id: agent.span_id, start_time: start, end_time: end, attributes: callAttributes(key, call) });
+    const attributes = callAttributes(key, call);
+    if (inspectorLink !== undefined) attributes['agentctx.inspector'] = inspectorLink(key, call.index);
+    spans.push({ name: 'call_llm', span_id: hexId(`call\u0000${key.sessionId}\u0000${call.index}`, 16), trace_id: traceId, parent_span_id: agent.span_id, start_time: start, end_time: end, attributes });
   }
   return spans;
 }
 
+// The attributes agentctx's OpenTelemetry spans carry (the same builders), and ADK's own, which its dev UI reads.
 function callAttributes(key: SessionKey, call: ModelCallRecord): AdkSpan['attributes'] {
   const { request, response, usage } = call;
-  const attributes: AdkSpan['attributes'] = {
-    'gen_ai.operation.name': 'generate_content',
+  const ended = call.status === 'pending' ? undefined : { ...call, status: call.status, latencyMs: call.latencyMs ?? 0 };
+  return {
+    ...modelCallAttributes(call, key, call.index),
+    ...(ended === undefined ? { 'agentctx.call.status': 'pending' } : modelOutcomeAttributes(call.model, ended)),
     'gen_ai.system': call.model?.provider ?? 'agentctx',
-    'gen_ai.request.model': call.model?.modelId ?? request.config.model ?? 'unknown',
-    'gen_ai.agent.name': call.agent,
-    'gen_ai.conversation.id': key.sessionId,
     'gcp.vertex.agent.invocation_id': call.invocationId,
     'gcp.vertex.agent.session_id': key.sessionId,
     // A call whose answer never became an event (it failed, or is still pending) is still shown, under its number.
@@ -116,15 +120,7 @@ function callAttributes(key: SessionKey, call: ModelCallRecord): AdkSpan['attrib
       },
     }),
     'gcp.vertex.agent.llm_response': JSON.stringify({ ...(response ?? {}), ...(usage === undefined ? {} : { usageMetadata: toUsageMetadata(usage) }) }),
-    'agentctx.call.index': call.index,
-    'agentctx.call.status': call.status,
   };
-  if (usage?.promptTokens !== undefined) attributes['gen_ai.usage.input_tokens'] = usage.promptTokens;
-  if (usage?.outputTokens !== undefined) attributes['gen_ai.usage.output_tokens'] = usage.outputTokens;
-  if (usage?.cachedTokens !== undefined) attributes['agentctx.usage.cached_tokens'] = usage.cachedTokens;
-  if (response?.finishReason !== undefined) attributes['gen_ai.response.finish_reasons'] = [response.finishReason];
-  if (call.error !== undefined) attributes['agentctx.call.error'] = call.error;
-  return attributes;
 }
 
 function nanoseconds(seconds: number): number {

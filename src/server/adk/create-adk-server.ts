@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SessionKey } from '../../contracts/session.js';
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import type { Runner } from '../../engine/runner/runner.js';
@@ -16,7 +16,9 @@ export type AdkServerOptions = HostSettings & {
    * Pages served beside the routes (ADK's dev UI: `createAdkDevUi()` from `agentctx/web`): asked first for every
    * request, it answers the ones that are its own and says so.
    */
-  pages?: { serve(method: string, pathname: string, res: ServerResponse): Promise<boolean> } | undefined;
+  pages?: { serve(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> } | undefined;
+  /** A link to a recorded call in agentctx's inspector, put in the call's trace attributes (`agentctx.inspector`). */
+  inspectorLink?: ((key: SessionKey, call: number) => string) | undefined;
 };
 
 /**
@@ -41,11 +43,11 @@ export function createAdkServer(options: AdkServerOptions): AgentctxServer {
   return createHttpHost(options, {
     async dispatch(request) {
       const { req, url } = request;
-      if (options.pages !== undefined && (await options.pages.serve(req.method ?? 'GET', url.pathname, request.res))) return undefined;
+      if (options.pages !== undefined && (await options.pages.serve(req, request.res, url.pathname))) return undefined;
       const { handler, params } = matchAdkRoute(req.method ?? 'GET', url.pathname);
       // A body, where one comes, must be JSON; ADK's clients send none to create a session.
       if (req.method !== 'GET' && req.method !== 'HEAD') checkBodyHeaders(req, false);
-      return handler({ ...request, params, apps, version, seen });
+      return handler({ ...request, params, apps, version, seen, inspectorLink: options.inspectorLink });
     },
     errorBody: adkErrorBody,
   });
