@@ -5,20 +5,27 @@ export const APP = 'scale';
 
 export type ClientPlan = { client: number; userId: string; sessionId: string; turns: number };
 
+/**
+ * Who shares what: `independent`, every client its own user and session; `shared-user`, groups of four clients of one
+ * user, each on its own session (all writing the user's `user:turns`); `shared-session`, pairs of clients on one
+ * session; `mixed` (bench:scale's), groups of four of one user whose first two share a session.
+ */
+export type Workload = 'independent' | 'shared-user' | 'shared-session' | 'mixed';
+export const WORKLOADS: readonly Workload[] = ['independent', 'shared-user', 'shared-session', 'mixed'];
+
 /** A turn the server acknowledged: its stream ended with `done`, so every event in it was stored. */
 export type AcknowledgedTurn = { userId: string; sessionId: string; message: string; eventIds: string[]; ms: number; server: number };
 
 export type ClientResult = { acknowledged: AcknowledgedTurn[]; failed: number; busyRetries: number };
 
-/**
- * Groups of four clients share a user; the first two of each group also share a session. Every client has its own
- * session otherwise.
- */
-export function planClients(clients: number, turns: number): ClientPlan[] {
+/** Each client's user and session under a workload (see `Workload`). */
+export function planClients(clients: number, turns: number, workload: Workload = 'mixed'): ClientPlan[] {
   return Array.from({ length: clients }, (_, client) => {
-    const userId = `u${Math.floor(client / 4)}`;
+    if (workload === 'independent') return { client, userId: `u${client}`, sessionId: `s${client}`, turns };
+    if (workload === 'shared-user') return { client, userId: `u${Math.floor(client / 4)}`, sessionId: `s${client}`, turns };
+    if (workload === 'shared-session') return { client, userId: `u${Math.floor(client / 2)}`, sessionId: `s${client - (client % 2)}`, turns };
     const owner = client % 4 === 1 ? client - 1 : client;
-    return { client, userId, sessionId: `s${owner}`, turns };
+    return { client, userId: `u${Math.floor(client / 4)}`, sessionId: `s${owner}`, turns };
   });
 }
 

@@ -1,6 +1,6 @@
 // bench:scale's run: servers on one PostgreSQL database, concurrent clients, one server killed mid-run, a verdict.
 import { createPostgresSessionStore } from 'agentctx/stores/postgres';
-import { planClients, runClient, type AcknowledgedTurn } from './scale-client.js';
+import { planClients, runClient, type AcknowledgedTurn, type Workload } from './scale-client.js';
 import { freshDatabase, startServer, stopServer, type ServerProcess } from './scale-servers.js';
 import { verify, type Verification } from './scale-verify.js';
 import { median } from './stats.js';
@@ -13,6 +13,8 @@ export type ScaleOptions = {
   killAt: number | undefined;
   /** A PostgreSQL server to make the run's database on; a throwaway cluster when undefined. */
   postgres: string | undefined;
+  /** Who shares users and sessions; bench:scale's `mixed` by default. */
+  workload?: Workload | undefined;
   progress?: (done: number, planned: number) => void;
 };
 
@@ -38,7 +40,7 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
     // The first server migrates the new database; the others find it ready.
     servers.push(await startServer(database.url));
     servers.push(...(await Promise.all(Array.from({ length: options.servers - 1 }, () => startServer(database.url)))));
-    const plans = planClients(options.clients, options.turns);
+    const plans = planClients(options.clients, options.turns, options.workload);
     const store = createPostgresSessionStore({ url: database.url });
     for (const plan of plans) {
       if ((await store.getSession({ appName: 'scale', userId: plan.userId, sessionId: plan.sessionId })) === undefined) {

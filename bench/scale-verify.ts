@@ -13,10 +13,12 @@ export type Verification = {
   counterMismatches: number;
   /** Turns counted in the database (count_turn results), all users together. */
   countedTurns: number;
+  /** Increments of `user:turns` that a later write overwrote: counted turns minus the stored counters, over all users. */
+  lostUpdates: number;
 };
 
 export async function verify(store: SessionStore, plans: readonly ClientPlan[], acknowledged: readonly AcknowledgedTurn[]): Promise<Verification> {
-  const result: Verification = { lostEvents: 0, duplicatedEvents: 0, outOfOrder: 0, counterMismatches: 0, countedTurns: 0 };
+  const result: Verification = { lostEvents: 0, duplicatedEvents: 0, outOfOrder: 0, counterMismatches: 0, countedTurns: 0, lostUpdates: 0 };
   const sessionKeys = new Map(plans.map((plan) => [`${plan.userId}/${plan.sessionId}`, plan]));
   const positions = new Map<string, Map<string, number>>();
   const counted = new Map<string, number>();
@@ -53,7 +55,9 @@ export async function verify(store: SessionStore, plans: readonly ClientPlan[], 
     if (found.some((position, index) => index > 0 && position <= (found[index - 1] as number))) result.outOfOrder += 1;
   }
   for (const [userId, count] of counted) {
-    if ((states.get(userId)?.['user:turns'] ?? 0) !== count) result.counterMismatches += 1;
+    const stored = Number(states.get(userId)?.['user:turns'] ?? 0);
+    if (stored !== count) result.counterMismatches += 1;
+    result.lostUpdates += Math.max(0, count - stored);
   }
   return result;
 }

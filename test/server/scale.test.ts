@@ -16,5 +16,14 @@ else {
       expect(result.countedTurns).toBeGreaterThanOrEqual(result.acknowledgedTurns);
       expect(result.acknowledgedByKilled).toBeGreaterThan(0);
     }, 60_000);
+
+    // bench:throughput's workloads in small: each client its own session, a user's counter written from four sessions,
+    // two clients on one session. Nothing lost, nothing counted twice, every turn answered.
+    for (const workload of ['independent', 'shared-user', 'shared-session'] as const) {
+      it(`${workload}: every turn acknowledged, nothing lost or duplicated, no counter increment lost`, async () => {
+        const result = await runScale({ servers: 2, clients: 8, turns: 2, killAt: undefined, postgres: TEST_POSTGRES_URL, workload });
+        expect(result).toMatchObject({ acknowledgedTurns: 16, failedTurns: 0, lostEvents: 0, duplicatedEvents: 0, outOfOrder: 0, counterMismatches: 0, lostUpdates: 0, countedTurns: 16 });
+      }, 60_000);
+    }
   });
 }

@@ -1,0 +1,63 @@
+// Turns per second of `agentctx serve` processes on one PostgreSQL, by workload and by number of servers: every client
+// its own session (independent), clients of one user writing its `user:` counter from their own sessions (shared
+// user), two clients on one session (shared session). Fake model, clients and database on this machine. Each cell is
+// a fresh database, checked afterwards: events lost or duplicated, counter increments lost.
+// Run: npm run bench:throughput [-- --servers 1,2,4 --clients 32 --turns 8 --postgres <url> --json]
+import { spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import type { Workload } from './scale-client.js';
+import { runScale, type ScaleResult } from './scale-run.js';
+
+const { values } = parseArgs({
+  options: {
+    servers: { type: 'string', default: '1,2,4' },
+    clients: { type: 'string', default: '32' },
+    turns: { type: 'string', default: '8' },
+    postgres: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const positive = (text: string, name: string) => {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got ${text}`);
+  return value;
+};
+const serverCounts = (values.servers ?? '').split(',').map((each) => positive(each.trim(), 'servers'));
+const clients = positive(values.clients ?? '', 'clients');
+const turns = positive(values.turns ?? '', 'turns');
+const WORKLOADS: [Workload, string][] = [['independent', 'independent'], ['shared-user', 'sharedUser'], ['shared-session', 'sharedSession']];
+const root = new URL('..', import.meta.url).pathname;
+
+// One PostgreSQL for every cell (a database each): the one given, or a throwaway cluster.
+let postgres = values.postgres ?? process.env['AGENTCTX_POSTGRES_URL'] ?? process.env['TEST_POSTGRES_URL'];
+let cluster: string | undefined;
+if (postgres === undefined) {
+  const started = spawnSync('bash', [`${root}.ci/postgres.sh`, 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  postgres = /TEST_POSTGRES_URL=(\S+)/.exec(started.stdout)?.[1];
+  cluster = /AGENTCTX_PG_DIR=(\S+)/.exec(started.stdout)?.[1];
+  if (started.status !== 0 || postgres === undefined) throw new Error('no PostgreSQL: pass --postgres <url> (or set TEST_POSTGRES_URL), or run as root so .ci/postgres.sh can start one');
+}
+
+type Cell = Pick<ScaleResult, 'turnsPerSecond' | 'p50Ms' | 'p99Ms' | 'failedTurns' | 'conflictsRetried' | 'lostUpdates' | 'lostEvents' | 'duplicatedEvents'>;
+const cells: Record<string, Record<number, Cell>> = {};
+const progress = (line: string) => void (values.json ? process.stderr : process.stdout).write(`${line}\n`);
+try {
+  for (const [workload, key] of WORKLOADS) {
+    cells[key] = {};
+    for (const servers of serverCounts) {
+      const result = await runScale({ servers, clients, turns, killAt: undefined, postgres, workload });
+      const { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, lostUpdates, lostEvents, duplicatedEvents } = result;
+      (cells[key] as Record<number, Cell>)[servers] = { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, lostUpdates, lostEvents, duplicatedEvents };
+      progress(`  ${workload.padEnd(15)} ${servers} server${servers === 1 ? ' ' : 's'}  ${String(turnsPerSecond).padStart(7)} turns/s  p50 ${String(p50Ms).padStart(7)} ms  p99 ${String(p99Ms).padStart(7)} ms  retried ${String(conflictsRetried).padStart(4)}  failed ${failedTurns}  lost updates ${lostUpdates}  lost/duplicated events ${lostEvents}/${duplicatedEvents}`);
+    }
+  }
+} finally {
+  if (cluster !== undefined) spawnSync('bash', [`${root}.ci/postgres.sh`, 'stop', cluster], { stdio: 'ignore' });
+}
+
+// The agreed figures are those of the most servers; every count is kept under `byServers`.
+const most = Math.max(...serverCounts);
+const agentctx = Object.fromEntries(Object.entries(cells).map(([key, byServers]) => [key, { ...(byServers[most] as Cell), servers: most, byServers }]));
+if (values.json) console.log(JSON.stringify({ clients, turns, agentctx }));
+const broken = Object.values(cells).some((byServers) => Object.values(byServers).some((cell) => cell.lostEvents > 0 || cell.duplicatedEvents > 0));
+process.exitCode = broken ? 1 : 0;
