@@ -18,6 +18,9 @@ export type AcknowledgedTurn = { userId: string; sessionId: string; message: str
 
 export type ClientResult = { acknowledged: AcknowledgedTurn[]; failed: number; busyRetries: number };
 
+/** Which server the clients talk to: `agentctx serve` (its own API), or ADK's API server (`/run_sse`). */
+export type Protocol = 'agentctx' | 'adk';
+
 /** Each client's user and session under a workload (see `Workload`). */
 export function planClients(clients: number, turns: number, workload: Workload = 'mixed'): ClientPlan[] {
   return Array.from({ length: clients }, (_, client) => {
@@ -33,7 +36,7 @@ export function planClients(clients: number, turns: number, workload: Workload =
  * Runs a client's turns. A turn refused because its session is busy on that server is tried again; a turn whose
  * server died or answered with an error is counted as failed (never acknowledged) and the client goes on.
  */
-export async function runClient(plan: ClientPlan, servers: readonly ServerProcess[], onTurn: () => void): Promise<ClientResult> {
+export async function runClient(plan: ClientPlan, servers: readonly ServerProcess[], onTurn: () => void, protocol: Protocol = 'agentctx'): Promise<ClientResult> {
   const result: ClientResult = { acknowledged: [], failed: 0, busyRetries: 0 };
   for (let turn = 0; turn < plan.turns; turn++) {
     const message = `client ${plan.client} turn ${turn}`;
@@ -42,7 +45,7 @@ export async function runClient(plan: ClientPlan, servers: readonly ServerProces
       const pick = alive[(plan.client + turn + attempt) % alive.length];
       if (pick === undefined) throw new Error('no server left alive');
       const started = performance.now();
-      const outcome = await runTurn(pick.server.url, plan, message);
+      const outcome = protocol === 'adk' ? await runAdkTurn(pick.server.url, plan, message) : await runTurn(pick.server.url, plan, message);
       if (outcome === 'busy' && attempt < 50) {
         result.busyRetries += 1;
         await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
@@ -85,6 +88,35 @@ async function runTurn(base: string, plan: ClientPlan, message: string): Promise
       else if (frame.event === 'error') errored = true;
     }
     return done && !errored ? ids : 'failed';
+  } catch {
+    return 'failed';
+  }
+}
+
+/**
+ * A turn on ADK's API server: `POST /run_sse`, one `data:` line per stored event, no end marker. Acknowledged when the
+ * stream ends after a 200 with no `{ error }` line and no error event (ADK has no busy answer: turns on one session
+ * simply run together).
+ */
+async function runAdkTurn(base: string, plan: ClientPlan, message: string): Promise<string[] | 'failed'> {
+  try {
+    const response = await fetch(`${base}/run_sse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ appName: APP, userId: plan.userId, sessionId: plan.sessionId, newMessage: { role: 'user', parts: [{ text: message }] } }),
+    });
+    if (response.status !== 200 || response.body === null) {
+      await response.body?.cancel();
+      return 'failed';
+    }
+    const ids: string[] = [];
+    let errored = false;
+    for await (const frame of sseFrames(response.body)) {
+      const data = JSON.parse(frame.data) as { id?: string; error?: string; errorCode?: string; partial?: boolean };
+      if (data.error !== undefined || data.errorCode !== undefined) errored = true;
+      else if (data.id !== undefined && data.partial !== true) ids.push(data.id);
+    }
+    return errored || ids.length === 0 ? 'failed' : ids;
   } catch {
     return 'failed';
   }

@@ -1,7 +1,8 @@
 // bench:scale's run: servers on one PostgreSQL database, concurrent clients, one server killed mid-run, a verdict.
 import { createPostgresSessionStore } from 'agentctx/stores/postgres';
 import { planClients, runClient, type AcknowledgedTurn, type Workload } from './scale-client.js';
-import { freshDatabase, startServer, stopServer, type ServerProcess } from './scale-servers.js';
+import type { SessionStore } from 'agentctx';
+import { freshDatabase, startAdkServer, startServer, stopServer, type ServerProcess } from './scale-servers.js';
 import { verify, type Verification } from './scale-verify.js';
 import { median } from './stats.js';
 
@@ -15,6 +16,8 @@ export type ScaleOptions = {
   postgres: string | undefined;
   /** Who shares users and sessions; bench:scale's `mixed` by default. */
   workload?: Workload | undefined;
+  /** Whose servers: `agentctx serve` (the default), or ADK's API server with its database session service. */
+  framework?: 'agentctx' | 'adk' | undefined;
   progress?: (done: number, planned: number) => void;
 };
 
@@ -37,21 +40,25 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
   const database = await freshDatabase(options.postgres);
   const servers: ServerProcess[] = [];
   try {
-    // The first server migrates the new database; the others find it ready.
-    servers.push(await startServer(database.url));
-    servers.push(...(await Promise.all(Array.from({ length: options.servers - 1 }, () => startServer(database.url)))));
+    const adk = options.framework === 'adk';
+    const start = (first: boolean) => (adk ? startAdkServer(database.url, first) : startServer(database.url));
+    // The first server migrates the new database (ADK's: creates its tables); the others find it ready.
+    servers.push(await start(true));
+    servers.push(...(await Promise.all(Array.from({ length: options.servers - 1 }, () => start(false)))));
     const plans = planClients(options.clients, options.turns, options.workload);
-    const store = createPostgresSessionStore({ url: database.url });
+    const store = adk ? adkSessionReader(servers) : createPostgresSessionStore({ url: database.url });
     for (const plan of plans) {
-      if ((await store.getSession({ appName: 'scale', userId: plan.userId, sessionId: plan.sessionId })) === undefined) {
-        await store.createSession({ appName: 'scale', userId: plan.userId, sessionId: plan.sessionId });
-      }
+      if ((await store.getSession({ appName: 'scale', userId: plan.userId, sessionId: plan.sessionId })) !== undefined) continue;
+      // One at a time: ADK's first session of a user races on its user_states row when made concurrently.
+      if (adk) await fetch(`${(servers[0] as ServerProcess).url}/apps/scale/users/${plan.userId}/sessions/${plan.sessionId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      else await store.createSession({ appName: 'scale', userId: plan.userId, sessionId: plan.sessionId });
     }
     const planned = options.clients * options.turns;
     let done = 0;
     let killed = false;
     const conflicts = new Map<number, number>();
-    const poll = setInterval(() => void pollConflicts(servers, conflicts), 250);
+    // ADK's servers retry nothing and report no conflicts.
+    const poll = setInterval(() => void (adk ? undefined : pollConflicts(servers, conflicts)), 250);
     const onTurn = () => {
       done += 1;
       options.progress?.(done, planned);
@@ -63,10 +70,10 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
       }
     };
     const started = performance.now();
-    const results = await Promise.all(plans.map((plan) => runClient(plan, servers, onTurn)));
+    const results = await Promise.all(plans.map((plan) => runClient(plan, servers, onTurn, adk ? 'adk' : 'agentctx')));
     const seconds = (performance.now() - started) / 1000;
     clearInterval(poll);
-    await pollConflicts(servers, conflicts);
+    if (!adk) await pollConflicts(servers, conflicts);
     const acknowledged: AcknowledgedTurn[] = results.flatMap((result) => result.acknowledged);
     const verdict = await verify(store, plans, acknowledged);
     await store.close();
@@ -89,6 +96,20 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
     await Promise.all(servers.map(stopServer));
     await database.drop();
   }
+}
+
+// What the verifier reads of a session, from ADK's own API (GET …/sessions/{id}: its events and merged state), so ADK
+// is checked by what it stores, through the first server alive.
+function adkSessionReader(servers: readonly ServerProcess[]): SessionStore {
+  const reader = {
+    async getSession(key: { appName: string; userId: string; sessionId: string }) {
+      const server = servers.find((each) => each.alive) ?? servers[0];
+      const response = await fetch(`${server?.url}/apps/${key.appName}/users/${key.userId}/sessions/${key.sessionId}`);
+      return response.status === 200 ? await response.json() : undefined;
+    },
+    async close() {},
+  };
+  return reader as unknown as SessionStore;
 }
 
 // The last count each server reported; a killed server keeps the count it had when it last answered.

@@ -49,6 +49,24 @@ export function startServer(store: string): Promise<ServerProcess> {
     [`${root}bin/agentctx.js`, 'serve', `${root}bench/scale-agent.mjs`, '--store', store, '--port', '0', '--model', `scripted:${root}bench/scale-script.yaml`],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  return listening(child, 'agentctx serve');
+}
+
+/**
+ * Starts ADK's own API server (bench/throughput-adk-server.mjs: AdkApiServer with DatabaseSessionService) on the
+ * database `url`; `init` creates ADK's tables first, which one process must do alone.
+ */
+export function startAdkServer(url: string, init: boolean): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [`${root}bench/throughput-adk-server.mjs`, url, ...(init ? ['--init'] : [])], { stdio: ['ignore', 'pipe', 'pipe'], env: withoutMikroOrm() });
+  return listening(child, 'ADK api server');
+}
+
+// MikroORM reads MIKRO_ORM_* variables, which would override the URL ADK is given.
+function withoutMikroOrm(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MIKRO_ORM_')));
+}
+
+function listening(child: ChildProcess, what: string): Promise<ServerProcess> {
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -57,7 +75,7 @@ export function startServer(store: string): Promise<ServerProcess> {
       const url = /listening on (\S+)/.exec(line)?.[1];
       if (url !== undefined) resolve({ url, child, alive: true });
     });
-    child.once('exit', (code) => reject(new Error(`agentctx serve exited with ${code}: ${errors.trim()}`)));
+    child.once('exit', (code) => reject(new Error(`${what} exited with ${code}: ${errors.trim()}`)));
   });
 }
 

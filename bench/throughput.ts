@@ -1,8 +1,10 @@
 // Turns per second of `agentctx serve` processes on one PostgreSQL, by workload and by number of servers: every client
 // its own session (independent), clients of one user writing its `user:` counter from their own sessions (shared
-// user), two clients on one session (shared session). Fake model, clients and database on this machine. Each cell is
-// a fresh database, checked afterwards: events lost or duplicated, counter increments lost.
-// Run: npm run bench:throughput [-- --servers 1,2,4 --clients 32 --turns 8 --postgres <url> --json]
+// user), two clients on one session (shared session). Beside them, ADK's own API server (@google/adk-devtools 2.0.0
+// with @google/adk's DatabaseSessionService on the same PostgreSQL) serving the same agent, driven the same way over
+// its own protocol. Fake model, clients and database on this machine. Each cell is a fresh database, checked
+// afterwards: events lost or duplicated, counter increments lost.
+// Run: npm run bench:throughput [-- --servers 1,2,4 --clients 32 --turns 8 --frameworks agentctx,adk --postgres <url> --json]
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import type { Workload } from './scale-client.js';
@@ -13,6 +15,7 @@ const { values } = parseArgs({
     servers: { type: 'string', default: '1,2,4' },
     clients: { type: 'string', default: '32' },
     turns: { type: 'string', default: '8' },
+    frameworks: { type: 'string', default: 'agentctx,adk' },
     postgres: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
@@ -25,6 +28,8 @@ const positive = (text: string, name: string) => {
 const serverCounts = (values.servers ?? '').split(',').map((each) => positive(each.trim(), 'servers'));
 const clients = positive(values.clients ?? '', 'clients');
 const turns = positive(values.turns ?? '', 'turns');
+const frameworks = (values.frameworks ?? '').split(',').map((each) => each.trim());
+for (const framework of frameworks) if (framework !== 'agentctx' && framework !== 'adk') throw new Error(`--frameworks takes agentctx and adk, got ${framework}`);
 const WORKLOADS: [Workload, string][] = [['independent', 'independent'], ['shared-user', 'sharedUser'], ['shared-session', 'sharedSession']];
 const root = new URL('..', import.meta.url).pathname;
 
@@ -39,16 +44,20 @@ if (postgres === undefined) {
 }
 
 type Cell = Pick<ScaleResult, 'turnsPerSecond' | 'p50Ms' | 'p99Ms' | 'failedTurns' | 'conflictsRetried' | 'lostUpdates' | 'lostEvents' | 'duplicatedEvents'>;
-const cells: Record<string, Record<number, Cell>> = {};
+const cells: Record<string, Record<string, Record<number, Cell>>> = {};
 const progress = (line: string) => void (values.json ? process.stderr : process.stdout).write(`${line}\n`);
 try {
-  for (const [workload, key] of WORKLOADS) {
-    cells[key] = {};
-    for (const servers of serverCounts) {
-      const result = await runScale({ servers, clients, turns, killAt: undefined, postgres, workload });
-      const { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, lostUpdates, lostEvents, duplicatedEvents } = result;
-      (cells[key] as Record<number, Cell>)[servers] = { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, lostUpdates, lostEvents, duplicatedEvents };
-      progress(`  ${workload.padEnd(15)} ${servers} server${servers === 1 ? ' ' : 's'}  ${String(turnsPerSecond).padStart(7)} turns/s  p50 ${String(p50Ms).padStart(7)} ms  p99 ${String(p99Ms).padStart(7)} ms  retried ${String(conflictsRetried).padStart(4)}  failed ${failedTurns}  lost updates ${lostUpdates}  lost/duplicated events ${lostEvents}/${duplicatedEvents}`);
+  for (const framework of frameworks as ('agentctx' | 'adk')[]) {
+    const byWorkload: Record<string, Record<number, Cell>> = {};
+    cells[framework] = byWorkload;
+    for (const [workload, key] of WORKLOADS) {
+      byWorkload[key] = {};
+      for (const servers of serverCounts) {
+        const result = await runScale({ servers, clients, turns, killAt: undefined, postgres, workload, framework });
+        const { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, lostUpdates, lostEvents, duplicatedEvents } = result;
+        (byWorkload[key] as Record<number, Cell>)[servers] = { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, lostUpdates, lostEvents, duplicatedEvents };
+        progress(`  ${framework.padEnd(9)} ${workload.padEnd(15)} ${servers} server${servers === 1 ? ' ' : 's'}  ${String(turnsPerSecond).padStart(7)} turns/s  p50 ${String(p50Ms).padStart(7)} ms  p99 ${String(p99Ms).padStart(7)} ms  retried ${String(conflictsRetried).padStart(4)}  failed ${failedTurns}  lost updates ${lostUpdates}  lost/duplicated events ${lostEvents}/${duplicatedEvents}`);
+      }
     }
   }
 } finally {
@@ -57,7 +66,8 @@ try {
 
 // The agreed figures are those of the most servers; every count is kept under `byServers`.
 const most = Math.max(...serverCounts);
-const agentctx = Object.fromEntries(Object.entries(cells).map(([key, byServers]) => [key, { ...(byServers[most] as Cell), servers: most, byServers }]));
-if (values.json) console.log(JSON.stringify({ clients, turns, agentctx }));
-const broken = Object.values(cells).some((byServers) => Object.values(byServers).some((cell) => cell.lostEvents > 0 || cell.duplicatedEvents > 0));
+const summary = (byWorkload: Record<string, Record<number, Cell>>) => Object.fromEntries(Object.entries(byWorkload).map(([key, byServers]) => [key, { ...(byServers[most] as Cell), servers: most, byServers }]));
+if (values.json) console.log(JSON.stringify({ clients, turns, ...Object.fromEntries(Object.entries(cells).map(([framework, byWorkload]) => [framework, summary(byWorkload)])) }));
+// agentctx must lose nothing; ADK's figures are reported as measured, whatever they are.
+const broken = Object.values(cells['agentctx'] ?? {}).some((byServers) => Object.values(byServers).some((cell) => cell.lostEvents > 0 || cell.duplicatedEvents > 0 || cell.lostUpdates > 0));
 process.exitCode = broken ? 1 : 0;

@@ -25,5 +25,13 @@ else {
         expect(result).toMatchObject({ acknowledgedTurns: 16, failedTurns: 0, lostEvents: 0, duplicatedEvents: 0, outOfOrder: 0, counterMismatches: 0, lostUpdates: 0, countedTurns: 16 });
       }, 60_000);
     }
+
+    // bench:throughput's other side: ADK's own API server with its database session service, on the same database,
+    // driven over its own protocol. Its lost counter increments are measured, not asserted (ADK writes user: state
+    // back whole, unlocked).
+    it('runs ADK’s own server on PostgreSQL through the same clients and checks', async () => {
+      const result = await runScale({ servers: 2, clients: 4, turns: 2, killAt: undefined, postgres: TEST_POSTGRES_URL, workload: 'independent', framework: 'adk' });
+      expect(result).toMatchObject({ acknowledgedTurns: 8, failedTurns: 0, lostEvents: 0, duplicatedEvents: 0, outOfOrder: 0, countedTurns: 8 });
+    }, 60_000);
   });
 }
