@@ -6,6 +6,7 @@
 import { BaseLlm, DatabaseSessionService, FunctionTool, LlmAgent } from '@google/adk';
 import { AdkApiServer } from '@google/adk-devtools';
 import { z } from 'zod';
+import { countTurn } from './count-turn.mjs';
 
 const url = process.argv[2];
 if (url === undefined) throw new Error('usage: throughput-adk-server.mjs <postgres-url> [--init]');
@@ -27,19 +28,13 @@ class CountingLlm extends BaseLlm {
   }
 }
 
-const countTurn = new FunctionTool({
+const countTurnTool = new FunctionTool({
   name: 'count_turn',
   description: 'Counts this turn for the user and for the session.',
   parameters: z.object({ turn: z.string() }),
-  execute: async ({ turn }, context) => {
-    const user = context.state.get('user:turns') ?? 0;
-    const session = context.state.get('turns') ?? 0;
-    context.state.set('user:turns', user + 1);
-    context.state.set('turns', session + 1);
-    return { counted: turn, userTurns: user + 1 };
-  },
+  execute: async (args, context) => countTurn(args, context),
 });
-const agent = new LlmAgent({ name: 'scale', instruction: 'Count every turn, then confirm it.', model: new CountingLlm(), tools: [countTurn] });
+const agent = new LlmAgent({ name: 'scale', instruction: 'Count every turn, then confirm it.', model: new CountingLlm(), tools: [countTurnTool] });
 
 const sessionService = new DatabaseSessionService(url);
 if (process.argv.includes('--init')) await sessionService.init();
