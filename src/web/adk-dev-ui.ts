@@ -62,7 +62,10 @@ export async function createAdkDevUi(options: AdkDevUiOptions = {}): Promise<Adk
       if (method !== 'GET' && method !== 'HEAD') return false;
       if (inspector !== undefined && (pathname === INSPECTOR_PATH || pathname === `${INSPECTOR_PATH}/` || pathname.startsWith('/assets/') || pathname.startsWith('/api/'))) {
         // The inspector's page is its root; its files and API are where it expects them.
-        if (pathname.startsWith(INSPECTOR_PATH)) req.url = `/${(req.url ?? '').split('?')[1] === undefined ? '' : `?${(req.url ?? '').split('?')[1]}`}`;
+        if (pathname.startsWith(INSPECTOR_PATH)) {
+          const query = (req.url ?? '').indexOf('?');
+          req.url = query === -1 ? '/' : `/${(req.url ?? '').slice(query)}`;
+        }
         await inspector(req, res);
         return true;
       }
