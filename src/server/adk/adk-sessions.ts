@@ -1,4 +1,5 @@
 import { ConflictError } from '../../contracts/errors/conflict-error.js';
+import { declaresBody } from '../read-json-body.js';
 import { createEvent } from '../../engine/session/create-event.js';
 import { toAdkSession } from './adk-json.js';
 import { readAdkCreateSessionBody, readAdkPatchBody } from './adk-input.js';
@@ -60,9 +61,6 @@ export const patchAdkSession: AdkHandler = async (context) => {
 };
 
 // ADK's clients create sessions with no body at all, or with `{}`.
-async function optionalBody(context: AdkContext): Promise<unknown> {
-  const length = context.req.headers['content-length'];
-  const chunked = context.req.headers['transfer-encoding'] !== undefined;
-  if (!chunked && (length === undefined || length === '0')) return undefined;
-  return context.body();
+function optionalBody(context: AdkContext): Promise<unknown> {
+  return declaresBody(context.req) ? context.body() : Promise.resolve(undefined);
 }
