@@ -19,6 +19,8 @@ export type ScaleOptions = {
   /** Whose servers: `agentctx serve` (the default), or ADK's API server with its database session service. */
   framework?: 'agentctx' | 'adk' | undefined;
   progress?: (done: number, planned: number) => void;
+  /** Each server writes a V8 CPU profile (`--cpu-prof`) into this folder when it exits. */
+  cpuProfileDir?: string | undefined;
 };
 
 export type ScaleResult = Verification & {
@@ -41,7 +43,8 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
   const servers: ServerProcess[] = [];
   try {
     const adk = options.framework === 'adk';
-    const start = (first: boolean) => (adk ? startAdkServer(database.url, first) : startServer(database.url));
+    const nodeArgs = options.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
+    const start = (first: boolean) => (adk ? startAdkServer(database.url, first, nodeArgs) : startServer(database.url, nodeArgs));
     // The first server migrates the new database (ADK's: creates its tables); the others find it ready.
     servers.push(await start(true));
     servers.push(...(await Promise.all(Array.from({ length: options.servers - 1 }, () => start(false)))));

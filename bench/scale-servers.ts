@@ -43,10 +43,10 @@ export async function freshDatabase(base: string | undefined): Promise<Database>
 export type ServerProcess = { url: string; child: ChildProcess; alive: boolean };
 
 /** Starts `agentctx serve` with the bench agent on `store`, and resolves once it prints the URL it listens on. */
-export function startServer(store: string): Promise<ServerProcess> {
+export function startServer(store: string, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
-    [`${root}bin/agentctx.js`, 'serve', `${root}bench/scale-agent.mjs`, '--store', store, '--port', '0', '--model', `scripted:${root}bench/scale-script.yaml`],
+    [...nodeArgs, `${root}bin/agentctx.js`, 'serve', `${root}bench/scale-agent.mjs`, '--store', store, '--port', '0', '--model', `scripted:${root}bench/scale-script.yaml`],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   return listening(child, 'agentctx serve');
@@ -56,8 +56,8 @@ export function startServer(store: string): Promise<ServerProcess> {
  * Starts ADK's own API server (bench/throughput-adk-server.mjs: AdkApiServer with DatabaseSessionService) on the
  * database `url`; `init` creates ADK's tables first, which one process must do alone.
  */
-export function startAdkServer(url: string, init: boolean): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [`${root}bench/throughput-adk-server.mjs`, url, ...(init ? ['--init'] : [])], { stdio: ['ignore', 'pipe', 'pipe'], env: withoutMikroOrm() });
+export function startAdkServer(url: string, init: boolean, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, `${root}bench/throughput-adk-server.mjs`, url, ...(init ? ['--init'] : [])], { stdio: ['ignore', 'pipe', 'pipe'], env: withoutMikroOrm() });
   return listening(child, 'ADK api server');
 }
 

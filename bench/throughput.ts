@@ -4,7 +4,7 @@
 // with @google/adk's DatabaseSessionService on the same PostgreSQL) serving the same agent, driven the same way over
 // its own protocol. Fake model, clients and database on this machine. Each cell is a fresh database, checked
 // afterwards: events lost or duplicated, counter increments lost.
-// Run: npm run bench:throughput [-- --servers 1,2,4 --clients 32 --turns 8 --frameworks agentctx,adk --postgres <url> --json]
+// Run: npm run bench:throughput [-- --servers 1,2,4 --clients 32 --turns 8 --frameworks agentctx,adk --workloads independent,shared-user,shared-session --postgres <url> --cpu-prof <dir> --json]
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import type { Workload } from './scale-client.js';
@@ -16,7 +16,9 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '32' },
     turns: { type: 'string', default: '8' },
     frameworks: { type: 'string', default: 'agentctx,adk' },
+    workloads: { type: 'string', default: 'independent,shared-user,shared-session' },
     postgres: { type: 'string' },
+    'cpu-prof': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -30,7 +32,10 @@ const clients = positive(values.clients ?? '', 'clients');
 const turns = positive(values.turns ?? '', 'turns');
 const frameworks = (values.frameworks ?? '').split(',').map((each) => each.trim());
 for (const framework of frameworks) if (framework !== 'agentctx' && framework !== 'adk') throw new Error(`--frameworks takes agentctx and adk, got ${framework}`);
-const WORKLOADS: [Workload, string][] = [['independent', 'independent'], ['shared-user', 'sharedUser'], ['shared-session', 'sharedSession']];
+const ALL_WORKLOADS: [Workload, string][] = [['independent', 'independent'], ['shared-user', 'sharedUser'], ['shared-session', 'sharedSession']];
+const chosen = (values.workloads ?? '').split(',').map((each) => each.trim());
+for (const name of chosen) if (!ALL_WORKLOADS.some(([workload]) => workload === name)) throw new Error(`--workloads takes ${ALL_WORKLOADS.map(([workload]) => workload).join(', ')}, got ${name}`);
+const WORKLOADS = ALL_WORKLOADS.filter(([workload]) => chosen.includes(workload));
 const root = new URL('..', import.meta.url).pathname;
 
 // One PostgreSQL for every cell (a database each): the one given, or a throwaway cluster.
@@ -53,7 +58,7 @@ try {
     for (const [workload, key] of WORKLOADS) {
       byWorkload[key] = {};
       for (const servers of serverCounts) {
-        const result = await runScale({ servers, clients, turns, killAt: undefined, postgres, workload, framework });
+        const result = await runScale({ servers, clients, turns, killAt: undefined, postgres, workload, framework, cpuProfileDir: values['cpu-prof'] });
         const { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, lostUpdates, lostEvents, duplicatedEvents } = result;
         (byWorkload[key] as Record<number, Cell>)[servers] = { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, lostUpdates, lostEvents, duplicatedEvents };
         progress(`  ${framework.padEnd(9)} ${workload.padEnd(15)} ${servers} server${servers === 1 ? ' ' : 's'}  ${String(turnsPerSecond).padStart(7)} turns/s  p50 ${String(p50Ms).padStart(7)} ms  p99 ${String(p99Ms).padStart(7)} ms  retried ${String(conflictsRetried).padStart(4)}  failed ${failedTurns}  lost updates ${lostUpdates}  lost/duplicated events ${lostEvents}/${duplicatedEvents}`);
