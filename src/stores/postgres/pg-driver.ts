@@ -43,11 +43,12 @@ const typeParsers = {
 };
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-const PLACEHOLDER_CACHE_SIZE = 256;
+const NAMED_STATEMENTS = 256;
 
 /**
  * A `SqlDriver` on a `pg` pool. Statements outside a transaction take any pooled connection; a transaction holds
- * one connection from BEGIN to COMMIT. Write transactions run at READ COMMITTED (the store's SQL checks and writes
+ * one connection from BEGIN to COMMIT, and its statements are pipelined: those `fn` issues before awaiting any of
+ * them go out together. Write transactions run at READ COMMITTED (the store's SQL checks and writes
  * in one statement); read-only ones at REPEATABLE READ, so every statement of one sees the same snapshot.
  */
 export function createPgDriver(options: PgDriverOptions): SqlDriver {
@@ -63,16 +64,18 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
   pool.on('error', () => {});
   let closed = false;
   let prepared: Promise<void> | undefined;
-  const placeholders = new Map<string, string>();
 
-  const sqlFor = (sql: string): string => {
-    let numbered = placeholders.get(sql);
-    if (numbered === undefined) {
-      numbered = numberPlaceholders(sql);
-      if (placeholders.size >= PLACEHOLDER_CACHE_SIZE) placeholders.delete(placeholders.keys().next().value as string);
-      placeholders.set(sql, numbered);
+  // Each distinct statement text gets a name once, so every connection parses and plans it once and then only binds
+  // values (pg prepares a named statement on first use per connection). Texts past the cap run unnamed: a state delta
+  // of a new size makes a new text, and names must not grow without bound.
+  const statements = new Map<string, { text: string; name: string | undefined }>();
+  const statementFor = (sql: string): { text: string; name: string | undefined } => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = { text: numberPlaceholders(sql), name: statements.size < NAMED_STATEMENTS ? `agentctx_${statements.size}` : undefined };
+      statements.set(sql, statement);
     }
-    return numbered;
+    return statement;
   };
   const open = (): Promise<void> => {
     if (closed) return Promise.reject(new UsageError('The PostgreSQL store is closed.', 'Open a new store; close() is the last call a store accepts.'));
@@ -83,14 +86,18 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
     });
     return prepared;
   };
+  const send = (target: Pool | PoolClient, sql: string, params: readonly SqlParam[]) => {
+    const { text, name } = statementFor(sql);
+    return target.query(name === undefined ? { text, values: params.map(toPgParam) } : { name, text, values: params.map(toPgParam) });
+  };
   const executor = (target: Pool | PoolClient, guard: () => void = () => {}): SqlExecutor => ({
     async query<T>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
       guard();
-      return (await target.query(sqlFor(sql), params.map(toPgParam))).rows as T[];
+      return (await send(target, sql, params)).rows as T[];
     },
     async run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
       guard();
-      return { changes: (await target.query(sqlFor(sql), params.map(toPgParam))).rowCount ?? 0 };
+      return { changes: (await send(target, sql, params)).rowCount ?? 0 };
     },
   });
   const direct = executor(pool);
@@ -116,9 +123,24 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
       const tx = executor(client, () => {
         if (ended) throw new UsageError('A transaction handle was used after its transaction ended.', 'Use tx only inside the transaction callback.');
       });
+      // Pipelined: BEGIN goes out with the statements `fn` issues without awaiting each other (one round trip for
+      // them all); its own failure surfaces when it is awaited, before COMMIT.
+      // Corked until `fn` has issued what it issues at once, so they leave in one write: on loopback each socket
+      // write costs about as much as PostgreSQL's work for the statement.
+      const socket = (client as PoolClient & { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;
+      socket?.cork?.();
+      let begun: Promise<unknown>;
+      let pending: Promise<T>;
       try {
-        await client.query(transactionOptions.readOnly === true ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
-        const result = await fn(tx);
+        begun = client.query(transactionOptions.readOnly === true ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
+        pending = fn(tx);
+      } finally {
+        socket?.uncork?.();
+      }
+      begun.catch(() => {});
+      try {
+        const result = await pending;
+        await begun;
         await client.query('COMMIT');
         return result;
       } catch (error) {
@@ -150,6 +172,8 @@ function poolConfig(options: PgDriverOptions): PoolConfig {
     ...(url === undefined ? {} : { connectionString: url }),
     ...definedOnly(pool),
     types: typeParsers,
+    // Statements sent one after another without waiting for each answer: a transaction's statements cost one round trip.
+    pipeline: true,
   };
   // Every connection starts with the schema first on its search path, before any statement runs.
   if (schema !== undefined) config.options = `-c search_path=${schema}`;

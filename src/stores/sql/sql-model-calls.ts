@@ -28,6 +28,7 @@ import {
 } from './model-call-rows.js';
 import { applyBase, RequestDeltas } from './request-deltas.js';
 import { applyWireDelta, WireDeltas, type StoredWire } from './wire-deltas.js';
+import { AfterRollback, explained, judgeInOrder, RewriteWhole, type Step } from './pipelined.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
 import type { SessionKeyParams } from './state-rows.js';
@@ -44,21 +45,26 @@ const COMPLETE_CALL = `INSERT INTO agentctx_model_call_outcomes (${KEY_COLUMNS},
 
 // Built once: a statement is found in the driver's cache by its text, which is then the same string every time.
 const TAKE_INDEX = `UPDATE agentctx_sessions SET model_call_count = model_call_count + 1 WHERE ${SESSION_WHERE} RETURNING model_call_count`;
-const INSERT_CALL = `INSERT INTO agentctx_model_calls (${KEY_COLUMNS}, ${RECORD_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ${RECORD_COLUMNS.map(() => '?').join(', ')})`;
-const INSERT_OUTCOME = `INSERT INTO agentctx_model_call_outcomes (${KEY_COLUMNS}, ${OUTCOME_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ${OUTCOME_COLUMNS.map(() => '?').join(', ')})`;
+// The index just taken, read back in the same transaction: the insert goes out with TAKE_INDEX, not after its answer.
+const TAKEN = `(SELECT model_call_count FROM agentctx_sessions WHERE ${SESSION_WHERE})`;
+const INSERT_CALL = `INSERT INTO agentctx_model_calls (${KEY_COLUMNS}, ${RECORD_COLUMNS.join(', ')}) VALUES (?, ?, ?, ${TAKEN}, ${RECORD_COLUMNS.map(() => '?').join(', ')})`;
+const INSERT_OUTCOME = `INSERT INTO agentctx_model_call_outcomes (${KEY_COLUMNS}, ${OUTCOME_COLUMNS.join(', ')}) VALUES (?, ?, ?, ${TAKEN}, ${OUTCOME_COLUMNS.map(() => '?').join(', ')})`;
 const BASE_CHECK = `SELECT call_time, request_chars FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`;
 const OUTCOME_STATUS = `SELECT o.status AS status FROM ${CALL_FROM} WHERE ${CALL_WHERE} AND c.call_index = ?`;
 const WIRE_BASE_CHECK = `SELECT wire_hash FROM agentctx_model_call_outcomes WHERE ${CHILD_WHERE} AND call_index = ? AND status <> 'pending'`;
 
 /** A checked completion of a recorded call, to write in a transaction of its own or of an event's append. */
 export type SqlCompletion = {
-  /** True when the write must run in a transaction (it checks a wire body's base first). */
-  needsTransaction: boolean;
-  write(tx: SqlExecutor): Promise<void>;
+  /**
+   * Issues the completion's statements in `tx` (they go out with whatever else the transaction issues) and returns
+   * the steps that judge them; `reader` reads, after a rollback, why the completion was refused.
+   */
+  write(tx: SqlExecutor, reader: SqlExecutor): Step[];
+  /** After a `RewriteWhole`: the wire body is written whole the next time. */
+  writeWhole(): void;
   /** Call after the write committed: the wire body becomes a base for later ones. */
   written(): void;
 };
-
 export type SqlModelCalls = Pick<SessionStore, 'recordModelCall' | 'completeModelCall' | 'listModelCalls' | 'getModelCall'> & {
   prepareCompletion(key: SessionKey, completion: { index: number; outcome: ModelCallOutcome }): SqlCompletion;
   /** Drops what is kept in memory of a deleted session's calls, so a session made again under its key starts afresh. */
@@ -79,19 +85,29 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
     checkOutcome(completion.outcome, 'outcome', true);
     const outcome = storableOutcome(completion.outcome);
     const key = keyParams(session);
-    const wire = outcome.wire === undefined ? undefined : wires.encode(JSON.stringify(key), outcome.wire.body);
+    const body = outcome.wire?.body ?? '';
+    const wire = outcome.wire === undefined ? undefined : wires.encode(JSON.stringify(key), body);
     return {
-      needsTransaction: wire !== undefined,
-      write: async (tx: SqlExecutor) => {
-        if (wire !== undefined) await checkWireBase(tx, key, wire, outcome.wire?.body ?? '');
-        const inserted = await tx.run(COMPLETE_CALL, [...outcomeParams(outcome, wire), ...key, index]);
-        if (inserted.changes === 0) {
-          // An outcome is only ever written over a pending one, so what this read finds is why nothing was written.
-          const row = (await tx.query<{ status: string | null }>(OUTCOME_STATUS, [...key, index]))[0];
-          // No outcome: the call was not there when the write ran (its session was deleted and made again since).
-          if (row === undefined || row.status === null) throw callNotFound(session.sessionId, index);
-          throw callAlreadyEnded(session.sessionId, index, row.status);
-        }
+      write: (tx, reader) => {
+        const steps: Step[] = [];
+        if (wire?.delta !== undefined) steps.push(wireBaseStep(tx, key, wire));
+        steps.push({
+          result: tx.run(COMPLETE_CALL, [...outcomeParams(outcome, wire), ...key, index]),
+          check: ({ changes }: { changes: number }) => {
+            if (changes > 0) return;
+            // An outcome is only ever written over a pending one, so what this read finds is why nothing was written.
+            throw new AfterRollback(async () => {
+              const row = (await reader.query<{ status: string | null }>(OUTCOME_STATUS, [...key, index]))[0];
+              // No outcome: the call was not there when the write ran (its session was deleted and made again since).
+              if (row === undefined || row.status === null) return callNotFound(session.sessionId, index);
+              return callAlreadyEnded(session.sessionId, index, row.status);
+            });
+          },
+        } as Step);
+        return steps;
+      },
+      writeWhole: () => {
+        if (wire !== undefined) Object.assign(wire, { text: body, delta: undefined, baseHash: undefined });
       },
       written: () => wire?.remember(index),
     };
@@ -119,23 +135,35 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
       }
       const wire = outcome.wire === undefined ? undefined : wires.encode(sessionKey, outcome.wire.body);
       await ready();
-      const index = await driver.transaction(async (tx) => {
-        // The counter row is also the lock that keeps two recorders from taking the same index.
-        const rows = await tx.query<{ model_call_count: number }>(TAKE_INDEX, key);
-        const taken = rows[0]?.model_call_count;
-        if (taken === undefined) throw sessionNotFound(input.sessionId);
-        if (stored.base !== undefined && !(await baseStillThere(tx, key, stored.base.index, stored.baseCheck))) {
-          // The session was deleted and made again elsewhere since: write this call whole.
-          Object.assign(stored, deltas.whole(call));
-        }
-        if (wire !== undefined) await checkWireBase(tx, key, wire, outcome.wire?.body ?? '');
-        await tx.run(INSERT_CALL, [...key, taken, ...recordParams(call, stored)]);
-        // A call recorded after the fact has its outcome row at once; a pending one gets it when it ends (or now, with
-        // status pending, to keep the outcome fields it was recorded with until then).
-        if (outcome.status !== 'pending' || Object.keys(outcome).length > 1) {
-          await tx.run(INSERT_OUTCOME, [...key, taken, ...outcomeParams(outcome, wire)]);
-        }
-        return taken;
+      const write = () =>
+        driver.transaction(async (tx) => {
+          // Issued together, judged in order. The counter row is also the lock that keeps two recorders from taking
+          // the same index; the inserts read the index it took.
+          const steps: Step[] = [
+            {
+              result: tx.query<{ model_call_count: number }>(TAKE_INDEX, key),
+              check: (rows: { model_call_count: number }[]) => {
+                if (rows[0] === undefined) throw sessionNotFound(input.sessionId);
+              },
+            } as Step,
+          ];
+          // A base deleted and made again elsewhere since: this call is written again whole.
+          if (stored.base !== undefined) steps.push(requestBaseStep(tx, key, stored.base.index, stored.baseCheck));
+          if (wire?.delta !== undefined) steps.push(wireBaseStep(tx, key, wire));
+          steps.push({ result: tx.run(INSERT_CALL, [...key, ...key, ...recordParams(call, stored)]) });
+          // A call recorded after the fact has its outcome row at once; a pending one gets it when it ends (or now, with
+          // status pending, to keep the outcome fields it was recorded with until then).
+          if (outcome.status !== 'pending' || Object.keys(outcome).length > 1) {
+            steps.push({ result: tx.run(INSERT_OUTCOME, [...key, ...key, ...outcomeParams(outcome, wire)]) });
+          }
+          const [taken] = (await judgeInOrder(steps)) as [{ model_call_count: number }[]];
+          return (taken[0] as { model_call_count: number }).model_call_count;
+        });
+      const index = await write().catch((error: unknown) => {
+        if (!(error instanceof RewriteWhole)) throw error;
+        Object.assign(stored, deltas.whole(call));
+        if (wire !== undefined) Object.assign(wire, { text: outcome.wire?.body ?? '', delta: undefined, baseHash: undefined });
+        return write();
       });
       stored.remember(index);
       // Only an ended call's body is a base: a pending row's outcome is still to be written, body included.
@@ -146,8 +174,7 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
     async completeModelCall(input: SessionKey & { index: number; outcome: ModelCallOutcome }): Promise<void> {
       const completion = prepareCompletion(input, input);
       await ready();
-      // A wire body stored as a difference needs its base checked in the same transaction; a lone INSERT is atomic by itself.
-      await (completion.needsTransaction ? driver.transaction(completion.write) : completion.write(driver));
+      await completeInTransaction(driver, completion);
       completion.written();
     },
 
@@ -180,19 +207,43 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
   };
 }
 
-async function baseStillThere(tx: SqlExecutor, key: SessionKeyParams, index: number, check: { time: number; chars: number } | undefined): Promise<boolean> {
-  const rows = await tx.query<{ call_time: number; request_chars: number }>(BASE_CHECK, [...key, index]);
-  return rows[0] !== undefined && check !== undefined && rows[0].call_time === check.time && rows[0].request_chars === check.chars;
+/** Judges whether the request's base row is still the call it was taken from: if not, the call is written whole. */
+function requestBaseStep(tx: SqlExecutor, key: SessionKeyParams, index: number, check: { time: number; chars: number } | undefined): Step {
+  return {
+    result: tx.query<{ call_time: number; request_chars: number }>(BASE_CHECK, [...key, index]),
+    check: (rows: { call_time: number; request_chars: number }[]) => {
+      const row = rows[0];
+      if (row === undefined || check === undefined || row.call_time !== check.time || row.request_chars !== check.chars) throw new RewriteWhole();
+    },
+  } as Step;
 }
 
 /**
- * Writes `wire` whole unless its base's outcome row still holds the body it was taken from: another store may have
- * deleted the session and made it again since. The base must have ended, too: only then is its body final.
+ * Judges whether the wire body's base outcome row still holds the body the difference was taken from (another store
+ * may have deleted the session and made it again since) and has ended (only then is its body final); if not, the
+ * body is written whole.
  */
-async function checkWireBase(tx: SqlExecutor, key: SessionKeyParams, wire: StoredWire, body: string): Promise<void> {
-  if (wire.delta === undefined) return;
-  const rows = await tx.query<{ wire_hash: string | null }>(WIRE_BASE_CHECK, [...key, wire.delta.base]);
-  if (rows[0] === undefined || rows[0].wire_hash !== wire.baseHash) Object.assign(wire, { text: body, delta: undefined, baseHash: undefined });
+function wireBaseStep(tx: SqlExecutor, key: SessionKeyParams, wire: StoredWire): Step {
+  return {
+    result: tx.query<{ wire_hash: string | null }>(WIRE_BASE_CHECK, [...key, wire.delta?.base ?? -1]),
+    check: (rows: { wire_hash: string | null }[]) => {
+      if (rows[0] === undefined || rows[0].wire_hash !== wire.baseHash) throw new RewriteWhole();
+    },
+  } as Step;
+}
+
+/** Completes a call in a transaction of its own; a wire difference whose base is gone is written again whole. */
+async function completeInTransaction(driver: SqlDriver, completion: SqlCompletion): Promise<void> {
+  const once = () => driver.transaction(async (tx) => void (await judgeInOrder(completion.write(tx, driver))));
+  try {
+    await once().catch(async (error: unknown) => {
+      if (!(error instanceof RewriteWhole)) throw error;
+      completion.writeWhole();
+      await once();
+    });
+  } catch (error) {
+    throw await explained(error);
+  }
 }
 
 /** A call's request, with the messages of the calls it continues put back in front. */

@@ -20,11 +20,12 @@ import {
   staleSession,
   windowEvents,
 } from '../../engine/session/store-rules.js';
-import { splitStateDelta, withoutTempKeys } from '../../engine/state/state-delta.js';
+import { splitStateDelta, withoutTempKeys, type StateRecord } from '../../engine/state/state-delta.js';
 import { deepFreeze, toStoredJson } from '../../engine/util/json-value.js';
 import { lazyMigrations, type MigrationResult } from './migrations.js';
 import type { SqlDriver, SqlExecutor, SqlParam } from './sql-driver.js';
 import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
+import { AfterRollback, explained, judgeInOrder, RewriteWhole, type Step } from './pipelined.js';
 import { sqlModelCalls } from './sql-model-calls.js';
 import { mergedState, readMergedState, writeState, writeStateChecked, type SessionKeyParams, type SharedStateRow, type StateRow } from './state-rows.js';
 
@@ -82,14 +83,22 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       const time = now();
       await ready();
       const { state, versions } = await driver.transaction(async (tx) => {
-        const inserted = await tx.run(
-          `INSERT INTO agentctx_sessions (app_name, user_id, id, revision, model_call_count, create_time, update_time)
+        // Issued together: a session that already exists rolls back the state written behind its insert.
+        const inserted: Step<{ changes: number }> = {
+          result: tx.run(
+            `INSERT INTO agentctx_sessions (app_name, user_id, id, revision, model_call_count, create_time, update_time)
            VALUES (?, ?, ?, 0, 0, ?, ?) ON CONFLICT (app_name, user_id, id) DO NOTHING`,
-          [...key, time, time],
-        );
-        if (inserted.changes === 0) throw sessionExists(sessionId);
-        await writeState(tx, key, split);
-        return readMergedState(tx, key);
+            [...key, time, time],
+          ),
+          check: ({ changes }) => {
+            if (changes === 0) throw sessionExists(sessionId);
+          },
+        };
+        const state = writeState(tx, key, split);
+        // Read after the writes: statements run in the order they are issued.
+        const merged = readMergedState(tx, key);
+        const [, , read] = await judgeInOrder([inserted, { result: state }, { result: merged }] as Step[]);
+        return read as Awaited<typeof merged>;
       });
       return { appName: input.appName, userId: input.userId, id: sessionId, state, events: [], lastUpdateTime: time, revision: 0, sharedStateVersions: versions };
     },
@@ -97,25 +106,15 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
     async getSession(input: GetSessionInput): Promise<Session | undefined> {
       const key = keyParams(input);
       await ready();
-      return driver.transaction(
-        async (tx) => {
-          const row = (await tx.query<SessionRow>(`SELECT revision, update_time FROM agentctx_sessions WHERE ${SESSION_WHERE}`, key))[0];
-          if (row === undefined) return undefined;
-          const { state, versions } = await readMergedState(tx, key);
-          const events = await readEvents(tx, key, input);
-          return {
-            appName: input.appName,
-            userId: input.userId,
-            id: input.sessionId,
-            state,
-            events,
-            lastUpdateTime: row.update_time,
-            revision: row.revision,
-            sharedStateVersions: versions,
-          };
-        },
-        { readOnly: true },
-      );
+      // Without events it is one statement, which reads one snapshot by itself: the runner's check before each turn.
+      const read = async (executor: SqlExecutor) => {
+        const [head, events] = await Promise.all([readHead(executor, key), readEvents(executor, key, input)]);
+        return head === undefined ? undefined : { ...head, events };
+      };
+      const found = recentLimit(input.numRecentEvents) === 0 ? await read(driver) : await driver.transaction(read, { readOnly: true });
+      if (found === undefined) return undefined;
+      const { revision, updateTime, state, versions, events } = found;
+      return { appName: input.appName, userId: input.userId, id: input.sessionId, state, events, lastUpdateTime: updateTime, revision, sharedStateVersions: versions };
     },
 
     async listSessions(input: ListSessionsInput): Promise<Session[]> {
@@ -153,24 +152,45 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       const completion = completeModelCall === undefined ? undefined : modelCalls.prepareCompletion(sessionKey, completeModelCall);
       const key = keyParams(sessionKey);
       const loaded = session.revision;
+      const split = splitStateDelta(persisted.actions.stateDelta);
       await ready();
-      const { revision, written } = await driver.transaction(async (tx) => {
-        const bumped = await tx.run(BUMP_REVISION, [persisted.timestamp, ...key, loaded]);
-        if (bumped.changes === 0) {
-          const row = (await tx.query<SessionRow>(READ_REVISION, key))[0];
-          if (row === undefined) throw sessionNotFound(session.id);
-          throw staleSession(session.id, loaded, row.revision);
-        }
-        const next = loaded + 1;
-        const inserted = await tx.run(INSERT_EVENT, [...key, next, persisted.id, persisted.timestamp, JSON.stringify(persisted)]);
-        // Throwing rolls the revision bump back: nothing of this append is written.
-        if (inserted.changes === 0) throw eventExists(persisted.id, session.id);
-        // Shared keys are compared-and-set against the versions this copy saw; a loser throws, rolling back the append.
-        const written = await writeStateChecked(tx, key, splitStateDelta(persisted.actions.stateDelta), session);
-        // The answer and its call's record are written together, or neither is.
-        await completion?.write(tx);
-        return { revision: next, written };
-      });
+      const write = () =>
+        driver.transaction(async (tx) => {
+          const next = loaded + 1;
+          // Every statement goes out at once and is judged in order: the first that fails or is refused rolls the whole
+          // append back (throwing does), whatever the statements behind it did in the doomed transaction.
+          const bump: Step<{ changes: number }> = {
+            result: tx.run(BUMP_REVISION, [persisted.timestamp, ...key, loaded]),
+            check: ({ changes }) => {
+              if (changes > 0) return;
+              throw new AfterRollback(async () => {
+                const row = (await driver.query<SessionRow>(READ_REVISION, key))[0];
+                return row === undefined ? sessionNotFound(session.id) : staleSession(session.id, loaded, row.revision);
+              });
+            },
+          };
+          const insert: Step<{ changes: number }> = {
+            result: tx.run(INSERT_EVENT, [...key, next, persisted.id, persisted.timestamp, JSON.stringify(persisted)]),
+            check: ({ changes }) => {
+              if (changes === 0) throw eventExists(persisted.id, session.id);
+            },
+          };
+          // Shared keys are compared-and-set against the versions this copy saw; a loser rolls the append back.
+          const state = writeStateChecked(tx, driver, key, split, session);
+          // The answer and its call's record are written together, or neither is.
+          const completed = completion?.write(tx, driver) ?? [];
+          await judgeInOrder([bump, insert, ...state.steps, ...completed] as Step[]);
+          return { revision: next, written: state.written };
+        });
+      const { revision, written } = await write()
+        .catch((error: unknown) => {
+          if (!(error instanceof RewriteWhole) || completion === undefined) throw error;
+          completion.writeWhole();
+          return write();
+        })
+        .catch(async (error: unknown) => {
+          throw await explained(error);
+        });
       completion?.written();
       applyToSession(session, event, persisted, revision, written);
       return persisted;
@@ -198,6 +218,27 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       await driver.close();
     },
   };
+}
+
+type HeadRow = { part: 's' | 'a' | 'u' | 'o'; state_key: string | null; value_json: string | null; version: number | null; update_time: number | null };
+
+// The session's row and every state row it sees, in one statement (one snapshot, one round trip).
+const READ_HEAD = `SELECT 's' AS part, NULL AS state_key, NULL AS value_json, revision AS version, update_time FROM agentctx_sessions WHERE ${SESSION_WHERE}
+  UNION ALL SELECT 'a', state_key, value_json, version, NULL FROM agentctx_app_state WHERE app_name = ?
+  UNION ALL SELECT 'u', state_key, value_json, version, NULL FROM agentctx_user_state WHERE app_name = ? AND user_id = ?
+  UNION ALL SELECT 'o', state_key, value_json, NULL, NULL FROM agentctx_session_state WHERE ${CHILD_WHERE}`;
+
+/** The session's revision, update time and merged state (with its shared keys' versions); undefined when there is no such session. */
+async function readHead(executor: SqlExecutor, key: SessionKeyParams): Promise<{ revision: number; updateTime: number; state: StateRecord; versions: Record<string, number> } | undefined> {
+  const [appName, userId] = key;
+  const rows = await executor.query<HeadRow>(READ_HEAD, [...key, appName, appName, userId, ...key]);
+  const session = rows.find((row) => row.part === 's');
+  if (session === undefined) return undefined;
+  const shared = (part: HeadRow['part']) =>
+    rows.filter((row) => row.part === part).map((row) => ({ state_key: row.state_key as string, value_json: row.value_json as string, version: row.version as number }));
+  const own = rows.filter((row) => row.part === 'o').map((row) => ({ state_key: row.state_key as string, value_json: row.value_json as string }));
+  const { state, versions } = mergedState(own, shared('a'), shared('u'));
+  return { revision: Number(session.version), updateTime: Number(session.update_time), state, versions };
 }
 
 /** The window's events, selected in SQL: the last N read backwards along the primary key, never the whole history. */

@@ -3,6 +3,7 @@ import { loadedVersion, staleSharedState } from '../../engine/session/store-rule
 import { mergeScopedState, type SplitStateDelta, type StateRecord } from '../../engine/state/state-delta.js';
 import { APP_PREFIX, USER_PREFIX } from '../../engine/state/state-keys.js';
 import { setOwn } from '../../engine/util/copy-value.js';
+import { AfterRollback, type Step } from './pipelined.js';
 import type { SqlExecutor, SqlParam } from './sql-driver.js';
 
 /** One stored state key: its name without the scope prefix, and its value as JSON text. */
@@ -30,48 +31,62 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
  * Writes each key of `values` as its own row (insert or replace), so a writer only ever touches the keys it
  * changes: two writers of different keys both keep their value, whatever the interleaving. Rows go in key
  * order, so two transactions lock shared rows in the same order. `bumpVersion` for the shared tables.
+ * The statements are issued at once (pipelined in a transaction); the promise settles when all have run.
  */
-export async function upsertState(
+export function upsertState(
   tx: SqlExecutor,
   table: string,
   ownerColumns: readonly string[],
   owner: readonly SqlParam[],
   values: StateRecord,
   bumpVersion = false,
-): Promise<void> {
+): Promise<unknown> {
   const entries = Object.entries(values).sort(([a], [b]) => byCodeUnit(a, b));
   const columns = [...ownerColumns, 'state_key', 'value_json'];
   const row = `(${columns.map(() => '?').join(', ')})`;
   const update = bumpVersion ? `value_json = excluded.value_json, version = ${table}.version + 1` : 'value_json = excluded.value_json';
+  const statements: Promise<unknown>[] = [];
   for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
     const chunk = entries.slice(start, start + ROWS_PER_STATEMENT);
-    await tx.run(
-      `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => row).join(', ')}
+    statements.push(
+      tx.run(
+        `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => row).join(', ')}
        ON CONFLICT (${[...ownerColumns, 'state_key'].join(', ')}) DO UPDATE SET ${update}`,
-      chunk.flatMap(([key, value]) => [...owner, key, JSON.stringify(value)]),
+        chunk.flatMap(([key, value]) => [...owner, key, JSON.stringify(value)]),
+      ),
     );
   }
+  return Promise.all(statements);
 }
 
 /** A whole delta, written without checks (creating a session): shared keys get their versions bumped. */
 export async function writeState(tx: SqlExecutor, key: SessionKeyParams, split: SplitStateDelta): Promise<void> {
   const [appName, userId] = key;
-  await upsertState(tx, APP.table, APP.ownerColumns, [appName], split.app, true);
-  await upsertState(tx, USER.table, USER.ownerColumns, [appName, userId], split.user, true);
-  await upsertState(tx, SESSION.table, SESSION.ownerColumns, key, split.session);
+  await Promise.all([
+    upsertState(tx, APP.table, APP.ownerColumns, [appName], split.app, true),
+    upsertState(tx, USER.table, USER.ownerColumns, [appName, userId], split.user, true),
+    upsertState(tx, SESSION.table, SESSION.ownerColumns, key, split.session),
+  ]);
 }
 
 /**
  * An append's delta: session keys upserted, and each shared key written only if its stored version is still the
  * one `session` saw (compare-and-set: a conditional UPDATE, or an INSERT … DO NOTHING for a key the copy saw
  * absent, whose row count says whether it won). Row locks make this race-free under READ COMMITTED: a concurrent
- * writer of the same key waits, then sees the new version and loses. Throws `ConflictError`
- * (`stale_shared_state`) for the first key that moved on; the caller's transaction then rolls everything back.
- * Returns the new versions of the shared keys written, by prefixed key.
+ * writer of the same key waits, then sees the new version and loses. The statements are issued at once; their
+ * steps check them: the first key that moved on fails the transaction with `ConflictError` (`stale_shared_state`),
+ * read through `reader` after the rollback. `written` holds the new versions of the shared keys, by prefixed key.
  */
-export async function writeStateChecked(tx: SqlExecutor, key: SessionKeyParams, split: SplitStateDelta, session: Session): Promise<Record<string, number>> {
+export function writeStateChecked(
+  tx: SqlExecutor,
+  reader: SqlExecutor,
+  key: SessionKeyParams,
+  split: SplitStateDelta,
+  session: Session,
+): { steps: Step<{ changes: number }>[]; written: Record<string, number> } {
   const [appName, userId] = key;
   const written: Record<string, number> = {};
+  const steps: Step<{ changes: number }>[] = [];
   for (const [scope, owner, values] of [
     [APP, [appName], split.app],
     [USER, [appName, userId], split.user],
@@ -80,36 +95,42 @@ export async function writeStateChecked(tx: SqlExecutor, key: SessionKeyParams, 
       const prefixed = scope.prefix + stateKey;
       const loaded = loadedVersion(session, prefixed);
       const ownerWhere = scope.ownerColumns.map((column) => `${column} = ?`).join(' AND ');
-      const changed =
+      const result =
         loaded === 0
-          ? await tx.run(
+          ? tx.run(
               `INSERT INTO ${scope.table} (${[...scope.ownerColumns, 'state_key', 'value_json', 'version'].join(', ')})
                VALUES (${scope.ownerColumns.map(() => '?').join(', ')}, ?, ?, 1) ON CONFLICT (${[...scope.ownerColumns, 'state_key'].join(', ')}) DO NOTHING`,
               [...owner, stateKey, JSON.stringify(value)],
             )
-          : await tx.run(`UPDATE ${scope.table} SET value_json = ?, version = version + 1 WHERE ${ownerWhere} AND state_key = ? AND version = ?`, [
+          : tx.run(`UPDATE ${scope.table} SET value_json = ?, version = version + 1 WHERE ${ownerWhere} AND state_key = ? AND version = ?`, [
               JSON.stringify(value),
               ...owner,
               stateKey,
               loaded,
             ]);
-      if (changed.changes === 0) {
-        const rows = await tx.query<{ version: number }>(`SELECT version FROM ${scope.table} WHERE ${ownerWhere} AND state_key = ?`, [...owner, stateKey]);
-        throw staleSharedState(key[2], prefixed, loaded, rows[0]?.version ?? 0);
-      }
+      const check = (changed: { changes: number }) => {
+        if (changed.changes > 0) return;
+        throw new AfterRollback(async () => {
+          const rows = await reader.query<{ version: number }>(`SELECT version FROM ${scope.table} WHERE ${ownerWhere} AND state_key = ?`, [...owner, stateKey]);
+          return staleSharedState(key[2], prefixed, loaded, rows[0]?.version ?? 0);
+        });
+      };
+      steps.push({ result, check });
       written[prefixed] = loaded + 1;
     }
   }
-  await upsertState(tx, SESSION.table, SESSION.ownerColumns, key, split.session);
-  return written;
+  steps.push({ result: upsertState(tx, SESSION.table, SESSION.ownerColumns, key, split.session) as Promise<{ changes: number }> });
+  return { steps, written };
 }
 
 /** The session's merged state, and the versions of the shared keys in it. */
 export async function readMergedState(tx: SqlExecutor, key: SessionKeyParams): Promise<{ state: StateRecord; versions: Record<string, number> }> {
   const [appName, userId] = key;
-  const app = await tx.query<SharedStateRow>(`SELECT state_key, value_json, version FROM ${APP.table} WHERE app_name = ?`, [appName]);
-  const user = await tx.query<SharedStateRow>(`SELECT state_key, value_json, version FROM ${USER.table} WHERE app_name = ? AND user_id = ?`, [appName, userId]);
-  const own = await tx.query<StateRow>(`SELECT state_key, value_json FROM ${SESSION.table} WHERE ${CHILD_WHERE}`, key);
+  const [app, user, own] = await Promise.all([
+    tx.query<SharedStateRow>(`SELECT state_key, value_json, version FROM ${APP.table} WHERE app_name = ?`, [appName]),
+    tx.query<SharedStateRow>(`SELECT state_key, value_json, version FROM ${USER.table} WHERE app_name = ? AND user_id = ?`, [appName, userId]),
+    tx.query<StateRow>(`SELECT state_key, value_json FROM ${SESSION.table} WHERE ${CHILD_WHERE}`, key),
+  ]);
   return mergedState(own, app, user);
 }
 
