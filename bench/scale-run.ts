@@ -2,7 +2,7 @@
 import { createPostgresSessionStore } from 'agentctx/stores/postgres';
 import { planClients, runClient, type AcknowledgedTurn, type Workload } from './scale-client.js';
 import type { SessionStore } from 'agentctx';
-import { freshDatabase, startAdkServer, startServer, stopServer, type ServerProcess } from './scale-servers.js';
+import { freshDatabase, startAdkServer, startFloorServer, startServer, stopServer, type ServerProcess } from './scale-servers.js';
 import { verify, type Verification } from './scale-verify.js';
 import { median } from './stats.js';
 
@@ -37,6 +37,29 @@ export type ScaleResult = Verification & {
   acknowledgedByKilled: number;
   seconds: number;
 };
+
+/**
+ * The same clients against servers that answer the run protocol with a turn's events and do nothing else (no runner,
+ * no database): the most turns per second this machine's HTTP and clients allow, to read the others against.
+ */
+export async function runFloor(options: Pick<ScaleOptions, 'servers' | 'clients' | 'turns' | 'workload'>): Promise<Pick<ScaleResult, 'turnsPerSecond' | 'p50Ms' | 'p99Ms' | 'failedTurns'>> {
+  const servers = await Promise.all(Array.from({ length: options.servers }, () => startFloorServer()));
+  try {
+    const plans = planClients(options.clients, options.turns, options.workload);
+    const started = performance.now();
+    const results = await Promise.all(plans.map((plan) => runClient(plan, servers, () => {})));
+    const seconds = (performance.now() - started) / 1000;
+    const latencies = results.flatMap((result) => result.acknowledged.map((turn) => turn.ms)).sort((a, b) => a - b);
+    return {
+      turnsPerSecond: round(latencies.length / seconds),
+      p50Ms: round(median(latencies)),
+      p99Ms: round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? 0),
+      failedTurns: results.reduce((sum, result) => sum + result.failed, 0),
+    };
+  } finally {
+    await Promise.all(servers.map(stopServer));
+  }
+}
 
 export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
   const database = await freshDatabase(options.postgres);

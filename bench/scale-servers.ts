@@ -61,6 +61,12 @@ export function startAdkServer(url: string, init: boolean, nodeArgs: readonly st
   return listening(child, 'ADK api server');
 }
 
+/** Starts bench:throughput's floor server (bench/throughput-floor-server.mjs): agentctx's run protocol, no work behind it. */
+export function startFloorServer(): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [`${root}bench/throughput-floor-server.mjs`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return listening(child, 'floor server');
+}
+
 // MikroORM reads MIKRO_ORM_* variables, which would override the URL ADK is given.
 function withoutMikroOrm(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MIKRO_ORM_')));

@@ -2,20 +2,21 @@
 // its own session (independent), clients of one user writing its `user:` counter from their own sessions (shared
 // user), two clients on one session (shared session). Beside them, ADK's own API server (@google/adk-devtools 2.0.0
 // with @google/adk's DatabaseSessionService on the same PostgreSQL) serving the same agent, driven the same way over
-// its own protocol. Fake model, clients and database on this machine. Each cell is a fresh database, checked
-// afterwards: events lost or duplicated, counter increments lost.
-// Run: npm run bench:throughput [-- --servers 1,2,4 --clients 32 --turns 8 --frameworks agentctx,adk --workloads independent,shared-user,shared-session --postgres <url> --cpu-prof <dir> --json]
+// its own protocol. And a floor: servers that answer the same protocol with a turn's events and do no work, the
+// ceiling this machine's HTTP and clients put on any server. Fake model, clients and database on this machine. Each
+// cell is a fresh database, checked afterwards: events lost or duplicated, counter increments lost.
+// Run: npm run bench:throughput [-- --servers 1,2,4 --clients 32 --turns 8 --frameworks agentctx,adk,floor --workloads independent,shared-user,shared-session --postgres <url> --cpu-prof <dir> --json]
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import type { Workload } from './scale-client.js';
-import { runScale, type ScaleResult } from './scale-run.js';
+import { runFloor, runScale, type ScaleResult } from './scale-run.js';
 
 const { values } = parseArgs({
   options: {
     servers: { type: 'string', default: '1,2,4' },
     clients: { type: 'string', default: '32' },
     turns: { type: 'string', default: '8' },
-    frameworks: { type: 'string', default: 'agentctx,adk' },
+    frameworks: { type: 'string', default: 'agentctx,adk,floor' },
     workloads: { type: 'string', default: 'independent,shared-user,shared-session' },
     postgres: { type: 'string' },
     'cpu-prof': { type: 'string' },
@@ -31,7 +32,7 @@ const serverCounts = (values.servers ?? '').split(',').map((each) => positive(ea
 const clients = positive(values.clients ?? '', 'clients');
 const turns = positive(values.turns ?? '', 'turns');
 const frameworks = (values.frameworks ?? '').split(',').map((each) => each.trim());
-for (const framework of frameworks) if (framework !== 'agentctx' && framework !== 'adk') throw new Error(`--frameworks takes agentctx and adk, got ${framework}`);
+for (const framework of frameworks) if (!['agentctx', 'adk', 'floor'].includes(framework)) throw new Error(`--frameworks takes agentctx, adk and floor, got ${framework}`);
 const ALL_WORKLOADS: [Workload, string][] = [['independent', 'independent'], ['shared-user', 'sharedUser'], ['shared-session', 'sharedSession']];
 const chosen = (values.workloads ?? '').split(',').map((each) => each.trim());
 for (const name of chosen) if (!ALL_WORKLOADS.some(([workload]) => workload === name)) throw new Error(`--workloads takes ${ALL_WORKLOADS.map(([workload]) => workload).join(', ')}, got ${name}`);
@@ -52,12 +53,20 @@ type Cell = Pick<ScaleResult, 'turnsPerSecond' | 'p50Ms' | 'p99Ms' | 'failedTurn
 const cells: Record<string, Record<string, Record<number, Cell>>> = {};
 const progress = (line: string) => void (values.json ? process.stderr : process.stdout).write(`${line}\n`);
 try {
-  for (const framework of frameworks as ('agentctx' | 'adk')[]) {
+  for (const framework of frameworks as ('agentctx' | 'adk' | 'floor')[]) {
     const byWorkload: Record<string, Record<number, Cell>> = {};
     cells[framework] = byWorkload;
     for (const [workload, key] of WORKLOADS) {
       byWorkload[key] = {};
       for (const servers of serverCounts) {
+        if (framework === 'floor') {
+          // The workload only changes who shares sessions, which the floor server ignores: one row is enough.
+          if (key !== WORKLOADS[0]?.[1]) continue;
+          const floor = await runFloor({ servers, clients, turns, workload });
+          (byWorkload[key] as Record<number, Cell>)[servers] = { ...floor, conflictsRetried: 0, lostUpdates: 0, lostEvents: 0, duplicatedEvents: 0 };
+          progress(`  floor     (no runner, no database)  ${servers} server${servers === 1 ? ' ' : 's'}  ${String(floor.turnsPerSecond).padStart(7)} turns/s  p50 ${String(floor.p50Ms).padStart(7)} ms  p99 ${String(floor.p99Ms).padStart(7)} ms`);
+          continue;
+        }
         const result = await runScale({ servers, clients, turns, killAt: undefined, postgres, workload, framework, cpuProfileDir: values['cpu-prof'] });
         const { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, lostUpdates, lostEvents, duplicatedEvents } = result;
         (byWorkload[key] as Record<number, Cell>)[servers] = { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, lostUpdates, lostEvents, duplicatedEvents };
@@ -71,7 +80,7 @@ try {
 
 // The agreed figures are those of the most servers; every count is kept under `byServers`.
 const most = Math.max(...serverCounts);
-const summary = (byWorkload: Record<string, Record<number, Cell>>) => Object.fromEntries(Object.entries(byWorkload).map(([key, byServers]) => [key, { ...(byServers[most] as Cell), servers: most, byServers }]));
+const summary = (byWorkload: Record<string, Record<number, Cell>>) => Object.fromEntries(Object.entries(byWorkload).filter(([, byServers]) => Object.keys(byServers).length > 0).map(([key, byServers]) => [key, { ...(byServers[most] as Cell), servers: most, byServers }]));
 if (values.json) console.log(JSON.stringify({ clients, turns, ...Object.fromEntries(Object.entries(cells).map(([framework, byWorkload]) => [framework, summary(byWorkload)])) }));
 // agentctx must lose nothing; ADK's figures are reported as measured, whatever they are.
 const broken = Object.values(cells['agentctx'] ?? {}).some((byServers) => Object.values(byServers).some((cell) => cell.lostEvents > 0 || cell.duplicatedEvents > 0 || cell.lostUpdates > 0));
