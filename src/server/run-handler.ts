@@ -52,7 +52,7 @@ export const runTurn: Handler = async (context) => {
           await stream.send('event', eventToJson(event));
         }
       }
-      await stream.send('done', { events: count });
+      stream.finish('done', { events: count });
     } catch (error) {
       const reply = errorReply(error);
       if (reply.unexpected) context.reportError(error);
