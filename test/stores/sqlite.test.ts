@@ -11,7 +11,7 @@ import type { Session } from '../../src/contracts/session.js';
 import { createEvent } from '../../src/engine/session/create-event.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/stores/sql/migrations.js';
 import type { SqlArtifactStore } from '../../src/stores/sql/sql-artifact-store.js';
-import { numberPlaceholders, type SqlDriver, type SqlParam } from '../../src/stores/sql/sql-driver.js';
+import { numberPlaceholders, type SqlDriver, type SqlExecutor, type SqlParam } from '../../src/stores/sql/sql-driver.js';
 import { createSqlSessionStore, type SqlSessionStore } from '../../src/stores/sql/sql-session-store.js';
 import { createBetterSqlite3Driver } from '../../src/stores/sqlite/better-sqlite3-driver.js';
 import { createSqliteArtifactStore, createSqliteSessionStore, type SqliteSessionStoreOptions } from '../../src/stores/sqlite/create-sqlite-store.js';
@@ -527,18 +527,14 @@ function spy(driver: SqlDriver, seen: { sql: string; params: readonly SqlParam[]
     seen.push({ sql, params: params ?? [], rows: rows.length });
     return rows;
   };
+  const spied = (tx: SqlExecutor): SqlExecutor => ({
+    query: async (sql, params) => record(sql, params, await tx.query(sql, params)),
+    run: async (sql, params) => (seen.push({ sql, params: params ?? [], rows: 0 }), tx.run(sql, params)),
+  });
   return {
     ...driver,
-    query: async (sql, params) => record(sql, params, await driver.query(sql, params)),
-    run: async (sql, params) => (seen.push({ sql, params: params ?? [], rows: 0 }), driver.run(sql, params)),
-    transaction: (fn, options) =>
-      driver.transaction(
-        (tx) =>
-          fn({
-            query: async (sql, params) => record(sql, params, await tx.query(sql, params)),
-            run: async (sql, params) => (seen.push({ sql, params: params ?? [], rows: 0 }), tx.run(sql, params)),
-          }),
-        options,
-      ),
+    ...spied(driver),
+    transaction: (fn, options) => driver.transaction((tx) => fn(spied(tx)), options),
+    atomic: (issue) => driver.atomic((tx) => issue(spied(tx))),
   };
 }

@@ -199,6 +199,22 @@ function modelCallLifecycle(dialect: SqlDialect): string[] {
   ];
 }
 
+// Version 6. On PostgreSQL, `agentctx_check(ok, reason)` raises when `ok` is not true: a write checks itself inside
+// its statement (`WITH changed AS (… RETURNING 1) SELECT agentctx_check(EXISTS …)`), so a refused append makes the
+// database roll the transaction back, and BEGIN, the statements and COMMIT can leave in one round trip.
+function writeChecks(dialect: SqlDialect): string[] {
+  if (dialect !== 'postgres') return [];
+  return [
+    `CREATE OR REPLACE FUNCTION agentctx_check(ok boolean, reason text) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+  IF ok IS NOT TRUE THEN
+    RAISE EXCEPTION 'agentctx_check: %', reason USING ERRCODE = 'P0001';
+  END IF;
+  RETURN true;
+END $$`,
+  ];
+}
+
 /** Every migration, oldest first. Append only: a released entry never changes. */
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', statements: initialSchema },
@@ -206,6 +222,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'json columns', statements: jsonColumns },
   { name: 'artifacts', statements: artifacts },
   { name: 'model call lifecycle', statements: modelCallLifecycle },
+  { name: 'write checks', statements: writeChecks },
 ];
 
 /** The schema version this release writes. */

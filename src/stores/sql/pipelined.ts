@@ -6,14 +6,21 @@
  */
 
 /** One issued statement (or group of them) and what its result must satisfy. */
-export type Step<T = unknown> = { result: Promise<T>; check?: ((value: T) => void) | undefined };
+export type Step<T = unknown> = {
+  result: Promise<T>;
+  /** Throws when the result is refused (a row count of 0, a missing row). */
+  check?: ((value: T) => void) | undefined;
+  /** The error to throw instead when the statement itself failed for a reason this step knows; undefined keeps it. */
+  refused?: ((error: unknown) => Error | undefined) | undefined;
+};
 
 /** Waits for every step, then checks them in order: the first rejection or refused check is thrown. */
 export async function judgeInOrder(steps: readonly Step[]): Promise<unknown[]> {
   const settled = await Promise.allSettled(steps.map((step) => step.result));
   return settled.map((outcome, index) => {
-    if (outcome.status === 'rejected') throw outcome.reason;
-    steps[index]?.check?.(outcome.value);
+    const step = steps[index];
+    if (outcome.status === 'rejected') throw step?.refused?.(outcome.reason) ?? outcome.reason;
+    step?.check?.(outcome.value);
     return outcome.value;
   });
 }

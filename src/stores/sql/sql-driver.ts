@@ -3,6 +3,7 @@
  * placeholders and syntax both SQLite (3.35+) and PostgreSQL accept; a driver adapts the rest
  * (a PostgreSQL driver rewrites `?` to `$1, $2, …` with `numberPlaceholders`).
  */
+import type { Step } from './pipelined.js';
 
 /**
  * What a statement parameter may be. Booleans are stored as 0/1 by the caller: SQLite has no boolean type.
@@ -38,6 +39,14 @@ export type SqlDriver = SqlExecutor & {
    * Inside `fn`, use only `tx`: calling the driver itself there waits for the transaction and never runs.
    */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * One write transaction whose statements `issue` sends all at once (synchronously, without awaiting any), then
+   * judged in order with `judgeInOrder`: their values, or the first failure, after which nothing is committed.
+   * Every refusal must be an error one of the statements raises on PostgreSQL (a constraint, or the statement's own
+   * check: see checked-statements.ts), because there BEGIN, the statements and COMMIT leave together, in one round
+   * trip. A statement issued after `issue` returned is refused.
+   */
+  atomic(issue: (tx: SqlExecutor) => readonly Step[]): Promise<unknown[]>;
   /** Waits for the statements already started, then releases the connection; later calls fail. */
   close(): Promise<void>;
 };

@@ -28,8 +28,9 @@ import {
 } from './model-call-rows.js';
 import { applyBase, RequestDeltas } from './request-deltas.js';
 import { applyWireDelta, WireDeltas, type StoredWire } from './wire-deltas.js';
-import { AfterRollback, explained, judgeInOrder, RewriteWhole, type Step } from './pipelined.js';
-import type { SqlDriver, SqlExecutor } from './sql-driver.js';
+import { mustChange, mustFind } from './checked-statements.js';
+import { AfterRollback, explained, RewriteWhole, type Step } from './pipelined.js';
+import type { SqlDialect, SqlDriver, SqlExecutor } from './sql-driver.js';
 import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
 import type { SessionKeyParams } from './state-rows.js';
 
@@ -49,9 +50,9 @@ const TAKE_INDEX = `UPDATE agentctx_sessions SET model_call_count = model_call_c
 const TAKEN = `(SELECT model_call_count FROM agentctx_sessions WHERE ${SESSION_WHERE})`;
 const INSERT_CALL = `INSERT INTO agentctx_model_calls (${KEY_COLUMNS}, ${RECORD_COLUMNS.join(', ')}) VALUES (?, ?, ?, ${TAKEN}, ${RECORD_COLUMNS.map(() => '?').join(', ')})`;
 const INSERT_OUTCOME = `INSERT INTO agentctx_model_call_outcomes (${KEY_COLUMNS}, ${OUTCOME_COLUMNS.join(', ')}) VALUES (?, ?, ?, ${TAKEN}, ${OUTCOME_COLUMNS.map(() => '?').join(', ')})`;
-const BASE_CHECK = `SELECT call_time, request_chars FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`;
+const REQUEST_BASE = `SELECT 1 FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ? AND call_time = ? AND request_chars = ?`;
 const OUTCOME_STATUS = `SELECT o.status AS status FROM ${CALL_FROM} WHERE ${CALL_WHERE} AND c.call_index = ?`;
-const WIRE_BASE_CHECK = `SELECT wire_hash FROM agentctx_model_call_outcomes WHERE ${CHILD_WHERE} AND call_index = ? AND status <> 'pending'`;
+const WIRE_BASE = `SELECT 1 FROM agentctx_model_call_outcomes WHERE ${CHILD_WHERE} AND call_index = ? AND status <> 'pending' AND wire_hash = ?`;
 
 /** A checked completion of a recorded call, to write in a transaction of its own or of an event's append. */
 export type SqlCompletion = {
@@ -90,20 +91,16 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
     return {
       write: (tx, reader) => {
         const steps: Step[] = [];
-        if (wire?.delta !== undefined) steps.push(wireBaseStep(tx, key, wire));
-        steps.push({
-          result: tx.run(COMPLETE_CALL, [...outcomeParams(outcome, wire), ...key, index]),
-          check: ({ changes }: { changes: number }) => {
-            if (changes > 0) return;
-            // An outcome is only ever written over a pending one, so what this read finds is why nothing was written.
-            throw new AfterRollback(async () => {
-              const row = (await reader.query<{ status: string | null }>(OUTCOME_STATUS, [...key, index]))[0];
-              // No outcome: the call was not there when the write ran (its session was deleted and made again since).
-              if (row === undefined || row.status === null) return callNotFound(session.sessionId, index);
-              return callAlreadyEnded(session.sessionId, index, row.status);
-            });
-          },
-        } as Step);
+        if (wire?.delta !== undefined) steps.push(wireBaseStep(tx, driver.dialect, key, wire));
+        // An outcome is only ever written over a pending one, so what a read after the rollback finds is why nothing was.
+        const refused = () =>
+          new AfterRollback(async () => {
+            const row = (await reader.query<{ status: string | null }>(OUTCOME_STATUS, [...key, index]))[0];
+            // No outcome: the call was not there when the write ran (its session was deleted and made again since).
+            if (row === undefined || row.status === null) return callNotFound(session.sessionId, index);
+            return callAlreadyEnded(session.sessionId, index, row.status);
+          });
+        steps.push(mustChange(tx, driver.dialect, COMPLETE_CALL, [...outcomeParams(outcome, wire), ...key, index], refused));
         return steps;
       },
       writeWhole: () => {
@@ -135,10 +132,12 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
       }
       const wire = outcome.wire === undefined ? undefined : wires.encode(sessionKey, outcome.wire.body);
       await ready();
-      const write = () =>
-        driver.transaction(async (tx) => {
-          // Issued together, judged in order. The counter row is also the lock that keeps two recorders from taking
-          // the same index; the inserts read the index it took.
+      // A reference whose base cannot be checked is not used.
+      if (stored.base !== undefined && stored.baseCheck === undefined) Object.assign(stored, deltas.whole(call));
+      const write = async () => {
+        const [taken] = (await driver.atomic((tx) => {
+          // The counter row is also the lock that keeps two recorders from taking the same index; the inserts read
+          // the index it took (NULL, and so an error, for a session that is not there).
           const steps: Step[] = [
             {
               result: tx.query<{ model_call_count: number }>(TAKE_INDEX, key),
@@ -148,17 +147,18 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
             } as Step,
           ];
           // A base deleted and made again elsewhere since: this call is written again whole.
-          if (stored.base !== undefined) steps.push(requestBaseStep(tx, key, stored.base.index, stored.baseCheck));
-          if (wire?.delta !== undefined) steps.push(wireBaseStep(tx, key, wire));
+          if (stored.base !== undefined && stored.baseCheck !== undefined) steps.push(requestBaseStep(tx, driver.dialect, key, stored.base.index, stored.baseCheck));
+          if (wire?.delta !== undefined) steps.push(wireBaseStep(tx, driver.dialect, key, wire));
           steps.push({ result: tx.run(INSERT_CALL, [...key, ...key, ...recordParams(call, stored)]) });
           // A call recorded after the fact has its outcome row at once; a pending one gets it when it ends (or now, with
           // status pending, to keep the outcome fields it was recorded with until then).
           if (outcome.status !== 'pending' || Object.keys(outcome).length > 1) {
             steps.push({ result: tx.run(INSERT_OUTCOME, [...key, ...key, ...outcomeParams(outcome, wire)]) });
           }
-          const [taken] = (await judgeInOrder(steps)) as [{ model_call_count: number }[]];
-          return (taken[0] as { model_call_count: number }).model_call_count;
-        });
+          return steps;
+        })) as [{ model_call_count: number }[]];
+        return (taken[0] as { model_call_count: number }).model_call_count;
+      };
       const index = await write().catch((error: unknown) => {
         if (!(error instanceof RewriteWhole)) throw error;
         Object.assign(stored, deltas.whole(call));
@@ -208,14 +208,8 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
 }
 
 /** Judges whether the request's base row is still the call it was taken from: if not, the call is written whole. */
-function requestBaseStep(tx: SqlExecutor, key: SessionKeyParams, index: number, check: { time: number; chars: number } | undefined): Step {
-  return {
-    result: tx.query<{ call_time: number; request_chars: number }>(BASE_CHECK, [...key, index]),
-    check: (rows: { call_time: number; request_chars: number }[]) => {
-      const row = rows[0];
-      if (row === undefined || check === undefined || row.call_time !== check.time || row.request_chars !== check.chars) throw new RewriteWhole();
-    },
-  } as Step;
+function requestBaseStep(tx: SqlExecutor, dialect: SqlDialect, key: SessionKeyParams, index: number, check: { time: number; chars: number }): Step {
+  return mustFind(tx, dialect, REQUEST_BASE, [...key, index, check.time, check.chars], () => new RewriteWhole());
 }
 
 /**
@@ -223,18 +217,13 @@ function requestBaseStep(tx: SqlExecutor, key: SessionKeyParams, index: number, 
  * may have deleted the session and made it again since) and has ended (only then is its body final); if not, the
  * body is written whole.
  */
-function wireBaseStep(tx: SqlExecutor, key: SessionKeyParams, wire: StoredWire): Step {
-  return {
-    result: tx.query<{ wire_hash: string | null }>(WIRE_BASE_CHECK, [...key, wire.delta?.base ?? -1]),
-    check: (rows: { wire_hash: string | null }[]) => {
-      if (rows[0] === undefined || rows[0].wire_hash !== wire.baseHash) throw new RewriteWhole();
-    },
-  } as Step;
+function wireBaseStep(tx: SqlExecutor, dialect: SqlDialect, key: SessionKeyParams, wire: StoredWire): Step {
+  return mustFind(tx, dialect, WIRE_BASE, [...key, wire.delta?.base ?? -1, wire.baseHash ?? ''], () => new RewriteWhole());
 }
 
 /** Completes a call in a transaction of its own; a wire difference whose base is gone is written again whole. */
 async function completeInTransaction(driver: SqlDriver, completion: SqlCompletion): Promise<void> {
-  const once = () => driver.transaction(async (tx) => void (await judgeInOrder(completion.write(tx, driver))));
+  const once = () => driver.atomic((tx) => completion.write(tx, driver));
   try {
     await once().catch(async (error: unknown) => {
       if (!(error instanceof RewriteWhole)) throw error;

@@ -35,6 +35,11 @@ function recordingDriver(): { driver: SqlDriver; transactions: (TransactionOptio
       transactions.push(options);
       return inner.transaction((tx) => fn(recording(tx)), options);
     },
+    // A write transaction like any other (no options), its statements recorded as they are issued.
+    atomic: (issue) => {
+      transactions.push(undefined);
+      return inner.atomic((tx) => issue(recording(tx)));
+    },
     close: () => inner.close(),
   };
   return { driver, transactions, statements };

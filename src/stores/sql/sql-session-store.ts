@@ -47,8 +47,8 @@ type SessionRow = { user_id: string; id: string; revision: number; update_time: 
 // An append's statements, built once: the driver finds a prepared statement by its text.
 const BUMP_REVISION = `UPDATE agentctx_sessions SET revision = revision + 1, update_time = ? WHERE ${SESSION_WHERE} AND revision = ?`;
 const READ_REVISION = `SELECT revision FROM agentctx_sessions WHERE ${SESSION_WHERE}`;
-const INSERT_EVENT = `INSERT INTO agentctx_events (app_name, user_id, session_id, seq, event_id, event_time, event_json) VALUES (?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (app_name, user_id, session_id, event_id) DO NOTHING`;
+const INSERT_EVENT = `INSERT INTO agentctx_events (app_name, user_id, session_id, seq, event_id, event_time, event_json)
+  VALUES (?, ?, ?, (SELECT revision FROM agentctx_sessions WHERE ${SESSION_WHERE} AND revision = ?), ?, ?, ?)`;
 
 
 /**
@@ -154,35 +154,40 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       const loaded = session.revision;
       const split = splitStateDelta(persisted.actions.stateDelta);
       await ready();
-      const write = () =>
-        driver.transaction(async (tx) => {
-          const next = loaded + 1;
-          // Every statement goes out at once and is judged in order: the first that fails or is refused rolls the whole
-          // append back (throwing does), whatever the statements behind it did in the doomed transaction.
-          const bump: Step<{ changes: number }> = {
-            result: tx.run(BUMP_REVISION, [persisted.timestamp, ...key, loaded]),
-            check: ({ changes }) => {
-              if (changes > 0) return;
-              throw new AfterRollback(async () => {
-                const row = (await driver.query<SessionRow>(READ_REVISION, key))[0];
-                return row === undefined ? sessionNotFound(session.id) : staleSession(session.id, loaded, row.revision);
-              });
-            },
-          };
-          const insert: Step<{ changes: number }> = {
-            result: tx.run(INSERT_EVENT, [...key, next, persisted.id, persisted.timestamp, JSON.stringify(persisted)]),
-            check: ({ changes }) => {
-              if (changes === 0) throw eventExists(persisted.id, session.id);
-            },
-          };
-          // Shared keys are compared-and-set against the versions this copy saw; a loser rolls the append back.
-          const state = writeStateChecked(tx, driver, key, split, session);
-          // The answer and its call's record are written together, or neither is.
-          const completed = completion?.write(tx, driver) ?? [];
-          await judgeInOrder([bump, insert, ...state.steps, ...completed] as Step[]);
-          return { revision: next, written: state.written };
+      const next = loaded + 1;
+      // Why an append was refused, read after its rollback: the session moved on (or is gone), or the event is there.
+      const refusal = () =>
+        new AfterRollback(async () => {
+          const row = (await driver.query<SessionRow>(READ_REVISION, key))[0];
+          if (row === undefined) return sessionNotFound(session.id);
+          return row.revision === loaded ? eventExists(persisted.id, session.id) : staleSession(session.id, loaded, row.revision);
         });
-      const { revision, written } = await write()
+      let written: Record<string, number> = {};
+      // One transaction whose statements leave at once (with BEGIN and COMMIT, on PostgreSQL) and are judged in order.
+      const write = () =>
+        driver.atomic((tx) => {
+          // Statements run in the order they are issued: the bump first, the state and the completion behind it.
+          const steps: Step[] = [
+            {
+              result: tx.run(BUMP_REVISION, [persisted.timestamp, ...key, loaded]),
+              check: ({ changes }: { changes: number }) => {
+                if (changes === 0) throw refusal();
+              },
+            },
+            // Its seq is the revision just bumped: NULL, and so an error, when the bump found another revision; a
+            // duplicate seq or event id breaks a unique key. Every refusal of an append is thus raised by the database.
+            {
+              result: tx.run(INSERT_EVENT, [...key, ...key, next, persisted.id, persisted.timestamp, JSON.stringify(persisted)]),
+              refused: (error: unknown) => (isConstraintError(error) ? refusal() : undefined),
+            },
+          ] as Step[];
+          // Shared keys are compared-and-set against the versions this copy saw; a loser rolls the append back.
+          const state = writeStateChecked(tx, driver.dialect, driver, key, split, session);
+          written = state.written;
+          // The answer and its call's record are written together, or neither is.
+          return [...steps, ...state.steps, ...(completion?.write(tx, driver) ?? [])];
+        });
+      await write()
         .catch((error: unknown) => {
           if (!(error instanceof RewriteWhole) || completion === undefined) throw error;
           completion.writeWhole();
@@ -191,6 +196,7 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
         .catch(async (error: unknown) => {
           throw await explained(error);
         });
+      const revision = next;
       completion?.written();
       applyToSession(session, event, persisted, revision, written);
       return persisted;
@@ -218,6 +224,12 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       await driver.close();
     },
   };
+}
+
+/** A broken NOT NULL or unique constraint, on PostgreSQL (SQLSTATE 23502, 23505) or SQLite. */
+function isConstraintError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === '23502' || code === '23505' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
 }
 
 type HeadRow = { part: 's' | 'a' | 'u' | 'o'; state_key: string | null; value_json: string | null; version: number | null; update_time: number | null };

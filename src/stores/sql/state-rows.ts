@@ -4,7 +4,8 @@ import { mergeScopedState, type SplitStateDelta, type StateRecord } from '../../
 import { APP_PREFIX, USER_PREFIX } from '../../engine/state/state-keys.js';
 import { setOwn } from '../../engine/util/copy-value.js';
 import { AfterRollback, type Step } from './pipelined.js';
-import type { SqlExecutor, SqlParam } from './sql-driver.js';
+import { mustChange } from './checked-statements.js';
+import type { SqlDialect, SqlExecutor, SqlParam } from './sql-driver.js';
 
 /** One stored state key: its name without the scope prefix, and its value as JSON text. */
 export type StateRow = { state_key: string; value_json: string };
@@ -79,14 +80,15 @@ export async function writeState(tx: SqlExecutor, key: SessionKeyParams, split: 
  */
 export function writeStateChecked(
   tx: SqlExecutor,
+  dialect: SqlDialect,
   reader: SqlExecutor,
   key: SessionKeyParams,
   split: SplitStateDelta,
   session: Session,
-): { steps: Step<{ changes: number }>[]; written: Record<string, number> } {
+): { steps: Step[]; written: Record<string, number> } {
   const [appName, userId] = key;
   const written: Record<string, number> = {};
-  const steps: Step<{ changes: number }>[] = [];
+  const steps: Step[] = [];
   for (const [scope, owner, values] of [
     [APP, [appName], split.app],
     [USER, [appName, userId], split.user],
@@ -95,31 +97,33 @@ export function writeStateChecked(
       const prefixed = scope.prefix + stateKey;
       const loaded = loadedVersion(session, prefixed);
       const ownerWhere = scope.ownerColumns.map((column) => `${column} = ?`).join(' AND ');
-      const result =
-        loaded === 0
-          ? tx.run(
-              `INSERT INTO ${scope.table} (${[...scope.ownerColumns, 'state_key', 'value_json', 'version'].join(', ')})
-               VALUES (${scope.ownerColumns.map(() => '?').join(', ')}, ?, ?, 1) ON CONFLICT (${[...scope.ownerColumns, 'state_key'].join(', ')}) DO NOTHING`,
-              [...owner, stateKey, JSON.stringify(value)],
-            )
-          : tx.run(`UPDATE ${scope.table} SET value_json = ?, version = version + 1 WHERE ${ownerWhere} AND state_key = ? AND version = ?`, [
-              JSON.stringify(value),
-              ...owner,
-              stateKey,
-              loaded,
-            ]);
-      const check = (changed: { changes: number }) => {
-        if (changed.changes > 0) return;
-        throw new AfterRollback(async () => {
+      const refused = () =>
+        new AfterRollback(async () => {
           const rows = await reader.query<{ version: number }>(`SELECT version FROM ${scope.table} WHERE ${ownerWhere} AND state_key = ?`, [...owner, stateKey]);
           return staleSharedState(key[2], prefixed, loaded, rows[0]?.version ?? 0);
         });
-      };
-      steps.push({ result, check });
+      steps.push(
+        loaded === 0
+          ? mustChange(
+              tx,
+              dialect,
+              `INSERT INTO ${scope.table} (${[...scope.ownerColumns, 'state_key', 'value_json', 'version'].join(', ')})
+               VALUES (${scope.ownerColumns.map(() => '?').join(', ')}, ?, ?, 1) ON CONFLICT (${[...scope.ownerColumns, 'state_key'].join(', ')}) DO NOTHING`,
+              [...owner, stateKey, JSON.stringify(value)],
+              refused,
+            )
+          : mustChange(
+              tx,
+              dialect,
+              `UPDATE ${scope.table} SET value_json = ?, version = version + 1 WHERE ${ownerWhere} AND state_key = ? AND version = ?`,
+              [JSON.stringify(value), ...owner, stateKey, loaded],
+              refused,
+            ),
+      );
       written[prefixed] = loaded + 1;
     }
   }
-  steps.push({ result: upsertState(tx, SESSION.table, SESSION.ownerColumns, key, split.session) as Promise<{ changes: number }> });
+  steps.push({ result: upsertState(tx, SESSION.table, SESSION.ownerColumns, key, split.session) });
   return { steps, written };
 }
 

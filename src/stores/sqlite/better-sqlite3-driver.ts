@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { UsageError } from '../../contracts/errors/usage-error.js';
+import { judgeInOrder, type Step } from '../sql/pipelined.js';
 import type { SqlDriver, SqlExecutor, SqlParam, TransactionOptions } from '../sql/sql-driver.js';
 import { acquireFileLock } from './serial-lock.js';
 
@@ -61,7 +62,7 @@ export function createBetterSqlite3Driver(options: BetterSqlite3DriverOptions): 
     },
   };
 
-  return {
+  const driver: SqlDriver = {
     dialect: 'sqlite',
 
     query<T>(sql: string, params?: readonly SqlParam[]): Promise<T[]> {
@@ -99,6 +100,11 @@ export function createBetterSqlite3Driver(options: BetterSqlite3DriverOptions): 
       });
     },
 
+    // In-process, statements cost no round trip: the statements run as they are issued, then are judged before COMMIT.
+    atomic(issue: (tx: SqlExecutor) => readonly Step[]): Promise<unknown[]> {
+      return driver.transaction(async (tx) => judgeInOrder(issue(tx)));
+    },
+
     close(): Promise<void> {
       return lock.run(() => {
         if (closed) return;
@@ -109,6 +115,7 @@ export function createBetterSqlite3Driver(options: BetterSqlite3DriverOptions): 
       });
     },
   };
+  return driver;
 }
 
 /** better-sqlite3 binds bytes only as a Buffer; a plain Uint8Array is viewed as one, without copying. */
