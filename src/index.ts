@@ -67,6 +67,7 @@ export { ModelError } from './contracts/errors/model-error.js';
 export { NotFoundError } from './contracts/errors/not-found-error.js';
 export { ProcessorError } from './contracts/errors/processor-error.js';
 export { TemplateError } from './contracts/errors/template-error.js';
+export { UnavailableError } from './contracts/errors/unavailable-error.js';
 export { UsageError } from './contracts/errors/usage-error.js';
 export { ValidationError } from './contracts/errors/validation-error.js';
 export type { ValidationIssue } from './contracts/errors/validation-error.js';

@@ -18,6 +18,7 @@ export const EXIT_STATUS_BY_CODE: Readonly<Record<AgentctxErrorCode, 1 | 2>> = O
   artifact_not_text: 2,
   model_error: 1, // the model or its provider failed
   mcp_error: 1, // an MCP server would not start, hung up, timed out or answered garbage
+  store_unavailable: 1, // the database restarted, cannot be reached, has no connection free or timed out
   already_exists: 1, // a write that conflicted with another one
   stale_session: 1,
   stale_shared_state: 1,

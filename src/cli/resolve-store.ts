@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
+import { UnavailableError } from '../contracts/errors/unavailable-error.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
 import type { ArtifactStore } from '../contracts/artifact-store.js';
 import type { SessionStore } from '../contracts/session-store.js';
@@ -99,10 +100,12 @@ export async function usingStore<T>(opened: Omit<OpenedSqlStore, 'store'> & { st
   }
 }
 
-// agentctx's own errors pass as they are; any other failure to open a store becomes one line naming it.
+// agentctx's own errors pass as they are; any other failure to open a store becomes one line naming it (a server
+// that cannot be reached too: at startup that is most often the URL's fault, so the line names it).
 function cannotOpen(dialect: 'sqlite' | 'postgres', shown: string, error: unknown): unknown {
-  if (AgentctxError.isInstance(error)) return error;
-  const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  if (AgentctxError.isInstance(error) && !UnavailableError.isInstance(error)) return error;
+  const original = UnavailableError.isInstance(error) ? error.cause : error;
+  const reason = (original instanceof Error ? original.message : String(original)).split('\n')[0] ?? '';
   const what = dialect === 'postgres' ? 'the PostgreSQL store at' : 'the SQLite store';
   return new UsageError(
     `Cannot open ${what} ${shown}: ${reason || 'unknown error'}.`,

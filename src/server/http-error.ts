@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { AgentctxError, type AgentctxErrorCode } from '../contracts/errors/agentctx-error.js';
 import { ConflictError } from '../contracts/errors/conflict-error.js';
 import { NotFoundError } from '../contracts/errors/not-found-error.js';
+import { UnavailableError } from '../contracts/errors/unavailable-error.js';
 import { ValidationError, type ValidationIssue } from '../contracts/errors/validation-error.js';
 
 /** The body of every error response: a stable `code`, a message naming what is wrong, and what to do about it. */
@@ -41,6 +42,8 @@ const STATUS_BY_CODE: Partial<Record<AgentctxErrorCode, number>> = {
   already_exists: 409,
   stale_session: 409,
   model_error: 502,
+  // The database restarted, is out of connections or timed out a statement: the server is fine, retry shortly.
+  store_unavailable: 503,
 };
 
 export type ErrorReply = {
@@ -59,7 +62,8 @@ export function errorReply(error: unknown): ErrorReply {
   if (AgentctxError.isInstance(error)) {
     const body = errorBody(error.code, error.message, error.hint);
     if (error instanceof ValidationError) body.error.issues = error.issues;
-    return { status: STATUS_BY_CODE[error.code] ?? statusByClass(error), body, headers: {}, unexpected: false };
+    const headers = UnavailableError.isInstance(error) ? { 'retry-after': String(error.retryAfterSeconds) } : {};
+    return { status: STATUS_BY_CODE[error.code] ?? statusByClass(error), body, headers, unexpected: false };
   }
   return {
     status: 500,
@@ -74,6 +78,7 @@ function statusByClass(error: AgentctxError): number {
   if (error instanceof ConflictError) return 409;
   if (error instanceof NotFoundError) return 404;
   if (error instanceof ValidationError) return 400;
+  if (error instanceof UnavailableError) return 503;
   return 500;
 }
 

@@ -40,13 +40,15 @@ export const GUARANTEES: readonly Guarantee[] = [
   {
     title: 'A crash, a hang or a failing provider does not stop the session',
     promise:
-      'A model or tool that never answers is cut off at `modelTimeoutMs` / `toolTimeoutMs` (the model gets an `{ error }` it can act on, the turn an error event); providers that fail are retried with backoff and then reported; a partial stream is shown but never stored. A tool call left without its response by a crash is answered as interrupted the next time the session is used, so the model never sees an orphan and compaction plans past it.',
+      'A model or tool that never answers is cut off at `modelTimeoutMs` / `toolTimeoutMs` (the model gets an `{ error }` it can act on, the turn an error event); providers that fail are retried with backoff and then reported; a partial stream is shown but never stored. A tool call left without its response by a crash is answered as interrupted the next time the session is used, so the model never sees an orphan and compaction plans past it. A PostgreSQL server that restarts, has no pooled connection free or cancels a slow statement fails only the requests it cuts off, with `503 store_unavailable` and `Retry-After` (an `event: error` once a turn\'s stream has started), each cut-off write stored whole or not at all; the server process reconnects by itself and answers the next request.',
     limits: [
       'An interrupted tool may have done its work before the crash: agentctx records that it was interrupted and never runs it again; making a tool safe to repeat is the tool\'s business.',
       'A call of another process is presumed still running until it is `toolTimeoutMs` + 1 s old (60 s without a tool limit; `interruptedAfterMs` sets it); until then requests show it as interrupted without storing that.',
       'A provider is tried three times (two retries); a turn then ends with `model_error`.',
+      'A write whose COMMIT was under way when the connection broke may have been stored although its request failed (PostgreSQL cannot tell the client which): reload the session before sending the turn again.',
+      'A request waits up to `connectionTimeoutMillis` (10 s) for a pooled connection; agentctx sets no `statement_timeout` of its own. Both go in the store URL (`?max=…&connectionTimeoutMillis=…&statement_timeout=…`).',
     ],
-    ids: ['hang', 'provider', 'crash', 'model', 'mcp'],
+    ids: ['hang', 'provider', 'crash', 'model', 'mcp', 'store'],
   },
   {
     title: 'Bad input gets a typed error that names the fix, and stores nothing',

@@ -32,7 +32,7 @@ const INTRO: Record<Area, string> = {
   fuzzing:
     'Property-based tests (fast-check). `npm test` runs them with a fixed seed; `npm run fuzz` runs 100 times as many cases with fresh seeds and prints the seed of any failure.',
   faults:
-    'Processes killed with SIGKILL mid-invocation, mid-compaction and mid-write, on SQLite and on PostgreSQL (those rows skip, loudly, without `TEST_POSTGRES_URL`; `.ci/run` always sets it): after a restart every acknowledged event is stored, nothing is half-written (the revision equals the number of events, state equals the events\' deltas), the session loads and the next turn works. Models and tools that hang are cut off; failing providers are retried, then reported.',
+    'Processes killed with SIGKILL mid-invocation, mid-compaction and mid-write, on SQLite and on PostgreSQL (those rows skip, loudly, without `TEST_POSTGRES_URL`; `.ci/run` always sets it): after a restart every acknowledged event is stored, nothing is half-written (the revision equals the number of events, state equals the events\' deltas), the session loads and the next turn works. Models and tools that hang are cut off; failing providers are retried, then reported. PostgreSQL restarted under running servers, its pool exhausted, a statement past its timeout: 503 `store_unavailable`, nothing half-written, and the same process answers once the database does.',
   isolation: 'What one user, session or app can see of another, through the runner, the stores, the HTTP API, the web inspector and `agentctx inspect`.',
   untrusted: 'Text the agent did not write (skills, memory files, tool output, file paths from the model, network peers) and secrets.',
 };

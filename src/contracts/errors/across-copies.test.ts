@@ -9,12 +9,13 @@ import { ModelError } from './model-error.js';
 import { NotFoundError } from './not-found-error.js';
 import { ProcessorError } from './processor-error.js';
 import { TemplateError } from './template-error.js';
+import { UnavailableError } from './unavailable-error.js';
 import { UsageError } from './usage-error.js';
 import { ValidationError } from './validation-error.js';
 
 // Two installs of agentctx are two copies of these files, each with its own classes. Each copy here is the whole
 // errors folder in its own temporary directory, loaded as a module graph of its own.
-const here = { AgentctxError, ConflictError, ModelError, NotFoundError, ProcessorError, TemplateError, UsageError, ValidationError };
+const here = { AgentctxError, ConflictError, ModelError, NotFoundError, ProcessorError, TemplateError, UnavailableError, UsageError, ValidationError };
 type Errors = typeof here;
 
 const copies: Errors[] = [];
@@ -80,8 +81,9 @@ describe('error classes across copies of the package', () => {
       new a.UsageError('m'),
       new a.ValidationError({ subject: 'event', issues: [] }),
       new a.ModelError({ provider: 'p', message: 'm', retryable: false }),
+      new a.UnavailableError({ store: 'postgres', reason: 'disconnected', message: 'm' }),
     ];
-    const classes = [b.ConflictError, b.NotFoundError, b.ProcessorError, b.TemplateError, b.UsageError, b.ValidationError, b.ModelError];
+    const classes = [b.ConflictError, b.NotFoundError, b.ProcessorError, b.TemplateError, b.UsageError, b.ValidationError, b.ModelError, b.UnavailableError];
     made.forEach((error, index) => {
       expect(classes.map((type) => error instanceof type)).toEqual(classes.map((_type, other) => other === index));
       expect(error instanceof b.AgentctxError).toBe(true);

@@ -19,6 +19,7 @@ export type AgentctxErrorCode =
   | 'extension_failed'
   | 'model_error'
   | 'mcp_error'
+  | 'store_unavailable'
   | 'missing_credentials'
   | 'invalid_history'
   | 'usage';

@@ -3,8 +3,13 @@ import { UsageError } from '../../contracts/errors/usage-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import { judgeInOrder, type Step } from '../sql/pipelined.js';
 import { numberPlaceholders, type SqlDriver, type SqlExecutor, type SqlParam, type TransactionOptions } from '../sql/sql-driver.js';
+import { withStoreErrors } from './pg-errors.js';
+import { poolOptionsFromUrl } from './pg-url-options.js';
 
-/** Settings of the pool, as `pg` takes them. With a `url` too, what the URL says wins (pg's rule): use these for the rest. */
+/**
+ * Settings of the pool, as `pg` takes them. With a `url` too, what the URL says wins (pg's rule, extended to `max` and
+ * `connectionTimeoutMillis` in its query): use these for the rest.
+ */
 export type PostgresPoolOptions = {
   host?: string | undefined;
   port?: number | undefined;
@@ -60,9 +65,13 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
       issues: [{ path: 'schema', message: `${JSON.stringify(schema)} must be lower-case letters, digits and _, not starting with a digit` }],
     });
   }
-  const pool = new Pool(poolConfig(options));
+  const config = poolConfig(options);
+  const pool = new Pool(config);
   // An idle connection that breaks (a server restart) is dropped by the pool; without a listener it would crash the process.
   pool.on('error', () => {});
+  // So is one that breaks while checked out (mid-transaction): its statement fails with the error, and the pool
+  // discards it on release (it is no longer queryable), but the client emits 'error' too.
+  pool.on('connect', (client) => client.on('error', () => {}));
   let closed = false;
   let prepared: Promise<void> | undefined;
 
@@ -104,7 +113,8 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
   const direct = executor(pool);
   const socketOf = (client: PoolClient) => (client as PoolClient & { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;
 
-  return {
+  // A server that restarted, cannot be reached, has no connection free or timed out: a typed, retryable error.
+  return withStoreErrors({
     dialect: 'postgres',
 
     async query<T>(sql: string, params?: readonly SqlParam[]): Promise<T[]> {
@@ -211,7 +221,7 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
       // Waits for connections still in use to be released, then closes them all.
       await pool.end();
     },
-  };
+  }, { max: config.max ?? 10, waitMs: config.connectionTimeoutMillis ?? 0 });
 }
 
 function poolConfig(options: PgDriverOptions): PoolConfig {
@@ -221,6 +231,7 @@ function poolConfig(options: PgDriverOptions): PoolConfig {
     application_name: 'agentctx',
     ...(url === undefined ? {} : { connectionString: url }),
     ...definedOnly(pool),
+    ...poolOptionsFromUrl(url),
     types: typeParsers,
     // Statements sent one after another without waiting for each answer: a transaction's statements cost one round trip.
     pipeline: true,

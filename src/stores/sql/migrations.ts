@@ -1,3 +1,4 @@
+import { UnavailableError } from '../../contracts/errors/unavailable-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { SqlDialect, SqlDriver, SqlExecutor } from './sql-driver.js';
 
@@ -260,6 +261,8 @@ async function readVersion(tx: SqlExecutor, migrations: readonly Migration[]): P
   try {
     rows = await tx.query<{ version: unknown; name: unknown }>(`SELECT version, name FROM ${MIGRATIONS_TABLE} ORDER BY version`);
   } catch (error) {
+    // A server that went away is not a foreign table: keep its error, which says to retry.
+    if (UnavailableError.isInstance(error)) throw error;
     throw schemaError(`cannot be read (${error instanceof Error ? error.message : String(error)})`, error);
   }
   const newest = rows.reduce((max, row) => (typeof row.version === 'number' && row.version > max ? row.version : max), 0);
