@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { UnavailableError } from '../contracts/errors/unavailable-error.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
 import type { SessionStore } from '../contracts/session-store.js';
 import type { TokenCounter } from '../contracts/tokens.js';
@@ -88,6 +89,10 @@ export function createInspectorApp(options: InspectorOptions): Hono {
 
   app.onError((error) => {
     if (error instanceof WebError) return jsonResponse({ error: { code: error.code, message: error.message } }, error.status, error.headers);
+    // The store's database is down or saturated: the client may retry, as the API servers tell theirs.
+    if (UnavailableError.isInstance(error)) {
+      return jsonResponse({ error: { code: error.code, message: error.message } }, 503, { 'retry-after': String(error.retryAfterSeconds) });
+    }
     reportError(error);
     return jsonResponse({ error: { code: 'internal', message: 'The inspector failed to answer; its console has the details.' } }, 500);
   });

@@ -8,6 +8,7 @@ import { createInMemorySessionStore } from '../../src/engine/session/in-memory-s
 import { countRequestTokens } from '../../src/engine/tokens/count-request-tokens.js';
 import { loadTokenCounter } from '../../src/engine/tokens/token-counter.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
+import { UnavailableError } from '../../src/contracts/errors/unavailable-error.js';
 import { serveInspector } from '../../src/web/serve-inspector.js';
 import { DEFAULT_ASSETS_DIR } from '../../src/web/static-assets.js';
 import { ANSWER, APPENDED, INSERTED, LATENCY_MS, USAGE, WIRE_BODY } from './edited-session.js';
@@ -134,6 +135,21 @@ describe('the inspector API', () => {
     expect(await response.json()).toMatchObject({ appName: key.appName, userId: key.userId, id: key.sessionId });
     const listing = (await (await odd.request(`/api/apps/${encodeURIComponent(key.appName)}/sessions`, { headers: { host: '127.0.0.1' } })).json()) as { users: string[] };
     expect(listing.users).toEqual([key.userId]);
+  });
+
+  it('answers 503 with Retry-After, not 500, while the store’s database cannot answer', async () => {
+    const store = createInMemorySessionStore();
+    const down = new UnavailableError({ store: 'postgres', reason: 'unreachable', message: 'PostgreSQL cannot be reached: connect ECONNREFUSED.' });
+    store.getSession = async () => {
+      throw down;
+    };
+    const reported: unknown[] = [];
+    const inspector = createInspectorApp({ store, onError: (error) => reported.push(error) });
+    const response = await inspector.request(session({ appName: 'a', userId: 'u', sessionId: 's' }), { headers: { host: '127.0.0.1' } });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.json()).toEqual({ error: { code: 'store_unavailable', message: down.message } });
+    expect(reported).toEqual([]);
   });
 
   it('answers unknown sessions and calls with 404 and bad numbers with 400, as JSON', async () => {
