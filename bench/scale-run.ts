@@ -1,9 +1,10 @@
 // bench:scale's run: servers on one PostgreSQL database, concurrent clients, one server killed mid-run, a verdict.
 import { createPostgresSessionStore } from 'agentctx/stores/postgres';
-import { planClients, runClient, type AcknowledgedTurn, type Workload } from './scale-client.js';
+import { planClients, runClient, type AcknowledgedTurn, type ClientPlan, type Workload } from './scale-client.js';
 import type { SessionStore } from 'agentctx';
 import { freshDatabase, startAdkServer, startFloorServer, startServer, stopServer, type ServerProcess } from './scale-servers.js';
 import { verify, type Verification } from './scale-verify.js';
+import { commandCpuMs, machineBusyMs, processCpuMs } from './cpu-time.js';
 import { median } from './stats.js';
 
 export type ScaleOptions = {
@@ -19,6 +20,12 @@ export type ScaleOptions = {
   /** Whose servers: `agentctx serve` (the default), or ADK's API server with its database session service. */
   framework?: 'agentctx' | 'adk' | undefined;
   progress?: (done: number, planned: number) => void;
+  /**
+   * Turns each client runs first, on sessions of their own, before the clock starts: every server process compiles
+   * its hot paths and fills its connection pool, so the figures are those of servers that have been up a while.
+   * Default 0.
+   */
+  warmupTurns?: number | undefined;
   /** Each server writes a V8 CPU profile (`--cpu-prof`) into this folder when it exits. */
   cpuProfileDir?: string | undefined;
 };
@@ -28,6 +35,8 @@ export type ScaleResult = Verification & {
   p50Ms: number;
   p99Ms: number;
   conflictsRetried: number;
+  /** The most attempts one write needed on any server (1: no write ever lost a race); 0 for ADK, which does not retry. */
+  mostAttempts: number;
   busyRetries: number;
   acknowledgedTurns: number;
   failedTurns: number;
@@ -36,25 +45,39 @@ export type ScaleResult = Verification & {
   /** Acknowledged turns served by the server that was killed (they must all be in the database). */
   acknowledgedByKilled: number;
   seconds: number;
+  /**
+   * CPU milliseconds per acknowledged turn while the clock ran: the whole machine's (servers, PostgreSQL, clients and
+   * all) and the servers' alone (Linux only).
+   */
+  cpuMsPerTurn: { machine: number | undefined; servers: number | undefined; postgres?: number | undefined };
 };
 
 /**
  * The same clients against servers that answer the run protocol with a turn's events and do nothing else (no runner,
  * no database): the most turns per second this machine's HTTP and clients allow, to read the others against.
  */
-export async function runFloor(options: Pick<ScaleOptions, 'servers' | 'clients' | 'turns' | 'workload'>): Promise<Pick<ScaleResult, 'turnsPerSecond' | 'p50Ms' | 'p99Ms' | 'failedTurns'>> {
+export async function runFloor(
+  options: Pick<ScaleOptions, 'servers' | 'clients' | 'turns' | 'workload' | 'warmupTurns'>,
+): Promise<Pick<ScaleResult, 'turnsPerSecond' | 'p50Ms' | 'p99Ms' | 'failedTurns' | 'cpuMsPerTurn'>> {
   const servers = await Promise.all(Array.from({ length: options.servers }, () => startFloorServer()));
   try {
     const plans = planClients(options.clients, options.turns, options.workload);
+    await Promise.all(warmupPlans(options).map((plan) => runClient(plan, servers, () => {})));
+    const cpuBefore = { machine: machineBusyMs(), servers: serversCpuMs(servers) };
     const started = performance.now();
     const results = await Promise.all(plans.map((plan) => runClient(plan, servers, () => {})));
     const seconds = (performance.now() - started) / 1000;
+    const cpuAfter = { machine: machineBusyMs(), servers: serversCpuMs(servers) };
     const latencies = results.flatMap((result) => result.acknowledged.map((turn) => turn.ms)).sort((a, b) => a - b);
     return {
       turnsPerSecond: round(latencies.length / seconds),
       p50Ms: round(median(latencies)),
       p99Ms: round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? 0),
       failedTurns: results.reduce((sum, result) => sum + result.failed, 0),
+      cpuMsPerTurn: {
+        machine: perTurn(cpuBefore.machine, cpuAfter.machine, latencies.length),
+        servers: perTurn(cpuBefore.servers, cpuAfter.servers, latencies.length),
+      },
     };
   } finally {
     await Promise.all(servers.map(stopServer));
@@ -79,12 +102,22 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
       if (adk) await fetch(`${(servers[0] as ServerProcess).url}/apps/scale/users/${plan.userId}/sessions/${plan.sessionId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       else await store.createSession({ appName: 'scale', userId: plan.userId, sessionId: plan.sessionId });
     }
+    // Warm-up turns on sessions of their own (made like the others), then the count of conflicts they retried, to leave out.
+    const warmup = warmupPlans(options);
+    for (const plan of warmup) {
+      if (adk) await fetch(`${(servers[0] as ServerProcess).url}/apps/scale/users/${plan.userId}/sessions/${plan.sessionId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      else await store.createSession({ appName: 'scale', userId: plan.userId, sessionId: plan.sessionId });
+    }
+    await Promise.all(warmup.map((plan) => runClient(plan, servers, () => {}, adk ? 'adk' : 'agentctx')));
+    const warmupConflicts = new Map<number, number>();
+    if (!adk) await pollConflicts(servers, warmupConflicts);
     const planned = options.clients * options.turns;
     let done = 0;
     let killed = false;
     const conflicts = new Map<number, number>();
     // ADK's servers retry nothing and report no conflicts.
-    const poll = setInterval(() => void (adk ? undefined : pollConflicts(servers, conflicts)), 250);
+    const attempts = new Map<number, number>();
+    const poll = setInterval(() => void (adk ? undefined : pollConflicts(servers, conflicts, attempts)), 250);
     const onTurn = () => {
       done += 1;
       options.progress?.(done, planned);
@@ -95,11 +128,13 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
         victim.child.kill('SIGKILL');
       }
     };
+    const cpuBefore = { machine: machineBusyMs(), servers: serversCpuMs(servers), postgres: commandCpuMs('postgres') };
     const started = performance.now();
     const results = await Promise.all(plans.map((plan) => runClient(plan, servers, onTurn, adk ? 'adk' : 'agentctx')));
     const seconds = (performance.now() - started) / 1000;
+    const cpuAfter = { machine: machineBusyMs(), servers: serversCpuMs(servers), postgres: commandCpuMs('postgres') };
     clearInterval(poll);
-    if (!adk) await pollConflicts(servers, conflicts);
+    if (!adk) await pollConflicts(servers, conflicts, attempts);
     const acknowledged: AcknowledgedTurn[] = results.flatMap((result) => result.acknowledged);
     const verdict = await verify(store, plans, acknowledged);
     await store.close();
@@ -109,7 +144,8 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
       turnsPerSecond: round(acknowledged.length / seconds),
       p50Ms: round(median(latencies)),
       p99Ms: round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? 0),
-      conflictsRetried: [...conflicts.values()].reduce((sum, count) => sum + count, 0),
+      conflictsRetried: [...conflicts.values()].reduce((sum, count) => sum + count, 0) - [...warmupConflicts.values()].reduce((sum, count) => sum + count, 0),
+      mostAttempts: Math.max(0, ...attempts.values()),
       busyRetries: results.reduce((sum, result) => sum + result.busyRetries, 0),
       acknowledgedTurns: acknowledged.length,
       failedTurns: results.reduce((sum, result) => sum + result.failed, 0),
@@ -117,11 +153,39 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
       serverKilled: killed,
       acknowledgedByKilled: acknowledged.filter((turn) => turn.server === 0).length,
       seconds: round(seconds),
+      cpuMsPerTurn: {
+        machine: perTurn(cpuBefore.machine, cpuAfter.machine, acknowledged.length),
+        servers: perTurn(cpuBefore.servers, cpuAfter.servers, acknowledged.length),
+        postgres: perTurn(cpuBefore.postgres, cpuAfter.postgres, acknowledged.length),
+      },
     };
   } finally {
     await Promise.all(servers.map(stopServer));
     await database.drop();
   }
+}
+
+/** The CPU time of the servers still running (a killed one's is left out of both ends). */
+function serversCpuMs(servers: readonly ServerProcess[]): number | undefined {
+  let sum = 0;
+  for (const server of servers) {
+    if (!server.alive) continue;
+    const used = processCpuMs(server.child.pid);
+    if (used === undefined) return undefined;
+    sum += used;
+  }
+  return sum;
+}
+
+function perTurn(before: number | undefined, after: number | undefined, turns: number): number | undefined {
+  return before === undefined || after === undefined || turns === 0 ? undefined : round((after - before) / turns);
+}
+
+/** The warm-up's clients: the measured workload's shape, on users and sessions of their own. */
+function warmupPlans(options: Pick<ScaleOptions, 'clients' | 'workload' | 'warmupTurns'>): ClientPlan[] {
+  const turns = options.warmupTurns ?? 0;
+  if (turns === 0) return [];
+  return planClients(options.clients, turns, options.workload).map((plan) => ({ ...plan, userId: `warmup-${plan.userId}`, sessionId: `warmup-${plan.sessionId}` }));
 }
 
 // What the verifier reads of a session, from ADK's own API (GET …/sessions/{id}: its events and merged state), so ADK
@@ -139,13 +203,14 @@ function adkSessionReader(servers: readonly ServerProcess[]): SessionStore {
 }
 
 // The last count each server reported; a killed server keeps the count it had when it last answered.
-async function pollConflicts(servers: readonly ServerProcess[], conflicts: Map<number, number>): Promise<void> {
+async function pollConflicts(servers: readonly ServerProcess[], conflicts: Map<number, number>, mostAttempts?: Map<number, number>): Promise<void> {
   await Promise.all(
     servers.map(async (server, index) => {
       if (!server.alive) return;
       try {
-        const health = (await (await fetch(`${server.url}/healthz`)).json()) as { conflictsRetried: number };
+        const health = (await (await fetch(`${server.url}/healthz`)).json()) as { conflictsRetried: number; mostAttempts?: number };
         conflicts.set(index, health.conflictsRetried);
+        mostAttempts?.set(index, health.mostAttempts ?? 0);
       } catch {
         // Gone, or going: its last count stands.
       }

@@ -5,7 +5,7 @@
 // its own protocol. And a floor: servers that answer the same protocol with a turn's events and do no work, the
 // ceiling this machine's HTTP and clients put on any server. Fake model, clients and database on this machine. Each
 // cell is a fresh database, checked afterwards: events lost or duplicated, counter increments lost.
-// Run: npm run bench:throughput [-- --servers 1,2,4 --clients 32 --turns 8 --frameworks agentctx,adk,floor --workloads independent,shared-user,shared-session --postgres <url> --cpu-prof <dir> --json]
+// Run: npm run bench:throughput [-- --servers 1,2,4 --clients 32 --turns 8 --warmup 2 --frameworks agentctx,adk,floor --workloads independent,shared-user,shared-session --postgres <url> --cpu-prof <dir> --json]
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import type { Workload } from './scale-client.js';
@@ -16,6 +16,7 @@ const { values } = parseArgs({
     servers: { type: 'string', default: '1,2,4' },
     clients: { type: 'string', default: '32' },
     turns: { type: 'string', default: '8' },
+    warmup: { type: 'string', default: '2' },
     frameworks: { type: 'string', default: 'agentctx,adk,floor' },
     workloads: { type: 'string', default: 'independent,shared-user,shared-session' },
     postgres: { type: 'string' },
@@ -31,6 +32,8 @@ const positive = (text: string, name: string) => {
 const serverCounts = (values.servers ?? '').split(',').map((each) => positive(each.trim(), 'servers'));
 const clients = positive(values.clients ?? '', 'clients');
 const turns = positive(values.turns ?? '', 'turns');
+const warmupTurns = Number(values.warmup);
+if (!Number.isInteger(warmupTurns) || warmupTurns < 0) throw new Error(`--warmup must be a whole number of turns per client, got ${values.warmup}`);
 const frameworks = (values.frameworks ?? '').split(',').map((each) => each.trim());
 for (const framework of frameworks) if (!['agentctx', 'adk', 'floor'].includes(framework)) throw new Error(`--frameworks takes agentctx, adk and floor, got ${framework}`);
 const ALL_WORKLOADS: [Workload, string][] = [['independent', 'independent'], ['shared-user', 'sharedUser'], ['shared-session', 'sharedSession']];
@@ -49,7 +52,7 @@ if (postgres === undefined) {
   if (started.status !== 0 || postgres === undefined) throw new Error('no PostgreSQL: pass --postgres <url> (or set TEST_POSTGRES_URL), or run as root so .ci/postgres.sh can start one');
 }
 
-type Cell = Pick<ScaleResult, 'turnsPerSecond' | 'p50Ms' | 'p99Ms' | 'failedTurns' | 'conflictsRetried' | 'lostUpdates' | 'lostEvents' | 'duplicatedEvents'>;
+type Cell = Pick<ScaleResult, 'turnsPerSecond' | 'p50Ms' | 'p99Ms' | 'failedTurns' | 'conflictsRetried' | 'mostAttempts' | 'lostUpdates' | 'lostEvents' | 'duplicatedEvents'> & Partial<Pick<ScaleResult, 'cpuMsPerTurn'>>;
 const cells: Record<string, Record<string, Record<number, Cell>>> = {};
 const progress = (line: string) => void (values.json ? process.stderr : process.stdout).write(`${line}\n`);
 try {
@@ -62,15 +65,15 @@ try {
         if (framework === 'floor') {
           // The workload only changes who shares sessions, which the floor server ignores: one row is enough.
           if (key !== WORKLOADS[0]?.[1]) continue;
-          const floor = await runFloor({ servers, clients, turns, workload });
-          (byWorkload[key] as Record<number, Cell>)[servers] = { ...floor, conflictsRetried: 0, lostUpdates: 0, lostEvents: 0, duplicatedEvents: 0 };
-          progress(`  floor     (no runner, no database)  ${servers} server${servers === 1 ? ' ' : 's'}  ${String(floor.turnsPerSecond).padStart(7)} turns/s  p50 ${String(floor.p50Ms).padStart(7)} ms  p99 ${String(floor.p99Ms).padStart(7)} ms`);
+          const floor = await runFloor({ servers, clients, turns, workload, warmupTurns });
+          (byWorkload[key] as Record<number, Cell>)[servers] = { ...floor, conflictsRetried: 0, mostAttempts: 0, lostUpdates: 0, lostEvents: 0, duplicatedEvents: 0 };
+          progress(`  floor     (no runner, no database)  ${servers} server${servers === 1 ? ' ' : 's'}  ${String(floor.turnsPerSecond).padStart(7)} turns/s  p50 ${String(floor.p50Ms).padStart(7)} ms  p99 ${String(floor.p99Ms).padStart(7)} ms  CPU ms/turn ${floor.cpuMsPerTurn.machine ?? '?'} (servers ${floor.cpuMsPerTurn.servers ?? '?'})`);
           continue;
         }
-        const result = await runScale({ servers, clients, turns, killAt: undefined, postgres, workload, framework, cpuProfileDir: values['cpu-prof'] });
-        const { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, lostUpdates, lostEvents, duplicatedEvents } = result;
-        (byWorkload[key] as Record<number, Cell>)[servers] = { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, lostUpdates, lostEvents, duplicatedEvents };
-        progress(`  ${framework.padEnd(9)} ${workload.padEnd(15)} ${servers} server${servers === 1 ? ' ' : 's'}  ${String(turnsPerSecond).padStart(7)} turns/s  p50 ${String(p50Ms).padStart(7)} ms  p99 ${String(p99Ms).padStart(7)} ms  retried ${String(conflictsRetried).padStart(4)}  failed ${failedTurns}  lost updates ${lostUpdates}  lost/duplicated events ${lostEvents}/${duplicatedEvents}`);
+        const result = await runScale({ servers, clients, turns, killAt: undefined, postgres, workload, framework, warmupTurns, cpuProfileDir: values['cpu-prof'] });
+        const { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, mostAttempts, lostUpdates, lostEvents, duplicatedEvents, cpuMsPerTurn } = result;
+        (byWorkload[key] as Record<number, Cell>)[servers] = { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, mostAttempts, lostUpdates, lostEvents, duplicatedEvents, cpuMsPerTurn };
+        progress(`  ${framework.padEnd(9)} ${workload.padEnd(15)} ${servers} server${servers === 1 ? ' ' : 's'}  ${String(turnsPerSecond).padStart(7)} turns/s  p50 ${String(p50Ms).padStart(7)} ms  p99 ${String(p99Ms).padStart(7)} ms  retried ${String(conflictsRetried).padStart(4)} (most attempts ${mostAttempts})  failed ${failedTurns}  lost updates ${lostUpdates}  lost/duplicated events ${lostEvents}/${duplicatedEvents}  CPU ms/turn ${cpuMsPerTurn.machine ?? '?'} (servers ${cpuMsPerTurn.servers ?? '?'}, PostgreSQL ${cpuMsPerTurn.postgres ?? '?'})`);
       }
     }
   }
@@ -81,7 +84,7 @@ try {
 // The agreed figures are those of the most servers; every count is kept under `byServers`.
 const most = Math.max(...serverCounts);
 const summary = (byWorkload: Record<string, Record<number, Cell>>) => Object.fromEntries(Object.entries(byWorkload).filter(([, byServers]) => Object.keys(byServers).length > 0).map(([key, byServers]) => [key, { ...(byServers[most] as Cell), servers: most, byServers }]));
-if (values.json) console.log(JSON.stringify({ clients, turns, ...Object.fromEntries(Object.entries(cells).map(([framework, byWorkload]) => [framework, summary(byWorkload)])) }));
+if (values.json) console.log(JSON.stringify({ clients, turns, warmupTurns, ...Object.fromEntries(Object.entries(cells).map(([framework, byWorkload]) => [framework, summary(byWorkload)])) }));
 // agentctx must lose nothing; ADK's figures are reported as measured, whatever they are.
 const broken = Object.values(cells['agentctx'] ?? {}).some((byServers) => Object.values(byServers).some((cell) => cell.lostEvents > 0 || cell.duplicatedEvents > 0 || cell.lostUpdates > 0));
 process.exitCode = broken ? 1 : 0;

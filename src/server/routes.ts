@@ -5,7 +5,7 @@ import { runTurn } from './run-handler.js';
 import { createSession, deleteSession, getCall, getSession, listCalls, listEvents, listSessions } from './session-handlers.js';
 
 // With the runner's live counts, so a load balancer or a load test can watch a process.
-const healthz: Handler = async (context) => ({ status: 200, body: { ok: true, invocations: context.runner.stats.invocations, conflictsRetried: context.runner.stats.conflictsRetried } });
+const healthz: Handler = async (context) => ({ status: 200, body: { ok: true, invocations: context.runner.stats.invocations, conflictsRetried: context.runner.stats.conflictsRetried, mostAttempts: context.runner.stats.mostAttempts } });
 
 const SESSIONS = '/apps/:app/users/:user/sessions';
 

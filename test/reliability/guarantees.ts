@@ -32,7 +32,7 @@ export const GUARANTEES: readonly Guarantee[] = [
     promise:
       'Many runners, processes and servers may share one SQLite file or one PostgreSQL database: every append checks the revision it read, a stale copy fails instead of overwriting, and the runner reloads and retries, so concurrent turns of one session each land once and concurrent sessions of one user all count in a `user:` key. `npm run bench:concurrency` measures it beside @google/adk 2.0.0: agentctx lost 0 updates and 0 events and duplicated none on SQLite and PostgreSQL, where ADK on the same SQLite workload ended its counter at 19 of 200 and lost 835 of 1,000 appended events.',
     limits: [
-      'A turn retries a conflicting write for up to 30 s (at most 60 attempts) and then fails with `ConflictError`: hundreds of writers hammering one key will see that error rather than wait forever.',
+      'A turn retries a conflicting write for up to 30 s, the writers of one process taking turns per session or user, and then fails with `ConflictError`: hundreds of writers hammering one key with read-modify-write can still see that error rather than wait forever. Counters and logs written with `state.add()`/`append()` never conflict.',
       'SQLite serializes writers on one file; a writer waits up to `busyTimeoutMs` (5 s) for another process\'s transaction. Many processes writing hard belong on PostgreSQL.',
     ],
     ids: ['conflict'],

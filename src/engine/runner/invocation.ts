@@ -18,13 +18,13 @@ import { isTempKey } from '../state/state-keys.js';
 import type { Telemetry, TelemetrySpan } from '../../contracts/telemetry.js';
 import { NO_SPAN } from '../telemetry/spans.js';
 import type { CallLog } from './call-log.js';
+import type { RetryLanes } from './retry-lanes.js';
 
 /**
- * Writes refused as conflicts are retried, each after reloading the session, until this many attempts or this much
- * time has gone by. Many writers of one shared key on a store with slower round trips (PostgreSQL) can lose ten races
- * in a row (bench:concurrency: 11 of 200 turns at 10 attempts), so the bound is mostly time.
+ * Writes refused as conflicts are retried, each after reloading the session, for as long as this much time: every
+ * refusal means another writer's write went in, so retrying makes progress, and a count of attempts would fail turns
+ * under long contention that time allows (docs/decisions/2026-12-02-contention.md).
  */
-export const CONFLICT_ATTEMPTS = 60;
 export const CONFLICT_BUDGET_MS = 30_000;
 /** The longest random pause between attempts. */
 const CONFLICT_PAUSE_MS = 500;
@@ -59,6 +59,8 @@ export type RunnerSettings = {
   readonly newId: () => string;
   /** Counts kept across the runner's invocations. */
   readonly stats: RunnerStats;
+  /** Where a write that lost a race retries: one lane per session or per user whose shared state it writes. */
+  readonly retryLanes: RetryLanes;
   /** Runs an agent of a tree: the runner's dispatcher, which agent tools start their own runs with. */
   readonly runAgent: (run: AgentRun) => AsyncGenerator<Event>;
 };
@@ -69,6 +71,8 @@ export type RunnerStats = {
   invocations: number;
   /** Writes refused as conflicts and tried again after reloading the session. */
   conflictsRetried: number;
+  /** The most attempts one write has needed. */
+  mostAttempts: number;
 };
 
 /**
@@ -129,7 +133,7 @@ export class Invocation {
    * Stores an event after every earlier one; parallel branches write through here one at a time. When the store
    * refuses it as a conflict (another process appended to the session, or wrote a shared `app:`/`user:` key this
    * copy read), the session is loaded again and the event made anew by `remake` (by default, the same event) and
-   * stored again: at most {@link CONFLICT_ATTEMPTS} times within {@link CONFLICT_BUDGET_MS}, then the conflict is thrown. `completes` is a recorded
+   * stored again, within {@link CONFLICT_BUDGET_MS}, then the conflict is thrown. `completes` is a recorded
    * call of this session the event answers, completed in the same write.
    */
   persist(event: Event, remake?: () => Promise<Event>, completes?: AppendEventInput['completeModelCall']): Promise<Event> {
@@ -142,27 +146,47 @@ export class Invocation {
   conflictsRetried = 0;
 
   async #appendWithRetries(first: Event, remake: (() => Promise<Event>) | undefined, completes: AppendEventInput['completeModelCall']): Promise<Event> {
-    let event = first;
-    const started = Date.now();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.settings.sessions.appendEvent(completes === undefined ? { session: this.session, event } : { session: this.session, event, completeModelCall: completes });
-      } catch (error) {
-        const exhausted = attempt >= CONFLICT_ATTEMPTS || Date.now() - started >= CONFLICT_BUDGET_MS;
-        if (!(error instanceof ConflictError) || error.code === 'already_exists' || exhausted) {
-          if (error instanceof ConflictError && exhausted) {
-            throw new ConflictError({ code: error.code as ConstructorParameters<typeof ConflictError>[0]['code'], message: `${error.message} Gave up after ${attempt} attempts, reloading the session before each.`, hint: 'Too many writers contend for this session or its shared state; retry the turn later.' });
+    const append = (event: Event) =>
+      this.settings.sessions.appendEvent(completes === undefined ? { session: this.session, event } : { session: this.session, event, completeModelCall: completes });
+    const lanes = this.settings.retryLanes;
+    const laneOf = (error: ConflictError) => JSON.stringify(error.code === 'stale_shared_state' ? [this.session.userId] : [this.session.userId, this.session.id]);
+    try {
+      this.#attempted(1);
+      return await append(first);
+    } catch (error) {
+      if (!(error instanceof ConflictError) || error.code === 'already_exists') throw error;
+      // Lost a race: the rest is retried in the lane of what was contended, one writer of this process at a time.
+      const started = Date.now();
+      let lost = error;
+      return lanes.run(laneOf(error), async () => {
+        for (let attempt = 2; ; attempt++) {
+          this.conflictsRetried += 1;
+          this.settings.stats.conflictsRetried += 1;
+          // A random pause whose ceiling doubles with each attempt (from 8 ms up to 500 ms), so processes spread out.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(CONFLICT_PAUSE_MS, 4 * 2 ** attempt)));
+          await this.reload();
+          const event = remake === undefined ? first : await remake();
+          this.#attempted(attempt);
+          try {
+            return await append(event);
+          } catch (retryError) {
+            if (!(retryError instanceof ConflictError) || retryError.code === 'already_exists') throw retryError;
+            lost = retryError;
+            if (Date.now() - started >= CONFLICT_BUDGET_MS) {
+              throw new ConflictError({
+                code: lost.code as ConstructorParameters<typeof ConflictError>[0]['code'],
+                message: `${lost.message} Gave up after ${attempt} attempts in ${Math.round((Date.now() - started) / 1000)} s, reloading the session before each.`,
+                hint: 'Too many writers contend for this session or its shared state; retry the turn later, or write shared counters and logs with state.add()/append().',
+              });
+            }
           }
-          throw error;
         }
-        this.conflictsRetried += 1;
-        this.settings.stats.conflictsRetried += 1;
-        // A random pause whose ceiling doubles with each attempt (from 8 ms up to 500 ms), so contending writers spread out.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(CONFLICT_PAUSE_MS, 4 * 2 ** attempt)));
-        await this.reload();
-        event = remake === undefined ? event : await remake();
-      }
+      });
     }
+  }
+
+  #attempted(attempt: number): void {
+    if (attempt > this.settings.stats.mostAttempts) this.settings.stats.mostAttempts = attempt;
   }
 
   /**

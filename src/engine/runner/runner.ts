@@ -2,6 +2,7 @@ import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition, Plugin,
 import type { ArtifactStore } from '../../contracts/artifact-store.js';
 import type { Content } from '../../contracts/content.js';
 import type { Telemetry } from '../../contracts/telemetry.js';
+import { RetryLanes } from './retry-lanes.js';
 import { openSpan } from '../telemetry/spans.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
@@ -144,7 +145,8 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
     interruptedAfterMs: waitMs,
     streaming: options.streaming ?? false,
     telemetry: options.telemetry,
-    stats: { invocations: 0, conflictsRetried: 0 },
+    stats: { invocations: 0, conflictsRetried: 0, mostAttempts: 0 },
+    retryLanes: new RetryLanes(),
     now: options.now ?? (() => Date.now() / 1000),
     newId,
     runAgent,
