@@ -104,7 +104,8 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
     }
     // Warm-up turns on sessions of their own (made like the others), then the count of conflicts they retried, to leave out.
     const warmup = warmupPlans(options);
-    for (const plan of warmup) {
+    // Two clients of a shared session share one plan's session: made once.
+    for (const plan of warmup.filter((each, index) => warmup.findIndex((other) => other.sessionId === each.sessionId && other.userId === each.userId) === index)) {
       if (adk) await fetch(`${(servers[0] as ServerProcess).url}/apps/scale/users/${plan.userId}/sessions/${plan.sessionId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       else await store.createSession({ appName: 'scale', userId: plan.userId, sessionId: plan.sessionId });
     }
