@@ -8,3 +8,12 @@ export function countTurn({ turn }, context) {
   context.state.set('turns', session + 1);
   return { counted: turn, userTurns: user + 1 };
 }
+
+// The same turn counted with state operations: each `add` applies to the stored value when the response is stored,
+// so sessions of one user counting at once never conflict (no reload, no second run of the tool). The values read
+// after the adds are this view's (the session's state as loaded, plus this turn's adds).
+export function countTurnWithOps({ turn }, context) {
+  context.state.add('user:turns', 1);
+  context.state.add('turns', 1);
+  return { counted: turn, userTurns: context.state.get('user:turns'), turns: context.state.get('turns') };
+}

@@ -32,4 +32,6 @@ export type { StateScope } from './engine/state/state-keys.js';
 export { mergeScopedState, splitStateDelta, withoutTempKeys } from './engine/state/state-delta.js';
 export type { SplitStateDelta, StateRecord } from './engine/state/state-delta.js';
 export { State } from './engine/state/state.js';
+export { applyStateOp } from './engine/state/apply-state-op.js';
+export type { StateOp, StateOpName } from './contracts/state-op.js';
 export type { ReadonlyState, RunIdentity, SessionState } from './contracts/contexts.js';

@@ -42,7 +42,7 @@ function itemView(item, origin, onCall, costs, caches) {
     case 'tool-result':
       return row([nameEl('code', { class: 'tool-name' }, item.name), item.callId ? el('span', { class: 'muted', text: ` ${item.callId}` }) : '', longText(item.response, 'json')]);
     case 'state':
-      return row([el('span', { class: `badge scope ${item.scope}`, text: item.scope }), ' ', nameEl('code', { class: 'state-key' }, item.key), ' = ', longText(item.value, 'value')]);
+      return row([el('span', { class: `badge scope ${item.scope}`, text: item.scope }), ' ', nameEl('code', { class: 'state-key' }, item.key), ` ${item.operation ?? '='} `, longText(item.value, 'value')]);
     case 'artifact':
       return row(`artifact ${item.name} v${item.version}`);
     case 'transfer':

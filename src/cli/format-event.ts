@@ -1,4 +1,5 @@
 import type { Event } from '../contracts/event.js';
+import { describeStateOp } from '../engine/state/state-changes.js';
 import type { Style } from './style.js';
 
 /** One event as lines a person reads while an agent runs. */
@@ -12,9 +13,9 @@ export function formatEvent(event: Event, style: Style): string {
     else if ('functionResponse' in part) lines.push(`${who} ${style.cyan(`← ${part.functionResponse.name}: ${JSON.stringify(part.functionResponse.response ?? null)}`)}`);
     else lines.push(`${who} ${style.dim('[data]')}`);
   }
-  const { stateDelta, transferToAgent, escalate } = event.actions;
-  const keys = Object.keys(stateDelta);
-  if (keys.length > 0) lines.push(style.dim(`    state: ${keys.map((key) => `${key}=${short(JSON.stringify(stateDelta[key]))}`).join(', ')}`));
+  const { stateDelta, stateOps = [], transferToAgent, escalate } = event.actions;
+  const changes = [...Object.keys(stateDelta).map((key) => `${key}=${short(JSON.stringify(stateDelta[key]))}`), ...stateOps.map((op) => describeStateOp(op, (value) => short(JSON.stringify(value))))];
+  if (changes.length > 0) lines.push(style.dim(`    state: ${changes.join(', ')}`));
   if (transferToAgent !== undefined) lines.push(style.yellow(`    ⇢ transfer to ${transferToAgent}`));
   if (escalate === true) lines.push(style.yellow('    ⇡ escalate'));
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;

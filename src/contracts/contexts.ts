@@ -1,5 +1,6 @@
 import type { Artifact, StoredArtifact } from './artifact.js';
 import type { Content } from './content.js';
+import type { StateOp } from './state-op.js';
 
 /** Read access to state: values come out as copies. */
 export type ReadonlyState = {
@@ -19,10 +20,25 @@ export type SessionState = {
   has(key: string): boolean;
   set(key: string, value: unknown): void;
   update(values: Readonly<Record<string, unknown>>): void;
-  /** True once anything was written through this view. */
+  /**
+   * Adds `by` to the number at `key` (absent: `by`). Like the three below, it changes the value at once (a later
+   * `get` sees the result, as if `set` had written it) and travels on the next event as an operation the store
+   * applies to the value it holds then, so writers in other sessions never conflict. Throws `ValidationError`
+   * when the current value is of another type (set the key to a number first, or use `set`).
+   */
+  add(key: string, by: number): void;
+  /** Appends `items` to the list at `key` (absent: `items`). */
+  append(key: string, ...items: unknown[]): void;
+  /** Sets one field of the object at `key` (absent: `{ [field]: value }`); an existing field keeps its place. */
+  setField(key: string, field: string, value: unknown): void;
+  /** Appends each of `items` to the list at `key` (absent: `[]`) unless an equal JSON value is already in it. */
+  addToSet(key: string, ...items: unknown[]): void;
+  /** True once anything was written through this view (a value or an operation). */
   hasDelta(): boolean;
   /** A copy of the pending writes. */
   delta(): Record<string, unknown>;
+  /** A copy of the pending operations, in order; a key set after its operations has none left. */
+  stateOps(): StateOp[];
   /** A copy of everything visible, optionally without `temp:` keys. */
   toRecord(options?: { includeTemp?: boolean }): Record<string, unknown>;
 };

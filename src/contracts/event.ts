@@ -1,4 +1,5 @@
 import type { Content } from './content.js';
+import type { StateOp } from './state-op.js';
 
 /** A summary that stands in for the raw events between two timestamps, both included. */
 export type EventCompaction = {
@@ -16,6 +17,12 @@ export type EventCompaction = {
 export type EventActions = {
   /** State written by this event; keys carry their scope prefix (`app:`, `user:`, `temp:`). */
   stateDelta: Record<string, unknown>;
+  /**
+   * Operations on state keys (an agentctx extension; absent when there are none), applied in order after
+   * `stateDelta`, each atomically to the value the store holds then: they never conflict with another writer.
+   * Stores apply none of `temp:` keys (the state view already did); the HTTP API of ADK leaves them out.
+   */
+  stateOps?: StateOp[];
   /** Artifacts saved by this event: name → version. */
   artifactDelta: Record<string, number>;
   /** The agent the conversation moves to. */

@@ -65,3 +65,33 @@ describe('the timeline orders rows by time', () => {
     expect(buildTimeline([...turn(1, 2), later], []).map((invocation) => [invocation.invocationId, invocation.start])).toEqual([['early', 0.5], ['inv', 1]]);
   });
 });
+
+describe('the timeline shows state operations', () => {
+  it('as the key, what the operation does, and its argument', () => {
+    const event = createEvent({
+      id: 'o',
+      invocationId: 'inv',
+      author: 'root',
+      timestamp: 1,
+      actions: {
+        stateDelta: { plain: 1 },
+        stateOps: [
+          { op: 'add', key: 'user:turns', by: 1 },
+          { op: 'add', key: 'n', by: -2 },
+          { op: 'append', key: 'user:log', items: ['x'] },
+          { op: 'setField', key: 'app:prefs', field: 'theme', value: 'dark' },
+          { op: 'addToSet', key: 'tags', items: [1] },
+        ],
+      },
+    });
+    const items = (buildTimeline([event], [])[0]?.items ?? []).flatMap((item) => (item.type === 'state' ? [[item.scope, item.key, item.operation ?? '=', item.value]] : []));
+    expect(items).toEqual([
+      ['session', 'plain', '=', '1'],
+      ['user', 'user:turns', '+=', '1'],
+      ['session', 'n', '-=', '2'],
+      ['user', 'user:log', 'append', JSON.stringify(['x'], null, 2)],
+      ['app', 'app:prefs', '.theme =', 'dark'],
+      ['session', 'tags', 'addToSet', JSON.stringify([1], null, 2)],
+    ]);
+  });
+});

@@ -10,7 +10,7 @@ export type TimelineItem =
   | { type: 'tool-call'; eventId: string; author: string; timestamp: number; name: string; callId: string | null; args: string }
   | { type: 'tool-result'; eventId: string; author: string; timestamp: number; name: string; callId: string | null; response: string }
   | { type: 'data'; eventId: string; author: string; timestamp: number; text: string }
-  | { type: 'state'; eventId: string; author: string; timestamp: number; key: string; scope: StateScope; value: string }
+  | { type: 'state'; eventId: string; author: string; timestamp: number; key: string; scope: StateScope; value: string; operation?: string }
   | { type: 'artifact'; eventId: string; author: string; timestamp: number; name: string; version: number }
   | { type: 'transfer'; eventId: string; author: string; timestamp: number; to: string }
   | { type: 'escalate'; eventId: string; author: string; timestamp: number }
@@ -105,6 +105,11 @@ function eventItems(event: Event): TimelineItem[] {
   }
   for (const [key, value] of Object.entries(event.actions.stateDelta)) {
     items.push({ ...base, type: 'state', key, scope: scopeOfKey(key), value: showValue(value) });
+  }
+  // An operation shows what it does, not a value: `user:turns += 1`, `user:log append ["x"]`.
+  for (const op of event.actions.stateOps ?? []) {
+    const [operation, value] = op.op === 'add' ? [op.by < 0 ? '-=' : '+=', Math.abs(op.by)] : op.op === 'setField' ? [`.${op.field} =`, op.value] : [op.op, op.items];
+    items.push({ ...base, type: 'state', key: op.key, scope: scopeOfKey(op.key), value: showValue(value), operation });
   }
   for (const [name, version] of Object.entries(event.actions.artifactDelta)) items.push({ ...base, type: 'artifact', name, version });
   if (event.actions.transferToAgent !== undefined) items.push({ ...base, type: 'transfer', to: event.actions.transferToAgent });

@@ -9,7 +9,7 @@ import { ValidationError } from '../../src/contracts/errors/validation-error.js'
 
 /** The JSON form's key order: an event's top level, its actions, and a session (docs/server.md). */
 export const EVENT_KEYS = ['id', 'invocationId', 'author', 'branch', 'timestamp', 'content', 'actions', 'usage', 'partial', 'errorCode', 'errorMessage'];
-export const ACTION_KEYS = ['stateDelta', 'artifactDelta', 'transferToAgent', 'escalate', 'skipSummarization', 'compaction', 'rewindBeforeInvocationId', 'requestedToolConfirmations', 'requestedAuthConfigs'];
+export const ACTION_KEYS = ['stateDelta', 'stateOps', 'artifactDelta', 'transferToAgent', 'escalate', 'skipSummarization', 'compaction', 'rewindBeforeInvocationId', 'requestedToolConfirmations', 'requestedAuthConfigs'];
 export const SESSION_KEYS = ['schemaVersion', 'appName', 'userId', 'id', 'state', 'events', 'lastUpdateTime', 'revision'];
 const USAGE_KEYS = ['promptTokens', 'outputTokens', 'cachedTokens', 'totalTokens'];
 // ADK's action fields that a reader accepts and drops.

@@ -1,13 +1,15 @@
 import type { Artifact, StoredArtifact } from '../../contracts/artifact.js';
 import type { CallbackContext, SessionArtifacts, ToolActions, ToolContext } from '../../contracts/contexts.js';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
+import type { StateOp } from '../../contracts/state-op.js';
 import { State } from '../state/state.js';
 import type { AgentRun } from './invocation.js';
 
-/** A callback or tool context over the live session; its writes collect in `delta` and `artifactDelta`. */
-export function createCallbackContext(run: AgentRun): { context: CallbackContext; delta: Record<string, unknown>; artifactDelta: Record<string, number> } {
+/** A callback or tool context over the live session; its writes collect in `delta`, `ops` and `artifactDelta`. */
+export function createCallbackContext(run: AgentRun): { context: CallbackContext; delta: Record<string, unknown>; ops: StateOp[]; artifactDelta: Record<string, number> } {
   const { invocation, node, branch } = run;
   const delta: Record<string, unknown> = {};
+  const ops: StateOp[] = [];
   const artifactDelta: Record<string, number> = {};
   const session = invocation.session;
   const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
@@ -35,10 +37,10 @@ export function createCallbackContext(run: AgentRun): { context: CallbackContext
     sessionId: session.id,
     branch,
     userContent: invocation.userContent,
-    state: new State(session.state, delta),
+    state: new State(session.state, delta, ops),
     artifacts,
   };
-  return { context, delta, artifactDelta };
+  return { context, delta, ops, artifactDelta };
 }
 
 /** A tool's context; its `signal` is the invocation's, or the call's own when the call has a time limit. */
@@ -47,7 +49,7 @@ export function createToolContext(
   functionCallId: string | undefined,
   signal: AbortSignal | undefined,
   runAgent: ToolContext['runAgent'],
-): { context: ToolContext; delta: Record<string, unknown>; artifactDelta: Record<string, number>; actions: ToolActions } {
+): { context: ToolContext; delta: Record<string, unknown>; ops: StateOp[]; artifactDelta: Record<string, number>; actions: ToolActions } {
   const base = createCallbackContext(run);
   const actions: ToolActions = {};
   return { ...base, actions, context: { ...base.context, functionCallId, actions, signal, runAgent } };

@@ -4,7 +4,9 @@ import type { ToolActions, ToolContext } from '../../contracts/contexts.js';
 import type { DraftTool } from '../../contracts/draft.js';
 import type { Event } from '../../contracts/event.js';
 import type { AssembledRequest } from '../../contracts/provenance.js';
+import type { StateOp } from '../../contracts/state-op.js';
 import type { Tool } from '../../contracts/tool.js';
+import { mergeStateChanges, stateActions, type StateChanges } from '../state/state-changes.js';
 import { findNonJson } from '../util/json-value.js';
 import { createToolContext } from './contexts.js';
 import { Deadline } from './deadline.js';
@@ -14,7 +16,7 @@ import type { AgentRun } from './invocation.js';
 import { runAgentTool } from './run-agent-tool.js';
 import { addAttributes, openSpan } from '../telemetry/spans.js';
 
-type CallResult = { part: Part; delta: Record<string, unknown>; artifactDelta: Record<string, number>; actions: ToolActions };
+type CallResult = { part: Part; delta: Record<string, unknown>; ops: StateOp[]; artifactDelta: Record<string, number>; actions: ToolActions };
 
 /** The response event to one model turn's calls, and the error to end the invocation with, when a tool asked for that. */
 export type AnsweredCalls = { event: Event; endInvocation?: { code: string; message: string } };
@@ -31,12 +33,13 @@ export async function executeFunctionCalls(run: AgentRun, calls: readonly Functi
   const tools = callableTools(run, agent, assembled.tools);
   const handlers = new Map(assembled.handlers.map((tool) => [tool.name, tool]));
   const results = await Promise.all(calls.map((call) => executeCall(run, agent, call, tools, handlers, callIndex)));
-  const stateDelta: Record<string, unknown> = {};
+  const state: StateChanges = { delta: {}, ops: [] };
   const artifactDelta: Record<string, number> = {};
   const actions: Omit<ToolActions, 'endInvocation'> = {};
   let endInvocation: AnsweredCalls['endInvocation'];
   for (const result of results) {
-    Object.assign(stateDelta, result.delta);
+    // In call order, as the deltas were merged before: a later call's set of a key wins.
+    mergeStateChanges(state, result);
     Object.assign(artifactDelta, result.artifactDelta);
     if (result.actions.transferToAgent !== undefined) actions.transferToAgent = result.actions.transferToAgent;
     if (result.actions.escalate === true) actions.escalate = true;
@@ -47,7 +50,7 @@ export async function executeFunctionCalls(run: AgentRun, calls: readonly Functi
     author: agent.name,
     ...(run.branch === undefined ? {} : { branch: run.branch }),
     content: { role: 'user', parts: results.map((result) => result.part) },
-    actions: { stateDelta, artifactDelta, ...actions },
+    actions: { ...stateActions(state), artifactDelta, ...actions },
   });
   return endInvocation === undefined ? { event } : { event, endInvocation };
 }
@@ -96,11 +99,12 @@ async function executeWithin(run: AgentRun, agent: LlmAgentDefinition, call: Fun
   // An agent run from inside this tool call records its model calls under it, as an agent tool's do.
   const origin = (tool: string) => ({ ...(callIndex === undefined ? {} : { callIndex }), functionCallId: call.id ?? '', tool });
   const runAgent: ToolContext['runAgent'] = (target, request) => runAgentTool(run, target, { request }, context, origin(call.name));
-  const { context, delta, artifactDelta, actions } = createToolContext(run, call.id, deadline.signal, runAgent);
+  const { context, delta, ops, artifactDelta, actions } = createToolContext(run, call.id, deadline.signal, runAgent);
   const args = call.args ?? {};
   const respond = (response: Record<string, unknown>): CallResult => ({
     part: { functionResponse: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, response } },
     delta,
+    ops,
     artifactDelta,
     actions,
   });

@@ -1,9 +1,11 @@
 import type { AgentDefinition } from '../../contracts/agent.js';
-import type { ToolContext } from '../../contracts/contexts.js';
+import type { SessionState, ToolContext } from '../../contracts/contexts.js';
 import type { ModelCallParent } from '../../contracts/model-call.js';
+import type { StateOp } from '../../contracts/state-op.js';
 import type { Tool } from '../../contracts/tool.js';
 import { createAgentTree } from '../agent/agent-tree.js';
 import { createInMemorySessionStore } from '../session/in-memory-session-store.js';
+import { mergeStateChanges, type StateChanges } from '../state/state-changes.js';
 import { isTempKey } from '../state/state-keys.js';
 import { copyValue } from '../util/copy-value.js';
 import { openSpan } from '../telemetry/spans.js';
@@ -43,10 +45,15 @@ export async function runAgentTool(run: AgentRun, target: NonNullable<Tool['agen
     span.end();
   }
   parent.llmCalls += invocation.llmCalls;
+  // Keys the agent only changed by operations come back as those operations, so they stay free of conflicts.
+  const changes: StateChanges = { delta: {}, ops: [] };
+  for (const event of session.events) mergeStateChanges(changes, { delta: event.actions.stateDelta, ops: (event.actions.stateOps ?? []).filter((op) => !isTempKey(op.key)) });
+  const operated = new Set(changes.ops.map((op) => op.key));
   for (const [key, value] of Object.entries(session.state)) {
-    if (isTempKey(key) || JSON.stringify(before[key]) === JSON.stringify(value)) continue;
+    if (isTempKey(key) || operated.has(key) || JSON.stringify(before[key]) === JSON.stringify(value)) continue;
     context.state.set(key, value);
   }
+  for (const op of changes.ops) replayStateOp(context.state, op);
   if (failure !== undefined && answer === undefined) return { error: `Agent '${agent.name}' failed: ${failure}` };
   return { result: answer ?? '' };
 }
@@ -56,4 +63,11 @@ function asAgentDefinition(target: NonNullable<Tool['agent']>): AgentDefinition 
   const candidate = target as Partial<AgentDefinition>;
   if (['llm', 'sequential', 'parallel', 'loop'].includes(String(candidate.kind)) && Array.isArray(candidate.subAgents)) return target as AgentDefinition;
   throw new TypeError(`the tool's agent '${target.name}' is not an agent definition (make agent tools with agentTool(llmAgent({ … })))`);
+}
+
+function replayStateOp(state: SessionState, op: StateOp): void {
+  if (op.op === 'add') state.add(op.key, op.by);
+  else if (op.op === 'append') state.append(op.key, ...op.items);
+  else if (op.op === 'setField') state.setField(op.key, op.field, op.value);
+  else state.addToSet(op.key, ...op.items);
 }

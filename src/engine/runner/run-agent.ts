@@ -1,6 +1,7 @@
 import type { AgentNode, WorkflowAgentDefinition } from '../../contracts/agent.js';
 import type { Event } from '../../contracts/event.js';
 import { isLlmAgent } from '../agent/agent-tree.js';
+import { stateActions } from '../state/state-changes.js';
 import { createCallbackContext } from './contexts.js';
 import { firstResult } from './first-result.js';
 import { firstHook, hookSources } from './hooks.js';
@@ -52,14 +53,14 @@ async function* agentHook(run: AgentRun, kind: 'beforeAgent' | 'afterAgent'): As
   const callbacks = isLlmAgent(definition) ? definition.callbacks?.[kind] : undefined;
   const sources = hookSources(run);
   if (callbacks === undefined && !sources.some((extension) => extension.hooks?.[kind] !== undefined)) return false;
-  const { context, delta, artifactDelta } = createCallbackContext(run);
+  const { context, delta, ops, artifactDelta } = createCallbackContext(run);
   const content = (await firstHook(sources, kind, { agent: run.node, context })) ?? (await firstResult(callbacks, { context }));
-  if (content === undefined && Object.keys(delta).length === 0 && Object.keys(artifactDelta).length === 0) return false;
+  if (content === undefined && Object.keys(delta).length === 0 && ops.length === 0 && Object.keys(artifactDelta).length === 0) return false;
   const event = run.invocation.event({
     author: run.node.name,
     ...(run.branch === undefined ? {} : { branch: run.branch }),
     ...(content === undefined ? {} : { content }),
-    actions: { stateDelta: delta, artifactDelta },
+    actions: { ...stateActions({ delta, ops }), artifactDelta },
   });
   yield await run.invocation.persist(event);
   return content !== undefined;

@@ -8,6 +8,7 @@ import type { AssembledRequest } from '../../contracts/provenance.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import { isFinalResponse, outputKeyDelta } from '../agent/output-key.js';
 import { stablePrefixOf } from '../assembly/stable-prefix.js';
+import { recordSet, stateActions, stateChangesOf } from '../state/state-changes.js';
 import { runBeforeModel } from './before-model.js';
 import { PendingCall } from './call-log.js';
 import { checkModelResponse } from './check-model-response.js';
@@ -68,7 +69,7 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
     return;
   }
 
-  const { context, delta, artifactDelta } = createCallbackContext(run);
+  const { context, delta, ops, artifactDelta } = createCallbackContext(run);
   const sources = hookSources(run);
   const prepared = await runBeforeModel(run, assembled, sources, context);
   const request = prepared.request;
@@ -101,7 +102,7 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
     ...(response.usage === undefined ? {} : { usage: response.usage }),
     ...(response.errorCode === undefined ? {} : { errorCode: response.errorCode }),
     ...(response.errorMessage === undefined ? {} : { errorMessage: response.errorMessage }),
-    actions: { stateDelta: delta, artifactDelta },
+    actions: { ...stateActions({ delta, ops }), artifactDelta },
   });
   // The answer and its call's completion go in one write when the call is recorded in this session (not for agent tools).
   const session = invocation.session;
@@ -214,5 +215,9 @@ function withCallIds(content: Content, newId: () => string, prefix: string): Con
 function withOutputKey(agent: LlmAgentDefinition, event: Event): Event {
   const delta = outputKeyDelta(agent, event);
   if (Object.keys(delta).length === 0) return event;
-  return { ...event, actions: { ...event.actions, stateDelta: { ...event.actions.stateDelta, ...delta } } };
+  // A set after the event's other writes: it replaces any operation on the key.
+  const changes = stateChangesOf(event.actions);
+  for (const [key, value] of Object.entries(delta)) recordSet(changes, key, value);
+  const { stateOps: _replaced, ...actions } = event.actions;
+  return { ...event, actions: { ...actions, ...stateActions(changes) } };
 }

@@ -1,6 +1,7 @@
 import type { Content } from '../../contracts/content.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Event, EventActions, EventCompaction, Usage } from '../../contracts/event.js';
+import type { StateOp } from '../../contracts/state-op.js';
 import { JsonReader, joinPath } from '../util/json-reader.js';
 import { readContent } from './decode-content.js';
 import { eventIssues } from './input-rules.js';
@@ -16,7 +17,7 @@ const ADK_ONLY_FIELDS = [
   'outputTranscription', 'nodeInfo', 'isolationScope', 'output', 'interactionId', 'cacheMetadata',
 ];
 
-const ACTION_FIELDS = ['stateDelta', 'artifactDelta', 'transferToAgent', 'escalate', 'skipSummarization', 'compaction', 'rewindBeforeInvocationId', 'requestedToolConfirmations', 'requestedAuthConfigs'] as const;
+const ACTION_FIELDS = ['stateDelta', 'stateOps', 'artifactDelta', 'transferToAgent', 'escalate', 'skipSummarization', 'compaction', 'rewindBeforeInvocationId', 'requestedToolConfirmations', 'requestedAuthConfigs'] as const;
 const ADK_ONLY_ACTION_FIELDS = [
   'endOfAgent', 'agentState', 'renderUiWidgets',
   'route', 'setModelResponse',
@@ -62,8 +63,11 @@ function readActions(reader: JsonReader, value: unknown, path: string): EventAct
   const skipSummarization = reader.boolean(record, 'skipSummarization', path);
   const rewind = reader.string(record, 'rewindBeforeInvocationId', path, { optional: true, nonEmpty: true });
   const compaction = record['compaction'] == null ? undefined : readCompaction(reader, record['compaction'], joinPath(path, 'compaction'));
+  // Checked in full (each operation's name, key and arguments) with the rest of the event, by `eventIssues`.
+  const stateOps = record['stateOps'] == null ? undefined : reader.array(record['stateOps'], joinPath(path, 'stateOps'));
   if (stateDelta === undefined || artifactDelta === undefined) return undefined;
   const actions: EventActions = { stateDelta, artifactDelta };
+  if (stateOps !== undefined && stateOps.length > 0) actions.stateOps = stateOps as StateOp[];
   if (transferToAgent !== undefined) actions.transferToAgent = transferToAgent;
   if (escalate !== undefined) actions.escalate = escalate;
   if (skipSummarization !== undefined) actions.skipSummarization = skipSummarization;

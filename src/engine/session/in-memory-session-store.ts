@@ -1,6 +1,7 @@
 import { mergeScopedState, splitStateDelta, type StateRecord } from '../state/state-delta.js';
 import { APP_PREFIX, USER_PREFIX } from '../state/state-keys.js';
-import { copyValue } from '../util/copy-value.js';
+import { copyValue, setOwn } from '../util/copy-value.js';
+import { applyStateOp } from '../state/apply-state-op.js';
 import { toStoredJson } from '../util/json-value.js';
 import type { Event } from '../../contracts/event.js';
 import type { ModelCallOutcome, ModelCallRecord, ModelCallSummary, NewModelCall } from '../../contracts/model-call.js';
@@ -79,6 +80,28 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     }
     return seen;
   };
+  /** The values an event's operations leave, by prefixed key, from what is stored with its delta applied. */
+  const operate = (stored: StoredSession, event: Event): { values: StateRecord; counts: Record<string, number> } => {
+    const values: StateRecord = {};
+    const counts: Record<string, number> = {};
+    const delta = event.actions.stateDelta;
+    for (const op of event.actions.stateOps ?? []) {
+      const key = op.key;
+      const current = Object.hasOwn(values, key) ? values[key] : Object.hasOwn(delta, key) ? delta[key] : storedValue(stored, key);
+      setOwn(values, key, applyStateOp(current, op));
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+    return { values, counts };
+  };
+  const storedValue = (stored: StoredSession, key: string): unknown => {
+    const [record, name] = key.startsWith(APP_PREFIX)
+      ? [appState.get(stored.appName), key.slice(APP_PREFIX.length)]
+      : key.startsWith(USER_PREFIX)
+        ? [userState.get(userMapKey(stored.appName, stored.userId)), key.slice(USER_PREFIX.length)]
+        : [stored.state, key];
+    // Not copied: operations make new values, never change the one they start from.
+    return record !== undefined && Object.hasOwn(record, name) ? record[name] : undefined;
+  };
   const view = (stored: StoredSession, events: Event[]): Session => ({
     appName: stored.appName,
     userId: stored.userId,
@@ -95,11 +118,14 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     revision: stored.revision,
     sharedStateVersions: versionsSeen(stored),
   });
-  /** Writes the delta's keys to their scopes; returns the new versions of the shared keys it wrote. */
-  const applyShared = (appName: string, userId: string, delta: StateRecord, sessionState: StateRecord): Record<string, number> => {
+  /**
+   * Writes the delta's keys to their scopes; returns the new versions of the shared keys it wrote, each bumped once
+   * or by its count in `writes` (one per operation, as the SQL stores do).
+   */
+  const applyShared = (appName: string, userId: string, delta: StateRecord, sessionState: StateRecord, writes: Readonly<Record<string, number>> = {}): Record<string, number> => {
     const written: Record<string, number> = {};
     for (const key of sharedKeysOf(delta)) {
-      written[key] = versionOf(appName, userId, key) + 1;
+      written[key] = versionOf(appName, userId, key) + (writes[key] ?? 1);
       sharedVersions.set(versionKey(appName, userId, key), written[key]);
     }
     const split = splitStateDelta(delta);
@@ -172,13 +198,17 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
         const current = versionOf(stored.appName, stored.userId, key);
         if (current !== loadedVersion(session, key)) throw staleSharedState(session.id, key, loadedVersion(session, key), current);
       }
+      // Operations apply to the values stored now (after this delta), never to the copy's: computed before anything
+      // changes, so one that cannot apply leaves the append unwritten.
+      const operated = operate(stored, persisted);
       const written = applyShared(stored.appName, stored.userId, persisted.actions.stateDelta, stored.state);
+      Object.assign(written, applyShared(stored.appName, stored.userId, operated.values, stored.state, operated.counts));
       stored.events.push(persisted);
       stored.eventIds.add(persisted.id);
       stored.revision += 1;
       stored.lastUpdateTime = persisted.timestamp;
       complete?.();
-      applyToSession(session, event, persisted, stored.revision, written);
+      applyToSession(session, event, persisted, stored.revision, written, operated.values);
       return persisted;
     },
 

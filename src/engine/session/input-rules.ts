@@ -1,6 +1,7 @@
 import type { Content } from '../../contracts/content.js';
 import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
 import type { Event } from '../../contracts/event.js';
+import type { StateOp } from '../../contracts/state-op.js';
 import { APP_PREFIX, USER_PREFIX } from '../state/state-keys.js';
 import { identifierProblem, IDENTIFIER_HINT } from '../util/identifier.js';
 import { joinPath } from '../util/json-reader.js';
@@ -58,6 +59,51 @@ export function stateKeyIssues(record: Readonly<Record<string, unknown>>, path: 
   return issues;
 }
 
+const OP_NAMES: readonly string[] = ['add', 'append', 'setField', 'addToSet'];
+
+/**
+ * Issues for a list of state operations (an event's `stateOps`): each an object with a known `op`, a usable state
+ * `key` and its arguments (`by` a finite number; `items` a list; `field` a string that is not `__proto__`, well-formed
+ * and without NUL; `value` present). With `values`, the arguments must also be plain JSON nested at most
+ * `MAX_JSON_DEPTH` levels (an event's own check covers that when they travel in one).
+ */
+export function stateOpIssues(ops: unknown, path: string, options: { values?: boolean } = {}): ValidationIssue[] {
+  if (!Array.isArray(ops)) return [{ path, message: 'must be a list of state operations ({ op, key, … })' }];
+  const issues: ValidationIssue[] = [];
+  ops.forEach((op: unknown, index) => {
+    const at = joinPath(path, index);
+    if (typeof op !== 'object' || op === null || Array.isArray(op)) {
+      issues.push({ path: at, message: 'must be a state operation ({ op, key, … })' });
+      return;
+    }
+    const record = op as Record<string, unknown>;
+    const name = record['op'];
+    if (typeof name !== 'string' || !OP_NAMES.includes(name)) issues.push({ path: joinPath(at, 'op'), message: `must be one of ${OP_NAMES.join(', ')}` });
+    const key = record['key'];
+    if (typeof key !== 'string') issues.push({ path: joinPath(at, 'key'), message: 'must be a state key (a string)' });
+    else issues.push(...stateKeyIssues({ [key]: true }, joinPath(at, 'key')).map((issue) => ({ ...issue, path: joinPath(at, 'key') })));
+    const args: [string, unknown][] = [];
+    if (name === 'add') {
+      const by = record['by'];
+      if (typeof by !== 'number' || !Number.isFinite(by)) issues.push({ path: joinPath(at, 'by'), message: 'must be a finite number' });
+    } else if (name === 'append' || name === 'addToSet') {
+      if (!Array.isArray(record['items'])) issues.push({ path: joinPath(at, 'items'), message: 'must be a list of values' });
+      else args.push(['items', record['items']]);
+    } else if (name === 'setField') {
+      const field = record['field'];
+      const problem = typeof field !== 'string' ? 'must be a string' : field === PROTO_KEY ? 'is not a usable field name (it would replace the object’s prototype)' : identifierProblem(field);
+      if (problem !== undefined) issues.push({ path: joinPath(at, 'field'), message: problem });
+      if (record['value'] === undefined) issues.push({ path: joinPath(at, 'value'), message: 'is required (use null for no value)' });
+      else args.push(['value', record['value']]);
+    }
+    for (const [field, value] of options.values === true ? args : []) {
+      const problem = findNonJson(value, joinPath(at, field), { maxDepth: MAX_JSON_DEPTH });
+      if (problem !== undefined) issues.push(jsonIssue(problem));
+    }
+  });
+  return issues;
+}
+
 /** The issue for a value that cannot be stored as JSON. */
 export function jsonIssue(problem: JsonProblem): ValidationIssue {
   return { path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` };
@@ -83,6 +129,7 @@ export function eventIssues(event: Event, path: string): ValidationIssue[] {
   if (idProblem !== undefined) issues.push({ path: joinPath(path, 'id'), message: idProblem });
   const delta = event.actions.stateDelta;
   issues.push(...stateKeyIssues(delta, joinPath(joinPath(path, 'actions'), 'stateDelta')));
+  if (event.actions.stateOps !== undefined) issues.push(...stateOpIssues(event.actions.stateOps, joinPath(joinPath(path, 'actions'), 'stateOps')));
   const { problem, depth } = inspectJson(event, path, { maxDepth: MAX_JSON_DEPTH + ENVELOPE_DEPTH });
   // Deeper than a value may be: find the value that is, so the error names it and the values' own limit.
   const found = depth > MAX_JSON_DEPTH ? (valueDepthProblem(event, path) ?? problem) : problem;
@@ -110,6 +157,12 @@ function valueDepthProblem(event: Event, path: string): JsonProblem | undefined 
     if (problem !== undefined) return problem;
   }
   const payloads: [unknown, string][] = [];
+  (Array.isArray(event.actions.stateOps) ? event.actions.stateOps : []).forEach((op: StateOp, index) => {
+    if (typeof op !== 'object' || op === null) return;
+    const at = joinPath(joinPath(actions, 'stateOps'), index);
+    if (op.op === 'setField') payloads.push([op.value, joinPath(at, 'value')]);
+    else if (op.op !== 'add') payloads.push([op.items, joinPath(at, 'items')]);
+  });
   partPayloads(event.content, joinPath(path, 'content'), payloads);
   const compaction = event.actions.compaction;
   if (compaction !== undefined) partPayloads(compaction.compactedContent, joinPath(joinPath(actions, 'compaction'), 'compactedContent'), payloads);

@@ -1,6 +1,7 @@
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Event } from '../../contracts/event.js';
 import type { Session } from '../../contracts/session.js';
+import type { StateOp } from '../../contracts/state-op.js';
 import { JsonReader, joinPath } from '../util/json-reader.js';
 import { checkUniqueEventIds, readEvent } from './decode-event.js';
 import { identifierIssues, jsonIssue, stateKeyIssues, stateValueProblem } from './input-rules.js';
@@ -65,6 +66,23 @@ export function sessionToJson(session: Session): SessionJson {
   };
 }
 
+/** The JSON form of a state operation: `op`, `key`, then its arguments, in a fixed order. */
+export function stateOpToJson(op: StateOp): StateOp {
+  switch (op.op) {
+    case 'add':
+      return { op: 'add', key: op.key, by: op.by };
+    case 'append':
+      return { op: 'append', key: op.key, items: op.items };
+    case 'setField':
+      return { op: 'setField', key: op.key, field: op.field, value: op.value };
+    case 'addToSet':
+      return { op: 'addToSet', key: op.key, items: op.items };
+    default:
+      // Not an operation at all: kept as it is, for the event's check to name.
+      return op;
+  }
+}
+
 /** The JSON form of an event, with its keys in a fixed order so equal events serialize to equal bytes. */
 export function eventToJson(event: Event): Event {
   const actions = event.actions;
@@ -77,6 +95,7 @@ export function eventToJson(event: Event): Event {
     ...(event.content === undefined ? {} : { content: event.content }),
     actions: {
       stateDelta: actions.stateDelta,
+      ...(actions.stateOps === undefined || actions.stateOps.length === 0 ? {} : { stateOps: actions.stateOps.map(stateOpToJson) }),
       artifactDelta: actions.artifactDelta,
       ...(actions.transferToAgent === undefined ? {} : { transferToAgent: actions.transferToAgent }),
       ...(actions.escalate === undefined ? {} : { escalate: actions.escalate }),

@@ -4,10 +4,10 @@ import type { Event } from '../../contracts/event.js';
 import type { CreateSessionInput } from '../../contracts/session-store.js';
 import type { Session, SessionKey } from '../../contracts/session.js';
 import { withoutTempKeys, type StateRecord } from '../state/state-delta.js';
-import { APP_PREFIX, USER_PREFIX } from '../state/state-keys.js';
-import { copyValue } from '../util/copy-value.js';
+import { APP_PREFIX, isTempKey, USER_PREFIX } from '../state/state-keys.js';
+import { copyValue, setOwn } from '../util/copy-value.js';
 import { deepFreeze, toStoredJson } from '../util/json-value.js';
-import { checkKeyFields, eventIssues, identifierIssues, jsonIssue, refuse, stateKeyIssues, stateValueProblem } from './input-rules.js';
+import { checkKeyFields, eventIssues, identifierIssues, jsonIssue, refuse, stateKeyIssues, stateOpIssues, stateValueProblem } from './input-rules.js';
 import { eventToJson } from './session-json.js';
 
 // Behaviour every session store shares, so the implementations cannot drift apart.
@@ -106,24 +106,38 @@ export function checkSessionKey(key: { readonly [K in keyof SessionKey]?: string
   checkKeyFields('session key', values);
 }
 
-/** The event as storage keeps it: validated (id, state keys, JSON and its depth), `temp:` keys removed, copied, frozen. */
+/**
+ * The event as storage keeps it: validated (id, state keys, operations, JSON and its depth), `temp:` keys and their
+ * operations removed, copied, frozen.
+ */
 export function prepareStoredEvent(event: Event): Event {
   const keyIssues = stateKeyIssues(event.actions.stateDelta, 'event.actions.stateDelta');
+  if (event.actions.stateOps !== undefined) keyIssues.push(...stateOpIssues(event.actions.stateOps, 'event.actions.stateOps'));
   refuse('event', keyIssues);
   const stateDelta = withoutTempKeys(event.actions.stateDelta);
-  const candidate = eventToJson({ ...event, actions: { ...event.actions, stateDelta } });
+  const stateOps = event.actions.stateOps?.filter((op) => !isTempKey(op.key));
+  const { stateOps: _given, ...actions } = event.actions;
+  const candidate = eventToJson({ ...event, actions: { ...actions, stateDelta, ...(stateOps === undefined || stateOps.length === 0 ? {} : { stateOps }) } });
   refuse('event', eventIssues(candidate, 'event'));
   return deepFreeze(toStoredJson(candidate));
 }
 
 /**
  * Brings the caller's session copy up to date after a successful append; `sharedVersions` are the new versions
- * of the shared keys the append wrote.
+ * of the shared keys the append wrote, `operated` the values its state operations left in storage, by key.
  */
-export function applyToSession(session: Session, original: Event, persisted: Event, revision: number, sharedVersions: Readonly<Record<string, number>> = {}): void {
+export function applyToSession(
+  session: Session,
+  original: Event,
+  persisted: Event,
+  revision: number,
+  sharedVersions: Readonly<Record<string, number>> = {},
+  operated: Readonly<Record<string, unknown>> = {},
+): void {
   for (const [key, value] of Object.entries(original.actions.stateDelta)) {
-    session.state[key] = copyValue(Object.hasOwn(persisted.actions.stateDelta, key) ? persisted.actions.stateDelta[key] : value);
+    setOwn(session.state, key, copyValue(Object.hasOwn(persisted.actions.stateDelta, key) ? persisted.actions.stateDelta[key] : value));
   }
+  for (const [key, value] of Object.entries(operated)) setOwn(session.state, key, copyValue(value));
   session.events.push(persisted);
   session.lastUpdateTime = persisted.timestamp;
   session.revision = revision;

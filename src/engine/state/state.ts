@@ -1,20 +1,27 @@
+import { ValidationError } from '../../contracts/errors/validation-error.js';
+import type { StateOp } from '../../contracts/state-op.js';
+import { JSON_VALUE_HINT, stateOpIssues } from '../session/input-rules.js';
 import { copyValue, setOwn } from '../util/copy-value.js';
+import { applyStateOp } from './apply-state-op.js';
+import { recordOp, recordSet } from './state-changes.js';
 import type { StateRecord } from './state-delta.js';
 import { isTempKey } from './state-keys.js';
 
 /**
  * The state an invocation works with: reads see the session's merged state plus everything written so far,
- * writes are recorded in a delta that travels on the next event. Values go in and come out as copies,
- * so mutating a value read from state never changes storage, another session, or this view.
+ * writes are recorded in a delta (values) and a list of operations that travel on the next event. Values go in and
+ * come out as copies, so mutating a value read from state never changes storage, another session, or this view.
  */
 export class State {
   readonly #base: StateRecord;
   readonly #delta: StateRecord;
+  readonly #ops: StateOp[];
 
-  /** `base` is the state the writes land in (a session's live state); `delta` collects the writes. */
-  constructor(base: StateRecord, delta: StateRecord = {}) {
+  /** `base` is the state the writes land in (a session's live state); `delta` and `ops` collect the writes. */
+  constructor(base: StateRecord, delta: StateRecord = {}, ops: StateOp[] = []) {
     this.#base = base;
     this.#delta = delta;
+    this.#ops = ops;
   }
 
   get<T = unknown>(key: string): T | undefined;
@@ -33,21 +40,42 @@ export class State {
     const stored = copyValue(value);
     // Own properties even for `__proto__`, which the store then refuses by name instead of a prototype changing here.
     setOwn(this.#base, key, stored);
-    setOwn(this.#delta, key, copyValue(stored));
+    recordSet({ delta: this.#delta, ops: this.#ops }, key, copyValue(stored));
   }
 
   update(values: Readonly<StateRecord>): void {
     for (const [key, value] of Object.entries(values)) this.set(key, value);
   }
 
+  add(key: string, by: number): void {
+    this.#operate({ op: 'add', key, by });
+  }
+
+  append(key: string, ...items: unknown[]): void {
+    this.#operate({ op: 'append', key, items });
+  }
+
+  setField(key: string, field: string, value: unknown): void {
+    this.#operate({ op: 'setField', key, field, value });
+  }
+
+  addToSet(key: string, ...items: unknown[]): void {
+    this.#operate({ op: 'addToSet', key, items });
+  }
+
   /** True once anything was written through this view. */
   hasDelta(): boolean {
-    return Object.keys(this.#delta).length > 0;
+    return Object.keys(this.#delta).length > 0 || this.#ops.length > 0;
   }
 
   /** A copy of the pending writes. */
   delta(): StateRecord {
     return copyValue(this.#delta);
+  }
+
+  /** A copy of the pending operations. */
+  stateOps(): StateOp[] {
+    return copyValue(this.#ops);
   }
 
   /** A copy of everything visible, optionally without `temp:` keys. */
@@ -60,5 +88,21 @@ export class State {
       }
     }
     return copyValue(record);
+  }
+
+  // Checked here, so a bad call fails in the tool that made it; applied to the visible value at once, as `set`
+  // of the result would be; recorded to travel on the next event (a `temp:` key's only locally).
+  #operate(given: StateOp): void {
+    const issues = stateOpIssues([given], '', { values: true }).map((issue) => ({ ...issue, path: issue.path.replace(/^\[0\]\.?/, '') }));
+    if (issues.length > 0) {
+      const json = issues.some((issue) => issue.message.startsWith('cannot be stored as JSON'));
+      throw new ValidationError({ subject: `state operation ${given.op} on ${JSON.stringify(given.key)}`, issues, ...(json ? { hint: JSON_VALUE_HINT } : {}) });
+    }
+    const op = copyValue(given);
+    const key = op.key;
+    const current = Object.hasOwn(this.#delta, key) ? this.#delta[key] : Object.hasOwn(this.#base, key) ? this.#base[key] : undefined;
+    setOwn(this.#base, key, applyStateOp(current, copyValue(op)));
+    if (isTempKey(key) && !Object.hasOwn(this.#delta, key)) return;
+    recordOp({ delta: this.#delta, ops: this.#ops }, op);
   }
 }

@@ -1,6 +1,7 @@
 import { UnavailableError } from '../../contracts/errors/unavailable-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { SqlDialect, SqlDriver, SqlExecutor } from './sql-driver.js';
+import { stateOpFunctions } from './state-op-functions.js';
 
 /** One step of the schema; its position in `MIGRATIONS` (from 1) is the schema version it brings the database to. */
 export type Migration = {
@@ -216,6 +217,13 @@ END $$`,
   ];
 }
 
+// Version 7. State operations (`add`, `append`, `setField`, `addToSet`) apply in the statement that writes them, to
+// the stored value, so they never conflict: on PostgreSQL through the PL/pgSQL function `agentctx_state_op` (and a
+// helper) made here; SQLite runs the same JavaScript as the in-memory store, registered on each connection.
+function stateOperations(dialect: SqlDialect): string[] {
+  return dialect === 'postgres' ? stateOpFunctions() : [];
+}
+
 /** Every migration, oldest first. Append only: a released entry never changes. */
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', statements: initialSchema },
@@ -224,6 +232,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'artifacts', statements: artifacts },
   { name: 'model call lifecycle', statements: modelCallLifecycle },
   { name: 'write checks', statements: writeChecks },
+  { name: 'state operations', statements: stateOperations },
 ];
 
 /** The schema version this release writes. */

@@ -27,7 +27,8 @@ import type { SqlDriver, SqlExecutor, SqlParam } from './sql-driver.js';
 import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
 import { AfterRollback, explained, judgeInOrder, RewriteWhole, type Step } from './pipelined.js';
 import { sqlModelCalls } from './sql-model-calls.js';
-import { mergedState, readMergedState, writeState, writeStateChecked, type SessionKeyParams, type SharedStateRow, type StateRow } from './state-rows.js';
+import { mergedState, readMergedState, writeState, type SessionKeyParams, type SharedStateRow, type StateRow } from './state-rows.js';
+import { writeStateChanges } from './state-ops.js';
 
 export type SqlSessionStoreOptions = StoreClock & {
   /** The store's `name`; defaults to the driver's dialect (`sqlite`, `postgres`). */
@@ -163,6 +164,7 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
           return row.revision === loaded ? eventExists(persisted.id, session.id) : staleSession(session.id, loaded, row.revision);
         });
       let written: Record<string, number> = {};
+      let operated: StateRecord = {};
       // One transaction whose statements leave at once (with BEGIN and COMMIT, on PostgreSQL) and are judged in order.
       const write = () =>
         driver.atomic((tx) => {
@@ -181,9 +183,11 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
               refused: (error: unknown) => (isConstraintError(error) ? refusal() : undefined),
             },
           ] as Step[];
-          // Shared keys are compared-and-set against the versions this copy saw; a loser rolls the append back.
-          const state = writeStateChecked(tx, driver.dialect, driver, key, split, session);
-          written = state.written;
+          // Shared keys are compared-and-set against the versions this copy saw; a loser rolls the append back. State
+          // operations apply to the stored values in their own statements, and are never refused (state-ops.ts).
+          const state = writeStateChanges(tx, driver.dialect, driver, key, split, persisted.actions.stateOps ?? [], session);
+          written = state.versions;
+          operated = state.values;
           // The answer and its call's record are written together, or neither is.
           return [...steps, ...state.steps, ...(completion?.write(tx, driver) ?? [])];
         });
@@ -198,7 +202,7 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
         });
       const revision = next;
       completion?.written();
-      applyToSession(session, event, persisted, revision, written);
+      applyToSession(session, event, persisted, revision, written, operated);
       return persisted;
     },
 

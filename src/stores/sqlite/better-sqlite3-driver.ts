@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { judgeInOrder, type Step } from '../sql/pipelined.js';
 import type { SqlDriver, SqlExecutor, SqlParam, TransactionOptions } from '../sql/sql-driver.js';
+import { sqliteStateOp, STATE_OP_FUNCTION } from '../sql/state-ops.js';
 import { acquireFileLock } from './serial-lock.js';
 
 export type BetterSqlite3DriverOptions = {
@@ -35,6 +36,8 @@ export function createBetterSqlite3Driver(options: BetterSqlite3DriverOptions): 
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    // State operations run in the statements that write them, with the in-memory store's own JavaScript.
+    db.function(STATE_OP_FUNCTION, { deterministic: true }, sqliteStateOp);
   } catch (error) {
     release();
     db.close();

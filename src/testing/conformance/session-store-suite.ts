@@ -6,6 +6,7 @@ import type { Session } from '../../contracts/session.js';
 import { createEvent } from '../../engine/session/create-event.js';
 import { modelCallCases, type TwinStore } from './model-call-cases.js';
 import { sharedStateCases } from './shared-state-cases.js';
+import { stateOpCases } from './state-op-cases.js';
 
 export type SessionStoreSuiteOptions = {
   /** Shown in the test names. */
@@ -298,6 +299,8 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
     });
 
     sharedStateCases(setup);
+
+    stateOpCases(setup, options.twin);
 
     modelCallCases(setup, options.twin);
 
