@@ -16,7 +16,7 @@ export const WORKLOADS: readonly Workload[] = ['independent', 'shared-user', 'sh
 /** A turn the server acknowledged: its stream ended with `done`, so every event in it was stored. */
 export type AcknowledgedTurn = { userId: string; sessionId: string; message: string; eventIds: string[]; ms: number; server: number };
 
-export type ClientResult = { acknowledged: AcknowledgedTurn[]; failed: number; busyRetries: number };
+export type ClientResult = { acknowledged: AcknowledgedTurn[]; failed: number; busyRetries: number; unavailableRetries: number };
 
 /** Which server the clients talk to: `agentctx serve` (its own API), or ADK's API server (`/run_sse`). */
 export type Protocol = 'agentctx' | 'adk';
@@ -37,7 +37,7 @@ export function planClients(clients: number, turns: number, workload: Workload =
  * server died or answered with an error is counted as failed (never acknowledged) and the client goes on.
  */
 export async function runClient(plan: ClientPlan, servers: readonly ServerProcess[], onTurn: () => void, protocol: Protocol = 'agentctx'): Promise<ClientResult> {
-  const result: ClientResult = { acknowledged: [], failed: 0, busyRetries: 0 };
+  const result: ClientResult = { acknowledged: [], failed: 0, busyRetries: 0, unavailableRetries: 0 };
   for (let turn = 0; turn < plan.turns; turn++) {
     const message = `client ${plan.client} turn ${turn}`;
     for (let attempt = 0; ; attempt++) {
@@ -51,6 +51,12 @@ export async function runClient(plan: ClientPlan, servers: readonly ServerProces
         await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
         continue;
       }
+      // The database is away (the server said so before running anything): wait as Retry-After says, then again.
+      if (outcome === 'unavailable' && attempt < 60) {
+        result.unavailableRetries += 1;
+        await new Promise((resolve) => setTimeout(resolve, 500 + Math.random() * 500));
+        continue;
+      }
       if (Array.isArray(outcome)) result.acknowledged.push({ userId: plan.userId, sessionId: plan.sessionId, message, eventIds: outcome, ms: performance.now() - started, server: pick.index });
       else result.failed += 1;
       break;
@@ -60,17 +66,17 @@ export async function runClient(plan: ClientPlan, servers: readonly ServerProces
   return result;
 }
 
-/** The stored events' ids, in stream order; `busy` for a 409; `failed` for anything else. */
-async function runTurn(base: string, plan: ClientPlan, message: string): Promise<string[] | 'busy' | 'failed'> {
+/** The stored events' ids, in stream order; `busy` for a 409; `unavailable` for a 503 (nothing ran); `failed` for anything else. */
+async function runTurn(base: string, plan: ClientPlan, message: string): Promise<string[] | 'busy' | 'unavailable' | 'failed'> {
   try {
     const response = await fetch(`${base}/apps/${APP}/users/${plan.userId}/sessions/${plan.sessionId}/run`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ message }),
     });
-    if (response.status === 409) {
+    if (response.status === 409 || response.status === 503) {
       await response.body?.cancel();
-      return 'busy';
+      return response.status === 409 ? 'busy' : 'unavailable';
     }
     if (response.status !== 200 || response.body === null) {
       await response.body?.cancel();

@@ -2,7 +2,7 @@
 import { createPostgresSessionStore } from 'agentctx/stores/postgres';
 import { planClients, runClient, type AcknowledgedTurn, type ClientPlan, type Workload } from './scale-client.js';
 import type { SessionStore } from 'agentctx';
-import { freshDatabase, startAdkServer, startFloorServer, startServer, stopServer, type ServerProcess } from './scale-servers.js';
+import { freshDatabase, startAdkServer, startFloorServer, startServer, stopServer, type ServerProcess, type StateWrites } from './scale-servers.js';
 import { verify, type Verification } from './scale-verify.js';
 import { commandCpuMs, machineBusyMs, processCpuMs } from './cpu-time.js';
 import { median } from './stats.js';
@@ -13,10 +13,17 @@ export type ScaleOptions = {
   turns: number;
   /** Kill server 0 with SIGKILL once this share of the planned turns is done; no kill when undefined. */
   killAt: number | undefined;
+  /**
+   * Restart PostgreSQL (a fast shutdown, then start) once this share of the planned turns is done: turns in flight
+   * fail, the servers reconnect. Needs a cluster of the run's own (`postgres` undefined).
+   */
+  restartPostgresAt?: number | undefined;
   /** A PostgreSQL server to make the run's database on; a throwaway cluster when undefined. */
   postgres: string | undefined;
   /** Who shares users and sessions; bench:scale's `mixed` by default. */
   workload?: Workload | undefined;
+  /** How agentctx's tool writes its counts; read-modify-write by default. ADK's tool always reads, modifies and writes. */
+  stateWrites?: StateWrites | undefined;
   /** Whose servers: `agentctx serve` (the default), or ADK's API server with its database session service. */
   framework?: 'agentctx' | 'adk' | undefined;
   progress?: (done: number, planned: number) => void;
@@ -38,10 +45,14 @@ export type ScaleResult = Verification & {
   /** The most attempts one write needed on any server (1: no write ever lost a race); 0 for ADK, which does not retry. */
   mostAttempts: number;
   busyRetries: number;
+  /** Turns sent again after a 503 (the database away; nothing of the turn ran). */
+  unavailableRetries: number;
   acknowledgedTurns: number;
   failedTurns: number;
   plannedTurns: number;
   serverKilled: boolean;
+  /** PostgreSQL was restarted mid-run. */
+  postgresRestarted: boolean;
   /** Acknowledged turns served by the server that was killed (they must all be in the database). */
   acknowledgedByKilled: number;
   seconds: number;
@@ -86,11 +97,15 @@ export async function runFloor(
 
 export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
   const database = await freshDatabase(options.postgres);
+  if (options.restartPostgresAt !== undefined && database.restart === undefined) {
+    await database.drop();
+    throw new Error('restarting PostgreSQL needs a cluster of the run’s own: leave out --postgres (and TEST_POSTGRES_URL)');
+  }
   const servers: ServerProcess[] = [];
   try {
     const adk = options.framework === 'adk';
     const nodeArgs = options.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
-    const start = (first: boolean) => (adk ? startAdkServer(database.url, first, nodeArgs) : startServer(database.url, nodeArgs));
+    const start = (first: boolean) => (adk ? startAdkServer(database.url, first, nodeArgs) : startServer(database.url, nodeArgs, options.stateWrites));
     // The first server migrates the new database (ADK's: creates its tables); the others find it ready.
     servers.push(await start(true));
     servers.push(...(await Promise.all(Array.from({ length: options.servers - 1 }, () => start(false)))));
@@ -119,9 +134,11 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
     // ADK's servers retry nothing and report no conflicts.
     const attempts = new Map<number, number>();
     const poll = setInterval(() => void (adk ? undefined : pollConflicts(servers, conflicts, attempts)), 250);
+    let restarted: Promise<void> | undefined;
     const onTurn = () => {
       done += 1;
       options.progress?.(done, planned);
+      if (restarted === undefined && options.restartPostgresAt !== undefined && done >= planned * options.restartPostgresAt) restarted = database.restart?.();
       if (!killed && options.killAt !== undefined && done >= planned * options.killAt) {
         killed = true;
         const victim = servers[0] as ServerProcess;
@@ -134,6 +151,7 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
     const results = await Promise.all(plans.map((plan) => runClient(plan, servers, onTurn, adk ? 'adk' : 'agentctx')));
     const seconds = (performance.now() - started) / 1000;
     const cpuAfter = { machine: machineBusyMs(), servers: serversCpuMs(servers), postgres: commandCpuMs('postgres') };
+    await restarted;
     clearInterval(poll);
     if (!adk) await pollConflicts(servers, conflicts, attempts);
     const acknowledged: AcknowledgedTurn[] = results.flatMap((result) => result.acknowledged);
@@ -148,10 +166,12 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
       conflictsRetried: [...conflicts.values()].reduce((sum, count) => sum + count, 0) - [...warmupConflicts.values()].reduce((sum, count) => sum + count, 0),
       mostAttempts: Math.max(0, ...attempts.values()),
       busyRetries: results.reduce((sum, result) => sum + result.busyRetries, 0),
+      unavailableRetries: results.reduce((sum, result) => sum + result.unavailableRetries, 0),
       acknowledgedTurns: acknowledged.length,
       failedTurns: results.reduce((sum, result) => sum + result.failed, 0),
       plannedTurns: planned,
       serverKilled: killed,
+      postgresRestarted: restarted !== undefined,
       acknowledgedByKilled: acknowledged.filter((turn) => turn.server === 0).length,
       seconds: round(seconds),
       cpuMsPerTurn: {

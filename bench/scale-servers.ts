@@ -1,26 +1,27 @@
-// Processes for bench:scale: a throwaway PostgreSQL cluster when none is given, and `agentctx serve` servers.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// Processes for bench:scale: a throwaway PostgreSQL cluster when none is given, and the servers.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
+import { startOwnCluster, type OwnCluster } from './postgres-cluster.js';
 
 const root = new URL('..', import.meta.url).pathname;
 
-export type Database = { url: string; drop(): Promise<void> };
+export type Database = {
+  url: string;
+  drop(): Promise<void>;
+  /** Stops PostgreSQL (a fast shutdown: every session ended) and starts it again; only on a cluster of the run's own. */
+  restart?: (() => Promise<void>) | undefined;
+};
 
 /**
- * A fresh database for one run: on the server `base` names, or on a cluster started with `.ci/postgres.sh`
- * (stopped again by `drop`).
+ * A fresh database for one run: on the server `base` names, or on a cluster of its own started with
+ * `.ci/postgres.sh` (which it may restart, and stops again in `drop`).
  */
 export async function freshDatabase(base: string | undefined): Promise<Database> {
-  let server = base;
-  let cluster: string | undefined;
-  if (server === undefined) {
-    const started = spawnSync('bash', [`${root}.ci/postgres.sh`, 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-    if (started.status !== 0) throw new Error('no PostgreSQL: pass --postgres <url> (or set TEST_POSTGRES_URL), or run as root so .ci/postgres.sh can start one');
-    server = /TEST_POSTGRES_URL=(\S+)/.exec(started.stdout)?.[1];
-    cluster = /AGENTCTX_PG_DIR=(\S+)/.exec(started.stdout)?.[1];
-    if (server === undefined) throw new Error(`.ci/postgres.sh printed no URL: ${started.stdout}`);
-  }
+  const cluster = base === undefined ? await startOwnCluster().catch((error: unknown) => {
+    throw new Error(`no PostgreSQL: pass --postgres <url> (or set TEST_POSTGRES_URL), or run as root so .ci/postgres.sh can start one (${error instanceof Error ? error.message : String(error)})`);
+  }) : undefined;
+  const server = base ?? (cluster as OwnCluster).url;
   const name = `agentctx_scale_${process.pid}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: server });
   await admin.connect();
@@ -31,22 +32,33 @@ export async function freshDatabase(base: string | undefined): Promise<Database>
   return {
     url: url.toString(),
     async drop() {
+      if (cluster !== undefined) return cluster.dispose();
       const client = new pg.Client({ connectionString: server });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
-      if (cluster !== undefined) spawnSync('bash', [`${root}.ci/postgres.sh`, 'stop', cluster], { stdio: 'ignore' });
     },
+    restart:
+      cluster === undefined
+        ? undefined
+        : async () => {
+            await cluster.stop();
+            await cluster.start();
+          },
   };
 }
 
+/** How the bench agent's tool writes its counts: read-modify-write `set`s (scale-agent.mjs) or `add`s (scale-agent-ops.mjs). */
+export type StateWrites = 'read-modify-write' | 'operations';
+
 export type ServerProcess = { url: string; child: ChildProcess; alive: boolean };
 
-/** Starts `agentctx serve` with the bench agent on `store`, and resolves once it prints the URL it listens on. */
-export function startServer(store: string, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
+/** Starts `agentctx serve` with the bench agent (its counts written as `stateWrites` says) on `store`, and resolves once it prints the URL it listens on. */
+export function startServer(store: string, nodeArgs: readonly string[] = [], stateWrites: StateWrites = 'read-modify-write'): Promise<ServerProcess> {
+  const agent = stateWrites === 'operations' ? 'scale-agent-ops.mjs' : 'scale-agent.mjs';
   const child = spawn(
     process.execPath,
-    [...nodeArgs, `${root}bin/agentctx.js`, 'serve', `${root}bench/scale-agent.mjs`, '--store', store, '--port', '0', '--model', `scripted:${root}bench/scale-script.yaml`],
+    [...nodeArgs, `${root}bin/agentctx.js`, 'serve', `${root}bench/${agent}`, '--store', store, '--port', '0', '--model', `scripted:${root}bench/scale-script.yaml`],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   return listening(child, 'agentctx serve');

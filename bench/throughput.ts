@@ -1,15 +1,16 @@
 // Turns per second of `agentctx serve` processes on one PostgreSQL, by workload and by number of servers: every client
 // its own session (independent), clients of one user writing its `user:` counter from their own sessions (shared
-// user), two clients on one session (shared session). Beside them, ADK's own API server (@google/adk-devtools 2.0.0
+// user: with state operations, and again as read-modify-write), two clients on one session (shared session). Beside them, ADK's own API server (@google/adk-devtools 2.0.0
 // with @google/adk's DatabaseSessionService on the same PostgreSQL) serving the same agent, driven the same way over
 // its own protocol. And a floor: servers that answer the same protocol with a turn's events and do no work, the
 // ceiling this machine's HTTP and clients put on any server. Fake model, clients and database on this machine. Each
 // cell is a fresh database, checked afterwards: events lost or duplicated, counter increments lost.
-// Run: npm run bench:throughput [-- --servers 1,2,4 --clients 32 --turns 8 --warmup 2 --frameworks agentctx,adk,floor --workloads independent,shared-user,shared-session --postgres <url> --cpu-prof <dir> --json]
+// Run: npm run bench:throughput [-- --servers 1,2,4 --clients 32 --turns 8 --warmup 2 --frameworks agentctx,adk,floor --workloads independent,shared-user,shared-user-rmw,shared-session --postgres <url> --cpu-prof <dir> --json]
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import type { Workload } from './scale-client.js';
 import { runFloor, runScale, type ScaleResult } from './scale-run.js';
+import type { StateWrites } from './scale-servers.js';
 
 const { values } = parseArgs({
   options: {
@@ -18,7 +19,7 @@ const { values } = parseArgs({
     turns: { type: 'string', default: '8' },
     warmup: { type: 'string', default: '2' },
     frameworks: { type: 'string', default: 'agentctx,adk,floor' },
-    workloads: { type: 'string', default: 'independent,shared-user,shared-session' },
+    workloads: { type: 'string', default: 'independent,shared-user,shared-user-rmw,shared-session' },
     postgres: { type: 'string' },
     'cpu-prof': { type: 'string' },
     json: { type: 'boolean', default: false },
@@ -36,7 +37,14 @@ const warmupTurns = Number(values.warmup);
 if (!Number.isInteger(warmupTurns) || warmupTurns < 0) throw new Error(`--warmup must be a whole number of turns per client, got ${values.warmup}`);
 const frameworks = (values.frameworks ?? '').split(',').map((each) => each.trim());
 for (const framework of frameworks) if (!['agentctx', 'adk', 'floor'].includes(framework)) throw new Error(`--frameworks takes agentctx, adk and floor, got ${framework}`);
-const ALL_WORKLOADS: [Workload, string][] = [['independent', 'independent'], ['shared-user', 'sharedUser'], ['shared-session', 'sharedSession']];
+// agentctx counts with state operations (its way to write a shared counter); the shared-user workload runs again with
+// read-modify-write, the way ADK's tool (and any plain `set`) does it. Each entry: name, JSON key, agentctx's writes.
+const ALL_WORKLOADS: [Workload | 'shared-user-rmw', string, StateWrites][] = [
+  ['independent', 'independent', 'operations'],
+  ['shared-user', 'sharedUser', 'operations'],
+  ['shared-user-rmw', 'sharedUserReadModifyWrite', 'read-modify-write'],
+  ['shared-session', 'sharedSession', 'operations'],
+];
 const chosen = (values.workloads ?? '').split(',').map((each) => each.trim());
 for (const name of chosen) if (!ALL_WORKLOADS.some(([workload]) => workload === name)) throw new Error(`--workloads takes ${ALL_WORKLOADS.map(([workload]) => workload).join(', ')}, got ${name}`);
 const WORKLOADS = ALL_WORKLOADS.filter(([workload]) => chosen.includes(workload));
@@ -59,7 +67,10 @@ try {
   for (const framework of frameworks as ('agentctx' | 'adk' | 'floor')[]) {
     const byWorkload: Record<string, Record<number, Cell>> = {};
     cells[framework] = byWorkload;
-    for (const [workload, key] of WORKLOADS) {
+    for (const [name, key, stateWrites] of WORKLOADS) {
+      // ADK has no state operations: its tool is read-modify-write in every row, so the second shared-user row is agentctx's alone.
+      if (framework !== 'agentctx' && name === 'shared-user-rmw') continue;
+      const workload: Workload = name === 'shared-user-rmw' ? 'shared-user' : name;
       byWorkload[key] = {};
       for (const servers of serverCounts) {
         if (framework === 'floor') {
@@ -70,10 +81,10 @@ try {
           progress(`  floor     (no runner, no database)  ${servers} server${servers === 1 ? ' ' : 's'}  ${String(floor.turnsPerSecond).padStart(7)} turns/s  p50 ${String(floor.p50Ms).padStart(7)} ms  p99 ${String(floor.p99Ms).padStart(7)} ms  CPU ms/turn ${floor.cpuMsPerTurn.machine ?? '?'} (servers ${floor.cpuMsPerTurn.servers ?? '?'})`);
           continue;
         }
-        const result = await runScale({ servers, clients, turns, killAt: undefined, postgres, workload, framework, warmupTurns, cpuProfileDir: values['cpu-prof'] });
+        const result = await runScale({ servers, clients, turns, killAt: undefined, postgres, workload, framework, stateWrites, warmupTurns, cpuProfileDir: values['cpu-prof'] });
         const { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, mostAttempts, lostUpdates, lostEvents, duplicatedEvents, cpuMsPerTurn } = result;
         (byWorkload[key] as Record<number, Cell>)[servers] = { turnsPerSecond, p50Ms, p99Ms, failedTurns, conflictsRetried, mostAttempts, lostUpdates, lostEvents, duplicatedEvents, cpuMsPerTurn };
-        progress(`  ${framework.padEnd(9)} ${workload.padEnd(15)} ${servers} server${servers === 1 ? ' ' : 's'}  ${String(turnsPerSecond).padStart(7)} turns/s  p50 ${String(p50Ms).padStart(7)} ms  p99 ${String(p99Ms).padStart(7)} ms  retried ${String(conflictsRetried).padStart(4)} (most attempts ${mostAttempts})  failed ${failedTurns}  lost updates ${lostUpdates}  lost/duplicated events ${lostEvents}/${duplicatedEvents}  CPU ms/turn ${cpuMsPerTurn.machine ?? '?'} (servers ${cpuMsPerTurn.servers ?? '?'}, PostgreSQL ${cpuMsPerTurn.postgres ?? '?'})`);
+        progress(`  ${framework.padEnd(9)} ${name.padEnd(15)} ${servers} server${servers === 1 ? ' ' : 's'}  ${String(turnsPerSecond).padStart(7)} turns/s  p50 ${String(p50Ms).padStart(7)} ms  p99 ${String(p99Ms).padStart(7)} ms  retried ${String(conflictsRetried).padStart(4)} (most attempts ${mostAttempts})  failed ${failedTurns}  lost updates ${lostUpdates}  lost/duplicated events ${lostEvents}/${duplicatedEvents}  CPU ms/turn ${cpuMsPerTurn.machine ?? '?'} (servers ${cpuMsPerTurn.servers ?? '?'}, PostgreSQL ${cpuMsPerTurn.postgres ?? '?'})`);
       }
     }
   }

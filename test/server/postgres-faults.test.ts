@@ -15,7 +15,7 @@ import { createPgDriver } from '../../src/stores/postgres/pg-driver.js';
 import { defineRows } from '../reliability/rows.js';
 import { caught, scratch } from '../reliability/support.js';
 import { spawnAgentctx } from '../support/cli.js';
-import { startOwnCluster, type OwnCluster } from '../support/postgres-cluster.js';
+import { startOwnCluster, type OwnCluster } from '../../bench/postgres-cluster.js';
 import { createTestDatabase, TEST_POSTGRES_URL } from '../support/postgres.js';
 import { api, parseSse, sseReader } from './helpers.js';
 

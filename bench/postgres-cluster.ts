@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repositoryRoot } from './cli.js';
 
 /** A PostgreSQL cluster of one test file's own, which it may stop and start again. */
 export type OwnCluster = {
@@ -15,11 +14,12 @@ export type OwnCluster = {
   dispose(): Promise<void>;
 };
 
-const SCRIPT = join(repositoryRoot, '.ci/postgres.sh');
+const SCRIPT = new URL('../.ci/postgres.sh', import.meta.url).pathname;
 
 /**
- * A throwaway cluster from `.ci/postgres.sh start`, for tests that restart PostgreSQL: the server of
- * `TEST_POSTGRES_URL` is shared by test files running in parallel, which a restart would disturb.
+ * A throwaway cluster from `.ci/postgres.sh start` (as root, or as a user who may run PostgreSQL), for benchmarks
+ * and tests that restart PostgreSQL: the server of `TEST_POSTGRES_URL` is shared by test files running in parallel,
+ * which a restart would disturb.
  */
 export async function startOwnCluster(): Promise<OwnCluster> {
   const started = await exec('bash', [SCRIPT, 'start']);
