@@ -65,6 +65,24 @@ if (TEST_POSTGRES_URL === undefined) {
   const codeOf = (reason: unknown) => (AgentctxError.isInstance(reason) ? reason.code : `not an AgentctxError: ${String(reason)}`);
 
   describe('postgres stores under real concurrency', () => {
+    // Appends issued in one tick leave together on one connection. The refused one aborts its transaction before
+    // the first use of the statement that writes a new user: key, so PostgreSQL refuses that statement's Parse; the
+    // next append counted on it (pg sends a Parse once per connection), fails with 26000, and is sent again.
+    it('sends an append again when an earlier append of its batch lost it a prepared statement', async () => {
+      const store = open({ schema: newSchema(), pool: { max: 1 } });
+      const mine = { appName: 'app', userId: 'u1', sessionId: 'a' };
+      const other = { ...mine, sessionId: 'b' };
+      const [stale, fresh] = [await store.createSession(mine), await store.createSession(other)];
+      const wrong = { ...stale, revision: 7 };
+      const [refused, written] = await Promise.allSettled([
+        store.appendEvent({ session: wrong, event: event({ actions: { stateDelta: { 'user:k': 'from a' } } }) }),
+        store.appendEvent({ session: fresh, event: event({ actions: { stateDelta: { 'user:k': 'from b' } } }) }),
+      ]);
+      expect(refused.status === 'rejected' && codeOf(refused.reason)).toBe('stale_session');
+      expect(written.status).toBe('fulfilled');
+      expect((await store.getSession(other))?.state['user:k']).toBe('from b');
+    });
+
     it('lets exactly one of 20 appends from 20 pools win each revision', async () => {
       const schema = newSchema();
       const stores = Array.from({ length: 20 }, () => open({ schema, pool: { max: 1 } }));

@@ -1,7 +1,8 @@
 import { Pool, types, type CustomTypesConfig, type PoolClient, type PoolConfig } from 'pg';
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
-import { judgeInOrder, type Step } from '../sql/pipelined.js';
+import type { Step } from '../sql/pipelined.js';
+import { atomicBatches } from './atomic-batches.js';
 import { numberPlaceholders, type SqlDriver, type SqlExecutor, type SqlParam, type TransactionOptions } from '../sql/sql-driver.js';
 import { withStoreErrors } from './pg-errors.js';
 import { poolOptionsFromUrl } from './pg-url-options.js';
@@ -112,6 +113,7 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
   });
   const direct = executor(pool);
   const socketOf = (client: PoolClient) => (client as PoolClient & { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;
+  const batched = atomicBatches(pool, executor, socketOf);
 
   // A server that restarted, cannot be reached, has no connection free or timed out: a typed, retryable error.
   return withStoreErrors({
@@ -169,50 +171,7 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
 
     async atomic(issue: (tx: SqlExecutor) => readonly Step[]): Promise<unknown[]> {
       await open();
-      const client = await pool.connect();
-      let issuing = true;
-      const tx = executor(client, () => {
-        if (!issuing) throw new UsageError('A statement was issued after its atomic transaction was sent.', 'Issue every statement of driver.atomic() before returning from its callback.');
-      });
-      // BEGIN, the statements and COMMIT leave in one write. A statement's error aborts the transaction, and the
-      // COMMIT behind it then rolls back: PostgreSQL answers it with ROLLBACK.
-      const socket = socketOf(client);
-      socket?.cork?.();
-      let steps: readonly Step[];
-      let ended: Promise<{ command: string }>;
-      try {
-        const begun = client.query('BEGIN');
-        begun.catch(() => {});
-        try {
-          steps = issue(tx);
-        } catch (error) {
-          void client.query('ROLLBACK').catch(() => {});
-          throw error;
-        }
-        ended = client.query('COMMIT');
-      } finally {
-        issuing = false;
-        socket?.uncork?.();
-      }
-      let broken: Error | undefined;
-      try {
-        const [judged, commit] = await Promise.allSettled([judgeInOrder(steps), ended]);
-        if (commit.status === 'rejected') {
-          broken = commit.reason instanceof Error ? commit.reason : new Error(String(commit.reason));
-          throw judged.status === 'rejected' ? judged.reason : commit.reason;
-        }
-        const committed = commit.value.command === 'COMMIT';
-        if (judged.status === 'fulfilled' && committed) return judged.value;
-        if (judged.status === 'rejected' && !committed) throw judged.reason;
-        // A refusal the statements did not raise, or a rollback no statement explains: the store broke the contract.
-        throw new Error(
-          committed
-            ? `an atomic write was committed although it was refused (${judged.status === 'rejected' ? String(judged.reason) : ''}): a check of the SQL store is not made in its statement`
-            : 'an atomic write was rolled back although every statement succeeded',
-        );
-      } finally {
-        client.release(broken);
-      }
+      return batched(issue);
     },
 
     async close(): Promise<void> {
