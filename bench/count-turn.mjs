@@ -17,3 +17,15 @@ export function countTurnWithOps({ turn }, context) {
   context.state.add('turns', 1);
   return { counted: turn, userTurns: context.state.get('user:turns'), turns: context.state.get('turns') };
 }
+
+// bench:scale's agent, its count_turn tool counting with `count` (countTurn or countTurnWithOps); scale-agent.mjs
+// and scale-agent-ops.mjs are its two forms. The first argument is agentctx's entry (dist/index.js), passed in by them.
+export function scaleAgent({ functionTool, llmAgent }, count) {
+  const countTurnTool = functionTool({
+    name: 'count_turn',
+    description: 'Counts this turn for the user and for the session.',
+    jsonSchema: { type: 'object', properties: { turn: { type: 'string' } }, required: ['turn'] },
+    execute: async (args, context) => count(args, context),
+  });
+  return llmAgent({ name: 'scale', instruction: 'Count every turn, then confirm it.', tools: [countTurnTool] });
+}

@@ -1,6 +1,6 @@
 import { NotFoundError } from '../contracts/errors/not-found-error.js';
 import type { Event } from '../contracts/event.js';
-import { eventToJson } from '../engine/session/session-json.js';
+import { eventJsonText } from '../engine/session/session-json.js';
 import { errorReply, HttpError } from './http-error.js';
 import { readQuery, readRunBody } from './request-input.js';
 import { sessionKey, type Handler } from './route-context.js';
@@ -46,10 +46,11 @@ export const runTurn: Handler = async (context) => {
       for (; step.done !== true; step = await events.next()) {
         const event = step.value;
         if (event.partial === true) {
-          await stream.send('partial', eventToJson(event));
+          await stream.sendText('partial', eventJsonText(event));
         } else {
           count += 1;
-          await stream.send('event', eventToJson(event));
+          // The text the store wrote, not made again per event.
+          await stream.sendText('event', eventJsonText(event));
         }
       }
       stream.finish('done', { events: count });

@@ -33,7 +33,12 @@ export class SseStream {
 
   /** Sends one message; JSON text has no line breaks, so `data` is one line. */
   send(event: string, data: unknown): Promise<void> {
-    return this.#write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    return this.sendText(event, JSON.stringify(data));
+  }
+
+  /** Sends one message whose data is JSON text already (a stored event's, made once). */
+  sendText(event: string, json: string): Promise<void> {
+    return this.#write(`event: ${event}\ndata: ${json}\n\n`);
   }
 
   /** Sends one unnamed message (`data:` alone), the form ADK's API server uses. */

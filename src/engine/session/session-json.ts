@@ -83,6 +83,18 @@ export function stateOpToJson(op: StateOp): StateOp {
   }
 }
 
+// The text of each stored (frozen, so unchanging) event, made once: the store writes it and the servers stream it.
+const storedTexts = new WeakMap<Event, string>();
+
+/** `JSON.stringify(eventToJson(event))`, kept for a frozen event (as stores return them) so it is made only once. */
+export function eventJsonText(event: Event): string {
+  const kept = storedTexts.get(event);
+  if (kept !== undefined) return kept;
+  const text = JSON.stringify(eventToJson(event));
+  if (Object.isFrozen(event)) storedTexts.set(event, text);
+  return text;
+}
+
 /** The JSON form of an event, with its keys in a fixed order so equal events serialize to equal bytes. */
 export function eventToJson(event: Event): Event {
   const actions = event.actions;

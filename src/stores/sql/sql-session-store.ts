@@ -20,6 +20,7 @@ import {
   staleSession,
   windowEvents,
 } from '../../engine/session/store-rules.js';
+import { eventJsonText } from '../../engine/session/session-json.js';
 import { splitStateDelta, withoutTempKeys, type StateRecord } from '../../engine/state/state-delta.js';
 import { deepFreeze, toStoredJson } from '../../engine/util/json-value.js';
 import { lazyMigrations, type MigrationResult } from './migrations.js';
@@ -179,7 +180,7 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
             // Its seq is the revision just bumped: NULL, and so an error, when the bump found another revision; a
             // duplicate seq or event id breaks a unique key. Every refusal of an append is thus raised by the database.
             {
-              result: tx.run(INSERT_EVENT, [...key, ...key, next, persisted.id, persisted.timestamp, JSON.stringify(persisted)]),
+              result: tx.run(INSERT_EVENT, [...key, ...key, next, persisted.id, persisted.timestamp, eventJsonText(persisted)]),
               refused: (error: unknown) => (isConstraintError(error) ? refusal() : undefined),
             },
           ] as Step[];
