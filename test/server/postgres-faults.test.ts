@@ -54,9 +54,10 @@ const cleanUp = async () => {
 
 const SESSIONS = '/apps/waiter/users/u/sessions';
 const KEY: SessionKey = { appName: 'waiter', userId: 'u', sessionId: 's1' };
-// The shutdown ends the lock holder's session and the writer's in either order: the write gets 57P01 ("terminating
-// connection due to administrator command") while it waits, or gets the lock, goes on, and finds its connection gone
-// at its next statement ("Client has encountered a connection error and is not queryable"): either way, cut off.
+// A shutdown ends the lock holder's session and the writer's in either order, and a writer that got the lock first
+// commits at once (its whole transaction is already on the wire): so the test ends the waiting writer's session
+// first, as the shutdown does to every session (57P01, "terminating connection due to administrator command"), then
+// stops the server. The message is matched loosely: the writer may also find its connection gone at its next read.
 const CLOSED = /^PostgreSQL closed the connection during this request: .+\. The server restarted or stopped/;
 const unavailable = (message: RegExp) => ({ code: 'store_unavailable', message: expect.stringMatching(message), hint: expect.stringMatching(/^Retry/) });
 
@@ -83,9 +84,10 @@ async function serve(store: string, release: string, protocol: 'agentctx' | 'adk
 
 /**
  * Holds session `key`'s row locked from another connection, so the store's next append waits mid-transaction (its
- * UPDATE of the revision blocks); `waiting()` counts the statements of the database waiting for a lock.
+ * UPDATE of the revision blocks); `waiting()` counts the statements of the database waiting for a lock, and
+ * `endWaiting()` ends their sessions.
  */
-async function lockSession(url: string, key: SessionKey): Promise<{ waiting(): Promise<number>; release(): Promise<void> }> {
+async function lockSession(url: string, key: SessionKey): Promise<{ waiting(): Promise<number>; endWaiting(): Promise<void>; release(): Promise<void> }> {
   const client = new pg.Client({ connectionString: url });
   // A restart ends this connection too.
   client.on('error', () => undefined);
@@ -94,6 +96,8 @@ async function lockSession(url: string, key: SessionKey): Promise<{ waiting(): P
   await client.query('SELECT 1 FROM agentctx_sessions WHERE app_name = $1 AND user_id = $2 AND id = $3 FOR UPDATE', [key.appName, key.userId, key.sessionId]);
   return {
     waiting: async () => (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0]?.n ?? 0,
+    // What a shutdown does to each session, done to the waiting writer's first.
+    endWaiting: async () => void (await client.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)),
     release: async () => {
       await client.query('COMMIT').catch(() => undefined);
       await client.end().catch(() => undefined);
@@ -151,7 +155,7 @@ export const rows = defineRows(import.meta.url, 'faults', [
   {
     id: 'store.postgres-restart',
     entry: 'serve (PostgreSQL)',
-    tried: 'PostgreSQL stopped (fast shutdown, as a restart does) while a turn\u2019s write waits mid-transaction, requests sent while it is down, then started again; one `agentctx serve` process throughout',
+    tried: 'PostgreSQL stopped (fast shutdown, as a restart does, the waiting writer\u2019s session ended first) while a turn\u2019s write waits mid-transaction, requests sent while it is down, then started again; one `agentctx serve` process throughout',
     expected: 'the turn in flight ends with `event: error` `store_unavailable` ("PostgreSQL closed the connection during this request: terminating connection due to administrator command (SQLSTATE 57P01)", or the connection found broken at the next statement); while down, creating a session, a turn and a read get 503 `store_unavailable` with `Retry-After: 1`; once it is back the same process answers the next turn, which first answers the cut-off call as interrupted (the tool\u2019s answer that was being written is not stored); revision = events; no write retried as a conflict; nothing on stderr',
     skip: NO_CLUSTER,
     timeout: 30_000,
@@ -168,6 +172,7 @@ export const rows = defineRows(import.meta.url, 'faults', [
       const lock = await lockSession(url, KEY);
       await writeFile(release, '');
       await expect.poll(() => lock.waiting(), { timeout: 10_000 }).toBe(1);
+      await lock.endWaiting();
       await stop();
       expect(await stream.rest()).toEqual([{ event: 'error', data: { error: unavailable(CLOSED) } }]);
       await lock.release();
@@ -211,6 +216,7 @@ export const rows = defineRows(import.meta.url, 'faults', [
       const lock = await lockSession(url, key);
       await writeFile(release, '');
       await expect.poll(() => lock.waiting(), { timeout: 10_000 }).toBe(1);
+      await lock.endWaiting();
       await stop();
       expect(await stream.rest()).toEqual([{ event: 'message', data: { error: expect.stringMatching(new RegExp(`${CLOSED.source}.* Retry once the server is back`)) } }]);
       await lock.release();

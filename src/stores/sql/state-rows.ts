@@ -73,10 +73,11 @@ export async function writeState(tx: SqlExecutor, key: SessionKeyParams, split: 
 /**
  * An append's delta: session keys upserted, and each shared key written only if its stored version is still the
  * one `session` saw (compare-and-set: a conditional UPDATE, or an INSERT … DO NOTHING for a key the copy saw
- * absent, whose row count says whether it won). Row locks make this race-free under READ COMMITTED: a concurrent
- * writer of the same key waits, then sees the new version and loses. The statements are issued at once; their
- * steps check them: the first key that moved on fails the transaction with `ConflictError` (`stale_shared_state`),
- * read through `reader` after the rollback. `written` holds the new versions of the shared keys, by prefixed key.
+ * absent, whose row count says whether it won; on PostgreSQL the statement checks that itself and raises, see
+ * checked-statements.ts). Row locks make this race-free under READ COMMITTED: a concurrent writer of the same key
+ * waits, then sees the new version and loses. The statements are issued at once; their steps judge them: the first
+ * key that moved on fails the transaction with `ConflictError` (`stale_shared_state`), its version read through
+ * `reader` after the rollback. `written` holds the new versions of the shared keys, by prefixed key.
  */
 export function writeStateChecked(
   tx: SqlExecutor,
