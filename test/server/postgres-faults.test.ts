@@ -106,6 +106,19 @@ async function lockSession(url: string, key: SessionKey): Promise<{ waiting(): P
 }
 
 /**
+ * Lets the waiting tool go while session `key`'s row is locked, so its answer's write waits mid-transaction, then
+ * stops PostgreSQL under it (the writer's session ended first, as the shutdown does to every session).
+ */
+async function stopMidWrite(url: string, key: SessionKey, release: string, stop: () => Promise<void>): Promise<void> {
+  const lock = await lockSession(url, key);
+  await writeFile(release, '');
+  await expect.poll(() => lock.waiting(), { timeout: 10_000 }).toBe(1);
+  await lock.endWaiting();
+  await stop();
+  await lock.release();
+}
+
+/**
  * What the restart left, after the next turn: one revision per stored event, no event twice, and the tool's answer the
  * restart cut off not stored: the next turn first answered that call as interrupted, then ran its own.
  */
@@ -169,13 +182,8 @@ export const rows = defineRows(import.meta.url, 'faults', [
       const stream = sseReader(await client.run(`${SESSIONS}/s1`, { message: 'go' }));
       expect((await stream.next())?.data).toMatchObject({ author: 'user' });
       expect((await stream.next())?.data).toMatchObject({ content: { parts: [{ functionCall: { name: 'wait' } }] } });
-      const lock = await lockSession(url, KEY);
-      await writeFile(release, '');
-      await expect.poll(() => lock.waiting(), { timeout: 10_000 }).toBe(1);
-      await lock.endWaiting();
-      await stop();
+      await stopMidWrite(url, KEY, release, stop);
       expect(await stream.rest()).toEqual([{ event: 'error', data: { error: unavailable(CLOSED) } }]);
-      await lock.release();
 
       const down = [await client.post(SESSIONS, { sessionId: 's2' }), await client.post(`${SESSIONS}/s1/run`, { message: 'again' }), await client.get(`${SESSIONS}/s1`)];
       for (const answer of down) {
@@ -213,13 +221,8 @@ export const rows = defineRows(import.meta.url, 'faults', [
       const turn = (text: string) => ({ appName: 'waiter', userId: 'u', sessionId: 'adk1', newMessage: { role: 'user', parts: [{ text }] } });
       const stream = sseReader(await fetch(`${server.url}/run_sse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(turn('go')) }));
       expect((await stream.next())?.data).toMatchObject({ content: { parts: [{ functionCall: { name: 'wait' } }] } });
-      const lock = await lockSession(url, key);
-      await writeFile(release, '');
-      await expect.poll(() => lock.waiting(), { timeout: 10_000 }).toBe(1);
-      await lock.endWaiting();
-      await stop();
+      await stopMidWrite(url, key, release, stop);
       expect(await stream.rest()).toEqual([{ event: 'message', data: { error: expect.stringMatching(new RegExp(`${CLOSED.source}.* Retry once the server is back`)) } }]);
-      await lock.release();
 
       for (const answer of [await client.post('/run', turn('again')), await client.post(`${SESSIONS}/adk2`, {})]) {
         expect({ status: answer.status, retryAfter: answer.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '1' });

@@ -36,7 +36,7 @@ else {
       ['shared-session', 'operations'],
     ] as const) {
       it(`${workload} (${stateWrites}): every turn acknowledged, nothing lost or duplicated, no counter increment lost`, async () => {
-        const result = await runScale({ servers: 2, clients: 8, turns: 2, killAt: undefined, postgres: TEST_POSTGRES_URL, workload, stateWrites, warmupTurns: 1 });
+        const result = await runScale({ servers: 2, clients: 8, turns: 2, killAt: undefined, postgres: TEST_POSTGRES_URL, workload, stateWrites });
         expect(result).toMatchObject({ acknowledgedTurns: 16, failedTurns: 0, lostEvents: 0, duplicatedEvents: 0, outOfOrder: 0, counterMismatches: 0, lostUpdates: 0, countedTurns: 16 });
         if (workload === 'shared-user' && stateWrites === 'operations') expect(result).toMatchObject({ conflictsRetried: 0, mostAttempts: 1 });
       }, 60_000);
