@@ -52,3 +52,19 @@ export class RewriteWhole extends Error {
 export async function explained(error: unknown): Promise<unknown> {
   return error instanceof AfterRollback ? error.explain() : error;
 }
+
+/**
+ * Runs `write`; if it was refused with `RewriteWhole`, makes everything whole (`whole`) and runs it once more. Any
+ * other refusal is thrown, explained.
+ */
+export async function writeOrRewriteWhole<T>(write: () => Promise<T>, whole: () => void): Promise<T> {
+  try {
+    return await write().catch((error: unknown) => {
+      if (!(error instanceof RewriteWhole)) throw error;
+      whole();
+      return write();
+    });
+  } catch (error) {
+    throw await explained(error);
+  }
+}

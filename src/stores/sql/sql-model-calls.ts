@@ -29,7 +29,7 @@ import {
 import { applyBase, RequestDeltas } from './request-deltas.js';
 import { applyWireDelta, WireDeltas, type StoredWire } from './wire-deltas.js';
 import { mustChange, mustFind } from './checked-statements.js';
-import { AfterRollback, explained, RewriteWhole, type Step } from './pipelined.js';
+import { AfterRollback, RewriteWhole, writeOrRewriteWhole, type Step } from './pipelined.js';
 import type { SqlDialect, SqlDriver, SqlExecutor } from './sql-driver.js';
 import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
 import type { SessionKeyParams } from './state-rows.js';
@@ -104,7 +104,7 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
         return steps;
       },
       writeWhole: () => {
-        if (wire !== undefined) Object.assign(wire, { text: body, delta: undefined, baseHash: undefined });
+        if (wire !== undefined) writeWireWhole(wire, body);
       },
       written: () => wire?.remember(index),
     };
@@ -159,11 +159,9 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
         })) as [{ model_call_count: number }[]];
         return (taken[0] as { model_call_count: number }).model_call_count;
       };
-      const index = await write().catch((error: unknown) => {
-        if (!(error instanceof RewriteWhole)) throw error;
+      const index = await writeOrRewriteWhole(write, () => {
         Object.assign(stored, deltas.whole(call));
-        if (wire !== undefined) Object.assign(wire, { text: outcome.wire?.body ?? '', delta: undefined, baseHash: undefined });
-        return write();
+        if (wire !== undefined) writeWireWhole(wire, outcome.wire?.body ?? '');
       });
       stored.remember(index);
       // Only an ended call's body is a base: a pending row's outcome is still to be written, body included.
@@ -223,16 +221,12 @@ function wireBaseStep(tx: SqlExecutor, dialect: SqlDialect, key: SessionKeyParam
 
 /** Completes a call in a transaction of its own; a wire difference whose base is gone is written again whole. */
 async function completeInTransaction(driver: SqlDriver, completion: SqlCompletion): Promise<void> {
-  const once = () => driver.atomic((tx) => completion.write(tx, driver));
-  try {
-    await once().catch(async (error: unknown) => {
-      if (!(error instanceof RewriteWhole)) throw error;
-      completion.writeWhole();
-      await once();
-    });
-  } catch (error) {
-    throw await explained(error);
-  }
+  await writeOrRewriteWhole(() => driver.atomic((tx) => completion.write(tx, driver)), completion.writeWhole);
+}
+
+/** A wire body stored whole from now on, not as a difference from another call's. */
+function writeWireWhole(wire: StoredWire, body: string): void {
+  Object.assign(wire, { text: body, delta: undefined, baseHash: undefined });
 }
 
 /** A call's request, with the messages of the calls it continues put back in front. */

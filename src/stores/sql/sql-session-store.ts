@@ -26,7 +26,7 @@ import { deepFreeze, toStoredJson } from '../../engine/util/json-value.js';
 import { lazyMigrations, type MigrationResult } from './migrations.js';
 import type { SqlDriver, SqlExecutor, SqlParam } from './sql-driver.js';
 import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
-import { AfterRollback, explained, judgeInOrder, RewriteWhole, type Step } from './pipelined.js';
+import { AfterRollback, judgeInOrder, writeOrRewriteWhole, type Step } from './pipelined.js';
 import { sqlModelCalls } from './sql-model-calls.js';
 import { mergedState, readMergedState, writeState, type SessionKeyParams, type SharedStateRow, type StateRow } from './state-rows.js';
 import { writeStateChanges } from './state-ops.js';
@@ -192,15 +192,8 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
           // The answer and its call's record are written together, or neither is.
           return [...steps, ...state.steps, ...(completion?.write(tx, driver) ?? [])];
         });
-      await write()
-        .catch((error: unknown) => {
-          if (!(error instanceof RewriteWhole) || completion === undefined) throw error;
-          completion.writeWhole();
-          return write();
-        })
-        .catch(async (error: unknown) => {
-          throw await explained(error);
-        });
+      // Only a completion's wire body can be written as a difference, so only it is made whole.
+      await writeOrRewriteWhole(write, () => completion?.writeWhole());
       const revision = next;
       completion?.written();
       applyToSession(session, event, persisted, revision, written, operated);
