@@ -16,6 +16,12 @@ export type GetSessionInput = SessionKey & {
   numRecentEvents?: number | undefined;
   /** Only events with `timestamp >= afterTimestamp`. */
   afterTimestamp?: number | undefined;
+  /**
+   * Only events stored after this revision: what a copy loaded at `revision` N lacks is `afterRevision: N` (the
+   * n-th append made revision n). Applied before the other windows. A whole number; a store that keeps no such
+   * order may return more, so a caller must check the count (`revision - afterRevision`).
+   */
+  afterRevision?: number | undefined;
 };
 
 export type ListSessionsInput = {

@@ -19,6 +19,7 @@ import type { Telemetry, TelemetrySpan } from '../../contracts/telemetry.js';
 import { NO_SPAN } from '../telemetry/spans.js';
 import type { CallLog } from './call-log.js';
 import type { RetryLanes } from './retry-lanes.js';
+import { catchUp } from '../session/catch-up.js';
 
 /**
  * Writes refused as conflicts are retried, each after reloading the session, for as long as this much time: every
@@ -194,11 +195,13 @@ export class Invocation {
    * which storage never has.
    */
   async reload(): Promise<void> {
-    const { appName, userId, id } = this.session;
-    const fresh = await this.settings.sessions.getSession({ appName, userId, sessionId: id });
-    if (fresh === undefined) throw new NotFoundError({ resource: 'session', id, message: `Session ${id} was deleted during the invocation.` });
     const temp = Object.fromEntries(Object.entries(this.session.state).filter(([key]) => isTempKey(key)));
-    Object.assign(this.session, fresh, { state: { ...fresh.state, ...temp } });
+    // Only what other writers appended is read; the events this copy holds stay.
+    if ((await catchUp(this.settings.sessions, this.session)) === 'gone') {
+      const id = this.session.id;
+      throw new NotFoundError({ resource: 'session', id, message: `Session ${id} was deleted during the invocation.` });
+    }
+    this.session.state = { ...this.session.state, ...temp };
   }
 
   /** What run-level hooks see of this invocation (one object for its whole life, so hooks may key state by it). */

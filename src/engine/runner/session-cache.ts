@@ -2,15 +2,16 @@ import type { SessionMemo } from '../../contracts/memo.js';
 import type { SessionStore } from '../../contracts/session-store.js';
 import type { Session } from '../../contracts/session.js';
 import { createSessionMemo } from '../extensions/memo.js';
+import { catchUp } from '../session/catch-up.js';
 
 type Entry = { session: Session; memo: SessionMemo };
 
 const MAX_SESSIONS = 64;
 
 /**
- * Keeps the sessions this runner worked on, so a turn does not reload a long history it already holds. Before
- * reuse it asks the store for the session's revision and update time (no events) and its current state; if anyone
- * else appended since, or made the session anew, it loads the session again.
+ * Keeps the sessions this runner worked on (the last 64), so a turn does not reload a long history it already
+ * holds. Before reuse the copy catches up with the store in one read (`catchUp`): the current state and whatever
+ * other processes appended since; a session made anew under the same id is loaded whole.
  */
 export class SessionCache {
   readonly #store: SessionStore;
@@ -25,28 +26,17 @@ export class SessionCache {
   async load(userId: string, sessionId: string): Promise<Entry | undefined> {
     const key = this.#key(userId, sessionId);
     const entry = this.#entries.get(key);
-    const input = { appName: this.#appName, userId, sessionId };
     if (entry !== undefined) {
-      const head = await this.#store.getSession({ ...input, numRecentEvents: 0 });
-      if (head === undefined) {
-        this.#entries.delete(key);
-        return undefined;
-      }
-      // The update time too: a session deleted and made again elsewhere may have reached the same revision.
-      if (head.revision === entry.session.revision && head.lastUpdateTime === entry.session.lastUpdateTime) {
-        // State is read fresh (with the versions of its shared keys): other sessions may have changed app: and user: keys.
-        entry.session.state = head.state;
-        if (head.sharedStateVersions === undefined) delete entry.session.sharedStateVersions;
-        else entry.session.sharedStateVersions = head.sharedStateVersions;
-        this.#entries.delete(key);
-        this.#entries.set(key, entry);
-        return entry;
-      }
+      // One read: the head, and the events other processes appended since this copy's revision (none, usually).
+      const found = await catchUp(this.#store, entry.session);
+      this.#entries.delete(key);
+      if (found === 'gone') return undefined;
+      this.#entries.set(key, entry);
+      return entry;
     }
-    const session = await this.#store.getSession(input);
+    const session = await this.#store.getSession({ appName: this.#appName, userId, sessionId });
     if (session === undefined) return undefined;
-    const fresh: Entry = { session, memo: entry?.memo ?? createSessionMemo() };
-    this.#entries.delete(key);
+    const fresh: Entry = { session, memo: createSessionMemo() };
     this.#entries.set(key, fresh);
     if (this.#entries.size > MAX_SESSIONS) this.#entries.delete(this.#entries.keys().next().value as string);
     return fresh;

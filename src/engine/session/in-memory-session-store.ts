@@ -17,6 +17,7 @@ import type {
   StoreClock,
 } from '../../contracts/session-store.js';
 import {
+  afterRevisionOf,
   applyToSession,
   checkCreateInput,
   checkSessionKey,
@@ -164,9 +165,11 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
 
     async getSession(input: GetSessionInput): Promise<Session | undefined> {
       checkSessionKey(input);
+      const after = afterRevisionOf(input);
       const stored = sessions.get(sessionMapKey(input));
       if (stored === undefined) return undefined;
-      return view(stored, windowEvents(stored.events, input));
+      // The n-th append made revision n and is events[n - 1].
+      return view(stored, windowEvents(after === undefined ? stored.events : stored.events.slice(after), input));
     },
 
     async listSessions(input: ListSessionsInput): Promise<Session[]> {

@@ -1,5 +1,6 @@
 import { ConflictError } from '../../contracts/errors/conflict-error.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
+import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Event } from '../../contracts/event.js';
 import type { CreateSessionInput } from '../../contracts/session-store.js';
 import type { Session, SessionKey } from '../../contracts/session.js';
@@ -20,6 +21,23 @@ export function windowEvents(events: readonly Event[], window: { numRecentEvents
     selected = selected.filter((event) => event.timestamp >= after);
   }
   return selected;
+}
+
+/**
+ * `afterRevision` of a `getSession` window: a whole number of appends, or undefined. Anything else is refused, so no
+ * store reads a window nobody asked for.
+ */
+export function afterRevisionOf(window: { afterRevision?: number | undefined }): number | undefined {
+  const after = window.afterRevision;
+  if (after === undefined) return undefined;
+  if (typeof after !== 'number' || !Number.isSafeInteger(after) || after < 0) {
+    throw new ValidationError({
+      subject: 'getSession window',
+      issues: [{ path: 'afterRevision', message: `must be a whole number of appends (0 or more), got ${String(after)}` }],
+      hint: 'Pass the revision of the copy you hold (session.revision), or leave afterRevision out for every event.',
+    });
+  }
+  return after;
 }
 
 /** The order of `listSessions`: most recently updated first, ties by id. Sorts in place. */

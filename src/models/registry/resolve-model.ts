@@ -42,7 +42,8 @@ export async function resolveModel(name: string, options: ResolveModelOptions = 
         throw new AgentctxError({ code: 'usage', message: `Cannot load the script of '${name}' here.`, hint: 'Pass loadScript, or make the model with createScriptedModel.' });
       }
       const { createScriptedModel } = await import('../scripted/scripted-model.js');
-      return createScriptedModel(await options.loadScript(spec.file), { modelId: spec.file });
+      // Nobody holding a model by its name can read what it was asked, and a server would keep every request forever.
+      return createScriptedModel(await options.loadScript(spec.file), { modelId: spec.file, record: false });
     }
   }
 }

@@ -9,6 +9,7 @@ import type {
   StoreClock,
 } from '../../contracts/session-store.js';
 import {
+  afterRevisionOf,
   applyToSession,
   checkCreateInput,
   checkSessionKey,
@@ -107,13 +108,20 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
 
     async getSession(input: GetSessionInput): Promise<Session | undefined> {
       const key = keyParams(input);
+      const after = afterRevisionOf(input);
       await ready();
-      // Without events it is one statement, which reads one snapshot by itself: the runner's check before each turn.
+      // Without events, or with only those after a revision, it is one statement, which reads one snapshot by
+      // itself: the runner's check before each turn, and what it reads of a session another process moved on.
       const read = async (executor: SqlExecutor) => {
-        const [head, events] = await Promise.all([readHead(executor, key), readEvents(executor, key, input)]);
+        const [head, events] = await Promise.all([readHead(executor, key), readEvents(executor, key, input, after)]);
         return head === undefined ? undefined : { ...head, events };
       };
-      const found = recentLimit(input.numRecentEvents) === 0 ? await read(driver) : await driver.transaction(read, { readOnly: true });
+      const onlyAfter = after !== undefined && input.numRecentEvents === undefined && input.afterTimestamp === undefined;
+      const found = onlyAfter
+        ? await readHead(driver, key, after)
+        : recentLimit(input.numRecentEvents) === 0
+          ? await read(driver)
+          : await driver.transaction(read, { readOnly: true });
       if (found === undefined) return undefined;
       const { revision, updateTime, state, versions, events } = found;
       return { appName: input.appName, userId: input.userId, id: input.sessionId, state, events, lastUpdateTime: updateTime, revision, sharedStateVersions: versions };
@@ -230,33 +238,50 @@ function isConstraintError(error: unknown): boolean {
   return code === '23502' || code === '23505' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
 }
 
-type HeadRow = { part: 's' | 'a' | 'u' | 'o'; state_key: string | null; value_json: string | null; version: number | null; update_time: number | null };
+type HeadRow = { part: 's' | 'a' | 'u' | 'o' | 'e'; state_key: string | null; value_json: string | null; version: number | null; update_time: number | null };
 
 // The session's row and every state row it sees, in one statement (one snapshot, one round trip).
 const READ_HEAD = `SELECT 's' AS part, NULL AS state_key, NULL AS value_json, revision AS version, update_time FROM agentctx_sessions WHERE ${SESSION_WHERE}
   UNION ALL SELECT 'a', state_key, value_json, version, NULL FROM agentctx_app_state WHERE app_name = ?
   UNION ALL SELECT 'u', state_key, value_json, version, NULL FROM agentctx_user_state WHERE app_name = ? AND user_id = ?
   UNION ALL SELECT 'o', state_key, value_json, NULL, NULL FROM agentctx_session_state WHERE ${CHILD_WHERE}`;
+// And the events stored after a revision, in the same snapshot: a copy that fell behind catches up in one statement.
+const READ_HEAD_AND_EVENTS = `${READ_HEAD}
+  UNION ALL SELECT 'e', NULL, event_json, seq, NULL FROM agentctx_events WHERE ${CHILD_WHERE} AND seq > ?`;
 
-/** The session's revision, update time and merged state (with its shared keys' versions); undefined when there is no such session. */
-async function readHead(executor: SqlExecutor, key: SessionKeyParams): Promise<{ revision: number; updateTime: number; state: StateRecord; versions: Record<string, number> } | undefined> {
+type Head = { revision: number; updateTime: number; state: StateRecord; versions: Record<string, number>; events: Event[] };
+
+/**
+ * The session's revision, update time and merged state (with its shared keys' versions), and with `after` the events
+ * stored after that revision; undefined when there is no such session.
+ */
+async function readHead(executor: SqlExecutor, key: SessionKeyParams, after?: number): Promise<Head | undefined> {
   const [appName, userId] = key;
-  const rows = await executor.query<HeadRow>(READ_HEAD, [...key, appName, appName, userId, ...key]);
+  const params = [...key, appName, appName, userId, ...key];
+  const rows = await executor.query<HeadRow>(after === undefined ? READ_HEAD : READ_HEAD_AND_EVENTS, after === undefined ? params : [...params, ...key, after]);
   const session = rows.find((row) => row.part === 's');
   if (session === undefined) return undefined;
   const shared = (part: HeadRow['part']) =>
     rows.filter((row) => row.part === part).map((row) => ({ state_key: row.state_key as string, value_json: row.value_json as string, version: row.version as number }));
   const own = rows.filter((row) => row.part === 'o').map((row) => ({ state_key: row.state_key as string, value_json: row.value_json as string }));
   const { state, versions } = mergedState(own, shared('a'), shared('u'));
-  return { revision: Number(session.version), updateTime: Number(session.update_time), state, versions };
+  const events = rows
+    .filter((row) => row.part === 'e')
+    .sort((a, b) => Number(a.version) - Number(b.version))
+    .map((row) => deepFreeze(JSON.parse(row.value_json as string) as Event));
+  return { revision: Number(session.version), updateTime: Number(session.update_time), state, versions, events };
 }
 
 /** The window's events, selected in SQL: the last N read backwards along the primary key, never the whole history. */
-async function readEvents(tx: SqlExecutor, key: SessionKeyParams, window: GetSessionInput): Promise<Event[]> {
+async function readEvents(tx: SqlExecutor, key: SessionKeyParams, window: GetSessionInput, afterRevision: number | undefined): Promise<Event[]> {
   const limit = recentLimit(window.numRecentEvents);
   if (limit === 0) return [];
   const params: SqlParam[] = [...key];
   let sql = `SELECT event_json FROM agentctx_events WHERE ${CHILD_WHERE}`;
+  if (afterRevision !== undefined) {
+    sql += ' AND seq > ?';
+    params.push(afterRevision);
+  }
   if (limit !== undefined) {
     sql += ' ORDER BY seq DESC LIMIT ?';
     params.push(limit);

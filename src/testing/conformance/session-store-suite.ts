@@ -183,6 +183,30 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
       expect((await store.getSession(key))?.events).toHaveLength(6);
     });
 
+    it('returns the events after a revision with the current head, in one snapshot, and refuses a bad revision', async () => {
+      const { store, app, event } = await setup();
+      const session = await store.createSession({ appName: app, userId: 'u1', sessionId: 's1', state: { 'user:n': 1, own: 'a' } });
+      const appended: Event[] = [];
+      for (let i = 0; i < 4; i++) appended.push(await store.appendEvent({ session, event: event({ timestamp: 100 + i, actions: { stateDelta: { own: `v${i}` } } }) }));
+      const key = { appName: app, userId: 'u1', sessionId: 's1' };
+      const after = await store.getSession({ ...key, afterRevision: 2 });
+      expect(after?.events).toEqual(appended.slice(2));
+      expect(after?.revision).toBe(4);
+      expect(after?.state).toEqual({ 'user:n': 1, own: 'v3' });
+      expect(after?.sharedStateVersions).toEqual((await store.getSession(key))?.sharedStateVersions);
+      expect((await store.getSession({ ...key, afterRevision: 0 }))?.events).toEqual(appended);
+      expect((await store.getSession({ ...key, afterRevision: 4 }))?.events).toEqual([]);
+      expect((await store.getSession({ ...key, afterRevision: 9 }))?.events).toEqual([]);
+      // Applied before the other windows.
+      expect((await store.getSession({ ...key, afterRevision: 1, numRecentEvents: 2 }))?.events).toEqual(appended.slice(2));
+      expect((await store.getSession({ ...key, afterRevision: 3, numRecentEvents: 2 }))?.events).toEqual(appended.slice(3));
+      expect((await store.getSession({ ...key, afterRevision: 1, afterTimestamp: 103 }))?.events).toEqual(appended.slice(3));
+      for (const bad of [-1, 1.5, Number.NaN, '2' as unknown as number]) {
+        await expect(store.getSession({ ...key, afterRevision: bad })).rejects.toMatchObject({ code: 'invalid_input' });
+      }
+      expect(await store.getSession({ ...key, sessionId: 'missing', afterRevision: 1 })).toBeUndefined();
+    });
+
     it('refuses an append from a stale copy with ADK message, and accepts it after a reload', async () => {
       const { store, app, event } = await setup();
       await store.createSession({ appName: app, userId: 'u1', sessionId: 's1' });
