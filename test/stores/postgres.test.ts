@@ -83,6 +83,34 @@ if (TEST_POSTGRES_URL === undefined) {
       expect((await store.getSession(other))?.state['user:k']).toBe('from b');
     });
 
+    it('sends lone statements and atomic writes issued at once on one connection, each answered on its own', async () => {
+      // Room for three connections: statements sent one by one would take more than one.
+      const driver = createPgDriver({ url: url(), schema: newSchema(), pool: { max: 3 } });
+      try {
+        await driver.run('CREATE TABLE batched (id INTEGER PRIMARY KEY, note TEXT NOT NULL)');
+        const backend = 'SELECT pg_backend_pid() AS pid';
+        const [pidBefore, failed, inserted, refused, read, pidAfter] = await Promise.allSettled([
+          driver.query<{ pid: number }>(backend),
+          driver.query('SELECT 1 / 0 AS never'),
+          driver.atomic((tx) => [{ result: tx.run('INSERT INTO batched VALUES (?, ?)', [1, 'kept']) }]),
+          driver.atomic((tx) => [{ result: tx.run('INSERT INTO batched VALUES (?, ?)', [2, 'rolled back']) }, { result: tx.run('INSERT INTO batched VALUES (?, ?)', [1, 'duplicate']) }]),
+          driver.query<{ id: number; note: string; pid: number }>('SELECT id, note, pg_backend_pid() AS pid FROM batched ORDER BY id'),
+          driver.query<{ pid: number }>(backend),
+        ]);
+        // One connection took them all; a lone statement's error and a refused write left it usable for what followed.
+        const pids = [pidBefore, read, pidAfter].map((settled) => (settled.status === 'fulfilled' ? settled.value[0]?.pid : undefined));
+        expect(new Set(pids).size).toBe(1);
+        expect(pids[0]).toEqual(expect.any(Number));
+        expect(failed.status === 'rejected' && (failed.reason as { code?: string }).code).toBe('22012');
+        expect(inserted.status).toBe('fulfilled');
+        expect(refused.status === 'rejected' && (refused.reason as { code?: string }).code).toBe('23505');
+        expect(read).toEqual({ status: 'fulfilled', value: [{ id: 1, note: 'kept', pid: pids[0] }] });
+        expect(await driver.run('UPDATE batched SET note = ? WHERE id = ?', ['changed', 1])).toEqual({ changes: 1 });
+      } finally {
+        await driver.close();
+      }
+    });
+
     it('lets exactly one of 20 appends from 20 pools win each revision', async () => {
       const schema = newSchema();
       const stores = Array.from({ length: 20 }, () => open({ schema, pool: { max: 1 } }));

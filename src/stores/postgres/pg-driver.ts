@@ -2,7 +2,7 @@ import { Pool, types, type CustomTypesConfig, type PoolClient, type PoolConfig }
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Step } from '../sql/pipelined.js';
-import { atomicBatches } from './atomic-batches.js';
+import { batchedStatements } from './batched-statements.js';
 import { numberPlaceholders, type SqlDriver, type SqlExecutor, type SqlParam, type TransactionOptions } from '../sql/sql-driver.js';
 import { withStoreErrors } from './pg-errors.js';
 import { poolOptionsFromUrl } from './pg-url-options.js';
@@ -53,7 +53,8 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const NAMED_STATEMENTS = 256;
 
 /**
- * A `SqlDriver` on a `pg` pool. Statements outside a transaction take any pooled connection; a transaction holds
+ * A `SqlDriver` on a `pg` pool. Statements outside a transaction and atomic writes go out in batches (one connection,
+ * one socket write for what is issued at the same moment, batched-statements.ts); a transaction holds
  * one connection from BEGIN to COMMIT, and its statements are pipelined: those `fn` issues before awaiting any of
  * them go out together. Write transactions run at READ COMMITTED (the store's SQL checks and writes
  * in one statement); read-only ones at REPEATABLE READ, so every statement of one sees the same snapshot.
@@ -97,11 +98,11 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
     });
     return prepared;
   };
-  const send = (target: Pool | PoolClient, sql: string, params: readonly SqlParam[]) => {
+  const send = (target: PoolClient, sql: string, params: readonly SqlParam[]) => {
     const { text, name } = statementFor(sql);
     return target.query(name === undefined ? { text, values: params.map(toPgParam) } : { name, text, values: params.map(toPgParam) });
   };
-  const executor = (target: Pool | PoolClient, guard: () => void = () => {}): SqlExecutor => ({
+  const executor = (target: PoolClient, guard: () => void = () => {}): SqlExecutor => ({
     async query<T>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
       guard();
       return (await send(target, sql, params)).rows as T[];
@@ -111,9 +112,9 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
       return { changes: (await send(target, sql, params)).rowCount ?? 0 };
     },
   });
-  const direct = executor(pool);
   const socketOf = (client: PoolClient) => (client as PoolClient & { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;
-  const batched = atomicBatches(pool, executor, socketOf);
+  // Lone statements and atomic writes issued at the same moment share a connection and a socket write.
+  const batched = batchedStatements(pool, executor, socketOf);
 
   // A server that restarted, cannot be reached, has no connection free or timed out: a typed, retryable error.
   return withStoreErrors({
@@ -121,12 +122,12 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
 
     async query<T>(sql: string, params?: readonly SqlParam[]): Promise<T[]> {
       await open();
-      return direct.query<T>(sql, params);
+      return batched.one((executor) => executor.query<T>(sql, params));
     },
 
     async run(sql: string, params?: readonly SqlParam[]): Promise<{ changes: number }> {
       await open();
-      return direct.run(sql, params);
+      return batched.one((executor) => executor.run(sql, params));
     },
 
     async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, transactionOptions: TransactionOptions = {}): Promise<T> {
@@ -171,7 +172,7 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
 
     async atomic(issue: (tx: SqlExecutor) => readonly Step[]): Promise<unknown[]> {
       await open();
-      return batched(issue);
+      return batched.atomic(issue);
     },
 
     async close(): Promise<void> {

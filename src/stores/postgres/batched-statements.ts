@@ -2,8 +2,10 @@ import { UsageError } from '../../contracts/errors/usage-error.js';
 import { judgeInOrder, type Step } from '../sql/pipelined.js';
 import type { SqlExecutor } from '../sql/sql-driver.js';
 
-/** One atomic write waiting for its batch. */
-type Queued = { issue: (tx: SqlExecutor) => readonly Step[]; resolve: (values: unknown[]) => void; reject: (error: unknown) => void; resent: number };
+/** An atomic write (BEGIN, its statements, COMMIT) or a lone statement (its own implicit transaction), waiting for its batch. */
+type Queued =
+  | { kind: 'atomic'; issue: (tx: SqlExecutor) => readonly Step[]; resolve: (values: unknown[]) => void; reject: (error: unknown) => void; resent: number }
+  | { kind: 'one'; run: (executor: SqlExecutor) => Promise<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void; resent: number };
 
 // How often a write is sent again after its connection lost track of a prepared statement (see `lostStatement`).
 const MAX_RESENDS = 3;
@@ -19,19 +21,25 @@ type Connection = {
   release(error?: Error): void;
 };
 
+/** Statements sent in batches: atomic writes, and lone statements outside any transaction (a session's head, a read). */
+export type BatchedStatements = {
+  atomic(issue: (tx: SqlExecutor) => readonly Step[]): Promise<unknown[]>;
+  one<T>(run: (executor: SqlExecutor) => Promise<T>): Promise<T>;
+};
+
 /**
- * `SqlDriver.atomic` on PostgreSQL, batched: the atomic writes issued in one turn of the event loop leave together
- * on one connection, each its own BEGIN … COMMIT, in one socket write, and their answers come back together. On
- * loopback a socket write and the wake-up it causes cost more than PostgreSQL's work for a statement, so a server
- * running many turns at once pays for one where it paid for each. The transactions stay independent: one that is
- * refused rolls back alone (its COMMIT is answered ROLLBACK) and the next one's BEGIN starts afresh. A broken
- * connection fails the whole batch with its error.
+ * The statements a server issues in one turn of its event loop, outside `transaction`, leave together on one
+ * connection in one socket write, and their answers come back together: each atomic write its own BEGIN … COMMIT,
+ * each lone statement on its own. On loopback a socket write and the wake-up it causes cost more than PostgreSQL's
+ * work for a statement, so a server running many turns at once pays for one where it paid for each. They stay
+ * independent: a refused write rolls back alone (its COMMIT is answered ROLLBACK) and what follows starts afresh. A
+ * broken connection fails the whole batch with its error.
  */
-export function atomicBatches<C extends Connection>(
+export function batchedStatements<C extends Connection>(
   pool: { connect(): Promise<C> },
   executorFor: (client: C, guard: () => void) => SqlExecutor,
   socketOf: (client: C) => Socket | undefined,
-): (issue: (tx: SqlExecutor) => readonly Step[]) => Promise<unknown[]> {
+): BatchedStatements {
   const queue: Queued[] = [];
   let scheduled = false;
 
@@ -50,7 +58,7 @@ export function atomicBatches<C extends Connection>(
     socket?.cork?.();
     let sent: Promise<Error | undefined>[];
     try {
-      sent = batch.map((queued) => sendOne(client, executorFor, queued, enqueue));
+      sent = batch.map((queued) => (queued.kind === 'atomic' ? sendAtomic(client, executorFor, queued, enqueue) : sendOne(client, executorFor, queued, enqueue)));
     } finally {
       socket?.uncork?.();
     }
@@ -66,7 +74,11 @@ export function atomicBatches<C extends Connection>(
     queue.push(queued);
     if (!scheduled) schedule();
   };
-  return (issue) => new Promise<unknown[]>((resolve, reject) => enqueue({ issue, resolve, reject, resent: 0 }));
+  return {
+    atomic: (issue) => new Promise<unknown[]>((resolve, reject) => enqueue({ kind: 'atomic', issue, resolve, reject, resent: 0 })),
+    one: <T>(run: (executor: SqlExecutor) => Promise<T>) =>
+      new Promise<T>((resolve, reject) => enqueue({ kind: 'one', run, resolve: resolve as (value: unknown) => void, reject, resent: 0 })),
+  };
 }
 
 /**
@@ -83,10 +95,10 @@ function lostStatement(error: unknown): boolean {
  * Sends one atomic write (BEGIN, its statements, COMMIT) without waiting, then settles it: its values when it
  * committed, its first failure when the database rolled it back. Resolves to the error that broke the connection, if any.
  */
-async function sendOne<C extends Connection>(
+async function sendAtomic<C extends Connection>(
   client: C,
   executorFor: (client: C, guard: () => void) => SqlExecutor,
-  queued: Queued,
+  queued: Extract<Queued, { kind: 'atomic' }>,
   resend: (queued: Queued) => void,
 ): Promise<Error | undefined> {
   let issuing = true;
@@ -128,4 +140,38 @@ async function sendOne<C extends Connection>(
     );
   }
   return undefined;
+}
+
+/**
+ * Sends a lone statement (or the few a caller issues at once, each its own implicit transaction) and settles it.
+ * A failure PostgreSQL answered (it has a severity) leaves the connection usable; any other means it broke.
+ */
+async function sendOne<C extends Connection>(
+  client: C,
+  executorFor: (client: C, guard: () => void) => SqlExecutor,
+  queued: Extract<Queued, { kind: 'one' }>,
+  resend: (queued: Queued) => void,
+): Promise<Error | undefined> {
+  let issuing = true;
+  const executor = executorFor(client, () => {
+    if (!issuing) throw new UsageError('A statement was issued after its batch was sent.', 'Issue every statement of a batched read before awaiting any of them.');
+  });
+  let result: Promise<unknown>;
+  try {
+    result = queued.run(executor);
+  } finally {
+    issuing = false;
+  }
+  try {
+    queued.resolve(await result);
+    return undefined;
+  } catch (error) {
+    if (lostStatement(error) && queued.resent < MAX_RESENDS) {
+      resend({ ...queued, resent: queued.resent + 1 });
+      return undefined;
+    }
+    queued.reject(error);
+    const answered = typeof (error as { severity?: unknown } | undefined)?.severity === 'string';
+    return answered ? undefined : error instanceof Error ? error : new Error(String(error));
+  }
 }
