@@ -5,7 +5,7 @@
 // its own protocol. And a floor: servers that answer the same protocol with a turn's events and do no work, the
 // ceiling this machine's HTTP and clients put on any server. Fake model, clients and database on this machine. Each
 // cell is a fresh database, checked afterwards: events lost or duplicated, counter increments lost.
-// Run: npm run bench:throughput [-- --servers 1,2,4 --clients 32 --turns 16 --warmup 2 --frameworks agentctx,adk,floor --workloads independent,shared-user,shared-user-rmw,shared-session --postgres <url> --cpu-prof <dir> --json]
+// Run: npm run bench:throughput [-- --servers 1,2,4 --clients 32 --turns 16 --warmup 8 --frameworks agentctx,adk,floor --workloads independent,shared-user,shared-user-rmw,shared-session --postgres <url> --cpu-prof <dir> --json]
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import type { Workload } from './scale-client.js';
@@ -17,7 +17,10 @@ const { values } = parseArgs({
     servers: { type: 'string', default: '1,2,4' },
     clients: { type: 'string', default: '32' },
     turns: { type: 'string', default: '16' },
-    warmup: { type: 'string', default: '2' },
+    // Fresh server processes spend their first seconds compiling (V8's optimizing compiler took 17% of the machine's
+    // CPU 9–17 s into a run of four fresh servers, measured with perf): warm-up turns, on sessions of their own, let
+    // the measured turns see servers that have run for a while, as a deployed server has.
+    warmup: { type: 'string', default: '8' },
     frameworks: { type: 'string', default: 'agentctx,adk,floor' },
     workloads: { type: 'string', default: 'independent,shared-user,shared-user-rmw,shared-session' },
     postgres: { type: 'string' },
