@@ -101,10 +101,8 @@ async function sendAtomic<C extends Connection>(
   queued: Extract<Queued, { kind: 'atomic' }>,
   resend: (queued: Queued) => void,
 ): Promise<Error | undefined> {
-  let issuing = true;
-  const tx = executorFor(client, () => {
-    if (!issuing) throw new UsageError('A statement was issued after its atomic transaction was sent.', 'Issue every statement of driver.atomic() before returning from its callback.');
-  });
+  const item = issuingWindow(client, executorFor, () => new UsageError('A statement was issued after its atomic transaction was sent.', 'Issue every statement of driver.atomic() before returning from its callback.'));
+  const tx = item.executor;
   let steps: readonly Step[];
   let ended: Promise<{ command: string }>;
   const begun = client.query('BEGIN');
@@ -112,14 +110,14 @@ async function sendAtomic<C extends Connection>(
   try {
     steps = queued.issue(tx);
   } catch (error) {
-    issuing = false;
+    item.close();
     // Closes this transaction before the next one of the batch begins.
     void client.query('ROLLBACK').catch(() => {});
     queued.reject(error);
     return undefined;
   }
   ended = client.query('COMMIT');
-  issuing = false;
+  item.close();
   const [judged, commit] = await Promise.allSettled([judgeInOrder(steps), ended]);
   if (commit.status === 'rejected') {
     queued.reject(judged.status === 'rejected' ? judged.reason : commit.reason);
@@ -152,15 +150,12 @@ async function sendOne<C extends Connection>(
   queued: Extract<Queued, { kind: 'one' }>,
   resend: (queued: Queued) => void,
 ): Promise<Error | undefined> {
-  let issuing = true;
-  const executor = executorFor(client, () => {
-    if (!issuing) throw new UsageError('A statement was issued after its batch was sent.', 'Issue every statement of a batched read before awaiting any of them.');
-  });
+  const item = issuingWindow(client, executorFor, () => new UsageError('A statement was issued after its batch was sent.', 'Issue every statement of a batched read before awaiting any of them.'));
   let result: Promise<unknown>;
   try {
-    result = queued.run(executor);
+    result = queued.run(item.executor);
   } finally {
-    issuing = false;
+    item.close();
   }
   try {
     queued.resolve(await result);
@@ -174,4 +169,13 @@ async function sendOne<C extends Connection>(
     const answered = typeof (error as { severity?: unknown } | undefined)?.severity === 'string';
     return answered ? undefined : error instanceof Error ? error : new Error(String(error));
   }
+}
+
+/** An executor for one item of a batch, which refuses statements issued once the item has been sent (`close`). */
+function issuingWindow<C>(client: C, executorFor: (client: C, guard: () => void) => SqlExecutor, misuse: () => Error): { executor: SqlExecutor; close(): void } {
+  let issuing = true;
+  const executor = executorFor(client, () => {
+    if (!issuing) throw misuse();
+  });
+  return { executor, close: () => void (issuing = false) };
 }
