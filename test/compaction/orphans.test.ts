@@ -3,7 +3,7 @@ import type { Event, EventInput } from '../../src/contracts/event.js';
 import { abandonedCalls } from '../../src/engine/compaction/pending-calls.js';
 import { planTokenCompaction } from '../../src/engine/compaction/token-threshold.js';
 import { pythonStr } from '../../src/engine/python/python-format.js';
-import { findUnansweredCalls } from '../../src/engine/runner/interrupted-calls.js';
+import { findUnansweredCalls } from '../../src/engine/runner/unanswered-calls.js';
 import { createEvent } from '../../src/engine/session/create-event.js';
 import { compactionEvent } from '../../src/features/compaction/compaction-event.js';
 import { buildContents } from '../../src/features/contents/build-contents.js';

@@ -3,6 +3,7 @@ import type { Event } from '../../contracts/event.js';
 import type { Session } from '../../contracts/session.js';
 import { createEvent } from '../session/create-event.js';
 import type { Invocation } from './invocation.js';
+import { UNANSWERED_CALLS, type UnansweredCalls } from './unanswered-calls.js';
 
 /**
  * The result recorded for a function call whose run stopped before the tool returned (a crash, a kill, a result that
@@ -11,65 +12,6 @@ import type { Invocation } from './invocation.js';
  */
 export const INTERRUPTED_CALL_ERROR =
   'interrupted: the run that made this call stopped before the tool returned, so its result is lost and it is unknown whether the tool did anything. Check before repeating an action with side effects; call the tool again if you still need its result.';
-
-/** A model event and those of its function calls that nothing answers. */
-export type UnansweredCalls = { readonly event: Event; readonly calls: readonly FunctionCall[] };
-
-// Calls of the framework's own protocols (credentials, confirmations) wait for a person, not for a tool.
-const WAITING_FOR_A_PERSON = new Set(['adk_framework', 'adk_request_credential', 'adk_request_confirmation']);
-
-/**
- * The function calls of model events that no later event on their branch answers, oldest first, grouped by event.
- * Left out: calls without an id (nothing could pair an answer with them), calls waiting for a person (a confirmation
- * or credentials request, or a call one of those names), calls of rewound invocations, and `answered` ids (those the
- * message about to be stored answers).
- */
-export function findUnansweredCalls(events: readonly Event[], answered: ReadonlySet<string> = new Set()): UnansweredCalls[] {
-  const responses = new Map<string, { index: number; branch: string | undefined }[]>();
-  const waiting = new Set<string>();
-  events.forEach((event, index) => {
-    for (const id of Object.keys(event.actions.requestedToolConfirmations ?? {})) waiting.add(id);
-    for (const id of Object.keys(event.actions.requestedAuthConfigs ?? {})) waiting.add(id);
-    for (const part of event.content?.parts ?? []) {
-      if (!('functionResponse' in part) || part.functionResponse.id === undefined) continue;
-      const list = responses.get(part.functionResponse.id) ?? [];
-      list.push({ index, branch: event.branch });
-      responses.set(part.functionResponse.id, list);
-    }
-  });
-  const hidden = rewound(events);
-  const found: UnansweredCalls[] = [];
-  events.forEach((event, index) => {
-    if (event.author === 'user' || event.partial === true || event.content?.role !== 'model' || hidden.has(index)) return;
-    const calls = event.content.parts.flatMap((part) => {
-      if (!('functionCall' in part)) return [];
-      const call = part.functionCall;
-      if (call.id === undefined || call.id === '' || WAITING_FOR_A_PERSON.has(call.name) || waiting.has(call.id) || answered.has(call.id)) return [];
-      const later = (responses.get(call.id) ?? []).some((response) => response.index > index && related(event.branch, response.branch));
-      return later ? [] : [call];
-    });
-    if (calls.length > 0) found.push({ event, calls });
-  });
-  return found;
-}
-
-// One branch sees the other's events: the same branch, an ancestor, or the root (ADK's branch rule, both ways).
-function related(a: string | undefined, b: string | undefined): boolean {
-  if (a === undefined || a === '' || b === undefined || b === '') return true;
-  return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
-}
-
-// Positions a rewind hides: from the first event of the invocation it names up to the rewind itself.
-function rewound(events: readonly Event[]): Set<number> {
-  const hidden = new Set<number>();
-  events.forEach((event, index) => {
-    const target = event.actions.rewindBeforeInvocationId;
-    if (target === undefined) return;
-    const first = events.findIndex((candidate) => candidate.invocationId === target);
-    for (let at = first === -1 ? index : first; at <= index; at++) hidden.add(at);
-  });
-  return hidden;
-}
 
 /**
  * The invocations running in this process, by session: their calls are in flight, never interrupted. Shared by every
@@ -125,7 +67,7 @@ export function interruptedCalls(invocation: Invocation, answered: ReadonlySet<s
   const { session, settings } = invocation;
   const quiet = interruptedAfterMs(settings);
   const now = settings.now();
-  return findUnansweredCalls(session.events, answered).filter(({ event }) => {
+  return invocation.memo.get(UNANSWERED_CALLS).find(session.events, answered).filter(({ event }) => {
     const key = runningKey(session, event.invocationId);
     if (running.has(key)) return false;
     return ended.has(key) || quiet === 0 || (now - event.timestamp) * 1000 >= quiet;
