@@ -45,11 +45,18 @@ export const deleteSession: Handler = async (context) => {
   return { status: 204 };
 };
 
-/** `GET …/sessions/{id}/events[?limit=N][&after=T]` → `{ events }`: the last N, or those at or after time T. */
+/**
+ * `GET …/sessions/{id}/events[?limit=N][&after=T][&afterRevision=R]` → `{ events, revision }`: the last N, those at or
+ * after time T, those appended after revision R (what a client that read the session at R has not seen).
+ */
 export const listEvents: Handler = async (context) => {
-  const { limit, after } = readQuery(context.url.searchParams, { limit: 'count', after: 'number' });
-  const session = await loadSession(context, { ...(limit === undefined ? {} : { numRecentEvents: limit }), ...(after === undefined ? {} : { afterTimestamp: after }) });
-  return { status: 200, body: { events: session.events.map(eventToJson) } };
+  const { limit, after, afterRevision } = readQuery(context.url.searchParams, { limit: 'count', after: 'number', afterRevision: 'count' });
+  const session = await loadSession(context, {
+    ...(limit === undefined ? {} : { numRecentEvents: limit }),
+    ...(after === undefined ? {} : { afterTimestamp: after }),
+    ...(afterRevision === undefined ? {} : { afterRevision }),
+  });
+  return { status: 200, body: { events: session.events.map(eventToJson), revision: session.revision } };
 };
 
 /** `GET …/sessions/{id}/calls` → `{ calls }`: every recorded model call, without its request. */
@@ -87,7 +94,7 @@ export async function requireSession(context: RouteContext): Promise<void> {
   await loadSession(context, { numRecentEvents: 0 });
 }
 
-async function loadSession(context: RouteContext, window: { numRecentEvents?: number; afterTimestamp?: number }): Promise<Session> {
+async function loadSession(context: RouteContext, window: { numRecentEvents?: number; afterTimestamp?: number; afterRevision?: number }): Promise<Session> {
   const key = sessionKey(context);
   const session = await context.runner.sessions.getSession({ ...key, ...window });
   if (session === undefined) throw sessionNotFound(key);

@@ -39,7 +39,12 @@ describe('HTTP API', () => {
     const stored = await runner.sessions.getSession({ appName: 'draft_and_review', userId: 'ann', sessionId: 's1' });
     expect(streamed).toEqual(JSON.parse(JSON.stringify(stored?.events)));
     const events = await client.get(`${app}/s1/events`);
-    expect(events.json).toEqual({ events: streamed });
+    expect(events.json).toEqual({ events: streamed, revision: 3 });
+    // A client that read the session at revision 1 gets what it has not seen, and the revision to ask from next.
+    expect((await client.get(`${app}/s1/events?afterRevision=1`)).json).toEqual({ events: streamed.slice(1), revision: 3 });
+    expect((await client.get(`${app}/s1/events?afterRevision=3`)).json).toEqual({ events: [], revision: 3 });
+    const refused = await client.get(`${app}/s1/events?afterRevision=-1`);
+    expect([refused.status, refused.json.error.code]).toEqual([400, 'invalid_input']);
     const session = await client.get(`${app}/s1`);
     expect(session.json).toMatchObject({ id: 's1', revision: 3, events: streamed, state: { topic: 'X', draft_text: expect.stringMatching(/^Subject X/) } });
     expect((await client.get(`${app}/s1?limit=1`)).json.events).toEqual(streamed.slice(-1));

@@ -78,7 +78,7 @@ Endpoints (JSON unless noted; docs/server.md has them all):
   GET    /apps/{app}/users/{user}/sessions/{id}[?limit=N]
   DELETE /apps/{app}/users/{user}/sessions/{id}
   POST   /apps/{app}/users/{user}/sessions/{id}/run     { message, stateDelta? } → event stream
-  GET    /apps/{app}/users/{user}/sessions/{id}/events[?limit=N]
+  GET    /apps/{app}/users/{user}/sessions/{id}/events[?limit=N][&after=T][&afterRevision=R]
   GET    /apps/{app}/users/{user}/sessions/{id}/calls
   GET    /apps/{app}/users/{user}/sessions/{id}/calls/{n}
   GET    /apps/{app}/users/{user}/sessions/{id}/artifacts
