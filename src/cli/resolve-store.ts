@@ -36,7 +36,7 @@ export async function resolveStore(value: string | undefined, cwd: string): Prom
 export function refuseMissingStore(value: string | undefined, cwd: string): void {
   if (value === 'memory') throw new UsageError('--store memory starts empty, so there would be nothing to read.', 'Name the SQLite file or postgres:// URL that agentctx run, serve or npm start wrote.');
   if (value !== undefined && isPostgresUrl(value)) return;
-  const path = resolve(cwd, value ?? DEFAULT_STORE);
+  const path = sqlitePath(value, cwd);
   if (!existsSync(path)) {
     throw new UsageError(`There is no store at ${path}.`, `Run 'npm start' or 'agentctx run' first, or name the store with --store${value === undefined ? '' : ' (check the path)'}.`);
   }
@@ -59,7 +59,7 @@ export async function resolveArtifactStore(value: string | undefined, cwd: strin
     await usingStore({ store, shown, dialect: 'postgres' }, () => store.migrate());
     return store;
   }
-  const path = resolve(cwd, value ?? DEFAULT_STORE);
+  const path = sqlitePath(value, cwd);
   const { createSqliteArtifactStore } = await import('../stores/sqlite/index.js');
   try {
     return createSqliteArtifactStore({ path });
@@ -76,7 +76,7 @@ export async function resolveSqlStore(value: string | undefined, cwd: string): P
     const { createPostgresSessionStore } = await import('../stores/postgres/index.js');
     return { store: createPostgresSessionStore({ url: value }), shown, dialect: 'postgres' };
   }
-  const path = resolve(cwd, value ?? DEFAULT_STORE);
+  const path = sqlitePath(value, cwd);
   const { createSqliteSessionStore } = await import('../stores/sqlite/index.js');
   try {
     await mkdir(dirname(path), { recursive: true });
@@ -111,6 +111,23 @@ function cannotOpen(dialect: 'sqlite' | 'postgres', shown: string, error: unknow
     `Cannot open ${what} ${shown}: ${reason || 'unknown error'}.`,
     dialect === 'postgres' ? 'Check the URL, that the server is running and reachable, and the user, password and database name.' : 'Check the path and its permissions, and that it is a SQLite database.',
   );
+}
+
+/**
+ * The SQLite file a `--store` value names. A value written as a URL of another kind (ADK's `sqlite:///sessions.db`,
+ * `mysql://…`) is refused rather than taken as a path: it would create a folder named after the scheme.
+ */
+function sqlitePath(value: string | undefined, cwd: string): string {
+  const scheme = value === undefined ? undefined : /^([a-z][a-z0-9+.-]+):/i.exec(value)?.[1];
+  if (value !== undefined && scheme !== undefined) {
+    // SQLAlchemy's form, which ADK takes: sqlite:///relative.db, sqlite:////absolute.db.
+    const path = scheme.toLowerCase() === 'sqlite' ? value.replace(/^sqlite:(\/\/\/|\/\/)?/i, '') : undefined;
+    throw new UsageError(
+      `--store ${value.replace(/^([a-z]+:\/\/[^:/@]*):[^@]*@/i, '$1@')} is a ${scheme}: URL; --store takes a SQLite file's path, a postgres:// URL, or memory.`,
+      path === undefined || path === '' ? 'Name a SQLite file (e.g. --store .agentctx/agentctx.db) or a postgres:// URL.' : `For this SQLite file write its path: --store ${path}`,
+    );
+  }
+  return resolve(cwd, value ?? DEFAULT_STORE);
 }
 
 export function isPostgresUrl(value: string): boolean {

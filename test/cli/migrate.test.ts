@@ -41,6 +41,9 @@ describe('agentctx migrate', () => {
     const unreachable = await agentctx('migrate', '--store', 'postgresql://agent:s3cret@127.0.0.1:1/x?password=s3cret');
     expectOneLineError(unreachable, 2, /Cannot open the PostgreSQL store at postgresql:\/\/agent@127\.0\.0\.1:1\/x: connect ECONNREFUSED 127\.0\.0\.1:1\. Check the URL/);
     for (const result of [bad, unreachable]) expect(result.stderr).not.toContain('s3cret');
+    // A URL of another kind is not taken as a path (it would make a folder named `sqlite:`), and ADK's SQLite form is translated.
+    expectOneLineError(await agentctx('migrate', '--store', 'sqlite:///sessions.db'), 2, /--store sqlite:\/\/\/sessions\.db is a sqlite: URL; --store takes a SQLite file's path, a postgres:\/\/ URL, or memory\. For this SQLite file write its path: --store sessions\.db/);
+    expectOneLineError(await agentctx('run', 'examples/seed-001/pipeline.yaml', '--model', 'scripted:examples/seed-001/script.yaml', '--message', 'hi', '--store', 'mysql://u:s3cret@h/db'), 2, /--store mysql:\/\/u@h\/db is a mysql: URL/);
     // Every command that takes --store says the same.
     expectOneLineError(await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 's', '--store', 'postgres://agent:s3cret@127.0.0.1:1/x'), 2, /Cannot open the PostgreSQL store at postgres:\/\/agent@127\.0\.0\.1:1\/x/);
   });
