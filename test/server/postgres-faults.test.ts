@@ -61,6 +61,15 @@ const KEY: SessionKey = { appName: 'waiter', userId: 'u', sessionId: 's1' };
 const CLOSED = /^PostgreSQL closed the connection during this request: .+\. The server restarted or stopped/;
 const unavailable = (message: RegExp) => ({ code: 'store_unavailable', message: expect.stringMatching(message), hint: expect.stringMatching(/^Retry/) });
 
+/** A cluster of the row's own, started, and one server on it (the restart rows stop and start the cluster). */
+async function serveOnOwnCluster(protocol: 'agentctx' | 'adk') {
+  const cluster = await ownCluster();
+  await cluster.start();
+  const release = join(await tmp.dir(), 'release');
+  const server = await serve(cluster.url, release, protocol);
+  return { ...cluster, release, server, client: api(server.url) };
+}
+
 /** `agentctx serve` on `store`, with the agent whose tool waits for the file `release`; resolves once it listens. */
 async function serve(store: string, release: string, protocol: 'agentctx' | 'adk'): Promise<{ url: string; child: ChildProcessWithoutNullStreams; stderr: () => string }> {
   const child = spawnAgentctx(['serve', 'test/fixtures/waiting-agent.mjs', '--model', 'scripted:test/fixtures/waiting-script.yaml', '--store', store, '--protocol', protocol, '--port', '0'], {
@@ -173,11 +182,7 @@ export const rows = defineRows(import.meta.url, 'faults', [
     skip: NO_CLUSTER,
     timeout: 30_000,
     run: async () => {
-      const { url, stop, start } = await ownCluster();
-      await start();
-      const release = join(await tmp.dir(), 'release');
-      const server = await serve(url, release, 'agentctx');
-      const client = api(server.url);
+      const { url, stop, start, release, server, client } = await serveOnOwnCluster('agentctx');
       expect((await client.post(SESSIONS, { sessionId: 's1' })).status).toBe(201);
       const stream = sseReader(await client.run(`${SESSIONS}/s1`, { message: 'go' }));
       expect((await stream.next())?.data).toMatchObject({ author: 'user' });
@@ -211,11 +216,7 @@ export const rows = defineRows(import.meta.url, 'faults', [
     skip: NO_CLUSTER,
     timeout: 30_000,
     run: async () => {
-      const { url, stop, start } = await ownCluster();
-      await start();
-      const release = join(await tmp.dir(), 'release');
-      const server = await serve(url, release, 'adk');
-      const client = api(server.url);
+      const { url, stop, start, release, server, client } = await serveOnOwnCluster('adk');
       const key = { ...KEY, sessionId: 'adk1' };
       expect((await client.post(`${SESSIONS}/adk1`, {})).status).toBe(200);
       const turn = (text: string) => ({ appName: 'waiter', userId: 'u', sessionId: 'adk1', newMessage: { role: 'user', parts: [{ text }] } });
