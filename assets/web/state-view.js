@@ -3,7 +3,7 @@
 import { el, nameEl } from './dom.js';
 
 const AT_CALL_NOTE =
-  'Replayed from the events stored before the call. temp: keys are never stored, so none are shown; a key no event of this session wrote (the initial state, or app: and user: state shared with other sessions) shows its value now.';
+  'Replayed from the events stored before the call, operations (add, append…) included. temp: keys are never stored, so none are shown; a key no event of this session wrote (the initial state, or app: and user: state shared with other sessions) shows its value now; a key changed only by operations shows its value then where it can be worked out from this session alone, else “not known”.';
 
 /**
  * `entries` are the API's state rows; with `call`, they are the state at that call, and a row's event (the one that
@@ -33,7 +33,7 @@ function row(entry, call, onEvent) {
     { dataset: { key: entry.key } },
     el('td', {}, nameEl('code', { class: 'state-key' }, entry.key)),
     el('td', {}, el('span', { class: `badge scope ${entry.scope}`, text: entry.scope })),
-    el('td', {}, el('pre', { class: 'text value state-value', text: entry.value })),
+    el('td', {}, entry.known === false ? el('span', { class: 'muted state-value unknown', text: 'not known: changed by operations on a value this session’s events do not hold' }) : el('pre', { class: 'text value state-value', text: entry.value })),
     writer,
   );
 }
