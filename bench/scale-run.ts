@@ -1,4 +1,5 @@
 // bench:scale's run: servers on one PostgreSQL database, concurrent clients, one server killed mid-run, a verdict.
+import pg from 'pg';
 import { createPostgresSessionStore } from 'agentctx/stores/postgres';
 import { planClients, runClient, type AcknowledgedTurn, type ClientPlan, type Workload } from './scale-client.js';
 import type { SessionStore } from 'agentctx';
@@ -65,33 +66,45 @@ export type ScaleResult = Verification & {
 
 /**
  * The same clients against servers that answer the run protocol with a turn's events and do nothing else (no runner,
- * no database): the most turns per second this machine's HTTP and clients allow, to read the others against.
+ * no database): the most turns per second this machine's HTTP and clients allow, to read the others against. With
+ * `durable`, on a fresh database of `postgres`, each event is committed before it is streamed: the ceiling that
+ * acknowledging only stored events, one by one, puts on any server.
  */
 export async function runFloor(
-  options: Pick<ScaleOptions, 'servers' | 'clients' | 'turns' | 'workload' | 'warmupTurns'>,
-): Promise<Pick<ScaleResult, 'turnsPerSecond' | 'p50Ms' | 'p99Ms' | 'failedTurns' | 'cpuMsPerTurn'>> {
-  const servers = await Promise.all(Array.from({ length: options.servers }, () => startFloorServer()));
+  options: Pick<ScaleOptions, 'servers' | 'clients' | 'turns' | 'workload' | 'warmupTurns' | 'postgres'> & { durable?: boolean },
+): Promise<Pick<ScaleResult, 'turnsPerSecond' | 'p50Ms' | 'p99Ms' | 'failedTurns' | 'lostEvents' | 'cpuMsPerTurn'>> {
+  const database = options.durable === true ? await freshDatabase(options.postgres) : undefined;
+  const servers: ServerProcess[] = [];
   try {
+    // The first durable server makes the tables; the others find them.
+    servers.push(await startFloorServer(database?.url));
+    servers.push(...(await Promise.all(Array.from({ length: options.servers - 1 }, () => startFloorServer(database?.url)))));
     const plans = planClients(options.clients, options.turns, options.workload);
-    await Promise.all(warmupPlans(options).map((plan) => runClient(plan, servers, () => {})));
-    const cpuBefore = { machine: machineBusyMs(), servers: serversCpuMs(servers) };
+    const warmups = await Promise.all(warmupPlans(options).map((plan) => runClient(plan, servers, () => {})));
+    const cpuBefore = { machine: machineBusyMs(), servers: serversCpuMs(servers), postgres: commandCpuMs('postgres') };
     const started = performance.now();
     const results = await Promise.all(plans.map((plan) => runClient(plan, servers, () => {})));
     const seconds = (performance.now() - started) / 1000;
-    const cpuAfter = { machine: machineBusyMs(), servers: serversCpuMs(servers) };
+    const cpuAfter = { machine: machineBusyMs(), servers: serversCpuMs(servers), postgres: commandCpuMs('postgres') };
     const latencies = results.flatMap((result) => result.acknowledged.map((turn) => turn.ms)).sort((a, b) => a - b);
+    // The durable floor's events, counted in the database: every acknowledged one must be there.
+    const acknowledgedEvents = [...warmups, ...results].reduce((sum, result) => sum + result.acknowledged.reduce((events, turn) => events + turn.eventIds.length, 0), 0);
+    const storedEvents = database === undefined ? acknowledgedEvents : await countRows(database.url, 'floor_events');
     return {
       turnsPerSecond: round(latencies.length / seconds),
       p50Ms: round(median(latencies)),
       p99Ms: round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? 0),
       failedTurns: results.reduce((sum, result) => sum + result.failed, 0),
+      lostEvents: Math.max(0, acknowledgedEvents - storedEvents),
       cpuMsPerTurn: {
         machine: perTurn(cpuBefore.machine, cpuAfter.machine, latencies.length),
         servers: perTurn(cpuBefore.servers, cpuAfter.servers, latencies.length),
+        ...(database === undefined ? {} : { postgres: perTurn(cpuBefore.postgres, cpuAfter.postgres, latencies.length) }),
       },
     };
   } finally {
     await Promise.all(servers.map(stopServer));
+    await database?.drop();
   }
 }
 
@@ -196,6 +209,16 @@ function serversCpuMs(servers: readonly ServerProcess[]): number | undefined {
     sum += used;
   }
   return sum;
+}
+
+async function countRows(url: string, table: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return Number((await client.query<{ count: string }>(`SELECT count(*) AS count FROM ${table}`)).rows[0]?.count ?? 0);
+  } finally {
+    await client.end();
+  }
 }
 
 function perTurn(before: number | undefined, after: number | undefined, turns: number): number | undefined {

@@ -73,9 +73,13 @@ export function startAdkServer(url: string, init: boolean, nodeArgs: readonly st
   return listening(child, 'ADK api server');
 }
 
-/** Starts bench:throughput's floor server (bench/throughput-floor-server.mjs): agentctx's run protocol, no work behind it. */
-export function startFloorServer(): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [`${root}bench/throughput-floor-server.mjs`], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts one of bench:throughput's floor servers (bench/throughput-floor-server.mjs): agentctx's run protocol, no work
+ * behind it; with a database URL, each event committed to it before it is streamed.
+ */
+export function startFloorServer(databaseUrl?: string): Promise<ServerProcess> {
+  const args = [`${root}bench/throughput-floor-server.mjs`, ...(databaseUrl === undefined ? [] : [databaseUrl])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return listening(child, 'floor server');
 }
 
