@@ -2,10 +2,10 @@ import { APIConnectionError, APIError, APIUserAbortError, OpenAI } from 'openai'
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
 import type { LlmRequest } from '../../contracts/request.js';
-import { requireApiKey } from '../shared/credentials.js';
+import { requireApiKey, usableKey } from '../shared/credentials.js';
 import { withoutSecrets } from '../shared/redact-secrets.js';
 import { withRetrySetting, type RetryOptions } from '../shared/retry.js';
-import { baseURLFrom, environmentOf, nonEmpty, type ProviderSettings } from '../shared/settings.js';
+import { baseURLFrom, environmentOf, nonEmpty, type Environment, type ProviderSettings } from '../shared/settings.js';
 import { toModelError, type ModelErrorContext, type ProviderFailure } from '../shared/to-model-error.js';
 import { rootMessage } from '../shared/transport-errors.js';
 import { tapWire, type WireTap } from '../shared/wire-tap.js';
@@ -70,7 +70,7 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleModelSetti
   return withRetrySetting(chatCompletionsModel({
     provider: 'openai-compatible',
     modelId: requireModelId(settings.model, 'the OpenAI-compatible server'),
-    apiKey: nonEmpty(settings.apiKey) ?? nonEmpty(env['OPENAI_COMPATIBLE_API_KEY']) ?? PLACEHOLDER_KEY,
+    apiKey: compatibleKey(settings, env),
     baseURL,
     maxTokensField: 'max_tokens',
     organization: null,
@@ -201,4 +201,12 @@ function requireModelId(model: string, provider: string): string {
   const id = nonEmpty(model);
   if (id === undefined) throw new AgentctxError({ code: 'usage', message: `No model named for ${provider}.`, hint: 'Pass model, e.g. gpt-4.1-mini.' });
   return id;
+}
+
+// A server of one's own may need no key: the settings' own, else the variable's, else a placeholder.
+function compatibleKey(settings: OpenAICompatibleModelSettings, env: Environment): string {
+  const own = nonEmpty(settings.apiKey);
+  if (own !== undefined) return usableKey(own, 'apiKey');
+  const variable = nonEmpty(env['OPENAI_COMPATIBLE_API_KEY']);
+  return variable === undefined ? PLACEHOLDER_KEY : usableKey(variable, 'OPENAI_COMPATIBLE_API_KEY');
 }
