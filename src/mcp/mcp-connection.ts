@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, type McpFailure } from '../contracts/errors/mcp-error.js';
@@ -68,6 +69,11 @@ export class McpConnection {
   private connecting: Promise<Client> | undefined;
   private tools: Promise<ListedTool[]> | undefined;
   private stderr = '';
+  /**
+   * Lines the server wrote to stdout that are not JSON-RPC messages: the SDK skips them, so a call answered only by
+   * one waits for its time limit, which then says so. How many since the connection opened, and the last one's fault.
+   */
+  private unreadable = { lines: 0, last: '' };
   private closed = false;
   /** Times a connection was opened: 1 after the first, 2 after a restart, … */
   opened = 0;
@@ -86,12 +92,13 @@ export class McpConnection {
   /** Calls a tool; an McpError when the server cannot answer (closed, timed out, not MCP). */
   async callTool(name: string, args: Record<string, unknown>, limits: { timeoutMs: number; signal?: AbortSignal | undefined }): Promise<CallResult> {
     const client = await this.connect();
+    const skipped = this.unreadable.lines;
     try {
       const options = { timeout: limits.timeoutMs, ...(limits.signal === undefined ? {} : { signal: limits.signal }) };
       return (await client.callTool({ name, arguments: args }, undefined, options)) as CallResult;
     } catch (error) {
       this.dropIfSessionGone(client, error);
-      throw this.failure(error, `tools/call ${name}`, limits.timeoutMs);
+      throw this.failure(error, `tools/call ${name}`, limits.timeoutMs, undefined, skipped);
     }
   }
 
@@ -106,6 +113,7 @@ export class McpConnection {
 
   private async fetchTools(): Promise<ListedTool[]> {
     const client = await this.connect();
+    const skipped = this.unreadable.lines;
     const tools: ListedTool[] = [];
     let cursor: string | undefined;
     try {
@@ -117,7 +125,7 @@ export class McpConnection {
       }
     } catch (error) {
       this.dropIfSessionGone(client, error);
-      throw this.failure(error, 'tools/list', this.options.listTimeoutMs);
+      throw this.failure(error, 'tools/list', this.options.listTimeoutMs, undefined, skipped);
     }
     return tools;
   }
@@ -144,11 +152,18 @@ export class McpConnection {
       if (this.client === client) this.client = undefined;
       this.tools = undefined;
     };
+    this.unreadable = { lines: 0, last: '' };
+    client.onerror = (error) => {
+      const fault = unreadableLine(error);
+      if (fault === undefined) return;
+      this.unreadable.lines += 1;
+      this.unreadable.last = fault;
+    };
     try {
       await client.connect(transport, { timeout: this.options.connectTimeoutMs });
     } catch (error) {
       await client.close().catch(() => undefined);
-      const failure = this.failure(error, 'start', this.options.connectTimeoutMs, 'start');
+      const failure = this.failure(error, 'start', this.options.connectTimeoutMs, 'start', 0);
       throw failure;
     }
     if (this.closed) {
@@ -191,16 +206,25 @@ export class McpConnection {
     return transport;
   }
 
-  private failure(error: unknown, doing: string, timeoutMs: number, during?: 'start'): McpError {
+  /** The McpError for `error`; `skipped` is the count of unreadable lines before the request, to tell of those after. */
+  private failure(error: unknown, doing: string, timeoutMs: number, during: 'start' | undefined, skipped: number): McpError {
     if (McpError.isInstance(error)) return error;
     const code = loaded !== undefined && error instanceof loaded.types.McpError ? error.code : undefined;
-    const text = error instanceof Error ? error.message : String(error);
+    const refusal = httpRefusal(error);
+    const text = refusal?.text ?? (error instanceof Error ? error.message : String(error));
     const failure: McpFailure = code === loaded?.types.ErrorCode.RequestTimeout ? 'timeout' : during ?? (code === loaded?.types.ErrorCode.ConnectionClosed || isSessionGone(error) ? 'closed' : 'protocol');
     const said = this.stderr.trim() === '' ? '' : ` (its stderr ends: ${JSON.stringify(this.stderr.trim().slice(-300))})`;
+    // Only a call left without an answer tells of them: one the server did answer owes nothing to a skipped line.
+    const lines = failure === 'timeout' || failure === 'start' ? this.unreadable.lines - skipped : 0;
+    const unread = lines <= 0 ? '' : `; meanwhile it wrote ${lines === 1 ? 'a line' : `${lines} lines`} to stdout that ${lines === 1 ? 'is' : 'are'} not JSON-RPC, skipped (the last: ${this.unreadable.last})`;
     const message =
-      failure === 'timeout' ? `${doing}: no answer within ${timeoutMs} ms` : failure === 'start' ? `could not be started or reached: ${text}${said}` : `${doing}: ${text}${failure === 'closed' ? said : ''}`;
+      failure === 'timeout' ? `${doing}: no answer within ${timeoutMs} ms${unread}` : failure === 'start' ? `could not be started or reached: ${text}${said}${unread}` : `${doing}: ${text}${failure === 'closed' ? said : ''}`;
     const hint =
-      failure === 'start'
+      unread !== ''
+        ? 'Over stdio, stdout carries JSON-RPC messages only: have the server write its logs and banners to stderr.'
+        : refusal !== undefined && failure !== 'closed'
+        ? refusal.hint
+        : failure === 'start'
         ? 'Check the command (or URL) and that the server runs on its own; its stderr is quoted when it said anything.'
         : failure === 'timeout'
           ? 'Raise the toolset\'s timeoutMs, or find out why the server is slow.'
@@ -209,6 +233,34 @@ export class McpConnection {
             : undefined;
     return new McpError({ server: this.options.name, failure, message, hint, cause: error });
   }
+}
+
+// What was wrong with a line the transport could not read as a message, or undefined for errors of another kind:
+// JSON.parse's own message quotes the start of the line; valid JSON of another shape fails the SDK's schema.
+function unreadableLine(error: unknown): string | undefined {
+  if (error instanceof SyntaxError) return error.message;
+  if (error instanceof Error && error.name === 'ZodError') return 'JSON that is not a JSON-RPC message';
+  return undefined;
+}
+
+/**
+ * A Streamable HTTP server's refusal, told by its status first: the SDK's own message carries only the body, which may
+ * be empty or a page of HTML. The hint follows the status.
+ */
+function httpRefusal(error: unknown): { text: string; hint: string } | undefined {
+  if (loaded === undefined || !(error instanceof loaded.http.StreamableHTTPError) || typeof error.code !== 'number' || error.code < 400) return undefined;
+  const status = error.code;
+  const body = error.message.replace(/^Streamable HTTP error: Error POSTing to endpoint(?: \(HTTP \d+\))?:\s*/, '').trim();
+  const text = `the server answered HTTP ${status}${STATUS_CODES[status] === undefined ? '' : ` ${STATUS_CODES[status]}`}${body === '' ? '' : `: ${body.length > 300 ? `${body.slice(0, 300)}…` : body}`}`;
+  const hint =
+    status === 401 || status === 403
+      ? "Check the toolset's headers: the server wants credentials it accepts (an Authorization header, usually)."
+      : status === 404 || status === 405
+        ? 'Check the URL: it must be the server\'s Streamable HTTP endpoint (often ending in /mcp).'
+        : status >= 500
+          ? 'The server failed; its own logs say why.'
+          : 'Check the URL and the toolset\'s headers.';
+  return { text, hint };
 }
 
 function isSessionGone(error: unknown): boolean {

@@ -139,7 +139,7 @@ export const rows = defineRows(
       id: 'mcp.malformed-result',
       entry: ENTRY,
       tried: 'a hand-written server answering tools/call with a result whose content is not a list, a line that is not JSON (and nothing else), a JSON-RPC error, and a result with isError',
-      expected: '`{ error }` for each: the validation problem, the time limit (the garbage line is skipped, so the call has no answer), the server\'s error code and message, the tool\'s own text; the connection stays up and a proper call after them answers',
+      expected: '`{ error }` for each: the validation problem, the time limit, naming the skipped line (so the call had no answer) and saying stdout is for JSON-RPC only, the server\'s error code and message, the tool\'s own text; the connection stays up and a proper call after them answers',
       run: async () => {
         const raw = toolset({ name: 'raw', server: fixtureServer('raw-server'), timeoutMs: 3_000 });
         const { responses, model } = await invoke(raw, [
@@ -149,7 +149,12 @@ export const rows = defineRows(
         expect(model.requests[0]?.tools.map((tool) => tool.name)).toEqual(['garbage', 'not_a_result', 'ok', 'reported', 'rpc_error']);
         expect(responses).toEqual({
           'c-not_a_result': { error: expect.stringMatching(/^MCP server 'raw': tools\/call not_a_result: .*"expected": "array".*"path": \[\s*"content"\s*\].*expected array, received string/s) },
-          'c-garbage': { error: "MCP server 'raw': tools/call garbage: no answer within 3000 ms Raise the toolset's timeoutMs, or find out why the server is slow." },
+          // JSON.parse's message (Node's wording) quotes the start of the skipped line.
+          'c-garbage': {
+            error: expect.stringMatching(
+              /^MCP server 'raw': tools\/call garbage: no answer within 3000 ms; meanwhile it wrote a line to stdout that is not JSON-RPC, skipped \(the last: .*"\}\} this li.*\) Over stdio, stdout carries JSON-RPC messages only: have the server write its logs and banners to stderr\.$/,
+            ),
+          },
           'c-rpc_error': { error: "MCP server 'raw': tools/call rpc_error: MCP error -32603: the raw fixture broke inside" },
           'c-reported': { error: 'the tool says: disk full' },
           'c-ok': { result: 'still fine' },

@@ -181,7 +181,7 @@ describe('MCP: a Streamable HTTP server on 127.0.0.1, through the runner', () =>
     expect(finalText(events)).toBe('second');
     expect(responsesById(events)).toEqual({
       'c-lost': {
-        error: `MCP server 'remote': tools/call add: Streamable HTTP error: Error POSTing to endpoint: {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null} The server exited or hung up; the next call starts it again.`,
+        error: `MCP server 'remote': tools/call add: the server answered HTTP 404 Not Found: {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null} The server exited or hung up; the next call starts it again.`,
       },
       'c-after': { result: { sum: 6 } },
     });
@@ -201,9 +201,10 @@ describe('MCP: a Streamable HTTP server on 127.0.0.1, through the runner', () =>
     );
     expect(McpError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'mcp_error', server: 'refused', failure: 'start' });
-    // The SDK's message carries the body the server answered with (its HTTP status is only on the SDK error's `code`).
-    const said = `MCP server 'refused': could not be started or reached: Streamable HTTP error: Error POSTing to endpoint: {"error":"unauthorized"}`;
+    // The status first (the SDK's own message has only the body), then the body, and a hint that fits the status.
+    const said = `MCP server 'refused': could not be started or reached: the server answered HTTP 401 Unauthorized: {"error":"unauthorized"}`;
     expect((error as McpError).message).toBe(said);
+    expect((error as McpError).hint).toBe("Check the toolset's headers: the server wants credentials it accepts (an Authorization header, usually).");
 
     const model = createScriptedModel([{ text: 'Without the remote tools, then.' }]);
     const kept = warningsKept();
@@ -215,4 +216,32 @@ describe('MCP: a Streamable HTTP server on 127.0.0.1, through the runner', () =>
     expect(http.servers).toHaveLength(0);
     expect(http.seen.every((seen) => seen.authorization === 'Bearer wrong')).toBe(true);
   }, 120_000);
+
+  it('tells a refusal by its status, with a hint that fits it: forbidden, no such endpoint, a server error page', async () => {
+    const answers: Record<string, [number, Record<string, string>, string]> = {
+      '/forbidden': [403, {}, ''],
+      '/nowhere': [404, { 'content-type': 'text/plain' }, 'Cannot POST /nowhere'],
+      '/broken': [500, { 'content-type': 'text/html' }, `<html>${'x'.repeat(400)}</html>`],
+    };
+    const server = createServer((request, response) => {
+      request.resume();
+      const [status, headers, body] = answers[request.url ?? ''] ?? [400, {}, ''];
+      response.writeHead(status, headers).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(resolve)));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const refusal = async (path: string) => {
+      const toolset = mcpToolset({ name: 'remote', server: { url: `${base}${path}` } });
+      closers.push(() => toolset.connection.close());
+      const error = (await toolset.listTools(LISTING_CONTEXT).catch((thrown: unknown) => thrown)) as McpError;
+      return { message: error.message.replace("MCP server 'remote': could not be started or reached: ", ''), hint: error.hint };
+    };
+    expect(await refusal('/forbidden')).toEqual({ message: 'the server answered HTTP 403 Forbidden', hint: "Check the toolset's headers: the server wants credentials it accepts (an Authorization header, usually)." });
+    expect(await refusal('/nowhere')).toEqual({
+      message: 'the server answered HTTP 404 Not Found: Cannot POST /nowhere',
+      hint: "Check the URL: it must be the server's Streamable HTTP endpoint (often ending in /mcp).",
+    });
+    expect(await refusal('/broken')).toEqual({ message: `the server answered HTTP 500 Internal Server Error: <html>${'x'.repeat(294)}…`, hint: 'The server failed; its own logs say why.' });
+  });
 });
