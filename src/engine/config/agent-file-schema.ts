@@ -26,7 +26,7 @@ const COMMON_FIELDS: Readonly<Record<string, JsonSchema>> = {
 /** The fields of an LLM agent (`kind: llm`, the default), besides those the features add. */
 export const LLM_FIELD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   ...COMMON_FIELDS,
-  model: text('The model, as agentctx run --model takes it; inherited from the nearest ancestor that names one.', ['gemini-2.5-flash', 'anthropic:claude-sonnet-4-5', 'scripted:script.yaml']),
+  model: text('The model, as agentctx run --model takes it; inherited from the nearest ancestor that names one.', ['gemini-2.5-flash', 'anthropic:claude-sonnet-4-6', 'scripted:script.yaml']),
   instruction: text('The agent\u2019s instruction, a template: {key} and {key?} read session state (app:, user:, temp: scopes), {artifact.name} an artifact. First in the system text.', [
     'You help customers of {app:company}. Be brief.',
   ]),
