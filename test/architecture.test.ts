@@ -58,10 +58,10 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   'stores/sql': { layers: [...CORE, 'stores/sql'], packages: ['node:crypto'] },
   'stores/sqlite': { layers: [...CORE, 'stores/sql', 'stores/sqlite'], packages: ['better-sqlite3', 'node:fs', 'node:path'] },
   'stores/postgres': { layers: [...CORE, 'stores/sql', 'stores/postgres'], packages: ['pg'] },
-  // MCP toolsets: the official SDK, in one file (checked below).
+  // MCP toolsets: the official SDK, in one file (checked below); node:http for the names of HTTP statuses.
   mcp: {
     layers: [...ALL_CORE, 'mcp'],
-    packages: ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/shared/transport.js', '@modelcontextprotocol/sdk/types.js', '@modelcontextprotocol/sdk/validation/ajv'],
+    packages: ['node:http', '@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/shared/transport.js', '@modelcontextprotocol/sdk/types.js', '@modelcontextprotocol/sdk/validation/ajv'],
   },
   workspace: { layers: [...ALL_CORE, 'workspace'], packages: ['node:fs/promises', 'node:path'] },
   // OpenTelemetry: the API package only (the application brings the SDK), in one file (checked below).
