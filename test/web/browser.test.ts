@@ -19,6 +19,7 @@ import { BATCH_AGENT, BATCH_COUNT, SKEWED_CALL } from './batch-session.js';
 import { ANSWER, APPENDED, INSERTED, WIRE_BODY } from './edited-session.js';
 import { BATCHES, createFixtureStore, EDITED, HOSTILE, MARKUP_IN_OUTPUT, PAGED, SCRIPT_IN_STATE, type InspectorFixture } from './fixtures.js';
 import { LONG, writeLongSession } from './long-session.js';
+import { COUNTERS, writeCounterSession } from './counter-session.js';
 import { widths, wordsBrokenNeedlessly } from './page-checks.js';
 
 const SCREENSHOTS = join(repositoryRoot, 'test-results', 'screenshots');
@@ -38,6 +39,7 @@ else describe('the web inspector in Chromium', () => {
     fixture = await createFixtureStore();
     // Long enough that its chart, drawn at its natural width, would not fit a narrow screen.
     await writeLongSession(fixture.store, 120);
+    await writeCounterSession(fixture.store);
     served = await serveInspector({ app: createInspectorApp({ store: fixture.store, apps: ['report_analyst', 'notes_app'], version: 'test' }), port: 0 });
     await mkdir(SCREENSHOTS, { recursive: true });
     ({ browser, page, problems } = await launchPage());
@@ -375,6 +377,19 @@ else describe('the web inspector in Chromium', () => {
     // The event that wrote a value opens in the timeline.
     await page.locator('tr[data-key="batch-3"] .event-link').click();
     await page.locator('.item.focused[data-event-id="e-result-3"]').waitFor();
+  });
+
+  it('shows the state at a call written with operations: worked out where it can be, "not known" where it cannot', async () => {
+    await open(COUNTERS, { tab: 'state', call: 2 });
+    await page.locator('table.state[data-call="2"]').waitFor();
+    expect(await stateKeys()).toEqual(['count', 'log', 'user:visits']);
+    // count: 3 now, less the add stored after the call; log: nothing appended since.
+    expect(await page.locator('tr[data-key="count"] .state-value').textContent()).toBe('2');
+    expect(JSON.parse((await page.locator('tr[data-key="log"] .state-value').textContent()) ?? '')).toEqual(['one', 'two']);
+    expect(await page.locator('tr[data-key="count"] .state-writer').textContent()).toBe('event e-answer-1');
+    // Other sessions of the user change user:visits too: its value then is not in this session.
+    expect(await page.locator('tr[data-key="user:visits"] .state-value.unknown').textContent()).toContain('not known');
+    await shot('state-at-call-operations.png');
   });
 
   it('lists the timeline rows of every session in time order, the message before the call it triggers', async () => {
