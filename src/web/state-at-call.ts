@@ -67,7 +67,8 @@ export function stateAtCall(state: Record<string, unknown>, events: readonly Eve
   }
   const values: Record<string, unknown> = {};
   const writers = new Map<string, string>();
-  for (const [key, value] of Object.entries(state)) if (!isTempKey(key) && (changes.get(key)?.before.length ?? 0) === 0 && (changes.get(key)?.after.length ?? 0) === 0) values[key] = value;
+  // Keys no event of this session changed: their value now.
+  for (const [key, value] of Object.entries(state)) if (!isTempKey(key) && !changes.has(key)) values[key] = value;
   for (const [key, { before: earlier, after: later }] of changes) {
     const last = earlier.at(-1);
     if (last === undefined) continue;

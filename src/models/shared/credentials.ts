@@ -26,9 +26,10 @@ export function requireApiKey(provider: string, settings: ProviderSettings, vari
  */
 export function usableKey(key: string, source: string): string {
   const trimmed = key.trim();
-  const at = [...trimmed].findIndex((char) => char < '!' || char > '~');
+  const chars = [...trimmed];
+  const at = chars.findIndex((char) => char < '!' || char > '~');
   if (at < 0) return trimmed;
-  const char = [...trimmed][at] as string;
+  const char = chars[at] as string;
   const code = `U+${(char.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`;
   const shown = char > '~' && char.trim() !== '' ? `'${char}' (${code})` : code;
   throw new AgentctxError({
