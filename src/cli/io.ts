@@ -11,12 +11,11 @@ export type CliIo = {
 };
 
 /**
- * A command: its name, one line for the command list, its full help, and what it does. Returns the exit code. Stores
- * and models come from `runtime`, which `main` closes when the command ends.
+ * A command: its name, its full help, and what it does (its line in the command list is in `command-list.ts`). Returns
+ * the exit code. Stores and models come from `runtime`, which `main` closes when the command ends.
  */
 export type Command = {
   name: string;
-  summary: string;
   help: string;
   run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number>;
 };

@@ -1,24 +1,11 @@
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import { closest } from '../engine/util/json-reader.js';
-import { checkCommand } from './commands/check.js';
-import { compactCommand } from './commands/compact.js';
-import { costCommand } from './commands/cost.js';
-import { diffCommand } from './commands/diff.js';
-import { inspectCommand } from './commands/inspect.js';
-import { migrateCommand } from './commands/migrate.js';
-import { runCommand } from './commands/run.js';
-import { schemaCommand } from './commands/schema.js';
-import { serveCommand } from './commands/serve.js';
-import { tokensCommand } from './commands/tokens.js';
-import { webCommand } from './commands/web.js';
+import { COMMANDS } from './command-list.js';
 import { exitStatusOf } from './exit-status.js';
-import { processIo, type CliIo, type Command } from './io.js';
+import { processIo, type CliIo } from './io.js';
 import { closeOpenToolsets } from './open-toolsets.js';
 import { packageVersion } from './package-version.js';
-import { openRuntime, type CliRuntime } from './runtime.js';
-
-const COMMANDS: readonly Command[] = [runCommand, serveCommand, webCommand, inspectCommand, diffCommand, costCommand, tokensCommand, compactCommand, checkCommand, schemaCommand, migrateCommand];
-
+import type { CliRuntime } from './runtime.js';
 
 function topHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
@@ -51,33 +38,35 @@ Start here:
  * Runs the CLI and returns its exit code: 0 success, 1 the command found a problem or failed while running, 2 bad input
  * (`exit-status.ts`). Each command gets a runtime of its own (`open` makes it; tests pass theirs), closed when it ends.
  */
-export async function main(argv: readonly string[], io: CliIo = processIo(), open: (io: CliIo) => CliRuntime = openRuntime): Promise<number> {
+export async function main(argv: readonly string[], io: CliIo = processIo(), open?: (io: CliIo) => CliRuntime): Promise<number> {
   const debug = argv.includes('--debug');
   const args = argv.filter((arg) => arg !== '--debug');
   const [first, ...rest] = args;
   try {
     if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
       const topic = first === 'help' ? COMMANDS.find((command) => command.name === rest[0]) : undefined;
-      io.stdout(topic?.help ?? topHelp());
+      io.stdout(topic === undefined ? topHelp() : (await topic.load()).help);
       return 0;
     }
     if (first === '-v' || first === '--version') {
       io.stdout(`${packageVersion()}\n`);
       return 0;
     }
-    const command = COMMANDS.find((candidate) => candidate.name === first);
-    if (command === undefined) {
+    const entry = COMMANDS.find((candidate) => candidate.name === first);
+    if (entry === undefined) {
       const guess = closest(first, COMMANDS.map((candidate) => candidate.name));
       io.stderr(`error: unknown command '${first}'${guess === undefined ? '' : ` (did you mean '${guess}'?)`}. Run 'agentctx --help' to see the commands.\n`);
       return 2;
     }
+    const command = await entry.load();
     // Every command's --help is answered here, before its own options are checked.
     const own = rest.indexOf('--') === -1 ? rest : rest.slice(0, rest.indexOf('--'));
     if (own.includes('-h') || own.includes('--help')) {
       io.stdout(command.help);
       return 0;
     }
-    const runtime = open(io);
+    // The runtime (stores, models, runners) loads only for a command that runs.
+    const runtime = (open ?? (await import('./runtime.js')).openRuntime)(io);
     try {
       return await command.run(rest, io, runtime);
     } finally {

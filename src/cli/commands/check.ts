@@ -71,7 +71,6 @@ type TemplateResult = { name: string; text: string; report: TemplateReport; rend
 
 export const checkCommand: Command = {
   name: 'check',
-  summary: 'show what the {placeholders} of templates will do, and lint an agent tree\u2019s context',
   help: HELP,
   async run(args: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseCommandArgs('check', args, {

@@ -89,7 +89,6 @@ const FLAG_HINT = '(--interval sets compactionInterval, --overlap overlapSize, -
 
 export const compactCommand: Command = {
   name: 'compact',
-  summary: 'show what compaction would summarize now (--dry-run), or compact a stored session',
   help: HELP,
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('compact', args, {

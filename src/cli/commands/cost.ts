@@ -39,7 +39,6 @@ Examples:
 
 export const costCommand: Command = {
   name: 'cost',
-  summary: 'what a recorded session cost: tokens, cache reads and writes, USD per call and in total',
   help: HELP,
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('cost', args, {

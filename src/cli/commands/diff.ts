@@ -42,7 +42,6 @@ Examples:
 
 export const diffCommand: Command = {
   name: 'diff',
-  summary: 'compare two requests field by field: of two case files, or two recorded calls',
   help: HELP,
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('diff', args, {

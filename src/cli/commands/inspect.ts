@@ -107,7 +107,6 @@ Examples:
 
 export const inspectCommand: Command = {
   name: 'inspect',
-  summary: 'show the exact request a model call receives, and where each part came from',
   help: HELP,
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('inspect', args, {

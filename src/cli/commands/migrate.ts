@@ -27,7 +27,6 @@ Examples:
 
 export const migrateCommand: Command = {
   name: 'migrate',
-  summary: "bring a SQLite or PostgreSQL store's schema up to date",
   help: HELP,
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('migrate', args, {

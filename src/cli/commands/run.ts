@@ -69,7 +69,6 @@ Examples:
 
 export const runCommand: Command = {
   name: 'run',
-  summary: 'run an agent, printing its events; sessions and requests are kept in the store',
   help: HELP,
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('run', args, {

@@ -30,7 +30,6 @@ const SCHEMAS = { agent: agentFileSchema, case: caseFileSchema, script: scriptFi
 
 export const schemaCommand: Command = {
   name: 'schema',
-  summary: 'print the JSON Schema of agent files, case files, model scripts or price tables',
   help: HELP,
   async run(args: string[], io: CliIo): Promise<number> {
     const { positionals } = parseCommandArgs('schema', args, {});

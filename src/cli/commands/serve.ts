@@ -102,7 +102,6 @@ Examples:
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'serve an agent over HTTP: sessions, turns as server-sent events, recorded calls',
   help: HELP,
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('serve', args, {

@@ -28,7 +28,6 @@ Options:
 
 export const tokensCommand: Command = {
   name: 'tokens',
-  summary: 'compare local token estimates with billed usage, call by call, and fit a calibration factor',
   help: HELP,
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('tokens', args, {

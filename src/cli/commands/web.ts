@@ -64,7 +64,6 @@ Examples:
 
 export const webCommand: Command = {
   name: 'web',
-  summary: 'open the web inspector: sessions, recorded requests by source, find, diff, token charts, cost',
   help: HELP,
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('web', args, {
