@@ -1,12 +1,18 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFilesReporter } from './test/support/watchdog/slowest-files-reporter.js';
+import { WatchdogReporter } from './test/support/watchdog/watchdog-reporter.js';
+
+// CI reads the JSON report to print its `N passed, N failed` line.
+const reportFile = 'test-results/vitest.json';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // CI reads the JSON report to print its `N passed, N failed` line.
-    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
+    reporters: ['default', ['json', { outputFile: reportFile }], new WatchdogReporter({ reportFile }), new SlowestFilesReporter()],
     testTimeout: 20_000,
     // Rebuilds dist/ when src/ is newer: the fault children and the CLI tests run the built code.
     globalSetup: ['test/support/fresh-dist.ts'],
+    // Tells the watchdog which file and test each worker is in.
+    setupFiles: ['test/support/watchdog/running-test.ts'],
   },
 });
