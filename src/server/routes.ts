@@ -53,14 +53,42 @@ export function findRoute<H>(routes: readonly CompiledRoute<H>[], method: string
   throw new HttpError(404, 'route_not_found', `No route matches ${method} ${pathname}.`, { hint });
 }
 
-/** The request target as a URL: paths stay paths even when they start with `//`; absolute URLs (from proxies) are read whole. */
+/**
+ * The request target as a URL: paths stay paths even when they start with `//`; absolute URLs (from proxies) are read
+ * whole. A path that WHATWG URL parsing would change is refused rather than rewritten: a `.` or `..` segment (also
+ * percent-encoded: `%2e%2e`) would be resolved, so `DELETE …/sessions/s1/artifacts/..` would address the session
+ * itself, and a `\` would become a `/`. Routes are then matched on the path exactly as the client sent it.
+ */
 export function requestUrl(target: string): URL {
+  let url: URL;
   try {
-    return new URL(target.startsWith('/') ? `http://localhost${target}` : target);
+    url = new URL(target.startsWith('/') ? `http://localhost${target}` : target);
   } catch {
     throw new HttpError(400, 'bad_path', `The request target ${JSON.stringify(target)} is not a path.`);
   }
+  const path = rawPath(target);
+  if (path.includes('\\')) {
+    throw new HttpError(400, 'bad_path', `The path ${JSON.stringify(cut(path))} holds a backslash, which URL parsing turns into '/'.`, { hint: 'Percent-encode it (%5C) in an id or a name.' });
+  }
+  for (const segment of path.split('/')) {
+    if (/^(?:\.|%2e){1,2}$/i.test(segment)) {
+      throw new HttpError(400, 'bad_path', `The path ${JSON.stringify(cut(path))} has a '${segment}' segment, which would be resolved as a step up the path instead of naming anything.`, {
+        hint: "Ids and artifact names cannot be '.' or '..'; anything else, percent-encoded with encodeURIComponent, can be.",
+      });
+    }
+  }
+  return url;
 }
+
+/** The path of a request target as sent: from the first `/` of an origin-form target, or after an absolute URL's authority. */
+function rawPath(target: string): string {
+  const start = target.startsWith('/') ? 0 : (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target)?.[0].length ?? 0);
+  const rest = target.slice(start);
+  const end = rest.search(/[?#]/);
+  return end === -1 ? rest : rest.slice(0, end);
+}
+
+const cut = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
 
 function matchSegments(pattern: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
   if (pattern.length !== segments.length) return undefined;

@@ -19,6 +19,10 @@ export function checkArtifactInput(key: ArtifactKey, artifact?: Artifact, versio
     { nonEmpty: ['appName', 'userId', 'sessionId', 'filename'] },
   );
   if (key.filename === USER_ARTIFACT_PREFIX) issues.push({ path: 'filename', message: `needs a name after '${USER_ARTIFACT_PREFIX}'` });
+  // Refused when saving only, so that one saved before this rule can still be loaded and deleted.
+  if (artifact !== undefined && DOT_SEGMENTS.has(key.filename)) {
+    issues.push({ path: 'filename', message: `is '${key.filename}', which no URL can name: HTTP clients and servers resolve it as a step in the path, so it could never be read or deleted over HTTP` });
+  }
   if (version !== undefined && (!Number.isInteger(version) || version < 0)) {
     issues.push({ path: 'version', message: `must be a whole number ≥ 0, got ${String(version)}` });
   }
@@ -35,6 +39,8 @@ export function checkArtifactInput(key: ArtifactKey, artifact?: Artifact, versio
   const keyProblem = issues.some((issue) => ['appName', 'userId', 'sessionId', 'filename'].includes(issue.path));
   if (issues.length > 0) throw new ValidationError({ subject: 'artifact', issues, ...(keyProblem ? { hint: IDENTIFIER_HINT } : {}) });
 }
+
+const DOT_SEGMENTS = new Set(['.', '..']);
 
 /** Throws a `ValidationError` unless the session key of a listing is usable (as `checkArtifactInput` checks it). */
 export function checkArtifactScope(key: SessionKey): void {
