@@ -51,7 +51,8 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   'models/anthropic': { layers: [...CORE, 'models/shared', 'models/anthropic'], packages: ['@anthropic-ai/sdk'] },
   'models/gemini': { layers: [...CORE, 'models/shared', 'models/gemini'], packages: ['@google/genai', 'node:crypto'] },
   'models/openai': { layers: [...CORE, 'models/shared', 'models/openai'], packages: ['openai', 'node:crypto'] },
-  'models/scripted': { layers: [...CORE, 'models/scripted'], packages: [] },
+  // node:vm runs a script's regular expressions with a time limit (bounded-match.ts).
+  'models/scripted': { layers: [...CORE, 'models/scripted'], packages: ['node:vm'] },
   'models/registry': { layers: [...CONTRACTS, 'models/shared', 'models/registry', 'models/gemini', 'models/openai', 'models/anthropic', 'models/scripted'], packages: [] },
   'stores/fs': { layers: [...CORE, 'stores/fs'], packages: ['node:fs/promises', 'node:path'] },
   // node:crypto hashes wire bodies, so a body stored as a difference is only ever rebuilt on the base it was made from.

@@ -1,6 +1,7 @@
 import type { Content } from '../../contracts/content.js';
 import type { Usage } from '../../contracts/event.js';
 import type { LlmRequest } from '../../contracts/request.js';
+import { matchesWithin } from './bounded-match.js';
 
 /** One scripted answer: text, thoughts and function calls, or a whole content, or an error. */
 export type ScriptedResponse = {
@@ -74,7 +75,7 @@ export function conditionHolds(condition: RuleCondition, request: LlmRequest, ca
   if (condition.agentCall !== undefined && condition.agentCall !== call.agentIndex) return false;
   const userText = lastUserText(request);
   if (condition.lastUserText !== undefined && !userText.includes(condition.lastUserText)) return false;
-  if (condition.lastUserMatches !== undefined && !new RegExp(condition.lastUserMatches, 'u').test(userText)) return false;
+  if (condition.lastUserMatches !== undefined && !matchesWithin(new RegExp(condition.lastUserMatches, 'u'), userText)) return false;
   if (condition.systemContains !== undefined && !request.system.includes(condition.systemContains)) return false;
   if (condition.hasTool !== undefined && !request.tools.some((tool) => tool.name === condition.hasTool)) return false;
   if (condition.afterToolResponse !== undefined) {
