@@ -3,6 +3,17 @@ import { ValidationError } from '../contracts/errors/validation-error.js';
 import { readContent } from '../engine/session/decode-content.js';
 import { JsonReader, describeValue, joinPath } from '../engine/util/json-reader.js';
 
+/**
+ * The longest app name, user id, session id or artifact name a server takes, in a path or a body. Stores take any
+ * length; a server caps it so that a client cannot make it hold or look up megabytes per request.
+ */
+export const MAX_ID_LENGTH = 1_024;
+
+/** Notes an issue at `path` when `id` is longer than `MAX_ID_LENGTH`. */
+export function checkIdLength(reader: JsonReader, id: string | undefined, path: string): void {
+  if (id !== undefined && id.length > MAX_ID_LENGTH) reader.issue(path, `is ${id.length.toLocaleString('en')} characters long; ids are at most ${MAX_ID_LENGTH.toLocaleString('en')}`);
+}
+
 export type CreateSessionBody = { sessionId?: string; state?: Record<string, unknown> };
 
 /** `POST …/sessions`: `{ sessionId?, state? }` (`{}` for the defaults; the server refuses a request without a body). */
@@ -12,6 +23,7 @@ export function readCreateSessionBody(value: unknown): CreateSessionBody {
   if (record === undefined) throw invalid(reader);
   reader.keys(record, '', ['sessionId', 'state']);
   const sessionId = reader.string(record, 'sessionId', '', { optional: true, nonEmpty: true });
+  checkIdLength(reader, sessionId, 'sessionId');
   const state = record['state'] === undefined ? undefined : reader.object(record['state'], 'state', 'an object of state keys');
   if (reader.issues.length > 0) throw invalid(reader);
   return { ...(sessionId === undefined ? {} : { sessionId }), ...(state === undefined ? {} : { state }) };

@@ -1,4 +1,5 @@
 import { HttpError } from './http-error.js';
+import { MAX_ID_LENGTH } from './request-input.js';
 import { deleteArtifact, getArtifact, listArtifacts, putArtifact } from './artifact-handlers.js';
 import type { Handler } from './route-context.js';
 import { runTurn } from './run-handler.js';
@@ -106,9 +107,14 @@ function matchSegments(pattern: readonly string[], segments: readonly string[]):
 }
 
 function decodeSegment(segment: string, name: string): string {
+  let decoded: string;
   try {
-    return decodeURIComponent(segment);
+    decoded = decodeURIComponent(segment);
   } catch {
-    throw new HttpError(400, 'bad_path', `The ${name} in the path (${segment}) is not valid percent-encoding.`, { hint: 'Encode ids with encodeURIComponent.' });
+    throw new HttpError(400, 'bad_path', `The ${name} in the path (${cut(segment)}) is not valid percent-encoding.`, { hint: 'Encode ids with encodeURIComponent.' });
   }
+  if (decoded.length > MAX_ID_LENGTH) {
+    throw new HttpError(400, 'id_too_long', `The ${name} in the path is ${decoded.length.toLocaleString('en')} characters long; ids are at most ${MAX_ID_LENGTH.toLocaleString('en')}.`, { hint: 'Use a shorter id.' });
+  }
+  return decoded;
 }

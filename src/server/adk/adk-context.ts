@@ -3,6 +3,7 @@ import type { Session, SessionKey } from '../../contracts/session.js';
 import type { Runner } from '../../engine/runner/runner.js';
 import type { HostRequest } from '../http-host.js';
 import type { Reply } from '../route-context.js';
+import type { SessionNotes } from './session-notes.js';
 
 /** What an ADK route handler gets: the request, its path parameters, and every app served. */
 export type AdkContext = HostRequest & {
@@ -11,8 +12,8 @@ export type AdkContext = HostRequest & {
   apps: ReadonlyMap<string, Runner>;
   /** What `GET /version` answers. */
   version: string;
-  /** Sessions this server has answered for, by `<app>\0<id>` and by id alone (ADK's trace routes name only the id). */
-  seen: Map<string, SessionKey>;
+  /** Sessions this server has answered for (ADK's trace routes name only the id). */
+  seen: SessionNotes;
   /** A link to a recorded call in agentctx's inspector, when one is served. */
   inspectorLink: ((key: SessionKey, call: number) => string) | undefined;
 };
@@ -38,10 +39,9 @@ export async function pathSession(context: AdkContext, window: { numRecentEvents
   return { runner, session };
 }
 
-/** Remembers a session answered for, so the trace routes can find it by id. */
+/** Remembers a session answered for, so the trace routes can find it by id: only one that exists. */
 export function noteSession(context: AdkContext, key: SessionKey): void {
-  context.seen.set(`${key.appName}\u0000${key.sessionId}`, key);
-  context.seen.set(key.sessionId, key);
+  context.seen.note(key);
 }
 
 export function sessionNotFound(sessionId: string): NotFoundError {

@@ -4,6 +4,7 @@ import { ValidationError } from '../../contracts/errors/validation-error.js';
 import { readContent } from '../../engine/session/decode-content.js';
 import { checkUniqueEventIds, readEvent } from '../../engine/session/decode-event.js';
 import { JsonReader, joinPath } from '../../engine/util/json-reader.js';
+import { checkIdLength } from '../request-input.js';
 
 /*
  * Request bodies of ADK's API server. ADK Python takes every field in snake_case or camelCase and the dev UI sends
@@ -36,6 +37,7 @@ export function readAdkRunBody(value: unknown): AdkRunBody {
   const stateDelta = record['stateDelta'] == null ? undefined : reader.object(record['stateDelta'], 'stateDelta', 'an object of state keys');
   const invocationId = record['invocationId'] == null ? undefined : reader.string(record, 'invocationId', '');
   const functionCallEventId = record['functionCallEventId'] == null ? undefined : reader.string(record, 'functionCallEventId', '');
+  for (const [path, id] of [['appName', appName], ['userId', userId], ['sessionId', sessionId]] as const) checkIdLength(reader, id, path);
   if (reader.issues.length > 0 || appName === undefined || userId === undefined || sessionId === undefined) throw invalid(reader);
   return { appName, userId, sessionId, newMessage, streaming: streaming === true, stateDelta, invocationId, functionCallEventId };
 }
@@ -47,6 +49,7 @@ export function readAdkCreateSessionBody(value: unknown): AdkCreateSessionBody {
   const reader = new JsonReader();
   const record = value === undefined ? {} : camelCased(reader, reader.object(value, '', 'a JSON object ({ state?, sessionId?, events? })'), ['sessionId', 'state', 'events']);
   const sessionId = record['sessionId'] == null ? undefined : reader.string(record, 'sessionId', '', { nonEmpty: true });
+  checkIdLength(reader, sessionId, 'sessionId');
   const state = record['state'] == null ? undefined : reader.object(record['state'], 'state', 'an object of state keys');
   const events: Event[] = [];
   const list = record['events'] == null ? [] : (reader.array(record['events'], 'events') ?? []);

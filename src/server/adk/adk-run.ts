@@ -55,10 +55,10 @@ type Turn = { first(): Promise<IteratorResult<Event>>; next(): Promise<IteratorR
 async function withTurn(context: AdkContext, body: AdkRunBody, use: (turn: Turn) => Promise<void>): Promise<void> {
   const runner = appRunner(context, body.appName);
   const key = { appName: runner.appName, userId: body.userId, sessionId: body.sessionId };
-  noteSession(context, key);
   if (body.newMessage === undefined) {
     // ADK answers a run without a message with no events; the session must still exist.
     if ((await runner.sessions.getSession({ ...key, numRecentEvents: 0 })) === undefined) throw sessionNotFound(key.sessionId);
+    noteSession(context, key);
     return use({ first: async () => ({ done: true, value: undefined }), next: async () => ({ done: true, value: undefined }) });
   }
   const busyKey = JSON.stringify([key.appName, key.userId, key.sessionId]);
@@ -78,7 +78,10 @@ async function withTurn(context: AdkContext, body: AdkRunBody, use: (turn: Turn)
       // The runner checks the session and the models before it writes anything: those failures are plain errors.
       first: async () => {
         try {
-          return await events.next();
+          const first = await events.next();
+          // Noted only now that the runner has found the session: a request naming a missing one notes nothing.
+          noteSession(context, key);
+          return first;
         } catch (error) {
           throw error instanceof NotFoundError && error.resource === 'session' ? sessionNotFound(key.sessionId) : error;
         }

@@ -5,7 +5,7 @@ import type { SpanAttributes } from '../../contracts/telemetry.js';
 import type { Runner } from '../../engine/runner/runner.js';
 import { modelCallAttributes, modelOutcomeAttributes } from '../../engine/telemetry/genai-attributes.js';
 import { toUsageMetadata } from './adk-json.js';
-import type { AdkContext, AdkHandler } from './adk-context.js';
+import type { AdkHandler } from './adk-context.js';
 
 /*
  * ADK's trace routes, answered from what agentctx records of every model call: the exact request (system text, tools,
@@ -26,16 +26,24 @@ export type AdkSpan = {
   attributes: SpanAttributes;
 };
 
-/** `GET /debug/trace/session/{id}` (and under `/dev/apps/{app}`) → the session's spans; `[]` for one not seen. */
+/**
+ * `GET /debug/trace/session/{id}` (and under `/dev/apps/{app}`) → the session's spans; `[]` for one not seen. The route
+ * names no user: when users of this server each have a session of that id, the spans of all of them are answered,
+ * as ADK's exporter, which keeps spans by session id, answers them.
+ */
 export const adkSessionTrace: AdkHandler = async (context) => {
-  const found = await sessionCalls(context);
-  return { status: 200, body: found === undefined ? [] : sessionSpans(found.key, found.calls, context.inspectorLink) };
+  const spans: AdkSpan[] = [];
+  for (const key of context.seen.withId(context.params['session'] ?? '', context.params['app'])) {
+    const runner = context.apps.get(key.appName);
+    if (runner !== undefined) spans.push(...sessionSpans(key, await callsOf(runner, key), context.inspectorLink));
+  }
+  return { status: 200, body: spans };
 };
 
 /** `GET /debug/trace/{eventId}` (and under `/dev/apps/{app}`) → the attributes of the model call that event answered. */
 export const adkEventTrace: AdkHandler = async (context) => {
   const eventId = context.params['event'] ?? '';
-  for (const key of context.seen.values()) {
+  for (const key of context.seen.all()) {
     const runner = context.apps.get(key.appName);
     if (runner === undefined) continue;
     for (const span of sessionSpans(key, await callsOf(runner, key), context.inspectorLink)) {
@@ -44,15 +52,6 @@ export const adkEventTrace: AdkHandler = async (context) => {
   }
   throw new NotFoundError({ resource: 'trace', id: eventId, message: 'Trace not found', hint: `No recorded model call answered event ${eventId} in the sessions this server has served.` });
 };
-
-async function sessionCalls(context: AdkContext): Promise<{ key: SessionKey; calls: ModelCallRecord[] } | undefined> {
-  const sessionId = context.params['session'] ?? '';
-  const app = context.params['app'];
-  const key = context.seen.get(app === undefined ? sessionId : `${app}\u0000${sessionId}`) ?? (app === undefined ? undefined : context.seen.get(sessionId));
-  const runner = key === undefined ? undefined : context.apps.get(key.appName);
-  if (key === undefined || runner === undefined) return undefined;
-  return { key, calls: await callsOf(runner, key) };
-}
 
 async function callsOf(runner: Runner, key: SessionKey): Promise<ModelCallRecord[]> {
   const summaries = await runner.sessions.listModelCalls(key);

@@ -6,6 +6,7 @@ import { createHttpHost, type AgentctxServer, type HostSettings } from '../http-
 import { checkBodyHeaders } from '../read-json-body.js';
 import { adkErrorBody } from './adk-errors.js';
 import { matchAdkRoute } from './adk-routes.js';
+import { SessionNotes } from './session-notes.js';
 
 export type AdkServerOptions = HostSettings & {
   /** The apps served: each runner under its app name (its root agent's name). */
@@ -39,7 +40,7 @@ export function createAdkServer(options: AdkServerOptions): AgentctxServer {
   }
   if (apps.size === 0) throw new UsageError('An ADK server needs at least one runner to serve.');
   const version = options.version ?? 'agentctx';
-  const seen = new Map<string, SessionKey>();
+  const seen = new SessionNotes();
   return createHttpHost(options, {
     async dispatch(request) {
       const { req, url } = request;
