@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { clientErrorAnswers, nodeServerTimeouts, resolveHttpTimeouts } from '../access/http-limits.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
 import { checkLoopbackHost, createTokenCheck, isLoopbackHost } from './auth.js';
+import { checkCrossSite } from './cross-site.js';
 import { errorReply, HttpError, sendJson, type ErrorReply } from './http-error.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
 import type { Reply, Turns } from './route-context.js';
@@ -31,6 +32,11 @@ export type HostSettings = {
    * 503 and its connection closed, so a stalled upload cannot hold a shutdown. Default 5 000 ms.
    */
   shutdownGraceMs?: number;
+  /**
+   * Origins whose web pages may send requests that change something (`https://app.example`; `*` for any). By default
+   * none: such a request from a page of another origin is refused with 403 `cross_site_request` (cross-site.ts).
+   */
+  allowedOrigins?: readonly string[];
   /** Where errors that are bugs (answered 500 without details) are reported. Default `console.error`. */
   onError?: (error: unknown) => void;
 };
@@ -86,6 +92,7 @@ export function createHttpHost(settings: HostSettings, protocol: Protocol): Agen
   const checkToken = settings.token === undefined ? undefined : createTokenCheck(settings.token);
   const maxBodyBytes = settings.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const heartbeatMs = settings.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  const allowedOrigins = settings.allowedOrigins ?? [];
   const reportError = settings.onError ?? ((error: unknown) => console.error('agentctx server: unexpected error:', error));
   const errorBody = protocol.errorBody ?? ((reply: ErrorReply) => reply.body);
   const turns: Turns = { busy: new Set(), controllers: new Set() };
@@ -105,6 +112,7 @@ export function createHttpHost(settings: HostSettings, protocol: Protocol): Agen
       }
       if (checkToken === undefined) checkLoopbackHost(req.headers.host);
       else checkToken(req.headers.authorization);
+      checkCrossSite(req, allowedOrigins);
       const url = requestUrl(req.url ?? '/');
       let body: Promise<unknown> | undefined;
       const reply = await protocol.dispatch({ req, res, url, turns, heartbeatMs, reportError, body: () => (body ??= readJsonBody(req, maxBodyBytes, cut)) });

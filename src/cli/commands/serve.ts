@@ -50,6 +50,10 @@ Options:
   --token <t>        require 'Authorization: Bearer <t>' on every request
                      (default: $AGENTCTX_TOKEN; prefer the variable, since
                      arguments show in process lists)
+  --allow-origin <o> let web pages of origin <o> (https://app.example, or *
+                     for any) send requests that change something; without
+                     it such requests from other origins' pages get 403
+                     (repeatable)
   --model <name>     the model for every agent (default: each agent's own);
                      the forms of 'agentctx run --help', e.g. scripted:<file>
   --state <file>     YAML/JSON mapping of state every new session starts with
@@ -111,6 +115,7 @@ export const serveCommand: Command = {
       port: { type: 'string' },
       host: { type: 'string' },
       token: { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
       model: { type: 'string' },
       state: { type: 'string' },
       artifact: { type: 'string', multiple: true },
@@ -127,7 +132,7 @@ export const serveCommand: Command = {
     if (values['dev-ui'] === true && protocol !== 'adk') throw new UsageError('--dev-ui needs --protocol adk: ADK’s dev UI speaks ADK’s protocol.');
     if (extra.length > 0 && protocol !== 'adk') throw new UsageError(`serve takes one agent file, got ${positionals.length}.`, 'Serve several agents as several apps with --protocol adk.');
     const { port, host, token } = listenOptions(values, io.env, { port: 8080, service: 'server' });
-    const timeouts = httpTimeoutOptions(values);
+    const timeouts = { ...httpTimeoutOptions(values), allowedOrigins: allowedOrigins(values['allow-origin'] ?? []) };
     const limits = timeLimitOptions(values, { modelTimeoutMs: DEFAULT_MODEL_TIMEOUT_MS, toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS });
     const onError = (error: unknown) => io.stderr(`agentctx serve: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 
@@ -185,4 +190,21 @@ function untilStopped(server: AgentctxServer, io: CliIo): Promise<void> {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
+}
+
+/** `--allow-origin` values: `*`, or origins as a browser sends them (scheme, host and port; no path). */
+function allowedOrigins(values: readonly string[]): string[] {
+  for (const value of values) {
+    if (value === '*') continue;
+    let origin: string | undefined;
+    try {
+      origin = new URL(value).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin !== value) {
+      throw new UsageError(`--allow-origin takes an origin such as https://app.example or http://localhost:3000, got '${value}'${origin === undefined || origin === 'null' ? '' : ` (did you mean '${origin}'?)`}.`, 'Give scheme, host and port only, without a path or a trailing slash; or * for any origin.');
+    }
+  }
+  return [...values];
 }
