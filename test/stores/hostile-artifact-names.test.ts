@@ -18,7 +18,8 @@ const alice = { appName: 'app', userId: 'alice', sessionId: 's1' };
 const bob = { appName: 'app', userId: 'bob', sessionId: 's1' };
 
 // Names that look like paths, or like this store's own encoding: each must stay one artifact of alice's session.
-const PATH_LIKE = ['..', '.', '../../../bob/user/user:profile.txt', 'a/b', 'a\\b', '%2e%2e', '%2E%2E%2Fx', 'user:../../bob/x', '*', 'CON', ' spaced '];
+// (`.` and `..` themselves are refused: no URL can name them.)
+const PATH_LIKE = ['...', '.a', '../../../bob/user/user:profile.txt', 'a/b', 'a\\b', '%2e%2e', '%2E%2E%2Fx', 'user:../../bob/x', '*', 'CON', ' spaced '];
 
 async function oddNames(store: ArtifactStore): Promise<void> {
   for (const [name, message] of [
@@ -33,6 +34,7 @@ async function oddNames(store: ArtifactStore): Promise<void> {
   }
   await expectRefused(() => store.list({ ...alice, userId: 'al\ud800ice' }), 'userId', /lone surrogate/);
   await expectRefused(() => store.save({ ...alice, sessionId: 's\udc00', filename: 'a.txt', artifact: textArtifact('x') }), 'sessionId', /lone surrogate/);
+  for (const name of ['..', '.']) await expectRefused(() => store.save({ ...alice, filename: name, artifact: textArtifact('x') }), 'filename', /no URL can name/);
   for (const name of PATH_LIKE) await store.save({ ...alice, filename: name, artifact: textArtifact(`text of ${name}`) });
   for (const name of PATH_LIKE) expect(await store.load({ ...alice, filename: name })).toMatchObject({ text: `text of ${name}` });
   expect(await store.list(alice)).toEqual([...PATH_LIKE].sort());
@@ -49,8 +51,8 @@ export const rows = defineRows(import.meta.url, 'isolation', [
   {
     id: 'isolation.artifact-names',
     entry: 'artifact stores (files, SQLite, memory)',
-    tried: 'artifact names and keys with a lone surrogate or a NUL; names that look like paths (`..`, `../../../bob/user/user:profile.txt`, `a/b`, `%2E%2E%2Fx`, `user:../../bob/x`); a 300-character name, 30 emoji and a 300-character user id on the file store; folders in the store the store did not make',
-    expected: 'ValidationError naming `filename`, `userId` or `sessionId` on every store, for save, load, list, versions and delete (before the fix the file store threw a raw `URIError`); on files, a name longer than one file name can be is `filename: is too long for the file artifact store: 900 bytes as a file name, at most 255` (before: `ENAMETOOLONG`); path-like names are saved, loaded and listed back exactly, every file stays inside alice’s own folder, bob sees none; foreign folders are not listed (before: `URIError`)',
+    tried: 'artifact names and keys with a lone surrogate or a NUL; names that look like paths (`...`, `../../../bob/user/user:profile.txt`, `a/b`, `%2E%2E%2Fx`, `user:../../bob/x`); a 300-character name, 30 emoji and a 300-character user id on the file store; folders in the store the store did not make',
+    expected: 'ValidationError naming `filename`, `userId` or `sessionId` on every store, for save, load, list, versions and delete (before the fix the file store threw a raw `URIError`); on files, a name longer than one file name can be is `filename: is too long for the file artifact store: 900 bytes as a file name, at most 255` (before: `ENAMETOOLONG`); `.` and `..` are refused when saved (no URL can name them); other path-like names are saved, loaded and listed back exactly, every file stays inside alice’s own folder, bob sees none; foreign folders are not listed (before: `URIError`)',
     run: async () => {
       await oddNames(createInMemoryArtifactStore());
       const sqlite = createSqliteArtifactStore({ path: join(await tmp.dir(), 'artifacts.db') });

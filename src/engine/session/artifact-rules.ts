@@ -28,6 +28,10 @@ export function checkArtifactInput(key: ArtifactKey, artifact?: Artifact, versio
   }
   if (artifact !== undefined) {
     if (typeof artifact.mimeType !== 'string' || artifact.mimeType === '') issues.push({ path: 'artifact.mimeType', message: 'must be a non-empty string' });
+    else if (!MIME_TYPE.test(artifact.mimeType)) {
+      // It goes into Content-Type headers and inline data as it is: a line break in it would start a header of its own.
+      issues.push({ path: 'artifact.mimeType', message: `${JSON.stringify(artifact.mimeType.slice(0, 100))} is not a media type (type/subtype, such as text/plain, with optional ;parameters and no control characters)` });
+    }
     if (artifact.kind === 'text' && typeof artifact.text !== 'string') issues.push({ path: 'artifact.text', message: 'must be a string' });
     if (artifact.kind === 'text' && typeof artifact.text === 'string') {
       const lone = loneSurrogateAt(artifact.text);
@@ -41,6 +45,9 @@ export function checkArtifactInput(key: ArtifactKey, artifact?: Artifact, versio
 }
 
 const DOT_SEGMENTS = new Set(['.', '..']);
+
+// RFC 9110's media type: a token, '/', a token, then parameters; control characters (CR, LF, NUL…) nowhere.
+const MIME_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[^\u0000-\u0008\u000a-\u001f\u007f]*)?$/;
 
 /** Throws a `ValidationError` unless the session key of a listing is usable (as `checkArtifactInput` checks it). */
 export function checkArtifactScope(key: SessionKey): void {

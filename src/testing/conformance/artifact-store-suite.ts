@@ -52,10 +52,27 @@ export function testArtifactStore(options: ArtifactStoreSuiteOptions): void {
 
     it('keeps names that look like paths as plain names', async () => {
       const store = await options.create();
-      const names = ['../escape', 'a/b/c.txt', '..', '.', 'meeting_notes.txt', 'ümlaut ✓.md', '%2E'];
+      const names = ['../escape', 'a/b/c.txt', '...', '.a', 'meeting_notes.txt', 'ümlaut ✓.md', '%2E'];
       for (const filename of names) await store.save({ ...session, filename, artifact: textArtifact(filename) });
       expect(await store.list(session)).toEqual([...names].sort());
       for (const filename of names) expect(await store.load({ ...session, filename })).toMatchObject({ text: filename });
+    });
+
+    it('refuses a mimeType that is not a media type, such as one holding a line break', async () => {
+      const store = await options.create();
+      for (const mimeType of ['not a mime\r\nX-Injected: 1', 'text/plain\nX: 1', 'plain', 'text/', '/plain']) {
+        await expect(store.save({ ...session, filename: 'm.txt', artifact: { kind: 'text', mimeType, text: 'x' } })).rejects.toMatchObject({ name: 'ValidationError', issues: [{ path: 'artifact.mimeType' }] });
+      }
+      await store.save({ ...session, filename: 'm.txt', artifact: { kind: 'text', mimeType: 'text/markdown; charset=utf-8', text: 'x' } });
+      expect(await store.load({ ...session, filename: 'm.txt' })).toMatchObject({ mimeType: 'text/markdown; charset=utf-8' });
+    });
+
+    it("refuses to save '.' and '..', which no URL can name", async () => {
+      const store = await options.create();
+      for (const filename of ['.', '..']) {
+        await expect(store.save({ ...session, filename, artifact: textArtifact('x') })).rejects.toMatchObject({ name: 'ValidationError', issues: [{ path: 'filename' }] });
+      }
+      expect(await store.list(session)).toEqual([]);
     });
 
     it('deletes every version, and deleting what is absent is not an error', async () => {
