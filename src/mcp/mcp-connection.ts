@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpError, type McpFailure } from '../contracts/errors/mcp-error.js';
 import type { McpServer } from './mcp-server.js';
 
@@ -118,8 +119,8 @@ export class McpConnection {
     let cursor: string | undefined;
     try {
       for (let page = 0; page < 1000; page++) {
-        const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.options.listTimeoutMs });
-        tools.push(...(result.tools as ListedTool[]));
+        const result = await this.listPage(client, cursor);
+        tools.push(...result.tools);
         cursor = result.nextCursor;
         if (cursor === undefined) break;
       }
@@ -128,6 +129,28 @@ export class McpConnection {
       throw this.failure(error, 'tools/list', this.options.listTimeoutMs, undefined, skipped);
     }
     return tools;
+  }
+
+  /**
+   * One page of `tools/list`. The SDK checks the whole page against MCP's schema, so one tool listed with a bad
+   * schema (`{"$ref": "#"}` has no `type: "object"`) would fail the listing and take every tool of the server with
+   * it. Such a page is asked for again without that check, and its tools are judged one by one where they are
+   * converted (mcp-toolset.ts), each bad one left out with a warning. (The SDK then knows no output schema of that
+   * page's tools, so it does not check their structured results against one.)
+   */
+  private async listPage(client: Client, cursor: string | undefined): Promise<{ tools: ListedTool[]; nextCursor: string | undefined }> {
+    const params = cursor === undefined ? {} : { cursor };
+    try {
+      const result = await client.listTools(params, { timeout: this.options.listTimeoutMs });
+      return { tools: result.tools as ListedTool[], nextCursor: result.nextCursor };
+    } catch (error) {
+      // A result that does not match the schema is refused with zod's error, which lists its issues.
+      if (!Array.isArray((error as { issues?: unknown } | undefined)?.issues)) throw error;
+      const loose = (await client.request({ method: 'tools/list', params }, ResultSchema, { timeout: this.options.listTimeoutMs })) as { tools?: unknown; nextCursor?: unknown };
+      if (!Array.isArray(loose.tools)) throw error;
+      // Whatever each entry is, mcp-toolset.ts judges it, with a warning for each it leaves out.
+      return { tools: loose.tools as ListedTool[], nextCursor: typeof loose.nextCursor === 'string' ? loose.nextCursor : undefined };
+    }
   }
 
   private connect(): Promise<Client> {

@@ -165,6 +165,24 @@ export const rows = defineRows(
       timeout: 120_000,
     },
     {
+      id: 'mcp.bad-tool-schema',
+      entry: ENTRY,
+      tried: 'a server listing, among its good tools, one whose inputSchema is `{"$ref": "#"}`, one without an inputSchema and an entry that is not an object (MCP\'s schema refuses the whole listing for any of them)',
+      expected: 'only those three are left out, each with a warning in the request (before: every tool of the server was, and the model was told the agent has no tools); the good tools are offered and answer',
+      run: async () => {
+        const raw = toolset({ name: 'raw', server: fixtureServer('raw-server', '--bad-schemas'), timeoutMs: 3_000 });
+        const { responses, model, warnings } = await invoke(raw, [{ functionCall: { id: 'c-ok', name: 'ok', args: {} } }]);
+        expect(model.requests[0]?.tools.map((tool) => tool.name)).toEqual(['garbage', 'not_a_result', 'ok', 'reported', 'rpc_error']);
+        expect(warnings[0]).toEqual([
+          `toolset 'raw': tool 'bad_ref' is left out: its input schema is invalid (its inputSchema is not a JSON Schema of type "object")`,
+          `toolset 'raw': tool 'no_schema' is left out: its input schema is invalid (its inputSchema is not a JSON Schema of type "object")`,
+          "toolset 'raw': the server listed a tool without a name; it is left out",
+        ]);
+        expect(responses).toEqual({ 'c-ok': { result: 'still fine' } });
+      },
+      timeout: 120_000,
+    },
+    {
       id: 'mcp.oversized-result',
       entry: ENTRY,
       tried: 'a tool answering 5,000 characters on a toolset with `maxResultChars: 200`, with and without an artifact store, and failing with 5,000 characters (`isError`)',
