@@ -29,6 +29,13 @@ export function readCreateSessionBody(value: unknown): CreateSessionBody {
   return { ...(sessionId === undefined ? {} : { sessionId }), ...(state === undefined ? {} : { state }) };
 }
 
+/** Notes the issues of a message sent to an agent: it is the user's, and says something (at least one part). */
+export function checkUserMessage(reader: JsonReader, message: Content | undefined, path: string): void {
+  if (message === undefined) return;
+  if (message.role !== 'user') reader.issue(joinPath(path, 'role'), `a message sent to the agent is the user's; expected 'user', got '${message.role}'`);
+  if (message.parts.length === 0) reader.issue(joinPath(path, 'parts'), 'is empty: a message needs at least one part, such as { "text": "hello" }');
+}
+
 export type RunBody = { message: string | Content; stateDelta?: Record<string, unknown> };
 
 /** `POST …/run`: `{ message: string | { role: 'user', parts }, stateDelta? }`. */
@@ -46,7 +53,7 @@ export function readRunBody(value: unknown): RunBody {
     reader.issue('message', 'is required: a string, or a message { role: "user", parts: [...] }');
   } else if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
     message = readContent(reader, raw, 'message');
-    if (message !== undefined && message.role !== 'user') reader.issue(joinPath('message', 'role'), `a message sent to the agent is the user's; expected 'user', got '${message.role}'`);
+    checkUserMessage(reader, message, 'message');
   } else {
     reader.issue('message', `expected a string or a message object, got ${describeValue(raw)}`);
   }

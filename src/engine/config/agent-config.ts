@@ -1,5 +1,6 @@
 import type { AgentDefinition, StaticInstruction, Extension, Processor } from '../../contracts/agent.js';
 import type { Part } from '../../contracts/content.js';
+import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
 import type { RequestConfig } from '../../contracts/request.js';
 import type { Tool, Toolset } from '../../contracts/tool.js';
@@ -132,7 +133,15 @@ async function readReference(
   const reference = reader.string(record, 'configPath', path, { nonEmpty: true });
   if (reference === undefined) return undefined;
   if (options.load === undefined) return reader.issue(joinPath(path, 'configPath'), 'agent files cannot be read here; define the agent inline');
-  const loaded = await options.load(reference, file);
+  let loaded: { value: unknown; filename: string };
+  try {
+    loaded = await options.load(reference, file);
+  } catch (error) {
+    // A file that cannot be read is a problem of the reference, named where it is (every problem of the file is listed).
+    if (!AgentctxError.isInstance(error)) throw error;
+    const said = error instanceof ValidationError ? error.issues.map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`)).join('; ') : error.message;
+    return reader.issue(joinPath(path, 'configPath'), `cannot read ${reference}: ${said}`);
+  }
   if (loading.includes(loaded.filename)) {
     return reader.issue(joinPath(path, 'configPath'), `${reference} includes itself (${[...loading, loaded.filename].join(' → ')})`);
   }

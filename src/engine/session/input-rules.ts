@@ -2,7 +2,7 @@ import type { Content } from '../../contracts/content.js';
 import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
 import type { Event } from '../../contracts/event.js';
 import type { StateOp } from '../../contracts/state-op.js';
-import { APP_PREFIX, USER_PREFIX } from '../state/state-keys.js';
+import { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from '../state/state-keys.js';
 import { identifierProblem, IDENTIFIER_HINT } from '../util/identifier.js';
 import { joinPath } from '../util/json-reader.js';
 import { ENVELOPE_DEPTH, findNonJson, inspectJson, MAX_JSON_DEPTH, type JsonProblem } from '../util/json-value.js';
@@ -59,6 +59,21 @@ export function stateKeyIssues(record: Readonly<Record<string, unknown>>, path: 
   return issues;
 }
 
+/**
+ * Issues for keys a new write names (state operations, ADK's PATCH): besides `stateKeyIssues`, not empty and not a
+ * bare scope prefix. Stored state keeps whatever keys it has, so reading a session never fails on one.
+ */
+export function newStateKeyIssues(record: Readonly<Record<string, unknown>>, path: string): ValidationIssue[] {
+  const issues = stateKeyIssues(record, path);
+  for (const key of Object.keys(record)) {
+    if (key === '') issues.push({ path: joinPath(path, key), message: 'is not a usable state key: it is empty' });
+    else if (SCOPE_PREFIXES.includes(key)) issues.push({ path: joinPath(path, key), message: `is not a usable state key: it names the scope '${key}' and no key in it (write '${key}name')` });
+  }
+  return issues;
+}
+
+const SCOPE_PREFIXES: readonly string[] = [APP_PREFIX, USER_PREFIX, TEMP_PREFIX];
+
 const OP_NAMES: readonly string[] = ['add', 'append', 'setField', 'addToSet'];
 
 /**
@@ -81,7 +96,7 @@ export function stateOpIssues(ops: unknown, path: string, options: { values?: bo
     if (typeof name !== 'string' || !OP_NAMES.includes(name)) issues.push({ path: joinPath(at, 'op'), message: `must be one of ${OP_NAMES.join(', ')}` });
     const key = record['key'];
     if (typeof key !== 'string') issues.push({ path: joinPath(at, 'key'), message: 'must be a state key (a string)' });
-    else issues.push(...stateKeyIssues({ [key]: true }, joinPath(at, 'key')).map((issue) => ({ ...issue, path: joinPath(at, 'key') })));
+    else issues.push(...newStateKeyIssues({ [key]: true }, joinPath(at, 'key')).map((issue) => ({ ...issue, path: joinPath(at, 'key') })));
     const args: [string, unknown][] = [];
     if (name === 'add') {
       const by = record['by'];

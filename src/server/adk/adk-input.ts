@@ -3,8 +3,9 @@ import type { Event } from '../../contracts/event.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import { readContent } from '../../engine/session/decode-content.js';
 import { checkUniqueEventIds, readEvent } from '../../engine/session/decode-event.js';
+import { newStateKeyIssues } from '../../engine/session/input-rules.js';
 import { JsonReader, joinPath } from '../../engine/util/json-reader.js';
-import { checkIdLength } from '../request-input.js';
+import { checkIdLength, checkUserMessage } from '../request-input.js';
 
 /*
  * Request bodies of ADK's API server. ADK Python takes every field in snake_case or camelCase and the dev UI sends
@@ -33,6 +34,7 @@ export function readAdkRunBody(value: unknown): AdkRunBody {
   const userId = reader.string(record, 'userId', '', { nonEmpty: true });
   const sessionId = reader.string(record, 'sessionId', '', { nonEmpty: true });
   const newMessage = record['newMessage'] == null ? undefined : readContent(reader, record['newMessage'], 'newMessage');
+  checkUserMessage(reader, newMessage, 'newMessage');
   const streaming = record['streaming'] == null ? false : reader.boolean(record, 'streaming', '');
   const stateDelta = record['stateDelta'] == null ? undefined : reader.object(record['stateDelta'], 'stateDelta', 'an object of state keys');
   const invocationId = record['invocationId'] == null ? undefined : reader.string(record, 'invocationId', '');
@@ -67,6 +69,7 @@ export function readAdkPatchBody(value: unknown): Record<string, unknown> {
   const reader = new JsonReader();
   const record = camelCased(reader, reader.object(value, '', 'a JSON object ({ stateDelta })'), ['stateDelta']);
   const delta = record['stateDelta'] === undefined ? reader.issue('stateDelta', 'is required: an object of state keys to write') : reader.object(record['stateDelta'], 'stateDelta', 'an object of state keys');
+  if (delta !== undefined) for (const issue of newStateKeyIssues(delta, 'stateDelta')) reader.issue(issue.path, issue.message);
   if (reader.issues.length > 0 || delta === undefined) throw invalid(reader);
   return delta;
 }
@@ -75,13 +78,17 @@ export function readAdkPatchBody(value: unknown): Record<string, unknown> {
 function camelCased(reader: JsonReader, record: Record<string, unknown> | undefined, allowed: readonly string[]): Record<string, unknown> {
   if (record === undefined) return {};
   const result: Record<string, unknown> = {};
+  // The key each field was first given as, to name both spellings when it comes again.
+  const givenAs = new Map<string, string>();
   for (const [key, value] of Object.entries(record)) {
     const camel = key.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
     if (!allowed.includes(camel)) {
       reader.issue(key, `unknown field; ADK's request has ${allowed.join(', ')} (or their snake_case forms)`);
       continue;
     }
-    if (Object.hasOwn(result, camel)) reader.issue(key, `given twice, as ${camel} and as ${key}`);
+    const first = givenAs.get(camel);
+    if (first !== undefined) reader.issue(key, `given twice, as ${first} and as ${key}`);
+    else givenAs.set(camel, key);
     result[camel] = value;
   }
   return result;

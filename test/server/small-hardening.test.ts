@@ -1,0 +1,108 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'vitest';
+import { ValidationError } from '../../src/contracts/errors/validation-error.js';
+import { State } from '../../src/engine/state/state.js';
+import { createServer, type AgentctxServer } from '../../src/server/index.js';
+import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
+import { closeAdkServers, runBody, startAdkServer } from '../adk/adk-client.js';
+import { weatherRunner } from '../adk/weather-app.js';
+import { defineRows } from '../reliability/rows.js';
+import { expectCliError, repositoryRoot } from '../support/cli.js';
+
+// The smaller findings of the second outside attack: each a refusal that names its problem once and the fix.
+
+const servers: AgentctxServer[] = [];
+const run = promisify(execFile);
+
+/** The built CLI, killed after 10 s: a file that is read without end must fail the row, not hang it. */
+async function agentctxWithin(...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(repositoryRoot, 'bin', 'agentctx.js'), ...args], { cwd: repositoryRoot, timeout: 10_000, env: { ...process.env, NO_COLOR: '1' } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string; killed?: boolean };
+    return { code: failed.killed === true ? -1 : failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+export const rows = defineRows(
+  import.meta.url,
+  'bad-input',
+  [
+    {
+      id: 'http.adk-run-message',
+      entry: 'HTTP API body',
+      tried: "ADK's `/run` with `newMessage.role: \"model\"` and with empty `parts`; agentctx's run with empty `parts`; ADK's PATCH with `state_delta` and `stateDelta` both",
+      expected: "400 naming `newMessage.role` (a message sent to the agent is the user's) and `newMessage.parts` (at least one part), each once in ADK's error text; the same for `message.parts` on agentctx's API; the twice-given field named by both its spellings",
+      run: async () => {
+        const call = await startAdkServer();
+        expect((await call('POST', '/apps/weather_agent/users/u/sessions/s1')).status).toBe(200);
+        const model = await call('POST', '/run', { ...runBody('u', 's1'), newMessage: { role: 'model', parts: [] } });
+        expect(model.status).toBe(400);
+        const text = (model.json as { error: string }).error;
+        expect(text).toContain("newMessage.role: a message sent to the agent is the user's; expected 'user', got 'model'");
+        expect(text).toContain('newMessage.parts: is empty');
+        // Each problem once (before: the message named them, then the list of issues named them again).
+        expect(text.split('newMessage.role').length).toBe(2);
+        const twice = await call('PATCH', '/apps/weather_agent/users/u/sessions/s1', { state_delta: { a: 1 }, stateDelta: { a: 2 } });
+        expect((twice.json as { error: string }).error).toContain('stateDelta: given twice, as state_delta and as stateDelta');
+        const runner = weatherRunner(createInMemorySessionStore());
+        const server = createServer({ runner });
+        servers.push(server);
+        const { url } = await server.listen(0);
+        await runner.createSession({ userId: 'u', sessionId: 's1' });
+        const empty = await fetch(`${url}/apps/weather_agent/users/u/sessions/s1/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: { role: 'user', parts: [] } }) });
+        expect(empty.status).toBe(400);
+        expect(await empty.text()).toContain('message.parts: is empty');
+      },
+    },
+    {
+      id: 'state.empty-keys',
+      entry: 'state',
+      tried: "`state.add('', 1)`, `state.append('user:', …)` and `state.add('temp:', 1)` in a tool; ADK's PATCH with `{ \"stateDelta\": { \"\": 1 } }`",
+      expected: 'ValidationError naming the key as empty, or as a bare scope with the form to write instead; 400 for the PATCH; nothing written',
+      run: async () => {
+        const state = new State({});
+        expect(() => state.add('', 1)).toThrow(ValidationError);
+        expect(() => state.add('', 1)).toThrow(/it is empty/);
+        expect(() => state.append('user:', 'x')).toThrow(/names the scope 'user:' and no key in it \(write 'user:name'\)/);
+        expect(() => state.add('temp:', 1)).toThrow(/names the scope 'temp:'/);
+        expect(state.hasDelta()).toBe(false);
+        const call = await startAdkServer();
+        expect((await call('POST', '/apps/weather_agent/users/u/sessions/s2')).status).toBe(200);
+        const patched = await call('PATCH', '/apps/weather_agent/users/u/sessions/s2', { stateDelta: { '': 1 } });
+        expect(patched.status).toBe(400);
+        expect((await call('GET', '/apps/weather_agent/users/u/sessions/s2')).json).toMatchObject({ state: {}, events: [] });
+      },
+    },
+    {
+      id: 'cli.device-files',
+      entry: 'CLI flags',
+      tried: '`inspect /dev/zero`, `inspect` of a named pipe nobody writes to, and an agent file whose `config_path` is /dev/zero',
+      expected: 'each one line and exit 2 at once, naming the file as not a regular file (and, for the reference, where it is: `subAgents[0].configPath`); before: /dev/zero was read for seconds and the pipe never answered',
+      run: async () => {
+        const dir = await mkdtemp(join(tmpdir(), 'agentctx-devices-'));
+        try {
+          const pipe = join(dir, 'pipe');
+          await run('mkfifo', [pipe]);
+          await writeFile(join(dir, 'agent.yaml'), 'name: a\nsub_agents:\n  - config_path: /dev/zero\n');
+          expectCliError(await agentctxWithin('inspect', '/dev/zero'), /\/dev\/zero: is not a regular file/);
+          expectCliError(await agentctxWithin('inspect', pipe), /pipe: is not a regular file/);
+          expectCliError(await agentctxWithin('inspect', join(dir, 'agent.yaml')), /subAgents\[0\]\.configPath: cannot read \/dev\/zero: is not a regular file/);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      },
+    },
+  ],
+  {
+    afterAll: async () => {
+      await closeAdkServers();
+      for (const server of servers.splice(0)) await server.close();
+    },
+  },
+);
