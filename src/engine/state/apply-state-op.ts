@@ -50,7 +50,7 @@ function stateOpResult(current: unknown, op: StateOp): unknown {
     case 'append':
       if (current === undefined) return [...op.items];
       if (!Array.isArray(current)) return failure('wrong_type', jsonTypeOf(current));
-      return [...(current as unknown[]), ...op.items];
+      return (current as unknown[]).concat(op.items);
     case 'setField': {
       if (current !== undefined && !isPlainObject(current)) return failure('wrong_type', jsonTypeOf(current));
       // Spread defines own properties (a `__proto__` key stays a key); the field is never `__proto__` (checked where made).

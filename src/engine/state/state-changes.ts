@@ -52,7 +52,7 @@ function fold(first: StateOp, second: StateOp): StateOp | undefined {
     const by = first.by + second.by;
     return Number.isSafeInteger(first.by) && Number.isSafeInteger(second.by) && Number.isSafeInteger(by) ? { op: 'add', key: first.key, by } : undefined;
   }
-  if (first.op === 'append' && second.op === 'append') return { op: 'append', key: first.key, items: [...first.items, ...second.items] };
+  if (first.op === 'append' && second.op === 'append') return { op: 'append', key: first.key, items: first.items.concat(second.items) };
   if (first.op === 'addToSet' && second.op === 'addToSet') return { op: 'addToSet', key: first.key, items: [...first.items, ...second.items] };
   if (first.op === 'setField' && second.op === 'setField' && first.field === second.field) return second;
   return undefined;
