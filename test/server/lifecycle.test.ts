@@ -75,7 +75,7 @@ describe('server lifecycle', () => {
       { text: 'go' },
       expect.objectContaining({ functionCall: expect.objectContaining({ name: 'wait' }) }),
       expect.objectContaining({ functionResponse: expect.objectContaining({ response: { outcome: 'aborted' } }) }),
-      'model_error',
+      'aborted',
     ]);
   });
 

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import { ValidationError } from '../../src/contracts/errors/validation-error.js';
+import type { Model } from '../../src/contracts/model.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { State } from '../../src/engine/state/state.js';
+import { createRunner } from '../../src/presets/create-runner.js';
+import { createAdkServer } from '../../src/server/adk/create-adk-server.js';
 import { createServer, type AgentctxServer } from '../../src/server/index.js';
 import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import { closeAdkServers, runBody, startAdkServer } from '../adk/adk-client.js';
@@ -58,6 +62,40 @@ export const rows = defineRows(
         const empty = await fetch(`${url}/apps/weather_agent/users/u/sessions/s1/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: { role: 'user', parts: [] } }) });
         expect(empty.status).toBe(400);
         expect(await empty.text()).toContain('message.parts: is empty');
+      },
+    },
+    {
+      id: 'http.adk-disconnect',
+      entry: 'HTTP API body',
+      tried: "a client of ADK's `/run_sse` that goes away while the model is still answering",
+      expected: "the turn is aborted: the recorded call `aborted` and the turn's error event `aborted` (before: `model_error`, as if the model had failed)",
+      run: async () => {
+        // A model that answers only when its call is aborted, with the abort's reason.
+        const waiting = (signal: AbortSignal | undefined) => new Promise<never>((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason as Error)));
+        const model: Model = {
+          specificationVersion: 'v1',
+          provider: 'waiting',
+          modelId: 'waiting',
+          generate: (_request, options) => waiting(options?.signal),
+          async *stream(_request, options) {
+            yield await waiting(options?.signal);
+          },
+        };
+        const sessions = createInMemorySessionStore();
+        const runner = createRunner({ agents: llmAgent({ name: 'waiter', instruction: 'Wait.' }), model, sessions });
+        const server = createAdkServer({ runners: [runner], version: 'test' });
+        servers.push(server);
+        const { url } = await server.listen(0);
+        await runner.createSession({ userId: 'u', sessionId: 's' });
+        const client = new AbortController();
+        const body = JSON.stringify({ appName: 'waiter', userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'hi' }] }, streaming: true });
+        const answered = fetch(`${url}/run_sse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: client.signal }).catch(() => undefined);
+        const key = { appName: 'waiter', userId: 'u', sessionId: 's' };
+        await expect.poll(async () => (await sessions.listModelCalls(key)).length).toBe(1);
+        client.abort();
+        await answered;
+        await expect.poll(async () => (await sessions.getSession(key))?.events.at(-1)?.errorCode).toBe('aborted');
+        expect((await sessions.listModelCalls(key)).map((call) => call.status)).toEqual(['aborted']);
       },
     },
     {

@@ -189,7 +189,9 @@ async function* callWithin(run: AgentRun, model: Model, request: LlmRequest, pre
     }
     const failure = deadline.expired
       ? { code: 'model_timeout', message: `The model call got no complete answer within ${deadline.ms} ms and was abandoned (call ${callNumber} of this invocation, agent '${node.name}'). Raise modelTimeoutMs if the model needs longer.` }
-      : { code: 'model_error', message: `The model call failed (call ${callNumber} of this invocation, agent '${node.name}'): ${reason}` };
+      : status === 'aborted'
+        ? { code: 'aborted', message: `The run was aborted during a model call (call ${callNumber} of this invocation, agent '${node.name}'): ${reason}` }
+        : { code: 'model_error', message: `The model call failed (call ${callNumber} of this invocation, agent '${node.name}'): ${reason}` };
     // Recorded first: an aborted run may not get to store its error event.
     await pending.end({ status, error: reason });
     yield await invocation.persist(invocation.failure(node.name, branch, failure.code, failure.message));
