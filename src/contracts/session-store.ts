@@ -9,6 +9,12 @@ export type CreateSessionInput = {
   sessionId?: string | undefined;
   /** Initial state; `app:` and `user:` keys go to their shared scopes, `temp:` keys are dropped. */
   state?: Record<string, unknown> | undefined;
+  /**
+   * Events the session starts with (an imported history), appended in order as `appendEvent` would, in the same
+   * write as the session itself: if any cannot be stored (a state operation that cannot apply, a reused id), nothing
+   * is — no session, no event, no shared state.
+   */
+  events?: readonly Event[] | undefined;
 };
 
 export type GetSessionInput = SessionKey & {

@@ -92,7 +92,8 @@ export type Runner = {
   readonly stats: Readonly<RunnerStats>;
   /** Runs one invocation and yields its events as they happen; every complete event is stored before it is yielded. */
   run(input: RunInput): AsyncGenerator<Event>;
-  createSession(input: { userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session>;
+  /** `events`: a history the session starts with, stored with it or not at all (see `CreateSessionInput`). */
+  createSession(input: { userId: string; sessionId?: string; state?: Record<string, unknown>; events?: readonly Event[] }): Promise<Session>;
   /**
    * Closes what the agents hold open: every toolset of the tree's agents and of the agents their agent tools run
    * (MCP connections and the servers they started). The store is the caller's to close. Safe to call twice.

@@ -136,6 +136,50 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     return written;
   };
 
+  /** Appends to a stored session, as `appendEvent` does: checked whole first, so a refusal writes nothing. */
+  const append = (stored: StoredSession, session: Session, event: Event, completeModelCall?: AppendEventInput['completeModelCall']): Event => {
+    if (session.revision !== stored.revision) throw staleSession(session.id, session.revision, stored.revision);
+    if (stored.eventIds.has(event.id)) {
+      throw eventExists(event.id, session.id);
+    }
+    const persisted = prepareStoredEvent(event);
+    // Checked before anything changes, so a refused completion leaves the event unwritten too.
+    const complete = completeModelCall === undefined ? undefined : completionOf(stored, session.id, completeModelCall);
+    // Optimistic concurrency on shared keys: each must still be at the version this copy saw.
+    for (const key of sharedKeysOf(persisted.actions.stateDelta)) {
+      const current = versionOf(stored.appName, stored.userId, key);
+      if (current !== loadedVersion(session, key)) throw staleSharedState(session.id, key, loadedVersion(session, key), current);
+    }
+    // Operations apply to the values stored now (after this delta), never to the copy's: computed before anything
+    // changes, so one that cannot apply leaves the append unwritten.
+    const operated = operate(stored, persisted);
+    const written = applyShared(stored.appName, stored.userId, persisted.actions.stateDelta, stored.state);
+    Object.assign(written, applyShared(stored.appName, stored.userId, operated.values, stored.state, operated.counts));
+    stored.events.push(persisted);
+    stored.eventIds.add(persisted.id);
+    stored.revision += 1;
+    stored.lastUpdateTime = persisted.timestamp;
+    complete?.();
+    applyToSession(session, event, persisted, stored.revision, written, operated.values);
+    return persisted;
+  };
+
+  /** A copy of the shared state of an app and one of its users, with every version: what `restoreShared` puts back. */
+  const sharedSnapshot = (appName: string, userId: string) => ({
+    app: appState.has(appName) ? copyValue(appState.get(appName)) : undefined,
+    user: userState.has(userMapKey(appName, userId)) ? copyValue(userState.get(userMapKey(appName, userId))) : undefined,
+    versions: new Map(sharedVersions),
+  });
+  const restoreShared = (appName: string, userId: string, snapshot: ReturnType<typeof sharedSnapshot>): void => {
+    if (snapshot.app === undefined) appState.delete(appName);
+    else appState.set(appName, snapshot.app);
+    if (snapshot.user === undefined) userState.delete(userMapKey(appName, userId));
+    else userState.set(userMapKey(appName, userId), snapshot.user);
+    sharedVersions.clear();
+    for (const [key, version] of snapshot.versions) sharedVersions.set(key, version);
+  };
+
+
   return {
     name: 'memory',
 
@@ -158,9 +202,20 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
         lastUpdateTime: now(),
         revision: 0,
       };
-      applyShared(input.appName, input.userId, toStoredJson(state), stored.state);
-      sessions.set(sessionMapKey(key), stored);
-      return view(stored, []);
+      const events = input.events ?? [];
+      // Everything below is synchronous, so nothing else runs in between; a failure puts back what was there.
+      const before = events.length === 0 ? undefined : sharedSnapshot(input.appName, input.userId);
+      try {
+        applyShared(input.appName, input.userId, toStoredJson(state), stored.state);
+        sessions.set(sessionMapKey(key), stored);
+        const session = view(stored, []);
+        for (const event of events) append(stored, session, event);
+        return events.length === 0 ? session : view(stored, [...stored.events]);
+      } catch (error) {
+        sessions.delete(sessionMapKey(key));
+        if (before !== undefined) restoreShared(input.appName, input.userId, before);
+        throw error;
+      }
     },
 
     async getSession(input: GetSessionInput): Promise<Session | undefined> {
@@ -189,31 +244,9 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
       checkSessionKey({ appName: session.appName, userId: session.userId, sessionId: session.id });
       const stored = sessions.get(sessionMapKey({ appName: session.appName, userId: session.userId, sessionId: session.id }));
       if (stored === undefined) throw sessionNotFound(session.id);
-      if (session.revision !== stored.revision) throw staleSession(session.id, session.revision, stored.revision);
-      if (stored.eventIds.has(event.id)) {
-        throw eventExists(event.id, session.id);
-      }
-      const persisted = prepareStoredEvent(event);
-      // Checked before anything changes, so a refused completion leaves the event unwritten too.
-      const complete = input.completeModelCall === undefined ? undefined : completionOf(stored, session.id, input.completeModelCall);
-      // Optimistic concurrency on shared keys: each must still be at the version this copy saw.
-      for (const key of sharedKeysOf(persisted.actions.stateDelta)) {
-        const current = versionOf(stored.appName, stored.userId, key);
-        if (current !== loadedVersion(session, key)) throw staleSharedState(session.id, key, loadedVersion(session, key), current);
-      }
-      // Operations apply to the values stored now (after this delta), never to the copy's: computed before anything
-      // changes, so one that cannot apply leaves the append unwritten.
-      const operated = operate(stored, persisted);
-      const written = applyShared(stored.appName, stored.userId, persisted.actions.stateDelta, stored.state);
-      Object.assign(written, applyShared(stored.appName, stored.userId, operated.values, stored.state, operated.counts));
-      stored.events.push(persisted);
-      stored.eventIds.add(persisted.id);
-      stored.revision += 1;
-      stored.lastUpdateTime = persisted.timestamp;
-      complete?.();
-      applyToSession(session, event, persisted, stored.revision, written, operated.values);
-      return persisted;
+      return append(stored, session, event, input.completeModelCall);
     },
+
 
     async deleteSession(input: SessionKey): Promise<void> {
       checkSessionKey(input);

@@ -23,14 +23,14 @@ export const createAdkSession: AdkHandler = async (context) => {
   const sessionId = context.params['session'] ?? body.sessionId;
   let session;
   try {
-    session = await runner.createSession({ userId: context.params['user'] ?? '', ...(sessionId === undefined ? {} : { sessionId }), ...(body.state === undefined ? {} : { state: body.state }) });
+    // The events ADK imports with a session are stored with it, all or none (a store that refuses one writes nothing).
+    session = await runner.createSession({ userId: context.params['user'] ?? '', ...(sessionId === undefined ? {} : { sessionId }), ...(body.state === undefined ? {} : { state: body.state }), ...(body.events.length === 0 ? {} : { events: body.events }) });
   } catch (error) {
     if (error instanceof ConflictError && error.code === 'already_exists') {
       throw new ConflictError({ code: 'already_exists', message: `Session already exists: ${sessionId ?? ''}`, hint: 'Use another id, or leave the id out for a new one.' });
     }
     throw error;
   }
-  for (const event of body.events) await runner.sessions.appendEvent({ session, event });
   noteSession(context, { appName: session.appName, userId: session.userId, sessionId: session.id });
   return { status: 200, body: toAdkSession(session) };
 };

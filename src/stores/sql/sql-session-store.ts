@@ -27,7 +27,7 @@ import { deepFreeze, toStoredJson } from '../../engine/util/json-value.js';
 import { lazyMigrations, type MigrationResult } from './migrations.js';
 import type { SqlDriver, SqlExecutor, SqlParam } from './sql-driver.js';
 import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
-import { AfterRollback, judgeInOrder, writeOrRewriteWhole, type Step } from './pipelined.js';
+import { AfterRollback, explained, judgeInOrder, writeOrRewriteWhole, type Step } from './pipelined.js';
 import { sqlModelCalls } from './sql-model-calls.js';
 import { mergedState, readMergedState, writeState, type SessionKeyParams, type SharedStateRow, type StateRow } from './state-rows.js';
 import { writeStateChanges } from './state-ops.js';
@@ -72,6 +72,27 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
   const ready = migrations.ready;
   const modelCalls = sqlModelCalls(driver, ready);
 
+  /**
+   * One imported event appended inside a transaction already open (createSession's): the statements of an append,
+   * judged at once, then the copy brought up to date as `appendEvent` does.
+   */
+  const appendWithin = async (tx: SqlExecutor, session: Session, event: Event, persisted: Event): Promise<void> => {
+    const key = keyParams({ appName: session.appName, userId: session.userId, sessionId: session.id });
+    const next = session.revision + 1;
+    const steps: Step[] = [
+      {
+        result: tx.run(BUMP_REVISION, [persisted.timestamp, ...key, session.revision]),
+        check: ({ changes }: { changes: number }) => {
+          if (changes === 0) throw staleSession(session.id, session.revision, session.revision + 1);
+        },
+      } as Step,
+      { result: tx.run(INSERT_EVENT, [...key, ...key, next, persisted.id, persisted.timestamp, eventJsonText(persisted)]) },
+    ];
+    const state = writeStateChanges(tx, driver.dialect, driver, key, splitStateDelta(persisted.actions.stateDelta), persisted.actions.stateOps ?? [], session);
+    await judgeInOrder([...steps, ...state.steps]);
+    applyToSession(session, event, persisted, next, state.versions, state.values);
+  };
+
   return {
     name: options.name ?? driver.dialect,
 
@@ -83,8 +104,16 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       const sessionId = input.sessionId?.trim() || newId();
       const key = keyParams({ appName: input.appName, userId: input.userId, sessionId });
       const split = splitStateDelta(toStoredJson(withoutTempKeys(given)));
+      // Imported events are checked whole before the transaction, as appends are; ids must differ from each other.
+      const imported = (input.events ?? []).map((event) => ({ event, persisted: prepareStoredEvent(event) }));
+      const ids = new Set<string>();
+      for (const { persisted } of imported) {
+        if (ids.has(persisted.id)) throw eventExists(persisted.id, sessionId);
+        ids.add(persisted.id);
+      }
       const time = now();
       await ready();
+      let session: Session | undefined;
       const { state, versions } = await driver.transaction(async (tx) => {
         // Issued together: a session that already exists rolls back the state written behind its insert.
         const inserted: Step<{ changes: number }> = {
@@ -101,9 +130,16 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
         // Read after the writes: statements run in the order they are issued.
         const merged = readMergedState(tx, key);
         const [, , read] = await judgeInOrder([inserted, { result: state }, { result: merged }] as Step[]);
-        return read as Awaited<typeof merged>;
+        const created = read as Awaited<typeof merged>;
+        if (imported.length === 0) return created;
+        // The imported history, in the same transaction: one event that cannot be stored rolls back the session too.
+        session = { appName: input.appName, userId: input.userId, id: sessionId, state: created.state, events: [], lastUpdateTime: time, revision: 0, sharedStateVersions: created.versions };
+        for (const { event, persisted } of imported) await appendWithin(tx, session, event, persisted);
+        return created;
+      }).catch(async (error: unknown) => {
+        throw await explained(error);
       });
-      return { appName: input.appName, userId: input.userId, id: sessionId, state, events: [], lastUpdateTime: time, revision: 0, sharedStateVersions: versions };
+      return session ?? { appName: input.appName, userId: input.userId, id: sessionId, state, events: [], lastUpdateTime: time, revision: 0, sharedStateVersions: versions };
     },
 
     async getSession(input: GetSessionInput): Promise<Session | undefined> {

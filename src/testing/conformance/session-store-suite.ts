@@ -70,6 +70,38 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
       );
     });
 
+    it('creates a session with the events it starts with, in order, their state applied', async () => {
+      const { store, event, app } = await setup();
+      const events = [event({ actions: { stateDelta: { 'user:str': 's', topic: 'a' } } }), event({ author: 'agent', actions: { stateDelta: { topic: 'b' }, stateOps: [{ op: 'add', key: 'user:n', by: 2 }] } })];
+      const session = await store.createSession({ appName: app, userId: 'u1', sessionId: 'imported', state: { k: 'v' }, events });
+      expect(session).toMatchObject({ revision: 2, state: { k: 'v', topic: 'b', 'user:str': 's', 'user:n': 2 } });
+      expect(session.events.map((each) => each.id)).toEqual(events.map((each) => each.id));
+      const loaded = await store.getSession({ appName: app, userId: 'u1', sessionId: 'imported' });
+      expect(loaded).toMatchObject({ revision: 2, state: { k: 'v', topic: 'b', 'user:str': 's', 'user:n': 2 } });
+      expect(loaded?.events.map((each) => each.id)).toEqual(events.map((each) => each.id));
+      // The copy it returned goes on like any other.
+      await store.appendEvent({ session, event: event({ actions: { stateDelta: { topic: 'c' } } }) });
+      expect((await store.getSession({ appName: app, userId: 'u1', sessionId: 'imported' }))?.revision).toBe(3);
+    });
+
+    it('stores nothing of a session whose events cannot all be stored: no session, no event, no shared state', async () => {
+      const { store, event, app } = await setup();
+      await store.createSession({ appName: app, userId: 'u1', sessionId: 'before', state: { 'user:kept': 1 } });
+      const good = event({ actions: { stateDelta: { 'user:str': 's', 'app:seen': true, own: 1 } } });
+      // Valid on its own; it fails only against what is stored: `user:str` holds a string, which cannot be added to.
+      const bad = event({ actions: { stateDelta: {}, stateOps: [{ op: 'add', key: 'user:str', by: 1 }] } });
+      await expectCode(store.createSession({ appName: app, userId: 'u1', sessionId: 'imp5', events: [good, bad] }), 'invalid_input');
+      expect(await store.getSession({ appName: app, userId: 'u1', sessionId: 'imp5' })).toBeUndefined();
+      const other = await store.getSession({ appName: app, userId: 'u1', sessionId: 'before' });
+      expect(other?.state).toEqual({ 'user:kept': 1 });
+      // A reused id among them is refused the same way.
+      await expectCode(store.createSession({ appName: app, userId: 'u1', sessionId: 'imp6', events: [good, good] }), 'already_exists');
+      expect(await store.getSession({ appName: app, userId: 'u1', sessionId: 'imp6' })).toBeUndefined();
+      // Nothing is left in the way of the same import done right.
+      const session = await store.createSession({ appName: app, userId: 'u1', sessionId: 'imp5', events: [good] });
+      expect(session.state).toMatchObject({ 'user:str': 's', 'app:seen': true, own: 1, 'user:kept': 1 });
+    });
+
     it('returns undefined for a session that does not exist', async () => {
       const { store, app } = await setup();
       expect(await store.getSession({ appName: app, userId: 'u1', sessionId: 'nope' })).toBeUndefined();
