@@ -68,7 +68,7 @@ export const GUARANTEES: readonly Guarantee[] = [
       'Bodies are limited to 1 MiB; headers must arrive within 10 s and a whole request within 30 s (`--headers-timeout`, `--request-timeout`); SIGTERM waits 5 s for requests in flight.',
       '`serve` stops a model call after 10 minutes by default (`--model-timeout`, `--tool-timeout` change it).',
     ],
-    ids: ['http'],
+    ids: ['http', 'fuzz.http'],
   },
   {
     title: 'The same definitions and session give the same bytes; compaction never splits a call from its result',

@@ -1,0 +1,157 @@
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import type { SessionStore } from '../../src/contracts/session-store.js';
+import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
+import type { Runner } from '../../src/engine/runner/runner.js';
+import { ADK_ROUTES } from '../../src/server/adk/adk-routes.js';
+import { createAdkServer } from '../../src/server/adk/create-adk-server.js';
+import { createServer, type AgentctxServer } from '../../src/server/index.js';
+import { ROUTES } from '../../src/server/routes.js';
+import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
+import { weatherRunner } from '../adk/weather-app.js';
+import { defineRows } from '../reliability/rows.js';
+import { scratch } from '../reliability/support.js';
+import { propertyRuns } from '../support/property-runs.js';
+
+// Fuzz rows for what the second outside attack found: request paths on every route of both servers, and imports
+// that fail part-way, on each store that writes.
+
+const servers: AgentctxServer[] = [];
+const tmp = scratch();
+
+/** Sends a request line exactly as written and resolves with the status (0 when the connection closed without one). */
+function send(port: number, method: string, target: string): Promise<number> {
+  return new Promise((resolve) => {
+    let text = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)));
+  });
+}
+
+// Pieces of a path segment that URL parsing, decoding or a store might treat specially.
+const PIECE = fc.constantFrom('.', '..', '%2e', '%2E', '%2e%2e', '.%2E', '%2F', '%2f', '%5C', '\\', '%00', '%25', '%', 'a', 'x.txt', 'd3', ':', '%3A', '~', '%20', 'é', '%C3%A9', '%FF', '');
+const SEGMENT = fc.array(PIECE, { minLength: 1, maxLength: 3 }).map((pieces) => pieces.join(''));
+
+const decodesToDot = (segment: string): boolean => /^(?:\.|%2e){1,2}$/i.test(segment);
+
+async function served(protocol: 'agentctx' | 'adk'): Promise<{ port: number; runner: Runner }> {
+  const runner = weatherRunner(createInMemorySessionStore());
+  const server = protocol === 'adk' ? createAdkServer({ runners: [runner], version: 'test' }) : createServer({ runner });
+  servers.push(server);
+  const { port } = await server.listen(0);
+  await runner.createSession({ userId: 'dd', sessionId: 'keep', state: { keep: 'me' } });
+  await runner.artifacts!.save({ appName: runner.appName, userId: 'dd', sessionId: 'keep', filename: 'a.txt', artifact: { kind: 'text', mimeType: 'text/plain', text: 'kept' } });
+  return { port, runner };
+}
+
+async function intact(runner: Runner): Promise<boolean> {
+  const key = { appName: runner.appName, userId: 'dd', sessionId: 'keep' };
+  const session = await runner.sessions.getSession(key);
+  const versions = await runner.artifacts!.listVersions({ ...key, filename: 'a.txt' });
+  return session?.state['keep'] === 'me' && versions.length === 1;
+}
+
+/** A path of `route` whose parameters are random segments, with random segments added between or after its parts. */
+function pathOf(route: string, segments: string[], extra: string[], at: number): string {
+  let next = 0;
+  const parts = route
+    .split('/')
+    .slice(1)
+    .map((part) => (part === ':app' ? 'weather_agent' : part === ':user' ? 'dd' : part.startsWith(':') ? (segments[next++ % segments.length] ?? 'x') : part));
+  parts.splice(Math.min(at, parts.length), 0, ...extra);
+  return `/${parts.join('/')}`;
+}
+
+const IMPORTABLE_KEYS = fc.constantFrom('user:n', 'user:s', 'app:n', 'own', 'user:list');
+
+export const rows = defineRows(
+  import.meta.url,
+  'fuzzing',
+  [
+    ...(['agentctx', 'adk'] as const).map((protocol) => ({
+      id: `fuzz.http.path-segments-${protocol}`,
+      entry: 'HTTP request path',
+      tried: `every route of ${protocol === 'adk' ? "ADK's protocol" : "agentctx's API"}, GET and DELETE, its parameters and extra segments made of dot segments (plain and percent-encoded), encoded slashes and backslashes, raw backslashes, NUL, stray and invalid percent signs`,
+      expected: 'never a 5xx nor a dropped connection; a path with a dot segment always 400; a session and artifact the path does not name literally are never touched',
+      run: async () => {
+        const { port, runner } = await served(protocol);
+        const routes = (protocol === 'adk' ? ADK_ROUTES : ROUTES).map((route) => route.path);
+        await fc.assert(
+          fc.asyncProperty(fc.constantFrom(...routes), fc.array(SEGMENT, { minLength: 1, maxLength: 3 }), fc.array(SEGMENT, { maxLength: 2 }), fc.nat({ max: 8 }), fc.constantFrom('GET', 'DELETE'), async (route, segments, extra, at, method) => {
+            const path = pathOf(route, segments, extra, at);
+            // The protected ids are never generated (their pieces cannot join into 'keep' or 'a.txt').
+            const status = await send(port, method, path);
+            expect(status, `${method} ${path}`).toBeGreaterThanOrEqual(200);
+            expect(status, `${method} ${path}`).toBeLessThan(500);
+            if (path.split('/').some(decodesToDot)) expect(status, `${method} ${path}`).toBe(400);
+            expect(await intact(runner), `${method} ${path} touched the session`).toBe(true);
+          }),
+          propertyRuns(60),
+        );
+      },
+    })),
+    ...(['memory', 'sqlite'] as const).map((kind) => ({
+      id: `fuzz.http.import-partial-${kind}`,
+      entry: 'session store',
+      tried: `random imports (${kind} store): 1–6 events setting and operating on session, \`user:\` and \`app:\` keys, where an operation may not apply to what the events before it stored (adding to a string, appending to a number)`,
+      expected: 'each import is stored whole (every event, in order, with its state) or not at all (no session, and the shared state exactly as before)',
+      run: async () => {
+        const store: SessionStore = kind === 'memory' ? createInMemorySessionStore() : createSqliteSessionStore({ path: join(await tmp.dir(), 'fuzz-import.db') });
+        const value = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom('s', 't'), fc.constant([1]));
+        const change = fc.oneof(
+          fc.record({ set: IMPORTABLE_KEYS, value }),
+          fc.record({ add: IMPORTABLE_KEYS, by: fc.integer({ min: -2, max: 2 }) }),
+          fc.record({ append: IMPORTABLE_KEYS, item: fc.integer() }),
+        );
+        let imports = 0;
+        try {
+          await fc.assert(
+            fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 6 }), async (changes) => {
+              const sessionId = `imp-${imports++}`;
+              const events = changes.map((each, index) => ({
+                id: `${sessionId}-e${index}`,
+                author: 'user',
+                invocationId: 'import',
+                timestamp: index + 1,
+                actions:
+                  'set' in each
+                    ? { stateDelta: { [each.set]: each.value } }
+                    : { stateDelta: {}, stateOps: ['add' in each ? { op: 'add' as const, key: each.add, by: each.by } : { op: 'append' as const, key: each.append, items: [each.item] }] },
+              }));
+              const probe = { appName: 'app', userId: 'u' };
+              const sharedBefore = (await store.listSessions(probe)).at(0)?.state;
+              const created = await store.createSession({ ...probe, sessionId, events: events as never }).then(
+                (session) => session,
+                () => undefined,
+              );
+              const stored = await store.getSession({ ...probe, sessionId });
+              if (created === undefined) {
+                expect(stored).toBeUndefined();
+                const after = (await store.listSessions(probe)).at(0)?.state;
+                const shared = (state: Record<string, unknown> | undefined) => Object.fromEntries(Object.entries(state ?? {}).filter(([key]) => key.startsWith('user:') || key.startsWith('app:')));
+                expect(shared(after)).toEqual(shared(sharedBefore));
+              } else {
+                expect(stored?.events.map((event) => event.id)).toEqual(events.map((event) => event.id));
+                expect(stored?.revision).toBe(events.length);
+                expect(stored?.state).toEqual(created.state);
+              }
+            }),
+            propertyRuns(60),
+          );
+        } finally {
+          await store.close();
+        }
+      },
+    })),
+  ],
+  {
+    afterAll: async () => {
+      for (const server of servers.splice(0)) await server.close();
+      await tmp.cleanup();
+    },
+  },
+);
