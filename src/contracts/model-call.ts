@@ -76,6 +76,11 @@ export type ModelCallRecord = {
   provenance: Provenance;
   /** True when a `beforeModel` callback or plugin changed the request after assembly (see `provenance.edits`). */
   editedByCallback: boolean;
+  /**
+   * What assembly warned of for this request, when it did: a toolset that could not list its tools, a tool left out
+   * (its name or schema unusable), tool definitions over the agent's budget.
+   */
+  warnings?: string[];
   status: ModelCallStatus;
 } & Partial<Omit<ModelCallOutcome, 'status'>>;
 

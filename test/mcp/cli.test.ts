@@ -1,9 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctx, expectOneLineError } from '../support/cli.js';
 import { EVERYTHING_JS } from './helpers.js';
+
+const RAW_SERVER_JS = fileURLToPath(new URL('./fixtures/raw-server.mjs', import.meta.url));
 
 // MCP servers declared in an agent file, through the built CLI as a user runs it: the run calls a server's tool, the
 // process ends when the command does (the server with it), and `inspect` names each definition's server.
@@ -28,7 +31,8 @@ describe('MCP servers in an agent file', () => {
     await writeFile(agent, agentFile('toolBudget: 20\n'));
     await writeFile(script, '- functionCall: { name: get-sum, args: { a: 2, b: 3 } }\n- text: It is 5.\n');
     const run = await agentctx('run', agent, '--model', `scripted:${script}`, '--store', store, '--session', 's1', '--message', 'What is 2 + 3?');
-    expect(run.stderr).toBe('session s1 (app helper, user user)\n');
+    // The budget warning of its two model calls, said once.
+    expect(run.stderr).toMatch(/^session s1 \(app helper, user user\)\nwarning: tool definitions take \d+ tokens, over this agent's budget of 20: MCP everything \d+ \(2 tools\)\. Defer the largest [^\n]*\n$/);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('[helper] It is 5.');
 
@@ -51,6 +55,28 @@ describe('MCP servers in an agent file', () => {
     const planned = await agentctx('inspect', agent);
     expect(planned.code).toBe(0);
     expect(planned.stdout).toMatch(/warning: tool definitions take \d+ tokens, over this agent's budget of 20: MCP everything \d+ \(2 tools\)\./);
+  }, 120_000);
+
+  it('says, in run (text and --json), the recorded call and inspect, which tools a server listed that were left out', async () => {
+    const agent = join(folder, 'bad-schemas.yaml');
+    const script = join(folder, 'ok-script.yaml');
+    const store = join(folder, 'bad-schemas.db');
+    await writeFile(agent, `name: raw_user\ninstruction: Use the tools.\nmcp:\n  - name: raw\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(RAW_SERVER_JS)}, --bad-schemas]\n`);
+    await writeFile(script, '- functionCall: { name: ok, args: {} }\n- text: Done.\n');
+    const left = "toolset 'raw': tool 'bad_ref' is left out: its input schema is invalid";
+    const run = await agentctx('run', agent, '--model', `scripted:${script}`, '--store', store, '--session', 's1', '--message', 'Go.');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('[raw_user] Done.');
+    expect(run.stderr).toContain(`warning: ${left}`);
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('warning:'))).toHaveLength(3);
+    const json = await agentctx('run', agent, '--model', `scripted:${script}`, '--store', store, '--session', 's2', '--message', 'Go.', '--json');
+    const warnings = json.stdout.trim().split('\n').map((line) => JSON.parse(line) as { warning?: string }).flatMap((line) => (line.warning === undefined ? [] : [line.warning]));
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toContain(left);
+    const inspect = await agentctx('inspect', agent, '--store', store, '--session', 's1', '--call', '1');
+    expect(inspect.stdout).toContain(`warning: ${left}`);
+    const recorded = JSON.parse((await agentctx('inspect', agent, '--store', store, '--session', 's1', '--call', '1', '--json', '--provenance')).stdout) as { warnings: string[] };
+    expect(recorded.warnings).toHaveLength(3);
   }, 120_000);
 
   it('reads ADK\u2019s McpToolset config in tools (stdio_connection_params, tool_filter, tool_name_prefix) into the same toolset', async () => {

@@ -51,7 +51,8 @@ Options:
                      ${DEFAULT_STORE}); a postgres:// URL; 'memory' keeps nothing
   --stream           show the model's text as it arrives
 ${timeLimitHelp({ model: 'none', tool: 'none' })}
-  --json             print events as JSON lines
+  --json             print events as JSON lines (and what assembly warned of,
+                     such as a tool left out, as {"warning": "…"} lines)
   -h, --help         show this help
 
 Ctrl-C cancels the turn: the model call under way is recorded as aborted (its
@@ -157,15 +158,23 @@ async function openSession(runner: Runner, sessions: SessionStore, userId: strin
   return { sessionId: session.id, created: true };
 }
 
-// Prints the events of one turn; false when it ended with an error event.
+// Prints the events of one turn, then what assembly warned of in its model calls (each warning once); false when it
+// ended with an error event.
 async function turn(runner: Runner, input: RunInput, io: CliIo, json: boolean): Promise<boolean> {
   const style = createStyle(io.isTty);
+  const key = { appName: runner.appName, userId: input.userId, sessionId: input.sessionId };
+  const callsBefore = (await runner.sessions.listModelCalls(key)).length;
   let ok = true;
   for await (const event of runner.run(input)) {
     if (event.errorCode !== undefined) ok = false;
     if (json) io.stdout(`${JSON.stringify(event)}\n`);
     else if (event.author !== 'user' && event.partial !== true) io.stdout(formatEvent(event, style));
     else if (event.partial === true) io.stdout(style.dim(`[${event.author}] …${(event.content?.parts ?? []).map((part) => ('text' in part ? part.text : '')).join('')}\n`));
+  }
+  const calls = (await runner.sessions.listModelCalls(key)).filter((call) => call.index > callsBefore);
+  for (const warning of new Set(calls.flatMap((call) => call.warnings ?? []))) {
+    if (json) io.stdout(`${JSON.stringify({ warning })}\n`);
+    else io.stderr(`${style.yellow('warning:')} ${warning}\n`);
   }
   return ok;
 }

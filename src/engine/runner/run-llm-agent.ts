@@ -80,7 +80,15 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
     pending = await PendingCall.begin(
       invocation.calls,
       settings.now,
-      { invocationId: invocation.id, agent: node.name, model: { provider: model.provider, modelId: model.modelId }, request, provenance: prepared.provenance, editedByCallback: prepared.edited },
+      {
+        invocationId: invocation.id,
+        agent: node.name,
+        model: { provider: model.provider, modelId: model.modelId },
+        request,
+        provenance: prepared.provenance,
+        editedByCallback: prepared.edited,
+        ...(assembled.warnings.length === 0 ? {} : { warnings: [...assembled.warnings] }),
+      },
       { telemetry: settings.telemetry, parent: run.span ?? invocation.span },
     );
     const called = yield* callWithin(run, model, request, stablePrefixOf(request, prepared.provenance), callNumber, context, pending);

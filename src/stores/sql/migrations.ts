@@ -224,6 +224,12 @@ function stateOperations(dialect: SqlDialect): string[] {
   return dialect === 'postgres' ? stateOpFunctions() : [];
 }
 
+// Version 8. What assembly warned of for a call (a tool left out, a toolset that could not list its tools), kept with
+// the call so `inspect` and the inspector show it: a JSON list of strings, NULL when there was none.
+function modelCallWarnings(): string[] {
+  return ['ALTER TABLE agentctx_model_calls ADD COLUMN warnings_json TEXT'];
+}
+
 /** Every migration, oldest first. Append only: a released entry never changes. */
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', statements: initialSchema },
@@ -233,6 +239,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'model call lifecycle', statements: modelCallLifecycle },
   { name: 'write checks', statements: writeChecks },
   { name: 'state operations', statements: stateOperations },
+  { name: 'model call warnings', statements: modelCallWarnings },
 ];
 
 /** The schema version this release writes. */

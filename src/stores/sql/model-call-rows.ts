@@ -23,6 +23,7 @@ export type SummaryRow = {
   parent_call_index: number | null;
   parent_function_call_id: string | null;
   parent_tool: string | null;
+  warnings_json: string | null;
   status: string;
   latency_ms: number | null;
   first_token_ms: number | null;
@@ -55,7 +56,7 @@ const ended = (column: string) => `o.${column} AS ${column}`;
 /** What `toCallSummary` reads, from `CALL_FROM`. Usage and response event of calls recorded before version 5 are on `c`. */
 export const SUMMARY_SELECT: readonly string[] = [
   ...['call_index', 'invocation_id', 'agent', 'call_time', 'edited_by_callback', 'request_chars', 'model_provider', 'model_id'].map(recorded),
-  ...['parent_call_index', 'parent_function_call_id', 'parent_tool'].map(recorded),
+  ...['parent_call_index', 'parent_function_call_id', 'parent_tool', 'warnings_json'].map(recorded),
   `COALESCE(o.status, 'pending') AS status`,
   ended('latency_ms'),
   ended('first_token_ms'),
@@ -85,6 +86,7 @@ export const RECORD_COLUMNS: readonly string[] = [
   'parent_call_index',
   'parent_function_call_id',
   'parent_tool',
+  'warnings_json',
   ...REQUEST_COLUMNS,
 ];
 
@@ -115,6 +117,7 @@ export function recordParams(call: NewModelCall, stored: StoredCall): SqlParam[]
     call.parent?.callIndex ?? null,
     call.parent?.functionCallId ?? null,
     call.parent?.tool ?? null,
+    call.warnings === undefined || call.warnings.length === 0 ? null : JSON.stringify(call.warnings),
     JSON.stringify(stored.request),
     JSON.stringify(stored.provenance),
     stored.base?.index ?? null,
@@ -171,6 +174,7 @@ export function toCallSummary(row: SummaryRow): ModelCallSummary {
       ? {}
       : { parent: { callIndex: row.parent_call_index, functionCallId: row.parent_function_call_id ?? '', tool: row.parent_tool ?? '' } }),
     editedByCallback: row.edited_by_callback === 1,
+    ...(row.warnings_json === null ? {} : { warnings: JSON.parse(row.warnings_json) as string[] }),
     status: row.status as ModelCallStatus,
     ...(row.latency_ms === null ? {} : { latencyMs: row.latency_ms }),
     ...(row.first_token_ms === null ? {} : { firstTokenMs: row.first_token_ms }),

@@ -78,6 +78,16 @@ export function modelCallCases(setup: Setup, twin: TwinStore | undefined): void 
     expect(await store.getModelCall({ ...key, index: third })).toEqual({ ...newCall(3), index: third, status: 'aborted', latencyMs: 0, error: 'cancelled' });
   });
 
+  it('keeps the warnings a call was recorded with, in its record and its summary', async () => {
+    const { store, key } = await start();
+    const warnings = ["toolset 'raw': tool 'bad_ref' is left out: its input schema is invalid", 'tool definitions take 120 tokens, over this agent\'s budget of 20 ü'];
+    const index = await store.recordModelCall({ ...key, call: { ...newCall(1), warnings } });
+    expect((await store.getModelCall({ ...key, index }))?.warnings).toEqual(warnings);
+    expect((await store.listModelCalls(key))[0]?.warnings).toEqual(warnings);
+    const plain = await store.recordModelCall({ ...key, call: newCall(2) });
+    expect(await store.getModelCall({ ...key, index: plain })).not.toHaveProperty('warnings');
+  });
+
   it('stores a call recorded with its status as it is, and will not complete it again', async () => {
     const { store, key } = await start();
     const call: NewModelCall = { ...newCall(1), ...full };
