@@ -14,9 +14,11 @@ export async function startAdkServer(): Promise<AdkCall> {
   servers.push(server);
   const { url } = await server.listen(0);
   return async (method, path, body) => {
-    const response = await fetch(`${url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    const text = await response.text();
-    return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
+    // A string body is sent as it is: JSON text written by hand (a `__proto__` key survives only that way).
+    const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const response = await fetch(`${url}${path}`, { method, headers: text === undefined ? {} : { 'content-type': 'application/json' }, ...(text === undefined ? {} : { body: text }) });
+    const answer = await response.text();
+    return { status: response.status, json: answer === '' ? undefined : (JSON.parse(answer) as unknown) };
   };
 }
 

@@ -10,6 +10,7 @@ import { createAdkServer } from '../../src/server/adk/create-adk-server.js';
 import { createServer, type AgentctxServer } from '../../src/server/index.js';
 import { ROUTES } from '../../src/server/routes.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
+import { closeAdkServers, startAdkServer as startClient } from '../adk/adk-client.js';
 import { weatherRunner } from '../adk/weather-app.js';
 import { defineRows } from '../reliability/rows.js';
 import { scratch } from '../reliability/support.js';
@@ -94,6 +95,42 @@ export const rows = defineRows(
         );
       },
     })),
+    {
+      id: 'fuzz.http.patch-partial',
+      entry: "ADK's PATCH",
+      tried: "random `stateDelta`s of 1–5 keys on ADK's PATCH, where a key may be empty, a bare scope (`user:`), `__proto__`, hold a lone surrogate, or its value be nested past the depth limit",
+      expected: 'with any such key: 400 and nothing written (no event, the state as before); otherwise 200 and every key written, in one event',
+      run: async () => {
+        const call = await startClient();
+        const base = '/apps/weather_agent/users/pp/sessions/p1';
+        expect((await call('POST', base)).status).toBe(200);
+        const deep = (levels: number): unknown => (levels === 0 ? 1 : [deep(levels - 1)]);
+        const good = fc.constantFrom('a', 'b', 'user:c', 'app:d', 'temp:e', 'f:g');
+        const bad = fc.constantFrom('', 'user:', 'app:', '__proto__', 'x\ud800');
+        const entry = fc.oneof(
+          { weight: 4, arbitrary: fc.tuple(good, fc.oneof(fc.integer(), fc.string({ maxLength: 3 })), fc.constant(true)) },
+          { weight: 1, arbitrary: fc.tuple(bad, fc.integer(), fc.constant(false)) },
+          { weight: 1, arbitrary: fc.tuple(good, fc.constant(deep(600)), fc.constant(false)) },
+        );
+        await fc.assert(
+          fc.asyncProperty(fc.array(entry, { minLength: 1, maxLength: 5 }), async (entries) => {
+            const before = (await call('GET', base)).json as { events: unknown[]; state: Record<string, unknown> };
+            // Built as JSON text, so `__proto__` travels as a key.
+            const body = `{"stateDelta":{${entries.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(',')}}}`;
+            const response = await call('PATCH', base, body);
+            const after = (await call('GET', base)).json as { events: unknown[]; state: Record<string, unknown> };
+            if (entries.every(([, , ok]) => ok)) {
+              expect(response.status).toBe(200);
+              expect(after.events.length).toBe(before.events.length + 1);
+            } else {
+              expect(response.status).toBe(400);
+              expect(after).toEqual(before);
+            }
+          }),
+          propertyRuns(40),
+        );
+      },
+    },
     ...(['memory', 'sqlite'] as const).map((kind) => ({
       id: `fuzz.http.import-partial-${kind}`,
       entry: 'session store',
@@ -151,6 +188,7 @@ export const rows = defineRows(
   {
     afterAll: async () => {
       for (const server of servers.splice(0)) await server.close();
+      await closeAdkServers();
       await tmp.cleanup();
     },
   },

@@ -1,24 +1,25 @@
 import { connect } from 'node:net';
 import { expect } from 'vitest';
 import { createInMemoryArtifactStore } from '../../src/engine/session/in-memory-artifact-store.js';
-import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import type { Runner } from '../../src/engine/runner/runner.js';
 import { createAdkServer } from '../../src/server/adk/create-adk-server.js';
 import { createServer, type AgentctxServer } from '../../src/server/index.js';
 import { weatherRunner } from '../adk/weather-app.js';
 import { defineRows } from '../reliability/rows.js';
+import { sessionStores, storeSkip, STORE_KINDS, type StoreKind } from '../support/session-stores.js';
 
 // Request paths that WHATWG URL parsing would rewrite — dot segments, plain or percent-encoded, and backslashes —
 // on both servers. Before: `DELETE …/sessions/d3/artifacts/%2e%2e` was routed to `DELETE …/sessions/d3` and deleted
 // the session with its events. Now such a path is refused with 400 `bad_path` and nothing is touched.
 
 const servers: AgentctxServer[] = [];
+const stores = sessionStores('dots');
 
 type Served = { port: number; runner: Runner; base: string };
 
 /** Either server over the weather app, with session d3 of user dd holding state and artifact a.txt. */
-async function serve(protocol: 'agentctx' | 'adk'): Promise<Served> {
-  const runner = weatherRunner(createInMemorySessionStore());
+async function serve(protocol: 'agentctx' | 'adk', kind: StoreKind = 'memory'): Promise<Served> {
+  const runner = weatherRunner(await stores.open(kind));
   const server = protocol === 'adk' ? createAdkServer({ runners: [runner], version: 'test' }) : createServer({ runner });
   servers.push(server);
   const { port } = await server.listen(0);
@@ -53,13 +54,14 @@ export const rows = defineRows(
   import.meta.url,
   'bad-input',
   [
-    ...(['agentctx', 'adk'] as const).map((protocol) => ({
-      id: `http.dot-segments-${protocol}`,
+    ...(['agentctx', 'adk'] as const).flatMap((protocol) => STORE_KINDS.map((kind) => ({
+      id: `http.dot-segments-${protocol}-${kind}`,
       entry: 'HTTP API body',
-      tried: `on ${protocol === 'adk' ? "ADK's protocol" : "agentctx's API"}: DELETE and GET of …/artifacts/{..|%2e%2e|.%2E|%2E.|.|%2e}, a dot segment in the middle of a path (…/sessions/d3/x/../artifacts) and a backslash (…/artifacts/x\\..)`,
+      skip: storeSkip(kind),
+      tried: `on ${protocol === 'adk' ? "ADK's protocol" : "agentctx's API"} (${kind} store): DELETE and GET of …/artifacts/{..|%2e%2e|.%2E|%2E.|.|%2e}, a dot segment in the middle of a path (…/sessions/d3/x/../artifacts) and a backslash (…/artifacts/x\\..)`,
       expected: `400 ${protocol === 'adk' ? '`{ error }` naming the segment' : '`bad_path`'} for every one; the session, its state and its artifact are all still there (before: the DELETE deleted the whole session)`,
       run: async () => {
-        const { port, runner, base } = await serve(protocol);
+        const { port, runner, base } = await serve(protocol, kind);
         const before = await kept(runner);
         expect(before).toEqual({ state: { keep: 'me' }, versions: [0] });
         const targets = [...DOTS.map((dots) => `${base}/d3/artifacts/${dots}`), `${base}/d3/x/../artifacts`, `${base}/d3/artifacts/x\\..`, `${base}/d3/artifacts/a.txt/..`];
@@ -75,7 +77,7 @@ export const rows = defineRows(
         expect((await send(port, 'GET', `${base}/d3/artifacts/...`)).status).toBe(404);
         expect((await send(port, 'GET', `${base}/d3/artifacts/a.txt`)).status).toBe(200);
       },
-    })),
+    }))),
     {
       id: 'tool.artifact-dot-names',
       entry: 'tool arguments',
@@ -100,6 +102,7 @@ export const rows = defineRows(
   {
     afterAll: async () => {
       for (const server of servers.splice(0)) await server.close();
+      await stores.closeAll();
     },
   },
 );

@@ -120,17 +120,26 @@ export const rows = defineRows(
     {
       id: 'cli.device-files',
       entry: 'CLI flags',
-      tried: '`inspect /dev/zero`, `inspect` of a named pipe nobody writes to, and an agent file whose `config_path` is /dev/zero',
-      expected: 'each one line and exit 2 at once, naming the file as not a regular file (and, for the reference, where it is: `subAgents[0].configPath`); before: /dev/zero was read for seconds and the pipe never answered',
+      tried: '`inspect /dev/zero`, `inspect` of a named pipe nobody writes to; agent files whose `config_path` is /etc/passwd, /dev/zero, or a named pipe called `pipe.yaml`',
+      expected: 'each one line and exit 2 at once: the files named as not regular files; a `config_path` that is not a .yaml, .yml or .json file refused unread (before, the parse error quoted the first line of /etc/passwd, and /dev/zero was read for seconds); each named where it is (`subAgents[0].configPath`)',
       run: async () => {
         const dir = await mkdtemp(join(tmpdir(), 'agentctx-devices-'));
         try {
           const pipe = join(dir, 'pipe');
           await run('mkfifo', [pipe]);
-          await writeFile(join(dir, 'agent.yaml'), 'name: a\nsub_agents:\n  - config_path: /dev/zero\n');
+          await run('mkfifo', [join(dir, 'pipe.yaml')]);
           expectCliError(await agentctxWithin('inspect', '/dev/zero'), /\/dev\/zero: is not a regular file/);
           expectCliError(await agentctxWithin('inspect', pipe), /pipe: is not a regular file/);
-          expectCliError(await agentctxWithin('inspect', join(dir, 'agent.yaml')), /subAgents\[0\]\.configPath: cannot read \/dev\/zero: is not a regular file/);
+          for (const [reference, said] of [
+            ['/etc/passwd', /subAgents\[0\]\.configPath: "\/etc\/passwd" is not an agent file: name a \.yaml, \.yml or \.json file/],
+            ['/dev/zero', /subAgents\[0\]\.configPath: "\/dev\/zero" is not an agent file/],
+            ['pipe.yaml', /subAgents\[0\]\.configPath: cannot read pipe\.yaml: is not a regular file/],
+          ] as const) {
+            await writeFile(join(dir, 'agent.yaml'), `name: a\nsub_agents:\n  - config_path: ${reference}\n`);
+            const result = await agentctxWithin('inspect', join(dir, 'agent.yaml'));
+            expectCliError(result, said);
+            expect(result.stderr).not.toContain('root:');
+          }
         } finally {
           await rm(dir, { recursive: true, force: true });
         }

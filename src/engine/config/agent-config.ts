@@ -133,6 +133,8 @@ async function readReference(
   const reference = reader.string(record, 'configPath', path, { nonEmpty: true });
   if (reference === undefined) return undefined;
   if (options.load === undefined) return reader.issue(joinPath(path, 'configPath'), 'agent files cannot be read here; define the agent inline');
+  // Only agent files are read: a parse error quotes the lines it stopped at, which must not show another file's text.
+  if (!/\.(?:ya?ml|json)$/i.test(reference)) return reader.issue(joinPath(path, 'configPath'), `${JSON.stringify(reference)} is not an agent file: name a .yaml, .yml or .json file`);
   let loaded: { value: unknown; filename: string };
   try {
     loaded = await options.load(reference, file);
