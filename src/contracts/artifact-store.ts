@@ -22,6 +22,9 @@ export type ArtifactStore = {
   /** Saved versions of one artifact, ascending; empty if it does not exist. */
   listVersions(input: ArtifactKey): Promise<number[]>;
 
-  /** Removes every version. No error if absent. */
-  delete(input: ArtifactKey): Promise<void>;
+  /**
+   * Removes every version, or only `version` when it is given: the others keep their numbers, and a later save takes
+   * a number above all of them (a deleted latest number may be taken again). No error if absent.
+   */
+  delete(input: ArtifactKey & { version?: number | undefined }): Promise<void>;
 };

@@ -5,7 +5,8 @@ import { checkArtifactInput, checkArtifactScope, copyArtifact, isUserArtifact } 
 
 /** Artifacts held in this process's memory; the reference implementation of the artifact store contract. */
 export function createInMemoryArtifactStore(): ArtifactStore {
-  const versions = new Map<string, Artifact[]>();
+  // By version number; a deleted version leaves a hole, so the numbers of the others stay.
+  const versions = new Map<string, (Artifact | undefined)[]>();
   const scopeOf = (key: { appName: string; userId: string; sessionId: string }, filename: string) =>
     JSON.stringify([key.appName, key.userId, isUserArtifact(filename) ? null : key.sessionId]);
   const mapKey = (key: ArtifactKey) => JSON.stringify([scopeOf(key, key.filename), key.filename]);
@@ -43,12 +44,21 @@ export function createInMemoryArtifactStore(): ArtifactStore {
 
     async listVersions(input: ArtifactKey): Promise<number[]> {
       checkArtifactInput(input);
-      return (versions.get(mapKey(input)) ?? []).map((_, index) => index);
+      return (versions.get(mapKey(input)) ?? []).flatMap((artifact, index) => (artifact === undefined ? [] : [index]));
     },
 
-    async delete(input: ArtifactKey): Promise<void> {
-      checkArtifactInput(input);
-      versions.delete(mapKey(input));
+    async delete(input: ArtifactKey & { version?: number | undefined }): Promise<void> {
+      checkArtifactInput(input, undefined, input.version);
+      const key = mapKey(input);
+      const list = versions.get(key);
+      if (input.version === undefined || list === undefined) {
+        versions.delete(key);
+        return;
+      }
+      list[input.version] = undefined;
+      // Trailing holes go, so the latest is the last entry; none left, no artifact.
+      while (list.length > 0 && list[list.length - 1] === undefined) list.pop();
+      if (list.length === 0) versions.delete(key);
     },
   };
 }

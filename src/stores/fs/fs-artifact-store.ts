@@ -102,9 +102,17 @@ export function createFsArtifactStore(options: FsArtifactStoreOptions): Artifact
       return completeVersions(artifactDir(input));
     },
 
-    async delete(input: ArtifactKey): Promise<void> {
-      checkArtifactInput(input);
-      await rm(artifactDir(input), { recursive: true, force: true });
+    async delete(input: ArtifactKey & { version?: number | undefined }): Promise<void> {
+      checkArtifactInput(input, undefined, input.version);
+      const dir = artifactDir(input);
+      if (input.version === undefined) {
+        await rm(dir, { recursive: true, force: true });
+        return;
+      }
+      // Its metadata first, so a reader never finds a version whose content is half gone.
+      await rm(join(dir, String(input.version), META_FILE), { force: true });
+      await rm(join(dir, String(input.version)), { recursive: true, force: true });
+      if ((await completeVersions(dir)).length === 0) await rm(dir, { recursive: true, force: true });
     },
   };
 }

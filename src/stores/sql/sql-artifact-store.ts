@@ -99,10 +99,20 @@ export function createSqlArtifactStore(driver: SqlDriver, options: SqlArtifactSt
       return rows.map((row) => row.version);
     },
 
-    async delete(input: ArtifactKey): Promise<void> {
-      checkArtifactInput(input);
+    async delete(input: ArtifactKey & { version?: number | undefined }): Promise<void> {
+      checkArtifactInput(input, undefined, input.version);
       await ready();
       const key = keyParams(input);
+      if (input.version !== undefined) {
+        const version = input.version;
+        // The name row goes with the last version, so the name is no longer listed.
+        await driver.transaction(async (tx) => {
+          await tx.run(`DELETE FROM agentctx_artifacts WHERE ${KEY_WHERE} AND version = ?`, [...key, version]);
+          const left = await tx.query<{ version: number }>(`SELECT version FROM agentctx_artifacts WHERE ${KEY_WHERE} LIMIT 1`, key);
+          if (left.length === 0) await tx.run(`DELETE FROM agentctx_artifact_names WHERE ${KEY_WHERE}`, key);
+        });
+        return;
+      }
       // The name row first: a concurrent save holds it until it commits, so its version is deleted too.
       await driver.transaction(async (tx) => {
         await tx.run(`DELETE FROM agentctx_artifact_names WHERE ${KEY_WHERE}`, key);

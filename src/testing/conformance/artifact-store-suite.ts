@@ -86,6 +86,22 @@ export function testArtifactStore(options: ArtifactStoreSuiteOptions): void {
       expect(await store.list(session)).toEqual([]);
     });
 
+    it('deletes one version, keeping the others and their numbers; the name goes with its last version', async () => {
+      const store = await options.create();
+      for (const text of ['0', '1', '2']) await store.save({ ...session, filename: 'v.txt', artifact: textArtifact(text) });
+      await store.delete({ ...session, filename: 'v.txt', version: 1 });
+      expect(await store.listVersions({ ...session, filename: 'v.txt' })).toEqual([0, 2]);
+      expect(await store.load({ ...session, filename: 'v.txt', version: 1 })).toBeUndefined();
+      expect(await store.load({ ...session, filename: 'v.txt' })).toMatchObject({ text: '2', version: 2 });
+      await store.delete({ ...session, filename: 'v.txt', version: 2 });
+      expect(await store.load({ ...session, filename: 'v.txt' })).toMatchObject({ text: '0', version: 0 });
+      expect(await store.save({ ...session, filename: 'v.txt', artifact: textArtifact('3') })).toBeGreaterThan(0);
+      await store.delete({ ...session, filename: 'v.txt', version: 7 });
+      for (const version of await store.listVersions({ ...session, filename: 'v.txt' })) await store.delete({ ...session, filename: 'v.txt', version });
+      expect(await store.listVersions({ ...session, filename: 'v.txt' })).toEqual([]);
+      expect(await store.list(session)).toEqual([]);
+    });
+
     it('hands out copies of bytes', async () => {
       const store = await options.create();
       const bytes = new Uint8Array([1, 2, 3]);
