@@ -9,7 +9,13 @@ import { ADK_ROUTES } from '../../src/server/adk/adk-routes.js';
 import { createAdkServer } from '../../src/server/adk/create-adk-server.js';
 import { createServer, type AgentctxServer } from '../../src/server/index.js';
 import { ROUTES } from '../../src/server/routes.js';
-import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
+import { createSqliteArtifactStore, createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
+import { ValidationError } from '../../src/contracts/errors/validation-error.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { createInMemoryArtifactStore } from '../../src/engine/session/in-memory-artifact-store.js';
+import { functionTool } from '../../src/engine/tools/function-tool.js';
+import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
+import { createRunner } from '../../src/presets/create-runner.js';
 import { closeAdkServers, startAdkServer as startClient } from '../adk/adk-client.js';
 import { weatherRunner } from '../adk/weather-app.js';
 import { defineRows } from '../reliability/rows.js';
@@ -131,6 +137,71 @@ export const rows = defineRows(
         );
       },
     },
+    ...(['memory', 'sqlite'] as const).map((kind) => ({
+      id: `fuzz.http.artifact-partial-${kind}`,
+      entry: 'runner (tool artifacts)',
+      tried: `random turns (${kind} artifact store) whose tool saves 1–3 artifacts (a name twice, a \`user:\` artifact shared by the turns), the session store refusing the event that records them in some`,
+      expected: "the versions held are exactly those saved by turns whose event was stored: a refused event takes every version saved for it along (before, they stayed, named by no event), and each stored event's versions are there",
+      run: async () => {
+        const artifacts = kind === 'memory' ? createInMemoryArtifactStore() : createSqliteArtifactStore({ path: join(await tmp.dir(), 'fuzz-artifacts.db') });
+        const inner = createInMemorySessionStore();
+        let refuse = false;
+        // Refuses, as a store refuses a value it cannot keep, the events that record artifacts while `refuse` is set.
+        const sessions: SessionStore = {
+          ...inner,
+          appendEvent: async (input) => {
+            if (refuse && Object.keys(input.event.actions.artifactDelta ?? {}).length > 0) throw new ValidationError({ subject: 'event', issues: [{ path: 'actions', message: 'refused by the test' }] });
+            return inner.appendEvent(input);
+          },
+        };
+        let names: string[] = [];
+        let savedThisTurn: string[] = [];
+        const at = (sessionId: string, name: string, version: number) => `${name.startsWith('user:') ? '' : sessionId}/${name}@${version}`;
+        const save = functionTool<Record<string, never>>({
+          name: 'save_files',
+          description: 'Saves files.',
+          jsonSchema: { type: 'object', properties: {} },
+          execute: async (_args, context) => {
+            for (const name of names) savedThisTurn.push(at(context.sessionId, name, await context.artifacts.save(name, { kind: 'text', mimeType: 'text/plain', text: name })));
+            return { saved: names.length };
+          },
+        });
+        const model = createScriptedModel({ rules: [{ when: { afterToolResponse: 'save_files' }, respond: { text: 'Saved.' } }], fallback: { functionCall: { name: 'save_files', args: {} } } });
+        const runner = createRunner({ agents: llmAgent({ name: 'saver', instruction: 'Save.', tools: [save] }), model, sessions, artifacts });
+        const kept = new Set<string>();
+        let turns = 0;
+        try {
+          await fc.assert(
+            fc.asyncProperty(fc.array(fc.constantFrom('a.txt', 'b.txt', 'user:shared.txt'), { minLength: 1, maxLength: 3 }), fc.boolean(), async (chosen, refused) => {
+              const sessionId = `s${turns++}`;
+              await runner.createSession({ userId: 'u', sessionId });
+              names = chosen;
+              refuse = refused;
+              savedThisTurn = [];
+              try {
+                for await (const _event of runner.run({ userId: 'u', sessionId, message: 'Save them.' }));
+              } catch {
+                // A refused append ends the turn with an error; what is left is checked below.
+              }
+              refuse = false;
+              if (!refused) for (const version of savedThisTurn) kept.add(version);
+              const held = new Set<string>();
+              const named = new Set<string>();
+              for (const listed of await inner.listSessions({ appName: 'saver', userId: 'u' })) {
+                const key = { appName: 'saver', userId: 'u', sessionId: listed.id };
+                for (const name of await artifacts.list(key)) for (const version of await artifacts.listVersions({ ...key, filename: name })) held.add(at(listed.id, name, version));
+                for (const event of (await inner.getSession(key))?.events ?? []) for (const [name, version] of Object.entries(event.actions.artifactDelta ?? {})) named.add(at(listed.id, name, version));
+              }
+              expect([...held].sort()).toEqual([...kept].sort());
+              for (const version of named) expect(held.has(version), version).toBe(true);
+            }),
+            propertyRuns(30),
+          );
+        } finally {
+          if ('close' in artifacts && typeof artifacts.close === 'function') await (artifacts.close as () => Promise<void>)();
+        }
+      },
+    })),
     ...(['memory', 'sqlite'] as const).map((kind) => ({
       id: `fuzz.http.import-partial-${kind}`,
       entry: 'session store',

@@ -4,13 +4,16 @@ import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import type { StateOp } from '../../contracts/state-op.js';
 import { State } from '../state/state.js';
 import type { AgentRun } from './invocation.js';
+import type { SavedVersion } from './saved-artifacts.js';
 
 /** A callback or tool context over the live session; its writes collect in `delta`, `ops` and `artifactDelta`. */
-export function createCallbackContext(run: AgentRun): { context: CallbackContext; delta: Record<string, unknown>; ops: StateOp[]; artifactDelta: Record<string, number> } {
+export function createCallbackContext(run: AgentRun): { context: CallbackContext; delta: Record<string, unknown>; ops: StateOp[]; artifactDelta: Record<string, number>; saved: SavedVersion[] } {
   const { invocation, node, branch } = run;
   const delta: Record<string, unknown> = {};
   const ops: StateOp[] = [];
   const artifactDelta: Record<string, number> = {};
+  // Every version saved, where artifactDelta keeps the last of each name.
+  const saved: SavedVersion[] = [];
   const session = invocation.session;
   const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
   const store = invocation.settings.artifacts;
@@ -25,6 +28,7 @@ export function createCallbackContext(run: AgentRun): { context: CallbackContext
     async save(name: string, artifact: Artifact): Promise<number> {
       const version = await needStore().save({ ...key, filename: name, artifact });
       artifactDelta[name] = version;
+      saved.push({ filename: name, version });
       return version;
     },
     list: (): Promise<string[]> => needStore().list(key),
@@ -40,7 +44,7 @@ export function createCallbackContext(run: AgentRun): { context: CallbackContext
     state: new State(session.state, delta, ops),
     artifacts,
   };
-  return { context, delta, ops, artifactDelta };
+  return { context, delta, ops, artifactDelta, saved };
 }
 
 /** A tool's context; its `signal` is the invocation's, or the call's own when the call has a time limit. */
@@ -49,7 +53,7 @@ export function createToolContext(
   functionCallId: string | undefined,
   signal: AbortSignal | undefined,
   runAgent: ToolContext['runAgent'],
-): { context: ToolContext; delta: Record<string, unknown>; ops: StateOp[]; artifactDelta: Record<string, number>; actions: ToolActions } {
+): { context: ToolContext; delta: Record<string, unknown>; ops: StateOp[]; artifactDelta: Record<string, number>; saved: SavedVersion[]; actions: ToolActions } {
   const base = createCallbackContext(run);
   const actions: ToolActions = {};
   return { ...base, actions, context: { ...base.context, functionCallId, actions, signal, runAgent } };

@@ -12,11 +12,12 @@ import { createToolContext } from './contexts.js';
 import { Deadline } from './deadline.js';
 import { firstResult } from './first-result.js';
 import { firstHook, hookSources } from './hooks.js';
+import { noteSaved, type SavedVersion } from './saved-artifacts.js';
 import type { AgentRun } from './invocation.js';
 import { runAgentTool } from './run-agent-tool.js';
 import { addAttributes, openSpan } from '../telemetry/spans.js';
 
-type CallResult = { part: Part; delta: Record<string, unknown>; ops: StateOp[]; artifactDelta: Record<string, number>; actions: ToolActions };
+type CallResult = { part: Part; delta: Record<string, unknown>; ops: StateOp[]; artifactDelta: Record<string, number>; saved: SavedVersion[]; actions: ToolActions };
 
 /** The response event to one model turn's calls, and the error to end the invocation with, when a tool asked for that. */
 export type AnsweredCalls = { event: Event; endInvocation?: { code: string; message: string } };
@@ -52,6 +53,7 @@ export async function executeFunctionCalls(run: AgentRun, calls: readonly Functi
     content: { role: 'user', parts: results.map((result) => result.part) },
     actions: { ...stateActions(state), artifactDelta, ...actions },
   });
+  noteSaved(event, results.flatMap((result) => result.saved));
   return endInvocation === undefined ? { event } : { event, endInvocation };
 }
 
@@ -99,13 +101,14 @@ async function executeWithin(run: AgentRun, agent: LlmAgentDefinition, call: Fun
   // An agent run from inside this tool call records its model calls under it, as an agent tool's do.
   const origin = (tool: string) => ({ ...(callIndex === undefined ? {} : { callIndex }), functionCallId: call.id ?? '', tool });
   const runAgent: ToolContext['runAgent'] = (target, request) => runAgentTool(run, target, { request }, context, origin(call.name));
-  const { context, delta, ops, artifactDelta, actions } = createToolContext(run, call.id, deadline.signal, runAgent);
+  const { context, delta, ops, artifactDelta, saved, actions } = createToolContext(run, call.id, deadline.signal, runAgent);
   const args = call.args ?? {};
   const respond = (response: Record<string, unknown>): CallResult => ({
     part: { functionResponse: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, response } },
     delta,
     ops,
     artifactDelta,
+    saved,
     actions,
   });
   const tool = tools.get(call.name) ?? handlers.get(call.name);

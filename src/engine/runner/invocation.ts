@@ -5,6 +5,7 @@ import type { Content } from '../../contracts/content.js';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import { ConflictError } from '../../contracts/errors/conflict-error.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
+import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Event, EventInput } from '../../contracts/event.js';
 import type { SessionMemo } from '../../contracts/memo.js';
 import type { Model } from '../../contracts/model.js';
@@ -19,6 +20,7 @@ import type { Telemetry, TelemetrySpan } from '../../contracts/telemetry.js';
 import { NO_SPAN } from '../telemetry/spans.js';
 import type { CallLog } from './call-log.js';
 import type { RetryLanes } from './retry-lanes.js';
+import { savedFor } from './saved-artifacts.js';
 import { catchUp } from '../session/catch-up.js';
 
 /**
@@ -143,12 +145,34 @@ export class Invocation {
     return write;
   }
 
+  /**
+   * The artifact versions saved for an event were saved before it (a tool saves as it runs). When the store refused
+   * the event for certain — a typed refusal, so nothing of it was written — they are deleted, so no version is left
+   * that was saved for an event never stored. After a failure that may have been stored all the same (a connection
+   * lost during COMMIT), they are kept: the event may name them.
+   */
+  async #dropUnrecorded(event: Event, error: unknown): Promise<void> {
+    const store = this.settings.artifacts;
+    const saved = savedFor(event);
+    if (store === undefined || saved.length === 0) return;
+    if (!(error instanceof ValidationError || error instanceof ConflictError || error instanceof NotFoundError)) return;
+    const key = { appName: this.session.appName, userId: this.session.userId, sessionId: this.session.id };
+    for (const { filename, version } of saved) await store.delete({ ...key, filename, version }).catch(() => undefined);
+  }
+
   /** How many times a write was retried after a conflict, in this invocation. */
   conflictsRetried = 0;
 
   async #appendWithRetries(first: Event, remake: (() => Promise<Event>) | undefined, completes: AppendEventInput['completeModelCall']): Promise<Event> {
-    const append = (event: Event) =>
-      this.settings.sessions.appendEvent(completes === undefined ? { session: this.session, event } : { session: this.session, event, completeModelCall: completes });
+    // Each attempt refused for certain drops the artifact versions saved for it, before any remake saves new ones.
+    const append = async (event: Event) => {
+      try {
+        return await this.settings.sessions.appendEvent(completes === undefined ? { session: this.session, event } : { session: this.session, event, completeModelCall: completes });
+      } catch (error) {
+        await this.#dropUnrecorded(event, error);
+        throw error;
+      }
+    };
     const lanes = this.settings.retryLanes;
     const laneOf = (error: ConflictError) => JSON.stringify(error.code === 'stale_shared_state' ? [this.session.userId] : [this.session.userId, this.session.id]);
     try {

@@ -19,6 +19,7 @@ import { firstResult } from './first-result.js';
 import { firstHook, hookSources } from './hooks.js';
 import { stillOpen } from './interrupted-calls.js';
 import type { AgentRun } from './invocation.js';
+import { noteSaved, savedFor } from './saved-artifacts.js';
 import { callModel } from './model-call.js';
 import { prepareRequest } from './prepare-request.js';
 
@@ -148,7 +149,9 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
     if (open.length === 0) throw new AnsweredElsewhere();
     const answered = await executeFunctionCalls(run, open, assembled, pending?.index);
     ending = answered.endInvocation;
-    return withOutputKey(agent, answered.event);
+    const event = withOutputKey(agent, answered.event);
+    noteSaved(event, savedFor(answered.event));
+    return event;
   };
   let responseEvent: Event;
   try {
