@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -21,6 +20,7 @@ import { weatherRunner } from '../adk/weather-app.js';
 import { defineRows } from '../reliability/rows.js';
 import { scratch } from '../reliability/support.js';
 import { propertyRuns } from '../support/property-runs.js';
+import { rawRequest } from '../support/raw-request.js';
 
 // Fuzz rows for what the second outside attack found: request paths on every route of both servers, and imports
 // that fail part-way, on each store that writes.
@@ -28,16 +28,7 @@ import { propertyRuns } from '../support/property-runs.js';
 const servers: AgentctxServer[] = [];
 const tmp = scratch();
 
-/** Sends a request line exactly as written and resolves with the status (0 when the connection closed without one). */
-function send(port: number, method: string, target: string): Promise<number> {
-  return new Promise((resolve) => {
-    let text = '';
-    const socket = connect(port, '127.0.0.1', () => socket.write(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
-    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    socket.on('error', () => undefined);
-    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)));
-  });
-}
+const send = async (port: number, method: string, target: string): Promise<number> => (await rawRequest(port, method, target)).status;
 
 // Pieces of a path segment that URL parsing, decoding or a store might treat specially.
 const PIECE = fc.constantFrom('.', '..', '%2e', '%2E', '%2e%2e', '.%2E', '%2F', '%2f', '%5C', '\\', '%00', '%25', '%', 'a', 'x.txt', 'd3', ':', '%3A', '~', '%20', 'é', '%C3%A9', '%FF', '');

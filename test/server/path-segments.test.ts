@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import { expect } from 'vitest';
 import { createInMemoryArtifactStore } from '../../src/engine/session/in-memory-artifact-store.js';
 import type { Runner } from '../../src/engine/runner/runner.js';
@@ -6,6 +5,7 @@ import { createAdkServer } from '../../src/server/adk/create-adk-server.js';
 import { createServer, type AgentctxServer } from '../../src/server/index.js';
 import { weatherRunner } from '../adk/weather-app.js';
 import { defineRows } from '../reliability/rows.js';
+import { rawRequest } from '../support/raw-request.js';
 import { sessionStores, storeSkip, STORE_KINDS, type StoreKind } from '../support/session-stores.js';
 
 // Request paths that WHATWG URL parsing would rewrite — dot segments, plain or percent-encoded, and backslashes —
@@ -28,19 +28,10 @@ async function serve(protocol: 'agentctx' | 'adk', kind: StoreKind = 'memory'): 
   return { port, runner, base: `/apps/${runner.appName}/users/dd/sessions` };
 }
 
-/** Sends a request line exactly as written (no client-side resolution of dot segments, as curl --path-as-is). */
-function send(port: number, method: string, target: string): Promise<{ status: number; code: string | undefined; body: string }> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const socket = connect(port, '127.0.0.1', () => socket.write(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
-    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const body = text.split('\r\n\r\n').slice(1).join('\r\n\r\n');
-      const code = /"code":"([a-z_]+)"/.exec(body)?.[1];
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), code, body });
-    });
-  });
+/** A raw request's status, its error code (agentctx's API) and its body. */
+async function send(port: number, method: string, target: string): Promise<{ status: number; code: string | undefined; body: string }> {
+  const { status, body } = await rawRequest(port, method, target);
+  return { status, code: /"code":"([a-z_]+)"/.exec(body)?.[1], body };
 }
 
 async function kept(runner: Runner): Promise<unknown> {
