@@ -38,6 +38,7 @@ export function renderAgentFileDoc(agentSchema: JsonSchema, caseSchema: JsonSche
     ...fieldRows(agent.properties ?? {}),
     '',
     'A sub-agent may also be `{ configPath: other-file.yaml }` (ADK\u2019s `config_path`), relative to the file naming it.',
+    'It must name a `.yaml`, `.yml` or `.json` file; anything else is refused unread.',
     '',
     ...examplesOf(agent.properties ?? {}),
     '## Case fields',

@@ -141,7 +141,7 @@ export const WORKFLOW_FIELD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
 
 /** Where another file holds the agent: `{ configPath: file }`, relative to the file naming it. */
 export const REFERENCE_FIELD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
-  configPath: text('Another agent file, relative to this one; the agent it defines stands here.', ['billing_agent.yaml']),
+  configPath: { ...text('Another agent file (.yaml, .yml or .json), relative to this one; the agent it defines stands here.', ['billing_agent.yaml']), pattern: '\\.(?:[yY][aA]?[mM][lL]|[jJ][sS][oO][nN])$' },
 };
 
 /** The generation settings' keys. */
