@@ -3,6 +3,7 @@
 // local o200k count of the recorded request, with its provenance, exactly as the token trigger counts), the summary
 // and the raw tail in it, and whether any function response lost its call.
 import { createInMemorySessionStore, createRunner, type EventsCompactionConfig, type Event, type LlmRequest, type Model, type Runner } from 'agentctx';
+import type { SessionStoreWithCallLog } from 'agentctx/sessions';
 import type { ModelCallSummary } from 'agentctx/sessions';
 import { ExtractiveSummarizer } from 'agentctx/compaction';
 import { createScriptedModel } from 'agentctx/models/scripted';
@@ -113,7 +114,7 @@ export function createBenchRunner(mode: Mode, wrapModel?: (model: Model) => Mode
     { record: false, modelId: `compaction-bench-${mode}` },
   );
   const config = compactionConfig(mode);
-  const runner: Runner = createRunner({
+  const runner: Runner<SessionStoreWithCallLog> = createRunner({
     agents: buildAgent(),
     appName: KEY.appName,
     sessions: createInMemorySessionStore({ now: clock.now }),

@@ -1,4 +1,4 @@
-import type { SessionStore } from 'agentctx';
+import type { SessionStoreWithCallLog } from 'agentctx/sessions';
 import type { Report } from './reports.js';
 import { promptTokensPerCall, runAnalysis, type AnalysisRun } from './run-analysis.js';
 
@@ -15,7 +15,7 @@ export type Comparison = {
 };
 
 /** Runs the naive baseline and the paged analyst on the same question and compares their prompt tokens per call. */
-export async function compareRuns(store: SessionStore, reports: readonly Report[], onCall?: () => void): Promise<Comparison> {
+export async function compareRuns(store: SessionStoreWithCallLog, reports: readonly Report[], onCall?: () => void): Promise<Comparison> {
   const naiveRun = await runAnalysis({ mode: 'naive', store, reports, ...(onCall === undefined ? {} : { onCall }) });
   const pagedRun = await runAnalysis({ mode: 'paged', store, reports, ...(onCall === undefined ? {} : { onCall }) });
   const naive = { ...naiveRun, tokens: await promptTokensPerCall(store, naiveRun.sessionId) };

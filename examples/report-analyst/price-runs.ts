@@ -1,7 +1,7 @@
 // What a recorded run would cost on Anthropic with prompt caching: every call's exact Messages API body, as the
 // adapter would send it (its cache breakpoints placed by the request's stable prefix), billed in order by a simulator
 // of Anthropic's documented cache rules and priced from agentctx's price table. Offline: nothing is sent anywhere.
-import type { SessionStore } from 'agentctx';
+import type { SessionStoreWithCallLog } from 'agentctx/sessions';
 import { costOfCall, DEFAULT_PRICES, findPrice, stablePrefixOf, sumCosts, type CallCost } from 'agentctx/cost';
 import { toAnthropicRequest, toUsage } from 'agentctx/models/anthropic';
 import { createAnthropicCacheSimulator } from 'agentctx/testing';
@@ -15,7 +15,7 @@ const STEP_MS = 5_000;
 
 export type PricedRun = { usd: number; cacheHitRatio: number; calls: CallCost[] };
 
-export async function priceRun(store: SessionStore, sessionId: string): Promise<PricedRun> {
+export async function priceRun(store: SessionStoreWithCallLog, sessionId: string): Promise<PricedRun> {
   const { count } = await loadTokenCounter();
   let now = 0;
   const cache = createAnthropicCacheSimulator({ countTokens: count, now: () => now });

@@ -1,4 +1,5 @@
-import { createRunner, type Event, type Model, type SessionStore } from 'agentctx';
+import { createRunner, type Event, type Model } from 'agentctx';
+import type { SessionStoreWithCallLog } from 'agentctx/sessions';
 import { createScriptedModel } from 'agentctx/models/scripted';
 import { countRequestTokens, loadTokenCounter } from 'agentctx/tokens';
 import { buildAnalyst, type Mode } from './agents.js';
@@ -16,7 +17,7 @@ export type AnalysisRun = {
 
 export type RunOptions = {
   mode: Mode;
-  store: SessionStore;
+  store: SessionStoreWithCallLog;
   reports: readonly Report[];
   sessionId?: string;
   breakPageIn?: boolean;
@@ -55,7 +56,7 @@ export async function runAnalysis(options: RunOptions): Promise<AnalysisRun> {
 }
 
 /** The prompt tokens of every recorded call of a session, counted with the local tokenizer. */
-export async function promptTokensPerCall(store: SessionStore, sessionId: string): Promise<number[]> {
+export async function promptTokensPerCall(store: SessionStoreWithCallLog, sessionId: string): Promise<number[]> {
   const counter = await loadTokenCounter();
   const key = { appName: APP, userId: 'analyst', sessionId };
   const tokens: number[] = [];

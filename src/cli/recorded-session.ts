@@ -1,7 +1,7 @@
 import { NotFoundError } from '../contracts/errors/not-found-error.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
 import type { ModelCallRecord } from '../contracts/model-call.js';
-import type { SessionStore } from '../contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../contracts/session-store.js';
 import type { SessionKey } from '../contracts/session.js';
 import { loadAgent } from './load-agent.js';
 import { refuseMissingStore } from './resolve-store.js';
@@ -18,7 +18,7 @@ export type RecordedSessionOptions = {
  * Opens the store (through the command's runtime, which closes it) and finds a session that `agentctx run`
  * recorded: the app comes from `--app` or the agent file's root agent.
  */
-export async function openRecordedSession(file: string | undefined, options: RecordedSessionOptions, cwd: string, runtime: CliRuntime): Promise<{ store: SessionStore; key: SessionKey }> {
+export async function openRecordedSession(file: string | undefined, options: RecordedSessionOptions, cwd: string, runtime: CliRuntime): Promise<{ store: SessionStoreWithCallLog; key: SessionKey }> {
   if (options.session === undefined) throw new UsageError('Name the session with --session.');
   const appName = options.app ?? (file === undefined ? undefined : (await loadAgent(file, cwd)).name);
   if (appName === undefined) throw new UsageError('--session needs the app: name the agent file, or pass --app.');
@@ -30,7 +30,7 @@ export async function openRecordedSession(file: string | undefined, options: Rec
 }
 
 /** Refuses a session that is not in the store, in one line naming what to check. */
-export async function requireSession(store: SessionStore, key: SessionKey): Promise<void> {
+export async function requireSession(store: SessionStoreWithCallLog, key: SessionKey): Promise<void> {
   const session = await store.getSession({ ...key, numRecentEvents: 0 });
   if (session === undefined) {
     throw new NotFoundError({
@@ -43,7 +43,7 @@ export async function requireSession(store: SessionStore, key: SessionKey): Prom
 }
 
 /** Call `value` (a `--call` option) of a recorded session; a number out of range is a one-line error. */
-export async function recordedCall(store: SessionStore, key: SessionKey, value: string): Promise<ModelCallRecord> {
+export async function recordedCall(store: SessionStoreWithCallLog, key: SessionKey, value: string): Promise<ModelCallRecord> {
   const index = Number(value);
   if (!Number.isInteger(index) || index < 1) throw new UsageError(`--call must be a whole number from 1, got '${value}'.`);
   const record = await store.getModelCall({ ...key, index });

@@ -5,7 +5,7 @@ import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import { UnavailableError } from '../contracts/errors/unavailable-error.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
 import type { ArtifactStore } from '../contracts/artifact-store.js';
-import type { SessionStore } from '../contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../contracts/session-store.js';
 import { createInMemoryArtifactStore } from '../engine/session/in-memory-artifact-store.js';
 import { createInMemorySessionStore } from '../engine/session/in-memory-session-store.js';
 import type { SqlSessionStore } from '../stores/sqlite/index.js';
@@ -22,7 +22,7 @@ export type OpenedSqlStore = { store: SqlSessionStore; shown: string; dialect: '
  * nothing for them. A PostgreSQL store is connected (and its schema brought up to date) here, so a bad URL or an
  * unreachable server is a one-line error naming the URL without its password.
  */
-export async function resolveStore(value: string | undefined, cwd: string): Promise<SessionStore> {
+export async function resolveStore(value: string | undefined, cwd: string): Promise<SessionStoreWithCallLog> {
   if (value === 'memory') return createInMemorySessionStore();
   const opened = await resolveSqlStore(value, cwd);
   if (opened.dialect === 'postgres') await usingStore(opened, () => opened.store.migrate());

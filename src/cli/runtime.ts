@@ -1,7 +1,7 @@
 import type { AgentTree } from '../contracts/agent.js';
 import type { ArtifactStore } from '../contracts/artifact-store.js';
 import type { Model } from '../contracts/model.js';
-import type { SessionStore } from '../contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../contracts/session-store.js';
 import { createAgentTree, isLlmAgent } from '../engine/agent/agent-tree.js';
 import type { Runner } from '../engine/runner/runner.js';
 import { createRunner } from '../presets/create-runner.js';
@@ -14,7 +14,7 @@ export type RuntimePlace = { cwd: string; env: Readonly<Record<string, string | 
 
 /** How the runtime reaches stores and models; tests pass their own to watch what is opened and closed. */
 export type Openers = {
-  store(value: string | undefined, cwd: string): Promise<SessionStore>;
+  store(value: string | undefined, cwd: string): Promise<SessionStoreWithCallLog>;
   sqlStore(value: string | undefined, cwd: string): Promise<OpenedSqlStore>;
   /** The artifact store beside the session store `value` names. */
   artifacts(value: string | undefined, cwd: string): Promise<OpenedArtifactStore>;
@@ -25,7 +25,7 @@ export type Openers = {
 export const nodeOpeners: Openers = Object.freeze({ store: resolveStore, sqlStore: resolveSqlStore, artifacts: resolveArtifactStore, model: resolveModel });
 
 /** What `agentctx run` and `serve` drive: an agent file's runner, and the stores it keeps sessions and artifacts in. */
-export type AgentRunner = { runner: Runner; sessions: SessionStore; artifacts: ArtifactStore };
+export type AgentRunner = { runner: Runner<SessionStoreWithCallLog>; sessions: SessionStoreWithCallLog; artifacts: ArtifactStore };
 
 export type RunnerChoices = {
   /** `--store`: where sessions live (the default SQLite file when absent). */
@@ -48,7 +48,7 @@ export type RunnerChoices = {
  */
 export type CliRuntime = {
   /** The session store a `--store` value names: `memory`, a SQLite file, or a PostgreSQL URL (connected and migrated). */
-  store(value: string | undefined): Promise<SessionStore>;
+  store(value: string | undefined): Promise<SessionStoreWithCallLog>;
   /** A SQLite or PostgreSQL store, not yet migrated: for `agentctx migrate`. */
   sqlStore(value: string | undefined): Promise<OpenedSqlStore>;
   /** A model by name, as `--model` takes it; each name is resolved once. */

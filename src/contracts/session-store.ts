@@ -1,5 +1,6 @@
 import type { Event } from './event.js';
-import type { ModelCallOutcome, ModelCallRecord, ModelCallSummary, NewModelCall } from './model-call.js';
+import type { ModelCallOutcome } from './model-call.js';
+import type { ModelCallLog } from './model-call-log.js';
 import type { Session, SessionKey } from './session.js';
 
 export type CreateSessionInput = {
@@ -41,14 +42,18 @@ export type AppendEventInput = {
   session: Session;
   event: Event;
   /**
-   * A recorded call of this session that the event answers, completed in the same write (see `completeModelCall`):
-   * the answer and the call's record are stored together or not at all, in one write instead of two.
+   * A recorded call of this session that the event answers, completed in the same write (see
+   * `ModelCallLog.completeModelCall`): the answer and the call's record are stored together or not at all, in one
+   * write instead of two. The runner gives it only to a store that is also the log the call was recorded in (a
+   * `SessionStoreWithCallLog` used as both); a store that keeps no calls is never given it.
    */
   completeModelCall?: { index: number; outcome: ModelCallOutcome };
 };
 
 /**
- * Where sessions live. Every implementation must pass the shared contract suite (`agentctx/testing`).
+ * Where sessions live. Every implementation must pass the shared contract suite (`testSessionStore`,
+ * `agentctx/testing`). Model calls are another contract (`ModelCallLog`): a store may keep them too
+ * (`SessionStoreWithCallLog`), or leave them to a log of their own, or to none.
  *
  * Implementations must:
  * - keep `app:` state per app, `user:` state per app and user, and everything else per session, and hand out
@@ -84,31 +89,22 @@ export type SessionStore = {
    */
   appendEvent(input: AppendEventInput): Promise<Event>;
 
-  /** Removes the session, its events and its recorded model calls; the shared `app:` and `user:` state stays. No error if absent. */
+  /**
+   * Removes the session and its events (and, in a store that is also the call log, its recorded model calls); the
+   * shared `app:` and `user:` state stays. No error if absent.
+   */
   deleteSession(input: SessionKey): Promise<void>;
-
-  /**
-   * Records one model call of the session and returns its index (1, 2, 3, … per session, in recording order). The
-   * runner records a call `pending` before it is sent and completes it with `completeModelCall`; a call given with
-   * its status is stored as it is. Throws `NotFoundError` for an unknown session.
-   */
-  recordModelCall(input: SessionKey & { call: NewModelCall }): Promise<number>;
-
-  /**
-   * Writes how a recorded call ended: its status, latency, response, usage and wire body. Costs the same however long
-   * the session is. Throws `NotFoundError` when there is no such call, `ConflictError` when it has already ended.
-   */
-  completeModelCall(input: SessionKey & { index: number; outcome: ModelCallOutcome }): Promise<void>;
-
-  /** The session's recorded calls without their requests, in order; empty for an unknown session. */
-  listModelCalls(input: SessionKey): Promise<ModelCallSummary[]>;
-
-  /** One recorded call, with its request and provenance; `undefined` if there is no such call. */
-  getModelCall(input: SessionKey & { index: number }): Promise<ModelCallRecord | undefined>;
 
   /** Releases connections and files; the store is unusable afterwards. */
   close(): Promise<void>;
 };
+
+/**
+ * A session store that is also the log of its sessions' model calls, as the SQL and in-memory stores are: deleting a
+ * session deletes its calls, and an answer's event and its call's completion can be one write
+ * (`AppendEventInput.completeModelCall`).
+ */
+export type SessionStoreWithCallLog = SessionStore & ModelCallLog;
 
 /** Sources of time and ids, injectable so tests and replays are deterministic. */
 export type StoreClock = {

@@ -1,10 +1,11 @@
 import type { EventsCompactionConfig } from '../contracts/compaction.js';
+import type { SessionStore, SessionStoreWithCallLog } from '../contracts/session-store.js';
 import { createEngineRunner, type EngineRunnerOptions, type Runner } from '../engine/runner/runner.js';
 import { compactionPlugin } from '../features/compaction/compaction-plugin.js';
 import { openTelemetry } from '../telemetry/open-telemetry.js';
 import { DEFAULT_PIPELINE } from './pipelines.js';
 
-export type RunnerOptions = EngineRunnerOptions & {
+export type RunnerOptions<S extends SessionStore = SessionStore> = EngineRunnerOptions<S> & {
   /**
    * Compaction for every agent (ADK's app-level `EventsCompactionConfig`): a sliding window after invocations, a
    * token threshold before each model call and after invocations. Agents' `contextCompactors` override the token
@@ -19,7 +20,7 @@ export type RunnerOptions = EngineRunnerOptions & {
  * plugin after the ones given, when either is set. Spans go to OpenTelemetry (`openTelemetry()` from
  * `agentctx/telemetry`) unless `telemetry` says otherwise (`undefined` for none).
  */
-export function createRunner(options: RunnerOptions): Runner {
+export function createRunner<S extends SessionStore = SessionStoreWithCallLog>(options: RunnerOptions<S>): Runner<S> {
   const { eventsCompactionConfig, ...rest } = options;
   const compaction = compactionPlugin(eventsCompactionConfig, options.agents);
   const plugins = Object.keys(compaction.hooks ?? {}).length === 0 ? (options.plugins ?? []) : [...(options.plugins ?? []), compaction];

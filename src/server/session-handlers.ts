@@ -1,6 +1,9 @@
 import { NotFoundError } from '../contracts/errors/not-found-error.js';
 import { ValidationError } from '../contracts/errors/validation-error.js';
+import type { ModelCallReader } from '../contracts/model-call-log.js';
 import type { Session } from '../contracts/session.js';
+import { NO_MODEL_CALLS } from '../engine/session/call-log-of.js';
+import type { Runner } from '../engine/runner/runner.js';
 import { requestToJson } from '../engine/assembly/request-json.js';
 import { eventToJson, sessionToJson, type SessionJson } from '../engine/session/session-json.js';
 import { readCreateSessionBody, readQuery } from './request-input.js';
@@ -41,7 +44,8 @@ export const getSession: Handler = async (context) => {
 export const deleteSession: Handler = async (context) => {
   readQuery(context.url.searchParams, {});
   await loadSession(context, { numRecentEvents: 0 });
-  await context.runner.sessions.deleteSession(sessionKey(context));
+  const { userId, sessionId } = sessionKey(context);
+  await context.runner.deleteSession({ userId, sessionId });
   return { status: 204 };
 };
 
@@ -63,7 +67,7 @@ export const listEvents: Handler = async (context) => {
 export const listCalls: Handler = async (context) => {
   readQuery(context.url.searchParams, {});
   await loadSession(context, { numRecentEvents: 0 });
-  return { status: 200, body: { calls: await context.runner.sessions.listModelCalls(sessionKey(context)) } };
+  return { status: 200, body: { calls: await callsOf(context.runner).listModelCalls(sessionKey(context)) } };
 };
 
 /** `GET …/sessions/{id}/calls/{n}` → the recorded call: the exact request, its provenance and usage. */
@@ -76,9 +80,9 @@ export const getCall: Handler = async (context) => {
   }
   const key = sessionKey(context);
   await loadSession(context, { numRecentEvents: 0 });
-  const record = await context.runner.sessions.getModelCall({ ...key, index });
+  const record = await callsOf(context.runner).getModelCall({ ...key, index });
   if (record === undefined) {
-    const count = (await context.runner.sessions.listModelCalls(key)).length;
+    const count = (await callsOf(context.runner).listModelCalls(key)).length;
     throw new NotFoundError({
       resource: 'model call',
       id: String(index),
@@ -88,6 +92,11 @@ export const getCall: Handler = async (context) => {
   }
   return { status: 200, body: { ...record, request: requestToJson(record.request) } };
 };
+
+/** Where the runner's calls are read: its log, or none (a runner that records calls nowhere lists none). */
+function callsOf(runner: Runner): ModelCallReader {
+  return runner.calls ?? NO_MODEL_CALLS;
+}
 
 /** Refuses a route on a session that is not there (404), before anything is read or written for it. */
 export async function requireSession(context: RouteContext): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import type { ModelCallReader } from '../contracts/model-call-log.js';
 import type { SessionStore } from '../contracts/session-store.js';
 import type { Session, SessionKey } from '../contracts/session.js';
 import { requestToJson } from '../engine/assembly/request-json.js';
@@ -18,6 +19,8 @@ import { parseIndex, WebError } from './web-error.js';
 
 export type ApiOptions = {
   store: SessionStore;
+  /** Where the sessions' model calls are read. */
+  log: ModelCallReader;
   calls: CallLoader;
   chartRows: ChartRows;
   /** Each call against its agent's previous call (the prompt cache), kept between requests. */
@@ -41,7 +44,7 @@ export function jsonResponse(value: unknown, status = 200, headers: Record<strin
 
 /** The JSON endpoints the page reads; all of them read through the store contract and never write. */
 export function addApiRoutes(app: Hono, options: ApiOptions): void {
-  const { store, calls, prices, cacheReports } = options;
+  const { store, log, calls, prices, cacheReports } = options;
 
   app.get('/api/info', () => jsonResponse({ name: 'agentctx inspector', version: options.version, store: store.name, apps: options.apps, readOnly: true, tokenRequired: options.tokenRequired }));
 
@@ -56,7 +59,7 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
   app.get(SESSION, async (c) => {
     const key = sessionKey(c.req.param());
     const session = await loadSession(store, key);
-    const summaries = await store.listModelCalls(key);
+    const summaries = await log.listModelCalls(key);
     return jsonResponse({
       appName: session.appName,
       userId: session.userId,
@@ -74,21 +77,21 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
   app.get(`${SESSION}/cost`, async (c) => {
     const key = sessionKey(c.req.param());
     await loadSession(store, key, 0);
-    return jsonResponse(buildSessionCost(await store.listModelCalls(key), prices));
+    return jsonResponse(buildSessionCost(await log.listModelCalls(key), prices));
   });
 
   app.get(`${SESSION}/calls/:index`, async (c) => {
     const key = sessionKey(c.req.param());
     const index = parseIndex(c.req.param('index'), 'the call number');
-    const call = await loadCall(store, calls, key, index);
-    const cache = callCacheView(await cacheReports.call(key, await store.listModelCalls(key), index));
+    const call = await loadCall(log, calls, key, index);
+    const cache = callCacheView(await cacheReports.call(key, await log.listModelCalls(key), index));
     return jsonResponse(buildCallView(call.record, call.tokens, await calls.encoding, buildCallCost(call.record, prices), cache));
   });
 
   app.get(`${SESSION}/cache`, async (c) => {
     const key = sessionKey(c.req.param());
     await loadSession(store, key, 0);
-    const report = await cacheReports.session(key, await store.listModelCalls(key));
+    const report = await cacheReports.session(key, await log.listModelCalls(key));
     const view: SessionCacheView = { appName: key.appName, userId: key.userId, sessionId: key.sessionId, tokenizer: await calls.encoding, ...report };
     return jsonResponse(view);
   });
@@ -96,7 +99,7 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
   app.get(`${SESSION}/calls/:index/raw`, async (c) => {
     const key = sessionKey(c.req.param());
     const index = parseIndex(c.req.param('index'), 'the call number');
-    const call = await loadCall(store, calls, key, index);
+    const call = await loadCall(log, calls, key, index);
     return new Response(`${safeJsonText(requestToJson(call.record.request), 2)}\n`, {
       headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-disposition': `inline; filename="call-${index}.json"` },
     });
@@ -106,7 +109,7 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
     const key = sessionKey(c.req.param());
     const index = parseIndex(c.req.param('index'), 'the call number');
     const session = await loadSession(store, key);
-    const summaries = await store.listModelCalls(key);
+    const summaries = await log.listModelCalls(key);
     const call = summaries.find((summary) => summary.index === index);
     if (call === undefined) throw new WebError(404, 'call_not_found', `Session ${key.sessionId} has no call ${index}; it has ${summaries.length}.`);
     return jsonResponse({ call: index, timestamp: call.timestamp, state: stateAtCall(session.state, session.events, call) });
@@ -129,7 +132,7 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
     const aText = c.req.query('a');
     const a = aText === undefined || aText === '' ? b - 1 : parseIndex(aText, 'a');
     if (a < 1) throw new WebError(400, 'invalid_parameter', `Call ${b} is the first: there is no call before it to compare with. Pick a with ?a=…`);
-    const [left, right] = [await loadCall(store, calls, key, a), await loadCall(store, calls, key, b)];
+    const [left, right] = [await loadCall(log, calls, key, a), await loadCall(log, calls, key, b)];
     return jsonResponse({
       a: { index: a, agent: left.record.agent, tokens: left.tokens.total },
       b: { index: b, agent: right.record.agent, tokens: right.tokens.total },
@@ -140,7 +143,7 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
   app.get(`${SESSION}/chart`, async (c) => {
     const key = sessionKey(c.req.param());
     const session = await loadSession(store, key);
-    const rows = await options.chartRows.of(key, await store.listModelCalls(key));
+    const rows = await options.chartRows.of(key, await log.listModelCalls(key));
     return jsonResponse(buildSessionChart(rows, session.events, await calls.encoding));
   });
 }
@@ -159,9 +162,9 @@ async function loadSession(store: SessionStore, key: SessionKey, numRecentEvents
   return session;
 }
 
-async function loadCall(store: SessionStore, calls: CallLoader, key: SessionKey, index: number): Promise<NonNullable<Awaited<ReturnType<CallLoader['get']>>>> {
+async function loadCall(log: ModelCallReader, calls: CallLoader, key: SessionKey, index: number): Promise<NonNullable<Awaited<ReturnType<CallLoader['get']>>>> {
   const call = await calls.get(key, index);
   if (call !== undefined) return call;
-  const count = (await store.listModelCalls(key)).length;
+  const count = (await log.listModelCalls(key)).length;
   throw new WebError(404, 'call_not_found', `Session ${key.sessionId} has no call ${index}; it has ${count}.`);
 }

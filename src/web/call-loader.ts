@@ -1,5 +1,5 @@
 import type { ModelCallRecord } from '../contracts/model-call.js';
-import type { SessionStore } from '../contracts/session-store.js';
+import type { ModelCallReader } from '../contracts/model-call-log.js';
 import type { SessionKey } from '../contracts/session.js';
 import type { TokenCounter } from '../contracts/tokens.js';
 import { countRequestTokens, type RequestTokenCount } from '../engine/tokens/count-request-tokens.js';
@@ -25,12 +25,12 @@ export type CallLoader = {
 const CACHE_SIZE = 2000;
 
 /**
- * Reads recorded calls through the store contract and counts their tokens. Counting a long session's requests takes
+ * Reads recorded calls through the call log contract and counts their tokens. Counting a long session's requests takes
  * a while (the tokenizer loads on first use), so counts are kept per call, keyed by what identifies the recording: a
  * session deleted and run again under the same id records calls with other invocation ids and timestamps. A pending
  * call is counted every time: it is not over yet.
  */
-export function createCallLoader(store: SessionStore, counter: () => Promise<TokenCounter> = loadTokenCounter): CallLoader {
+export function createCallLoader(log: ModelCallReader, counter: () => Promise<TokenCounter> = loadTokenCounter): CallLoader {
   const counts = new Map<string, RequestTokenCount>();
   const count = (key: SessionKey, record: ModelCallRecord, tokens: TokenCounter): RequestTokenCount => {
     const { request } = record;
@@ -52,7 +52,7 @@ export function createCallLoader(store: SessionStore, counter: () => Promise<Tok
     const tokens = indexes.length > 1 ? memoCounter(await counter()) : await counter();
     const loaded: LoadedCall[] = [];
     for (const index of indexes) {
-      const record = await store.getModelCall({ ...key, index });
+      const record = await log.getModelCall({ ...key, index });
       if (record !== undefined) loaded.push({ record, tokens: count(key, record, tokens) });
     }
     return loaded;
@@ -63,12 +63,12 @@ export function createCallLoader(store: SessionStore, counter: () => Promise<Tok
     },
     load,
     async all(key) {
-      return load(key, (await store.listModelCalls(key)).map((summary) => summary.index));
+      return load(key, (await log.listModelCalls(key)).map((summary) => summary.index));
     },
     async records(key, indexes) {
       const records: ModelCallRecord[] = [];
       for (const index of indexes) {
-        const record = await store.getModelCall({ ...key, index });
+        const record = await log.getModelCall({ ...key, index });
         if (record !== undefined) records.push(record);
       }
       return records;

@@ -1,10 +1,12 @@
 import { Hono } from 'hono';
 import { UnavailableError } from '../contracts/errors/unavailable-error.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
+import type { ModelCallReader } from '../contracts/model-call-log.js';
 import type { SessionStore } from '../contracts/session-store.js';
 import type { TokenCounter } from '../contracts/tokens.js';
 import { DEFAULT_PRICES } from '../engine/cost/default-prices.js';
 import type { PriceTable } from '../engine/cost/price-table.js';
+import { isModelCallLog, NO_MODEL_CALLS } from '../engine/session/call-log-of.js';
 import { checkLoopbackHostHeader, createTokenCheck, type Refusal } from './access.js';
 import { addApiRoutes, jsonResponse } from './api-routes.js';
 import { createCacheReports } from './cache-view.js';
@@ -17,6 +19,11 @@ import { WebError } from './web-error.js';
 export type InspectorOptions = {
   /** Where the sessions are; read only, through the `SessionStore` contract. */
   store: SessionStore;
+  /**
+   * Where their model calls are recorded; read only. The store itself when it keeps calls (the SQL and in-memory
+   * stores do), else none, when absent.
+   */
+  callLog?: ModelCallReader | undefined;
   /** When set, every `/api/…` request needs `Authorization: Bearer <token>` (the page asks for it); required beyond loopback. */
   token?: string | undefined;
   /** Apps the page lists before anyone types one. */
@@ -62,9 +69,11 @@ export function createInspectorApp(options: InspectorOptions): Hono {
     await next();
   });
 
-  const calls = createCallLoader(options.store, options.tokenCounter);
+  const log = options.callLog ?? (isModelCallLog(options.store) ? options.store : NO_MODEL_CALLS);
+  const calls = createCallLoader(log, options.tokenCounter);
   addApiRoutes(app, {
     store: options.store,
+    log,
     calls,
     chartRows: createChartRows(calls),
     cacheReports: createCacheReports(calls),

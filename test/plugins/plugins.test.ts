@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { withSystemBlock } from '../../src/engine/assembly/draft.js';
 import { createRunner, functionTool, llmAgent, ValidationError, type Event, type Extension, type Model, type Plugin } from '../../src/index.js';
+import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { collect, describeEvents, testClock } from '../runner/helpers.js';
 
 // A plugin written as a user would: a processor of its own and hooks into the run, registered on the runner.
 
-async function setup(options: Omit<Parameters<typeof createRunner>[0], 'now' | 'newId'>) {
+async function setup(options: Omit<Parameters<typeof createRunner<SessionStoreWithCallLog>>[0], 'now' | 'newId'>) {
   const runner = createRunner({ ...testClock(), ...options });
   await runner.createSession({ userId: 'u1', sessionId: 's1', state: { 'user:tone': 'warm' } });
   return runner;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { ArtifactStore } from '../../src/contracts/artifact-store.js';
 import { ValidationError } from '../../src/contracts/errors/validation-error.js';
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import { createInMemoryArtifactStore } from '../../src/engine/session/in-memory-artifact-store.js';
 import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import { createFsArtifactStore } from '../../src/stores/fs/fs-artifact-store.js';
@@ -18,9 +18,9 @@ import { createTestDatabase, TEST_POSTGRES_URL } from '../support/postgres.js';
 
 export type Backend = {
   name: string;
-  store: SessionStore;
+  store: SessionStoreWithCallLog;
   /** A new store on the same data, as after a restart (the memory store: itself). */
-  reload(): SessionStore;
+  reload(): SessionStoreWithCallLog;
   artifacts: ArtifactStore;
 };
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
 import type { EventInput } from '../../src/contracts/event.js';
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { StoreClock } from '../../src/contracts/session-store.js';
 import type { Session } from '../../src/contracts/session.js';
 import { textArtifact } from '../../src/engine/session/artifacts.js';
 import { createEvent } from '../../src/engine/session/create-event.js';
@@ -10,7 +10,7 @@ import { createPgDriver } from '../../src/stores/postgres/pg-driver.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/stores/sql/migrations.js';
 import type { SqlArtifactStore } from '../../src/stores/sql/sql-artifact-store.js';
 import type { SqlSessionStore } from '../../src/stores/sql/sql-session-store.js';
-import { testArtifactStore, testSessionStore } from '../../src/testing/conformance/index.js';
+import { testArtifactStore, testModelCallLog, testSessionStore } from '../../src/testing/conformance/index.js';
 import { createTestDatabase, explainDirect, queryDirect, skipWithoutPostgres, TEST_POSTGRES_URL } from '../support/postgres.js';
 
 if (TEST_POSTGRES_URL === undefined) {
@@ -46,17 +46,19 @@ if (TEST_POSTGRES_URL === undefined) {
   });
 
   // The schema of each store the suite makes, so its twin can open the same one.
-  const schemaOf = new Map<SessionStore, string>();
-  testSessionStore({
+  const schemaOf = new Map<object, string>();
+  const stores = {
     name: 'postgres',
-    create: (clock) => {
+    create: (clock: StoreClock) => {
       const schema = newSchema();
       const store = open({ schema, ...clock });
       schemaOf.set(store, schema);
       return store;
     },
-    twin: (store) => open({ schema: schemaOf.get(store) as string }),
-  });
+    twin: (store: object) => open({ schema: schemaOf.get(store) as string }),
+  };
+  testSessionStore(stores);
+  testModelCallLog(stores);
   testArtifactStore({ name: 'postgres', create: () => openArtifacts(newSchema()) });
 
   let counter = 0;

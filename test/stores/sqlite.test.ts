@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
 import type { EventInput } from '../../src/contracts/event.js';
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { StoreClock } from '../../src/contracts/session-store.js';
 import type { Session } from '../../src/contracts/session.js';
 import { createEvent } from '../../src/engine/session/create-event.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/stores/sql/migrations.js';
@@ -15,7 +15,7 @@ import { numberPlaceholders, type SqlDriver, type SqlExecutor, type SqlParam } f
 import { createSqlSessionStore, type SqlSessionStore } from '../../src/stores/sql/sql-session-store.js';
 import { createBetterSqlite3Driver } from '../../src/stores/sqlite/better-sqlite3-driver.js';
 import { createSqliteArtifactStore, createSqliteSessionStore, type SqliteSessionStoreOptions } from '../../src/stores/sqlite/create-sqlite-store.js';
-import { testArtifactStore, testSessionStore } from '../../src/testing/conformance/index.js';
+import { testArtifactStore, testModelCallLog, testSessionStore } from '../../src/testing/conformance/index.js';
 
 const dirs: string[] = [];
 const opened: SqlSessionStore[] = [];
@@ -40,19 +40,24 @@ afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-testSessionStore({ name: 'sqlite :memory:', create: (clock) => open({ path: ':memory:', ...clock }) });
+// Each suite of both contracts runs on the same stores: in memory, and on a file its twin opens again.
+const memoryStores = { name: 'sqlite :memory:', create: (clock: StoreClock) => open({ path: ':memory:', ...clock }) };
 // The file of each store the suite makes, so its twin can open the same one.
-const pathOf = new Map<SessionStore, string>();
-testSessionStore({
+const pathOf = new Map<object, string>();
+const fileStores = {
   name: 'sqlite file',
-  create: async (clock) => {
+  create: async (clock: StoreClock) => {
     const path = await newPath();
     const store = open({ path, ...clock });
     pathOf.set(store, path);
     return store;
   },
-  twin: (store) => open({ path: pathOf.get(store) as string }),
-});
+  twin: (store: object) => open({ path: pathOf.get(store) as string }),
+};
+for (const stores of [memoryStores, fileStores]) {
+  testSessionStore(stores);
+  testModelCallLog(stores);
+}
 testArtifactStore({ name: 'sqlite :memory:', create: () => openArtifacts({ path: ':memory:' }) });
 testArtifactStore({ name: 'sqlite file', create: async () => openArtifacts({ path: await newPath() }) });
 

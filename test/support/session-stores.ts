@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import { createPostgresSessionStore } from '../../src/stores/postgres/index.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
@@ -19,7 +19,7 @@ export const storeSkip = (kind: StoreKind): string | undefined =>
  * Opens fresh session stores (a new SQLite file, a new PostgreSQL database each) and closes them all at the end.
  * `label` names the database: lower-case letters, digits and _.
  */
-export function sessionStores(label: string): { open(kind: StoreKind): Promise<SessionStore>; closeAll(): Promise<void> } {
+export function sessionStores(label: string): { open(kind: StoreKind): Promise<SessionStoreWithCallLog>; closeAll(): Promise<void> } {
   const cleanups: (() => Promise<void>)[] = [];
   return {
     async open(kind) {

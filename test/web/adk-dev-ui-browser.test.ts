@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import { createAdkServer } from '../../src/server/adk/create-adk-server.js';
 import type { AgentctxServer } from '../../src/server/index.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
@@ -22,7 +22,7 @@ const SCREENSHOTS = join(repositoryRoot, 'test-results', 'screenshots');
 if (!hasChromium()) skipWithoutChromium("ADK's dev UI against agentctx");
 else describe("ADK's dev UI against agentctx, in Chromium", () => {
   let dir: string;
-  let store: SessionStore;
+  let store: SessionStoreWithCallLog;
   let server: AgentctxServer;
   let url: string;
   let browser: Browser;

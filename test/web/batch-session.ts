@@ -1,7 +1,7 @@
 // A session whose state grows call by call (batch-1 … batch-12, to check the state at each call and keys in natural
 // order), started with some state of its own, and a second turn whose answer was stamped a millisecond before its call
 // (a skewed clock): the timeline must still list rows in time order.
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import type { SessionKey } from '../../src/contracts/session.js';
 import { createEvent } from '../../src/engine/session/create-event.js';
 
@@ -13,7 +13,7 @@ export const SKEWED_CALL = BATCH_COUNT + 1;
 
 const T0 = 1_760_000_000;
 
-export async function writeBatchSession(store: SessionStore): Promise<void> {
+export async function writeBatchSession(store: SessionStoreWithCallLog): Promise<void> {
   const session = await store.createSession({ ...BATCHES, state: { owner: 'ops team', 'user:lang': 'en' } });
   const append = (input: Parameters<typeof createEvent>[0]) => store.appendEvent({ session, event: createEvent(input) });
   const request = (text: string) => ({ system: `You are the ${BATCH_AGENT}.`, tools: [], messages: [{ role: 'user' as const, content: [{ text }] }], config: {} });

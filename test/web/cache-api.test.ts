@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelCallRecord } from '../../src/contracts/model-call.js';
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import type { SessionKey } from '../../src/contracts/session.js';
 import type { TokenCounter } from '../../src/contracts/tokens.js';
 import { explainSessionCache } from '../../src/engine/cache/explain-cache.js';
@@ -17,7 +17,7 @@ import { LONG, writeLongSession } from './long-session.js';
 import { getJson, sessionPath } from './api-requests.js';
 
 let dir: string;
-let store: SessionStore;
+let store: SessionStoreWithCallLog;
 let app: ReturnType<typeof createInspectorApp>;
 
 beforeAll(async () => {
@@ -34,7 +34,7 @@ afterAll(async () => {
 
 const path = sessionPath;
 const json = getJson;
-const records = async (on: SessionStore, key: SessionKey) => Promise.all((await on.listModelCalls(key)).map(async (call) => (await on.getModelCall({ ...key, index: call.index })) as ModelCallRecord));
+const records = async (on: SessionStoreWithCallLog, key: SessionKey) => Promise.all((await on.listModelCalls(key)).map(async (call) => (await on.getModelCall({ ...key, index: call.index })) as ModelCallRecord));
 
 describe('the inspector API on the prompt cache', () => {
   it('names the cause of every cache miss of a session, as explainSessionCache does with the local tokenizer', async () => {
@@ -95,7 +95,7 @@ describe('the inspector API on the prompt cache', () => {
     const memory = createInMemorySessionStore();
     await writeLongSession(memory, 500);
     const seen = { reads: 0, counted: 0, texts: new Set<string>() };
-    const spied: SessionStore = Object.create(memory, { getModelCall: { value: (input: Parameters<SessionStore['getModelCall']>[0]) => (seen.reads++, memory.getModelCall(input)) } });
+    const spied: SessionStoreWithCallLog = Object.create(memory, { getModelCall: { value: (input: Parameters<SessionStoreWithCallLog['getModelCall']>[0]) => (seen.reads++, memory.getModelCall(input)) } });
     const counter: TokenCounter = { encoding: 'chars/4', count: (text) => (seen.counted++, seen.texts.add(text), Math.ceil(text.length / 4)) };
     const long = createInspectorApp({ store: spied, tokenCounter: async () => counter, onError: (error) => { throw error; } });
     const started = performance.now();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelCallRecord } from '../../src/contracts/model-call.js';
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import type { CacheExplanation, SessionCacheReport } from '../../src/engine/cache/cache-types.js';
 import { explainSessionCache } from '../../src/engine/cache/explain-cache.js';
 import { loadTokenCounter } from '../../src/engine/tokens/token-counter.js';
@@ -18,7 +18,7 @@ import { CACHE_CALLS, CACHED, writeCacheSession } from '../support/cache-session
 if (!hasChromium()) skipWithoutChromium('the prompt cache explainer of the web inspector in a browser');
 else describe('the prompt cache explainer in the web inspector, in Chromium', () => {
   let opened: InspectorPage;
-  let store: SessionStore;
+  let store: SessionStoreWithCallLog;
   let served: ServedInspector;
   let page: Page;
   let report: SessionCacheReport;

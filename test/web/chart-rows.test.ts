@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import type { TokenCounter } from '../../src/contracts/tokens.js';
 import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
@@ -9,10 +9,10 @@ const CHART = `/api/apps/${LONG.appName}/users/${LONG.userId}/sessions/${LONG.se
 type Chart = { calls: { index: number; total: number; billedPromptTokens: number | null }[] };
 
 /** A store and a counter that tell how many calls were read and texts counted. */
-function watched(store: SessionStore) {
+function watched(store: SessionStoreWithCallLog) {
   const seen = { reads: 0, counted: 0 };
-  const spied: SessionStore = Object.create(store, {
-    getModelCall: { value: (input: Parameters<SessionStore['getModelCall']>[0]) => (seen.reads++, store.getModelCall(input)) },
+  const spied: SessionStoreWithCallLog = Object.create(store, {
+    getModelCall: { value: (input: Parameters<SessionStoreWithCallLog['getModelCall']>[0]) => (seen.reads++, store.getModelCall(input)) },
   });
   const counter: TokenCounter = { encoding: 'chars/4', count: (text) => (seen.counted++, Math.ceil(text.length / 4)) };
   const app = createInspectorApp({ store: spied, tokenCounter: async () => counter });

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import { DEFAULT_PRICES } from '../../src/engine/cost/default-prices.js';
 import { mergePriceTables, parsePriceTable } from '../../src/engine/cost/price-table.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
@@ -19,7 +19,7 @@ const SCRIPTED_PRICES = { currency: 'USD', perTokens: 1_000_000, models: [{ prov
 
 let dir: string;
 let dbPath: string;
-let store: SessionStore;
+let store: SessionStoreWithCallLog;
 let app: ReturnType<typeof createInspectorApp>;
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // A session whose state is written with state operations only: a counter of its own (`count`), a log (`log`), and a
 // counter its user shares with other sessions (`user:visits`). The state at a call is worked out from the operations
 // where it can be, and said to be not known where it cannot.
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import type { SessionKey } from '../../src/contracts/session.js';
 import type { StateOp } from '../../src/contracts/state-op.js';
 import { createEvent } from '../../src/engine/session/create-event.js';
@@ -10,7 +10,7 @@ export const COUNTERS: SessionKey = { appName: 'batch_app', userId: 'counting_us
 const AGENT = 'counter_agent';
 const T0 = 1_770_000_000;
 
-export async function writeCounterSession(store: SessionStore): Promise<void> {
+export async function writeCounterSession(store: SessionStoreWithCallLog): Promise<void> {
   const session = await store.createSession({ ...COUNTERS });
   const append = (input: Parameters<typeof createEvent>[0]) => store.appendEvent({ session, event: createEvent(input) });
   const call = (timestamp: number, responseEventId: string) =>

@@ -3,7 +3,7 @@
 // provenance no longer lines up, and a call whose process died (still pending).
 import type { Provenance } from '../../src/contracts/provenance.js';
 import type { LlmRequest } from '../../src/contracts/request.js';
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import type { SessionKey } from '../../src/contracts/session.js';
 import type { Source } from '../../src/contracts/source.js';
 import { reconcileProvenance } from '../../src/engine/assembly/reconcile-provenance.js';
@@ -60,7 +60,7 @@ export function editedRequest(): { request: LlmRequest; provenance: Provenance }
   return { request: after, provenance: reconcileProvenance(before.request, before.provenance, after, HOOK) };
 }
 
-export async function writeEditedSession(store: SessionStore): Promise<void> {
+export async function writeEditedSession(store: SessionStoreWithCallLog): Promise<void> {
   const session = await store.createSession({ appName: EDITED.appName, userId: EDITED.userId, sessionId: EDITED.sessionId });
   const append = (input: Parameters<typeof createEvent>[0]) => store.appendEvent({ session, event: createEvent({ invocationId: 'inv-1', ...input }) });
   await append({ id: 'e-user', author: 'user', timestamp: T0, content: { role: 'user', parts: [{ text: 'Ada asks: who wrote the first program?' }] } });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateReports } from '../../examples/report-analyst/reports.js';
 import { runAnalysis } from '../../examples/report-analyst/run-analysis.js';
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import type { SessionKey } from '../../src/contracts/session.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { ExtractiveSummarizer } from '../../src/features/compaction/extractive-summarizer.js';
@@ -29,7 +29,7 @@ export const PAGED: SessionKey = { appName: 'report_analyst', userId: 'analyst',
 /** Three turns of a notes agent whose state and answers carry markup, compacted after the second. */
 export const HOSTILE: SessionKey = { appName: 'notes_app', userId: 'mallory', sessionId: 'hostile' };
 
-export type InspectorFixture = { dir: string; path: string; store: SessionStore; cleanup(): Promise<void> };
+export type InspectorFixture = { dir: string; path: string; store: SessionStoreWithCallLog; cleanup(): Promise<void> };
 
 /**
  * A temporary SQLite store holding the sessions: PAGED and HOSTILE below, EDITED (edited-session.ts), BATCHES
@@ -55,7 +55,7 @@ export async function createFixtureStore(): Promise<InspectorFixture> {
   };
 }
 
-async function writeHostileSession(store: SessionStore): Promise<void> {
+async function writeHostileSession(store: SessionStoreWithCallLog): Promise<void> {
   const agent = llmAgent({ name: 'notes_agent', instruction: 'You keep notes. The latest note: {note}. From the user: {user:signature}', outputKey: 'last_answer' });
   const model = createScriptedModel({ fallback: { text: `Noted. ${MARKUP_IN_OUTPUT}` } }, { modelId: 'scripted-notes' });
   const runner = createRunner({

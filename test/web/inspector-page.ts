@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { serveInspector, type ServedInspector } from '../../src/web/serve-inspector.js';
@@ -13,9 +13,9 @@ import { repositoryRoot } from '../support/cli.js';
 export const SCREENSHOTS: string = join(repositoryRoot, 'test-results', 'screenshots');
 
 /** A SQLite store in a folder of its own, written by `write`, served by the inspector, and a Chromium page. */
-export type InspectorPage = { dir: string; store: SessionStore; served: ServedInspector; browser: Browser; page: Page; problems: string[]; close(): Promise<void> };
+export type InspectorPage = { dir: string; store: SessionStoreWithCallLog; served: ServedInspector; browser: Browser; page: Page; problems: string[]; close(): Promise<void> };
 
-export async function openInspectorPage(options: { prefix: string; apps: string[]; write(store: SessionStore): Promise<void> }): Promise<InspectorPage> {
+export async function openInspectorPage(options: { prefix: string; apps: string[]; write(store: SessionStoreWithCallLog): Promise<void> }): Promise<InspectorPage> {
   const dir = await mkdtemp(join(tmpdir(), options.prefix));
   const store = createSqliteSessionStore({ path: join(dir, 'agentctx.db') });
   await options.write(store);

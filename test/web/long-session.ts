@@ -3,7 +3,7 @@
 // would be, so the request size and the stored differences look like a long run's.
 import type { Provenance } from '../../src/contracts/provenance.js';
 import type { LlmRequest, Message } from '../../src/contracts/request.js';
-import type { SessionStore } from '../../src/contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import type { SessionKey } from '../../src/contracts/session.js';
 import type { Source } from '../../src/contracts/source.js';
 import { createEvent } from '../../src/engine/session/create-event.js';
@@ -21,7 +21,7 @@ const TOOLS: LlmRequest['tools'] = [
 const source = (kind: Source['kind'], field?: string): Source => ({ kind, processor: kind, agent: AGENT, ...(field === undefined ? {} : { field }) });
 
 /** Writes a session of `calls` answered calls, with their events, into `store`; its clock starts at `start`. */
-export async function writeLongSession(store: SessionStore, calls: number, start: number = T0): Promise<void> {
+export async function writeLongSession(store: SessionStoreWithCallLog, calls: number, start: number = T0): Promise<void> {
   const key = LONG;
   const session = await store.createSession(key);
   let time = start;

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { UsageError } from '../../contracts/errors/usage-error.js';
-import type { SessionStore } from '../../contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../contracts/session-store.js';
 import type { SessionKey } from '../../contracts/session.js';
 import type { Runner, RunInput } from '../../engine/runner/runner.js';
 import { parseCommandArgs } from '../args.js';
@@ -142,14 +142,14 @@ function onInterrupt(): { signal: AbortSignal; dispose(): void } {
 }
 
 // One line saying what the interruption left behind, and how to look at it.
-async function interruptedLine(sessions: SessionStore, key: SessionKey, file: string): Promise<string> {
+async function interruptedLine(sessions: SessionStoreWithCallLog, key: SessionKey, file: string): Promise<string> {
   const calls = await sessions.listModelCalls(key);
   const call = calls.findLast((summary) => summary.status === 'aborted' || summary.status === 'pending');
   if (call === undefined) return `Interrupted: session ${key.sessionId} is stored as it was; no model call was under way.`;
   return `Interrupted: call ${call.index} of session ${key.sessionId} was recorded as ${call.status}; see it with agentctx inspect ${file} --session ${key.sessionId} --call ${call.index}`;
 }
 
-async function openSession(runner: Runner, sessions: SessionStore, userId: string, sessionId: string | undefined, state: Record<string, unknown> | undefined): Promise<{ sessionId: string; created: boolean }> {
+async function openSession(runner: Runner, sessions: SessionStoreWithCallLog, userId: string, sessionId: string | undefined, state: Record<string, unknown> | undefined): Promise<{ sessionId: string; created: boolean }> {
   if (sessionId !== undefined) {
     const existing = await sessions.getSession({ appName: runner.appName, userId, sessionId, numRecentEvents: 0 });
     if (existing !== undefined) return { sessionId: existing.id, created: false };
@@ -160,7 +160,7 @@ async function openSession(runner: Runner, sessions: SessionStore, userId: strin
 
 // Prints the events of one turn, then what assembly warned of in its model calls (each warning once); false when it
 // ended with an error event.
-async function turn(runner: Runner, input: RunInput, io: CliIo, json: boolean): Promise<boolean> {
+async function turn(runner: Runner<SessionStoreWithCallLog>, input: RunInput, io: CliIo, json: boolean): Promise<boolean> {
   const style = createStyle(io.isTty);
   const key = { appName: runner.appName, userId: input.userId, sessionId: input.sessionId };
   const callsBefore = (await runner.sessions.listModelCalls(key)).length;

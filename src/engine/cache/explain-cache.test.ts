@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelCallRecord } from '../../contracts/model-call.js';
-import type { SessionStore } from '../../contracts/session-store.js';
+import type { SessionStoreWithCallLog } from '../../contracts/session-store.js';
 import { paging } from '../../features/paging/paging.js';
 import { createScriptedModel } from '../../models/scripted/scripted-model.js';
 import { createRunner } from '../../presets/create-runner.js';
@@ -18,7 +18,7 @@ const key = { appName: 'analyst', userId: 'u1', sessionId: 's1' };
 const tick = functionTool({ name: 'tick', description: 'Moves the clock on.', execute: (_args, context) => (context.state.set('current_time', '09:05'), { ok: true }) });
 const lookup = functionTool({ name: 'lookup', description: 'Looks a word up.', execute: () => ({ found: true }) });
 
-async function record(options: { agent: ReturnType<typeof llmAgent>; responses: Parameters<typeof createScriptedModel>[0]; state?: Record<string, unknown>; sessions?: SessionStore }): Promise<ModelCallRecord[]> {
+async function record(options: { agent: ReturnType<typeof llmAgent>; responses: Parameters<typeof createScriptedModel>[0]; state?: Record<string, unknown>; sessions?: SessionStoreWithCallLog }): Promise<ModelCallRecord[]> {
   const sessions = options.sessions ?? createInMemorySessionStore();
   let time = 1_700_000_000;
   let id = 0;

@@ -1,17 +1,17 @@
 import type { ModelCallOutcome, ModelCallParent, NewModelCall, RecordedResponse, WireRecord } from '../../contracts/model-call.js';
 import type { ModelResponse, WireObserver } from '../../contracts/model.js';
-import type { SessionStore } from '../../contracts/session-store.js';
+import type { ModelCallLog } from '../../contracts/model-call-log.js';
 import type { SessionKey } from '../../contracts/session.js';
 import type { Telemetry, TelemetrySpan } from '../../contracts/telemetry.js';
 import { modelCallAttributes, modelOutcomeAttributes } from '../telemetry/genai-attributes.js';
 import { addAttributes, openSpan } from '../telemetry/spans.js';
 
 /**
- * Where an invocation records its model calls: its own session, or (for an agent run inside a tool) the session of
- * the run that called the tool, with the tool call it was made for.
+ * Where an invocation records its model calls: under its own session, or (for an agent run inside a tool) the session
+ * of the run that called the tool, with the tool call it was made for. `log` undefined: recorded nowhere.
  */
 export type CallLog = {
-  readonly sessions: SessionStore;
+  readonly log: ModelCallLog | undefined;
   readonly key: SessionKey;
   readonly parent: ModelCallParent | undefined;
 };
@@ -24,7 +24,8 @@ export type CallEnding = { status: ModelCallOutcome['status']; response?: ModelR
  * way, so the record holds the body the adapter sent and the time to the first streamed piece.
  */
 export class PendingCall {
-  readonly index: number;
+  /** Its number in the log; `undefined` when the runner records calls nowhere. */
+  readonly index: number | undefined;
   readonly #log: CallLog;
   readonly #now: () => number;
   readonly #started: number;
@@ -34,7 +35,7 @@ export class PendingCall {
   #wire: WireRecord | undefined;
   #ended = false;
 
-  private constructor(log: CallLog, index: number, now: () => number, started: number, span: TelemetrySpan, model: { provider: string; modelId: string } | undefined) {
+  private constructor(log: CallLog, index: number | undefined, now: () => number, started: number, span: TelemetrySpan, model: { provider: string; modelId: string } | undefined) {
     this.#log = log;
     this.index = index;
     this.#now = now;
@@ -50,7 +51,7 @@ export class PendingCall {
     if (log.parent !== undefined) recorded.parent = log.parent;
     recorded.status = 'pending';
     const { appName, userId, sessionId } = log.key;
-    const index = await log.sessions.recordModelCall({ appName, userId, sessionId, call: recorded });
+    const index = log.log === undefined ? undefined : await log.log.recordModelCall({ appName, userId, sessionId, call: recorded });
     const name = `chat ${call.model?.modelId ?? call.request.config.model ?? 'unknown'}`;
     const span = openSpan(trace?.telemetry, name, trace?.parent, () => modelCallAttributes(call, log.key, index));
     return new PendingCall(log, index, now, started, span, call.model);
@@ -77,7 +78,7 @@ export class PendingCall {
   /** Writes the outcome; only the first call counts, so a failure path cannot overwrite an answer. */
   async end(outcome: CallEnding): Promise<void> {
     const written = this.outcome(outcome);
-    if (written !== undefined) await this.#log.sessions.completeModelCall({ ...this.#log.key, index: this.index, outcome: written });
+    if (written !== undefined && this.index !== undefined) await this.#log.log?.completeModelCall({ ...this.#log.key, index: this.index, outcome: written });
   }
 
   /**
@@ -102,10 +103,13 @@ export class PendingCall {
     return written;
   }
 
-  /** Whether the call is recorded in this session of this store, so its outcome can go with the session's next event. */
-  recordedIn(sessions: SessionStore, key: SessionKey): boolean {
+  /**
+   * Whether the call is recorded under this session in this store (a store that is also the log), so its outcome
+   * can go with the session's next event.
+   */
+  recordedIn(sessions: object, key: SessionKey): boolean {
     const own = this.#log.key;
-    return this.#log.sessions === sessions && own.sessionId === key.sessionId && own.userId === key.userId && own.appName === key.appName;
+    return this.index !== undefined && this.#log.log === sessions && own.sessionId === key.sessionId && own.userId === key.userId && own.appName === key.appName;
   }
 
   // Milliseconds on the runner's clock, to the microsecond: the clock is injectable, so records stay deterministic in tests.

@@ -10,6 +10,7 @@ import type { Event, EventInput } from '../../contracts/event.js';
 import type { SessionMemo } from '../../contracts/memo.js';
 import type { Model } from '../../contracts/model.js';
 import type { Profile } from '../../contracts/profile.js';
+import type { ModelCallLog } from '../../contracts/model-call-log.js';
 import type { AppendEventInput, SessionStore } from '../../contracts/session-store.js';
 import type { Session } from '../../contracts/session.js';
 import { createSessionMemo } from '../extensions/memo.js';
@@ -37,6 +38,8 @@ export type RunnerSettings = {
   readonly tree: AgentTree;
   readonly appName: string;
   readonly sessions: SessionStore;
+  /** Where model calls are recorded; nowhere when undefined. */
+  readonly calls: ModelCallLog | undefined;
   readonly artifacts: ArtifactStore | undefined;
   /** The model an agent uses, resolved once per agent. */
   readonly modelFor: (agent: LlmAgentDefinition, node: AgentNode) => Promise<Model>;
@@ -123,7 +126,7 @@ export class Invocation {
     this.id = options.id;
     this.userContent = options.userContent;
     this.signal = options.signal;
-    this.calls = options.calls ?? { sessions: options.settings.sessions, key, parent: undefined };
+    this.calls = options.calls ?? { log: options.settings.calls, key, parent: undefined };
     this.span = options.span ?? NO_SPAN;
   }
 

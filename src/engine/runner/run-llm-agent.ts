@@ -119,7 +119,7 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
   const completes = together ? pending?.outcome({ status: 'answered', response: answered, responseEventId: draft.id }) : undefined;
   let modelEvent: Event;
   try {
-    modelEvent = await invocation.persist(withOutputKey(agent, draft), undefined, completes === undefined ? undefined : { index: (pending as PendingCall).index, outcome: completes });
+    modelEvent = await invocation.persist(withOutputKey(agent, draft), undefined, completes === undefined ? undefined : { index: (pending as PendingCall).index as number, outcome: completes });
   } catch (error) {
     // The model answered, but its answer could not be stored: the record says so rather than staying pending.
     const failure = `the answer could not be stored: ${error instanceof Error ? error.message : String(error)}`;
@@ -127,7 +127,7 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
     else {
       const { responseEventId: _unstored, ...outcome } = completes;
       const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
-      await settings.sessions.completeModelCall({ ...key, index: (pending as PendingCall).index, outcome: { ...outcome, status: 'failed', error: failure } }).catch(() => undefined);
+      await settings.calls?.completeModelCall({ ...key, index: (pending as PendingCall).index as number, outcome: { ...outcome, status: 'failed', error: failure } }).catch(() => undefined);
     }
     throw error;
   }

@@ -9,11 +9,13 @@ import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Event } from '../../contracts/event.js';
 import type { Model } from '../../contracts/model.js';
 import type { Profile, ProfileName } from '../../contracts/profile.js';
-import type { SessionStore } from '../../contracts/session-store.js';
+import type { ModelCallLog } from '../../contracts/model-call-log.js';
+import type { SessionStore, SessionStoreWithCallLog } from '../../contracts/session-store.js';
 import type { Session } from '../../contracts/session.js';
 import { createAgentTree, isLlmAgent, toolsetsOf } from '../agent/agent-tree.js';
 import { checkExtensions } from '../extensions/check-extensions.js';
 import { resolveProfile } from '../profile/profiles.js';
+import { defaultCallLog } from '../session/call-log-of.js';
 import { createInMemorySessionStore } from '../session/in-memory-session-store.js';
 import { isTempKey } from '../state/state-keys.js';
 import { checkTimeoutOption } from './deadline.js';
@@ -24,13 +26,19 @@ import { configurationError, Invocation, type RunnerSettings, type RunnerStats }
 import { runAgent } from './run-agent.js';
 import { SessionCache } from './session-cache.js';
 
-export type EngineRunnerOptions = {
+export type EngineRunnerOptions<S extends SessionStore = SessionStore> = {
   /** The agent tree, or its root. */
   agents: AgentDefinition | AgentTree;
   /** Sessions belong to an app; the root agent's name when absent. */
   appName?: string;
-  /** Where sessions live; in memory when absent. */
-  sessions?: SessionStore;
+  /** Where sessions live; in memory (with their model calls) when absent. */
+  sessions?: S;
+  /**
+   * Where model calls are recorded: by default the session store itself when it keeps calls (the SQL and in-memory
+   * stores do), else nowhere. A log of its own (`createInMemoryModelCallLog`, yours) for a store that keeps none;
+   * `false` for none at all.
+   */
+  calls?: ModelCallLog | false;
   artifacts?: ArtifactStore;
   /** The model every LLM agent uses, whatever its definition names. */
   model?: Model;
@@ -80,10 +88,12 @@ export type RunInput = {
   signal?: AbortSignal;
 };
 
-export type Runner = {
+export type Runner<S extends SessionStore = SessionStore> = {
   readonly appName: string;
   readonly tree: AgentTree;
-  readonly sessions: SessionStore;
+  readonly sessions: S;
+  /** Where its model calls are recorded; `undefined` when nowhere. */
+  readonly calls: ModelCallLog | undefined;
   /** Where tools and `{artifact.name}` find artifacts; `undefined` when the runner was given none. */
   readonly artifacts: ArtifactStore | undefined;
   /** The conventions its requests follow. */
@@ -94,6 +104,8 @@ export type Runner = {
   run(input: RunInput): AsyncGenerator<Event>;
   /** `events`: a history the session starts with, stored with it or not at all (see `CreateSessionInput`). */
   createSession(input: { userId: string; sessionId?: string; state?: Record<string, unknown>; events?: readonly Event[] }): Promise<Session>;
+  /** Deletes a session of this app and its recorded model calls (from the call log too, when it is one of its own). */
+  deleteSession(input: { userId: string; sessionId: string }): Promise<void>;
   /**
    * Closes what the agents hold open: every toolset of the tree's agents and of the agents their agent tools run
    * (MCP connections and the servers they started). The store is the caller's to close. Safe to call twice.
@@ -102,7 +114,7 @@ export type Runner = {
 };
 
 /** A runner over agents, a session store and models; `defaultPipeline` is what agents run that name none. */
-export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline: readonly Processor[]): Runner {
+export function createEngineRunner<S extends SessionStore = SessionStoreWithCallLog>(options: EngineRunnerOptions<S>, defaultPipeline: readonly Processor[]): Runner<S> {
   for (const name of ['modelTimeoutMs', 'toolTimeoutMs'] as const) {
     const problem = checkTimeoutOption(name, options[name]);
     if (problem !== undefined) throw configurationError(problem, 'Leave it out for no limit.');
@@ -116,7 +128,9 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
   if (issues.length > 0) throw new ValidationError({ subject: 'runner', issues });
   const tree = 'root' in options.agents ? options.agents : createAgentTree(options.agents);
   const appName = options.appName ?? tree.root.name;
-  const sessions = options.sessions ?? createInMemorySessionStore();
+  // Absent, S is its default (the in-memory store's type), so the cast only names what is made here.
+  const sessions = options.sessions ?? (createInMemorySessionStore() as SessionStore as S);
+  const calls = defaultCallLog(sessions, options.calls);
   const newId = options.newId ?? (() => crypto.randomUUID());
   // Keyed by node: agent tools run agents of their own trees through the same resolution.
   const models = new WeakMap<AgentNode, Promise<Model>>();
@@ -125,6 +139,7 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
     tree,
     appName,
     sessions,
+    calls,
     artifacts: options.artifacts,
     modelFor: (agent, node) => {
       let model = models.get(node);
@@ -159,10 +174,17 @@ export function createEngineRunner(options: EngineRunnerOptions, defaultPipeline
     appName,
     tree,
     sessions,
+    calls,
     artifacts: options.artifacts,
     profile: settings.profile,
     stats: settings.stats,
     createSession: (input) => sessions.createSession({ appName, ...input }),
+    deleteSession: async (input) => {
+      const key = { appName, ...input };
+      await sessions.deleteSession(key);
+      // A store that is its own log deleted the calls with the session.
+      if (calls !== undefined && (calls as object) !== sessions) await calls.deleteModelCalls(key);
+    },
     close: async () => {
       const results = await Promise.allSettled([...toolsetsOf(tree.nodes.map((node) => node.definition))].map((toolset) => toolset.close?.()));
       const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');

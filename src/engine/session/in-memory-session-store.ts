@@ -5,15 +5,14 @@ import { applyStateOp } from '../state/apply-state-op.js';
 import { toStoredJson } from '../util/json-value.js';
 import type { Event } from '../../contracts/event.js';
 import type { ModelCallOutcome, ModelCallRecord, ModelCallSummary, NewModelCall } from '../../contracts/model-call.js';
-import { callAlreadyEnded, callNotFound, checkOutcome, OUTCOME_FIELDS, outcomeOf, storableCall, storableOutcome } from './model-call-rules.js';
-import { summarizeModelCall } from './model-call-summary.js';
+import { completionOf, InMemoryCalls } from './in-memory-calls.js';
 import type { Session, SessionKey } from '../../contracts/session.js';
 import type {
   AppendEventInput,
   CreateSessionInput,
   GetSessionInput,
   ListSessionsInput,
-  SessionStore,
+  SessionStoreWithCallLog,
   StoreClock,
 } from '../../contracts/session-store.js';
 import {
@@ -33,14 +32,8 @@ import {
   windowEvents,
 } from './store-rules.js';
 
-type StoredCall = {
-  record: ModelCallRecord;
-  /** Length of the request's JSON form, once a listing has needed it. */
-  requestChars: number | undefined;
-};
-
 type StoredSession = {
-  calls: StoredCall[];
+  calls: InMemoryCalls;
   appName: string;
   userId: string;
   id: string;
@@ -52,10 +45,11 @@ type StoredSession = {
 };
 
 /**
- * Sessions held in this process's memory: the reference implementation of the store contract, for tests,
- * demos and single-process tools. Values are stored as their JSON round trip, exactly as a database store keeps them.
+ * Sessions and their model calls held in this process's memory: the reference implementation of both contracts, for
+ * tests, demos and single-process tools. Values are stored as their JSON round trip, exactly as a database store
+ * keeps them.
  */
-export function createInMemorySessionStore(options: StoreClock = {}): SessionStore {
+export function createInMemorySessionStore(options: StoreClock = {}): SessionStoreWithCallLog {
   const now = options.now ?? (() => Date.now() / 1000);
   const newId = options.newId ?? (() => crypto.randomUUID());
   const sessions = new Map<string, StoredSession>();
@@ -144,7 +138,7 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     }
     const persisted = prepareStoredEvent(event);
     // Checked before anything changes, so a refused completion leaves the event unwritten too.
-    const complete = completeModelCall === undefined ? undefined : completionOf(stored, session.id, completeModelCall);
+    const complete = completeModelCall === undefined ? undefined : completionOf(stored.calls, session.id, completeModelCall);
     // Optimistic concurrency on shared keys: each must still be at the version this copy saw.
     for (const key of sharedKeysOf(persisted.actions.stateDelta)) {
       const current = versionOf(stored.appName, stored.userId, key);
@@ -192,7 +186,7 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
         throw sessionExists(sessionId);
       }
       const stored: StoredSession = {
-        calls: [],
+        calls: new InMemoryCalls(),
         appName: input.appName,
         userId: input.userId,
         id: sessionId,
@@ -257,53 +251,30 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
       checkSessionKey(input);
       const stored = sessions.get(sessionMapKey(input));
       if (stored === undefined) throw sessionNotFound(input.sessionId);
-      const { call } = input;
-      const outcome = outcomeOf(call);
-      // A pending call (the runner's, before each model call) has no outcome yet: only its status needs checking.
-      checkOutcome(outcome, 'call', false);
-      const index = stored.calls.length + 1;
-      // Kept by reference: the request shares its parts with the stored (frozen) events, and models must not
-      // change what they are sent, so copying megabytes per call would buy nothing. Reads hand out copies.
-      stored.calls.push({ record: { ...storableCall(call), status: outcome.status, index }, requestChars: undefined });
-      return index;
+      return stored.calls.record(input.call);
     },
 
     async completeModelCall(input: SessionKey & { index: number; outcome: ModelCallOutcome }): Promise<void> {
       checkSessionKey(input);
-      completionOf(sessions.get(sessionMapKey(input)), input.sessionId, input)();
+      completionOf(sessions.get(sessionMapKey(input))?.calls, input.sessionId, input)();
     },
 
     async listModelCalls(input: SessionKey): Promise<ModelCallSummary[]> {
       checkSessionKey(input);
-      return (sessions.get(sessionMapKey(input))?.calls ?? []).map((call) => {
-        call.requestChars ??= JSON.stringify(call.record.request).length;
-        return toStoredJson(summarizeModelCall(call.record, call.requestChars));
-      });
+      return sessions.get(sessionMapKey(input))?.calls.list() ?? [];
     },
 
     async getModelCall(input: SessionKey & { index: number }): Promise<ModelCallRecord | undefined> {
       checkSessionKey(input);
-      const call = sessions.get(sessionMapKey(input))?.calls[input.index - 1];
-      return call === undefined ? undefined : toStoredJson(call.record);
+      return sessions.get(sessionMapKey(input))?.calls.get(input.index);
+    },
+
+    async deleteModelCalls(input: SessionKey): Promise<void> {
+      checkSessionKey(input);
+      const stored = sessions.get(sessionMapKey(input));
+      if (stored !== undefined) stored.calls = new InMemoryCalls();
     },
 
     async close(): Promise<void> {},
-  };
-}
-
-/**
- * Checks a completion of a recorded call and returns what writes it: the outcome replaces whatever outcome fields the
- * call was recorded with, as in the SQL store. Kept by reference, as the request is (it was checked to be JSON;
- * reads hand out copies).
- */
-function completionOf(stored: { calls: { record: ModelCallRecord }[] } | undefined, sessionId: string, input: { index: number; outcome: ModelCallOutcome }): () => void {
-  checkOutcome(input.outcome, 'outcome', true);
-  const call = stored?.calls[input.index - 1];
-  if (call === undefined) throw callNotFound(sessionId, input.index);
-  if (call.record.status !== 'pending') throw callAlreadyEnded(sessionId, input.index, call.record.status);
-  return () => {
-    const record = call.record as Record<string, unknown>;
-    for (const field of OUTCOME_FIELDS) if (record[field] !== undefined && !(field in input.outcome)) record[field] = undefined;
-    Object.assign(record, storableOutcome(input.outcome));
   };
 }

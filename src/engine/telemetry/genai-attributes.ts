@@ -15,7 +15,7 @@ import { referencedDeferredTools } from '../tools/deferred-tools.js';
  */
 
 /** A model call as it starts: what was asked of which model, for which agent and session. */
-export function modelCallAttributes(call: Omit<NewModelCall, 'timestamp' | 'status' | 'parent'>, key: SessionKey, index: number): SpanAttributes {
+export function modelCallAttributes(call: Omit<NewModelCall, 'timestamp' | 'status' | 'parent'>, key: SessionKey, index: number | undefined): SpanAttributes {
   const { request } = call;
   const tools = [...request.tools, ...referencedDeferredTools(request)];
   const attributes: SpanAttributes = {
@@ -27,7 +27,8 @@ export function modelCallAttributes(call: Omit<NewModelCall, 'timestamp' | 'stat
     'gen_ai.input.messages': JSON.stringify(request.messages.map(toSemconvMessage)),
     'agentctx.app': key.appName,
     'agentctx.invocation.id': call.invocationId,
-    'agentctx.call.index': index,
+    // No index for a call recorded nowhere (a runner with no call log).
+    ...(index === undefined ? {} : { 'agentctx.call.index': index }),
     'agentctx.request.edited_by_callback': call.editedByCallback,
     'agentctx.provenance': JSON.stringify(provenanceSummary(call.provenance)),
   };

@@ -44,7 +44,7 @@ export const getAdkSession: AdkHandler = async (context) => {
 /** `DELETE …/sessions/{id}` → 200 `null` (ADK Python's answer, which ADK's JS client can read; the JS server's empty 204 it cannot). */
 export const deleteAdkSession: AdkHandler = async (context) => {
   const { runner, session } = await pathSession(context, { numRecentEvents: 0 });
-  await runner.sessions.deleteSession({ appName: session.appName, userId: session.userId, sessionId: session.id });
+  await runner.deleteSession({ userId: session.userId, sessionId: session.id });
   return { status: 200, body: null };
 };
 

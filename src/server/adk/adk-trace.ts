@@ -3,6 +3,7 @@ import { NotFoundError } from '../../contracts/errors/not-found-error.js';
 import type { SessionKey } from '../../contracts/session.js';
 import type { SpanAttributes } from '../../contracts/telemetry.js';
 import type { Runner } from '../../engine/runner/runner.js';
+import { NO_MODEL_CALLS } from '../../engine/session/call-log-of.js';
 import { modelCallAttributes, modelOutcomeAttributes } from '../../engine/telemetry/genai-attributes.js';
 import { toUsageMetadata } from './adk-json.js';
 import type { AdkHandler } from './adk-context.js';
@@ -54,8 +55,9 @@ export const adkEventTrace: AdkHandler = async (context) => {
 };
 
 async function callsOf(runner: Runner, key: SessionKey): Promise<ModelCallRecord[]> {
-  const summaries = await runner.sessions.listModelCalls(key);
-  const records = await Promise.all(summaries.map((summary) => runner.sessions.getModelCall({ ...key, index: summary.index })));
+  const log = runner.calls ?? NO_MODEL_CALLS;
+  const summaries = await log.listModelCalls(key);
+  const records = await Promise.all(summaries.map((summary) => log.getModelCall({ ...key, index: summary.index })));
   return records.filter((record): record is ModelCallRecord => record !== undefined);
 }
 

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { ModelCallOutcome, ModelCallRecord, ModelCallSummary, NewModelCall } from '../../contracts/model-call.js';
 import type { SessionKey } from '../../contracts/session.js';
-import type { SessionStore } from '../../contracts/session-store.js';
+import type { ModelCallLog } from '../../contracts/model-call-log.js';
 import { sessionNotFound } from '../../engine/session/store-rules.js';
 import { callAlreadyEnded, callNotFound, checkOutcome, outcomeOf, storableCall, storableOutcome } from '../../engine/session/model-call-rules.js';
 import { ENVELOPE_DEPTH, findNonJson, MAX_JSON_DEPTH } from '../../engine/util/json-value.js';
@@ -66,7 +66,7 @@ export type SqlCompletion = {
   /** Call after the write committed: the wire body becomes a base for later ones. */
   written(): void;
 };
-export type SqlModelCalls = Pick<SessionStore, 'recordModelCall' | 'completeModelCall' | 'listModelCalls' | 'getModelCall'> & {
+export type SqlModelCalls = Pick<ModelCallLog, 'recordModelCall' | 'completeModelCall' | 'listModelCalls' | 'getModelCall'> & {
   prepareCompletion(key: SessionKey, completion: { index: number; outcome: ModelCallOutcome }): SqlCompletion;
   /** Drops what is kept in memory of a deleted session's calls, so a session made again under its key starts afresh. */
   forget(key: SessionKeyParams): void;

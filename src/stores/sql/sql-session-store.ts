@@ -5,7 +5,7 @@ import type {
   CreateSessionInput,
   GetSessionInput,
   ListSessionsInput,
-  SessionStore,
+  SessionStoreWithCallLog,
   StoreClock,
 } from '../../contracts/session-store.js';
 import {
@@ -37,7 +37,7 @@ export type SqlSessionStoreOptions = StoreClock & {
   name?: string | undefined;
 };
 
-export type SqlSessionStore = SessionStore & {
+export type SqlSessionStore = SessionStoreWithCallLog & {
   /**
    * Brings the schema up to date now. Optional: the first call of any other method does it too.
    * Throws `ValidationError` (`unsupported_version`) for a database written by a newer release.
@@ -55,7 +55,7 @@ const INSERT_EVENT = `INSERT INTO agentctx_events (app_name, user_id, session_id
 
 
 /**
- * A `SessionStore` on any SQL database a `SqlDriver` reaches; the SQL is written once for SQLite and PostgreSQL.
+ * A `SessionStore` and `ModelCallLog` on any SQL database a `SqlDriver` reaches; the SQL is written once for SQLite and PostgreSQL.
  *
  * Each append is one transaction that costs the same however long the session is: it bumps the session's
  * revision only if it still equals the caller's (so of two writers from the same copy, one fails as stale),
@@ -261,6 +261,17 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
     completeModelCall: modelCalls.completeModelCall,
     listModelCalls: modelCalls.listModelCalls,
     getModelCall: modelCalls.getModelCall,
+
+    async deleteModelCalls(input: SessionKey): Promise<void> {
+      const key = keyParams(input);
+      await ready();
+      await driver.transaction(async (tx) => {
+        for (const table of ['agentctx_model_call_outcomes', 'agentctx_model_calls']) await tx.run(`DELETE FROM ${table} WHERE ${CHILD_WHERE}`, key);
+        // The next call recorded is number 1 again, as in a session made again under the same key.
+        await tx.run(`UPDATE agentctx_sessions SET model_call_count = 0 WHERE ${SESSION_WHERE}`, key);
+      });
+      modelCalls.forget(key);
+    },
 
     async close(): Promise<void> {
       await driver.close();

@@ -1,22 +1,24 @@
 import { expect, it } from 'vitest';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import type { ModelCallOutcome, NewModelCall, WireRecord } from '../../contracts/model-call.js';
-import type { SessionStore } from '../../contracts/session-store.js';
+import type { ModelCallLog } from '../../contracts/model-call-log.js';
+import type { SessionKey } from '../../contracts/session.js';
+import { openSession, startOver } from './log-sessions.js';
 
-type Setup = () => Promise<{ store: SessionStore; app: string }>;
+type Setup = () => Promise<{ store: ModelCallLog; app: string }>;
 
-/** Another store over the same storage as the one given, as a second process would open it. */
-export type TwinStore = (store: SessionStore) => SessionStore | Promise<SessionStore>;
+/** Another log over the same storage as the one given, as a second process would open it. */
+export type TwinLog = (store: ModelCallLog) => ModelCallLog | Promise<ModelCallLog>;
 
 /**
- * The model-call lifecycle, part of the session store contract: a call is recorded `pending` before it is sent and
- * completed once, with everything that came back, exactly as given.
+ * The model-call lifecycle: a call is recorded `pending` before it is sent and completed once, with everything that
+ * came back, exactly as given.
  */
-export function modelCallCases(setup: Setup, twin: TwinStore | undefined): void {
+export function modelCallCases(setup: Setup, twin: TwinLog | undefined): void {
   const start = async () => {
     const { store, app } = await setup();
-    const key = { appName: app, userId: 'u1', sessionId: 's1' };
-    await store.createSession(key);
+    const key: SessionKey = { appName: app, userId: 'u1', sessionId: 's1' };
+    await openSession(store, key);
     return { store, app, key };
   };
   const codeOf = async (promise: Promise<unknown>): Promise<{ code: string; message: string }> => {
@@ -215,11 +217,10 @@ export function modelCallCases(setup: Setup, twin: TwinStore | undefined): void 
     for (const index of [7, 6, 4]) await store.completeModelCall({ ...key, index, outcome: answered(bodies[index - 1] as string, index) });
     for (const index of indexes) expect((await store.getModelCall({ ...key, index }))?.wire?.body).toBe(bodies[index - 1]);
 
-    await store.deleteSession(key);
+    await startOver(store, key);
     expect(await store.listModelCalls(key)).toEqual([]);
     expect(await store.getModelCall({ ...key, index: 1 })).toBeUndefined();
     expect((await codeOf(store.completeModelCall({ ...key, index: 1, outcome: answered('{}') }))).code).toBe('not_found');
-    await store.createSession(key);
     const other = growingBodies(3, 'again');
     for (const [n, body] of other.entries()) {
       const index = await store.recordModelCall({ ...key, call: newCall(n + 1) });
@@ -252,8 +253,7 @@ export function modelCallCases(setup: Setup, twin: TwinStore | undefined): void 
         await first.completeModelCall({ ...key, index: n + 1, outcome: answered(body, n + 1) });
       }
       // The second store makes the session again, with calls of the same times and body lengths but other text.
-      await second.deleteSession(key);
-      await second.createSession(key);
+      await startOver(second, key);
       const replaced = shared.map((body) => body.replace(/turn/g, 'TURN'));
       for (const [n, body] of replaced.entries()) {
         await second.recordModelCall({ ...key, call: newCall(n + 1) });

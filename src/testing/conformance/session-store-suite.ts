@@ -4,9 +4,9 @@ import type { Event, EventInput } from '../../contracts/event.js';
 import type { SessionStore } from '../../contracts/session-store.js';
 import type { Session } from '../../contracts/session.js';
 import { createEvent } from '../../engine/session/create-event.js';
-import { modelCallCases, type TwinStore } from './model-call-cases.js';
 import { sharedStateCases } from './shared-state-cases.js';
 import { stateOpCases } from './state-op-cases.js';
+import type { TwinStore } from './twin-store.js';
 
 export type SessionStoreSuiteOptions = {
   /** Shown in the test names. */
@@ -20,7 +20,10 @@ export type SessionStoreSuiteOptions = {
   twin?: TwinStore | undefined;
 };
 
-/** The behaviour every `SessionStore` must have; run it against your implementation with vitest. */
+/**
+ * The behaviour every `SessionStore` must have; run it against your implementation with vitest. A store that also
+ * keeps model calls runs `testModelCallLog` too.
+ */
 export function testSessionStore(options: SessionStoreSuiteOptions): void {
   describe(`SessionStore contract: ${options.name}`, () => {
     const setup = async () => {
@@ -329,60 +332,9 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
       expect(again.state).toEqual({ 'user:k': 1, 'app:k': 2 });
     });
 
-    it('records model calls per session, numbered from 1, and lists them without their requests', async () => {
-      const { store, app } = await setup();
-      const key = { appName: app, userId: 'u1', sessionId: 's1' };
-      await store.createSession({ appName: app, userId: 'u1', sessionId: 's1' });
-      const request = { system: 'S', tools: [], messages: [{ role: 'user' as const, content: [{ text: 'hi' }] }], config: { model: 'm' } };
-      const provenance = { system: [{ start: 0, end: 1, source: { kind: 'instruction' as const, processor: 'instructions', agent: 'a', field: 'instruction' } }], tools: [], messages: [[{ kind: 'history' as const, processor: 'contents', agent: 'user', eventIds: ['e1'] }]] };
-      const call = { invocationId: 'inv-1', agent: 'a', timestamp: 5, request, provenance, editedByCallback: false, status: 'answered' as const, usage: { promptTokens: 3 } };
-      expect(await store.recordModelCall({ ...key, call })).toBe(1);
-      expect(await store.recordModelCall({ ...key, call: { ...call, agent: 'b', responseEventId: 'ev-9' } })).toBe(2);
-      expect(await store.getModelCall({ ...key, index: 1 })).toEqual({ ...call, index: 1 });
-      expect((await store.getModelCall({ ...key, index: 2 }))?.responseEventId).toBe('ev-9');
-      expect(await store.getModelCall({ ...key, index: 3 })).toBeUndefined();
-      const summaries = await store.listModelCalls(key);
-      expect(summaries.map((summary) => [summary.index, summary.agent, summary.requestChars])).toEqual([
-        [1, 'a', JSON.stringify(request).length],
-        [2, 'b', JSON.stringify(request).length],
-      ]);
-      expect(summaries[0]).not.toHaveProperty('request');
-      expect(await store.listModelCalls({ ...key, sessionId: 'other' })).toEqual([]);
-      await expectCode(store.recordModelCall({ ...key, sessionId: 'ghost', call }), 'not_found');
-      await store.deleteSession(key);
-      await store.createSession({ appName: app, userId: 'u1', sessionId: 's1' });
-      expect(await store.listModelCalls(key)).toEqual([]);
-    });
-
     sharedStateCases(setup);
 
     stateOpCases(setup, options.twin);
 
-    modelCallCases(setup, options.twin);
-
-    it('gives back every call of a long session exactly, when consecutive calls share their history', async () => {
-      const { store, app } = await setup();
-      const key = { appName: app, userId: 'u1', sessionId: 's1' };
-      await store.createSession({ appName: app, userId: 'u1', sessionId: 's1' });
-      const messages: { role: 'user' | 'model'; content: { text: string }[] }[] = [];
-      const sources: { kind: 'history'; processor: string; agent: string; eventIds: string[] }[][] = [];
-      const recorded = [];
-      for (let call = 0; call < 40; call++) {
-        // Messages are reused between calls, as a runner does; call 17 starts over (a rewritten history).
-        if (call === 17) messages.splice(0, messages.length, { role: 'user', content: [{ text: 'rewritten' }] }), sources.splice(0, sources.length, [{ kind: 'history', processor: 'contents', agent: 'user', eventIds: ['r'] }]);
-        messages.push({ role: call % 2 === 0 ? 'user' : 'model', content: [{ text: `turn ${call} ${'x'.repeat(call)}` }] });
-        sources.push([{ kind: 'history', processor: 'contents', agent: 'a', eventIds: [`e${call}`] }]);
-        const request = { system: `S${call}`, tools: [], messages: [...messages], config: {} };
-        const provenance = { system: [], tools: [], messages: [...sources] };
-        recorded.push(JSON.parse(JSON.stringify({ request, provenance })) as unknown);
-        expect(await store.recordModelCall({ ...key, call: { invocationId: `inv${call}`, agent: 'a', timestamp: call, request, provenance, editedByCallback: false } })).toBe(call + 1);
-      }
-      for (let call = 0; call < 40; call++) {
-        const record = await store.getModelCall({ ...key, index: call + 1 });
-        expect({ request: record?.request, provenance: record?.provenance }).toEqual(recorded[call]);
-      }
-      const summaries = await store.listModelCalls(key);
-      expect(summaries.map((summary) => summary.requestChars)).toEqual(recorded.map((entry) => JSON.stringify((entry as { request: unknown }).request).length));
-    });
   });
 }

@@ -4,7 +4,7 @@ import type { Event, EventInput } from '../../contracts/event.js';
 import type { SessionStore } from '../../contracts/session-store.js';
 import type { Session } from '../../contracts/session.js';
 import type { StateOp } from '../../contracts/state-op.js';
-import type { TwinStore } from './model-call-cases.js';
+import type { TwinStore } from './twin-store.js';
 
 type Setup = () => Promise<{ store: SessionStore; event: (input?: Partial<EventInput>) => Event; app: string }>;
 
