@@ -37,4 +37,4 @@ export type { TextPiece } from './engine/assembly/provenance-pieces.js';
 export type { Occurrence } from './engine/assembly/find-in-request.js';
 export { diffRequests } from './engine/assembly/diff-requests.js';
 export type { FieldDiff, RequestDiff } from './engine/assembly/diff-requests.js';
-export type { JsonSchema, Message } from './contracts/request.js';
+export type { BuiltInTool, JsonSchema, Message, SafetySetting, ThinkingConfig, ToolChoice } from './contracts/request.js';

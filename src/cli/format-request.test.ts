@@ -61,3 +61,17 @@ describe('inspect’s view of a request with deferred tools', () => {
     expect(text).not.toContain('loaded deferred tools');
   });
 });
+
+describe('inspect’s view of a request with built-in tools', () => {
+  it('lists each with its provider, where it came from and its settings, apart from the function tools', () => {
+    const builtInSource = (index: number): Source => ({ kind: 'tool', processor: 'agent', agent: 'dev', field: `builtInTools[${index}]`, tool: { kind: 'built-in', provider: 'google' } });
+    const withBuiltIns: LlmRequest = { ...request, builtInTools: [{ provider: 'google', type: 'googleSearch' }, { provider: 'google', type: 'urlContext', settings: { max: 2 } }] };
+    const text = formatRequest(withBuiltIns, { ...provenance, builtInTools: [builtInSource(0), builtInSource(1)] }, 'call 1', createStyle(false));
+    const lines = text.split('\n');
+    const at = lines.indexOf('BUILT-IN TOOLS · 2, run by the provider');
+    expect(at).toBeGreaterThan(lines.findIndex((line) => line.startsWith('DEFERRED TOOLS')));
+    expect(lines[at + 1]).toMatch(/^┌ builtInTools\[0\] google googleSearch · .*built-in tool of google/);
+    expect(lines[at + 2]).toMatch(/^┌ builtInTools\[1\] google urlContext · /);
+    expect(lines[at + 3]).toBe('│ settings: {"max":2}');
+  });
+});

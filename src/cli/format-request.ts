@@ -57,6 +57,13 @@ export function formatRequest(request: LlmRequest, provenance: Provenance, heade
   });
 
   if (request.deferredTools !== undefined) lines.push('', ...deferredLines(request, provenance, style, tokens));
+  if (request.builtInTools !== undefined) {
+    lines.push('', style.bold(`BUILT-IN TOOLS · ${request.builtInTools.length}, run by the provider`));
+    request.builtInTools.forEach((tool, index) => {
+      lines.push(`${style.dim('┌')} ${style.cyan(`builtInTools[${index}]`)} ${style.bold(`${tool.provider} ${tool.type}`)} · ${describeSource(provenance.builtInTools?.[index])}`);
+      if (tool.settings !== undefined) lines.push(`${bar} ${style.dim('settings:')} ${JSON.stringify(tool.settings)}`);
+    });
+  }
 
   lines.push('', style.bold(`MESSAGES · ${request.messages.length}${count(tokens?.messages.total)}`));
   request.messages.forEach((message, index) => {

@@ -9,7 +9,7 @@ import type { SessionMemo } from './memo.js';
 import type { Model, ModelResponse } from './model.js';
 import type { Profile } from './profile.js';
 import type { AssembledRequest } from './provenance.js';
-import type { LlmRequest, RequestConfig } from './request.js';
+import type { BuiltInTool, LlmRequest, RequestConfig } from './request.js';
 import type { Tool, Toolset } from './tool.js';
 
 // An agent holds its pipeline and its extensions, and processors and hooks see the agent: these types refer to each
@@ -59,6 +59,8 @@ export type LlmAgentDefinition = AgentBase & {
   /** State key that receives the agent's final text. */
   readonly outputKey?: string;
   readonly generateConfig?: Omit<RequestConfig, 'model'>;
+  /** Tools its model's provider runs itself (Gemini's `googleSearch`…), sent with every request of this agent. */
+  readonly builtInTools?: readonly BuiltInTool[];
   readonly callbacks?: AgentCallbacks;
   readonly mode?: AgentMode;
   /** This agent's request pipeline (`harnessPipeline()`, or one of your own); the runner's, else the default one, when absent. */

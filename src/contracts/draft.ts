@@ -1,4 +1,4 @@
-import type { Message, RequestConfig, ToolDeclaration } from './request.js';
+import type { BuiltInTool, Message, RequestConfig, ToolDeclaration } from './request.js';
 import type { Source } from './source.js';
 import type { Tool } from './tool.js';
 
@@ -38,6 +38,8 @@ export type RequestDraft = {
    * set by tool search for models that take them (`AssemblyContext.loadsDeferredTools`).
    */
   readonly deferredTools?: { readonly loader: string; readonly tools: readonly DraftTool[] };
+  /** Tools the provider runs itself (`LlmRequest.builtInTools`), each with where it came from; none when absent. */
+  readonly builtInTools?: readonly { readonly tool: BuiltInTool; readonly source: Source }[];
   /**
    * Tools that answer calls to names `tools` does not offer, so a model that calls one anyway gets a useful
    * answer (a `transfer_to_agent` where no transfer is possible is told why), and the deferred tools a response has

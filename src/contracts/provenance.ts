@@ -18,6 +18,8 @@ export type Provenance = {
   tools: Source[];
   /** One entry per deferred tool definition (`request.deferredTools.declarations`); absent when the request has none. */
   deferredTools?: Source[];
+  /** One entry per built-in tool (`request.builtInTools`); absent when the request has none. */
+  builtInTools?: Source[];
   /** One list per message, one entry per part. */
   messages: Source[][];
   /** Text a hook wrote inside a piece that keeps its own source, in the order of the request; absent when none. */

@@ -54,5 +54,7 @@ export type Source = {
  */
 export type ToolOrigin =
   | { kind: 'function' | 'agent' | 'declared' }
+  /** A tool the provider runs itself (`LlmRequest.builtInTools`). */
+  | { kind: 'built-in'; provider: string }
   | { kind: 'toolset'; toolset: string; name: string }
   | { kind: 'mcp'; toolset: string; server: string; name: string };

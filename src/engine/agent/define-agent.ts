@@ -52,6 +52,11 @@ export function llmAgent(config: LlmAgentConfig): LlmAgentDefinition {
   if (config.mode !== undefined && !AGENT_MODES.includes(config.mode)) issues.push({ path: 'mode', message: `expected ${oneOf(AGENT_MODES)}, got '${String(config.mode)}'` });
   (config.contextCompactors ?? []).forEach((compactor, index) => issues.push(...checkCompactor(compactor, `contextCompactors[${index}]`)));
   if (config.outputKey !== undefined && config.outputKey.trim() === '') issues.push({ path: 'outputKey', message: 'must not be empty' });
+  (config.builtInTools ?? []).forEach((tool, index) => {
+    for (const field of ['provider', 'type'] as const) {
+      if (typeof tool[field] !== 'string' || tool[field].trim() === '') issues.push({ path: `builtInTools[${index}].${field}`, message: `must name the ${field === 'provider' ? "tool's provider (google, anthropic, openai)" : "tool as its provider's API does (googleSearch)"}` });
+    }
+  });
   throwIfIssues(config.name, issues);
   const { subAgents, tools: _tools, toolsets: _toolsets, extensions: _extensions, description, disallowTransferToParent, disallowTransferToPeers, includeContents, contextCompactors, ...rest } = config;
   return Object.freeze({

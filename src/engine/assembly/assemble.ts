@@ -109,7 +109,7 @@ export function extensionsInEffect(plugins: readonly Extension[], agent: LlmAgen
  * events; use `cloneRequest` before editing it.
  */
 export async function assemble(context: AssemblyContext, pipeline: readonly Processor[]): Promise<AssembledRequest> {
-  let draft = emptyDraft(requestConfig(context.node, context.agent));
+  let draft = withBuiltInTools(emptyDraft(requestConfig(context.node, context.agent)), context.agent);
   const trace: ProcessorTrace[] = [];
   for (const { processor, extension } of placeProcessors(pipeline, context.extensions)) {
     const before = draft;
@@ -161,19 +161,53 @@ function attribute(before: RequestDraft, after: RequestDraft, extension: string)
   };
 }
 
+// The agent's built-in tools, copied, each from its definition's field.
+function withBuiltInTools(draft: RequestDraft, agent: LlmAgentDefinition): RequestDraft {
+  const tools = agent.builtInTools ?? [];
+  if (tools.length === 0) return draft;
+  return {
+    ...draft,
+    builtInTools: tools.map((tool, index) => ({
+      tool: structuredClone(tool),
+      source: { kind: 'tool', processor: 'agent', agent: agent.name, field: `builtInTools[${index}]`, tool: { kind: 'built-in', provider: tool.provider } },
+    })),
+  };
+}
+
 // The model comes from the agent or its nearest LLM ancestor, as in ADK; settings keep a fixed key order.
 function requestConfig(node: AgentNode, agent: LlmAgentDefinition): RequestConfig {
   let model: string | undefined;
   for (let current: AgentNode | undefined = node; current !== undefined && model === undefined; current = current.parent) {
     if (isLlmAgent(current.definition)) model = current.definition.model;
   }
-  const settings = agent.generateConfig ?? {};
-  const config: RequestConfig = {};
-  if (model !== undefined) config.model = model;
-  if (settings.temperature !== undefined) config.temperature = settings.temperature;
-  if (settings.topP !== undefined) config.topP = settings.topP;
-  if (settings.topK !== undefined) config.topK = settings.topK;
-  if (settings.maxOutputTokens !== undefined) config.maxOutputTokens = settings.maxOutputTokens;
-  if (settings.stopSequences !== undefined) config.stopSequences = [...settings.stopSequences];
-  return config;
+  const settings: Record<string, unknown> = agent.generateConfig ?? {};
+  const config: Record<string, unknown> = {};
+  if (model !== undefined) config['model'] = model;
+  // Copies (a hook may edit the request it is handed), in one order whatever the definition's.
+  for (const key of CONFIG_ORDER) {
+    const value = settings[key];
+    if (value !== undefined) config[key] = typeof value === 'object' ? structuredClone(value) : value;
+  }
+  return config as RequestConfig;
 }
+
+/** The settings an agent's `generateConfig` carries into its requests, in the order their JSON keeps. */
+const CONFIG_ORDER = [
+  'temperature',
+  'topP',
+  'topK',
+  'maxOutputTokens',
+  'stopSequences',
+  'responseSchema',
+  'responseMimeType',
+  'toolChoice',
+  'thinking',
+  'safetySettings',
+  'labels',
+  'seed',
+  'presencePenalty',
+  'frequencyPenalty',
+  'candidateCount',
+  'mediaResolution',
+  'providerOptions',
+] as const satisfies readonly (keyof RequestConfig)[];

@@ -12,11 +12,13 @@ export function finishDraft(draft: RequestDraft): { request: LlmRequest; provena
   if (draft.systemBlocks.some((block) => block.placement === 'start')) blocks.sort((a, b) => a.start - b.start);
   // A request with no deferred definitions has no `deferredTools`, so every other request keeps its bytes.
   const deferred = draft.deferredTools !== undefined && draft.deferredTools.tools.length > 0 ? draft.deferredTools : undefined;
+  const builtIn = draft.builtInTools ?? [];
   return {
     request: {
       system: system.text,
       tools: draft.tools.map((tool) => tool.declaration),
       ...(deferred === undefined ? {} : { deferredTools: { loader: deferred.loader, declarations: deferred.tools.map((tool) => tool.declaration) } }),
+      ...(builtIn.length === 0 ? {} : { builtInTools: builtIn.map((entry) => entry.tool) }),
       messages: draft.messages.map((draftMessage) => draftMessage.message),
       config: draft.config,
     },
@@ -24,6 +26,7 @@ export function finishDraft(draft: RequestDraft): { request: LlmRequest; provena
       system: blocks,
       tools: draft.tools.map((tool) => tool.source),
       ...(deferred === undefined ? {} : { deferredTools: deferred.tools.map((tool) => tool.source) }),
+      ...(builtIn.length === 0 ? {} : { builtInTools: builtIn.map((entry) => entry.source) }),
       messages: draft.messages.map((draftMessage) => draftMessage.sources as Source[]),
     },
     warnings: [...draft.warnings],

@@ -25,6 +25,7 @@ export function reconcileProvenance(before: LlmRequest, provenance: Provenance, 
 
   const result: Provenance = { system: system.blocks, tools, messages };
   if (after.deferredTools !== undefined) result.deferredTools = reconcileDeferred(before, provenance, after, by);
+  if (after.builtInTools !== undefined) result.builtInTools = reconcileBuiltIn(before, provenance, after, by);
   if (edits.length > 0) result.edits = edits.sort(requestOrder);
   if (removed.length > 0) result.removed = removed;
   return result;
@@ -41,6 +42,16 @@ function reconcileDeferred(before: LlmRequest, provenance: Provenance, after: Ll
     const kept = earlier.get(declaration.name);
     return kept !== undefined && kept.json === JSON.stringify(declaration) ? kept.source : by;
   });
+}
+
+// A built-in tool the hook left as it was keeps its source; one it added or changed is the hook's.
+function reconcileBuiltIn(before: LlmRequest, provenance: Provenance, after: LlmRequest, by: Source): Source[] {
+  const earlier = new Map<string, Source>();
+  (before.builtInTools ?? []).forEach((tool, index) => {
+    const source = provenance.builtInTools?.[index];
+    if (source !== undefined) earlier.set(JSON.stringify(tool), source);
+  });
+  return (after.builtInTools ?? []).map((tool) => earlier.get(JSON.stringify(tool)) ?? by);
 }
 
 function groupEdits(edits: readonly RequestEdit[]): { system: TextEdit[]; tools: Map<number, TextEdit[]>; parts: Map<string, TextEdit[]> } {

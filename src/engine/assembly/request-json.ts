@@ -1,4 +1,4 @@
-import type { LlmRequest, ToolDeclaration } from '../../contracts/request.js';
+import type { BuiltInTool, LlmRequest, ToolDeclaration } from '../../contracts/request.js';
 
 /** The JSON form of a request, with a fixed key order so equal requests serialize to equal bytes. */
 export function requestToJson(request: LlmRequest): LlmRequest {
@@ -6,9 +6,14 @@ export function requestToJson(request: LlmRequest): LlmRequest {
     system: request.system,
     tools: request.tools.map(declarationJson),
     ...(request.deferredTools === undefined ? {} : { deferredTools: { loader: request.deferredTools.loader, declarations: request.deferredTools.declarations.map(declarationJson) } }),
+    ...(request.builtInTools === undefined ? {} : { builtInTools: request.builtInTools.map(builtInJson) }),
     messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
     config: request.config,
   };
+}
+
+function builtInJson(tool: BuiltInTool): BuiltInTool {
+  return { provider: tool.provider, type: tool.type, ...(tool.settings === undefined ? {} : { settings: tool.settings }) };
 }
 
 function declarationJson(tool: ToolDeclaration): ToolDeclaration {

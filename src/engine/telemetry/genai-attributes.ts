@@ -41,6 +41,11 @@ export function modelCallAttributes(call: Omit<NewModelCall, 'timestamp' | 'stat
   if (topK !== undefined) attributes['gen_ai.request.top_k'] = topK;
   if (maxOutputTokens !== undefined) attributes['gen_ai.request.max_tokens'] = maxOutputTokens;
   if (stopSequences !== undefined && stopSequences.length > 0) attributes['gen_ai.request.stop_sequences'] = stopSequences;
+  const { seed, presencePenalty, frequencyPenalty, candidateCount } = request.config;
+  if (seed !== undefined) attributes['gen_ai.request.seed'] = seed;
+  if (presencePenalty !== undefined) attributes['gen_ai.request.presence_penalty'] = presencePenalty;
+  if (frequencyPenalty !== undefined) attributes['gen_ai.request.frequency_penalty'] = frequencyPenalty;
+  if (candidateCount !== undefined) attributes['gen_ai.request.choice.count'] = candidateCount;
   return attributes;
 }
 

@@ -10,6 +10,7 @@ export type ToolOriginText = { group: string; label: string };
 export function describeToolOrigin(source: Source | undefined): ToolOriginText {
   const origin = source?.tool;
   if (origin?.kind === 'mcp') return { group: `MCP ${origin.server}`, label: `MCP server ${origin.server}, tool ${origin.name}` };
+  if (origin?.kind === 'built-in') return { group: `built-in ${origin.provider}`, label: `built-in tool of ${origin.provider}` };
   if (origin?.kind === 'toolset') return { group: `toolset ${origin.toolset}`, label: `toolset ${origin.toolset}, tool ${origin.name}` };
   if (source?.extension !== undefined) return { group: `extension ${source.extension}`, label: `extension ${source.extension}` };
   if (origin?.kind === 'agent') return { group: 'agent tools', label: 'agent tool' };

@@ -1,5 +1,5 @@
 import type { StablePrefix } from '../../contracts/model.js';
-import type { AnthropicBlock, AnthropicMessage, AnthropicRequestBody, AnthropicSystemBlock, AnthropicTool, CacheControl } from './anthropic-wire.js';
+import type { AnthropicBlock, AnthropicMessage, AnthropicRequestBody, AnthropicSystemBlock, CacheControl } from './anthropic-wire.js';
 
 /**
  * How the adapter asks Anthropic to cache. `breakpoints` (the default) marks the end of the tools, the end of the
@@ -43,9 +43,9 @@ export function placeCacheControl(body: AnthropicRequestBody, placement: Placeme
   // Deferred definitions are not in the prompt (they come in where a reference loads them): the mark goes on the last
   // tool that is.
   const tools = body.tools ?? [];
-  const lastInPrompt = tools.findLastIndex((tool) => tool.defer_loading !== true);
+  const lastInPrompt = tools.findLastIndex((tool) => tool['defer_loading'] !== true);
   if (lastInPrompt >= 0) {
-    next.tools = tools.map((tool, index): AnthropicTool => (index === lastInPrompt ? { ...tool, cache_control: control } : tool));
+    next.tools = tools.map((tool, index) => (index === lastInPrompt ? { ...tool, cache_control: control } : tool));
     marks++;
   }
   const stableSystem = system.slice(0, Math.min(prefix.systemChars, system.length));

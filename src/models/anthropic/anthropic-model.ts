@@ -9,6 +9,7 @@ import { toModelError, type ModelErrorContext, type ProviderFailure } from '../s
 import { messageWithCause } from '../shared/transport-errors.js';
 import { tapWire, type WireTap } from '../shared/wire-tap.js';
 import type { AnthropicCacheSetting } from './anthropic-cache-control.js';
+import type { AnthropicRequestBody } from './anthropic-wire.js';
 import { AnthropicStreamAssembler, fromAnthropicResponse } from './from-anthropic-response.js';
 import { toAnthropicCountTokensBody, toAnthropicRequest } from './to-anthropic-request.js';
 
@@ -60,9 +61,11 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
     async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
       const signal = options?.signal;
       const wire = tap(options);
+      // Mapped outside the call's error handling: a request the adapter refuses fails with its own error, unsent.
+      const body = sdkBody(toAnthropicRequest(request, mapping(options)));
       let usage: unknown;
       try {
-        const message = await clientFor(wire).messages.create(toAnthropicRequest(request, mapping(options)), { signal });
+        const message = await clientFor(wire).messages.create(body, { signal });
         usage = message.usage;
         return fromAnthropicResponse(message);
       } catch (error) {
@@ -76,8 +79,9 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
       const signal = options?.signal;
       const assembler = new AnthropicStreamAssembler();
       const wire = tap(options);
+      const body = sdkBody(toAnthropicRequest(request, mapping(options)));
       try {
-        const events = await clientFor(wire).messages.create({ ...toAnthropicRequest(request, mapping(options)), stream: true }, { signal });
+        const events = await clientFor(wire).messages.create({ ...body, stream: true }, { signal });
         for await (const event of events) {
           const text = assembler.push(event);
           if (text !== undefined) yield { content: { role: 'model', parts: [{ text }] }, partial: true };
@@ -95,7 +99,7 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
     async countTokens(request: LlmRequest, options?: ModelCallOptions): Promise<number> {
       const signal = options?.signal;
       try {
-        const count = await client.messages.countTokens(toAnthropicCountTokensBody(request, modelId), { signal });
+        const count = await client.messages.countTokens(toAnthropicCountTokensBody(request, modelId) as Anthropic.MessageCountTokensParams, { signal });
         return count.input_tokens;
       } catch (error) {
         throw toModelError(error, errorContext(signal));
@@ -131,4 +135,12 @@ function readSdkError(error: unknown): ProviderFailure | 'cancelled' | 'connecti
     headers: error.headers,
     hint: status === 401 || status === 403 ? 'Check the API key (ANTHROPIC_API_KEY) and its access to this model.' : undefined,
   };
+}
+
+/**
+ * The body as the SDK types it. Our wire types are the JSON the API takes; a server tool's settings are open (any
+ * tool the API has, by its `type`), where the SDK lists the tools it knows, hence the casts (here and on a count).
+ */
+function sdkBody(body: AnthropicRequestBody): Anthropic.MessageCreateParamsNonStreaming {
+  return body as Anthropic.MessageCreateParamsNonStreaming;
 }

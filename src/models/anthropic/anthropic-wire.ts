@@ -23,6 +23,9 @@ export type AnthropicToolReference = { type: 'tool_reference'; tool_name: string
 /** A tool definition; `defer_loading` keeps it out of the prompt until a `tool_reference` names it. */
 export type AnthropicTool = { name: string; description: string; input_schema: { type: 'object'; [key: string]: unknown }; defer_loading?: true; cache_control?: CacheControl };
 
+/** A server tool Anthropic runs itself (`{ type: 'web_search_20250305', name: 'web_search' }`), with its settings. */
+export type AnthropicServerTool = { type: string; cache_control?: CacheControl; [setting: string]: unknown };
+
 /** A system text block; the system goes as blocks when a breakpoint marks where its stable part ends. */
 export type AnthropicSystemBlock = { type: 'text'; text: string; cache_control?: CacheControl };
 
@@ -33,10 +36,13 @@ export type AnthropicRequestBody = {
   /** Automatic placement: one breakpoint on the last cacheable block. */
   cache_control?: CacheControl;
   system?: string | AnthropicSystemBlock[];
-  tools?: AnthropicTool[];
+  tools?: (AnthropicTool | AnthropicServerTool)[];
   messages: AnthropicMessage[];
   stop_sequences?: string[];
+  tool_choice?: { type: 'auto' | 'none' | 'any' } | { type: 'tool'; name: string };
+  thinking?: { type: 'enabled'; budget_tokens: number; display?: 'summarized' | 'omitted' } | { type: 'adaptive'; display?: 'summarized' | 'omitted' } | { type: 'disabled' };
+  output_config?: { effort?: 'low' | 'medium' | 'high'; format?: { type: 'json_schema'; schema: { [key: string]: unknown } } };
 };
 
 /** The body of `POST /v1/messages/count_tokens`: the same input, without the generation settings. */
-export type AnthropicCountTokensBody = Omit<AnthropicRequestBody, 'max_tokens' | 'stop_sequences'>;
+export type AnthropicCountTokensBody = Omit<AnthropicRequestBody, 'max_tokens' | 'stop_sequences' | 'tool_choice' | 'thinking' | 'output_config'>;

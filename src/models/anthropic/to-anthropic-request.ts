@@ -3,7 +3,9 @@ import type { StablePrefix } from '../../contracts/model.js';
 import type { JsonSchema, LlmRequest, Message, ToolDeclaration } from '../../contracts/request.js';
 import { loadedNames, withDeferredToolsLoaded } from '../../engine/tools/deferred-tools.js';
 import { placeCacheControl, type AnthropicCacheSetting } from './anthropic-cache-control.js';
-import type { AnthropicBlock, AnthropicCountTokensBody, AnthropicImageType, AnthropicMessage, AnthropicRequestBody, AnthropicTool, AnthropicToolReference } from './anthropic-wire.js';
+import { providerOptionsOf } from '../shared/refuse-config.js';
+import { applyAnthropicConfig, toAnthropicServerTools } from './anthropic-config.js';
+import type { AnthropicBlock, AnthropicCountTokensBody, AnthropicImageType, AnthropicMessage, AnthropicRequestBody, AnthropicServerTool, AnthropicTool, AnthropicToolReference } from './anthropic-wire.js';
 
 export type ToAnthropicOptions = {
   /** The model id sent; the adapter's, not `config.model`. */
@@ -37,9 +39,11 @@ export function toAnthropicRequest(request: LlmRequest, options: ToAnthropicOpti
     messages,
     ...(stop.length === 0 ? {} : { stop_sequences: stop.slice() }),
   };
-  if (options.cache === undefined || options.cache === false) return body;
+  applyAnthropicConfig(body, request.config);
+  const extra = providerOptionsOf(request.config, 'anthropic');
+  if (options.cache === undefined || options.cache === false) return { ...body, ...extra };
   const prefix = options.stablePrefix ?? { systemChars: request.system.length, messages: request.messages.length };
-  return placeCacheControl(body, { system: request.system, messageCount: request.messages.length, prefix, origins, setting: options.cache });
+  return { ...placeCacheControl(body, { system: request.system, messageCount: request.messages.length, prefix, origins, setting: options.cache }), ...extra };
 }
 
 /** The body the count-tokens endpoint takes for the same request. */
@@ -47,11 +51,11 @@ export function toAnthropicCountTokensBody(request: LlmRequest, model: string): 
   return { model, ...toAnthropicInput(request) };
 }
 
-function toAnthropicInput(given: LlmRequest, origins?: number[][]): { system?: string; tools?: AnthropicTool[]; messages: AnthropicMessage[] } {
+function toAnthropicInput(given: LlmRequest, origins?: number[][]): { system?: string; tools?: (AnthropicTool | AnthropicServerTool)[]; messages: AnthropicMessage[] } {
   // The API refuses a request whose every tool is deferred: such a request offers its loaded definitions in full.
   const request = given.tools.length === 0 ? withDeferredToolsLoaded(given) : given;
   const deferred = deferredDefinitions(request);
-  const tools = [...request.tools.map((tool) => toAnthropicTool(tool)), ...[...deferred.values()].map((tool) => toAnthropicTool(tool, true))];
+  const tools = [...request.tools.map((tool) => toAnthropicTool(tool)), ...[...deferred.values()].map((tool) => toAnthropicTool(tool, true)), ...toAnthropicServerTools(request.builtInTools)];
   return {
     ...(request.system === '' ? {} : { system: request.system }),
     ...(tools.length === 0 ? {} : { tools }),

@@ -162,7 +162,7 @@ export class GeminiContextCache {
     if (entry.createPause > 0) return undefined;
     const { request } = call;
     const count = cacheableCount(request.contents, call.messages);
-    const { systemInstruction, tools } = request.config;
+    const { systemInstruction, tools, toolConfig } = request.config;
     // Nothing to hold: the API refuses an empty cache.
     if (count === 0 && systemInstruction === undefined && tools === undefined) return undefined;
     const ttl = this.#config.ttlSeconds;
@@ -173,6 +173,8 @@ export class GeminiContextCache {
       contents: request.contents.slice(0, count),
       ...(systemInstruction === undefined ? {} : { systemInstruction }),
       ...(tools === undefined ? {} : { tools }),
+      // The API refuses a request that names a cache and sets its tool config: the cache holds it.
+      ...(toolConfig === undefined ? {} : { toolConfig }),
     };
     const started = this.#now();
     let made: { name: string; tokens: number | undefined };
@@ -285,11 +287,11 @@ function plainPlan(request: GeminiRequest, onSettle?: (usage: Usage | undefined)
 }
 
 /**
- * The request naming the cache: without the system instruction, the tools and the contents the cache holds. The
- * request given is not changed.
+ * The request naming the cache: without the system instruction, the tools (and their config) and the contents the
+ * cache holds. The request given is not changed.
  */
 export function usingCache(request: GeminiRequest, name: string, count: number): GeminiRequest {
-  const { systemInstruction: _system, tools: _tools, ...config } = request.config;
+  const { systemInstruction: _system, tools: _tools, toolConfig: _toolConfig, ...config } = request.config;
   return { model: request.model, contents: request.contents.slice(count), config: { ...config, cachedContent: name } };
 }
 
@@ -306,7 +308,9 @@ export function cacheableCount(contents: readonly GeminiRequestContent[], stable
 
 /** SHA-256 of the system instruction, the tools and the first `count` contents, as they go on the wire. */
 export async function fingerprint(request: GeminiRequest, count: number): Promise<string> {
-  const text = JSON.stringify([request.config.systemInstruction ?? null, request.config.tools ?? null, request.contents.slice(0, count)]);
+  const { systemInstruction, tools, toolConfig } = request.config;
+  // A tool config goes into the cache with the tools, so a change of it needs a cache of its own.
+  const text = JSON.stringify([systemInstruction ?? null, tools ?? null, request.contents.slice(0, count), ...(toolConfig === undefined ? [] : [toolConfig])]);
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

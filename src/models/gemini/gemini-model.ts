@@ -59,10 +59,9 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
   const modelId = settings.model;
   const tap = (options: ModelCallOptions | undefined) => tapWire(options?.wire, { fetch: unboundedFetch, secrets: [apiKey] });
   const cache = caching === undefined ? undefined : new GeminiContextCache(caching, cacheService(ai), { now });
-  const plan = async (request: LlmRequest, options: ModelCallOptions | undefined): Promise<CachePlan> => {
-    const mapped = toGeminiRequest(request, modelId);
-    return cache === undefined ? uncached(mapped) : cache.prepare(mapped, options);
-  };
+  // Mapped before anything is sent (and outside the calls' error handling): a request the adapter refuses fails
+  // with its own error, and never reaches the API.
+  const plan = async (mapped: GeminiRequest, options: ModelCallOptions | undefined): Promise<CachePlan> => (cache === undefined ? uncached(mapped) : cache.prepare(mapped, options));
 
   const model: Model = {
     specificationVersion: 'v1',
@@ -72,9 +71,10 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
     async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
       const signal = options?.signal;
       const wire = tap(options);
+      const mapped = toGeminiRequest(request, modelId);
       let usage: unknown;
       try {
-        let sending = await plan(request, options);
+        let sending = await plan(mapped, options);
         let response: GenerateContentResponse;
         try {
           response = await ai.models.generateContent(toSdkRequest(sending.request, signal, wire));
@@ -99,8 +99,9 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
       const wire = tap(options);
       let chunks: AsyncIterator<GenerateContentResponse>;
       let sending: CachePlan;
+      const mapped = toGeminiRequest(request, modelId);
       try {
-        sending = await plan(request, options);
+        sending = await plan(mapped, options);
         try {
           chunks = (await ai.models.generateContentStream(toSdkRequest(sending.request, signal, wire)))[Symbol.asyncIterator]();
         } catch (error) {
@@ -142,14 +143,14 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
 
 /**
  * The SDK's parameters. Our wire types are the JSON the API takes; the SDK's types differ only in using string
- * enums (a code part's `language`) where the JSON has strings, hence the one cast. Automatic continuation is off
+ * enums (a code part's `language`, a safety category, a tool-calling mode) where the JSON has strings, hence the casts. Automatic continuation is off
  * because it would re-send the request on its own; no tool is callable, so automatic function calling stays off.
  * A call with an observer sends through its tap: the SDK takes a fetch per request in `httpOptions`, which it
  * leaves out of the body.
  */
 function toSdkRequest(request: GeminiRequest, signal: AbortSignal | undefined, wire: WireTap | undefined): GenerateContentParameters {
   const config: GenerateContentConfig = {
-    ...request.config,
+    ...(request.config as GenerateContentConfig),
     automaticContinuation: false,
     ...(signal === undefined ? {} : { abortSignal: signal }),
     ...(wire === undefined ? {} : { httpOptions: { fetch: wire.fetch } }),
@@ -163,7 +164,7 @@ function cacheService(ai: GoogleGenAI): GeminiCacheService {
   return {
     async create(entry, signal) {
       const { model, contents, ...rest } = entry;
-      const config: CreateCachedContentConfig = { ...rest, contents: contents as NonNullable<CreateCachedContentConfig['contents']>, ...abort(signal) };
+      const config: CreateCachedContentConfig = { ...(rest as CreateCachedContentConfig), contents: contents as NonNullable<CreateCachedContentConfig['contents']>, ...abort(signal) };
       const made = await ai.caches.create({ model, config });
       if (made.name === undefined || made.name === '') throw new Error('Gemini created a cache without a name');
       return { name: made.name, tokens: made.usageMetadata?.totalTokenCount };

@@ -18,17 +18,35 @@ export type GeminiFunctionDeclaration = {
 export type GeminiRequestContent = { role: string; parts: Part[] };
 
 /** What `models.generateContent` takes: the model, the turns, and a config holding everything else. */
+/** An entry of `tools`: the functions, or one built-in tool (`{ googleSearch: {} }`). */
+export type GeminiTool = { functionDeclarations?: GeminiFunctionDeclaration[]; [builtIn: string]: unknown };
+
+/** The generation settings of `GenerateContentConfig` agentctx's fields map to. */
+export type GeminiGenerationConfig = {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  maxOutputTokens?: number;
+  stopSequences?: string[];
+  responseMimeType?: string;
+  responseJsonSchema?: JsonSchema;
+  toolConfig?: { functionCallingConfig: { mode: 'AUTO' | 'NONE' | 'ANY'; allowedFunctionNames?: string[] } };
+  thinkingConfig?: { thinkingBudget?: number; thinkingLevel?: 'MINIMAL' | 'LOW' | 'MEDIUM' | 'HIGH'; includeThoughts?: boolean };
+  safetySettings?: { category: string; threshold: string }[];
+  labels?: Record<string, string>;
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  candidateCount?: number;
+  mediaResolution?: 'MEDIA_RESOLUTION_LOW' | 'MEDIA_RESOLUTION_MEDIUM' | 'MEDIA_RESOLUTION_HIGH';
+};
+
 export type GeminiRequest = {
   model: string;
   contents: GeminiRequestContent[];
-  config: {
+  config: GeminiGenerationConfig & {
     systemInstruction?: { parts: [{ text: string }] };
-    tools?: [{ functionDeclarations: GeminiFunctionDeclaration[] }];
-    temperature?: number;
-    topP?: number;
-    topK?: number;
-    maxOutputTokens?: number;
-    stopSequences?: string[];
+    tools?: GeminiTool[];
     /**
      * The explicit cache (`cachedContents/…`) holding this request's system instruction, tools and first contents;
      * a request naming one sends none of those itself (the API answers 400 otherwise).
@@ -45,7 +63,8 @@ export type GeminiCacheCreate = {
   displayName: string;
   contents: GeminiRequestContent[];
   systemInstruction?: { parts: [{ text: string }] };
-  tools?: [{ functionDeclarations: GeminiFunctionDeclaration[] }];
+  tools?: GeminiTool[];
+  toolConfig?: GeminiGenerationConfig['toolConfig'];
 };
 
 /** What `models.countTokens` takes (the SDK sends only the turns to the Gemini API). */

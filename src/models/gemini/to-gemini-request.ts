@@ -1,7 +1,8 @@
 import type { LlmRequest, ToolDeclaration } from '../../contracts/request.js';
 import { withDeferredToolsLoaded } from '../../engine/tools/deferred-tools.js';
 import { toGeminiContents } from './gemini-contents.js';
-import type { GeminiCountRequest, GeminiFunctionDeclaration, GeminiRequest } from './gemini-wire.js';
+import { toGeminiBuiltInTools, toGeminiGenerationConfig } from './gemini-config.js';
+import type { GeminiCountRequest, GeminiFunctionDeclaration, GeminiRequest, GeminiTool } from './gemini-wire.js';
 
 /**
  * The request as `models.generateContent` takes it. agentctx's parts use the Gemini API's own field names, so the
@@ -12,19 +13,14 @@ import type { GeminiCountRequest, GeminiFunctionDeclaration, GeminiRequest } fro
 export function toGeminiRequest(given: LlmRequest, modelId: string): GeminiRequest {
   // Gemini cannot hold definitions back: loaded deferred ones go as ordinary tools.
   const request = withDeferredToolsLoaded(given);
-  const { temperature, topP, topK, maxOutputTokens, stopSequences } = request.config;
+  const tools: GeminiTool[] = [...(request.tools.length === 0 ? [] : [{ functionDeclarations: request.tools.map(toFunctionDeclaration) }]), ...toGeminiBuiltInTools(request.builtInTools)];
   return {
     model: modelId,
     contents: toGeminiContents(request.messages),
     config: {
       ...(request.system === '' ? {} : { systemInstruction: { parts: [{ text: request.system }] } }),
-      ...(request.tools.length === 0 ? {} : { tools: [{ functionDeclarations: request.tools.map(toFunctionDeclaration) }] }),
-      ...(temperature === undefined ? {} : { temperature }),
-      ...(topP === undefined ? {} : { topP }),
-      ...(topK === undefined ? {} : { topK }),
-      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
-      // An empty list means no stop sequences, as leaving the field out does.
-      ...(stopSequences === undefined || stopSequences.length === 0 ? {} : { stopSequences: [...stopSequences] }),
+      ...(tools.length === 0 ? {} : { tools }),
+      ...toGeminiGenerationConfig(request.config),
     },
   };
 }

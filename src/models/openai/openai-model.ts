@@ -121,9 +121,11 @@ function chatCompletionsModel(config: ClientConfig): Model {
     async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
       const signal = options?.signal;
       const wire = tap(options);
+      // Mapped outside the call's error handling: a request the adapter refuses fails with its own error, unsent.
+      const sent = body(request, options);
       let usage: unknown;
       try {
-        const completion = await clientFor(wire).chat.completions.create(body(request, options), { signal });
+        const completion = await clientFor(wire).chat.completions.create(sent, { signal });
         usage = completion.usage;
         return fromOpenAICompletion(completion);
       } catch (error) {
@@ -136,8 +138,9 @@ function chatCompletionsModel(config: ClientConfig): Model {
       const signal = options?.signal;
       const wire = tap(options);
       const assembler = createStreamAssembler();
+      const sent = body(request, options);
       try {
-        const stream = await clientFor(wire).chat.completions.create({ ...body(request, options), stream: true, stream_options: { include_usage: true } }, { signal });
+        const stream = await clientFor(wire).chat.completions.create({ ...sent, stream: true, stream_options: { include_usage: true } }, { signal });
         for await (const chunk of stream) {
           const text = assembler.add(chunk);
           if (text !== '') yield { content: { role: 'model', parts: [{ text }] }, partial: true };

@@ -5,7 +5,7 @@
  */
 
 export type OpenAITextPart = { type: 'text'; text: string };
-export type OpenAIImagePart = { type: 'image_url'; image_url: { url: string } };
+export type OpenAIImagePart = { type: 'image_url'; image_url: { url: string; detail?: 'low' | 'high' | 'auto' } };
 export type OpenAIContentPart = OpenAITextPart | OpenAIImagePart;
 
 export type OpenAIToolCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
@@ -28,6 +28,16 @@ export type OpenAIRequestBody = {
   max_completion_tokens?: number;
   max_tokens?: number;
   stop?: string[];
+  response_format?: { type: 'json_object' } | { type: 'json_schema'; json_schema: { name: string; schema: { [key: string]: unknown } } };
+  tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+  reasoning_effort?: 'minimal' | 'low' | 'medium' | 'high';
+  metadata?: Record<string, string>;
+  seed?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  n?: number;
+  /** Search before answering (search models); the settings of the built-in `web_search` tool. */
+  web_search_options?: Record<string, unknown>;
   prompt_cache_key?: string;
   prompt_cache_retention?: 'in_memory' | '24h';
 };

@@ -1,6 +1,8 @@
 import type { FunctionCall, FunctionResponse, Part } from '../../contracts/content.js';
 import type { LlmRequest, Message, ToolDeclaration } from '../../contracts/request.js';
 import { withDeferredToolsLoaded } from '../../engine/tools/deferred-tools.js';
+import { providerOptionsOf } from '../shared/refuse-config.js';
+import { applyOpenAIBuiltIns, applyOpenAIConfig, imageDetail } from './openai-config.js';
 import type { OpenAIContentPart, OpenAIMessage, OpenAIRequestBody, OpenAITool, OpenAIToolCall } from './openai-wire.js';
 
 export type OpenAIRequestOptions = {
@@ -12,14 +14,14 @@ export type OpenAIRequestOptions = {
 
 /**
  * The Chat Completions body for a request. `topK` is not sent: Chat Completions has no such parameter and OpenAI
- * refuses unknown ones.
+ * refuses unknown ones. `providerOptions.openai` goes over the body as given.
  */
 export function toOpenAIRequest(given: LlmRequest, options: OpenAIRequestOptions): OpenAIRequestBody {
   // Chat Completions cannot hold definitions back: loaded deferred ones go as ordinary tools.
   const request = withDeferredToolsLoaded(given);
   const { config } = request;
   const messages: OpenAIMessage[] = request.system === '' ? [] : [{ role: 'system', content: request.system }];
-  messages.push(...toOpenAIMessages(request.messages));
+  messages.push(...toOpenAIMessages(request.messages, imageDetail(config)));
   const body: OpenAIRequestBody = { model: options.model, messages };
   // OpenAI refuses an empty tools list.
   if (request.tools.length > 0) body.tools = request.tools.map(toOpenAITool);
@@ -27,7 +29,9 @@ export function toOpenAIRequest(given: LlmRequest, options: OpenAIRequestOptions
   if (config.topP !== undefined) body.top_p = config.topP;
   if (config.maxOutputTokens !== undefined) body[options.maxTokensField] = config.maxOutputTokens;
   if (config.stopSequences !== undefined && config.stopSequences.length > 0) body.stop = [...config.stopSequences];
-  return body;
+  applyOpenAIConfig(body, config);
+  applyOpenAIBuiltIns(body, request.builtInTools);
+  return { ...body, ...providerOptionsOf(config, 'openai') };
 }
 
 export function toOpenAITool(tool: ToolDeclaration): OpenAITool {
@@ -46,7 +50,7 @@ type OpenCall = { id: string; name: string };
  * `call_<message>_<part>`, and a response without one answers the oldest unanswered call of the same name.
  * Thoughts are not sent.
  */
-export function toOpenAIMessages(messages: readonly Message[]): OpenAIMessage[] {
+export function toOpenAIMessages(messages: readonly Message[], detail?: 'low' | 'high'): OpenAIMessage[] {
   const open: OpenCall[] = [];
   const out: OpenAIMessage[] = [];
   messages.forEach((message, m) => {
@@ -68,7 +72,7 @@ export function toOpenAIMessages(messages: readonly Message[]): OpenAIMessage[] 
     if (calls.length > 0 || (fromModel && rest.length > 0)) out.push(assistantMessage(fromModel ? rest : [], calls));
     // Tool messages must follow the assistant message that called; anything else the user said comes after them.
     out.push(...answers);
-    if (!fromModel && rest.length > 0) out.push({ role: 'user', content: userContent(rest) });
+    if (!fromModel && rest.length > 0) out.push({ role: 'user', content: userContent(rest, detail) });
   });
   return out;
 }
@@ -93,14 +97,15 @@ function assistantMessage(parts: readonly Part[], calls: OpenAIToolCall[]): Open
   return { role: 'assistant', content: text === '' ? null : text, tool_calls: calls };
 }
 
-function userContent(parts: readonly Part[]): string | OpenAIContentPart[] {
+function userContent(parts: readonly Part[], detail: 'low' | 'high' | undefined): string | OpenAIContentPart[] {
+  const image = (url: string): OpenAIContentPart => ({ type: 'image_url', image_url: { url, ...(detail === undefined ? {} : { detail }) } });
   const only = parts.length === 1 ? parts[0] : undefined;
   if (only !== undefined && 'text' in only) return only.text;
   return parts.map((part): OpenAIContentPart => {
     if ('inlineData' in part && IMAGE_TYPES.has(part.inlineData.mimeType)) {
-      return { type: 'image_url', image_url: { url: `data:${part.inlineData.mimeType};base64,${part.inlineData.data}` } };
+      return image(`data:${part.inlineData.mimeType};base64,${part.inlineData.data}`);
     }
-    if ('fileData' in part && isImageUrl(part.fileData)) return { type: 'image_url', image_url: { url: part.fileData.fileUri } };
+    if ('fileData' in part && isImageUrl(part.fileData)) return image(part.fileData.fileUri);
     return { type: 'text', text: 'text' in part ? part.text : describe(part) };
   });
 }
