@@ -12,6 +12,7 @@ export type {
   FunctionResponse,
   FunctionResponsePart,
   InlineDataPart,
+  ProviderMetadata,
   Role,
   TextPart,
 } from './contracts/content.js';

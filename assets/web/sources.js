@@ -18,6 +18,7 @@ export const KIND_COLOURS = Object.freeze({
   summary: '#c30d02',
   history: '#2ca02c',
   'other-agent': '#106153',
+  'other-session': '#009988',
   tool: '#e07a78',
   finalize: '#52750e',
   custom: '#82d18c',

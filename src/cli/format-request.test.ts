@@ -75,3 +75,11 @@ describe('inspect’s view of a request with built-in tools', () => {
     expect(lines[at + 3]).toBe('│ settings: {"max":2}');
   });
 });
+
+describe('a source from another session', () => {
+  it('names the session its events are from', async () => {
+    const { describeSource } = await import('./format-request.js');
+    const source: Source = { kind: 'other-session', processor: 'memory', agent: 'dev', eventIds: ['e7'], session: { appName: 'app', userId: 'ann', sessionId: 's1' } };
+    expect(describeSource(source)).toBe('other-session · dev · session s1 of user ann in app app · event e7');
+  });
+});

@@ -1,4 +1,4 @@
-import type { Part } from '../contracts/content.js';
+import type { Part, ProviderMetadata } from '../contracts/content.js';
 import type { Provenance, RequestEdit } from '../contracts/provenance.js';
 import type { LlmRequest } from '../contracts/request.js';
 import type { Source } from '../contracts/source.js';
@@ -14,10 +14,11 @@ export function describeSource(source: Source | undefined): string {
   if (source === undefined) return 'unknown source';
   const where = source.field !== undefined ? `${source.agent}.${source.field}` : source.agent;
   const events = source.eventIds === undefined ? '' : ` · event${source.eventIds.length === 1 ? '' : 's'} ${source.eventIds.join(', ')}`;
+  const session = source.session === undefined ? '' : ` · session ${source.session.sessionId} of user ${source.session.userId} in app ${source.session.appName}`;
   const note = source.note === undefined ? '' : ` (${source.note})`;
   const extension = source.extension === undefined ? '' : ` · extension ${source.extension}`;
   const tool = source.tool === undefined ? '' : ` · ${describeToolOrigin(source).label}`;
-  return `${source.kind} · ${where}${extension}${tool}${events}${note}`;
+  return `${source.kind} · ${where}${extension}${tool}${session}${events}${note}`;
 }
 
 /** The request, section by section, each piece under a header that says where it came from (and its tokens, if counted). */
@@ -140,13 +141,19 @@ export function formatOccurrences(text: string, occurrences: readonly Occurrence
 }
 
 function partText(part: Part): string {
-  if ('text' in part) return part.thought === true ? `(thought) ${part.text}` : part.text;
-  if ('functionCall' in part) return `call ${part.functionCall.name}(${JSON.stringify(part.functionCall.args ?? {})})${part.functionCall.id === undefined ? '' : ` id=${part.functionCall.id}`}`;
+  if ('text' in part) return (part.thought === true ? `(thought) ${part.text}` : part.text) + metadataNote(part);
+  if ('functionCall' in part) return `call ${part.functionCall.name}(${JSON.stringify(part.functionCall.args ?? {})})${part.functionCall.id === undefined ? '' : ` id=${part.functionCall.id}`}${metadataNote(part)}`;
   if ('functionResponse' in part) return `result of ${part.functionResponse.name}: ${JSON.stringify(part.functionResponse.response ?? null)}`;
   if ('inlineData' in part) return `[inline data ${part.inlineData.mimeType}, ${Math.floor((part.inlineData.data.length * 3) / 4)} bytes]`;
   if ('fileData' in part) return `[file ${part.fileData.fileUri}]`;
   if ('executableCode' in part) return `[code ${part.executableCode.language}]\n${part.executableCode.code}`;
   return `[code result ${part.codeExecutionResult.outcome}] ${part.codeExecutionResult.output ?? ''}`;
+}
+
+// Opaque provider data travels with the part but is not text: named, with its size, by provider and field.
+function metadataNote(part: { providerMetadata?: ProviderMetadata }): string {
+  const entries = Object.entries(part.providerMetadata ?? {}).flatMap(([provider, data]) => Object.entries(data).map(([field, value]) => `${provider} ${field}, ${JSON.stringify(value).length} chars`));
+  return entries.length === 0 ? '' : `[provider data: ${entries.join('; ')}]`;
 }
 
 export function plural(count: number, word: string): string {

@@ -13,15 +13,23 @@ export type FunctionResponse = {
   response?: Record<string, unknown>;
 };
 
+/**
+ * Opaque data a provider needs back on a later call, by provider name (`anthropic`, `openai`): an Anthropic
+ * `redacted_thinking` block's data, an OpenAI reasoning item's id and `encrypted_content`. JSON, kept with the part in
+ * the session and the recorded call; the adapter of that provider sends it back, every other adapter leaves it out.
+ */
+export type ProviderMetadata = { [provider: string]: Record<string, unknown> };
+
 export type TextPart = {
   text: string;
   /** The model's reasoning rather than its answer. */
   thought?: boolean;
   /** Opaque provider token that must travel back with the part. */
   thoughtSignature?: string;
+  providerMetadata?: ProviderMetadata;
 };
 
-export type FunctionCallPart = { functionCall: FunctionCall; thought?: boolean; thoughtSignature?: string };
+export type FunctionCallPart = { functionCall: FunctionCall; thought?: boolean; thoughtSignature?: string; providerMetadata?: ProviderMetadata };
 export type FunctionResponsePart = { functionResponse: FunctionResponse };
 
 /** Bytes carried in the message itself, base64-encoded. */

@@ -1,4 +1,4 @@
-import type { Content } from './content.js';
+import type { Content, ProviderMetadata } from './content.js';
 import type { Usage } from './event.js';
 import type { Provenance } from './provenance.js';
 import type { LlmRequest } from './request.js';
@@ -25,6 +25,7 @@ export type RecordedResponse = {
   finishReason?: string;
   errorCode?: string;
   errorMessage?: string;
+  providerMetadata?: ProviderMetadata;
 };
 
 /** What the adapter put on the wire for the call (its last attempt), credentials removed. */

@@ -1,4 +1,4 @@
-import type { Content } from './content.js';
+import type { Content, ProviderMetadata } from './content.js';
 import type { Usage } from './event.js';
 import type { LlmRequest } from './request.js';
 
@@ -12,6 +12,8 @@ export type ModelResponse = {
   /** Set when the provider answered with an error instead of content. */
   errorCode?: string;
   errorMessage?: string;
+  /** Opaque data of the whole response (a response id), by provider; recorded with the call. */
+  providerMetadata?: ProviderMetadata;
 };
 
 /** One streamed piece: partial ones carry new text to show; the last one (not partial) is the whole response. */

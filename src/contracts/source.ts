@@ -8,6 +8,8 @@ export type SourceKind =
   | 'tool'
   | 'history'
   | 'other-agent'
+  /** Taken from another session's events (a memory of session 1 in session 2's request); `session` names it. */
+  | 'other-session'
   | 'summary'
   | 'instruction-content'
   | 'finalize'
@@ -38,8 +40,10 @@ export type Source = {
   agent: string;
   /** The definition field it was taken from: `instruction`, `description`, `tools[1]`, … */
   field?: string;
-  /** Events it was built from, in order. */
+  /** Events it was built from, in order (of `session` when that is set). */
   eventIds?: string[];
+  /** The session its events belong to, when that is not the session of the call (kind `other-session`). */
+  session?: { appName: string; userId: string; sessionId: string };
   /** Values inserted into its text by templating. */
   substitutions?: SourceSubstitution[];
   /** A short human note, such as "rendered as another agent's turn". */

@@ -7,7 +7,7 @@ const sources: { KIND_COLOURS: Record<string, string>; kindColour(kind: string):
 
 // Every kind the contract names (the compiler checks this list against SourceKind), and the two the chart adds.
 const KINDS: Record<SourceKind | 'framing' | 'other', true> = {
-  'global-instruction': true, instruction: true, 'static-instruction': true, 'instruction-content': true, identity: true, transfer: true, tool: true, history: true, 'other-agent': true,
+  'global-instruction': true, instruction: true, 'static-instruction': true, 'instruction-content': true, identity: true, transfer: true, tool: true, history: true, 'other-agent': true, 'other-session': true,
   summary: true, finalize: true, section: true, 'skill-listing': true, skill: true, memory: true, page: true, custom: true, callback: true, framing: true, other: true,
 };
 const MIN_DIFFERENCE = 15;

@@ -19,6 +19,7 @@ const LABEL: Record<SourceKind, string> = {
   tool: 'tool',
   history: 'history',
   'other-agent': "another agent's turn",
+  'other-session': "another session's event",
   summary: 'summary',
   'instruction-content': 'instruction content',
   finalize: 'finalize turn',

@@ -124,5 +124,6 @@ function recordedResponse(response: ModelResponse): RecordedResponse {
   if (response.finishReason !== undefined) recorded.finishReason = response.finishReason;
   if (response.errorCode !== undefined) recorded.errorCode = response.errorCode;
   if (response.errorMessage !== undefined) recorded.errorMessage = response.errorMessage;
+  if (response.providerMetadata !== undefined) recorded.providerMetadata = response.providerMetadata;
   return recorded;
 }

@@ -1,4 +1,5 @@
-import type { Content, Part } from '../../contracts/content.js';
+import type { Content, Part, ProviderMetadata } from '../../contracts/content.js';
+import { setOwn } from '../util/copy-value.js';
 import { JsonReader, describeValue, joinPath } from '../util/json-reader.js';
 
 const PART_KINDS = ['text', 'functionCall', 'functionResponse', 'inlineData', 'fileData', 'executableCode', 'codeExecutionResult'] as const;
@@ -25,19 +26,22 @@ export function readContent(reader: JsonReader, value: unknown, path: string): C
 export function readPart(reader: JsonReader, value: unknown, path: string): Part | undefined {
   const record = reader.object(value, path, 'a part');
   if (record === undefined) return undefined;
-  reader.keys(record, path, [...PART_KINDS, 'thought', 'thoughtSignature']);
+  reader.keys(record, path, [...PART_KINDS, 'thought', 'thoughtSignature', 'providerMetadata']);
   const kinds = PART_KINDS.filter((kind) => record[kind] !== undefined && record[kind] !== null);
   if (kinds.length !== 1) {
     const found = kinds.length === 0 ? 'none' : kinds.join(' and ');
     return reader.issue(path, `a part holds exactly one of ${PART_KINDS.join(', ')}; found ${found}`);
   }
   const signature = reader.string(record, 'thoughtSignature', path, { optional: true });
+  const metadata = readProviderMetadata(reader, record['providerMetadata'], joinPath(path, 'providerMetadata'));
+  const extras = { ...(signature === undefined ? {} : { thoughtSignature: signature }), ...(metadata === undefined ? {} : { providerMetadata: metadata }) };
+  if (metadata !== undefined && kinds[0] !== 'text' && kinds[0] !== 'functionCall') return reader.issue(joinPath(path, 'providerMetadata'), 'only a text or function call part carries provider metadata');
   switch (kinds[0]) {
     case 'text': {
       const text = reader.string(record, 'text', path);
       const thought = reader.boolean(record, 'thought', path);
       if (text === undefined) return undefined;
-      return { text, ...(thought === undefined ? {} : { thought }), ...(signature === undefined ? {} : { thoughtSignature: signature }) };
+      return { text, ...(thought === undefined ? {} : { thought }), ...extras };
     }
     case 'functionCall': {
       const call = readCallLike(reader, record['functionCall'], joinPath(path, 'functionCall'), 'args');
@@ -45,7 +49,7 @@ export function readPart(reader: JsonReader, value: unknown, path: string): Part
       const { payload, ...rest } = call;
       const functionCall = payload === undefined ? rest : { ...rest, args: payload };
       const thought = reader.boolean(record, 'thought', path);
-      return { functionCall, ...(thought === undefined ? {} : { thought }), ...(signature === undefined ? {} : { thoughtSignature: signature }) };
+      return { functionCall, ...(thought === undefined ? {} : { thought }), ...extras };
     }
     case 'functionResponse': {
       const response = readCallLike(reader, record['functionResponse'], joinPath(path, 'functionResponse'), 'response');
@@ -75,6 +79,20 @@ export function readPart(reader: JsonReader, value: unknown, path: string): Part
       return { codeExecutionResult: output === undefined ? { outcome } : { outcome, output } };
     }
   }
+}
+
+// Provider name → a JSON object, kept as it is (its JSON is checked with the event's).
+function readProviderMetadata(reader: JsonReader, value: unknown, path: string): ProviderMetadata | undefined {
+  if (value === undefined) return undefined;
+  const record = reader.object(value, path, 'an object of provider names to objects');
+  if (record === undefined) return undefined;
+  const metadata: ProviderMetadata = {};
+  for (const [provider, entry] of Object.entries(record)) {
+    const data = reader.object(entry, joinPath(path, provider), 'an object');
+    // Own properties only: a provider named __proto__ stays a key.
+    if (data !== undefined) setOwn(metadata, provider, data);
+  }
+  return metadata;
 }
 
 function readCallLike(

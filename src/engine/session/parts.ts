@@ -11,3 +11,10 @@ export function isFunctionCallPart(part: Part): part is FunctionCallPart {
 export function isFunctionResponsePart(part: Part): part is FunctionResponsePart {
   return 'functionResponse' in part;
 }
+
+/** The part without its providers' opaque data (`providerMetadata`), for a receiver that has no field for it. */
+export function withoutProviderMetadata(part: Part): Part {
+  if (!('providerMetadata' in part)) return part;
+  const { providerMetadata: _metadata, ...rest } = part;
+  return rest;
+}

@@ -85,7 +85,8 @@ function stableBlockPositions(messages: readonly AnthropicMessage[], origins: re
 function markable(messages: readonly AnthropicMessage[], positions: readonly { message: number; block: number }[], at: number): { message: number; block: number } | undefined {
   for (let index = at; index >= 0; index--) {
     const position = positions[index] as { message: number; block: number };
-    if (messages[position.message]?.content[position.block]?.type !== 'thinking') return position;
+    const type = messages[position.message]?.content[position.block]?.type;
+    if (type !== 'thinking' && type !== 'redacted_thinking') return position;
   }
   return undefined;
 }

@@ -7,6 +7,7 @@ export type CacheControl = { type: 'ephemeral'; ttl?: '1h' };
 export type AnthropicBlock = (
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string; content: string | AnthropicToolReference[] }
   | { type: 'image'; source: { type: 'base64'; media_type: AnthropicImageType; data: string } | { type: 'url'; url: string } }

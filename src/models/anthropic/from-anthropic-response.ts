@@ -22,6 +22,8 @@ export type AnthropicResponseBlock = {
   id?: string;
   name?: string;
   input?: unknown;
+  /** A `redacted_thinking` block's encrypted thinking. */
+  data?: string;
 };
 
 /** The parts of a Messages API response read here. */
@@ -41,7 +43,7 @@ export type AnthropicStreamEvent = {
   usage?: AnthropicUsage | null;
 };
 
-/** A response as a model response: text, thinking (with its signature) and tool calls (with their ids). */
+/** A response as a model response: text, thinking (with its signature, or redacted) and tool calls (with their ids). */
 export function fromAnthropicResponse(message: AnthropicResponse): ModelResponse {
   const parts = message.content.flatMap(toPart);
   const usage = message.usage === undefined || message.usage === null ? undefined : toUsage(message.usage);
@@ -60,8 +62,11 @@ function toPart(block: AnthropicResponseBlock): Part[] {
       return [{ text: block.thinking ?? '', thought: true, ...(block.signature === undefined || block.signature === '' ? {} : { thoughtSignature: block.signature }) }];
     case 'tool_use':
       return [{ functionCall: { id: block.id ?? '', name: block.name ?? '', args: isRecord(block.input) ? block.input : {} } }];
+    case 'redacted_thinking':
+      // Thinking the model may not show: an empty thought whose data goes back to Anthropic, and nowhere else.
+      return [{ text: '', thought: true, providerMetadata: { anthropic: { redactedThinking: block.data ?? '' } } }];
     default:
-      // Redacted thinking and server-side tool blocks have no part to live in.
+      // Server-side tool blocks have no part to live in.
       return [];
   }
 }

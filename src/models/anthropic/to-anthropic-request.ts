@@ -114,6 +114,9 @@ function isToolResult(block: AnthropicBlock): boolean {
 function toBlocks(part: Part, role: AnthropicMessage['role'], ids: CallIds, messageIndex: number, partIndex: number, loading: Loading | undefined): AnthropicBlock[] {
   if ('text' in part) {
     if (part.thought === true) {
+      // Redacted thinking goes back as it came, in the assistant turn it came in (Anthropic checks it is unchanged).
+      const redacted = part.providerMetadata?.['anthropic']?.['redactedThinking'];
+      if (typeof redacted === 'string') return role === 'assistant' ? [{ type: 'redacted_thinking', data: redacted }] : [];
       // Anthropic rejects thinking it did not sign, and thinking only belongs in its own turns.
       return role === 'assistant' && part.thoughtSignature !== undefined && part.thoughtSignature !== '' ? [{ type: 'thinking', thinking: part.text, signature: part.thoughtSignature }] : [];
     }

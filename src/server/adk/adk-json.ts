@@ -1,4 +1,5 @@
-import type { Part } from '../../contracts/content.js';
+import type { Content, Part } from '../../contracts/content.js';
+import { withoutProviderMetadata } from '../../engine/session/parts.js';
 import type { StoredArtifact } from '../../contracts/artifact.js';
 import type { Event, Usage } from '../../contracts/event.js';
 import type { Session } from '../../contracts/session.js';
@@ -23,12 +24,21 @@ export type AdkEventJson = Record<string, unknown> & { id: string; invocationId:
 
 export type AdkSessionJson = { id: string; appName: string; userId: string; state: Record<string, unknown>; events: AdkEventJson[]; lastUpdateTime: number };
 
+/**
+ * A message as ADK's Part model takes it: ADK has no field for providers' opaque data (its models refuse unknown
+ * fields), so it is left out; the part itself stays.
+ */
+function adkContent(content: Content): Content {
+  if (!content.parts.some((part) => 'providerMetadata' in part)) return content;
+  return { ...content, parts: content.parts.map(withoutProviderMetadata) };
+}
+
 /** An event as ADK serializes it. */
 export function toAdkEvent(event: Event): AdkEventJson {
   const { actions } = event;
   const usage = event.usage === undefined ? undefined : toUsageMetadata(event.usage);
   return {
-    ...(event.content === undefined ? {} : { content: event.content }),
+    ...(event.content === undefined ? {} : { content: adkContent(event.content) }),
     ...(event.partial === true ? { partial: true } : {}),
     ...(event.errorCode === undefined ? {} : { errorCode: event.errorCode }),
     ...(event.errorMessage === undefined ? {} : { errorMessage: event.errorMessage }),
