@@ -302,3 +302,16 @@ describe('a built-in tool of an agent', () => {
     );
   });
 });
+
+describe('a refusal under retries', () => {
+  it('is thrown as it is, once, not turned into a model error nor retried', async () => {
+    const server = await serve(() => OPENAI.reply);
+    const model = createOpenAIModel({ model: 'gpt-5', apiKey: 'sk-long-enough-key', baseURL: `${server.url}/v1`, env: {}, retry: { maxRetries: 3, initialDelayMs: 1 } });
+    const error = await model.generate(request({ safetySettings: [] })).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(AgentctxError.isInstance(error) && [error.name, error.code]).toEqual(['ValidationError', 'invalid_input']);
+    expect(server.received).toEqual([]);
+  });
+});

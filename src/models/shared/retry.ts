@@ -1,3 +1,4 @@
+import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import { ModelError } from '../../contracts/errors/model-error.js';
 import type { Model, ModelCallOptions, ModelMiddlewareCall, ModelStreamChunk } from '../../contracts/model.js';
 import { toModelError } from './to-model-error.js';
@@ -46,6 +47,8 @@ export function withRetries(model: Model, options: RetryOptions = {}): Model {
       } catch (error) {
         stopTimer();
         unlink();
+        // A request the adapter refused (a config field its provider lacks) is the caller's to fix: not retried, kept as it is.
+        if (AgentctxError.isInstance(error) && !ModelError.isInstance(error)) throw error;
         // The caller's abort wins over the attempt's own timeout, which may have fired first.
         const failure = toModelError(error, { provider: model.provider, signal: callOptions?.signal?.aborted === true ? callOptions.signal : signal });
         if (!failure.retryable || tries >= maxRetries || callOptions?.signal?.aborted === true) throw failure;
