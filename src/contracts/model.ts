@@ -79,6 +79,21 @@ export type ModelCallOptions = {
   session?: CallSession | undefined;
 };
 
+/** What an embedding call is for and how long its vectors are; a call's abort signal and wire observer too. */
+export type EmbedOptions = Pick<ModelCallOptions, 'signal' | 'wire'> & {
+  /** The vectors' length, for models that can shorten theirs (OpenAI's `dimensions`, Gemini's `outputDimensionality`). */
+  dimensions?: number | undefined;
+  /** What the texts are for: `query` (a search) or `document` (what is searched); Gemini tunes its vectors to it. */
+  purpose?: 'query' | 'document' | undefined;
+};
+
+/** One vector per text, in the texts' order, and what the provider counted. */
+export type EmbedResponse = {
+  embeddings: number[][];
+  /** `promptTokens`: the input tokens billed; absent when the provider reports none (Gemini's API). */
+  usage?: Usage;
+};
+
 /**
  * A language model behind any provider. Implementations must not change the request they are given, must honour
  * the abort signal, and must throw (rather than return) when the call itself failed.
@@ -103,6 +118,11 @@ export type Model = {
   generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse>;
   /** Streams the response; ends with one chunk that is not partial and holds the whole response. */
   stream?(request: LlmRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamChunk>;
+  /**
+   * Turns texts into vectors (an embedding model: `text-embedding-3-small`, `gemini-embedding-001`), for semantic
+   * search. Priced like a call: its usage under the model's input price (`costOfCall`).
+   */
+  embed?(texts: readonly string[], options?: EmbedOptions): Promise<EmbedResponse>;
 };
 
 /** One call as a middleware sees it: the request and options it was made with, and the model it wraps. */
@@ -123,4 +143,5 @@ export type ModelMiddleware = {
   generate?: (call: ModelMiddlewareCall<Promise<ModelResponse>>) => Promise<ModelResponse>;
   stream?: (call: ModelMiddlewareCall<AsyncIterable<ModelStreamChunk>>) => AsyncIterable<ModelStreamChunk>;
   countTokens?: (call: ModelMiddlewareCall<Promise<number>>) => Promise<number>;
+  embed?: (call: { texts: readonly string[]; options: EmbedOptions | undefined; next: (texts: readonly string[], options?: EmbedOptions) => Promise<EmbedResponse>; model: Model }) => Promise<EmbedResponse>;
 };

@@ -1,11 +1,12 @@
-import { GoogleGenAI, type CountTokensParameters, type CreateCachedContentConfig, type GenerateContentConfig, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
+import { GoogleGenAI, type CountTokensParameters, type CreateCachedContentConfig, type EmbedContentConfig, type GenerateContentConfig, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
 import type { Usage } from '../../contracts/event.js';
-import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
+import type { EmbedOptions, EmbedResponse, Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import { requireApiKey } from '../shared/credentials.js';
 import { withoutSecrets } from '../shared/redact-secrets.js';
 import { withRetrySetting, type RetryOptions } from '../shared/retry.js';
 import { baseURLFrom, type ProviderSettings } from '../shared/settings.js';
+import { ModelError } from '../../contracts/errors/model-error.js';
 import { toModelError } from '../shared/to-model-error.js';
 import { tapWire, type WireTap } from '../shared/wire-tap.js';
 import { GeminiContextCache, refusesCache, type CachePlan, type GeminiCacheService } from './context-cache.js';
@@ -137,6 +138,22 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
         throw toModelError(error, geminiErrorContext(signal));
       }
     },
+    async embed(texts: readonly string[], options?: EmbedOptions): Promise<EmbedResponse> {
+      if (texts.length === 0) return { embeddings: [] };
+      const signal = options?.signal;
+      const wire = tap(options);
+      try {
+        const answer = await ai.models.embedContent({ model: modelId, contents: [...texts], config: toEmbedConfig(options, wire) });
+        const embeddings = (answer.embeddings ?? []).map((embedding) => embedding.values ?? []);
+        if (embeddings.length !== texts.length) throw new ModelError({ provider: 'google', message: `asked for ${texts.length} embeddings, got ${embeddings.length}`, retryable: false });
+        // The Gemini API reports no token count for embeddings.
+        return { embeddings };
+      } catch (error) {
+        throw toModelError(error, geminiErrorContext(signal));
+      } finally {
+        wire?.answered();
+      }
+    },
   };
   return withRetrySetting(withoutSecrets(model, [apiKey]), settings.retry);
 }
@@ -185,6 +202,16 @@ function uncached(request: GeminiRequest): CachePlan {
 
 function withUsage(response: ModelResponse, usage: Usage | undefined): ModelResponse {
   return usage === undefined ? response : { ...response, usage };
+}
+
+// What the texts are for, as the task types Gemini tunes its vectors to; through the call's wire tap when it has one.
+function toEmbedConfig(options: EmbedOptions | undefined, wire: WireTap | undefined): EmbedContentConfig {
+  return {
+    ...(options?.purpose === undefined ? {} : { taskType: options.purpose === 'query' ? 'RETRIEVAL_QUERY' : 'RETRIEVAL_DOCUMENT' }),
+    ...(options?.dimensions === undefined ? {} : { outputDimensionality: options.dimensions }),
+    ...(options?.signal === undefined ? {} : { abortSignal: options.signal }),
+    ...(wire === undefined ? {} : { httpOptions: { fetch: wire.fetch } }),
+  };
 }
 
 function toSdkCount(request: GeminiCountRequest, signal: AbortSignal | undefined): CountTokensParameters {

@@ -1,11 +1,12 @@
 import { APIConnectionError, APIError, APIUserAbortError, OpenAI } from 'openai';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
-import type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
+import type { EmbedOptions, EmbedResponse, Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import { requireApiKey, usableKey } from '../shared/credentials.js';
 import { withoutSecrets } from '../shared/redact-secrets.js';
 import { withRetrySetting, type RetryOptions } from '../shared/retry.js';
 import { baseURLFrom, environmentOf, nonEmpty, type Environment, type ProviderSettings } from '../shared/settings.js';
+import { ModelError } from '../../contracts/errors/model-error.js';
 import { toModelError, type ModelErrorContext, type ProviderFailure } from '../shared/to-model-error.js';
 import { rootMessage } from '../shared/transport-errors.js';
 import { tapWire, type WireTap } from '../shared/wire-tap.js';
@@ -153,6 +154,25 @@ function chatCompletionsModel(config: ClientConfig): Model {
         wire?.answered(assembler.usage());
       }
       yield { ...assembler.finish(), partial: false };
+    },
+    async embed(texts: readonly string[], options?: EmbedOptions): Promise<EmbedResponse> {
+      if (texts.length === 0) return { embeddings: [] };
+      const signal = options?.signal;
+      const wire = tap(options);
+      let usage: unknown;
+      try {
+        // Floats asked for by name: the SDK otherwise asks for base64 and decodes it, so the wire would not show them.
+        const answer = await clientFor(wire).embeddings.create({ model: config.modelId, input: [...texts], encoding_format: 'float', ...(options?.dimensions === undefined ? {} : { dimensions: options.dimensions }) }, { signal });
+        usage = answer.usage;
+        const embeddings = [...answer.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
+        if (embeddings.length !== texts.length) throw new ModelError({ provider: config.provider, message: `asked for ${texts.length} embeddings, got ${embeddings.length}`, retryable: false });
+        const tokens = answer.usage?.prompt_tokens;
+        return { embeddings, ...(typeof tokens === 'number' ? { usage: { promptTokens: tokens, outputTokens: 0, totalTokens: tokens } } : {}) };
+      } catch (error) {
+        throw toModelError(error, errorContext(config, signal));
+      } finally {
+        wire?.answered(usage);
+      }
     },
   }, [config.apiKey]);
 }

@@ -44,6 +44,7 @@ export function withoutSecrets(model: Model, secrets: readonly (string | undefin
   return wrapModel(model, {
     generate: ({ request, options, next }) => next(request, options).catch(rejectClean),
     countTokens: ({ request, options, next }) => next(request, options).catch(rejectClean),
+    embed: ({ texts, options, next }) => next(texts, options).catch(rejectClean),
     async *stream({ request, options, next }): AsyncGenerator<ModelStreamChunk> {
       try {
         yield* next(request, options);

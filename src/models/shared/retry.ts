@@ -62,6 +62,7 @@ export function withRetries(model: Model, options: RetryOptions = {}): Model {
   return wrapModel(model, {
     generate: retried,
     countTokens: retried,
+    embed: async ({ texts, options: callOptions, next }) => (await attempt((inner) => next(texts, { ...callOptions, signal: inner.signal }), callOptions)).value,
     async *stream({ request, options: callOptions, next }): AsyncGenerator<ModelStreamChunk> {
       // Open the stream and read its first chunk under retry; then hand the rest through.
       const { value: opened, release } = await attempt(

@@ -16,6 +16,11 @@ export function wrapModel(model: Model, middleware: ModelMiddleware): Model {
   };
   if (model.stream !== undefined) wrapped.stream = around(model, model.stream.bind(model), middleware.stream);
   if (model.countTokens !== undefined) wrapped.countTokens = around(model, model.countTokens.bind(model), middleware.countTokens);
+  if (model.embed !== undefined) {
+    const next = model.embed.bind(model);
+    const wrap = middleware.embed;
+    wrapped.embed = wrap === undefined ? next : (texts, options) => wrap({ texts, options, next, model });
+  }
   return wrapped;
 }
 
