@@ -7,13 +7,14 @@
  * `agentctx/tokens`, `agentctx/adk` (ADK's profile and Python values), `agentctx/models`, the stores, the server,
  * the web inspector and `agentctx/testing`.
  */
-export { llmAgent, loopAgent, parallelAgent, sequentialAgent } from './engine/agent/define-agent.js';
+export { customAgent, llmAgent, loopAgent, parallelAgent, sequentialAgent } from './engine/agent/define-agent.js';
 export type { LlmAgentConfig, WorkflowAgentConfig } from './engine/agent/define-agent.js';
 export { createAgentTree } from './engine/agent/agent-tree.js';
 export type {
   AgentDefinition,
   AgentNode,
   AgentTree,
+  CustomAgentDefinition,
   Extension,
   Instruction,
   InstructionProvider,
@@ -56,7 +57,7 @@ export type { ArtifactStore } from './contracts/artifact-store.js';
 export { binaryArtifact, textArtifact } from './engine/session/artifacts.js';
 export { createInMemoryArtifactStore } from './engine/session/in-memory-artifact-store.js';
 
-export type { CallSession, Model, ModelCallOptions, ModelResponse, ModelStreamChunk, StablePrefix } from './contracts/model.js';
+export type { Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from './contracts/model.js';
 export type { ModelCallRecord } from './contracts/model-call.js';
 export type { LlmRequest, RequestConfig, ToolDeclaration } from './contracts/request.js';
 

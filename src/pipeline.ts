@@ -7,7 +7,8 @@
 export { defaultPipeline, harnessPipeline } from './presets/pipelines.js';
 export { checkPipeline, defineProcessor, insertProcessor, removeProcessor, replaceProcessor } from './engine/assembly/pipeline.js';
 export type { ProcessorPosition } from './engine/assembly/pipeline.js';
-export type { AssemblyContext, Processor, ProcessorPlacement, Setting, SettingKey } from './contracts/agent.js';
+export type { AssemblyContext, CustomAgentContext, CustomAgentReply, LlmAgentNode, Processor, ProcessorPlacement, Setting, SettingKey } from './contracts/agent.js';
+export type { CustomAgentConfig } from './engine/agent/define-agent.js';
 export { draftMessage, emptyDraft, joinSystemBlocks, withLeadingSystemBlock, withSystemBlock, withTool } from './engine/assembly/draft.js';
 export type { DraftMessage, DraftTool, RequestDraft, SystemBlock } from './contracts/draft.js';
 export type { EditTarget, ProcessorTrace, Provenance, RequestEdit, RequestRemoval } from './contracts/provenance.js';

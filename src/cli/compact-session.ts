@@ -1,4 +1,4 @@
-import type { AgentNode, LlmAgentDefinition } from '../contracts/agent.js';
+import type { AgentNode } from '../contracts/agent.js';
 import type { EventsCompactionConfig } from '../contracts/compaction.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
 import type { Event } from '../contracts/event.js';
@@ -106,7 +106,7 @@ async function chooseSummarizer(options: SessionCompactOptions, root: AgentNode,
     return { summarizer: new ExtractiveSummarizer(), label: 'extractive' };
   }
   if (options.summarizer !== 'model') throw new UsageError(`--summarizer must be extractive or model, got '${options.summarizer}'.`);
-  const model = options.model ?? (root.definition as LlmAgentDefinition).model;
+  const model = options.model ?? (isLlmAgent(root.definition) ? root.definition.model : undefined);
   if (model === undefined) throw new UsageError(`Agent '${root.name}' names no model for the summarizer.`, 'Pass --model <name>.');
   return { summarizer: new LlmSummarizer({ model: await runtime.model(model), profile }), label: `model (${model})`, model };
 }

@@ -81,15 +81,53 @@ export type WorkflowAgentDefinition = AgentBase & {
   readonly maxIterations?: number;
 };
 
-export type AgentDefinition = LlmAgentDefinition | WorkflowAgentDefinition;
+/** What a custom agent yields of its own: the runner makes it an event of the agent and stores it. */
+export type CustomAgentReply = {
+  readonly content?: Content;
+  /** End the loop around this agent (as a tool's `escalate` does). */
+  readonly escalate?: boolean;
+  /** Hand the conversation to this agent when this one ends (a sub-agent, its parent or a peer, by name). */
+  readonly transferToAgent?: string;
+};
 
-/** An agent in its tree: the definition with its parent and children. */
-export type AgentNode = {
-  readonly definition: AgentDefinition;
+/**
+ * What a custom agent's `run` gets: its invocation as a callback sees it (state written here travels on the next reply
+ * it yields, or on an event of its own at the end), the session's events so far, and its sub-agents to run.
+ */
+export type CustomAgentContext = CallbackContext & {
+  /** The session's events as the agent starts (read-only). */
+  readonly events: readonly Event[];
+  /** Aborted when the invocation is cancelled. */
+  readonly signal: AbortSignal | undefined;
+  /**
+   * Runs one of its sub-agents, by name, to its end: its events are stored as they come; yield them on
+   * (`yield* agent.runSubAgent('writer')`) so the caller sees them, or read them and yield replies of your own.
+   */
+  runSubAgent(name: string): AsyncGenerator<Event>;
+};
+
+/**
+ * An agent whose logic is code (ADK's `BaseAgent` subclass: a router, a code step): `run` yields replies, which the
+ * runner stores as this agent's events, and its sub-agents' events from `runSubAgent`. Workflow agents, transfers,
+ * agent tools, `inspect` and the servers treat it like any other agent.
+ */
+export type CustomAgentDefinition = AgentBase & {
+  readonly kind: 'custom';
+  run(agent: CustomAgentContext): AsyncIterable<CustomAgentReply | Event>;
+};
+
+export type AgentDefinition = LlmAgentDefinition | WorkflowAgentDefinition | CustomAgentDefinition;
+
+/** An agent in its tree: the definition with its parent and children; `AgentNode<LlmAgentDefinition>` once narrowed. */
+export type AgentNode<D extends AgentDefinition = AgentDefinition> = {
+  readonly definition: D;
   readonly name: string;
   readonly parent: AgentNode | undefined;
   readonly children: readonly AgentNode[];
 };
+
+/** A node whose agent talks to a model (`isLlmNode` narrows to it). */
+export type LlmAgentNode = AgentNode<LlmAgentDefinition>;
 
 export type AgentTree = {
   readonly root: AgentNode;
@@ -241,7 +279,7 @@ export type PluginHooks = {
    * agentctx's own: the request of the next model call is assembled, before any `beforeModel` hook sees it. A hook may
    * append events (a compaction) and ask for the request to be built again from the session as it now is.
    */
-  afterAssembly?(args: { agent: AgentNode; branch: string | undefined; context: InvocationContext; assembled: AssembledRequest }): Maybe<{ reassemble: boolean }>;
+  afterAssembly?(args: { agent: LlmAgentNode; branch: string | undefined; context: InvocationContext; assembled: AssembledRequest }): Maybe<{ reassemble: boolean }>;
   /** Before a model call; may edit the request in place, or return a response that replaces the call. */
   beforeModel?(args: { agent: AgentNode; context: CallbackContext; request: LlmRequest }): Maybe<ModelResponse>;
   /** After a model call; returning a response replaces the model's. */

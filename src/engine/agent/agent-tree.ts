@@ -1,4 +1,4 @@
-import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition } from '../../contracts/agent.js';
+import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition, LlmAgentNode } from '../../contracts/agent.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Toolset } from '../../contracts/tool.js';
@@ -47,6 +47,11 @@ export function createAgentTree(root: AgentDefinition): AgentTree {
 
 export function isLlmAgent(definition: AgentDefinition): definition is LlmAgentDefinition {
   return definition.kind === 'llm';
+}
+
+/** Whether a node's agent talks to a model: its definition is then an `LlmAgentDefinition`, with no cast. */
+export function isLlmNode(node: AgentNode): node is LlmAgentNode {
+  return node.definition.kind === 'llm';
 }
 
 /** Every toolset of these agents, their sub-agents and the agents their agent tools run, once each, in order. */

@@ -1,4 +1,4 @@
-import type { AgentMode, IncludeContents, LlmAgentDefinition, WorkflowAgentDefinition } from '../../contracts/agent.js';
+import type { AgentMode, CustomAgentDefinition, IncludeContents, LlmAgentDefinition, WorkflowAgentDefinition } from '../../contracts/agent.js';
 import type { Tool, Toolset } from '../../contracts/tool.js';
 import type { ContextCompactor } from '../../contracts/compaction.js';
 import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
@@ -99,6 +99,32 @@ function checkCompactor(compactor: ContextCompactor, path: string): ValidationIs
   }
   if (compactor.summarizer !== undefined && typeof compactor.summarizer?.summarize !== 'function') issues.push({ path: `${path}.summarizer`, message: 'expected a summarizer (an object with summarize)' });
   return issues;
+}
+
+/** What `customAgent` takes: a name, its sub-agents (which `run` may run), and its logic. */
+export type CustomAgentConfig = Pick<CustomAgentDefinition, 'name' | 'run'> & Partial<Pick<CustomAgentDefinition, 'description' | 'subAgents'>>;
+
+/**
+ * Defines an agent whose logic is code (ADK's `BaseAgent` subclass): `run` is an async generator that yields replies
+ * (`{ content }`, `{ escalate: true }`, `{ transferToAgent }`), each stored as this agent's event, and its sub-agents'
+ * events (`yield* agent.runSubAgent(name)`).
+ *
+ * @example
+ * const router = customAgent({
+ *   name: 'router',
+ *   subAgents: [billing, support],
+ *   async *run(agent) {
+ *     const text = JSON.stringify(agent.userContent ?? '');
+ *     yield* agent.runSubAgent(/invoice|refund/.test(text) ? 'billing' : 'support');
+ *   },
+ * });
+ */
+export function customAgent(config: CustomAgentConfig): CustomAgentDefinition {
+  const issues: ValidationIssue[] = [];
+  checkAgentName(config.name, issues);
+  if (typeof config.run !== 'function') issues.push({ path: 'run', message: 'expected a function (an async generator of replies and events)' });
+  throwIfIssues(config.name, issues);
+  return Object.freeze({ kind: 'custom', name: config.name, description: config.description ?? '', subAgents: Object.freeze([...(config.subAgents ?? [])]), run: config.run });
 }
 
 /** Runs its sub-agents one after another. */

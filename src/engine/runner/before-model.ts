@@ -1,4 +1,4 @@
-import type { Extension, LlmAgentDefinition } from '../../contracts/agent.js';
+import type { Extension } from '../../contracts/agent.js';
 import type { CallbackContext } from '../../contracts/contexts.js';
 import type { ModelResponse } from '../../contracts/model.js';
 import type { AssembledRequest, Provenance } from '../../contracts/provenance.js';
@@ -7,7 +7,7 @@ import type { Source } from '../../contracts/source.js';
 import { reconcileProvenance } from '../assembly/reconcile-provenance.js';
 import { cloneRequest } from '../assembly/request-json.js';
 import { hasHook, runHook } from './hooks.js';
-import type { AgentRun } from './invocation.js';
+import type { AgentRun, LlmAgentRun } from './invocation.js';
 
 /** The request as the model will get it, after the `beforeModel` hooks, and the answer one of them gave instead. */
 export type BeforeModel = {
@@ -23,8 +23,8 @@ export type BeforeModel = {
  * the request in place; after each one that did, provenance is brought in line with the edited request, so what it
  * wrote is attributed to it and what it left keeps its source.
  */
-export async function runBeforeModel(run: AgentRun, assembled: AssembledRequest, sources: readonly Extension[], context: CallbackContext): Promise<BeforeModel> {
-  const agent = run.node.definition as LlmAgentDefinition;
+export async function runBeforeModel(run: LlmAgentRun, assembled: AssembledRequest, sources: readonly Extension[], context: CallbackContext): Promise<BeforeModel> {
+  const agent = run.node.definition;
   const callbacks = agent.callbacks?.beforeModel;
   if (callbacks === undefined && !hasHook(sources, 'beforeModel')) return { request: assembled.request, provenance: assembled.provenance, edited: false, response: undefined };
 

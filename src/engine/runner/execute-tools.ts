@@ -13,7 +13,7 @@ import { Deadline } from './deadline.js';
 import { firstResult } from './first-result.js';
 import { firstHook, hookSources } from './hooks.js';
 import { noteSaved, type SavedVersion } from './saved-artifacts.js';
-import type { AgentRun } from './invocation.js';
+import type { AgentRun, LlmAgentRun } from './invocation.js';
 import { runAgentTool } from './run-agent-tool.js';
 import { addAttributes, openSpan } from '../telemetry/spans.js';
 
@@ -29,8 +29,8 @@ export type AnsweredCalls = { event: Event; endInvocation?: { code: string; mess
  * model can act on; the invocation goes on. `callIndex` is the recorded call that asked, which calls made by agent
  * tools are linked to.
  */
-export async function executeFunctionCalls(run: AgentRun, calls: readonly FunctionCall[], assembled: Pick<AssembledRequest, 'tools' | 'handlers'>, callIndex?: number): Promise<AnsweredCalls> {
-  const agent = run.node.definition as LlmAgentDefinition;
+export async function executeFunctionCalls(run: LlmAgentRun, calls: readonly FunctionCall[], assembled: Pick<AssembledRequest, 'tools' | 'handlers'>, callIndex?: number): Promise<AnsweredCalls> {
+  const agent = run.node.definition;
   const tools = callableTools(run, agent, assembled.tools);
   const handlers = new Map(assembled.handlers.map((tool) => [tool.name, tool]));
   const results = await Promise.all(calls.map((call) => executeCall(run, agent, call, tools, handlers, callIndex)));

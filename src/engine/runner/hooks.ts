@@ -1,4 +1,4 @@
-import type { LlmAgentDefinition, Extension, PluginHooks } from '../../contracts/agent.js';
+import type { Extension, PluginHooks } from '../../contracts/agent.js';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import { isLlmAgent } from '../agent/agent-tree.js';
 import type { AgentRun } from './invocation.js';
@@ -12,7 +12,7 @@ export type HookAnswer<K extends HookName> = Exclude<Awaited<ReturnType<Hook<K>>
 export function hookSources(run: AgentRun): readonly Extension[] {
   const plugins = run.invocation.settings.plugins;
   const definition = run.node.definition;
-  const own = isLlmAgent(definition) ? (definition as LlmAgentDefinition).extensions : [];
+  const own = isLlmAgent(definition) ? definition.extensions : [];
   if (own.length === 0) return plugins;
   return plugins.length === 0 ? own : [...plugins, ...own];
 }

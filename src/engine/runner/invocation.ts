@@ -1,4 +1,4 @@
-import type { AgentNode, AgentTree, LlmAgentDefinition, Plugin, InvocationContext, Processor } from '../../contracts/agent.js';
+import type { AgentNode, AgentTree, LlmAgentNode, Plugin, InvocationContext, Processor } from '../../contracts/agent.js';
 import type { ArtifactStore } from '../../contracts/artifact-store.js';
 import type { ArtifactTextReader } from '../../contracts/artifact.js';
 import type { Content } from '../../contracts/content.js';
@@ -42,7 +42,7 @@ export type RunnerSettings = {
   readonly calls: ModelCallLog | undefined;
   readonly artifacts: ArtifactStore | undefined;
   /** The model an agent uses, resolved once per agent. */
-  readonly modelFor: (agent: LlmAgentDefinition, node: AgentNode) => Promise<Model>;
+  readonly modelFor: (node: AgentNode) => Promise<Model>;
   /** The runner's pipeline, which takes the place of the agents' own. */
   readonly pipeline: readonly Processor[] | undefined;
   /** The pipeline of an agent when neither the runner nor the agent names one. */
@@ -259,7 +259,7 @@ export class Invocation {
         this.#outbox.push(stored);
         return stored;
       },
-      modelFor: (node) => this.settings.modelFor(node.definition as LlmAgentDefinition, node),
+      modelFor: (node) => this.settings.modelFor(node),
       newId: () => this.settings.newId(),
     };
     return this.#context;
@@ -285,6 +285,9 @@ export type AgentRun = {
   /** The span of this agent run (or of the tool call an agent tool runs in); the invocation's when absent. */
   readonly span?: TelemetrySpan | undefined;
 };
+
+/** The run of an agent that talks to a model: its node narrowed once, where the dispatcher chose the model loop. */
+export type LlmAgentRun = AgentRun & { readonly node: LlmAgentNode };
 
 /** Thrown out of `run` when the runner cannot start at all (no such session, no model); never for model or tool failures. */
 export function configurationError(message: string, hint: string): AgentctxError {

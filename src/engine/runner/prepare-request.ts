@@ -1,17 +1,17 @@
-import type { LlmAgentDefinition, AssemblyContext } from '../../contracts/agent.js';
+import type { AssemblyContext } from '../../contracts/agent.js';
 import type { Event } from '../../contracts/event.js';
 import type { Model } from '../../contracts/model.js';
 import type { AssembledRequest } from '../../contracts/provenance.js';
 import { assemble, extensionsInEffect } from '../assembly/assemble.js';
 import { everyHook, hookSources } from './hooks.js';
-import type { AgentRun } from './invocation.js';
+import type { LlmAgentRun } from './invocation.js';
 
 /**
  * The request for an agent's next model call: assembled from the session as it stands, then handed to the
  * `afterAssembly` hooks (a compaction may change the history there), and built again when one asks for it. Events the
  * hooks appended reach the caller first.
  */
-export async function* prepareRequest(run: AgentRun, model: Model): AsyncGenerator<Event, AssembledRequest> {
+export async function* prepareRequest(run: LlmAgentRun, model: Model): AsyncGenerator<Event, AssembledRequest> {
   const capabilities = { preserveFunctionCallIds: model.pairsCallsById === true, loadsDeferredTools: model.loadsDeferredTools === true };
   const assembled = await assembleFor(run, capabilities);
   const sources = hookSources(run);
@@ -24,10 +24,10 @@ export async function* prepareRequest(run: AgentRun, model: Model): AsyncGenerat
 // What the model's provider does with a request that assembly adapts to.
 type ModelCapabilities = { preserveFunctionCallIds: boolean; loadsDeferredTools: boolean };
 
-function assembleFor(run: AgentRun, { preserveFunctionCallIds, loadsDeferredTools }: ModelCapabilities): Promise<AssembledRequest> {
+function assembleFor(run: LlmAgentRun, { preserveFunctionCallIds, loadsDeferredTools }: ModelCapabilities): Promise<AssembledRequest> {
   const { invocation, node, branch } = run;
   const { settings, session } = invocation;
-  const agent = node.definition as LlmAgentDefinition;
+  const agent = node.definition;
   const context: AssemblyContext = {
     tree: settings.tree,
     node,

@@ -61,7 +61,7 @@ export async function runAgentTool(run: AgentRun, target: NonNullable<Tool['agen
 // An agent tool carries its agent typed loosely (tools do not know agents); it must be a whole definition.
 function asAgentDefinition(target: NonNullable<Tool['agent']>): AgentDefinition {
   const candidate = target as Partial<AgentDefinition>;
-  if (['llm', 'sequential', 'parallel', 'loop'].includes(String(candidate.kind)) && Array.isArray(candidate.subAgents)) return target as AgentDefinition;
+  if (['llm', 'sequential', 'parallel', 'loop', 'custom'].includes(String(candidate.kind)) && Array.isArray(candidate.subAgents)) return target as AgentDefinition;
   throw new TypeError(`the tool's agent '${target.name}' is not an agent definition (make agent tools with agentTool(llmAgent({ … })))`);
 }
 

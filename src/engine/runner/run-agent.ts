@@ -1,6 +1,7 @@
-import type { AgentNode, WorkflowAgentDefinition } from '../../contracts/agent.js';
+import type { AgentNode, CustomAgentDefinition, WorkflowAgentDefinition } from '../../contracts/agent.js';
+import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Event } from '../../contracts/event.js';
-import { isLlmAgent } from '../agent/agent-tree.js';
+import { isLlmAgent, isLlmNode } from '../agent/agent-tree.js';
 import { stateActions } from '../state/state-changes.js';
 import { createCallbackContext } from './contexts.js';
 import { firstResult } from './first-result.js';
@@ -8,6 +9,7 @@ import { firstHook, hookSources } from './hooks.js';
 import type { AgentRun } from './invocation.js';
 import { mergeStreams } from './merge-streams.js';
 import { openSpan } from '../telemetry/spans.js';
+import { runCustomAgent } from './run-custom-agent.js';
 import { runLlmAgent } from './run-llm-agent.js';
 
 /**
@@ -31,13 +33,9 @@ export async function* runAgent(given: AgentRun): AsyncGenerator<Event> {
   try {
     const skip = yield* agentHook(run, 'beforeAgent');
     if (skip) return;
-    if (isLlmAgent(definition)) {
-      const outcome = yield* runLlmAgent(run);
-      // The agent it hands over to runs beside it, under the same parent.
-      if (outcome.transferTo !== undefined) yield* runAgent({ invocation, node: outcome.transferTo, branch: run.branch, span: given.span });
-    } else {
-      yield* runWorkflow(run, definition);
-    }
+    const outcome = yield* runOwnLogic(run);
+    // The agent it hands over to runs beside it, under the same parent.
+    if (outcome.transferTo !== undefined) yield* runAgent({ invocation, node: outcome.transferTo, branch: run.branch, span: given.span });
     if (!invocation.ended) yield* agentHook(run, 'afterAgent');
   } catch (error) {
     span.fail(error);
@@ -66,18 +64,40 @@ async function* agentHook(run: AgentRun, kind: 'beforeAgent' | 'afterAgent'): As
   return content !== undefined;
 }
 
-async function* runWorkflow(run: AgentRun, definition: WorkflowAgentDefinition): AsyncGenerator<Event> {
+/** What an agent's own logic ends with: the agent it hands the conversation to, if any. */
+type Outcome = { transferTo?: AgentNode };
+
+// The node's kind is narrowed here, once: each kind's runner takes a node of its kind.
+function runOwnLogic(run: AgentRun): AsyncGenerator<Event, Outcome> {
+  const { node } = run;
+  if (isLlmNode(node)) return runLlmAgent({ ...run, node });
+  if (isCustomNode(node)) return runCustomAgent({ ...run, node });
+  if (isWorkflowNode(node)) return runWorkflow({ ...run, node });
+  throw new ValidationError({ subject: `agent '${node.name}'`, issues: [{ path: 'kind', message: `unknown kind ${JSON.stringify((node.definition as { kind?: unknown }).kind)}` }], hint: 'Define agents with llmAgent, sequentialAgent, parallelAgent, loopAgent or customAgent.' });
+}
+
+function isCustomNode(node: AgentNode): node is AgentNode<CustomAgentDefinition> {
+  return node.definition.kind === 'custom';
+}
+
+function isWorkflowNode(node: AgentNode): node is AgentNode<WorkflowAgentDefinition> {
+  const kind = node.definition.kind;
+  return kind === 'sequential' || kind === 'parallel' || kind === 'loop';
+}
+
+async function* runWorkflow(run: AgentRun & { node: AgentNode<WorkflowAgentDefinition> }): AsyncGenerator<Event, Outcome> {
   const { invocation, node } = run;
+  const definition = node.definition;
   const child = (index: number, branch = run.branch): AgentRun => ({ invocation, node: node.children[index] as AgentNode, branch, span: run.span });
   if (definition.kind === 'sequential') {
     for (let index = 0; index < node.children.length && !invocation.ended; index++) yield* runAgent(child(index));
-    return;
+    return {};
   }
   if (definition.kind === 'parallel') {
     // Each child gets its own branch, so it sees its own turns and its ancestors', never its siblings'.
     const prefix = run.branch === undefined ? '' : `${run.branch}.`;
     yield* mergeStreams(node.children.map((childNode, index) => runAgent(child(index, `${prefix}${node.name}.${childNode.name}`))));
-    return;
+    return {};
   }
   for (let iteration = 0; definition.maxIterations === undefined || iteration < definition.maxIterations; iteration++) {
     let produced = false;
@@ -85,11 +105,12 @@ async function* runWorkflow(run: AgentRun, definition: WorkflowAgentDefinition):
       for await (const event of runAgent(child(index))) {
         produced = true;
         yield event;
-        if (event.actions.escalate === true) return;
+        if (event.actions.escalate === true) return {};
       }
-      if (invocation.ended) return;
+      if (invocation.ended) return {};
     }
     // A round that did nothing would repeat forever.
-    if (!produced) return;
+    if (!produced) return {};
   }
+  return {};
 }

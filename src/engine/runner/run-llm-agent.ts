@@ -18,7 +18,7 @@ import { executeFunctionCalls } from './execute-tools.js';
 import { firstResult } from './first-result.js';
 import { firstHook, hookSources } from './hooks.js';
 import { stillOpen } from './interrupted-calls.js';
-import type { AgentRun } from './invocation.js';
+import type { AgentRun, LlmAgentRun } from './invocation.js';
 import { noteSaved, savedFor } from './saved-artifacts.js';
 import { callModel } from './model-call.js';
 import { prepareRequest } from './prepare-request.js';
@@ -30,44 +30,44 @@ export type LlmAgentOutcome = { transferTo?: AgentNode };
  * An LLM agent's turn: call the model, run the tools it asks for, and call it again with the results, until it
  * answers, transfers, escalates, or the invocation ends.
  */
-export async function* runLlmAgent(run: AgentRun): AsyncGenerator<Event, LlmAgentOutcome> {
-  const outcome: StepOutcome = { last: undefined, stop: false, transferTo: undefined };
+export async function* runLlmAgent(run: LlmAgentRun): AsyncGenerator<Event, LlmAgentOutcome> {
   while (!run.invocation.ended) {
-    outcome.last = undefined;
-    yield* runStep(run, outcome);
-    if (outcome.stop || outcome.last === undefined || isFinalResponse(outcome.last)) break;
+    const step = yield* runStep(run);
+    if (step.transferTo !== undefined) return { transferTo: step.transferTo };
+    if (step.stop || step.last === undefined || isFinalResponse(step.last)) break;
   }
-  return outcome.transferTo === undefined ? {} : { transferTo: outcome.transferTo };
+  return {};
 }
 
-type StepOutcome = { last: Event | undefined; stop: boolean; transferTo: AgentNode | undefined };
+/** How one step (a model call and the tools it asked for) ended: its last event, whether the turn stops, a transfer. */
+type StepResult = { readonly last: Event | undefined; readonly stop: boolean; readonly transferTo?: AgentNode };
+
+const STOPPED: StepResult = { last: undefined, stop: true };
 
 /** Every call of a step was answered by another run while its tools ran here: nothing is left to store. */
 class AnsweredElsewhere extends Error {}
 
-async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Event> {
+async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
   const { invocation, node, branch } = run;
   const settings = invocation.settings;
-  const agent = node.definition as LlmAgentDefinition;
+  const agent = node.definition;
   if (invocation.llmCalls >= settings.maxLlmCalls) {
-    outcome.stop = true;
     const message = `The invocation reached its limit of ${settings.maxLlmCalls} model calls and was stopped. Raise maxLlmCalls if the task needs more.`;
     yield await invocation.persist(invocation.failure(agent.name, branch, 'max_llm_calls', message));
-    return;
+    return STOPPED;
   }
   invocation.llmCalls += 1;
 
-  const model = await settings.modelFor(agent, node);
+  const model = await settings.modelFor(node);
   const callNumber = invocation.llmCalls;
   let assembled: AssembledRequest;
   try {
     assembled = yield* prepareRequest(run, model);
   } catch (error) {
-    outcome.stop = true;
     const code = AgentctxError.isInstance(error) ? error.code : 'assembly_failed';
     const message = AgentctxError.isInstance(error) ? error.describe() : String(error);
     yield await invocation.persist(invocation.failure(agent.name, branch, code, message));
-    return;
+    return STOPPED;
   }
 
   const { context, delta, ops, artifactDelta } = createCallbackContext(run);
@@ -94,8 +94,7 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
     );
     const called = yield* callWithin(run, model, request, stablePrefixOf(request, prepared.provenance), callNumber, context, pending);
     if (called.response === undefined) {
-      outcome.stop = true;
-      return;
+      return STOPPED;
     }
     const got = called.response;
     // A stand-in from `onModelError` was recorded with the failure; only a real answer completes the call as answered.
@@ -133,14 +132,12 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
   }
   if (!together && pending !== undefined && answered !== undefined) await pending.end({ status: 'answered', response: answered, responseEventId: modelEvent.id });
   yield modelEvent;
-  outcome.last = modelEvent;
   if (response.errorCode !== undefined) {
-    outcome.stop = true;
-    return;
+    return { last: modelEvent, stop: true };
   }
 
   const calls = (modelEvent.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : []));
-  if (calls.length === 0) return;
+  if (calls.length === 0) return { last: modelEvent, stop: false };
   // Tools read state as it was loaded; after a conflict they run again on the session as it now is, for the calls
   // no other run has answered meanwhile (another process may have recorded them as interrupted).
   let ending: { code: string; message: string } | undefined;
@@ -158,26 +155,21 @@ async function* runStep(run: AgentRun, outcome: StepOutcome): AsyncGenerator<Eve
     responseEvent = await invocation.persist(await respond(), respond);
   } catch (error) {
     if (!(error instanceof AnsweredElsewhere)) throw error;
-    outcome.stop = true;
     const names = calls.map((call) => `'${call.name}'`).join(', ');
     const message = `The results of tool calls ${names} were not stored: while they ran, another run on this session recorded them as interrupted. This turn ends here; the tools may have taken effect.`;
     yield await invocation.persist(invocation.failure(agent.name, branch, 'tool_results_discarded', message));
-    return;
+    return { last: modelEvent, stop: true };
   }
   yield responseEvent;
-  outcome.last = responseEvent;
   if (ending !== undefined) {
-    outcome.stop = true;
     yield await invocation.persist(invocation.failure(agent.name, branch, ending.code, ending.message));
-    return;
+    return { last: responseEvent, stop: true };
   }
   const target = responseEvent.actions.transferToAgent;
   if (target !== undefined) {
-    outcome.stop = true;
-    outcome.transferTo = settings.tree.getAgent(target);
-    return;
+    return { last: responseEvent, stop: true, transferTo: settings.tree.getAgent(target) };
   }
-  if (responseEvent.actions.escalate === true) outcome.stop = true;
+  return { last: responseEvent, stop: responseEvent.actions.escalate === true };
 }
 
 /**

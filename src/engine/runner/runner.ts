@@ -1,4 +1,4 @@
-import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition, Plugin, Processor } from '../../contracts/agent.js';
+import type { AgentDefinition, AgentNode, AgentTree, Plugin, Processor } from '../../contracts/agent.js';
 import type { ArtifactStore } from '../../contracts/artifact-store.js';
 import type { Content } from '../../contracts/content.js';
 import type { Telemetry } from '../../contracts/telemetry.js';
@@ -141,10 +141,10 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
     sessions,
     calls,
     artifacts: options.artifacts,
-    modelFor: (agent, node) => {
+    modelFor: (node) => {
       let model = models.get(node);
       if (model === undefined) {
-        model = modelFor(options, agent, node);
+        model = modelFor(options, node);
         models.set(node, model);
         // A failed resolution is not kept: the next run tries again (a key may have been set meanwhile).
         model.catch(() => models.delete(node));
@@ -204,7 +204,7 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
       const { session, memo } = loaded;
       const id = `e-${newId()}`;
       // Every agent must have a model before anything is written.
-      for (const node of tree.nodes) if (isLlmAgent(node.definition)) await settings.modelFor(node.definition, node);
+      for (const node of tree.nodes) if (isLlmAgent(node.definition)) await settings.modelFor(node);
       const span = openSpan(settings.telemetry, 'invocation', undefined, () => ({ 'gen_ai.conversation.id': session.id, 'agentctx.app': appName, 'agentctx.invocation.id': id }));
       const invocation = new Invocation({ settings, session, id, userContent, signal: input.signal, memo, span });
       settings.stats.invocations += 1;
@@ -248,18 +248,18 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
   };
 }
 
-async function modelFor(options: EngineRunnerOptions, agent: LlmAgentDefinition, node: AgentNode): Promise<Model> {
+async function modelFor(options: EngineRunnerOptions, node: AgentNode): Promise<Model> {
   if (options.model !== undefined) return options.model;
   let name: string | undefined;
   for (let current: AgentNode | undefined = node; current !== undefined && name === undefined; current = current.parent) {
     if (isLlmAgent(current.definition)) name = current.definition.model;
   }
   if (name === undefined) {
-    throw configurationError(`Agent '${agent.name}' has no model.`, 'Name one in its definition (or an ancestor’s), or pass `model` to createRunner.');
+    throw configurationError(`Agent '${node.name}' has no model.`, 'Name one in its definition (or an ancestor’s), or pass `model` to createRunner.');
   }
   const model = await options.models?.(name);
   if (model === undefined) {
-    throw configurationError(`No model is available for '${name}' (agent '${agent.name}').`, 'Pass `model` or a `models` resolver to createRunner.');
+    throw configurationError(`No model is available for '${name}' (agent '${node.name}').`, 'Pass `model` or a `models` resolver to createRunner.');
   }
   return model;
 }

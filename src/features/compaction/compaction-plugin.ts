@@ -1,4 +1,4 @@
-import type { AgentDefinition, AgentNode, AgentTree, InvocationContext, LlmAgentDefinition, Plugin, PluginHooks } from '../../contracts/agent.js';
+import type { AgentDefinition, AgentNode, AgentTree, InvocationContext, Plugin, PluginHooks } from '../../contracts/agent.js';
 import type { CompactionPlan, ContextCompactor, EventsCompactionConfig, TokenTrigger } from '../../contracts/compaction.js';
 import type { Event } from '../../contracts/event.js';
 import type { Summarizer } from '../../contracts/summarizer.js';
@@ -28,7 +28,7 @@ export function compactionPlugin(config: EventsCompactionConfig | undefined, age
   const tokenCompacted = new WeakSet<InvocationContext>();
   const hooks: PluginHooks = {
     async afterAssembly({ agent, branch, context, assembled }) {
-      const definition = agent.definition as LlmAgentDefinition;
+      const definition = agent.definition;
       const agentTriggers: readonly (TokenTrigger & { summarizer?: Summarizer | undefined })[] = definition.contextCompactors ?? (triggers.token === undefined ? [] : [triggers.token]);
       if (agentTriggers.length === 0) return undefined;
       const { events, profile } = context;

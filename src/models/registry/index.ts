@@ -8,7 +8,7 @@ export type { ResolveModelOptions } from './resolve-model.js';
 export { modelLoadsDeferredTools, modelPairsCallsById, parseModelString } from './model-string.js';
 export type { ModelSpec } from './model-string.js';
 export { wrapModel } from '../shared/wrap-model.js';
-export type { EmbedOptions, EmbedResponse, ModelMiddleware, ModelMiddlewareCall, WireObserver, WireRequest, WireResponse } from '../../contracts/model.js';
+export type { CallSession, EmbedOptions, EmbedResponse, ModelMiddleware, ModelMiddlewareCall, StablePrefix, WireObserver, WireRequest, WireResponse } from '../../contracts/model.js';
 export { withRetries } from '../shared/retry.js';
 export type { RetryOptions } from '../shared/retry.js';
 export { withoutSecrets } from '../shared/redact-secrets.js';
