@@ -5,8 +5,8 @@
  * request's provenance, or compare two requests.
  */
 export { defaultPipeline, harnessPipeline } from './presets/pipelines.js';
-export { checkPipeline, defineProcessor, insertProcessor, removeProcessor, replaceProcessor } from './engine/assembly/pipeline.js';
-export type { ProcessorPosition } from './engine/assembly/pipeline.js';
+export { checkPipeline, defineProcessor, insertProcessor, removeProcessor, replaceProcessor } from './engine/pipeline/pipeline.js';
+export type { ProcessorPosition } from './engine/pipeline/pipeline.js';
 export type { AssemblyContext, CustomAgentContext, CustomAgentReply, LlmAgentNode, Processor, ProcessorPlacement, Setting, SettingKey } from './contracts/agent.js';
 export type { CustomAgentConfig } from './engine/agent/define-agent.js';
 export { draftMessage, emptyDraft, joinSystemBlocks, withLeadingSystemBlock, withSystemBlock, withTool } from './engine/assembly/draft.js';

@@ -2,9 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The shape of src/ (docs/architecture.md): contracts (types only, and the error classes) ← engine ← features ←
-// presets ← the adapters around them (models, stores, server, web, workspace, testing) ← the CLI. This test reads the
-// import lines of every source file and fails when one points the wrong way.
+// The shape of src/ (docs/architecture.md): contracts (types only, and the error classes) ← engine ← analysis (cache
+// and cost) and features ← presets ← the adapters around them (models, stores, server, web, workspace, testing) ← the
+// CLI. Inside the engine, its folders have one order too (ENGINE_ORDER). This test reads the import lines of every
+// source file and fails when one points the wrong way.
 
 const src = new URL('../src', import.meta.url).pathname;
 
@@ -34,7 +35,7 @@ function layerOf(path: string): string {
 
 const CONTRACTS = ['contracts', 'contracts/errors'];
 const CORE = [...CONTRACTS, 'engine'];
-const ALL_CORE = [...CORE, 'features', 'presets'];
+const ALL_CORE = [...CORE, 'analysis', 'features', 'presets'];
 
 // Which layers each layer may import, and which packages (node: builtins are listed explicitly).
 const RULES: Record<string, { layers: string[]; packages: string[] }> = {
@@ -43,6 +44,9 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   'contracts/errors': { layers: ['contracts/errors'], packages: [] },
   // The engine: the mechanism (assembly, runner, stores in memory, compaction planning), over the contracts only.
   engine: { layers: CORE, packages: ['yaml', 'gpt-tokenizer/encoding/o200k_base'] },
+  // Analysis of what was recorded: why a prompt cache missed (cache/), what calls cost (cost/, with the price tables).
+  // Above the engine, which holds no prices: the preset gives the runner its pricer.
+  analysis: { layers: [...CORE, 'analysis'], packages: [] },
   // Features: one folder each, built on the engine; they may use each other, without cycles (checked below).
   features: { layers: [...CORE, 'features'], packages: [] },
   // Presets: features put together (the default pipeline, createRunner's defaults, the agent-file reader).
@@ -102,6 +106,10 @@ const SOLE_IMPORTERS: Record<string, string> = {
 
 const target = (file: SourceFile, specifier: string) => resolve(dirname(file.path), specifier).replace(/\.js$/, '.ts');
 
+// The engine's folders, lowest first: each may import only the folders before it (and its own files), so no two
+// folders depend on each other. A new folder takes its place here.
+const ENGINE_ORDER = ['util', 'python', 'pipeline', 'profile', 'compaction', 'tools', 'extensions', 'state', 'tokens', 'agent', 'session', 'assembly', 'config', 'telemetry', 'runner'];
+
 describe('architecture', () => {
   it('has a rule for every layer', () => {
     expect(files.length).toBeGreaterThan(20);
@@ -149,6 +157,24 @@ describe('architecture', () => {
     };
     for (const node of graph.keys()) visit(node, []);
     expect(cycles).toEqual([]);
+  });
+
+  it('keeps the engine folders in one order: each imports only the folders before it', () => {
+    const engine = join(src, 'engine');
+    const folderOf = (path: string) => relative(engine, path).split('/')[0] ?? '';
+    const folders = new Set(files.filter((file) => file.layer === 'engine').map((file) => folderOf(file.path)));
+    expect([...folders].filter((folder) => !ENGINE_ORDER.includes(folder)), 'folders missing from ENGINE_ORDER').toEqual([]);
+    const wrong: string[] = [];
+    for (const file of files.filter((candidate) => candidate.layer === 'engine')) {
+      const from = folderOf(file.path);
+      for (const { specifier } of file.imports.filter(({ specifier }) => specifier.startsWith('.'))) {
+        const to = target(file, specifier);
+        if (layerOf(to) !== 'engine') continue;
+        const into = folderOf(to);
+        if (into !== from && ENGINE_ORDER.indexOf(into) > ENGINE_ORDER.indexOf(from)) wrong.push(`${file.name} → ${specifier} (${from} comes before ${into})`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('imports each driver and SDK in exactly one file', () => {

@@ -1,5 +1,5 @@
 import type { Source } from '../contracts/source.js';
-import type { CacheLocation, CallCacheEntry, SessionCacheReport } from '../engine/cache/cache-types.js';
+import type { CacheLocation, CallCacheEntry, SessionCacheReport } from '../analysis/cache/cache-types.js';
 import { plural } from './format-request.js';
 import type { Style } from './style.js';
 

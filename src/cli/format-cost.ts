@@ -1,4 +1,4 @@
-import type { CostReport, CostTotal } from '../engine/cost/session-cost.js';
+import type { CostReport, CostTotal } from '../analysis/cost/session-cost.js';
 import type { Style } from './style.js';
 
 const COLUMNS = ' call  agent                 input  cache read  cache write   output          USD   cached';

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { NotFoundError } from '../contracts/errors/not-found-error.js';
 import { ValidationError } from '../contracts/errors/validation-error.js';
-import { DEFAULT_PRICES } from '../engine/cost/default-prices.js';
-import { mergePriceTables, parsePriceTable, type PriceTable } from '../engine/cost/price-table.js';
+import { DEFAULT_PRICES } from '../analysis/cost/default-prices.js';
+import { mergePriceTables, parsePriceTable, type PriceTable } from '../analysis/cost/price-table.js';
 
 /**
  * The built-in prices, with the entries of a user's price file (`--prices`, a JSON file in the form of

@@ -3,6 +3,7 @@ import type { SessionStore, SessionStoreWithCallLog } from '../contracts/session
 import { createEngineRunner, type EngineRunnerOptions, type Runner } from '../engine/runner/runner.js';
 import { compactionPlugin } from '../features/compaction/compaction-plugin.js';
 import { openTelemetry } from '../telemetry/open-telemetry.js';
+import { defaultCallPricer } from './call-pricer.js';
 import { DEFAULT_PIPELINE } from './pipelines.js';
 
 export type RunnerOptions<S extends SessionStore = SessionStore> = EngineRunnerOptions<S> & {
@@ -26,5 +27,7 @@ export function createRunner<S extends SessionStore = SessionStoreWithCallLog>(o
   const plugins = Object.keys(compaction.hooks ?? {}).length === 0 ? (options.plugins ?? []) : [...(options.plugins ?? []), compaction];
   // Spans go through @opentelemetry/api unless the caller says otherwise; with no SDK registered they cost nothing.
   const telemetry = 'telemetry' in options ? options.telemetry : openTelemetry();
-  return createEngineRunner({ ...rest, plugins, telemetry }, DEFAULT_PIPELINE);
+  // Prices come from the built-in table unless the caller gave a pricer of its own: the engine holds none.
+  const priceCall = 'priceCall' in options ? options.priceCall : defaultCallPricer;
+  return createEngineRunner({ ...rest, plugins, telemetry, priceCall }, DEFAULT_PIPELINE);
 }

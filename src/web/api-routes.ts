@@ -3,7 +3,7 @@ import type { ModelCallReader } from '../contracts/model-call-log.js';
 import type { SessionStore } from '../contracts/session-store.js';
 import type { Session, SessionKey } from '../contracts/session.js';
 import { requestToJson } from '../engine/assembly/request-json.js';
-import type { PriceTable } from '../engine/cost/price-table.js';
+import type { PriceTable } from '../analysis/cost/price-table.js';
 import { callCacheView, type CacheReports, type SessionCacheView } from './cache-view.js';
 import { diffCalls } from './call-diff.js';
 import type { CallLoader } from './call-loader.js';

@@ -1,7 +1,7 @@
 import type { ModelCallParent, ModelCallRecord, ModelCallSummary } from '../contracts/model-call.js';
 import type { SessionKey } from '../contracts/session.js';
-import type { CacheExplanation, CallCacheEntry, SessionCacheReport, SessionCacheTotals } from '../engine/cache/cache-types.js';
-import { explainSessionCache } from '../engine/cache/explain-cache.js';
+import type { CacheExplanation, CallCacheEntry, SessionCacheReport, SessionCacheTotals } from '../analysis/cache/cache-types.js';
+import { explainSessionCache } from '../analysis/cache/explain-cache.js';
 import type { CallLoader } from './call-loader.js';
 import { trustedProvenance } from './provenance-fit.js';
 

@@ -1,7 +1,7 @@
 import type { ModelCallRecord, ModelCallSummary } from '../contracts/model-call.js';
-import { costOfCall } from '../engine/cost/call-cost.js';
-import type { PriceTable } from '../engine/cost/price-table.js';
-import { costOfCalls, type CallCostRow, type CostReport } from '../engine/cost/session-cost.js';
+import { costOfCall } from '../analysis/cost/call-cost.js';
+import type { PriceTable } from '../analysis/cost/price-table.js';
+import { costOfCalls, type CallCostRow, type CostReport } from '../analysis/cost/session-cost.js';
 
 /**
  * One call on the session's cumulative cost chart: its own USD (null when it could not be priced, `unpriced` says

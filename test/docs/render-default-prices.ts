@@ -1,4 +1,4 @@
-import type { PriceTable } from '../../src/engine/cost/price-table.js';
+import type { PriceTable } from '../../src/analysis/cost/price-table.js';
 
 /** The TypeScript module that carries assets/prices.json into the library (which reads no files). */
 export function renderDefaultPrices(table: PriceTable): string {

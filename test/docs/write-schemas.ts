@@ -2,7 +2,7 @@
 // Run: npm run schema:write
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { priceTableSchema } from '../../src/engine/cost/price-table-schema.js';
+import { priceTableSchema } from '../../src/analysis/cost/price-table-schema.js';
 import { scriptFileSchema } from '../../src/models/scripted/script-schema.js';
 import { agentFileSchema, caseFileSchema } from '../../src/presets/file-schemas.js';
 import { renderAgentFileDoc } from './agent-file-doc.js';

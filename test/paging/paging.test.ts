@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Part } from '../../src/contracts/content.js';
 import type { SessionStore } from '../../src/contracts/session-store.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
-import { insertProcessor } from '../../src/engine/assembly/pipeline.js';
+import { insertProcessor } from '../../src/engine/pipeline/pipeline.js';
 import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import { paging } from '../../src/features/paging/paging.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';

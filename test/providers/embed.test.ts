@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
 import type { WireRequest, WireResponse } from '../../src/contracts/model.js';
-import { costOfCall } from '../../src/engine/cost/call-cost.js';
+import { costOfCall } from '../../src/analysis/cost/call-cost.js';
 import { createGeminiModel } from '../../src/models/gemini/index.js';
 import { createOpenAIModel } from '../../src/models/openai/openai-model.js';
 import { wrapModel } from '../../src/models/shared/wrap-model.js';

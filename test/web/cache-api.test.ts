@@ -6,7 +6,7 @@ import type { ModelCallRecord } from '../../src/contracts/model-call.js';
 import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import type { SessionKey } from '../../src/contracts/session.js';
 import type { TokenCounter } from '../../src/contracts/tokens.js';
-import { explainSessionCache } from '../../src/engine/cache/explain-cache.js';
+import { explainSessionCache } from '../../src/analysis/cache/explain-cache.js';
 import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import { loadTokenCounter } from '../../src/engine/tokens/token-counter.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';

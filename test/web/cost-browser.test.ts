@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionKey } from '../../src/contracts/session.js';
-import { DEFAULT_PRICES } from '../../src/engine/cost/default-prices.js';
+import { DEFAULT_PRICES } from '../../src/analysis/cost/default-prices.js';
 import type { ServedInspector } from '../../src/web/serve-inspector.js';
 import { hasChromium, skipWithoutChromium } from '../support/chromium.js';
 import { openInspectorPage, SCREENSHOTS, type InspectorPage } from './inspector-page.js';

@@ -1,5 +1,5 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
-import { costOfCalls } from '../../engine/cost/session-cost.js';
+import { costOfCalls } from '../../analysis/cost/session-cost.js';
 import { parseCommandArgs } from '../args.js';
 import { formatCostReport } from '../format-cost.js';
 import type { CliIo, Command } from '../io.js';

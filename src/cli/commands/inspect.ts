@@ -1,6 +1,6 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import type { ModelCallRecord } from '../../contracts/model-call.js';
-import { explainSessionCache } from '../../engine/cache/explain-cache.js';
+import { explainSessionCache } from '../../analysis/cache/explain-cache.js';
 import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
 import { parseCaseFile } from '../../presets/case-file.js';
 import { nodeAgentFiles } from '../agent-files.js';

@@ -1,5 +1,5 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
-import { priceTableSchema } from '../../engine/cost/price-table-schema.js';
+import { priceTableSchema } from '../../analysis/cost/price-table-schema.js';
 import { scriptFileSchema } from '../../models/scripted/script-schema.js';
 import { agentFileSchema, caseFileSchema } from '../../presets/file-schemas.js';
 import { parseCommandArgs } from '../args.js';

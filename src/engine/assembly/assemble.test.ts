@@ -11,7 +11,7 @@ import { createEvent } from '../session/create-event.js';
 import { declareTool } from '../tools/tool.js';
 import { withSystemBlock } from './draft.js';
 import { findInRequest } from './find-in-request.js';
-import { insertProcessor, removeProcessor, replaceProcessor, defineProcessor } from './pipeline.js';
+import { insertProcessor, removeProcessor, replaceProcessor, defineProcessor } from '../pipeline/pipeline.js';
 import { requestToJson } from './request-json.js';
 
 const clock = (() => {

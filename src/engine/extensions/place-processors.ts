@@ -1,6 +1,6 @@
 import type { Extension, ProcessorPlacement, Processor } from '../../contracts/agent.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
-import { checkPipeline } from '../assembly/pipeline.js';
+import { checkPipeline } from '../pipeline/pipeline.js';
 
 /** A processor of the pipeline an assembly runs, with the extension that placed it there (none for the pipeline's own). */
 export type PlacedProcessor = { readonly processor: Processor; readonly extension: string | undefined };

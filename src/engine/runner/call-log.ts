@@ -3,7 +3,7 @@ import type { ModelResponse, WireObserver } from '../../contracts/model.js';
 import type { ModelCallLog } from '../../contracts/model-call-log.js';
 import type { SessionKey } from '../../contracts/session.js';
 import type { Telemetry, TelemetrySpan } from '../../contracts/telemetry.js';
-import { modelCallAttributes, modelOutcomeAttributes } from '../telemetry/genai-attributes.js';
+import { modelCallAttributes, modelOutcomeAttributes, type CallPricer } from '../telemetry/genai-attributes.js';
 import { addAttributes, openSpan } from '../telemetry/spans.js';
 
 /**
@@ -31,21 +31,23 @@ export class PendingCall {
   readonly #started: number;
   readonly #span: TelemetrySpan;
   readonly #model: { provider: string; modelId: string } | undefined;
+  readonly #price: CallPricer | undefined;
   #firstTokenMs: number | undefined;
   #wire: WireRecord | undefined;
   #ended = false;
 
-  private constructor(log: CallLog, index: number | undefined, now: () => number, started: number, span: TelemetrySpan, model: { provider: string; modelId: string } | undefined) {
+  private constructor(log: CallLog, index: number | undefined, now: () => number, started: number, span: TelemetrySpan, model: { provider: string; modelId: string } | undefined, price: CallPricer | undefined) {
     this.#log = log;
     this.index = index;
     this.#now = now;
     this.#started = started;
     this.#span = span;
     this.#model = model;
+    this.#price = price;
   }
 
   /** Records the call as about to be sent, at the clock's time now, and opens its span (`chat <model>`) under `trace.parent`. */
-  static async begin(log: CallLog, now: () => number, call: Omit<NewModelCall, 'timestamp' | 'status' | 'parent'>, trace?: { telemetry: Telemetry | undefined; parent: TelemetrySpan | undefined }): Promise<PendingCall> {
+  static async begin(log: CallLog, now: () => number, call: Omit<NewModelCall, 'timestamp' | 'status' | 'parent'>, trace?: { telemetry: Telemetry | undefined; parent: TelemetrySpan | undefined; price?: CallPricer | undefined }): Promise<PendingCall> {
     const started = now();
     const recorded: NewModelCall = { ...call, timestamp: started };
     if (log.parent !== undefined) recorded.parent = log.parent;
@@ -54,7 +56,7 @@ export class PendingCall {
     const index = log.log === undefined ? undefined : await log.log.recordModelCall({ appName, userId, sessionId, call: recorded });
     const name = `chat ${call.model?.modelId ?? call.request.config.model ?? 'unknown'}`;
     const span = openSpan(trace?.telemetry, name, trace?.parent, () => modelCallAttributes(call, log.key, index));
-    return new PendingCall(log, index, now, started, span, call.model);
+    return new PendingCall(log, index, now, started, span, call.model, trace?.price);
   }
 
   /** What the adapter tells of the wire, kept for the record (the last attempt's body, every attempt counted). */
@@ -97,7 +99,7 @@ export class PendingCall {
     if (outcome.error !== undefined) written.error = outcome.error;
     if (this.#wire !== undefined) written.wire = this.#wire;
     if (outcome.responseEventId !== undefined) written.responseEventId = outcome.responseEventId;
-    addAttributes(this.#span, () => modelOutcomeAttributes(this.#model, written));
+    addAttributes(this.#span, () => modelOutcomeAttributes(this.#model, written, this.#price));
     if (written.status !== 'answered') this.#span.fail(new Error(written.error ?? written.status));
     this.#span.end();
     return written;

@@ -19,6 +19,7 @@ import { createEvent } from '../session/create-event.js';
 import { isTempKey } from '../state/state-keys.js';
 import type { Telemetry, TelemetrySpan } from '../../contracts/telemetry.js';
 import { NO_SPAN } from '../telemetry/spans.js';
+import type { CallPricer } from '../telemetry/genai-attributes.js';
 import type { CallLog } from './call-log.js';
 import type { RetryLanes } from './retry-lanes.js';
 import { savedFor } from './saved-artifacts.js';
@@ -61,6 +62,8 @@ export type RunnerSettings = {
   readonly streaming: boolean;
   /** Where spans go; none when undefined. */
   readonly telemetry?: Telemetry | undefined;
+  /** What a call cost, put on its span; no cost there when undefined. */
+  readonly priceCall?: CallPricer | undefined;
   readonly now: () => number;
   readonly newId: () => string;
   /** Counts kept across the runner's invocations. */

@@ -90,7 +90,7 @@ async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
         editedByCallback: prepared.edited,
         ...(assembled.warnings.length === 0 ? {} : { warnings: [...assembled.warnings] }),
       },
-      { telemetry: settings.telemetry, parent: run.span ?? invocation.span },
+      { telemetry: settings.telemetry, parent: run.span ?? invocation.span, price: settings.priceCall },
     );
     const called = yield* callWithin(run, model, request, stablePrefixOf(request, prepared.provenance), callNumber, context, pending);
     if (called.response === undefined) {

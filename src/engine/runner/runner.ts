@@ -4,6 +4,7 @@ import type { Content } from '../../contracts/content.js';
 import type { Telemetry } from '../../contracts/telemetry.js';
 import { RetryLanes } from './retry-lanes.js';
 import { openSpan } from '../telemetry/spans.js';
+import type { CallPricer } from '../telemetry/genai-attributes.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Event } from '../../contracts/event.js';
@@ -74,6 +75,11 @@ export type EngineRunnerOptions<S extends SessionStore = SessionStore> = {
   streaming?: boolean;
   /** Where spans of invocations, agent runs, model calls and tool calls go; none when absent. */
   telemetry?: Telemetry | undefined;
+  /**
+   * What a call cost in USD, put on its span (`agentctx.cost.usd`); no cost there when absent. `createRunner` prices
+   * calls with the built-in price table (`DEFAULT_PRICES` of `agentctx/cost`) unless given its own.
+   */
+  priceCall?: CallPricer | undefined;
   /** Clock and ids, injectable for deterministic runs. */
   now?: () => number;
   newId?: () => string;
@@ -161,6 +167,7 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
     interruptedAfterMs: waitMs,
     streaming: options.streaming ?? false,
     telemetry: options.telemetry,
+    priceCall: options.priceCall,
     stats: { invocations: 0, conflictsRetried: 0, mostAttempts: 0 },
     retryLanes: new RetryLanes(),
     now: options.now ?? (() => Date.now() / 1000),

@@ -4,7 +4,8 @@ import type { Session } from '../../contracts/session.js';
 import type { StateOp } from '../../contracts/state-op.js';
 import { JsonReader, joinPath } from '../util/json-reader.js';
 import { checkUniqueEventIds, readEvent } from './decode-event.js';
-import { identifierIssues, jsonIssue, stateKeyIssues, stateValueProblem } from './input-rules.js';
+import { jsonIssue, stateKeyIssues, stateValueProblem } from '../state/state-rules.js';
+import { identifierIssues } from './input-rules.js';
 
 /** Version of the JSON form written by `sessionToJson`; readers reject newer ones. */
 export const SESSION_SCHEMA_VERSION = 1;

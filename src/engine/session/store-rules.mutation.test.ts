@@ -7,7 +7,7 @@ import type { ArtifactStore } from '../../contracts/artifact-store.js';
 import type { Session } from '../../contracts/session.js';
 import { artifactTextReader, checkArtifactInput, copyArtifact, recordTextReader } from './artifact-rules.js';
 import { createEvent } from './create-event.js';
-import { JSON_VALUE_HINT } from './input-rules.js';
+import { JSON_VALUE_HINT } from '../state/state-rules.js';
 import { checkCreateInput, checkSessionKey, loadedVersion, prepareStoredEvent, sessionNotFound, sharedKeysOf, sortSessionsForList } from './store-rules.js';
 
 // The rules every store shares, pinned where mutants survived `npm run mutate -- state` (docs/mutation.md).

@@ -8,7 +8,8 @@ import { withoutTempKeys, type StateRecord } from '../state/state-delta.js';
 import { APP_PREFIX, isTempKey, USER_PREFIX } from '../state/state-keys.js';
 import { copyValue, setOwn } from '../util/copy-value.js';
 import { deepFreeze, toStoredJson } from '../util/json-value.js';
-import { checkKeyFields, eventIssues, identifierIssues, jsonIssue, refuse, stateKeyIssues, stateOpIssues, stateValueProblem } from './input-rules.js';
+import { jsonIssue, stateKeyIssues, stateOpIssues, stateValueProblem } from '../state/state-rules.js';
+import { checkKeyFields, eventIssues, identifierIssues, refuse } from './input-rules.js';
 import { eventToJson } from './session-json.js';
 
 // Behaviour every session store shares, so the implementations cannot drift apart.

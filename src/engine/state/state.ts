@@ -1,6 +1,6 @@
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { StateOp } from '../../contracts/state-op.js';
-import { JSON_VALUE_HINT, stateOpIssues } from '../session/input-rules.js';
+import { JSON_VALUE_HINT, stateOpIssues } from './state-rules.js';
 import { copyValue, setOwn } from '../util/copy-value.js';
 import { applyStateOp } from './apply-state-op.js';
 import { recordOp, recordSet } from './state-changes.js';

@@ -1,11 +1,10 @@
 import type { Part } from '../../contracts/content.js';
+import type { Usage } from '../../contracts/event.js';
 import type { ModelCallOutcome, NewModelCall } from '../../contracts/model-call.js';
 import type { Provenance } from '../../contracts/provenance.js';
 import type { Message, ToolDeclaration } from '../../contracts/request.js';
 import type { SessionKey } from '../../contracts/session.js';
 import type { SpanAttributes } from '../../contracts/telemetry.js';
-import { costOfCall } from '../cost/call-cost.js';
-import { DEFAULT_PRICES } from '../cost/default-prices.js';
 import { referencedDeferredTools } from '../tools/deferred-tools.js';
 
 /*
@@ -49,8 +48,14 @@ export function modelCallAttributes(call: Omit<NewModelCall, 'timestamp' | 'stat
   return attributes;
 }
 
-/** How the call ended: its answer, tokens (cached ones too), cost under the default prices, status and times. */
-export function modelOutcomeAttributes(model: { provider: string; modelId: string } | undefined, outcome: ModelCallOutcome): SpanAttributes {
+/**
+ * What a call cost in USD, from its model and usage; `undefined` when the price is not known. Given by whoever
+ * composes the runner (the preset's is the built-in price table), so the engine holds no prices of its own.
+ */
+export type CallPricer = (model: { provider: string; modelId: string } | undefined, usage: Usage) => number | undefined;
+
+/** How the call ended: its answer, tokens (cached ones too), cost under `price` when given, status and times. */
+export function modelOutcomeAttributes(model: { provider: string; modelId: string } | undefined, outcome: ModelCallOutcome, price?: CallPricer): SpanAttributes {
   const attributes: SpanAttributes = { 'agentctx.call.status': outcome.status, 'agentctx.call.latency_ms': outcome.latencyMs };
   const { response, usage } = outcome;
   if (outcome.firstTokenMs !== undefined) attributes['agentctx.call.first_token_ms'] = outcome.firstTokenMs;
@@ -70,8 +75,8 @@ export function modelOutcomeAttributes(model: { provider: string; modelId: strin
     attributes['agentctx.usage.cache_write_tokens'] = usage.cacheWriteTokens;
   }
   if (usage?.reasoningTokens !== undefined) attributes['agentctx.usage.reasoning_tokens'] = usage.reasoningTokens;
-  const cost = usage === undefined ? undefined : costOfCall(model, usage, DEFAULT_PRICES);
-  if (cost?.usd !== undefined) attributes['agentctx.cost.usd'] = cost.usd.total;
+  const usd = usage === undefined ? undefined : price?.(model, usage);
+  if (usd !== undefined) attributes['agentctx.cost.usd'] = usd;
   if (outcome.error !== undefined) attributes['error.type'] = outcome.status;
   if (response?.errorCode !== undefined) attributes['error.type'] = response.errorCode;
   return attributes;

@@ -1,7 +1,7 @@
 import type { Processor } from '../../contracts/agent.js';
 import type { RequestDraft } from '../../contracts/draft.js';
 import type { MemoKey } from '../../contracts/memo.js';
-import { defineProcessor } from '../../engine/assembly/pipeline.js';
+import { defineProcessor } from '../../engine/pipeline/pipeline.js';
 import { embedFormatter } from '../templating/value-format.js';
 import { buildContents, currentTurnEvents, insertInstructionMessages } from './build-contents.js';
 import { ContentsCache } from './contents-cache.js';

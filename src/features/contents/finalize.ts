@@ -1,7 +1,7 @@
 import type { Processor } from '../../contracts/agent.js';
 import type { RequestDraft } from '../../contracts/draft.js';
 import { draftMessage } from '../../engine/assembly/draft.js';
-import { defineProcessor } from '../../engine/assembly/pipeline.js';
+import { defineProcessor } from '../../engine/pipeline/pipeline.js';
 
 export const FINALIZE_PROCESSOR = 'finalize';
 

@@ -2,7 +2,7 @@ import type { Processor } from '../../contracts/agent.js';
 import type { Part } from '../../contracts/content.js';
 import type { DraftMessage, RequestDraft } from '../../contracts/draft.js';
 import type { Source } from '../../contracts/source.js';
-import { defineProcessor } from '../../engine/assembly/pipeline.js';
+import { defineProcessor } from '../../engine/pipeline/pipeline.js';
 import { settingOf } from '../../engine/extensions/settings.js';
 import { effectiveMemoryMode, MEMORY } from '../memory/memory-extension.js';
 import { effectiveSkillMode } from '../skills/skill-modes.js';

@@ -3,7 +3,7 @@ import type { RequestDraft } from '../../contracts/draft.js';
 import type { Source } from '../../contracts/source.js';
 import { isLlmAgent } from '../../engine/agent/agent-tree.js';
 import { draftMessage, withSystemBlock } from '../../engine/assembly/draft.js';
-import { defineProcessor } from '../../engine/assembly/pipeline.js';
+import { defineProcessor } from '../../engine/pipeline/pipeline.js';
 import { resolveInstruction } from './resolve-instruction.js';
 import { appendStaticInstruction, hasStaticInstruction } from './static-instruction.js';
 

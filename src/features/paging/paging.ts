@@ -5,7 +5,7 @@ import type { DraftMessage, RequestDraft } from '../../contracts/draft.js';
 import type { Source } from '../../contracts/source.js';
 import type { ArgsCheck, Tool } from '../../contracts/tool.js';
 import { withSystemBlock } from '../../engine/assembly/draft.js';
-import { insertProcessor, defineProcessor } from '../../engine/assembly/pipeline.js';
+import { insertProcessor, defineProcessor } from '../../engine/pipeline/pipeline.js';
 import { TEMP_PREFIX } from '../../engine/state/state-keys.js';
 
 export type PagingOptions = {

@@ -1,7 +1,7 @@
 import type { Processor } from '../../contracts/agent.js';
 import type { RequestDraft } from '../../contracts/draft.js';
 import { withSystemBlock } from '../../engine/assembly/draft.js';
-import { defineProcessor } from '../../engine/assembly/pipeline.js';
+import { defineProcessor } from '../../engine/pipeline/pipeline.js';
 import { settingOf } from '../../engine/extensions/settings.js';
 import { resolveInstruction } from '../instructions/resolve-instruction.js';
 import { SECTION_HEADINGS, SECTIONS } from './sections-extension.js';

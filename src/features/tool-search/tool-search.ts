@@ -4,7 +4,7 @@ import { ValidationError, type ValidationIssue } from '../../contracts/errors/va
 import type { Source } from '../../contracts/source.js';
 import type { TokenCounter } from '../../contracts/tokens.js';
 import type { Tool } from '../../contracts/tool.js';
-import { defineProcessor, insertProcessor } from '../../engine/assembly/pipeline.js';
+import { defineProcessor, insertProcessor } from '../../engine/pipeline/pipeline.js';
 import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
 import { loadedNames } from '../../engine/tools/deferred-tools.js';
 import { toolDeclaration } from '../../engine/tools/tool.js';

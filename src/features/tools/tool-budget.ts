@@ -1,7 +1,7 @@
 import type { Extension } from '../../contracts/agent.js';
 import type { RequestDraft } from '../../contracts/draft.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
-import { defineProcessor } from '../../engine/assembly/pipeline.js';
+import { defineProcessor } from '../../engine/pipeline/pipeline.js';
 import { countToolTokens } from '../../engine/tokens/count-request-tokens.js';
 import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
 import { toolTokensByOrigin } from '../../engine/tools/tool-origin.js';

@@ -3,7 +3,7 @@ import type { RequestDraft } from '../../contracts/draft.js';
 import type { Source, ToolOrigin } from '../../contracts/source.js';
 import type { Tool, Toolset } from '../../contracts/tool.js';
 import { withTool } from '../../engine/assembly/draft.js';
-import { defineProcessor } from '../../engine/assembly/pipeline.js';
+import { defineProcessor } from '../../engine/pipeline/pipeline.js';
 import { isValidToolName, toolDeclaration } from '../../engine/tools/tool.js';
 
 export const TOOLS_PROCESSOR = 'tools';

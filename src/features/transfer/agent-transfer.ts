@@ -2,7 +2,7 @@ import type { AgentNode, Processor } from '../../contracts/agent.js';
 import type { RequestDraft } from '../../contracts/draft.js';
 import { isLlmAgent } from '../../engine/agent/agent-tree.js';
 import { withSystemBlock, withTool } from '../../engine/assembly/draft.js';
-import { defineProcessor } from '../../engine/assembly/pipeline.js';
+import { defineProcessor } from '../../engine/pipeline/pipeline.js';
 import { refusedTransfers, TRANSFER_TO_AGENT, transferToAgentDeclaration, transferToAgentTool } from './transfer-to-agent.js';
 
 export const AGENT_TRANSFER_PROCESSOR = 'agent-transfer';

@@ -3,7 +3,7 @@ import type { Event } from '../../contracts/event.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import { readContent } from '../../engine/session/decode-content.js';
 import { checkUniqueEventIds, readEvent } from '../../engine/session/decode-event.js';
-import { newStateKeyIssues } from '../../engine/session/input-rules.js';
+import { newStateKeyIssues } from '../../engine/state/state-rules.js';
 import { JsonReader, joinPath } from '../../engine/util/json-reader.js';
 import { checkIdLength, checkUserMessage } from '../request-input.js';
 

@@ -4,6 +4,7 @@ import type { SessionKey } from '../../contracts/session.js';
 import type { SpanAttributes } from '../../contracts/telemetry.js';
 import type { Runner } from '../../engine/runner/runner.js';
 import { NO_MODEL_CALLS } from '../../engine/session/call-log-of.js';
+import { defaultCallPricer } from '../../presets/call-pricer.js';
 import { modelCallAttributes, modelOutcomeAttributes } from '../../engine/telemetry/genai-attributes.js';
 import { toUsageMetadata } from './adk-json.js';
 import type { AdkHandler } from './adk-context.js';
@@ -106,7 +107,7 @@ function callAttributes(key: SessionKey, call: ModelCallRecord): AdkSpan['attrib
   const ended = call.status === 'pending' ? undefined : { ...call, status: call.status, latencyMs: call.latencyMs ?? 0 };
   return {
     ...modelCallAttributes(call, key, call.index),
-    ...(ended === undefined ? { 'agentctx.call.status': 'pending' } : modelOutcomeAttributes(call.model, ended)),
+    ...(ended === undefined ? { 'agentctx.call.status': 'pending' } : modelOutcomeAttributes(call.model, ended, defaultCallPricer)),
     'gen_ai.system': call.model?.provider ?? 'agentctx',
     'gcp.vertex.agent.invocation_id': call.invocationId,
     'gcp.vertex.agent.session_id': key.sessionId,

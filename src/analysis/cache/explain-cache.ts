@@ -1,7 +1,7 @@
 import type { ModelCallParent, ModelCallRecord } from '../../contracts/model-call.js';
 import type { Provenance } from '../../contracts/provenance.js';
 import type { LlmRequest } from '../../contracts/request.js';
-import { stablePrefixOf } from '../assembly/stable-prefix.js';
+import { stablePrefixOf } from '../../engine/assembly/stable-prefix.js';
 import type { StablePrefix } from '../../contracts/model.js';
 import type { CacheExplanation, CacheLocation, CacheMissCause, CacheTokens, CallCacheEntry, CountTokens, SessionCacheReport } from './cache-types.js';
 import { messageCause, systemCause, toolCause } from './name-cause.js';

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../config/agent-file-schema.js';
+import type { JsonSchema } from '../../engine/config/agent-file-schema.js';
 
 const price = (what: string): JsonSchema => ({ type: 'number', minimum: 0, description: `USD per perTokens tokens of ${what}.` });
 

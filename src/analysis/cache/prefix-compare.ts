@@ -1,7 +1,7 @@
 import type { Part } from '../../contracts/content.js';
 import type { StablePrefix } from '../../contracts/model.js';
 import type { LlmRequest, ToolDeclaration } from '../../contracts/request.js';
-import { searchableText } from '../assembly/part-text.js';
+import { searchableText } from '../../engine/assembly/part-text.js';
 import type { CacheExcerpt, CacheLocation, CacheTokens, CountTokens } from './cache-types.js';
 
 // The stable prefix of a call, read as one sequence in wire order: every tool, then the stable system text, then the

@@ -4,10 +4,10 @@ import type { SessionStoreWithCallLog } from '../../contracts/session-store.js';
 import { paging } from '../../features/paging/paging.js';
 import { createScriptedModel } from '../../models/scripted/scripted-model.js';
 import { createRunner } from '../../presets/create-runner.js';
-import { llmAgent } from '../agent/define-agent.js';
-import { stablePrefixOf } from '../assembly/stable-prefix.js';
-import { createInMemorySessionStore } from '../session/in-memory-session-store.js';
-import { functionTool } from '../tools/function-tool.js';
+import { llmAgent } from '../../engine/agent/define-agent.js';
+import { stablePrefixOf } from '../../engine/assembly/stable-prefix.js';
+import { createInMemorySessionStore } from '../../engine/session/in-memory-session-store.js';
+import { functionTool } from '../../engine/tools/function-tool.js';
 import { explainCacheMiss, explainSessionCache, findPreviousCall } from './explain-cache.js';
 import { partJson } from './prefix-compare.js';
 
