@@ -5,7 +5,7 @@
  */
 export { agentFileFields, agentFromConfig } from './presets/agent-files.js';
 export type { AgentFileOptions, AgentFiles } from './presets/agent-files.js';
-export type { AgentFileField, AgentFileFieldInput, AgentFileFieldResult } from './engine/config/agent-config.js';
+export type { AgentFileField, AgentFileFieldInput, AgentFileFieldResult, FieldReader } from './contracts/agent-file-field.js';
 export { assembleCase, caseProfile, parseCaseFile } from './presets/case-file.js';
 export type { AssembleCaseOptions, CaseFile, CaseFileOptions } from './presets/case-file.js';
 export { parseDocument } from './engine/config/parse-document.js';

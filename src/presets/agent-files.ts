@@ -1,6 +1,7 @@
 import type { AgentDefinition } from '../contracts/agent.js';
 import type { Tool } from '../contracts/tool.js';
-import { readAgentConfig, type AgentConfigOptions, type AgentFileField } from '../engine/config/agent-config.js';
+import type { AgentFileField } from '../contracts/agent-file-field.js';
+import { readAgentConfig, type AgentConfigOptions } from './agent-config.js';
 import { refuse } from '../engine/config/file-fields.js';
 import { joinPath } from '../engine/util/json-reader.js';
 import { memoryField, type ReadMemory } from '../features/memory/memory-file-field.js';

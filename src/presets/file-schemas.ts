@@ -1,5 +1,5 @@
 import { ADK_SPELLINGS, LLM_FIELD_SCHEMAS, REFERENCE_FIELD_SCHEMAS, snakeCase, WORKFLOW_FIELD_SCHEMAS, type JsonSchema } from '../engine/config/agent-file-schema.js';
-import { fieldKeys } from '../engine/config/agent-config.js';
+import { fieldKeys } from './agent-config.js';
 import { agentFileFields } from './agent-files.js';
 import { CASE_FIELD_SCHEMAS } from './case-file-schema.js';
 

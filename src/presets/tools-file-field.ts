@@ -3,9 +3,9 @@ import { ValidationError } from '../contracts/errors/validation-error.js';
 import type { McpToolsetSettings } from '../contracts/mcp.js';
 import type { JsonSchema } from '../contracts/request.js';
 import type { Toolset } from '../contracts/tool.js';
-import type { AgentFileField, ToolsetClass } from '../engine/config/agent-config.js';
+import type { AgentFileField, FieldReader, ToolsetClass } from '../contracts/agent-file-field.js';
 import { refuse } from '../engine/config/file-fields.js';
-import { joinPath, type JsonReader } from '../engine/util/json-reader.js';
+import { joinPath } from '../engine/util/json-reader.js';
 import { toolSearch } from '../features/tool-search/tool-search.js';
 import { toolBudget } from '../features/tools/tool-budget.js';
 
@@ -90,7 +90,7 @@ export function toolsField(makeMcpToolset: MakeMcpToolset | undefined): AgentFil
   };
 }
 
-function readMcpEntry(reader: JsonReader, entry: unknown, at: string, make: MakeMcpToolset): Toolset | undefined {
+function readMcpEntry(reader: FieldReader, entry: unknown, at: string, make: MakeMcpToolset): Toolset | undefined {
   const raw = reader.object(entry, at, 'a mapping: name, and command (stdio) or url (Streamable HTTP)');
   if (raw === undefined) return undefined;
   const record = Object.fromEntries(Object.entries(raw).map(([key, value]) => [Object.hasOwn(SNAKE, key) ? SNAKE[key] : key, value])) as Record<string, unknown>;

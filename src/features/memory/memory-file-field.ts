@@ -1,4 +1,4 @@
-import type { AgentFileField } from '../../engine/config/agent-config.js';
+import type { AgentFileField } from '../../contracts/agent-file-field.js';
 import { readNamedFiles, refuse } from '../../engine/config/file-fields.js';
 import { joinPath } from '../../engine/util/json-reader.js';
 import { memory, type MemoryEntry } from './memory-extension.js';

@@ -1,4 +1,4 @@
-import type { AgentFileField } from '../../engine/config/agent-config.js';
+import type { AgentFileField } from '../../contracts/agent-file-field.js';
 import { joinPath } from '../../engine/util/json-reader.js';
 import { SECTION_HEADINGS, sections, type SystemSections } from './sections-extension.js';
 

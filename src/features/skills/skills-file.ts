@@ -1,6 +1,7 @@
-import type { AgentFileField } from '../../engine/config/agent-config.js';
+import type { AgentFileField } from '../../contracts/agent-file-field.js';
 import { readNamedFiles, refuse } from '../../engine/config/file-fields.js';
-import { joinPath, type JsonReader } from '../../engine/util/json-reader.js';
+import type { FieldReader } from '../../contracts/agent-file-field.js';
+import { joinPath } from '../../engine/util/json-reader.js';
 import { loadSkillTool } from './load-skill.js';
 import type { SkillEntry } from './skill-modes.js';
 import { SKILL_MODES, type Skill, type SkillMode } from './skill.js';
@@ -56,7 +57,7 @@ export function skillsField(readSkills: ReadSkills | undefined): AgentFileField 
   };
 }
 
-function readMode(reader: JsonReader, value: unknown, path: string): SkillMode | undefined {
+function readMode(reader: FieldReader, value: unknown, path: string): SkillMode | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'string' && (SKILL_MODES as readonly string[]).includes(value)) return value as SkillMode;
   return reader.issue(path, `expected ${SKILL_MODES.join(', ')}, got ${JSON.stringify(value)}`);

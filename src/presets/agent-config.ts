@@ -1,15 +1,16 @@
-import type { AgentDefinition, StaticInstruction, Extension, Processor } from '../../contracts/agent.js';
-import type { Part } from '../../contracts/content.js';
-import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
-import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
-import type { RequestConfig } from '../../contracts/request.js';
-import type { Tool, Toolset } from '../../contracts/tool.js';
-import { AGENT_MODES, INCLUDE_CONTENTS, llmAgent, loopAgent, parallelAgent, sequentialAgent, type LlmAgentConfig } from '../agent/define-agent.js';
-import { readPart } from '../session/decode-content.js';
-import { agentTool } from '../tools/agent-tool.js';
-import { declareTool } from '../tools/tool.js';
-import { ADK_SPELLINGS, AGENT_CLASSES, GENERATE_CONFIG_FIELDS, LLM_FIELD_SCHEMAS, REFERENCE_FIELD_SCHEMAS, snakeCase, WORKFLOW_FIELD_SCHEMAS, type JsonSchema } from './agent-file-schema.js';
-import { JsonReader, joinPath, isPlainRecord } from '../util/json-reader.js';
+import type { AgentDefinition, StaticInstruction, Extension, Processor } from '../contracts/agent.js';
+import type { Part } from '../contracts/content.js';
+import { AgentctxError } from '../contracts/errors/agentctx-error.js';
+import { ValidationError, type ValidationIssue } from '../contracts/errors/validation-error.js';
+import type { RequestConfig } from '../contracts/request.js';
+import type { Tool, Toolset } from '../contracts/tool.js';
+import type { AgentFileField, ToolsetClass } from '../contracts/agent-file-field.js';
+import { AGENT_MODES, INCLUDE_CONTENTS, llmAgent, loopAgent, parallelAgent, sequentialAgent, type LlmAgentConfig } from '../engine/agent/define-agent.js';
+import { readPart } from '../engine/session/decode-content.js';
+import { agentTool } from '../engine/tools/agent-tool.js';
+import { declareTool } from '../engine/tools/tool.js';
+import { ADK_SPELLINGS, AGENT_CLASSES, GENERATE_CONFIG_FIELDS, LLM_FIELD_SCHEMAS, REFERENCE_FIELD_SCHEMAS, snakeCase, WORKFLOW_FIELD_SCHEMAS } from '../engine/config/agent-file-schema.js';
+import { JsonReader, joinPath, isPlainRecord } from '../engine/util/json-reader.js';
 
 export type AgentConfigOptions = {
   /** Named in errors. */
@@ -25,37 +26,6 @@ export type AgentConfigOptions = {
    * `args` (problems to `reader` under `path`) and makes the toolset; `index` is the entry's place in the list.
    */
   toolsets?: Readonly<Record<string, ToolsetClass>>;
-};
-
-/** Reads one `{ name: <class>, args }` entry of a file's `tools` into a toolset. */
-export type ToolsetClass = (input: { reader: JsonReader; args: unknown; path: string; index: number }) => Toolset | undefined;
-
-/**
- * The keys one feature adds to an LLM agent in a file, and how they are read: into extensions of the agent, tools the
- * file may name in `tools`, or the agent's pipeline. Problems go to `reader` at paths under `path`.
- */
-export type AgentFileField = {
-  /** The keys it reads, in camelCase (a `snake_case` spelling is accepted for each), with the JSON Schema of each. */
-  readonly schema: Readonly<Record<string, JsonSchema>>;
-  read(input: AgentFileFieldInput): Promise<AgentFileFieldResult> | AgentFileFieldResult;
-};
-
-export type AgentFileFieldInput = {
-  readonly reader: JsonReader;
-  /** The agent's fields, keys in camelCase. */
-  readonly record: Record<string, unknown>;
-  readonly path: string;
-  /** The file being read, which relative paths in it start from. */
-  readonly file: string;
-};
-
-export type AgentFileFieldResult = {
-  extensions?: readonly Extension[];
-  /** Tools the agent's `tools` list may name. */
-  tools?: Readonly<Record<string, Tool>>;
-  /** Toolsets the agent gets (MCP servers), after its tools. */
-  toolsets?: readonly Toolset[];
-  pipeline?: readonly Processor[];
 };
 
 const LLM_FIELDS = Object.keys(LLM_FIELD_SCHEMAS);
