@@ -13,7 +13,11 @@ export type { SkillEntry } from './features/skills/skill-modes.js';
 export { checkSkill, parseSkillFile, SKILL_MODES } from './features/skills/skill.js';
 export type { Skill, SkillMode } from './features/skills/skill.js';
 export { LOAD_SKILL, loadSkillTool } from './features/skills/load-skill.js';
-export { effectiveMemoryMode, memory, MEMORY, memoryModeKey } from './features/memory/memory-extension.js';
-export type { MemoryEntry } from './features/memory/memory-extension.js';
-export type { MemoryFile, MemoryMode } from './features/memory/memory-file.js';
+export { effectiveMemoryFileMode, memoryFileModeKey, memoryFiles, MEMORY_FILES } from './features/memory-files/memory-files.js';
+export type { MemoryFileEntry } from './features/memory-files/memory-files.js';
+export type { MemoryFile, MemoryFileMode } from './features/memory-files/memory-file.js';
+// Deprecated spellings of the names above (memory files were "memory" until a memory service needed the word).
+export { effectiveMemoryMode, memory, MEMORY, memoryModeKey } from './features/memory-files/memory-files.js';
+export type { MemoryEntry } from './features/memory-files/memory-files.js';
+export type { MemoryMode } from './features/memory-files/memory-file.js';
 export { harnessPipeline } from './presets/pipelines.js';

@@ -63,7 +63,10 @@ async function readAgent(
   if (refuseCode(reader, record, path)) return undefined;
   const kind = readKind(reader, record, path);
   if (kind === undefined) return undefined;
-  reader.keys(record, path, kind === 'llm' ? [...LLM_FIELDS, ...(options.fields ?? []).flatMap(fieldKeys)] : WORKFLOW_FIELDS);
+  // A deprecated key (an old spelling) is read but not offered: the unknown-field message lists the current ones.
+  const fields = options.fields ?? [];
+  if (kind === 'llm') reader.keys(record, path, [...LLM_FIELDS, ...fields.flatMap((field) => fieldKeys(field, false))], fields.flatMap((field) => fieldKeys(field, true)));
+  else reader.keys(record, path, WORKFLOW_FIELDS);
   const name = reader.string(record, 'name', path);
   const description = reader.string(record, 'description', path, { optional: true });
   const subAgents: AgentDefinition[] = [];
@@ -312,14 +315,14 @@ function refuseCode(reader: JsonReader, record: Record<string, unknown>, path: s
   return record['name'] === undefined && Object.keys(record).length === 0;
 }
 
-/** The keys a feature's field reads. */
-export function fieldKeys(field: AgentFileField): string[] {
-  return Object.keys(field.schema);
+/** The keys a feature's field reads: all of them, or only the deprecated ones (`true`) or only the current ones (`false`). */
+export function fieldKeys(field: AgentFileField, deprecated?: boolean): string[] {
+  return Object.keys(field.schema).filter((key) => deprecated === undefined || (field.schema[key]?.['deprecated'] === true) === deprecated);
 }
 
 function normalizeKeys(record: Record<string, unknown>, fields: readonly AgentFileField[]): Record<string, unknown> {
   const aliases = new Map<string, string>(Object.entries(ADK_SPELLINGS));
-  for (const key of fields.flatMap(fieldKeys)) if (!aliases.has(snakeCase(key))) aliases.set(snakeCase(key), key);
+  for (const key of fields.flatMap((field) => fieldKeys(field))) if (!aliases.has(snakeCase(key))) aliases.set(snakeCase(key), key);
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [aliases.get(key) ?? key, value]));
 }
 

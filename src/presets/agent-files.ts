@@ -4,7 +4,7 @@ import type { AgentFileField } from '../contracts/agent-file-field.js';
 import { readAgentConfig, type AgentConfigOptions } from './agent-config.js';
 import { refuse } from '../engine/config/file-fields.js';
 import { joinPath } from '../engine/util/json-reader.js';
-import { memoryField, type ReadMemory } from '../features/memory/memory-file-field.js';
+import { memoryField, type ReadMemory } from '../features/memory-files/memory-file-field.js';
 import { sectionsField } from '../features/sections/sections-file.js';
 import { skillsField, type ReadSkills } from '../features/skills/skills-file.js';
 import { harnessPipeline } from './pipelines.js';
@@ -28,7 +28,7 @@ export type AgentFileOptions = Omit<AgentConfigOptions, 'fields'> & {
 /**
  * An agent tree from its declarative form (YAML or JSON, parsed): the same fields as `llmAgent` and the workflow
  * agents, in camelCase or ADK's snake_case, with sub-agents inline or in other files (`configPath`), and the keys of
- * agentctx's features: `preset`, `sections`, `skills`, `memory`, `workspace`, `mcp`, `toolSearch`, `toolBudget`.
+ * agentctx's features: `preset`, `sections`, `skills`, `memoryFiles` (`memory`, its old spelling), `workspace`, `mcp`, `toolSearch`, `toolBudget`.
  */
 export function agentFromConfig(value: unknown, options: AgentFileOptions): Promise<AgentDefinition> {
   const { files, ...rest } = options;

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { MemoryFile } from '../features/memory/memory-file.js';
+import type { MemoryFile } from '../features/memory-files/memory-file.js';
 import { parseSkillFile, type Skill } from '../features/skills/skill.js';
 
 /** Every skill in a folder: each `<name>/SKILL.md`, validated (the name must equal its folder), sorted by name. */

@@ -89,8 +89,11 @@ describe('agent-file and case-file schemas', () => {
     // The reader lists the fields it allows when it meets an unknown one; the schema's are the same (ADK spellings aside).
     const refusal = await agentFromConfig({ name: 'a', nonsense: 1 }, { filename: 'a.yaml' }).catch((error: Error) => error.message);
     const allowed = /allowed: ([^)]+?)(?:\)|$)/.exec(String(refusal))?.[1]?.split(', ').map((key) => key.trim()) ?? [];
-    const properties = Object.keys((agentFileSchema() as { $defs: { agent: { properties: object } } }).$defs.agent.properties);
+    const schemas = (agentFileSchema() as { $defs: { agent: { properties: Record<string, { deprecated?: boolean }> } } }).$defs.agent.properties;
+    // Old spellings (deprecated: true) are read by both, and offered by neither.
+    const properties = Object.keys(schemas).filter((key) => schemas[key]?.deprecated !== true);
     const camel = properties.filter((key) => !key.includes('_') && key !== 'generateContentConfig' && key !== 'maxIterations');
+    expect(validateAgent({ name: 'a', memory: [{ file: 'MEMORY.md' }] })).toBe(true);
     expect([...allowed].sort()).toEqual([...camel].sort());
     expect(validateAgent({ name: 'a', nonsense: 1 })).toBe(false);
     expect(validateAgent({ name: 'a', sub_agents: [{ config_path: 'b.yaml' }], agent_class: 'LlmAgent' })).toBe(true);

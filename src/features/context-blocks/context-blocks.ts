@@ -4,7 +4,7 @@ import type { DraftMessage, RequestDraft } from '../../contracts/draft.js';
 import type { Source } from '../../contracts/source.js';
 import { defineProcessor } from '../../engine/pipeline/pipeline.js';
 import { settingOf } from '../../engine/extensions/settings.js';
-import { effectiveMemoryMode, MEMORY } from '../memory/memory-extension.js';
+import { effectiveMemoryFileMode, MEMORY_FILES } from '../memory-files/memory-files.js';
 import { effectiveSkillMode } from '../skills/skill-modes.js';
 import { SKILLS } from '../skills/skills-extension.js';
 
@@ -26,8 +26,8 @@ export const contextBlocksProcessor: Processor = defineProcessor({
       parts.push({ text: `<skill name="${entry.skill.name}">\n${entry.skill.body}\n</skill>` });
       sources.push({ kind: 'skill', processor: CONTEXT_BLOCKS_PROCESSOR, agent: agent.name, field: `skills.${entry.skill.name}`, ...(entry.skill.path === undefined ? {} : { note: entry.skill.path }) });
     }
-    for (const entry of settingOf(context.extensions, MEMORY) ?? []) {
-      if (effectiveMemoryMode(entry, context.state) !== 'on') continue;
+    for (const entry of settingOf(context.extensions, MEMORY_FILES) ?? []) {
+      if (effectiveMemoryFileMode(entry, context.state) !== 'on') continue;
       parts.push({ text: `<memory file="${entry.file.name}">\n${entry.file.body}\n</memory>` });
       sources.push({ kind: 'memory', processor: CONTEXT_BLOCKS_PROCESSOR, agent: agent.name, field: `memory.${entry.file.name}`, ...(entry.file.path === undefined ? {} : { note: entry.file.path }) });
     }

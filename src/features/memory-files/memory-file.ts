@@ -6,4 +6,7 @@ export type MemoryFile = {
   readonly path?: string;
 };
 
-export type MemoryMode = 'on' | 'off';
+export type MemoryFileMode = 'on' | 'off';
+
+/** @deprecated Renamed `MemoryFileMode`. */
+export type MemoryMode = MemoryFileMode;
