@@ -2,15 +2,15 @@ import type { AgentDefinition, StaticInstruction, Extension, Processor } from '.
 import type { Part } from '../contracts/content.js';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import { ValidationError, type ValidationIssue } from '../contracts/errors/validation-error.js';
-import type { RequestConfig } from '../contracts/request.js';
 import type { Tool, Toolset } from '../contracts/tool.js';
 import type { AgentFileField, ToolsetClass } from '../contracts/agent-file-field.js';
 import { AGENT_MODES, INCLUDE_CONTENTS, llmAgent, loopAgent, parallelAgent, sequentialAgent, type LlmAgentConfig } from '../engine/agent/define-agent.js';
 import { readPart } from '../engine/session/decode-content.js';
 import { agentTool } from '../engine/tools/agent-tool.js';
 import { declareTool } from '../engine/tools/tool.js';
-import { ADK_SPELLINGS, AGENT_CLASSES, GENERATE_CONFIG_FIELDS, LLM_FIELD_SCHEMAS, REFERENCE_FIELD_SCHEMAS, snakeCase, WORKFLOW_FIELD_SCHEMAS } from '../engine/config/agent-file-schema.js';
+import { ADK_SPELLINGS, AGENT_CLASSES, LLM_FIELD_SCHEMAS, REFERENCE_FIELD_SCHEMAS, snakeCase, WORKFLOW_FIELD_SCHEMAS } from '../engine/config/agent-file-schema.js';
 import { JsonReader, joinPath, isPlainRecord } from '../engine/util/json-reader.js';
+import { readGenerateConfig } from './generate-config.js';
 
 export type AgentConfigOptions = {
   /** Named in errors. */
@@ -267,30 +267,6 @@ function unknownToolMessage(name: string): string {
   return `tool '${name}' has no implementation here; declare it with a description (and parameters) to inspect it`;
 }
 
-function readGenerateConfig(reader: JsonReader, value: unknown, path: string): Omit<RequestConfig, 'model'> | undefined {
-  if (value == null) return undefined;
-  const raw = reader.object(value, path);
-  if (raw === undefined) return undefined;
-  // Only the fields' own snake_case spellings are renamed; any other key is reported as it was written.
-  const record = Object.fromEntries(Object.entries(raw).map(([key, item]) => [own(GENERATE_CONFIG_SPELLINGS, key) ?? key, item]));
-  reader.keys(record, path, GENERATE_CONFIG_FIELDS);
-  const config: Omit<RequestConfig, 'model'> = {};
-  const temperature = reader.number(record, 'temperature', path, { optional: true, min: 0 });
-  const topP = reader.number(record, 'topP', path, { optional: true, min: 0 });
-  const topK = reader.number(record, 'topK', path, { optional: true, integer: true, min: 1 });
-  const maxOutputTokens = reader.number(record, 'maxOutputTokens', path, { optional: true, integer: true, min: 1 });
-  if (temperature !== undefined) config.temperature = temperature;
-  if (topP !== undefined) config.topP = topP;
-  if (topK !== undefined) config.topK = topK;
-  if (maxOutputTokens !== undefined) config.maxOutputTokens = maxOutputTokens;
-  if (record['stopSequences'] !== undefined) {
-    const stops = reader.array(record['stopSequences'], joinPath(path, 'stopSequences'));
-    if (stops?.every((stop) => typeof stop === 'string')) config.stopSequences = stops as string[];
-    else if (stops !== undefined) reader.issue(joinPath(path, 'stopSequences'), 'expected a list of strings');
-  }
-  return config;
-}
-
 // ADK's agent config fields that name Python code: agentctx reads no Python, so each is refused with what to do instead.
 const MODULE_INSTEAD = 'define the agent in a JavaScript or TypeScript module instead (agentctx run agent.ts), where callbacks and tools are code';
 const CODE_FIELDS: Readonly<Record<string, string>> = {
@@ -325,8 +301,6 @@ function normalizeKeys(record: Record<string, unknown>, fields: readonly AgentFi
   for (const key of fields.flatMap((field) => fieldKeys(field))) if (!aliases.has(snakeCase(key))) aliases.set(snakeCase(key), key);
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [aliases.get(key) ?? key, value]));
 }
-
-const GENERATE_CONFIG_SPELLINGS: Readonly<Record<string, string>> = Object.fromEntries(GENERATE_CONFIG_FIELDS.map((field) => [snakeCase(field), field]));
 
 /**
  * A table's own entry for a key the file wrote, never one the object inherits: `__proto__`, `constructor` or

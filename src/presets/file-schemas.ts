@@ -11,7 +11,18 @@ const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
 /** Every field an agent may have: an LLM agent's, a workflow agent's, and the features' (skills, memory, …). */
 export function agentFieldSchemas(): Record<string, JsonSchema> {
   const features = Object.fromEntries(agentFileFields(undefined).flatMap((field) => fieldKeys(field).map((key) => [key, field.schema[key] as JsonSchema])));
-  return { ...LLM_FIELD_SCHEMAS, ...WORKFLOW_FIELD_SCHEMAS, ...features };
+  const generateConfig = LLM_FIELD_SCHEMAS['generateConfig'] as JsonSchema;
+  return { ...LLM_FIELD_SCHEMAS, generateConfig: withNestedSpellings(generateConfig), ...WORKFLOW_FIELD_SCHEMAS, ...features };
+}
+
+/** An object schema whose properties, at every level, take their snake_case spelling too (as `generateConfig` is read). */
+function withNestedSpellings(schema: JsonSchema): JsonSchema {
+  const properties = schema['properties'] as Record<string, JsonSchema> | undefined;
+  if (properties === undefined) return schema;
+  const spelled: Record<string, JsonSchema> = {};
+  for (const [key, property] of Object.entries(properties)) spelled[key] = withNestedSpellings(property);
+  for (const [key, property] of Object.entries(properties)) if (snakeCase(key) !== key) spelled[snakeCase(key)] ??= { ...withNestedSpellings(property), description: `ADK's spelling of ${key}.` };
+  return { ...schema, properties: spelled };
 }
 
 /** The fields with ADK's snake_case spellings beside them, each described as the field it stands for. */

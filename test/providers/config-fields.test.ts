@@ -315,3 +315,56 @@ describe('a refusal under retries', () => {
     expect(server.received).toEqual([]);
   });
 });
+
+describe("an agent file's generate_content_config in Gemini's form", () => {
+  it('reads into the config fields (snake_case at every level), and reaches the Gemini wire as it was written', async () => {
+    const { agentFromConfig } = await import('../../src/presets/agent-files.js');
+    const { assembleRequest } = await import('../../src/presets/assemble-request.js');
+    const { agentFileSchema } = await import('../../src/presets/file-schemas.js');
+    const written = {
+      temperature: 0.1,
+      response_mime_type: 'application/json',
+      tool_config: { function_calling_config: { mode: 'ANY', allowed_function_names: ['get_weather'] } },
+      thinking_config: { thinking_budget: 1024, include_thoughts: true },
+      safety_settings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
+      labels: { team: 'weather' },
+      seed: 5,
+      presence_penalty: 0.1,
+      frequency_penalty: 0.2,
+      candidate_count: 1,
+      media_resolution: 'MEDIA_RESOLUTION_HIGH',
+    };
+    const file = { name: 'weather', model: 'gemini-2.5-flash', instruction: 'Help.', generate_content_config: written };
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    expect(new Ajv2020({ strict: false }).validate(agentFileSchema(), file)).toBe(true);
+    const agent = await agentFromConfig(file, { filename: 'agent.yaml' });
+    const { request } = await assembleRequest({ agents: agent });
+    expect(request.config).toEqual({
+      model: 'gemini-2.5-flash',
+      temperature: 0.1,
+      responseMimeType: 'application/json',
+      toolChoice: { name: 'get_weather' },
+      thinking: { budgetTokens: 1024, includeThoughts: true },
+      safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
+      labels: { team: 'weather' },
+      seed: 5,
+      presencePenalty: 0.1,
+      frequencyPenalty: 0.2,
+      candidateCount: 1,
+      mediaResolution: 'high',
+    });
+    const body = await sent(GEMINI, { ...request, tools: [TOOL] });
+    expect(body['toolConfig']).toEqual({ functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] } });
+    expect(body['generationConfig']).toMatchObject({ thinkingConfig: { thinkingBudget: 1024, includeThoughts: true }, mediaResolution: 'MEDIA_RESOLUTION_HIGH', responseMimeType: 'application/json' });
+  });
+
+  it('names each value it cannot read', async () => {
+    const { agentFromConfig } = await import('../../src/presets/agent-files.js');
+    const error = await agentFromConfig({ name: 'a', generate_content_config: { tool_config: { function_calling_config: { mode: 'ANY', allowed_function_names: ['a', 'b'] } }, media_resolution: 'TINY', thinking_config: { thinking_level: 'HUGE' } } }, { filename: 'agent.yaml' }).catch((caught: unknown) => caught);
+    expect(AgentctxError.isInstance(error) && (error as unknown as { issues: { path: string; message: string }[] }).issues).toEqual([
+      { path: 'generateConfig.toolConfig.functionCallingConfig.allowedFunctionNames', message: 'names more than one tool, which agentctx cannot ask every provider for; name one (that tool is called) or none (some tool is)' },
+      { path: 'generateConfig.thinkingConfig.thinkingLevel', message: 'expected MINIMAL, LOW, MEDIUM, HIGH, got "HUGE"' },
+      { path: 'generateConfig.mediaResolution', message: 'expected MEDIA_RESOLUTION_LOW, MEDIA_RESOLUTION_MEDIUM, MEDIA_RESOLUTION_HIGH, got "TINY"' },
+    ]);
+  });
+});
