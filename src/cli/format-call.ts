@@ -21,7 +21,8 @@ export function formatCallTree(calls: readonly ModelCallSummary[], sessionId: st
     for (const call of children.get(parent) ?? []) {
       const via = call.parent === undefined ? '' : style.dim(` via ${call.parent.tool}`);
       const indent = '   '.repeat(depth) + (depth > 0 ? '└ ' : '');
-      lines.push(`  ${String(call.index).padStart(3)}  ${statusText(call.status, style)}  ${indent}${call.agent}${via}  ${style.dim(callFacts(call))}`);
+      const what = call.operation === 'embeddings' ? ` ${style.cyan('embeddings')}` : '';
+      lines.push(`  ${String(call.index).padStart(3)}  ${statusText(call.status, style)}  ${indent}${call.agent}${via}${what}  ${style.dim(callFacts(call))}`);
       walk(call.index, depth + 1);
     }
   };

@@ -29,7 +29,9 @@ export async function inspectRecorded(file: string | undefined, values: Recorded
   if (values.wire === true) return showWire(record, title, values, io);
   const nested = record.parent === undefined ? '' : ` · inside tool call ${record.parent.functionCallId} (${record.parent.tool})${record.parent.callIndex === undefined ? '' : ` of call ${record.parent.callIndex}`}`;
   const edited = record.editedByCallback ? ' · edited by a beforeModel hook' : '';
-  return show(record.request, record.provenance, undefined, `${title}${nested}${edited}`, values, io, record.warnings ?? [], { text: formatAnswer(record, style), json: { call: answerJson(record) } });
+  // An embeddings call's request is the texts it embedded (the vectors are not kept).
+  const operation = record.operation === 'embeddings' ? ' · embeddings: the texts embedded' : '';
+  return show(record.request, record.provenance, undefined, `${title}${operation}${nested}${edited}`, values, io, record.warnings ?? [], { text: formatAnswer(record, style), json: { call: answerJson(record) } });
 }
 
 function showWire(record: ModelCallRecord, title: string, values: RecordedOptions, io: CliIo): number {

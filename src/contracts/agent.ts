@@ -6,7 +6,7 @@ import type { CallbackContext, ReadonlyContext, ToolContext } from './contexts.j
 import type { RequestDraft } from './draft.js';
 import type { Event, EventInput } from './event.js';
 import type { SessionMemo } from './memo.js';
-import type { Model, ModelResponse } from './model.js';
+import type { EmbedResponse, Model, ModelResponse } from './model.js';
 import type { Profile } from './profile.js';
 import type { AssembledRequest } from './provenance.js';
 import type { BuiltInTool, LlmRequest, RequestConfig } from './request.js';
@@ -251,6 +251,11 @@ export type InvocationContext = {
   appendEvent(input: Omit<EventInput, 'invocationId'>): Promise<Event>;
   /** The model an agent of the tree calls, resolved as the runner resolves it. */
   modelFor(agent: AgentNode): Promise<Model>;
+  /**
+   * Turns texts into vectors with `model` (its `embed`; a `ValidationError` when it has none), recorded in the runner's
+   * call log as a call of `agent` (operation `embeddings`: the texts, the usage, the wire), priced and traced like one.
+   */
+  embed(model: Model, texts: readonly string[], options?: { agent?: string; dimensions?: number; purpose?: 'query' | 'document' }): Promise<EmbedResponse>;
   /** A new id from the runner's source of ids (deterministic when the runner's is). */
   newId(): string;
 };

@@ -82,6 +82,11 @@ export type ModelCallRecord = {
    * (its name or schema unusable), tool definitions over the agent's budget.
    */
   warnings?: string[];
+  /**
+   * `embeddings` for a call of `Model.embed`: its `request` holds the texts (one user message, a text part each) and
+   * the model; its outcome the usage and wire record (not the vectors). Absent for a chat call.
+   */
+  operation?: 'embeddings';
   status: ModelCallStatus;
 } & Partial<Omit<ModelCallOutcome, 'status'>>;
 

@@ -54,7 +54,7 @@ export class PendingCall {
     recorded.status = 'pending';
     const { appName, userId, sessionId } = log.key;
     const index = log.log === undefined ? undefined : await log.log.recordModelCall({ appName, userId, sessionId, call: recorded });
-    const name = `chat ${call.model?.modelId ?? call.request.config.model ?? 'unknown'}`;
+    const name = `${call.operation ?? 'chat'} ${call.model?.modelId ?? call.request.config.model ?? 'unknown'}`;
     const span = openSpan(trace?.telemetry, name, trace?.parent, () => modelCallAttributes(call, log.key, index));
     return new PendingCall(log, index, now, started, span, call.model, trace?.price);
   }

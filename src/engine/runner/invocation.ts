@@ -19,6 +19,7 @@ import { createEvent } from '../session/create-event.js';
 import { isTempKey } from '../state/state-keys.js';
 import type { Telemetry, TelemetrySpan } from '../../contracts/telemetry.js';
 import { NO_SPAN } from '../telemetry/spans.js';
+import { recordedEmbed } from './embed-call.js';
 import type { CallPricer } from '../telemetry/genai-attributes.js';
 import type { CallLog } from './call-log.js';
 import type { RetryLanes } from './retry-lanes.js';
@@ -263,6 +264,13 @@ export class Invocation {
         return stored;
       },
       modelFor: (node) => this.settings.modelFor(node),
+      embed: (model, texts, options = {}) =>
+        recordedEmbed(
+          { calls: this.calls, invocationId: this.id, agent: this.settings.tree.root.name, now: this.settings.now, telemetry: this.settings.telemetry, span: this.span, price: this.settings.priceCall, signal: this.signal },
+          model,
+          texts,
+          options,
+        ),
       newId: () => this.settings.newId(),
     };
     return this.#context;

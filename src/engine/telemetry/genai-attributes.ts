@@ -18,7 +18,7 @@ export function modelCallAttributes(call: Omit<NewModelCall, 'timestamp' | 'stat
   const { request } = call;
   const tools = [...request.tools, ...referencedDeferredTools(request)];
   const attributes: SpanAttributes = {
-    'gen_ai.operation.name': 'chat',
+    'gen_ai.operation.name': call.operation ?? 'chat',
     'gen_ai.provider.name': call.model?.provider ?? 'unknown',
     'gen_ai.request.model': call.model?.modelId ?? request.config.model ?? 'unknown',
     'gen_ai.conversation.id': key.sessionId,

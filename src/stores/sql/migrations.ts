@@ -230,6 +230,11 @@ function modelCallWarnings(): string[] {
   return ['ALTER TABLE agentctx_model_calls ADD COLUMN warnings_json TEXT'];
 }
 
+// Version 9. What a call was: NULL for a chat call, 'embeddings' for a call of Model.embed.
+function modelCallOperation(): string[] {
+  return ['ALTER TABLE agentctx_model_calls ADD COLUMN operation TEXT'];
+}
+
 /** Every migration, oldest first. Append only: a released entry never changes. */
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', statements: initialSchema },
@@ -240,6 +245,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'write checks', statements: writeChecks },
   { name: 'state operations', statements: stateOperations },
   { name: 'model call warnings', statements: modelCallWarnings },
+  { name: 'model call operation', statements: modelCallOperation },
 ];
 
 /** The schema version this release writes. */

@@ -24,6 +24,7 @@ export type SummaryRow = {
   parent_function_call_id: string | null;
   parent_tool: string | null;
   warnings_json: string | null;
+  operation: string | null;
   status: string;
   latency_ms: number | null;
   first_token_ms: number | null;
@@ -56,7 +57,7 @@ const ended = (column: string) => `o.${column} AS ${column}`;
 /** What `toCallSummary` reads, from `CALL_FROM`. Usage and response event of calls recorded before version 5 are on `c`. */
 export const SUMMARY_SELECT: readonly string[] = [
   ...['call_index', 'invocation_id', 'agent', 'call_time', 'edited_by_callback', 'request_chars', 'model_provider', 'model_id'].map(recorded),
-  ...['parent_call_index', 'parent_function_call_id', 'parent_tool', 'warnings_json'].map(recorded),
+  ...['parent_call_index', 'parent_function_call_id', 'parent_tool', 'warnings_json', 'operation'].map(recorded),
   `COALESCE(o.status, 'pending') AS status`,
   ended('latency_ms'),
   ended('first_token_ms'),
@@ -87,6 +88,7 @@ export const RECORD_COLUMNS: readonly string[] = [
   'parent_function_call_id',
   'parent_tool',
   'warnings_json',
+  'operation',
   ...REQUEST_COLUMNS,
 ];
 
@@ -118,6 +120,7 @@ export function recordParams(call: NewModelCall, stored: StoredCall): SqlParam[]
     call.parent?.functionCallId ?? null,
     call.parent?.tool ?? null,
     call.warnings === undefined || call.warnings.length === 0 ? null : JSON.stringify(call.warnings),
+    call.operation ?? null,
     JSON.stringify(stored.request),
     JSON.stringify(stored.provenance),
     stored.base?.index ?? null,
@@ -175,6 +178,7 @@ export function toCallSummary(row: SummaryRow): ModelCallSummary {
       : { parent: { callIndex: row.parent_call_index, functionCallId: row.parent_function_call_id ?? '', tool: row.parent_tool ?? '' } }),
     editedByCallback: row.edited_by_callback === 1,
     ...(row.warnings_json === null ? {} : { warnings: JSON.parse(row.warnings_json) as string[] }),
+    ...(row.operation === 'embeddings' ? { operation: 'embeddings' as const } : {}),
     status: row.status as ModelCallStatus,
     ...(row.latency_ms === null ? {} : { latencyMs: row.latency_ms }),
     ...(row.first_token_ms === null ? {} : { firstTokenMs: row.first_token_ms }),

@@ -80,6 +80,18 @@ export function testModelCallLog(options: ModelCallLogSuiteOptions): void {
       if (isSessionStore(store)) expect(await store.getSession(key)).toBeDefined();
     });
 
+    it('keeps what a call was: an embeddings call says so, a chat call says nothing', async () => {
+      const { store, app } = await setup();
+      const key = { appName: app, userId: 'u1', sessionId: 's1' };
+      await openSession(store, key);
+      const embedding = { ...pending(1), operation: 'embeddings' as const, request: { system: '', tools: [], messages: [{ role: 'user' as const, content: [{ text: 'a' }, { text: 'b' }] }], config: { model: 'text-embedding-3-small' } }, provenance: { system: [], tools: [], messages: [[]] } };
+      await store.recordModelCall({ ...key, call: embedding });
+      await store.recordModelCall({ ...key, call: pending(2) });
+      expect((await store.getModelCall({ ...key, index: 1 }))?.operation).toBe('embeddings');
+      expect(await store.getModelCall({ ...key, index: 2 })).not.toHaveProperty('operation');
+      expect((await store.listModelCalls(key)).map((summary) => summary.operation)).toEqual(['embeddings', undefined]);
+    });
+
     it('gives back every call of a long session exactly, when consecutive calls share their history', async () => {
       const { store, app } = await setup();
       const key = { appName: app, userId: 'u1', sessionId: 's1' };
