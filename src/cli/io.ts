@@ -20,9 +20,26 @@ export type Command = {
   run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number>;
 };
 
+// A reader that stops early (`agentctx inspect … | head`) closes the pipe: what is left to print goes nowhere, and
+// the command ends as it would have, without a stack trace. Watched once per process, however many commands run.
+let readerGone = false;
+let watching = false;
+
+function watchStdout(): void {
+  if (watching) return;
+  watching = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') readerGone = true;
+    else throw error;
+  });
+}
+
 export function processIo(): CliIo {
+  watchStdout();
   return {
-    stdout: (text) => process.stdout.write(text),
+    stdout: (text) => {
+      if (!readerGone) process.stdout.write(text);
+    },
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,

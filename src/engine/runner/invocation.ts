@@ -29,7 +29,7 @@ import { catchUp } from '../session/catch-up.js';
 /**
  * Writes refused as conflicts are retried, each after reloading the session, for as long as this much time: every
  * refusal means another writer's write went in, so retrying makes progress, and a count of attempts would fail turns
- * under long contention that time allows (docs/decisions/2026-12-02-contention.md).
+ * under long contention that time allows (docs/decisions/2026-12-02-turns-on-postgres.md, "Contention").
  */
 export const CONFLICT_BUDGET_MS = 30_000;
 /** The longest random pause between attempts. */
