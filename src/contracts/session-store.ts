@@ -81,6 +81,12 @@ export type SessionStore = {
   listSessions(input: ListSessionsInput): Promise<Session[]>;
 
   /**
+   * The apps that have sessions here, sorted. Optional: a store that cannot list them (a service keyed by app) leaves
+   * it out, and the inspector then offers only the apps it is told of.
+   */
+  listApps?(): Promise<string[]>;
+
+  /**
    * Stores `event` at the end of the session and applies its state delta, then updates `session` in place
    * (events, state, lastUpdateTime, revision). `temp:` keys of the delta reach `session.state` (the live
    * invocation sees them) but not storage, nor the returned event. A `partial` event is returned unstored.

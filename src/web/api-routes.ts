@@ -25,7 +25,7 @@ export type ApiOptions = {
   chartRows: ChartRows;
   /** Each call against its agent's previous call (the prompt cache), kept between requests. */
   cacheReports: CacheReports;
-  /** Apps the page offers before anyone types one (the store contract lists sessions per app, not apps). */
+  /** Apps the page offers before anyone types one; when none, the store's own (`listApps`), if it can list them. */
   apps: readonly string[];
   /** Whether `/api/…` needs a bearer token; the page asks for one when it does. */
   tokenRequired: boolean;
@@ -46,7 +46,11 @@ export function jsonResponse(value: unknown, status = 200, headers: Record<strin
 export function addApiRoutes(app: Hono, options: ApiOptions): void {
   const { store, log, calls, prices, cacheReports } = options;
 
-  app.get('/api/info', () => jsonResponse({ name: 'agentctx inspector', version: options.version, store: store.name, apps: options.apps, readOnly: true, tokenRequired: options.tokenRequired }));
+  // The apps the page offers: those it was told of, else every app of a store that can list them.
+  app.get('/api/info', async () => {
+    const apps = options.apps.length > 0 ? options.apps : ((await store.listApps?.()) ?? []);
+    return jsonResponse({ name: 'agentctx inspector', version: options.version, store: store.name, apps, readOnly: true, tokenRequired: options.tokenRequired });
+  });
 
   app.get('/api/apps/:app/sessions', async (c) => {
     const appName = c.req.param('app');

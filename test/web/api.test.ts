@@ -137,6 +137,16 @@ describe('the inspector API', () => {
     expect(listing.users).toEqual([key.userId]);
   });
 
+  it('offers the apps of its store when it is told of none, and only those it is told of otherwise', async () => {
+    const info = async (app: ReturnType<typeof createInspectorApp>) => ((await (await app.request('/api/info', { headers: { host: '127.0.0.1' } })).json()) as { apps: string[] }).apps;
+    expect(await info(createInspectorApp({ store: fixture.store }))).toEqual(await fixture.store.listApps?.());
+    expect(await info(createInspectorApp({ store: fixture.store }))).toEqual(expect.arrayContaining(['notes_app', 'report_analyst']));
+    expect(await info(createInspectorApp({ store: fixture.store, apps: ['notes_app'] }))).toEqual(['notes_app']);
+    const { listApps: _cannot, ...unlisting } = createInMemorySessionStore();
+    await unlisting.createSession({ appName: 'hidden', userId: 'u' });
+    expect(await info(createInspectorApp({ store: unlisting }))).toEqual([]);
+  });
+
   it('answers 503 with Retry-After, not 500, while the store’s database cannot answer', async () => {
     const store = createInMemorySessionStore();
     const down = new UnavailableError({ store: 'postgres', reason: 'unreachable', message: 'PostgreSQL cannot be reached: connect ECONNREFUSED.' });

@@ -26,6 +26,7 @@ import {
   sessionExists,
   sessionNotFound,
   sharedKeysOf,
+  sortAppNames,
   sortSessionsForList,
   staleSession,
   staleSharedState,
@@ -219,6 +220,10 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
       if (stored === undefined) return undefined;
       // The n-th append made revision n and is events[n - 1].
       return view(stored, windowEvents(after === undefined ? stored.events : stored.events.slice(after), input));
+    },
+
+    async listApps(): Promise<string[]> {
+      return sortAppNames([...new Set([...sessions.values()].map((stored) => stored.appName))]);
     },
 
     async listSessions(input: ListSessionsInput): Promise<Session[]> {

@@ -46,6 +46,11 @@ export function sortSessionsForList(sessions: Session[]): Session[] {
   return sessions.sort((a, b) => b.lastUpdateTime - a.lastUpdateTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/** App names in the one order every store lists them (`listApps`): by UTF-16 code unit, whatever the database's collation. */
+export function sortAppNames(names: string[]): string[] {
+  return names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 export function sessionNotFound(sessionId: string): NotFoundError {
   return new NotFoundError({
     resource: 'session',

@@ -17,6 +17,7 @@ import {
   prepareStoredEvent,
   sessionExists,
   sessionNotFound,
+  sortAppNames,
   sortSessionsForList,
   staleSession,
   windowEvents,
@@ -161,6 +162,13 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       if (found === undefined) return undefined;
       const { revision, updateTime, state, versions, events } = found;
       return { appName: input.appName, userId: input.userId, id: input.sessionId, state, events, lastUpdateTime: updateTime, revision, sharedStateVersions: versions };
+    },
+
+    async listApps(): Promise<string[]> {
+      await ready();
+      const rows = await driver.query<{ app_name: string }>('SELECT DISTINCT app_name FROM agentctx_sessions ORDER BY app_name');
+      // Sorted here too: the databases' collations differ, and the contract promises one order.
+      return sortAppNames(rows.map((row) => row.app_name));
     },
 
     async listSessions(input: ListSessionsInput): Promise<Session[]> {

@@ -332,6 +332,17 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
       expect(again.state).toEqual({ 'user:k': 1, 'app:k': 2 });
     });
 
+    it('lists the apps it holds, sorted, when it can list them', async (context) => {
+      const { store } = await setup();
+      if (store.listApps === undefined) return context.skip();
+      expect(await store.listApps()).toEqual([]);
+      for (const appName of ['zeta', 'alpha', 'Beta', 'alpha']) await store.createSession({ appName, userId: 'u1' });
+      expect(await store.listApps()).toEqual(['Beta', 'alpha', 'zeta']);
+      const gone = await store.createSession({ appName: 'gone', userId: 'u1', sessionId: 'only' });
+      await store.deleteSession({ appName: gone.appName, userId: 'u1', sessionId: 'only' });
+      expect(await store.listApps()).toEqual(['Beta', 'alpha', 'zeta']);
+    });
+
     sharedStateCases(setup);
 
     stateOpCases(setup, options.twin);
