@@ -3,6 +3,7 @@ import { UsageError } from '../contracts/errors/usage-error.js';
 import type { ModelCallRecord } from '../contracts/model-call.js';
 import type { SessionStoreWithCallLog } from '../contracts/session-store.js';
 import type { SessionKey } from '../contracts/session.js';
+import { isAgentModulePath } from './import-agent-module.js';
 import { loadAgent } from './load-agent.js';
 import { refuseMissingStore } from './resolve-store.js';
 import type { CliRuntime } from './runtime.js';
@@ -16,17 +17,33 @@ export type RecordedSessionOptions = {
 
 /**
  * Opens the store (through the command's runtime, which closes it) and finds a session that `agentctx run`
- * recorded: the app comes from `--app` or the agent file's root agent.
+ * recorded: the app comes from `--app`, an agent file's root agent, or, for a JavaScript or TypeScript module, the
+ * store itself. A module is never imported to read what it recorded: importing runs its code (a program that runs
+ * its turns when loaded would add turns to the session being read).
  */
 export async function openRecordedSession(file: string | undefined, options: RecordedSessionOptions, cwd: string, runtime: CliRuntime): Promise<{ store: SessionStoreWithCallLog; key: SessionKey }> {
   if (options.session === undefined) throw new UsageError('Name the session with --session.');
-  const appName = options.app ?? (file === undefined ? undefined : (await loadAgent(file, cwd)).name);
-  if (appName === undefined) throw new UsageError('--session needs the app: name the agent file, or pass --app.');
-  const key = { appName, userId: options.user ?? 'user', sessionId: options.session };
+  const fromModule = options.app === undefined && file !== undefined && isAgentModulePath(file);
+  const appName = options.app ?? (file === undefined || fromModule ? undefined : (await loadAgent(file, cwd)).name);
+  if (appName === undefined && !fromModule) throw new UsageError('--session needs the app: name the agent file, or pass --app.');
+  const userId = options.user ?? 'user';
   refuseMissingStore(options.store, cwd);
   const store = await runtime.store(options.store);
+  const key = { appName: appName ?? (await appOfSession(store, userId, options.session)), userId, sessionId: options.session };
   await requireSession(store, key);
   return { store, key };
+}
+
+// The one app of the store that has this session of this user.
+async function appOfSession(store: SessionStoreWithCallLog, userId: string, sessionId: string): Promise<string> {
+  const apps = (await store.listApps?.()) ?? [];
+  const holding: string[] = [];
+  for (const appName of apps) if ((await store.getSession({ appName, userId, sessionId, numRecentEvents: 0 })) !== undefined) holding.push(appName);
+  if (holding.length === 1) return holding[0] as string;
+  if (holding.length === 0) {
+    throw new NotFoundError({ resource: 'session', id: sessionId, message: `Session ${sessionId} of user ${userId} is in no app of the store.`, hint: 'Check --session, --user and --store, or pass --app.' });
+  }
+  throw new UsageError(`Session ${sessionId} of user ${userId} is in several apps: ${holding.join(', ')}.`, 'Pass --app to say which.');
 }
 
 /** Refuses a session that is not in the store, in one line naming what to check. */
