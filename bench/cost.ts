@@ -115,7 +115,7 @@ await writeFile(
     yLabel: 'USD so far',
     series: [
       { name: 'naive: bodies in the history', color: '#d62728', values: charts.naive },
-      { name: 'paging in the system text (seed 003)', color: '#ff7f0e', values: charts['paged-system'] },
+      { name: 'paging in the system text', color: '#ff7f0e', values: charts['paged-system'] },
       { name: 'paging in the history (default)', color: '#1f77b4', values: charts.paged },
     ],
   }),

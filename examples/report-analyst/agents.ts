@@ -1,7 +1,7 @@
 // The report analyst: a planning agent finds the reports, an analysis agent reads them in batches, computes, saves a
 // result per batch and answers from the saved results. "paged" reads through instruction paging (bodies in state,
 // the current batch in the prompt after its page-in, where a prompt cache keeps it); "paged-system" pages into the
-// system text instead (seed 003's form); "naive" returns the bodies into the history, as a plain tool would.
+// system text instead; "naive" returns the bodies into the history, as a plain tool would.
 import { functionTool, llmAgent, type AgentDefinition, type Extension, type Tool, type ToolContext } from 'agentctx';
 import { paging } from 'agentctx/paging';
 import type { Processor } from 'agentctx/pipeline';
@@ -80,7 +80,7 @@ export function buildAnalyst(options: AnalystOptions): AgentDefinition {
     },
   });
 
-  // Seed 003's calculate_with_state: arithmetic over report bodies that are already in state, not in the history.
+  // calculate_with_state: arithmetic over report bodies that are already in state, not in the history.
   const calculate = functionTool({
     name: 'calculate_with_state',
     description: 'Sums one figure (for example Costs) over reports that were loaded in this turn, reading them from state.',

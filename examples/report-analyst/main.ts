@@ -1,4 +1,4 @@
-// agentctx's main job: the report analyst of seed 003, run offline on the embedded SQLite store, twice — with the
+// agentctx's main job: the report analyst, run offline on the embedded SQLite store, twice — with the
 // report bodies returned into the history (naive) and with instruction paging — and the prompt tokens of every
 // model call compared side by side, then what each run would cost on Anthropic with prompt caching. Run it with
 // `npm start`.
@@ -41,7 +41,7 @@ try {
   const floor = await floorUsd(reports);
   const rows = Math.max(result.naive.tokens.length, result.paged.tokens.length);
   const lines = [
-    color(1, `Report analyst (seed 003): ${REPORT_COUNT} reports, batches of 10, scripted model, SQLite store .agentctx/agentctx.db`),
+    color(1, `Report analyst: ${REPORT_COUNT} reports, batches of 10, scripted model, SQLite store .agentctx/agentctx.db`),
     '',
     color(1, ' call   naive (bodies in history)   paged (batch after its page-in)'),
   ];

@@ -13,7 +13,7 @@ import type { CliIo } from './io.js';
 import { main } from './main.js';
 import { nodeOpeners, openRuntime, type Openers } from './runtime.js';
 
-const PIPELINE = ['run', 'examples/seed-001/pipeline.yaml', '--model', 'scripted:examples/seed-001/script.yaml', '--store', 'memory', '--message', 'Write about X'];
+const PIPELINE = ['run', 'examples/draft-and-review/pipeline.yaml', '--model', 'scripted:examples/draft-and-review/script.yaml', '--store', 'memory', '--message', 'Write about X'];
 
 // `main` in this process, its runtime opened with these openers in place of the machine's.
 async function cliWith(openers: Partial<Openers>, args: string[]) {

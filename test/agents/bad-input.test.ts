@@ -13,7 +13,7 @@ import { cli, expectCliError } from '../support/cli.js';
 // each answered with one line on stderr and exit 2, or, in code, a ValidationError listing every problem by path.
 const tmp = scratch();
 const AGENT = 'name: helper\ninstruction: Help.\n';
-const SCRIPT = ['--model', 'scripted:examples/seed-001/script.yaml', '--store', 'memory', '--message', 'hi'];
+const SCRIPT = ['--model', 'scripted:examples/draft-and-review/script.yaml', '--store', 'memory', '--message', 'hi'];
 /** `agentctx run` on an agent file (the first of `files`, or `main`). */
 const run = async (files: Record<string, string>, main = Object.keys(files)[0] as string) => cli(['run', join(await tmp.files(files), main), ...SCRIPT]);
 /** `agentctx inspect` on a case file. */

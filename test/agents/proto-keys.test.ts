@@ -17,7 +17,7 @@ const tmp = scratch();
 // Run after the rows (through defineRows, so the table writer can import this file outside vitest).
 const cleanUp = () => tmp.cleanup();
 
-const SCRIPT = ['--model', 'scripted:examples/seed-001/script.yaml', '--store', 'memory', '--message', 'hi'];
+const SCRIPT = ['--model', 'scripted:examples/draft-and-review/script.yaml', '--store', 'memory', '--message', 'hi'];
 /** `agentctx run` on agent files (the first is the agent). */
 const run = async (files: Record<string, string>) => cli(['run', join(await tmp.files(files), Object.keys(files)[0] as string), ...SCRIPT]);
 

@@ -8,8 +8,8 @@ import { agentctx, cli, expectCliError } from '../support/cli.js';
 // Part 1, CLI flags: through `main` (what bin/agentctx.js runs), every mistake is one line on stderr naming the fix,
 // exit 2, no stack trace (`--debug` adds it), and nothing written.
 const tmp = scratch();
-const PIPELINE = 'examples/seed-001/pipeline.yaml';
-const SCRIPTED = ['--model', 'scripted:examples/seed-001/script.yaml'];
+const PIPELINE = 'examples/draft-and-review/pipeline.yaml';
+const SCRIPTED = ['--model', 'scripted:examples/draft-and-review/script.yaml'];
 
 export const rows = defineRows(import.meta.url, 'bad-input', [
   {

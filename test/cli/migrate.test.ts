@@ -43,9 +43,9 @@ describe('agentctx migrate', () => {
     for (const result of [bad, unreachable]) expect(result.stderr).not.toContain('s3cret');
     // A URL of another kind is not taken as a path (it would make a folder named `sqlite:`), and ADK's SQLite form is translated.
     expectOneLineError(await agentctx('migrate', '--store', 'sqlite:///sessions.db'), 2, /--store sqlite:\/\/\/sessions\.db is a sqlite: URL; --store takes a SQLite file's path, a postgres:\/\/ URL, or memory\. For this SQLite file write its path: --store sessions\.db/);
-    expectOneLineError(await agentctx('run', 'examples/seed-001/pipeline.yaml', '--model', 'scripted:examples/seed-001/script.yaml', '--message', 'hi', '--store', 'mysql://u:s3cret@h/db'), 2, /--store mysql:\/\/u@h\/db is a mysql: URL/);
+    expectOneLineError(await agentctx('run', 'examples/draft-and-review/pipeline.yaml', '--model', 'scripted:examples/draft-and-review/script.yaml', '--message', 'hi', '--store', 'mysql://u:s3cret@h/db'), 2, /--store mysql:\/\/u@h\/db is a mysql: URL/);
     // Every command that takes --store says the same.
-    expectOneLineError(await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 's', '--store', 'postgres://agent:s3cret@127.0.0.1:1/x'), 2, /Cannot open the PostgreSQL store at postgres:\/\/agent@127\.0\.0\.1:1\/x/);
+    expectOneLineError(await agentctx('inspect', 'examples/draft-and-review/pipeline.yaml', '--session', 's', '--store', 'postgres://agent:s3cret@127.0.0.1:1/x'), 2, /Cannot open the PostgreSQL store at postgres:\/\/agent@127\.0\.0\.1:1\/x/);
   });
 });
 
@@ -62,10 +62,10 @@ describe.skipIf(TEST_POSTGRES_URL === undefined)('agentctx on PostgreSQL (needs 
     const url = database?.url as string;
     expect((await agentctx('migrate', '--store', url)).stdout).toBe(`Migrated ${url} from schema version 0 to ${SCHEMA_VERSION}: applied ${names.join(', ')}.\n`);
     expect((await agentctx('migrate', '--store', url)).stdout).toMatch(/nothing to apply/);
-    const pipeline = ['examples/seed-001/pipeline.yaml', '--model', 'scripted:examples/seed-001/script.yaml'];
+    const pipeline = ['examples/draft-and-review/pipeline.yaml', '--model', 'scripted:examples/draft-and-review/script.yaml'];
     const run = await agentctx('run', ...pipeline, '--store', url, '--session', 'demo', '--message', 'Write about X');
     expect(run.code, run.stderr).toBe(0);
-    const list = await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'demo', '--store', url, '--json');
+    const list = await agentctx('inspect', 'examples/draft-and-review/pipeline.yaml', '--session', 'demo', '--store', url, '--json');
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain('generator_agent');
   });

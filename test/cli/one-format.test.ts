@@ -65,7 +65,7 @@ describe('one agent-file format', () => {
       ['transfer-list', 'desk', 'instruction', 'math_agent, web_agent'],
       ['description-missing', 'web_agent', 'description', ''],
     ]);
-    expect((await agentctx('check', 'examples/seed-001/pipeline.yaml')).stdout).toContain('✓ context lint');
+    expect((await agentctx('check', 'examples/draft-and-review/pipeline.yaml')).stdout).toContain('✓ context lint');
   });
 
   it('names mistakes inside the agent of a case by their plain path', async () => {

@@ -30,7 +30,7 @@ afterAll(async () => {
 describe('agentctx run against an OpenAI-compatible server', () => {
   it("runs seed 001's pipeline end to end through the real HTTP protocol", async () => {
     const model = `openai-compatible:local@${server.url}/v1`;
-    const result = await agentctxWith({ OPENAI_COMPATIBLE_API_KEY: '', OPENAI_API_KEY: '' }, 'run', 'examples/seed-001/pipeline.yaml', '--model', model, '--store', 'memory', '--message', 'Write about X');
+    const result = await agentctxWith({ OPENAI_COMPATIBLE_API_KEY: '', OPENAI_API_KEY: '' }, 'run', 'examples/draft-and-review/pipeline.yaml', '--model', model, '--store', 'memory', '--message', 'Write about X');
     expect(result.stderr).toMatch(/^session /);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^\[generator_agent\] X was named in 1901\.$/m);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentctx, agentctxWith, agentctxWithInput, expectOneLineError } from '../support/cli.js';
 
 let dir = '';
-const pipeline = ['examples/seed-001/pipeline.yaml', '--model', 'scripted:examples/seed-001/script.yaml'];
+const pipeline = ['examples/draft-and-review/pipeline.yaml', '--model', 'scripted:examples/draft-and-review/script.yaml'];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentctx-run-'));
@@ -28,25 +28,25 @@ describe('agentctx run', () => {
     expect(result.stdout).toMatch(/state: draft_text="Subject X was first described/);
     expect(result.stdout).toMatch(/^\[reviewer_agent\] Two claims need sources/m);
 
-    const list = await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'demo', '--store', store);
+    const list = await agentctx('inspect', 'examples/draft-and-review/pipeline.yaml', '--session', 'demo', '--store', store);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/Session demo: 2 model calls/);
     expect(list.stdout).toMatch(/1\s+answered\s+generator_agent/);
     expect(list.stdout).toMatch(/2\s+answered\s+reviewer_agent/);
 
-    const call = await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'demo', '--call', '2', '--store', store, '--json');
+    const call = await agentctx('inspect', 'examples/draft-and-review/pipeline.yaml', '--session', 'demo', '--call', '2', '--store', store, '--json');
     const request = JSON.parse(call.stdout) as { system: string };
     expect(request.system).toMatch(/^Please review the following draft: Subject X was first described in 1901 by a Swiss botanist, and it is now grown on every continent\.\. Check/);
 
-    const tokens = await agentctx('tokens', 'examples/seed-001/pipeline.yaml', '--session', 'demo', '--store', store, '--json');
+    const tokens = await agentctx('tokens', 'examples/draft-and-review/pipeline.yaml', '--session', 'demo', '--store', store, '--json');
     const calibration = JSON.parse(tokens.stdout) as { rows: { billed: number; estimate: number }[]; factor: number };
     expect(calibration.rows.map((row) => row.billed)).toEqual([58, 112]);
     expect(calibration.factor).toBeGreaterThan(0);
-    const counted = await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'demo', '--call', '1', '--store', store, '--tokens');
+    const counted = await agentctx('inspect', 'examples/draft-and-review/pipeline.yaml', '--session', 'demo', '--call', '1', '--store', store, '--tokens');
     expect(counted.stdout).toMatch(/TOKENS · \d+ \(local estimate, o200k\)/);
     expect(counted.stdout).toMatch(/block 1 · instruction · generator_agent\.instruction · \d+ tokens/);
 
-    const shown = await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'demo', '--call', '2', '--store', store);
+    const shown = await agentctx('inspect', 'examples/draft-and-review/pipeline.yaml', '--session', 'demo', '--call', '2', '--store', store);
     expect(shown.stdout).toMatch(/Call 2 of session demo: agent 'reviewer_agent'/);
     expect(shown.stdout).toMatch(/↳ \{draft_text\} → state 'draft_text' \(session\)/);
   });
@@ -56,7 +56,7 @@ describe('agentctx run', () => {
     for (const session of ['d1', 'd2']) {
       expect((await agentctx('run', ...pipeline, '--store', store, '--session', session, '--message', 'Write about X')).code).toBe(0);
     }
-    const file = 'examples/seed-001/pipeline.yaml';
+    const file = 'examples/draft-and-review/pipeline.yaml';
     const calls = await agentctx('diff', file, '--session', 'd1', '--call', '1', '--call', '2', '--store', store);
     expect(calls.code).toBe(1);
     expect(calls.stdout).toMatch(/^a: session d1, call 1\nb: session d1, call 2\n/);
@@ -105,15 +105,15 @@ describe('agentctx run', () => {
 
   it('reports bad input in one line and exits 2', async () => {
     const noKeys = { GEMINI_API_KEY: '', GOOGLE_API_KEY: '' };
-    expectOneLineError(await agentctxWith(noKeys, 'run', 'examples/seed-001/pipeline.yaml', '--message', 'x', '--store', 'memory'), 2, /^error: No API key for Gemini: GEMINI_API_KEY or GOOGLE_API_KEY is not set\. Export GEMINI_API_KEY/);
-    expectOneLineError(await agentctx('run', 'examples/seed-001/pipeline.yaml', '--model', 'mystery-model', '--message', 'x', '--store', 'memory'), 2, /^error: Cannot use model 'mystery-model': no provider is known for it\. Model strings look like/);
+    expectOneLineError(await agentctxWith(noKeys, 'run', 'examples/draft-and-review/pipeline.yaml', '--message', 'x', '--store', 'memory'), 2, /^error: No API key for Gemini: GEMINI_API_KEY or GOOGLE_API_KEY is not set\. Export GEMINI_API_KEY/);
+    expectOneLineError(await agentctx('run', 'examples/draft-and-review/pipeline.yaml', '--model', 'mystery-model', '--message', 'x', '--store', 'memory'), 2, /^error: Cannot use model 'mystery-model': no provider is known for it\. Model strings look like/);
     expectOneLineError(await agentctx('run', 'nope.yaml', '--message', 'x'), 2, /^error: Cannot read nope\.yaml/);
-    expectOneLineError(await agentctx('run', 'examples/seed-001/pipeline.yaml', '--model', `scripted:${join(dir, 'bad-script.yaml')}`, '--message', 'x', '--store', 'memory'), 2, /rules\[0\]\.when\.agnet: unknown field \(did you mean 'agent'\?\)/);
-    expectOneLineError(await agentctx('run', 'examples/seed-001/pipeline.yaml', 'extra', '--message', 'x'), 2, /run takes one agent file/);
-    expectOneLineError(await agentctx('run', 'examples/seed-001/pipeline.yaml', '--mesage', 'x'), 2, /^error: Unknown option '--mesage' \(did you mean --message\?\)\. Run 'agentctx run --help'/);
-    expectOneLineError(await agentctx('inspec', 'examples/seed-001/pipeline.yaml'), 2, /^error: unknown command 'inspec' \(did you mean 'inspect'\?\)\./);
-    expectOneLineError(await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'ghost', '--store', join(dir, 'pipeline.db')), 2, /Session ghost of user user in app draft_and_review is not in the store/);
-    expectOneLineError(await agentctx('inspect', 'examples/seed-001/pipeline.yaml', '--session', 'demo', '--call', '9', '--store', join(dir, 'pipeline.db')), 2, /Session demo has no call 9; it has 2\./);
+    expectOneLineError(await agentctx('run', 'examples/draft-and-review/pipeline.yaml', '--model', `scripted:${join(dir, 'bad-script.yaml')}`, '--message', 'x', '--store', 'memory'), 2, /rules\[0\]\.when\.agnet: unknown field \(did you mean 'agent'\?\)/);
+    expectOneLineError(await agentctx('run', 'examples/draft-and-review/pipeline.yaml', 'extra', '--message', 'x'), 2, /run takes one agent file/);
+    expectOneLineError(await agentctx('run', 'examples/draft-and-review/pipeline.yaml', '--mesage', 'x'), 2, /^error: Unknown option '--mesage' \(did you mean --message\?\)\. Run 'agentctx run --help'/);
+    expectOneLineError(await agentctx('inspec', 'examples/draft-and-review/pipeline.yaml'), 2, /^error: unknown command 'inspec' \(did you mean 'inspect'\?\)\./);
+    expectOneLineError(await agentctx('inspect', 'examples/draft-and-review/pipeline.yaml', '--session', 'ghost', '--store', join(dir, 'pipeline.db')), 2, /Session ghost of user user in app draft_and_review is not in the store/);
+    expectOneLineError(await agentctx('inspect', 'examples/draft-and-review/pipeline.yaml', '--session', 'demo', '--call', '9', '--store', join(dir, 'pipeline.db')), 2, /Session demo has no call 9; it has 2\./);
   });
 
   it('runs a TypeScript agent module as it is, and inspects its calls', async () => {
@@ -134,7 +134,7 @@ describe('agentctx run', () => {
 
   it('refuses a store that is not there in the commands that only read one, and creates nothing', async () => {
     const missing = join(dir, 'typo.db');
-    const file = 'examples/seed-001/pipeline.yaml';
+    const file = 'examples/draft-and-review/pipeline.yaml';
     for (const args of [
       ['inspect', file, '--session', 'demo', '--store', missing],
       ['inspect', file, '--session', 'demo', '--call', '1', '--store', missing],

@@ -27,7 +27,7 @@ function serveAdk(args: string[]): Promise<{ child: ChildProcessWithoutNullStrea
 
 describe('agentctx serve --protocol adk', () => {
   it('serves two agents as two apps; a turn streams back as ADK events, and SIGTERM stops it with 0', { timeout: 60_000 }, async () => {
-    const { child, url, line } = await serveAdk(['examples/seed-001/pipeline.yaml', 'examples/coordinator.yaml', '--model', 'scripted:examples/seed-001/script.yaml']);
+    const { child, url, line } = await serveAdk(['examples/draft-and-review/pipeline.yaml', 'examples/coordinator.yaml', '--model', 'scripted:examples/draft-and-review/script.yaml']);
     expect(line).toMatch(/\(ADK protocol; apps draft_and_review, \w+\)$/);
     const apps = (await (await fetch(`${url}/list-apps`)).json()) as string[];
     expect(apps).toContain('draft_and_review');
@@ -48,7 +48,7 @@ describe('agentctx serve --protocol adk', () => {
   });
 
   it('serves ADK’s dev UI with --dev-ui, pointed at its own ADK routes', { timeout: 60_000 }, async () => {
-    const { child, url } = await serveAdk(['examples/seed-001/pipeline.yaml', '--dev-ui', '--model', 'scripted:examples/seed-001/script.yaml']);
+    const { child, url } = await serveAdk(['examples/draft-and-review/pipeline.yaml', '--dev-ui', '--model', 'scripted:examples/draft-and-review/script.yaml']);
     const root = await fetch(`${url}/`, { redirect: 'manual' });
     expect([root.status, root.headers.get('location')]).toEqual([302, '/dev-ui/']);
     const page = await fetch(`${url}/dev-ui/`);
@@ -66,10 +66,10 @@ describe('agentctx serve --protocol adk', () => {
   });
 
   it('refuses what it cannot serve with one line', async () => {
-    expectOneLineError(await agentctx('serve', '--dev-ui', 'examples/seed-001/pipeline.yaml'), 2, /--dev-ui needs --protocol adk/);
-    expectOneLineError(await agentctx('serve', '--protocol', 'grpc', 'examples/seed-001/pipeline.yaml'), 2, /--protocol must be agentctx or adk, got 'grpc'/);
-    expectOneLineError(await agentctx('serve', 'examples/seed-001/pipeline.yaml', 'examples/coordinator.yaml'), 2, /serve takes one agent file, got 2/);
-    expectOneLineError(await agentctx('serve', '--protocol', 'adk', 'examples/seed-001/pipeline.yaml', 'examples/seed-001/pipeline.yaml', '--model', 'scripted:examples/seed-001/script.yaml', '--port', '0'), 2, /Two agents are both named 'draft_and_review'/);
-    expectOneLineError(await agentctx('serve', '--protocol', 'adk', 'examples/seed-001/pipeline.yaml', '--state', 'x.yaml'), 2, /--state and --artifact are not taken with --protocol adk/);
+    expectOneLineError(await agentctx('serve', '--dev-ui', 'examples/draft-and-review/pipeline.yaml'), 2, /--dev-ui needs --protocol adk/);
+    expectOneLineError(await agentctx('serve', '--protocol', 'grpc', 'examples/draft-and-review/pipeline.yaml'), 2, /--protocol must be agentctx or adk, got 'grpc'/);
+    expectOneLineError(await agentctx('serve', 'examples/draft-and-review/pipeline.yaml', 'examples/coordinator.yaml'), 2, /serve takes one agent file, got 2/);
+    expectOneLineError(await agentctx('serve', '--protocol', 'adk', 'examples/draft-and-review/pipeline.yaml', 'examples/draft-and-review/pipeline.yaml', '--model', 'scripted:examples/draft-and-review/script.yaml', '--port', '0'), 2, /Two agents are both named 'draft_and_review'/);
+    expectOneLineError(await agentctx('serve', '--protocol', 'adk', 'examples/draft-and-review/pipeline.yaml', '--state', 'x.yaml'), 2, /--state and --artifact are not taken with --protocol adk/);
   });
 });

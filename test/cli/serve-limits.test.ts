@@ -103,7 +103,7 @@ export const rows = defineRows(import.meta.url, 'bad-input', [
     tried: '`--model-timeout -1`, `--tool-timeout 1.5`, `--request-timeout 0`, `--headers-timeout` longer than `--request-timeout`, on `serve`, `run` and `web`',
     expected: 'one line naming the flag and what it takes (`must be a whole number of milliseconds from 0 to …`), exit 2, before anything opens',
     run: async () => {
-      const agent = ['examples/seed-001/pipeline.yaml', '--store', 'memory'];
+      const agent = ['examples/draft-and-review/pipeline.yaml', '--store', 'memory'];
       expectCliError(await cli(['serve', ...agent, '--model-timeout=-1']), /--model-timeout must be a whole number of milliseconds from 0 to 2147483647, got '-1'/);
       expectCliError(await cli(['serve', ...agent, '--tool-timeout', '1.5']), /--tool-timeout must be a whole number of milliseconds from 0/);
       expectCliError(await cli(['serve', ...agent, '--request-timeout', '0']), /--request-timeout must be a whole number of milliseconds from 1/);
@@ -119,7 +119,7 @@ export const rows = defineRows(import.meta.url, 'bad-input', [
     expected: 'the streamed turn ends after 1 s, cut mid-stream: its last event has `errorCode: model_timeout`, then `done`; the upstream stream is closed; nothing on stderr',
     run: async () => {
       const upstream = await endlessUpstream();
-      const server = listen(['serve', 'examples/seed-001/pipeline.yaml', '--model', `openai-compatible:local@${upstream.url}/v1`, '--store', 'memory', '--stream', '--model-timeout', '1000']);
+      const server = listen(['serve', 'examples/draft-and-review/pipeline.yaml', '--model', `openai-compatible:local@${upstream.url}/v1`, '--store', 'memory', '--stream', '--model-timeout', '1000']);
       const client = api(await server.url);
       const sessions = '/apps/draft_and_review/users/ann/sessions';
       expect((await client.post(sessions, { sessionId: 's' })).status).toBe(201);
@@ -152,7 +152,7 @@ export const rows = defineRows(import.meta.url, 'bad-input', [
       expect(JSON.stringify(events)).toMatch(/Tool 'wait' did not answer within 300 ms and was stopped/);
       expect(events.at(-1)?.content?.parts).toEqual([{ text: 'finished' }]);
       const upstream = await endlessUpstream();
-      const model = await agentctxWith(NO_KEYS, 'run', 'examples/seed-001/pipeline.yaml', '--model', `openai-compatible:local@${upstream.url}/v1`, '--store', 'memory', '--stream', '--model-timeout', '400', '--message', 'Write about X');
+      const model = await agentctxWith(NO_KEYS, 'run', 'examples/draft-and-review/pipeline.yaml', '--model', `openai-compatible:local@${upstream.url}/v1`, '--store', 'memory', '--stream', '--model-timeout', '400', '--message', 'Write about X');
       expect(model.code).toBe(1);
       expect(model.stdout).toMatch(/no complete answer within 400 ms/);
       expect(`${tool.stderr}${model.stderr}`).not.toMatch(/\n\s+at /);
@@ -165,7 +165,7 @@ export const rows = defineRows(import.meta.url, 'bad-input', [
     tried: '`serve --request-timeout 800 --headers-timeout 400`: a stalled upload, headers never finished, an upload reset half-way, one half-closed, and a bodyless `text/plain` POST; then SIGTERM',
     expected: '408 `request_timeout` for both slow ones, 400 `incomplete_body` for the half-closed one, 400 `missing_body` and no session for the bodyless POST; exit 0, stderr only its shutdown line',
     run: async () => {
-      const server = listen(['serve', 'examples/seed-001/pipeline.yaml', '--model', 'scripted:examples/seed-001/script.yaml', '--store', 'memory', '--request-timeout', '800', '--headers-timeout', '400']);
+      const server = listen(['serve', 'examples/draft-and-review/pipeline.yaml', '--model', 'scripted:examples/draft-and-review/script.yaml', '--store', 'memory', '--request-timeout', '800', '--headers-timeout', '400']);
       const url = await server.url;
       const sessions = '/apps/draft_and_review/users/ann/sessions';
       const [stalled, slowHeaders, reset] = await Promise.all([raw(url, post(sessions, 100, '{"sessionId": "sl')), raw(url, `POST ${sessions} HTTP/1.1\r\nHost: 127.0`), raw(url, post(sessions, 100, '{"sessionId": "r'), true)]);
@@ -196,7 +196,7 @@ export const rows = defineRows(import.meta.url, 'bad-input', [
       const dir = await mkdtemp(join(tmpdir(), 'agentctx-web-limits-'));
       cleanups.push(() => rm(dir, { recursive: true, force: true }));
       const store = join(dir, 'agentctx.db');
-      expect((await agentctx('run', 'examples/seed-001/pipeline.yaml', '--model', 'scripted:examples/seed-001/script.yaml', '--store', store, '--message', 'Write about X')).code).toBe(0);
+      expect((await agentctx('run', 'examples/draft-and-review/pipeline.yaml', '--model', 'scripted:examples/draft-and-review/script.yaml', '--store', store, '--message', 'Write about X')).code).toBe(0);
       const server = listen(['web', '--store', store, '--headers-timeout', '300', '--request-timeout', '600']);
       const url = await server.url;
       const started = Date.now();

@@ -72,9 +72,9 @@ describe('agentctx serve', () => {
   });
 
   it('refuses to listen beyond loopback without a token, and explains its options', async () => {
-    const open = await agentctxWith({ AGENTCTX_TOKEN: '' }, 'serve', 'examples/seed-001/pipeline.yaml', '--host', '0.0.0.0');
+    const open = await agentctxWith({ AGENTCTX_TOKEN: '' }, 'serve', 'examples/draft-and-review/pipeline.yaml', '--host', '0.0.0.0');
     expectOneLineError(open, 2, /--host 0\.0\.0\.0 reaches beyond this machine, so the server needs a token/);
-    expectOneLineError(await agentctx('serve', 'examples/seed-001/pipeline.yaml', '--port', 'http'), 2, /--port must be a whole number from 0 to 65535, got 'http'/);
+    expectOneLineError(await agentctx('serve', 'examples/draft-and-review/pipeline.yaml', '--port', 'http'), 2, /--port must be a whole number from 0 to 65535, got 'http'/);
     expectOneLineError(await agentctx('serve'), 2, /serve needs an agent file or module/);
     const help = await agentctx('serve', '--help');
     expect(help.code).toBe(0);

@@ -65,11 +65,11 @@ describe('agent-file and case-file schemas', () => {
       } else continue;
       checked.push(name);
     }
-    expect(checked).toEqual(expect.arrayContaining(['examples/seed-001/pipeline.yaml', 'examples/docs-check/agent.yaml', 'examples/coordinator.yaml', 'examples/compaction/long-chat.yaml']));
+    expect(checked).toEqual(expect.arrayContaining(['examples/draft-and-review/pipeline.yaml', 'examples/docs-check/agent.yaml', 'examples/coordinator.yaml', 'examples/compaction/long-chat.yaml']));
   });
 
   it('accept every scripted-model script the examples and tests use, as the parser does, and refuse what it refuses', () => {
-    const scripts = [join(repositoryRoot, 'examples/seed-001/script.yaml'), ...readdirSync(join(repositoryRoot, 'test/fixtures')).filter((name) => name.endsWith('-script.yaml')).map((name) => join(repositoryRoot, 'test/fixtures', name))];
+    const scripts = [join(repositoryRoot, 'examples/draft-and-review/script.yaml'), ...readdirSync(join(repositoryRoot, 'test/fixtures')).filter((name) => name.endsWith('-script.yaml')).map((name) => join(repositoryRoot, 'test/fixtures', name))];
     expect(scripts.length).toBeGreaterThan(2);
     for (const file of scripts) {
       const value: unknown = parse(readFileSync(file, 'utf8'));

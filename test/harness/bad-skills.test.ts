@@ -68,7 +68,7 @@ export const rows = defineRows(import.meta.url, 'bad-input', [
         'agent.yaml': 'name: helper\nskills: { dir: skills, default: loaded }\n',
       });
       await expect(readSkillsFolder(join(dir, 'skills'))).rejects.toThrow(/skills\/bad\/SKILL\.md: name: 'wrong' differs from its folder 'bad'/);
-      expectCliError(await cli(['run', join(dir, 'agent.yaml'), '--model', 'scripted:examples/seed-001/script.yaml', '--store', 'memory', '--message', 'hi']), /skills\.dir: skill .*bad\/SKILL\.md: name: 'wrong' differs from its folder 'bad'/);
+      expectCliError(await cli(['run', join(dir, 'agent.yaml'), '--model', 'scripted:examples/draft-and-review/script.yaml', '--store', 'memory', '--message', 'hi']), /skills\.dir: skill .*bad\/SKILL\.md: name: 'wrong' differs from its folder 'bad'/);
     },
   },
 ], { afterAll: () => tmp.cleanup() });

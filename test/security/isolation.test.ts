@@ -245,8 +245,8 @@ export const rows = defineRows(import.meta.url, 'isolation', [
     expected: '`Session s1 of user bob in app … is not in the store`, exit 2; `--user alice` shows her calls',
     run: async () => {
       const store = join(await tmp.dir(), 'inspect.db');
-      const args = ['examples/seed-001/pipeline.yaml', '--session', 's1', '--store', store];
-      expect((await cli(['run', ...args, '--user', 'alice', '--model', 'scripted:examples/seed-001/script.yaml', '--message', 'Write about X'])).code).toBe(0);
+      const args = ['examples/draft-and-review/pipeline.yaml', '--session', 's1', '--store', store];
+      expect((await cli(['run', ...args, '--user', 'alice', '--model', 'scripted:examples/draft-and-review/script.yaml', '--message', 'Write about X'])).code).toBe(0);
       const bob = await cli(['inspect', ...args, '--user', 'bob']);
       expect({ code: bob.code, stderr: bob.stderr }).toEqual({ code: 2, stderr: 'error: Session s1 of user bob in app draft_and_review is not in the store. Check --session, --user, --app and --store.\n' });
       expect((await cli(['inspect', ...args, '--user', 'alice'])).stdout).toMatch(/Session s1: 2 model calls/);

@@ -64,7 +64,7 @@ export const rows = defineRows(
       expected: 'one line naming the value and the origin it may have meant, exit 2',
       run: async () => {
         for (const [value, meant] of [['https://app.example/', "(did you mean 'https://app.example'?)"], ['http://localhost:3000/ui', "(did you mean 'http://localhost:3000'?)"], ['app.example', "got 'app.example'."]] as const) {
-          const result = await agentctx('serve', 'examples/seed-001/pipeline.yaml', '--allow-origin', value);
+          const result = await agentctx('serve', 'examples/draft-and-review/pipeline.yaml', '--allow-origin', value);
           expect(result.code).toBe(2);
           expect(result.stderr).toContain(meant);
           expect(result.stderr.trim().split('\n')).toHaveLength(1);

@@ -15,8 +15,8 @@ import { createServer, type AgentctxServer, type ServerOptions } from '../../src
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
 import { repositoryRoot } from '../support/cli.js';
 
-export const PIPELINE = 'examples/seed-001/pipeline.yaml';
-export const PIPELINE_SCRIPT = 'examples/seed-001/script.yaml';
+export const PIPELINE = 'examples/draft-and-review/pipeline.yaml';
+export const PIPELINE_SCRIPT = 'examples/draft-and-review/script.yaml';
 
 /** Temporary folders and open things, cleaned up by `cleanup()` (call it in afterEach/afterAll). */
 export function resources() {

@@ -32,7 +32,7 @@ Placeholders (ADK's rules):
   A name that is not an identifier ({not a key}, {"json": 1}) is left as written.
   Doubled braces are not an escape: {{key}} is replaced like {key}.
 
-Context lint (agent and case files), after seed 000's advice; each warning names
+Context lint (agent and case files); each warning names
 the agent, the field, the text and the fix, and none changes the exit status:
   self-introduction   the instruction introduces the agent by its name, which
                       the identity text already says
@@ -63,7 +63,7 @@ Exit status: 0 when every required placeholder resolves (or no state was given),
 
 Examples:
   agentctx check examples/check/welcome.yaml
-  agentctx check examples/seed-001/pipeline.yaml --json
+  agentctx check examples/draft-and-review/pipeline.yaml --json
   agentctx check prompts/reviewer.md --state state.json
 `;
 

@@ -37,7 +37,7 @@ Exit status: 0 when the requests are identical, 1 when they differ, 2 for bad in
 
 Examples:
   agentctx diff examples/docs-check/loaded-memory-off.yaml examples/docs-check/loaded-memory-on.yaml
-  agentctx diff examples/seed-001/pipeline.yaml --session demo --call 1 --call 2
+  agentctx diff examples/draft-and-review/pipeline.yaml --session demo --call 1 --call 2
 `;
 
 export const diffCommand: Command = {

@@ -64,7 +64,7 @@ write, an extension), 2 for bad input (options, files, model names, API keys),
 130 when interrupted.
 
 Examples:
-  agentctx run examples/seed-001/pipeline.yaml --model scripted:examples/seed-001/script.yaml --message "Write about X"
+  agentctx run examples/draft-and-review/pipeline.yaml --model scripted:examples/draft-and-review/script.yaml --message "Write about X"
   agentctx run agent.yaml --session demo --message "and then?"
 `;
 

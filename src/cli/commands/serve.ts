@@ -92,13 +92,13 @@ Endpoints (JSON unless noted; docs/server.md has them all):
   DELETE /apps/{app}/users/{user}/sessions/{id}/artifacts/{name}
 
 Examples:
-  agentctx serve examples/seed-001/pipeline.yaml --model scripted:examples/seed-001/script.yaml
+  agentctx serve examples/draft-and-review/pipeline.yaml --model scripted:examples/draft-and-review/script.yaml
   A=http://127.0.0.1:8080/apps/draft_and_review/users/ann/sessions
   curl -X POST $A -H 'content-type: application/json' -d '{"sessionId":"s1"}'
   curl -N -X POST $A/s1/run -H 'content-type: application/json' -d '{"message":"Write about X"}'
   curl $A/s1/events
   curl $A/s1/calls/2
-  agentctx serve --protocol adk examples/seed-001/pipeline.yaml --model scripted:examples/seed-001/script.yaml
+  agentctx serve --protocol adk examples/draft-and-review/pipeline.yaml --model scripted:examples/draft-and-review/script.yaml
   curl http://127.0.0.1:8080/list-apps
   AGENTCTX_TOKEN=secret agentctx serve agent.yaml --host 0.0.0.0
   curl -H 'authorization: Bearer secret' http://host:8080/healthz

@@ -4,7 +4,7 @@ import { hasStaticInstruction } from '../instructions/static-instruction.js';
 import { checkTemplate } from '../templating/check-template.js';
 import { transferTargets } from '../transfer/agent-transfer.js';
 
-// A context lint, from the advice of seed 000: don't write what the framework writes anyway (identity, the transfer
+// A context lint: don't write what the framework writes anyway (identity, the transfer
 // list), don't let braces meant literally become placeholders, and write descriptions for the three places that
 // read them (the agent's identity, its parent's transfer list, an agent tool's description). And keep values that
 // change from call to call out of the system text, which leads the prefix a provider caches.

@@ -33,7 +33,7 @@ export type PagingOptions = {
    * loaded it, where it stays while the batch is worked on; saved results stay in the history as the `save_result`
    * calls that made them. Every call's prompt then only grows at its end, so a provider's prompt cache reads
    * everything before the newest turn, the page included from the second call of its batch on. `system`: in the
-   * system text, with the saved results listed above it (seed 003's form); each batch changes the system text, so
+   * system text, with the saved results listed above it; each batch changes the system text, so
    * the cache misses from there on.
    */
   placement?: 'history' | 'system';
