@@ -1,6 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentctx, expectOneLineError, spawnAgentctx } from '../support/cli.js';
+import { agentctx, expectOneLineError } from '../support/cli.js';
+import { spawnListening } from '../support/listening.js';
 
 // `agentctx serve --protocol adk`: several agents as several apps, speaking ADK's API server protocol.
 
@@ -9,20 +10,11 @@ afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-function serveAdk(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; line: string }> {
-  const child = spawnAgentctx(['serve', '--protocol', 'adk', ...args, '--store', 'memory', '--port', '0'], {});
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+) \(ADK protocol; [^)]*\)\n/.exec(stdout);
-      if (match?.[1] !== undefined) resolve({ child, url: match[1], line: stdout.trim() });
-    });
-    child.on('exit', (code) => reject(new Error(`agentctx serve exited with ${String(code)} before listening: ${stderr}`)));
-  });
+async function serveAdk(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; line: string }> {
+  const server = spawnListening(['serve', '--protocol', 'adk', ...args, '--store', 'memory', '--port', '0'], {}, /^listening on (http:\/\/127\.0\.0\.1:\d+) \(ADK protocol; [^)]*\)\n/);
+  children.push(server.child);
+  const url = await server.url;
+  return { child: server.child, url, line: server.output().stdout.trim() };
 }
 
 describe('agentctx serve --protocol adk', () => {

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { defineRows } from '../reliability/rows.js';
 import { api, parseSse } from '../server/helpers.js';
-import { agentctx, agentctxWith, cli, expectCliError, spawnAgentctx } from '../support/cli.js';
+import { agentctx, agentctxWith, cli, expectCliError } from '../support/cli.js';
+import { spawnListening } from '../support/listening.js';
 
 // Part 1, CLI flags of the commands that listen or run turns: `serve`, `web` and `run` take the runner's time limits
 // (`--model-timeout`, `--tool-timeout`) and the HTTP timeouts (`--request-timeout`, `--headers-timeout`), refuse bad
@@ -26,25 +27,9 @@ const NO_KEYS = { OPENAI_COMPATIBLE_API_KEY: '', OPENAI_API_KEY: '', AGENTCTX_TO
 
 /** Starts the built CLI (`serve` or `web`) on a free port; resolves with its URL once it printed it. */
 function listen(args: string[], env: Record<string, string> = {}) {
-  const child = spawnAgentctx([...args, '--port', '0'], { ...NO_KEYS, ...env });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-    void exited.then((code) => reject(new Error(`agentctx ${args[0] ?? ''} exited with ${String(code)} before listening: ${stderr}`)));
-  });
-  const stop = async () => {
-    child.kill('SIGTERM');
-    return { code: await exited, stderr };
-  };
-  return { url, stop, stderr: () => stderr };
+  const server = spawnListening([...args, '--port', '0'], { ...NO_KEYS, ...env });
+  children.push(server.child);
+  return { url: server.url, stop: server.stop, stderr: () => server.output().stderr };
 }
 
 /** An OpenAI-compatible server whose every answer is a stream that never ends (until the caller hangs up). */

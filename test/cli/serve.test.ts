@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, sseReader } from '../server/helpers.js';
-import { agentctx, agentctxWith, expectOneLineError, spawnAgentctx } from '../support/cli.js';
+import { agentctx, agentctxWith, expectOneLineError } from '../support/cli.js';
+import { spawnListening } from '../support/listening.js';
 
 let dir = '';
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -19,21 +20,9 @@ afterAll(async () => {
 
 /** Starts `agentctx serve` from the built bin, and resolves once it printed its URL. */
 function serve(args: string[], env: Record<string, string>) {
-  const child = spawnAgentctx(['serve', ...args, '--port', '0'], env);
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+) \(app waiter\)\n$/.exec(stdout);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-    void exited.then((code) => reject(new Error(`agentctx serve exited with ${String(code)} before listening: ${stderr}`)));
-  });
-  return { child, url, exited, output: () => ({ stdout, stderr }) };
+  const server = spawnListening(['serve', ...args, '--port', '0'], env, /^listening on (http:\/\/127\.0\.0\.1:\d+) \(app waiter\)\n$/);
+  children.push(server.child);
+  return server;
 }
 
 describe('agentctx serve', () => {

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, sseReader } from '../server/helpers.js';
-import { agentctx, expectOneLineError, spawnAgentctx } from '../support/cli.js';
+import { agentctx, expectOneLineError } from '../support/cli.js';
+import { spawnListening } from '../support/listening.js';
 
 // `run` and `serve` give a session state (scoped keys included) and artifacts from files, kept beside the sessions in
 // the same SQLite file, so `{app:…}`, `{user:…}` and `{artifact.name}` resolve from the command line and over HTTP.
@@ -85,20 +86,10 @@ describe('run --state --artifact', () => {
   });
 });
 
-function serve(args: string[]) {
-  const child = spawnAgentctx(['serve', ...args, '--port', '0']);
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+) /.exec(stdout);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`agentctx serve exited with ${String(code)}: ${stderr}`)));
-  });
+function serve(args: string[]): Promise<string> {
+  const server = spawnListening(['serve', ...args, '--port', '0'], {}, /^listening on (http:\/\/127\.0\.0\.1:\d+) /);
+  children.push(server.child);
+  return server.url;
 }
 
 describe('serve --state --artifact, and the artifacts endpoints', () => {

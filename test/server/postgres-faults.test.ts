@@ -14,7 +14,7 @@ import { createPostgresSessionStore } from '../../src/stores/postgres/create-pos
 import { createPgDriver } from '../../src/stores/postgres/pg-driver.js';
 import { defineRows } from '../reliability/rows.js';
 import { caught, scratch } from '../reliability/support.js';
-import { spawnAgentctx } from '../support/cli.js';
+import { spawnListening } from '../support/listening.js';
 import { startOwnCluster, type OwnCluster } from '../../bench/postgres-cluster.js';
 import { createTestDatabase, TEST_POSTGRES_URL } from '../support/postgres.js';
 import { api, parseSse, sseReader } from './helpers.js';
@@ -72,23 +72,12 @@ async function serveOnOwnCluster(protocol: 'agentctx' | 'adk') {
 
 /** `agentctx serve` on `store`, with the agent whose tool waits for the file `release`; resolves once it listens. */
 async function serve(store: string, release: string, protocol: 'agentctx' | 'adk'): Promise<{ url: string; child: ChildProcessWithoutNullStreams; stderr: () => string }> {
-  const child = spawnAgentctx(['serve', 'test/fixtures/waiting-agent.mjs', '--model', 'scripted:test/fixtures/waiting-script.yaml', '--store', store, '--protocol', protocol, '--port', '0'], {
+  const server = spawnListening(['serve', 'test/fixtures/waiting-agent.mjs', '--model', 'scripted:test/fixtures/waiting-script.yaml', '--store', store, '--protocol', protocol, '--port', '0'], {
     AGENTCTX_TEST_RELEASE: release,
     AGENTCTX_TOKEN: '',
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`agentctx serve exited with ${String(code)} before listening: ${stderr}`)));
-  });
-  return { url, child, stderr: () => stderr };
+  }, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+  children.push(server.child);
+  return { url: await server.url, child: server.child, stderr: () => server.output().stderr };
 }
 
 /**
