@@ -12,6 +12,7 @@ export const EXIT_STATUS_BY_CODE: Readonly<Record<AgentctxErrorCode, 1 | 2>> = O
   invalid_history: 2, // events whose calls and responses do not pair
   not_found: 2, // a file, session, agent or call the user named
   missing_credentials: 2, // an API key that is not set
+  missing_package: 2, // an optional package the command needs (a provider's SDK, a driver) that is not installed
   missing_state_key: 2, // a template's {placeholder} that the given state does not fill
   missing_artifact: 2,
   artifact_store_missing: 2,

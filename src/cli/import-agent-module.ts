@@ -1,9 +1,12 @@
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ValidationError } from '../contracts/errors/validation-error.js';
+import { optionalPackage } from '../engine/util/optional-package.js';
 
 const JAVASCRIPT = new Set(['.js', '.mjs', '.cjs']);
 const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
+// An optional package: JavaScript modules and agent files need no compiler.
+const loadTsx = optionalPackage({ packages: ['tsx'], purpose: 'Running a TypeScript module' }, () => import('tsx/esm/api'));
 
 /** Whether a path names a module to import (JavaScript or TypeScript) rather than a YAML or JSON file to read. */
 export function isAgentModulePath(path: string): boolean {
@@ -19,7 +22,7 @@ export function isAgentModulePath(path: string): boolean {
 export async function importAgentModule(path: string, cwd: string): Promise<Record<string, unknown>> {
   const url = pathToFileURL(resolve(cwd, path)).href;
   if (!TYPESCRIPT.has(extname(path).toLowerCase())) return (await import(url)) as Record<string, unknown>;
-  const { tsImport } = await import('tsx/esm/api');
+  const { tsImport } = await loadTsx();
   try {
     return (await tsImport(url, { parentURL: import.meta.url })) as Record<string, unknown>;
   } catch (error) {

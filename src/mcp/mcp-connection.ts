@@ -1,8 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpError, type McpFailure } from '../contracts/errors/mcp-error.js';
+import { optionalPackage } from '../engine/util/optional-package.js';
 import type { McpServer } from './mcp-server.js';
 
 // The one file that talks to @modelcontextprotocol/sdk: the rest of agentctx sees plain values and McpErrors.
@@ -35,19 +35,18 @@ type Sdk = {
   types: typeof import('@modelcontextprotocol/sdk/types.js');
   validators: import('@modelcontextprotocol/sdk/validation/ajv').AjvJsonSchemaValidator;
 };
-let loading: Promise<Sdk> | undefined;
 let loaded: Sdk | undefined;
 
-function loadSdk(): Promise<Sdk> {
-  loading ??= Promise.all([
+// An optional package: `npm install agentctx` brings no MCP SDK.
+const loadSdk = optionalPackage({ packages: ['@modelcontextprotocol/sdk'], purpose: 'An MCP toolset' }, () =>
+  Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/stdio.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
     import('@modelcontextprotocol/sdk/validation/ajv'),
-  ]).then(([client, stdio, http, types, ajv]) => (loaded = { Client: client.Client, stdio, http, types, validators: new ajv.AjvJsonSchemaValidator() }));
-  return loading;
-}
+  ]).then(([client, stdio, http, types, ajv]) => (loaded = { Client: client.Client, stdio, http, types, validators: new ajv.AjvJsonSchemaValidator() })),
+);
 
 /**
  * A validator for a tool's input schema (JSON Schema 2020-12, as MCP has it); throws when the schema is invalid. Only
@@ -146,6 +145,8 @@ export class McpConnection {
     } catch (error) {
       // A result that does not match the schema is refused with zod's error, which lists its issues.
       if (!Array.isArray((error as { issues?: unknown } | undefined)?.issues)) throw error;
+      // The SDK is loaded: this client was made with it.
+      const { ResultSchema } = (await loadSdk()).types;
       const loose = (await client.request({ method: 'tools/list', params }, ResultSchema, { timeout: this.options.listTimeoutMs })) as { tools?: unknown; nextCursor?: unknown };
       if (!Array.isArray(loose.tools)) throw error;
       // Whatever each entry is, mcp-toolset.ts judges it, with a warning for each it leaves out.

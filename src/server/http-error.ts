@@ -42,6 +42,8 @@ const STATUS_BY_CODE: Partial<Record<AgentctxErrorCode, number>> = {
   already_exists: 409,
   stale_session: 409,
   model_error: 502,
+  // The server was started without an optional package this request needs (a provider's SDK): its operator installs it.
+  missing_package: 501,
   // The database restarted, is out of connections or timed out a statement: the server is fine, retry shortly.
   store_unavailable: 503,
 };

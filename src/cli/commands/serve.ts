@@ -2,8 +2,7 @@ import { UsageError } from '../../contracts/errors/usage-error.js';
 import { createAdkServer } from '../../server/adk/create-adk-server.js';
 import { createServer, type AgentctxServer } from '../../server/create-server.js';
 import type { SessionKey } from '../../contracts/session.js';
-import { ADK_DEV_UI_PATH, createAdkDevUi, INSPECTOR_PATH } from '../../web/adk-dev-ui.js';
-import { createInspectorApp } from '../../web/inspector-app.js';
+import { loadWeb } from '../load-web.js';
 import { packageVersion } from '../package-version.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
@@ -143,15 +142,17 @@ export const serveCommand: Command = {
       const runners = [first.runner];
       for (const each of extra) runners.push((await runtime.runner(each, { store: values.store, model: values.model, streaming: true, ...limits, stores: first })).runner);
       const apps = runners.map((runner) => runner.appName);
-      const inspector = values['dev-ui'] === true ? createInspectorApp({ store: first.sessions, apps, token, version: packageVersion(), onError }) : undefined;
-      const pages = inspector === undefined ? undefined : await createAdkDevUi({ inspector });
-      const inspectorLink = inspector === undefined ? undefined : (key: SessionKey, call: number) => `${INSPECTOR_PATH}#${new URLSearchParams({ app: key.appName, user: key.userId, session: key.sessionId, call: String(call) }).toString()}`;
+      // The dev UI's pages need Hono (an optional package), loaded only when asked for.
+      const web = values['dev-ui'] === true ? await loadWeb() : undefined;
+      const inspector = web?.createInspectorApp({ store: first.sessions, apps, token, version: packageVersion(), onError });
+      const pages = web === undefined || inspector === undefined ? undefined : await web.createAdkDevUi({ inspector });
+      const inspectorLink = web === undefined ? undefined : (key: SessionKey, call: number) => `${web.INSPECTOR_PATH}#${new URLSearchParams({ app: key.appName, user: key.userId, session: key.sessionId, call: String(call) }).toString()}`;
       const server = createAdkServer({ runners, token, version: packageVersion(), pages, inspectorLink, ...timeouts, onError });
       const { url } = await server.listen(port, host).catch((error: unknown) => {
         throw listenError(error, host, port);
       });
       io.stdout(`listening on ${url} (ADK protocol; app${runners.length === 1 ? '' : 's'} ${runners.map((runner) => runner.appName).join(', ')})\n`);
-      if (pages !== undefined) io.stdout(`ADK dev UI on ${url}${ADK_DEV_UI_PATH}, agentctx's inspector on ${url}${INSPECTOR_PATH}\n`);
+      if (web !== undefined && pages !== undefined) io.stdout(`ADK dev UI on ${url}${web.ADK_DEV_UI_PATH}, agentctx's inspector on ${url}${web.INSPECTOR_PATH}\n`);
       await untilStopped(server, io);
       return 0;
     }

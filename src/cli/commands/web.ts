@@ -2,6 +2,7 @@ import { UsageError } from '../../contracts/errors/usage-error.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { HTTP_TIMEOUT_HELP, httpTimeoutOptions, listenError, listenOptions } from '../listen-options.js';
+import { loadWeb } from '../load-web.js';
 import { packageVersion } from '../package-version.js';
 import { loadPrices } from '../prices.js';
 import { DEFAULT_STORE, refuseMissingStore } from '../resolve-store.js';
@@ -88,8 +89,8 @@ export const webCommand: Command = {
     const apps = (values.app ?? []).map((name) => name.trim()).filter((name) => name !== '');
     const prices = await loadPrices(values.prices, io.cwd);
 
-    // Hono loads only when the inspector runs, so the other commands do not pay for it.
-    const [{ createInspectorApp }, { serveInspector }] = await Promise.all([import('../../web/inspector-app.js'), import('../../web/serve-inspector.js')]);
+    // Hono loads only when the inspector runs, so the other commands do not pay for it (nor need it installed).
+    const { createInspectorApp, serveInspector } = await loadWeb();
     const store = await runtime.store(values.store);
     const app = createInspectorApp({ store, token, apps, prices, version: packageVersion(), onError: (error) => io.stderr(`agentctx web: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
     const served = await serveInspector({ app, port, host, ...timeouts }).catch((error: unknown) => {

@@ -21,6 +21,7 @@ export type AgentctxErrorCode =
   | 'mcp_error'
   | 'store_unavailable'
   | 'missing_credentials'
+  | 'missing_package'
   | 'invalid_history'
   | 'usage';
 

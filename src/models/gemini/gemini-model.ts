@@ -1,4 +1,5 @@
-import { GoogleGenAI, type CountTokensParameters, type CreateCachedContentConfig, type EmbedContentConfig, type GenerateContentConfig, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
+import type { GoogleGenAI, CountTokensParameters, CreateCachedContentConfig, EmbedContentConfig, GenerateContentConfig, GenerateContentParameters, GenerateContentResponse } from '@google/genai';
+import { optionalPackage } from '../../engine/util/optional-package.js';
 import type { Usage } from '../../contracts/event.js';
 import type { EmbedOptions, EmbedResponse, Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
 import type { LlmRequest } from '../../contracts/request.js';
@@ -18,6 +19,7 @@ import type { GeminiCountRequest, GeminiRequest } from './gemini-wire.js';
 import { toGeminiCountRequest, toGeminiRequest } from './to-gemini-request.js';
 
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+const loadSdk = optionalPackage({ packages: ['@google/genai'], purpose: 'A Gemini model' }, () => import('@google/genai'));
 
 export type GeminiModelSettings = ProviderSettings & {
   /** The Gemini model id, e.g. `gemini-2.5-flash`. */
@@ -56,10 +58,15 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
   const baseUrl = baseURLFrom(settings, 'GOOGLE_GEMINI_BASE_URL', DEFAULT_BASE_URL);
   // No `retryOptions`: the SDK then makes one attempt per call, and withRetries decides about the rest. (The SDK
   // still looks at GOOGLE_API_KEY and GEMINI_API_KEY in process.env, only to warn when both are set; ours wins.)
-  const ai = new GoogleGenAI({ vertexai: false, apiKey, apiVersion: 'v1beta', httpOptions: { baseUrl } });
+  // The SDK loads with the first call (it is an optional package), and the client is made once.
+  let loaded: Promise<GoogleGenAI> | undefined;
+  const connect = () => (loaded ??= loadSdk().then((sdk) => new sdk.GoogleGenAI({ vertexai: false, apiKey, apiVersion: 'v1beta', httpOptions: { baseUrl } })).catch((error: unknown) => {
+    loaded = undefined;
+    throw error;
+  }));
   const modelId = settings.model;
   const tap = (options: ModelCallOptions | undefined) => tapWire(options?.wire, { fetch: unboundedFetch, secrets: [apiKey] });
-  const cache = caching === undefined ? undefined : new GeminiContextCache(caching, cacheService(ai), { now });
+  const cache = caching === undefined ? undefined : new GeminiContextCache(caching, cacheService(connect), { now });
   // Mapped before anything is sent (and outside the calls' error handling): a request the adapter refuses fails
   // with its own error, and never reaches the API.
   const plan = async (mapped: GeminiRequest, options: ModelCallOptions | undefined): Promise<CachePlan> => (cache === undefined ? uncached(mapped) : cache.prepare(mapped, options));
@@ -71,8 +78,9 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
     pairsCallsById: false,
     async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
       const signal = options?.signal;
-      const wire = tap(options);
       const mapped = toGeminiRequest(request, modelId);
+      const ai = await connect();
+      const wire = tap(options);
       let usage: unknown;
       try {
         let sending = await plan(mapped, options);
@@ -97,10 +105,11 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
     async *stream(request: LlmRequest, options?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
       const signal = options?.signal;
       const assembler = createGeminiStreamAssembler();
+      const mapped = toGeminiRequest(request, modelId);
+      const ai = await connect();
       const wire = tap(options);
       let chunks: AsyncIterator<GenerateContentResponse>;
       let sending: CachePlan;
-      const mapped = toGeminiRequest(request, modelId);
       try {
         sending = await plan(mapped, options);
         try {
@@ -131,6 +140,7 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
     },
     async countTokens(request: LlmRequest, options?: ModelCallOptions): Promise<number> {
       const signal = options?.signal;
+      const ai = await connect();
       try {
         const counted = await ai.models.countTokens(toSdkCount(toGeminiCountRequest(request, modelId), signal));
         return counted.totalTokens ?? 0;
@@ -141,6 +151,7 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
     async embed(texts: readonly string[], options?: EmbedOptions): Promise<EmbedResponse> {
       if (texts.length === 0) return { embeddings: [] };
       const signal = options?.signal;
+      const ai = await connect();
       const wire = tap(options);
       try {
         const answer = await ai.models.embedContent({ model: modelId, contents: [...texts], config: toEmbedConfig(options, wire) });
@@ -176,21 +187,21 @@ function toSdkRequest(request: GeminiRequest, signal: AbortSignal | undefined, w
 }
 
 /** The cache endpoints through the adapter's client: same key, same base URL, never through a call's wire tap. */
-function cacheService(ai: GoogleGenAI): GeminiCacheService {
+function cacheService(connect: () => Promise<GoogleGenAI>): GeminiCacheService {
   const abort = (signal: AbortSignal | undefined) => (signal === undefined ? {} : { abortSignal: signal });
   return {
     async create(entry, signal) {
       const { model, contents, ...rest } = entry;
       const config: CreateCachedContentConfig = { ...(rest as CreateCachedContentConfig), contents: contents as NonNullable<CreateCachedContentConfig['contents']>, ...abort(signal) };
-      const made = await ai.caches.create({ model, config });
+      const made = await (await connect()).caches.create({ model, config });
       if (made.name === undefined || made.name === '') throw new Error('Gemini created a cache without a name');
       return { name: made.name, tokens: made.usageMetadata?.totalTokenCount };
     },
     async extend(name, ttl, signal) {
-      await ai.caches.update({ name, config: { ttl, ...abort(signal) } });
+      await (await connect()).caches.update({ name, config: { ttl, ...abort(signal) } });
     },
     async delete(name, signal) {
-      await ai.caches.delete({ name, config: abort(signal) });
+      await (await connect()).caches.delete({ name, config: abort(signal) });
     },
   };
 }

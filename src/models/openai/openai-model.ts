@@ -1,5 +1,6 @@
-import { APIConnectionError, APIError, APIUserAbortError, OpenAI } from 'openai';
+import type { APIError, OpenAI } from 'openai';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
+import { optionalPackage } from '../../engine/util/optional-package.js';
 import type { EmbedOptions, EmbedResponse, Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import { requireApiKey, usableKey } from '../shared/credentials.js';
@@ -34,6 +35,8 @@ export type OpenAICompatibleModelSettings = OpenAIModelSettings & {
 };
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+const loadSdk = optionalPackage({ packages: ['openai'], purpose: 'An OpenAI model' }, () => import('openai'));
+type OpenAISdk = typeof import('openai');
 // Local servers ignore the key, but the SDK will not run without one.
 const PLACEHOLDER_KEY = 'not-needed';
 
@@ -94,7 +97,88 @@ type ClientConfig = Pick<OpenAIRequestOptions, 'maxTokensField'> & {
 
 function chatCompletionsModel(config: ClientConfig): Model {
   checkOpenAIPromptCache(config.promptCache);
-  const client = new OpenAI({
+  // The SDK loads with the first call (it is an optional package), and the client is made once.
+  let loaded: Promise<{ sdk: OpenAISdk; client: OpenAI }> | undefined;
+  const connect = () => (loaded ??= loadSdk().then((sdk) => ({ sdk, client: newClient(sdk, config) })).catch((error: unknown) => {
+    loaded = undefined;
+    throw error;
+  }));
+  const body = (request: LlmRequest, options: ModelCallOptions | undefined) => ({
+    ...toOpenAIRequest(request, { model: config.modelId, maxTokensField: config.maxTokensField }),
+    ...openAICacheFields(config.promptCache, options),
+  });
+  const tap = (options: ModelCallOptions | undefined) => tapWire(options?.wire, { fetch: config.fetch, secrets: [config.apiKey] });
+  // A call with an observer sends through a copy of the client whose fetch is that call's tap: the SDK takes a
+  // fetch per client only, and a copy per call keeps concurrent calls' observers apart.
+  const clientFor = (client: OpenAI, wire: WireTap | undefined) => (wire === undefined ? client : client.withOptions({ fetch: wire.fetch }));
+  return withoutSecrets({
+    specificationVersion: 'v1',
+    provider: config.provider,
+    modelId: config.modelId,
+    pairsCallsById: true,
+    async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
+      const signal = options?.signal;
+      // Mapped outside the call's error handling: a request the adapter refuses fails with its own error, unsent.
+      const sent = body(request, options);
+      const { sdk, client } = await connect();
+      const wire = tap(options);
+      let usage: unknown;
+      try {
+        const completion = await clientFor(client, wire).chat.completions.create(sent, { signal });
+        usage = completion.usage;
+        return fromOpenAICompletion(completion);
+      } catch (error) {
+        throw toModelError(error, errorContext(sdk, config, signal));
+      } finally {
+        wire?.answered(usage);
+      }
+    },
+    async *stream(request: LlmRequest, options?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
+      const signal = options?.signal;
+      const assembler = createStreamAssembler();
+      const sent = body(request, options);
+      const { sdk, client } = await connect();
+      const wire = tap(options);
+      try {
+        const stream = await clientFor(client, wire).chat.completions.create({ ...sent, stream: true, stream_options: { include_usage: true } }, { signal });
+        for await (const chunk of stream) {
+          const text = assembler.add(chunk);
+          if (text !== '') yield { content: { role: 'model', parts: [{ text }] }, partial: true };
+        }
+        // The SDK ends an aborted stream quietly; what was read so far is not the whole answer.
+        signal?.throwIfAborted();
+      } catch (error) {
+        throw toModelError(error, errorContext(sdk, config, signal));
+      } finally {
+        wire?.answered(assembler.usage());
+      }
+      yield { ...assembler.finish(), partial: false };
+    },
+    async embed(texts: readonly string[], options?: EmbedOptions): Promise<EmbedResponse> {
+      if (texts.length === 0) return { embeddings: [] };
+      const signal = options?.signal;
+      const { sdk, client } = await connect();
+      const wire = tap(options);
+      let usage: unknown;
+      try {
+        // Floats asked for by name: the SDK otherwise asks for base64 and decodes it, so the wire would not show them.
+        const answer = await clientFor(client, wire).embeddings.create({ model: config.modelId, input: [...texts], encoding_format: 'float', ...(options?.dimensions === undefined ? {} : { dimensions: options.dimensions }) }, { signal });
+        usage = answer.usage;
+        const embeddings = [...answer.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
+        if (embeddings.length !== texts.length) throw new ModelError({ provider: config.provider, message: `asked for ${texts.length} embeddings, got ${embeddings.length}`, retryable: false });
+        const tokens = answer.usage?.prompt_tokens;
+        return { embeddings, ...(typeof tokens === 'number' ? { usage: { promptTokens: tokens, outputTokens: 0, totalTokens: tokens } } : {}) };
+      } catch (error) {
+        throw toModelError(error, errorContext(sdk, config, signal));
+      } finally {
+        wire?.answered(usage);
+      }
+    },
+  }, [config.apiKey]);
+}
+
+function newClient(sdk: OpenAISdk, config: ClientConfig): OpenAI {
+  return new sdk.OpenAI({
     apiKey: config.apiKey,
     baseURL: config.baseURL,
     // Retries are agentctx's (withRetries), so a call is never retried twice over.
@@ -106,86 +190,17 @@ function chatCompletionsModel(config: ClientConfig): Model {
     webhookSecret: null,
     ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
   });
-  const body = (request: LlmRequest, options: ModelCallOptions | undefined) => ({
-    ...toOpenAIRequest(request, { model: config.modelId, maxTokensField: config.maxTokensField }),
-    ...openAICacheFields(config.promptCache, options),
-  });
-  const tap = (options: ModelCallOptions | undefined) => tapWire(options?.wire, { fetch: config.fetch, secrets: [config.apiKey] });
-  // A call with an observer sends through a copy of the client whose fetch is that call's tap: the SDK takes a
-  // fetch per client only, and a copy per call keeps concurrent calls' observers apart.
-  const clientFor = (wire: WireTap | undefined) => (wire === undefined ? client : client.withOptions({ fetch: wire.fetch }));
-  return withoutSecrets({
-    specificationVersion: 'v1',
-    provider: config.provider,
-    modelId: config.modelId,
-    pairsCallsById: true,
-    async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
-      const signal = options?.signal;
-      const wire = tap(options);
-      // Mapped outside the call's error handling: a request the adapter refuses fails with its own error, unsent.
-      const sent = body(request, options);
-      let usage: unknown;
-      try {
-        const completion = await clientFor(wire).chat.completions.create(sent, { signal });
-        usage = completion.usage;
-        return fromOpenAICompletion(completion);
-      } catch (error) {
-        throw toModelError(error, errorContext(config, signal));
-      } finally {
-        wire?.answered(usage);
-      }
-    },
-    async *stream(request: LlmRequest, options?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
-      const signal = options?.signal;
-      const wire = tap(options);
-      const assembler = createStreamAssembler();
-      const sent = body(request, options);
-      try {
-        const stream = await clientFor(wire).chat.completions.create({ ...sent, stream: true, stream_options: { include_usage: true } }, { signal });
-        for await (const chunk of stream) {
-          const text = assembler.add(chunk);
-          if (text !== '') yield { content: { role: 'model', parts: [{ text }] }, partial: true };
-        }
-        // The SDK ends an aborted stream quietly; what was read so far is not the whole answer.
-        signal?.throwIfAborted();
-      } catch (error) {
-        throw toModelError(error, errorContext(config, signal));
-      } finally {
-        wire?.answered(assembler.usage());
-      }
-      yield { ...assembler.finish(), partial: false };
-    },
-    async embed(texts: readonly string[], options?: EmbedOptions): Promise<EmbedResponse> {
-      if (texts.length === 0) return { embeddings: [] };
-      const signal = options?.signal;
-      const wire = tap(options);
-      let usage: unknown;
-      try {
-        // Floats asked for by name: the SDK otherwise asks for base64 and decodes it, so the wire would not show them.
-        const answer = await clientFor(wire).embeddings.create({ model: config.modelId, input: [...texts], encoding_format: 'float', ...(options?.dimensions === undefined ? {} : { dimensions: options.dimensions }) }, { signal });
-        usage = answer.usage;
-        const embeddings = [...answer.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
-        if (embeddings.length !== texts.length) throw new ModelError({ provider: config.provider, message: `asked for ${texts.length} embeddings, got ${embeddings.length}`, retryable: false });
-        const tokens = answer.usage?.prompt_tokens;
-        return { embeddings, ...(typeof tokens === 'number' ? { usage: { promptTokens: tokens, outputTokens: 0, totalTokens: tokens } } : {}) };
-      } catch (error) {
-        throw toModelError(error, errorContext(config, signal));
-      } finally {
-        wire?.answered(usage);
-      }
-    },
-  }, [config.apiKey]);
 }
 
 /** How a failure of this client is told: the provider's message and hints, connection failures naming the server. */
-function errorContext(config: ClientConfig, signal: AbortSignal | undefined): ModelErrorContext {
+function errorContext(sdk: OpenAISdk, config: ClientConfig, signal: AbortSignal | undefined): ModelErrorContext {
   return {
     provider: config.provider,
     signal,
     classify: (error) => {
-      if (error instanceof APIUserAbortError) return 'cancelled';
-      if (error instanceof APIConnectionError) return 'connection';
-      return error instanceof APIError ? readAPIError(error, config) : undefined;
+      if (error instanceof sdk.APIUserAbortError) return 'cancelled';
+      if (error instanceof sdk.APIConnectionError) return 'connection';
+      return error instanceof sdk.APIError ? readAPIError(error, config) : undefined;
     },
     connectionFailure: (error) => ({
       message: `the connection to ${config.baseURL} failed: ${rootMessage(error)}`,

@@ -1,6 +1,7 @@
-import { Pool, types, type CustomTypesConfig, type PoolClient, type PoolConfig } from 'pg';
+import type { CustomTypesConfig, Pool, PoolClient, PoolConfig, types as PgTypes } from 'pg';
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
+import { optionalPackage } from '../../engine/util/optional-package.js';
 import type { Step } from '../sql/pipelined.js';
 import { batchedStatements } from './batched-statements.js';
 import { numberPlaceholders, type SqlDriver, type SqlExecutor, type SqlParam, type TransactionOptions } from '../sql/sql-driver.js';
@@ -44,10 +45,14 @@ export type PgDriverOptions = {
 const JSON_OID = 114;
 const JSONB_OID = 3802;
 // JSON columns come back as their text, which the store parses itself, exactly as it does on SQLite.
-const typeParsers = {
+const typeParsers = (types: typeof PgTypes) => ({
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === JSON_OID || oid === JSONB_OID ? (value: string) => value : types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
-};
+});
+
+// What the driver takes from pg, which is an optional package: `npm install agentctx` brings SQLite only.
+type Pg = { Pool: typeof Pool; types: typeof PgTypes };
+const loadPg = optionalPackage({ packages: ['pg'], purpose: 'A PostgreSQL store' }, async (): Promise<Pg> => (await import('pg')).default);
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const NAMED_STATEMENTS = 256;
@@ -68,14 +73,10 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
     });
   }
   const config = poolConfig(options);
-  const pool = new Pool(config);
-  // An idle connection that breaks (a server restart) is dropped by the pool; without a listener it would crash the process.
-  pool.on('error', () => {});
-  // So is one that breaks while checked out (mid-transaction): its statement fails with the error, and the pool
-  // discards it on release (it is no longer queryable), but the client emits 'error' too.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  // Made by the first operation, which loads pg: creating a store never fails, not even without the driver.
+  let pool: Pool | undefined;
   let closed = false;
-  let prepared: Promise<void> | undefined;
+  let prepared: Promise<Pool> | undefined;
 
   // Each distinct statement text gets a name once, so every connection parses and plans it once and then only binds
   // values (pg prepares a named statement on first use per connection). Texts past the cap run unnamed: a state delta
@@ -89,14 +90,26 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
     }
     return statement;
   };
-  const open = (): Promise<void> => {
-    if (closed) return Promise.reject(new UsageError('The PostgreSQL store is closed.', 'Open a new store; close() is the last call a store accepts.'));
-    // The schema is made once per driver, before the first statement; a failure is retried on the next call.
-    prepared ??= (schema === undefined ? Promise.resolve() : createSchema(pool, schema)).catch((error: unknown) => {
-      prepared = undefined;
-      throw error;
-    });
+  const closedError = () => new UsageError('The PostgreSQL store is closed.', 'Open a new store; close() is the last call a store accepts.');
+  const open = (): Promise<Pool> => {
+    if (closed) return Promise.reject(closedError());
+    // The pool and the schema are made once per driver, before the first statement; a failure is retried on the next call.
+    prepared ??= loadPg()
+      .then(async (pg) => {
+        if (closed) throw closedError();
+        pool ??= newPool(pg, config);
+        if (schema !== undefined) await createSchema(pool, schema);
+        return pool;
+      })
+      .catch((error: unknown) => {
+        prepared = undefined;
+        throw error;
+      });
     return prepared;
+  };
+  const connectedPool = (): Pool => {
+    if (pool === undefined) throw new Error('the pool is made by open(), which every operation awaits first');
+    return pool;
   };
   const send = (target: PoolClient, sql: string, params: readonly SqlParam[]) => {
     const { text, name } = statementFor(sql);
@@ -114,7 +127,7 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
   });
   const socketOf = (client: PoolClient) => (client as PoolClient & { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;
   // Lone statements and atomic writes issued at the same moment share a connection and a socket write.
-  const batched = batchedStatements(pool, executor, socketOf);
+  const batched = batchedStatements({ connect: () => connectedPool().connect() }, executor, socketOf);
 
   // A server that restarted, cannot be reached, has no connection free or timed out: a typed, retryable error.
   return withStoreErrors({
@@ -131,8 +144,7 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
     },
 
     async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, transactionOptions: TransactionOptions = {}): Promise<T> {
-      await open();
-      const client = await pool.connect();
+      const client = await (await open()).connect();
       let ended = false;
       let broken: Error | undefined;
       const tx = executor(client, () => {
@@ -179,7 +191,7 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
       if (closed) return;
       closed = true;
       // Waits for connections still in use to be released, then closes them all.
-      await pool.end();
+      await pool?.end();
     },
   }, { max: config.max ?? 10, waitMs: config.connectionTimeoutMillis ?? 0 });
 }
@@ -192,13 +204,22 @@ function poolConfig(options: PgDriverOptions): PoolConfig {
     ...(url === undefined ? {} : { connectionString: url }),
     ...definedOnly(pool),
     ...poolOptionsFromUrl(url),
-    types: typeParsers,
     // Statements sent one after another without waiting for each answer: a transaction's statements cost one round trip.
     pipeline: true,
   };
   // Every connection starts with the schema first on its search path, before any statement runs.
   if (schema !== undefined) config.options = `-c search_path=${schema}`;
   return config;
+}
+
+function newPool(pg: Pg, config: PoolConfig): Pool {
+  const pool = new pg.Pool({ ...config, types: typeParsers(pg.types) });
+  // An idle connection that breaks (a server restart) is dropped by the pool; without a listener it would crash the process.
+  pool.on('error', () => {});
+  // So is one that breaks while checked out (mid-transaction): its statement fails with the error, and the pool
+  // discards it on release (it is no longer queryable), but the client emits 'error' too.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
 }
 
 async function createSchema(pool: Pool, schema: string): Promise<void> {
