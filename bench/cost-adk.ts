@@ -237,9 +237,10 @@ export async function runAdkAnalyst(reports: readonly Report[]): Promise<{ calls
 }
 
 /** One provider's bill of the calls: each billed in order as that provider would (nothing marked), then priced. */
-export function priceAdkCalls(calls: readonly AdkCall[], provider: Provider): AdkProviderCost {
+export async function priceAdkCalls(calls: readonly AdkCall[], provider: Provider): Promise<AdkProviderCost> {
   const billing = createBilling({ provider, anthropic: false, openai: false });
-  const rows = calls.map((call) => costOfCall({ provider, modelId: PRICED_MODEL[provider] }, billing.bill(call.request, { agentName: call.agentName }, call.response), DEFAULT_PRICES));
+  const rows = [];
+  for (const call of calls) rows.push(costOfCall({ provider, modelId: PRICED_MODEL[provider] }, await billing.bill(call.request, { agentName: call.agentName }, call.response), DEFAULT_PRICES));
   const total = sumCosts(rows);
   if (total.usd === undefined || total.unpricedCalls > 0) throw new Error(`${total.unpricedCalls} of the ADK run's calls could not be priced under ${provider}:${PRICED_MODEL[provider]}`);
   return { usd: round(total.usd, 4), promptTokens: total.promptTokens, cacheHitRatio: round(total.cacheHitRatio, 3), calls: total.calls };
@@ -250,7 +251,7 @@ export async function adkAnalystRow(reports: readonly Report[]): Promise<AdkRow>
   const { calls, answer } = await runAdkAnalyst(reports);
   const expected = expectedAnswer(reports);
   if (!answer.endsWith(expected)) throw new Error(`the ADK analyst answered wrongly after ${calls.length} calls: ${JSON.stringify(answer)} (expected ${expected})`);
-  const providers = Object.fromEntries(PROVIDERS.map((provider) => [provider, priceAdkCalls(calls, provider)])) as Record<Provider, AdkProviderCost>;
+  const providers = Object.fromEntries(await Promise.all(PROVIDERS.map(async (provider) => [provider, await priceAdkCalls(calls, provider)]))) as Record<Provider, AdkProviderCost>;
   return { version: await adkVersion(), mode: 'naive', calls: calls.length, answerCorrect: true, providers };
 }
 

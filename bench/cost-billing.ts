@@ -1,12 +1,11 @@
 // A model for the cost benchmark: the scripted model answers, and each call is billed as a provider would bill the
 // exact body agentctx's adapter sends for it (the adapters' own request builders, cache marks and keys included),
-// by a simulator of that provider's prompt cache (agentctx/testing). The usage is normalized by the adapter's
-// own code and recorded with the call, so `agentctx cost` prices it like any real session.
+// by a simulator of that provider's prompt cache (agentctx/testing's `withSimulatedBilling`). The usage is normalized
+// by the adapter's own code and recorded with the call, so `agentctx cost` prices it like any real session.
 import type { LlmRequest, Model, ModelCallOptions, ModelResponse, Usage } from 'agentctx';
-import { toAnthropicRequest, toUsage, type AnthropicCacheSetting } from 'agentctx/models/anthropic';
-import { fromGeminiUsage, toGeminiRequest } from 'agentctx/models/gemini';
-import { fromOpenAIUsage, openAICacheFields, toOpenAIRequest, type OpenAIPromptCacheSetting } from 'agentctx/models/openai';
-import { createAnthropicCacheSimulator, createGeminiImplicitCacheSimulator, createOpenAICacheSimulator } from 'agentctx/testing';
+import type { AnthropicCacheSetting } from 'agentctx/models/anthropic';
+import type { OpenAIPromptCacheSetting } from 'agentctx/models/openai';
+import { createBillingSimulation, withSimulatedBilling } from 'agentctx/testing';
 import { loadTokenCounter } from 'agentctx/tokens';
 
 // The local tokenizer, loaded once for every billing (the simulators count with it).
@@ -35,58 +34,19 @@ export type BillingOptions = {
  */
 export type Billing = {
   wrap(model: Model): Model;
-  bill(request: LlmRequest, options: ModelCallOptions | undefined, response: ModelResponse): Usage | undefined;
+  bill(request: LlmRequest, options: ModelCallOptions | undefined, response: ModelResponse): Promise<Usage | undefined>;
   bodies: unknown[];
 };
 
-/** One provider's cache for one run: a fresh simulator and clock, so runs never share cache entries. */
+/** One provider's cache for one run (agentctx/testing's billing simulation): a fresh simulator and clock, so runs never share cache entries. */
 export function createBilling(options: BillingOptions): Billing {
-  let time = 1_767_225_600_000;
-  const now = () => time;
-  const anthropic = createAnthropicCacheSimulator({ now, countTokens: count });
-  const openai = createOpenAICacheSimulator({ now, countTokens: count });
-  const google = createGeminiImplicitCacheSimulator({ now, countTokens: count });
-  const modelId = PRICED_MODEL[options.provider];
-  const bodies: unknown[] = [];
-
-  const bill = (request: LlmRequest, callOptions: ModelCallOptions | undefined, response: ModelResponse): Usage | undefined => {
-    const output = count(JSON.stringify(response.content?.parts ?? []));
-    time += SECONDS_PER_CALL * 1000;
-    const stablePrefix = callOptions?.stablePrefix;
-    switch (options.provider) {
-      case 'anthropic': {
-        const body = toAnthropicRequest(request, { model: modelId, cache: options.anthropic ?? {}, stablePrefix });
-        bodies.push(body);
-        return toUsage(anthropic.bill(body, { outputTokens: output }));
-      }
-      case 'openai': {
-        const body = { ...toOpenAIRequest(request, { model: modelId, maxTokensField: 'max_completion_tokens' }), ...openAICacheFields(options.openai ?? {}, callOptions) };
-        bodies.push(body);
-        return fromOpenAIUsage(openai.bill(body, { completionTokens: output }));
-      }
-      case 'google': {
-        const body = toGeminiRequest(request, modelId);
-        bodies.push(body);
-        return fromGeminiUsage(google.bill(modelId, body, { candidatesTokens: output }));
-      }
-    }
-  };
-
-  return {
-    bodies,
-    bill,
-    wrap(model: Model): Model {
-      return {
-        specificationVersion: 'v1',
-        provider: options.provider,
-        modelId,
-        pairsCallsById: options.provider !== 'google',
-        async generate(request, callOptions) {
-          const response = await model.generate(request, callOptions);
-          const usage = bill(request, callOptions, response);
-          return usage === undefined ? response : { ...response, usage };
-        },
-      };
-    },
-  };
+  const simulation = createBillingSimulation({
+    provider: options.provider,
+    modelId: PRICED_MODEL[options.provider],
+    anthropic: options.anthropic,
+    openai: options.openai,
+    countTokens: count,
+    stepMs: SECONDS_PER_CALL * 1000,
+  });
+  return { bodies: simulation.bodies, bill: (request, callOptions, response) => simulation.bill(request, callOptions, response), wrap: (model) => withSimulatedBilling(model, simulation) };
 }

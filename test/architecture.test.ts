@@ -77,7 +77,8 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   server: { layers: [...ALL_CORE, 'access', 'server'], packages: ['node:http'] },
   // The web inspector: reads through the store contract; Hono, and its Node adapter in one file (checked below).
   web: { layers: [...ALL_CORE, 'access', 'web'], packages: ['hono', '@hono/node-server', 'node:fs/promises', 'node:http', 'node:path', 'node:url'] },
-  testing: { layers: [...ALL_CORE, 'testing', 'stores/fs', 'models/scripted'], packages: ['vitest', 'node:crypto'] },
+  // The billing simulation builds each provider's exact body with that adapter's request builder (no SDK is loaded).
+  testing: { layers: [...ALL_CORE, 'testing', 'stores/fs', 'models/shared', 'models/scripted', 'models/anthropic', 'models/openai', 'models/gemini'], packages: ['vitest', 'node:crypto'] },
   cli: {
     layers: [...ALL_CORE, 'cli', 'access', 'mcp', 'stores/fs', 'stores/sqlite', 'stores/postgres', 'models/shared', 'models/scripted', 'models/registry', 'workspace', 'server', 'web'],
     packages: ['node:fs', 'node:fs/promises', 'node:path', 'node:util', 'node:url', 'node:readline/promises', 'tsx/esm/api'],

@@ -1,12 +1,17 @@
 import { createRunner, type Event, type Model } from 'agentctx';
 import type { SessionStoreWithCallLog } from 'agentctx/sessions';
 import { createScriptedModel } from 'agentctx/models/scripted';
+import { withSimulatedBilling } from 'agentctx/testing';
 import { countRequestTokens, loadTokenCounter } from 'agentctx/tokens';
 import { buildAnalyst, type Mode } from './agents.js';
 import { QUESTION, type Report } from './reports.js';
 import { analystScript } from './script.js';
 
 export const APP = 'report_analyst';
+export const PRICED_MODEL = 'claude-sonnet-4-6';
+
+// A fresh simulation per run, so the two runs never share cache entries.
+const billedAsAnthropic = (model: Model): Model => withSimulatedBilling(model, { provider: 'anthropic', modelId: PRICED_MODEL });
 
 export type AnalysisRun = {
   mode: Mode;
@@ -26,16 +31,19 @@ export type RunOptions = {
   onCall?: () => void;
   /** A real model instead of the scripted one. */
   model?: Model;
-  /** Puts something around the model (the cost benchmark bills each call as a provider would). */
+  /**
+   * Puts something around the model. Default: each call billed as Anthropic would bill it (a simulation of its prompt
+   * cache over the exact bodies agentctx's adapter sends), recorded with the call; the cost benchmark bills others.
+   */
   wrapModel?: (model: Model) => Model;
-  /** Ids for events and calls; the benchmark passes a counter, so every run sends the same bytes. */
+  /** Ids for events and calls (default: `<mode>-1`, `<mode>-2`…, so every run sends the same bytes). */
   newId?: () => string;
 };
 
 /** Runs the analyst once, in a fresh session, and returns its answer and events. */
 export async function runAnalysis(options: RunOptions): Promise<AnalysisRun> {
   const scripted = options.model ?? createScriptedModel(analystScript(options.mode), { record: false, modelId: `report-analyst-${options.mode}` });
-  const inner = options.wrapModel === undefined ? scripted : options.wrapModel(scripted);
+  const inner = (options.wrapModel ?? billedAsAnthropic)(scripted);
   const model: Model = {
     ...inner,
     generate: async (request, callOptions) => {
@@ -45,7 +53,10 @@ export async function runAnalysis(options: RunOptions): Promise<AnalysisRun> {
     },
   };
   const agents = buildAnalyst({ mode: options.mode, reports: options.reports, ...(options.breakPageIn === undefined ? {} : { breakPageIn: options.breakPageIn }), ...(options.onLoad === undefined ? {} : { onLoad: options.onLoad }) });
-  const runner = createRunner({ agents, appName: APP, sessions: options.store, model, maxLlmCalls: 200, ...(options.newId === undefined ? {} : { newId: options.newId }) });
+  // Ids from a counter, not random ones: every run sends the same bytes, so it is billed the same to the cent.
+  let ids = 0;
+  const newId = options.newId ?? (() => `${options.mode}-${++ids}`);
+  const runner = createRunner({ agents, appName: APP, sessions: options.store, model, maxLlmCalls: 200, newId });
   const sessionId = options.sessionId ?? `report-analyst-${options.mode}`;
   await options.store.deleteSession({ appName: APP, userId: 'analyst', sessionId });
   await runner.createSession({ userId: 'analyst', sessionId });

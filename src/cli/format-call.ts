@@ -43,7 +43,8 @@ function callFacts(call: ModelCallSummary): string {
 export function formatAnswer(record: ModelCallRecord, style: Style): string {
   const lines: string[] = [style.bold(`ANSWER · ${statusText(record.status, style, false)}`)];
   const bar = style.dim('│');
-  const model = record.model === undefined ? '' : `${record.model.provider}:${record.model.modelId}`;
+  const billedAs = record.model?.billedAs;
+  const model = record.model === undefined ? '' : `${record.model.provider}:${record.model.modelId}${billedAs === undefined ? '' : ` (usage simulated as ${billedAs.provider}:${billedAs.modelId} bills it)`}`;
   const timing = [
     record.latencyMs === undefined ? undefined : `latency ${formatMs(record.latencyMs)}`,
     record.firstTokenMs === undefined ? undefined : `first token ${formatMs(record.firstTokenMs)}`,

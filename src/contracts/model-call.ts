@@ -67,8 +67,11 @@ export type ModelCallRecord = {
   agent: string;
   /** When the call was sent: seconds since the epoch. */
   timestamp: number;
-  /** The model asked: its provider and id. */
-  model?: { provider: string; modelId: string };
+  /**
+   * The model asked: its provider and id, and the model whose bill its usage stands for when that is another one
+   * (`Model.billedAs`: a scripted model billed as a provider would bill it), by which the call is priced.
+   */
+  model?: { provider: string; modelId: string; billedAs?: { provider: string; modelId: string } };
   /** Set on calls made inside a tool call of another recorded call (agent tools). */
   parent?: ModelCallParent;
   /** The request the model received (after any `beforeModel` callback). */

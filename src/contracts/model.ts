@@ -104,6 +104,12 @@ export type Model = {
   readonly provider: string;
   readonly modelId: string;
   /**
+   * The model whose bill this one's usage stands for, when it is not its own: a scripted model whose usage a billing
+   * simulator computed as that provider would bill it (`withSimulatedBilling` in agentctx/testing). Recorded with each
+   * call, which is then priced as that model; the call still names this model as the one that answered.
+   */
+  readonly billedAs?: { provider: string; modelId: string };
+  /**
    * The provider pairs function responses with calls by id, so the request must keep every call id (including
    * generated `adk-…` ones, which are otherwise hidden as ADK hides them).
    */

@@ -21,6 +21,8 @@ export {
   GeminiImplicitCacheSimulator,
   OpenAICacheSimulator,
 } from './prompt-cache/index.js';
+export { createBillingSimulation, withSimulatedBilling } from './prompt-cache/simulated-billing.js';
+export type { BilledProvider, BillingSimulation, SimulatedBillingOptions } from './prompt-cache/simulated-billing.js';
 export type {
   AnthropicCacheSimulatorOptions,
   AnthropicCacheTtl,

@@ -274,7 +274,7 @@ if (TEST_POSTGRES_URL === undefined) {
         [schema],
       );
       const of = (table: string) => columns.filter((row) => row.table_name === table).map((row) => `${row.column_name} ${row.data_type}`);
-      expect(of('agentctx_model_calls').slice(15)).toEqual(['model_provider text', 'model_id text', 'parent_call_index integer', 'parent_function_call_id text', 'parent_tool text', 'warnings_json text', 'operation text']);
+      expect(of('agentctx_model_calls').slice(15)).toEqual(['model_provider text', 'model_id text', 'parent_call_index integer', 'parent_function_call_id text', 'parent_tool text', 'warnings_json text', 'operation text', 'billed_provider text', 'billed_model_id text']);
       expect(of('agentctx_model_call_outcomes')).toEqual([
         'app_name text',
         'user_id text',

@@ -55,10 +55,12 @@ export function billedTokens(usage: Usage | undefined): BilledTokens {
  * table, or a kind of token the call used whose price the entry lacks, leaves `usd` out and says which. Cache writes
  * of a model without a write price are billed as input (providers that do not charge extra for writes).
  */
-export function costOfCall(model: { provider: string; modelId: string } | undefined, usage: Usage | undefined, table: PriceTable): CallCost {
+export function costOfCall(called: { provider: string; modelId: string; billedAs?: { provider: string; modelId: string } | undefined } | undefined, usage: Usage | undefined, table: PriceTable): CallCost {
   const tokens = billedTokens(usage);
   if (usage === undefined) return { tokens, unpriced: 'the call reported no usage' };
-  if (model === undefined) return { tokens, unpriced: 'the call names no model' };
+  if (called === undefined) return { tokens, unpriced: 'the call names no model' };
+  // A model billed as another (a scripted one with simulated billing) is priced as that one.
+  const model = called.billedAs ?? called;
   const entry = findPrice(table, model.provider, model.modelId);
   if (entry === undefined) return { tokens, unpriced: `no price known for ${model.provider}:${model.modelId}` };
   const price = { provider: entry.provider, model: entry.model, source: entry.source, date: entry.date };

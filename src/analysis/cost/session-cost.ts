@@ -8,7 +8,7 @@ export type CallCostRow = CallCost & {
   agent: string;
   invocationId: string;
   status: ModelCallSummary['status'];
-  model?: { provider: string; modelId: string };
+  model?: NonNullable<ModelCallSummary['model']>;
   /** Share of the prompt read from the cache (0 when the call had no prompt tokens). */
   cacheHitRatio: number;
 };

@@ -1,5 +1,5 @@
 import type { ModelCallOutcome, ModelCallParent, NewModelCall, RecordedResponse, WireRecord } from '../../contracts/model-call.js';
-import type { ModelResponse, WireObserver } from '../../contracts/model.js';
+import type { Model, ModelResponse, WireObserver } from '../../contracts/model.js';
 import type { ModelCallLog } from '../../contracts/model-call-log.js';
 import type { SessionKey } from '../../contracts/session.js';
 import type { Telemetry, TelemetrySpan } from '../../contracts/telemetry.js';
@@ -10,6 +10,11 @@ import { addAttributes, openSpan } from '../telemetry/spans.js';
  * Where an invocation records its model calls: under its own session, or (for an agent run inside a tool) the session
  * of the run that called the tool, with the tool call it was made for. `log` undefined: recorded nowhere.
  */
+/** The model a call names: the one that answered, and the one its usage is billed as when that is another. */
+export function calledModel(model: Model): NonNullable<NewModelCall['model']> {
+  return { provider: model.provider, modelId: model.modelId, ...(model.billedAs === undefined ? {} : { billedAs: { provider: model.billedAs.provider, modelId: model.billedAs.modelId } }) };
+}
+
 export type CallLog = {
   readonly log: ModelCallLog | undefined;
   readonly key: SessionKey;

@@ -4,7 +4,7 @@ import type { Provenance } from '../../contracts/provenance.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import type { Telemetry, TelemetrySpan } from '../../contracts/telemetry.js';
 import type { CallPricer } from '../telemetry/genai-attributes.js';
-import { PendingCall, type CallLog } from './call-log.js';
+import { calledModel, PendingCall, type CallLog } from './call-log.js';
 
 /** What of its invocation an embedding call needs: where it is recorded and traced, and its clock and signal. */
 export type EmbedScope = {
@@ -34,7 +34,7 @@ export async function recordedEmbed(scope: EmbedScope, model: Model, texts: read
   const pending = await PendingCall.begin(
     scope.calls,
     scope.now,
-    { invocationId: scope.invocationId, agent, model: { provider: model.provider, modelId: model.modelId }, request, provenance, editedByCallback: false, operation: 'embeddings' },
+    { invocationId: scope.invocationId, agent, model: calledModel(model), request, provenance, editedByCallback: false, operation: 'embeddings' },
     { telemetry: scope.telemetry, parent: scope.span, price: scope.price },
   );
   try {

@@ -10,7 +10,7 @@ import { isFinalResponse, outputKeyDelta } from '../agent/output-key.js';
 import { stablePrefixOf } from '../assembly/stable-prefix.js';
 import { recordSet, stateActions, stateChangesOf } from '../state/state-changes.js';
 import { runBeforeModel } from './before-model.js';
-import { PendingCall } from './call-log.js';
+import { calledModel, PendingCall } from './call-log.js';
 import { checkModelResponse } from './check-model-response.js';
 import { createCallbackContext } from './contexts.js';
 import { Deadline } from './deadline.js';
@@ -84,7 +84,7 @@ async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
       {
         invocationId: invocation.id,
         agent: node.name,
-        model: { provider: model.provider, modelId: model.modelId },
+        model: calledModel(model),
         request,
         provenance: prepared.provenance,
         editedByCallback: prepared.edited,

@@ -54,7 +54,10 @@ export function checkOutcome(outcome: CallOutcome, path: string, completing: boo
  */
 export function storableCall<T extends NewModelCall>(call: T): T {
   const stored: T = storableOutcome({ ...call, invocationId: text(call.invocationId), agent: text(call.agent) });
-  if (call.model !== undefined) stored.model = { ...call.model, provider: text(call.model.provider), modelId: text(call.model.modelId) };
+  if (call.model !== undefined) {
+    const { billedAs } = call.model;
+    stored.model = { ...call.model, provider: text(call.model.provider), modelId: text(call.model.modelId), ...(billedAs === undefined ? {} : { billedAs: { provider: text(billedAs.provider), modelId: text(billedAs.modelId) } }) };
+  }
   if (call.parent !== undefined) stored.parent = { ...call.parent, functionCallId: text(call.parent.functionCallId), tool: text(call.parent.tool) };
   return stored;
 }

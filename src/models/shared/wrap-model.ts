@@ -3,7 +3,7 @@ import type { LlmRequest } from '../../contracts/request.js';
 
 /**
  * The model with the middleware around it. What describes the model (`specificationVersion`, `provider`,
- * `modelId`, `pairsCallsById`, `loadsDeferredTools`) is kept; each method the middleware wraps calls it with the model's own as `next`.
+ * `modelId`, `pairsCallsById`, `loadsDeferredTools`, `billedAs`) is kept; each method the middleware wraps calls it with the model's own as `next`.
  */
 export function wrapModel(model: Model, middleware: ModelMiddleware): Model {
   const wrapped: Model = {
@@ -12,6 +12,7 @@ export function wrapModel(model: Model, middleware: ModelMiddleware): Model {
     modelId: model.modelId,
     ...(model.pairsCallsById === undefined ? {} : { pairsCallsById: model.pairsCallsById }),
     ...(model.loadsDeferredTools === undefined ? {} : { loadsDeferredTools: model.loadsDeferredTools }),
+    ...(model.billedAs === undefined ? {} : { billedAs: model.billedAs }),
     generate: around(model, model.generate.bind(model), middleware.generate),
   };
   if (model.stream !== undefined) wrapped.stream = around(model, model.stream.bind(model), middleware.stream);

@@ -235,6 +235,12 @@ function modelCallOperation(): string[] {
   return ['ALTER TABLE agentctx_model_calls ADD COLUMN operation TEXT'];
 }
 
+// Version 10. The model a call's usage is billed as, when that is another than the one that answered (a scripted
+// model whose usage a billing simulator computed): the call is priced as that model. NULL for every other call.
+function modelCallBilledAs(): string[] {
+  return ['ALTER TABLE agentctx_model_calls ADD COLUMN billed_provider TEXT', 'ALTER TABLE agentctx_model_calls ADD COLUMN billed_model_id TEXT'];
+}
+
 /** Every migration, oldest first. Append only: a released entry never changes. */
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', statements: initialSchema },
@@ -246,6 +252,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'state operations', statements: stateOperations },
   { name: 'model call warnings', statements: modelCallWarnings },
   { name: 'model call operation', statements: modelCallOperation },
+  { name: 'model call billed as', statements: modelCallBilledAs },
 ];
 
 /** The schema version this release writes. */

@@ -25,6 +25,8 @@ export type SummaryRow = {
   parent_tool: string | null;
   warnings_json: string | null;
   operation: string | null;
+  billed_provider: string | null;
+  billed_model_id: string | null;
   status: string;
   latency_ms: number | null;
   first_token_ms: number | null;
@@ -57,7 +59,7 @@ const ended = (column: string) => `o.${column} AS ${column}`;
 /** What `toCallSummary` reads, from `CALL_FROM`. Usage and response event of calls recorded before version 5 are on `c`. */
 export const SUMMARY_SELECT: readonly string[] = [
   ...['call_index', 'invocation_id', 'agent', 'call_time', 'edited_by_callback', 'request_chars', 'model_provider', 'model_id'].map(recorded),
-  ...['parent_call_index', 'parent_function_call_id', 'parent_tool', 'warnings_json', 'operation'].map(recorded),
+  ...['parent_call_index', 'parent_function_call_id', 'parent_tool', 'warnings_json', 'operation', 'billed_provider', 'billed_model_id'].map(recorded),
   `COALESCE(o.status, 'pending') AS status`,
   ended('latency_ms'),
   ended('first_token_ms'),
@@ -89,6 +91,8 @@ export const RECORD_COLUMNS: readonly string[] = [
   'parent_tool',
   'warnings_json',
   'operation',
+  'billed_provider',
+  'billed_model_id',
   ...REQUEST_COLUMNS,
 ];
 
@@ -121,6 +125,8 @@ export function recordParams(call: NewModelCall, stored: StoredCall): SqlParam[]
     call.parent?.tool ?? null,
     call.warnings === undefined || call.warnings.length === 0 ? null : JSON.stringify(call.warnings),
     call.operation ?? null,
+    call.model?.billedAs?.provider ?? null,
+    call.model?.billedAs?.modelId ?? null,
     JSON.stringify(stored.request),
     JSON.stringify(stored.provenance),
     stored.base?.index ?? null,
@@ -172,7 +178,7 @@ export function toCallSummary(row: SummaryRow): ModelCallSummary {
     invocationId: row.invocation_id,
     agent: row.agent,
     timestamp: row.call_time,
-    ...(row.model_provider === null ? {} : { model: { provider: row.model_provider, modelId: row.model_id ?? '' } }),
+    ...(row.model_provider === null ? {} : { model: { provider: row.model_provider, modelId: row.model_id ?? '', ...(row.billed_provider === null ? {} : { billedAs: { provider: row.billed_provider, modelId: row.billed_model_id ?? '' } }) } }),
     ...(row.parent_call_index === null
       ? {}
       : { parent: { callIndex: row.parent_call_index, functionCallId: row.parent_function_call_id ?? '', tool: row.parent_tool ?? '' } }),

@@ -92,6 +92,18 @@ export function testModelCallLog(options: ModelCallLogSuiteOptions): void {
       expect((await store.listModelCalls(key)).map((summary) => summary.operation)).toEqual(['embeddings', undefined]);
     });
 
+    it('keeps the model a call is billed as, apart from the one that answered', async () => {
+      const { store, app } = await setup();
+      const key = { appName: app, userId: 'u1', sessionId: 's1' };
+      await openSession(store, key);
+      const billedAs = { provider: 'anthropic', modelId: 'claude-sonnet-4-6' };
+      await store.recordModelCall({ ...key, call: { ...pending(1), model: { provider: 'scripted', modelId: 'demo', billedAs } } });
+      await store.recordModelCall({ ...key, call: { ...pending(2), model: { provider: 'scripted', modelId: 'demo' } } });
+      expect((await store.getModelCall({ ...key, index: 1 }))?.model).toEqual({ provider: 'scripted', modelId: 'demo', billedAs });
+      expect((await store.getModelCall({ ...key, index: 2 }))?.model).toEqual({ provider: 'scripted', modelId: 'demo' });
+      expect((await store.listModelCalls(key)).map((summary) => summary.model)).toEqual([{ provider: 'scripted', modelId: 'demo', billedAs }, { provider: 'scripted', modelId: 'demo' }]);
+    });
+
     it('gives back every call of a long session exactly, when consecutive calls share their history', async () => {
       const { store, app } = await setup();
       const key = { appName: app, userId: 'u1', sessionId: 's1' };
