@@ -61,8 +61,13 @@ export async function requireSession(store: SessionStoreWithCallLog, key: Sessio
 
 /** Call `value` (a `--call` option) of a recorded session; a number out of range is a one-line error. */
 export async function recordedCall(store: SessionStoreWithCallLog, key: SessionKey, value: string): Promise<ModelCallRecord> {
+  if (value === 'last') {
+    const last = (await store.listModelCalls(key)).at(-1);
+    if (last === undefined) throw new NotFoundError({ resource: 'model call', id: 'last', message: `Session ${key.sessionId} has no recorded call.`, hint: 'Run a turn of it first (its calls are recorded in the store it runs on).' });
+    return recordedCall(store, key, String(last.index));
+  }
   const index = Number(value);
-  if (!Number.isInteger(index) || index < 1) throw new UsageError(`--call must be a whole number from 1, got '${value}'.`);
+  if (!Number.isInteger(index) || index < 1) throw new UsageError(`--call must be a whole number from 1 or 'last', got '${value}'.`);
   const record = await store.getModelCall({ ...key, index });
   if (record === undefined) {
     const count = (await store.listModelCalls(key)).length;

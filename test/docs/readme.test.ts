@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../providers/fake-server.js';
 import { repositoryRoot } from '../support/cli.js';
 import { readmeCommands, shellWords, type ReadmeCommand } from './readme-commands.js';
+import { printedInspectArgs, readmeInspectLines, readmeProgram } from './readme-program.js';
 
 // Every command the README shows is run here, as written (a store URL, a port or a host the README cannot know is
 // the only thing replaced), and every line of output it shows must be in what the command printed. Commands run in
@@ -135,10 +136,11 @@ describe('README', () => {
     expect(scripts['test']).toBeDefined();
   });
 
-  it('names only npm scripts that exist', () => {
+  it('names only npm scripts that exist, and so does the benchmarks page', () => {
     const scripts = (JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const text = README + readFileSync(join(repositoryRoot, 'docs', 'benchmarks.md'), 'utf8');
     // `npm run -s bench:<name>` names a family; the table below it names each one.
-    const named = [...README.matchAll(/npm run(?: -s)? ([\w:]+)/g)].map((match) => match[1] as string).filter((name) => !name.endsWith(':'));
+    const named = [...text.matchAll(/npm run(?: -s)? ([\w:]+)/g)].map((match) => match[1] as string).filter((name) => !name.endsWith(':'));
     expect(named.length).toBeGreaterThan(3);
     for (const name of named) expect(scripts, `npm run ${name}`).toHaveProperty([name]);
   });
@@ -147,26 +149,34 @@ describe('README', () => {
     expect(shellWords(`curl -H 'a: b' -d '{"x": "y z"}' "q\\"r" s\\ t`)).toEqual(['curl', '-H', 'a: b', '-d', '{"x": "y z"}', 'q"r', 's t']);
   });
 
-  it('runs the runner snippet of "Run an agent" as written, twice: the second run continues the session', async () => {
-    const snippet = [...README.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] as string).find((code) => code.includes("sessionId: 'first'"));
-    expect(snippet).toBeDefined();
+  it("runs the first program as written, twice (each run its own session), and its printed command shows the request the README shows", async () => {
     // Inside the package, so `import … from 'agentctx'` finds it as a user's install would; run from the fresh folder.
-    const file = join(repositoryRoot, 'test-results', `readme-snippet-${process.pid}.ts`);
+    const file = join(repositoryRoot, 'test-results', `readme-program-${process.pid}.ts`);
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, snippet as string);
+    await writeFile(file, readmeProgram());
     try {
       const loader = pathToFileURL(join(repositoryRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-      for (const turn of [1, 2]) {
+      const sessions = new Set<string>();
+      for (const run of [1, 2]) {
         const result = await start(process.execPath, ['--import', loader, file], dir, {}).done;
-        expect({ turn, code: result.code, stderr: result.stderr }).toEqual({ turn, code: 0, stderr: '' });
-        expect(result.stdout).toContain("calculator [ { text: '5' } ]");
+        expect({ run, code: result.code, stderr: result.stderr }).toEqual({ run, code: 0, stderr: '' });
+        expect(result.stdout).toContain('weather: Cloudy in Oslo, 18 °C.');
+        const args = printedInspectArgs(result.stdout);
+        sessions.add(args[args.indexOf('--session') + 1] ?? '');
+        const shown = await start(process.execPath, [bin, ...args], dir, {}).done;
+        expect({ code: shown.code, stderr: shown.stderr }).toEqual({ code: 0, stderr: '' });
+        const printed = shown.stdout.split('\n').map((line) => line.trimEnd());
+        for (const line of readmeInspectLines()) expect(printed, `the README shows "${line}"`).toContain(line.trimEnd());
       }
+      expect(sessions.size).toBe(2);
     } finally {
       await rm(file, { force: true });
     }
   });
 
-  const runnable = commands.filter((command) => !(command.text === 'npm install && npm start' || command.text === 'npm test'));
+  // `npm install agentctx zod` is proven by test/package/packed-install.test.ts, which installs the packed package
+  // into an empty project (from npm's cache) and runs the program there; it is not run in the clone.
+  const runnable = commands.filter((command) => !(command.text === 'npm install && npm start' || command.text === 'npm test' || command.text === 'npm install agentctx zod'));
   // A curl to the README's server needs what the server started before it needed.
   let serverNeedsPostgres = false;
   for (const command of runnable) {

@@ -79,7 +79,8 @@ at the full price.
 
 Options:
   --session <id>  read a recorded call of this session instead of a case file
-  --call <n>      which call (1 is the first; default: list them)
+  --call <n>      which call (1 is the first, 'last' the latest; default: list
+                  them)
   --wire          with --call: the body sent to the provider, exactly (with
                   --json: only the body), credentials removed
   --app <name>    the app of the session (default: the agent file's root agent)
