@@ -9,7 +9,12 @@ const reportFile = 'test-results/vitest.json';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    reporters: ['default', ['json', { outputFile: reportFile }], new WatchdogReporter({ reportFile }), new SlowestFilesReporter()],
+    reporters: [
+      'default',
+      ['json', { outputFile: reportFile }],
+      new WatchdogReporter({ reportFile }),
+      new SlowestFilesReporter(),
+    ],
     testTimeout: 20_000,
     // A worker a core, not vitest's one fewer: most files wait on the processes, servers and browsers they start, so
     // on two cores one worker left a core idle (221 s for the suite against 130 s with two).

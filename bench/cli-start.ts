@@ -41,9 +41,16 @@ if (json) {
   process.stdout.write(`${JSON.stringify({ runs: RUNS, version, helps, target: TARGET, met })}\n`);
 } else {
   process.stdout.write(`agentctx CLI start · median of ${RUNS}, each after a bare node · node ${process.version}\n\n`);
-  process.stdout.write(`  ${'command'.padEnd(22)} ${'ms'.padStart(7)} ${'node -e 0'.padStart(10)} ${'ratio'.padStart(6)}\n`);
-  for (const row of [{ command: '--version', ...version }, ...helps.map((row) => ({ ...row, command: `${row.command} --help` }))]) {
-    process.stdout.write(`  ${row.command.padEnd(22)} ${row.ms.toFixed(1).padStart(7)} ${row.bareMs.toFixed(1).padStart(10)} ${`${row.ratio}×`.padStart(6)}\n`);
+  process.stdout.write(
+    `  ${'command'.padEnd(22)} ${'ms'.padStart(7)} ${'node -e 0'.padStart(10)} ${'ratio'.padStart(6)}\n`,
+  );
+  for (const row of [
+    { command: '--version', ...version },
+    ...helps.map((row) => ({ ...row, command: `${row.command} --help` })),
+  ]) {
+    process.stdout.write(
+      `  ${row.command.padEnd(22)} ${row.ms.toFixed(1).padStart(7)} ${row.bareMs.toFixed(1).padStart(10)} ${`${row.ratio}×`.padStart(6)}\n`,
+    );
   }
   process.stdout.write(`\n  ${met ? '✓' : '✗'} agentctx --version within ${TARGET}× of node -e 0: ${version.ratio}×\n`);
 }

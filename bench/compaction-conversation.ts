@@ -2,7 +2,15 @@
 // compaction, the sliding window or the token trigger, and measures every model call it made: prompt tokens (the
 // local o200k count of the recorded request, with its provenance, exactly as the token trigger counts), the summary
 // and the raw tail in it, and whether any function response lost its call.
-import { createInMemorySessionStore, createRunner, type EventsCompactionConfig, type Event, type LlmRequest, type Model, type Runner } from 'agentctx';
+import {
+  createInMemorySessionStore,
+  createRunner,
+  type EventsCompactionConfig,
+  type Event,
+  type LlmRequest,
+  type Model,
+  type Runner,
+} from 'agentctx';
 import type { SessionStoreWithCallLog } from 'agentctx/sessions';
 import type { ModelCallSummary } from 'agentctx/sessions';
 import { ExtractiveSummarizer } from 'agentctx/compaction';
@@ -52,7 +60,12 @@ export type ConversationRun = {
   calls: CallRecord[];
   /** Every event of the session, in order, as the runner stored and yielded them. */
   events: Event[];
-  compactions: { afterCall: number; trigger: 'before call' | 'after invocation'; summaryChars: number; coveredEvents: number }[];
+  compactions: {
+    afterCall: number;
+    trigger: 'before call' | 'after invocation';
+    summaryChars: number;
+    coveredEvents: number;
+  }[];
   /** Per turn (index = turn − 1): the user event's invocation id and the model calls' positions. */
   turns: { invocationId: string; firstCall: number; lastCall: number }[];
   /** Requests where a function call and its response were not next to each other, described. */
@@ -68,7 +81,12 @@ export type ConversationRun = {
   summaries: ModelCallSummary[];
 };
 
-export type RunOptions = { mode: Mode; turns?: number; onTurn?: (turn: number) => void; wrapModel?: (model: Model) => Model };
+export type RunOptions = {
+  mode: Mode;
+  turns?: number;
+  onTurn?: (turn: number) => void;
+  wrapModel?: (model: Model) => Model;
+};
 
 /** A memo in front of the tokenizer: the same count per text, counted once (requests repeat their history). */
 export async function memoCounter(): Promise<TokenCounter> {
@@ -88,7 +106,13 @@ export function createBenchRunner(mode: Mode, wrapModel?: (model: Model) => Mode
   let time = 1_750_000_000;
   let id = 0;
   const clock = { now: () => (time += 0.5), newId: () => `id${++id}` };
-  const state: { plan: TurnPlan; step: number; compacted: boolean; eventsSoFar: number; meta: { turn: number; compactedBefore: boolean; eventsBefore: number }[] } = {
+  const state: {
+    plan: TurnPlan;
+    step: number;
+    compacted: boolean;
+    eventsSoFar: number;
+    meta: { turn: number; compactedBefore: boolean; eventsBefore: number }[];
+  } = {
     plan: turnPlan(1),
     step: 0,
     compacted: false,
@@ -103,7 +127,11 @@ export function createBenchRunner(mode: Mode, wrapModel?: (model: Model) => Mode
       rules: [
         {
           respond: () => {
-            state.meta.push({ turn: state.plan.turn, compactedBefore: state.compacted, eventsBefore: state.eventsSoFar });
+            state.meta.push({
+              turn: state.plan.turn,
+              compactedBefore: state.compacted,
+              eventsBefore: state.eventsSoFar,
+            });
             state.compacted = false;
             const calls = state.plan.steps[state.step++];
             return calls === undefined ? { text: state.plan.answer } : { functionCalls: calls };
@@ -140,7 +168,11 @@ export async function runConversation(options: RunOptions): Promise<Conversation
     state.step = 0;
     const firstCall = state.meta.length;
     let invocationId = '';
-    for await (const event of runner.run({ userId: KEY.userId, sessionId: KEY.sessionId, message: state.plan.message })) {
+    for await (const event of runner.run({
+      userId: KEY.userId,
+      sessionId: KEY.sessionId,
+      message: state.plan.message,
+    })) {
       events.push(event);
       state.eventsSoFar = events.length;
       if (invocationId === '') invocationId = event.invocationId;
@@ -150,16 +182,23 @@ export async function runConversation(options: RunOptions): Promise<Conversation
         state.compacted = true;
         const text = compaction.compactedContent.parts.map((part) => ('text' in part ? part.text : '')).join('\n');
         const trigger = state.step > state.plan.steps.length ? 'after invocation' : 'before call';
-        compactions.push({ afterCall: state.meta.length, trigger, summaryChars: text.length, coveredEvents: compaction.eventIds?.length ?? 0 });
+        compactions.push({
+          afterCall: state.meta.length,
+          trigger,
+          summaryChars: text.length,
+          coveredEvents: compaction.eventIds?.length ?? 0,
+        });
       }
     }
-    if (state.step !== state.plan.steps.length + 1) throw new Error(`turn ${turn}: ${state.step} model calls, expected ${state.plan.steps.length + 1}`);
+    if (state.step !== state.plan.steps.length + 1)
+      throw new Error(`turn ${turn}: ${state.step} model calls, expected ${state.plan.steps.length + 1}`);
     turns.push({ invocationId, firstCall, lastCall: state.meta.length - 1 });
     options.onTurn?.(turn);
   }
   const runnerMs = performance.now() - started;
   const stored = await runner.sessions.getSession(KEY);
-  if (stored?.events.length !== events.length) throw new Error(`the session holds ${stored?.events.length} events, the run yielded ${events.length}`);
+  if (stored?.events.length !== events.length)
+    throw new Error(`the session holds ${stored?.events.length} events, the run yielded ${events.length}`);
 
   const counter = await memoCounter();
   const list = await runner.sessions.listModelCalls(KEY);
@@ -190,15 +229,20 @@ export async function runConversation(options: RunOptions): Promise<Conversation
       compactedBefore: meta.compactedBefore,
       eventsBefore: meta.eventsBefore,
     });
-    for (const problem of pairingProblems(record.request)) pairProblems.push(`call ${index + 1} (turn ${meta.turn}): ${problem}`);
+    for (const problem of pairingProblems(record.request))
+      pairProblems.push(`call ${index + 1} (turn ${meta.turn}): ${problem}`);
     lastRequest = record.request;
   }
   const lastSummaryText = (lastRequest?.messages ?? [])
     .filter(isSummary)
-    .flatMap((message) => message.content.flatMap((part) => ('text' in part && part.text !== SUMMARY_HEADING ? [part.text] : [])))
+    .flatMap((message) =>
+      message.content.flatMap((part) => ('text' in part && part.text !== SUMMARY_HEADING ? [part.text] : [])),
+    )
     .join('\n');
   const tickets = ticketsIn(lastSummaryText);
-  const allText = (lastRequest?.messages ?? []).flatMap((message) => message.content.flatMap((part) => ('text' in part ? [part.text] : []))).join('\n');
+  const allText = (lastRequest?.messages ?? [])
+    .flatMap((message) => message.content.flatMap((part) => ('text' in part ? [part.text] : [])))
+    .join('\n');
   return {
     mode: options.mode,
     calls,
@@ -233,17 +277,21 @@ export function pairingProblems(request: LlmRequest): string[] {
   const problems: string[] = [];
   const ids = (at: number, kind: 'functionCall' | 'functionResponse'): string[] =>
     (request.messages[at]?.content ?? []).flatMap((part) => {
-      if (kind === 'functionCall' && 'functionCall' in part) return [part.functionCall.id ?? `(no id) ${part.functionCall.name}`];
-      if (kind === 'functionResponse' && 'functionResponse' in part) return [part.functionResponse.id ?? `(no id) ${part.functionResponse.name}`];
+      if (kind === 'functionCall' && 'functionCall' in part)
+        return [part.functionCall.id ?? `(no id) ${part.functionCall.name}`];
+      if (kind === 'functionResponse' && 'functionResponse' in part)
+        return [part.functionResponse.id ?? `(no id) ${part.functionResponse.name}`];
       return [];
     });
   request.messages.forEach((_message, at) => {
     const responses = ids(at, 'functionResponse');
     const before = new Set(ids(at - 1, 'functionCall'));
-    for (const id of responses) if (!before.has(id)) problems.push(`message ${at + 1}: response ${id} without its call right before`);
+    for (const id of responses)
+      if (!before.has(id)) problems.push(`message ${at + 1}: response ${id} without its call right before`);
     if (new Set(responses).size !== responses.length) problems.push(`message ${at + 1}: a response appears twice`);
     const after = new Set(ids(at + 1, 'functionResponse'));
-    for (const id of ids(at, 'functionCall')) if (!after.has(id)) problems.push(`message ${at + 1}: call ${id} without its response right after`);
+    for (const id of ids(at, 'functionCall'))
+      if (!after.has(id)) problems.push(`message ${at + 1}: call ${id} without its response right after`);
   });
   return problems;
 }
@@ -265,7 +313,8 @@ export function tokenBoundViolations(calls: readonly CallRecord[], threshold: nu
     if (call.tokens < threshold) return;
     const where = `call ${index + 1} (turn ${call.turn}): ${call.tokens} tokens`;
     if (!call.compactedBefore) violations.push(`${where} ≥ threshold ${threshold} with no compaction before it`);
-    else if (call.tokens >= threshold + call.tailTokens) violations.push(`${where} ≥ threshold ${threshold} + tail ${call.tailTokens} (summary ${call.summaryTokens})`);
+    else if (call.tokens >= threshold + call.tailTokens)
+      violations.push(`${where} ≥ threshold ${threshold} + tail ${call.tailTokens} (summary ${call.summaryTokens})`);
   });
   return violations;
 }

@@ -2,7 +2,7 @@
 // the user asks about one ticket, the assistant calls one or two tools (in parallel, or one after the other), then
 // answers from what they returned. Everything is derived from the turn number, so every run is the same.
 import { functionTool, llmAgent, type AgentDefinition } from 'agentctx';
-import type { ScriptedCall } from 'agentctx/models/scripted';
+import type { ScriptedCall } from 'agentctx/unstable';
 import { z } from 'zod';
 
 export const AGENT_NAME = 'support_agent';
@@ -20,20 +20,64 @@ const between = (next: () => number, low: number, high: number): number => low +
 const pad = (value: number, width = 4): string => String(value).padStart(width, '0');
 
 const FIRST = ['Ada', 'Bruno', 'Chiara', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kemi', 'Lars'];
-const LAST = ['Novak', 'Okafor', 'Lindqvist', 'Moreau', 'Tanaka', 'Ferreira', 'Haddad', 'Kowalski', 'Nguyen', 'Schmidt'];
-const PRODUCTS = ['trail running shoes', 'merino base layer', 'ultralight tent (2p)', 'insulated bottle 750 ml', 'headlamp 400 lm', 'down jacket', 'hiking poles (pair)', 'rain shell', 'camping stove', 'dry bag 20 l'];
+const LAST = [
+  'Novak',
+  'Okafor',
+  'Lindqvist',
+  'Moreau',
+  'Tanaka',
+  'Ferreira',
+  'Haddad',
+  'Kowalski',
+  'Nguyen',
+  'Schmidt',
+];
+const PRODUCTS = [
+  'trail running shoes',
+  'merino base layer',
+  'ultralight tent (2p)',
+  'insulated bottle 750 ml',
+  'headlamp 400 lm',
+  'down jacket',
+  'hiking poles (pair)',
+  'rain shell',
+  'camping stove',
+  'dry bag 20 l',
+];
 const CARRIERS = ['DHL', 'UPS', 'PostNL', 'GLS', 'DPD'];
 const STATUSES = ['in transit', 'delayed at hub', 'out for delivery', 'awaiting pickup', 'returned to sender'];
 const WAREHOUSES = ['Rotterdam', 'Leipzig', 'Lyon', 'Poznań', 'Milan'];
-const TOPICS = ['refunds for late deliveries', 'exchanging worn shoes', 'warranty on electronics', 'price matching', 'shipping to Switzerland', 'returning opened food items', 'vouchers instead of refunds', 'split shipments'];
+const TOPICS = [
+  'refunds for late deliveries',
+  'exchanging worn shoes',
+  'warranty on electronics',
+  'price matching',
+  'shipping to Switzerland',
+  'returning opened food items',
+  'vouchers instead of refunds',
+  'split shipments',
+];
 const TIERS = ['standard', 'silver', 'gold', 'platinum'];
-const NOTE_BITS = ['Customer called twice about this.', 'Prefers e-mail over phone.', 'Previous parcel arrived damaged; a replacement was sent.', 'Asked for invoices in German.', 'Flagged by fraud check in 2023, cleared.', 'Long-time customer, high lifetime value.'];
+const NOTE_BITS = [
+  'Customer called twice about this.',
+  'Prefers e-mail over phone.',
+  'Previous parcel arrived damaged; a replacement was sent.',
+  'Asked for invoices in German.',
+  'Flagged by fraud check in 2023, cleared.',
+  'Long-time customer, high lifetime value.',
+];
 
-const seedOf = (text: string): number => [...text].reduce((hash, char) => (Math.imul(hash, 31) + char.charCodeAt(0)) >>> 0, 7);
+const seedOf = (text: string): number =>
+  [...text].reduce((hash, char) => (Math.imul(hash, 31) + char.charCodeAt(0)) >>> 0, 7);
 
 export function orderData(orderId: string) {
   const next = random(seedOf(orderId));
-  const items = Array.from({ length: between(next, 1, 4) }, () => ({ sku: `SKU-${between(next, 1000, 9999)}`, name: pick(next, PRODUCTS), qty: between(next, 1, 3), price: Number((between(next, 900, 24_900) / 100).toFixed(2)) }));
+  const items = Array.from({ length: between(next, 1, 4) }, () => ({
+    sku: `SKU-${between(next, 1000, 9999)}`,
+    name: pick(next, PRODUCTS),
+    qty: between(next, 1, 3),
+    price: Number((between(next, 900, 24_900) / 100).toFixed(2)),
+  }));
   const carrier = pick(next, CARRIERS);
   const notes = Array.from({ length: between(next, 0, 2) }, () => pick(next, NOTE_BITS)).join(' ');
   return {
@@ -41,7 +85,11 @@ export function orderData(orderId: string) {
     status: pick(next, STATUSES),
     placed: `2025-0${between(next, 1, 9)}-${pad(between(next, 1, 28), 2)}`,
     items,
-    shipping: { carrier, tracking: `${carrier.slice(0, 2).toUpperCase()}${between(next, 100_000_000, 999_999_999)}`, eta: `2025-1${between(next, 0, 2)}-${pad(between(next, 1, 28), 2)}` },
+    shipping: {
+      carrier,
+      tracking: `${carrier.slice(0, 2).toUpperCase()}${between(next, 100_000_000, 999_999_999)}`,
+      eta: `2025-1${between(next, 0, 2)}-${pad(between(next, 1, 28), 2)}`,
+    },
     ...(notes === '' ? {} : { notes }),
   };
 }
@@ -76,16 +124,41 @@ export function knowledgeData(query: string) {
 
 export function inventoryData(sku: string) {
   const next = random(seedOf(sku));
-  const warehouses = Array.from({ length: between(next, 2, 4) }, () => ({ warehouse: pick(next, WAREHOUSES), onHand: between(next, 0, 140), reserved: between(next, 0, 20), nextRestock: `2025-1${between(next, 0, 2)}-${pad(between(next, 1, 28), 2)}` }));
+  const warehouses = Array.from({ length: between(next, 2, 4) }, () => ({
+    warehouse: pick(next, WAREHOUSES),
+    onHand: between(next, 0, 140),
+    reserved: between(next, 0, 20),
+    nextRestock: `2025-1${between(next, 0, 2)}-${pad(between(next, 1, 28), 2)}`,
+  }));
   return { sku, warehouses };
 }
 
 export function buildAgent(): AgentDefinition {
   const tools = [
-    functionTool({ name: 'lookup_order', description: 'Looks an order up: status, items, shipping and notes.', parameters: z.object({ orderId: z.string() }), execute: ({ orderId }) => orderData(orderId) }),
-    functionTool({ name: 'get_customer', description: 'Reads a customer record: tier, history and notes.', parameters: z.object({ customerId: z.string() }), execute: ({ customerId }) => customerData(customerId) }),
-    functionTool({ name: 'search_kb', description: 'Searches the support knowledge base for policies.', parameters: z.object({ query: z.string() }), execute: ({ query }) => knowledgeData(query) }),
-    functionTool({ name: 'check_inventory', description: 'Stock of one SKU per warehouse, with the next restock date.', parameters: z.object({ sku: z.string() }), execute: ({ sku }) => inventoryData(sku) }),
+    functionTool({
+      name: 'lookup_order',
+      description: 'Looks an order up: status, items, shipping and notes.',
+      parameters: z.object({ orderId: z.string() }),
+      execute: ({ orderId }) => orderData(orderId),
+    }),
+    functionTool({
+      name: 'get_customer',
+      description: 'Reads a customer record: tier, history and notes.',
+      parameters: z.object({ customerId: z.string() }),
+      execute: ({ customerId }) => customerData(customerId),
+    }),
+    functionTool({
+      name: 'search_kb',
+      description: 'Searches the support knowledge base for policies.',
+      parameters: z.object({ query: z.string() }),
+      execute: ({ query }) => knowledgeData(query),
+    }),
+    functionTool({
+      name: 'check_inventory',
+      description: 'Stock of one SKU per warehouse, with the next restock date.',
+      parameters: z.object({ sku: z.string() }),
+      execute: ({ sku }) => inventoryData(sku),
+    }),
   ];
   return llmAgent({
     name: AGENT_NAME,
@@ -123,7 +196,12 @@ export function turnPlan(turn: number): TurnPlan {
     return {
       turn,
       message: `Ticket ${ticket}: customer ${customerId} says order ${orderId} is late and wants a refund if it does not arrive this week. What do we know?`,
-      steps: [[{ id: id(0, 0), name: 'lookup_order', args: { orderId } }, { id: id(0, 1), name: 'get_customer', args: { customerId } }]],
+      steps: [
+        [
+          { id: id(0, 0), name: 'lookup_order', args: { orderId } },
+          { id: id(0, 1), name: 'get_customer', args: { customerId } },
+        ],
+      ],
       answer: `${ticket}: order ${orderId} is ${order.status} with ${order.shipping.carrier} (${order.shipping.tracking}), ETA ${order.shipping.eta}. ${customer.name} is a ${customer.tier} customer since ${customer.since} with ${customer.openTickets} open tickets. I would ${customer.tier === 'gold' || customer.tier === 'platinum' ? 'offer a voucher now and' : ''} wait for the ETA before refunding; if it slips, refund per policy.`,
     };
   }
@@ -133,7 +211,10 @@ export function turnPlan(turn: number): TurnPlan {
   return {
     turn,
     message: `Ticket ${ticket}: the first item of order ${orderId} arrived broken. Can we reship it today, and from which warehouse?`,
-    steps: [[{ id: id(0, 0), name: 'lookup_order', args: { orderId } }], [{ id: id(1, 0), name: 'check_inventory', args: { sku } }]],
+    steps: [
+      [{ id: id(0, 0), name: 'lookup_order', args: { orderId } }],
+      [{ id: id(1, 0), name: 'check_inventory', args: { sku } }],
+    ],
     answer:
       available.length === 0
         ? `${ticket}: ${order.items[0]?.name} (${sku}) from ${orderId} is out of stock everywhere; next restock ${stock.warehouses[0]?.nextRestock}. Offer a refund or a wait.`

@@ -11,14 +11,26 @@ import { fileURLToPath } from 'node:url';
 import { assembleRequest, createAgentTree, type AssembleOptions } from 'agentctx';
 import { createSessionMemo } from 'agentctx/pipeline';
 import { stackedChartSvg } from './compaction-chart.js';
-import { assemblyInput, MODES, runConversation, SUMMARIZER, TOKEN, tokenBoundViolations, TURNS, WINDOW, type ConversationRun, type Mode } from './compaction-conversation.js';
+import {
+  assemblyInput,
+  MODES,
+  runConversation,
+  SUMMARIZER,
+  TOKEN,
+  tokenBoundViolations,
+  TURNS,
+  WINDOW,
+  type ConversationRun,
+  type Mode,
+} from './compaction-conversation.js';
 import { buildAgent } from './compaction-scenario.js';
 import { median } from './stats.js';
 
 const json = process.argv.includes('--json');
 const turnsFlag = process.argv.indexOf('--turns');
 const TURN_COUNT = turnsFlag === -1 ? TURNS : Number(process.argv[turnsFlag + 1]);
-if (!Number.isInteger(TURN_COUNT) || TURN_COUNT < 10) throw new Error(`--turns wants a whole number ≥ 10, got ${process.argv[turnsFlag + 1]}`);
+if (!Number.isInteger(TURN_COUNT) || TURN_COUNT < 10)
+  throw new Error(`--turns wants a whole number ≥ 10, got ${process.argv[turnsFlag + 1]}`);
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const CHART = '.agentctx/compaction-tokens.svg';
 const ASSEMBLY_RUNS = 200;
@@ -37,7 +49,8 @@ function progress(mode: Mode, turn: number): void {
 
 // ---- the three runs
 const runs = {} as Record<Mode, ConversationRun>;
-for (const mode of MODES) runs[mode] = await runConversation({ mode, turns: TURN_COUNT, onTurn: (turn) => progress(mode, turn) });
+for (const mode of MODES)
+  runs[mode] = await runConversation({ mode, turns: TURN_COUNT, onTurn: (turn) => progress(mode, turn) });
 
 // ---- prompt tokens per call
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
@@ -62,14 +75,20 @@ function modeSummary(mode: Mode) {
     lastCallShareOfNone: round(last / none.last),
     compactions: run.compactions.length,
     compactionsBeforeCall: run.compactions.filter((compaction) => compaction.trigger === 'before call').length,
-    summaryChars: summaries.length === 0 ? null : { first: summaries[0] as number, max: Math.max(...summaries), last: summaries.at(-1) as number },
+    summaryChars:
+      summaries.length === 0
+        ? null
+        : { first: summaries[0] as number, max: Math.max(...summaries), last: summaries.at(-1) as number },
     summariesInLastRequest: run.summariesInLastRequest,
     newestTicketInLastSummary: run.newestTicketInLastSummary,
     ticketsInLastRequest: run.ticketsInLastRequest,
     runnerSeconds: round(run.runnerMs / 1000, 2),
   };
 }
-const modes = Object.fromEntries(MODES.map((mode) => [mode, modeSummary(mode)])) as Record<Mode, ReturnType<typeof modeSummary>>;
+const modes = Object.fromEntries(MODES.map((mode) => [mode, modeSummary(mode)])) as Record<
+  Mode,
+  ReturnType<typeof modeSummary>
+>;
 
 // ---- the token trigger's bound (see tokenBoundViolations) and call/response pairing in every mode
 const tokenCalls = runs.token.calls;
@@ -123,26 +142,51 @@ async function timeAssembly(run: ConversationRun, turn: number) {
     }
   }
   const { request } = await assembleRequest(options);
-  return { turn, events: input.events.length, messages: request.messages.length, cacheRebuilds: rebuilds, warmMs: round(median(warm), 4), fromScratchMs: round(median(scratch), 4) };
+  return {
+    turn,
+    events: input.events.length,
+    messages: request.messages.length,
+    cacheRebuilds: rebuilds,
+    warmMs: round(median(warm), 4),
+    fromScratchMs: round(median(scratch), 4),
+  };
 }
 type Timed = Awaited<ReturnType<typeof timeAssembly>>;
 /** `early` is turn 10, `late` the last turn (200); the ratios are late / early. */
 const assembly = {} as Record<Mode, { early: Timed; late: Timed; warmRatio: number; fromScratchRatio: number }>;
 for (const mode of MODES) {
-  process.stderr.write(`timing assembly  ${LABEL[mode]} at turns ${ASSEMBLY_TURNS.join(' and ')} (${ASSEMBLY_RUNS}× each)\n`);
+  process.stderr.write(
+    `timing assembly  ${LABEL[mode]} at turns ${ASSEMBLY_TURNS.join(' and ')} (${ASSEMBLY_RUNS}× each)\n`,
+  );
   const early = await timeAssembly(runs[mode], ASSEMBLY_TURNS[0]);
   const late = await timeAssembly(runs[mode], ASSEMBLY_TURNS[1]);
-  assembly[mode] = { early, late, warmRatio: round(late.warmMs / early.warmMs, 2), fromScratchRatio: round(late.fromScratchMs / early.fromScratchMs, 2) };
+  assembly[mode] = {
+    early,
+    late,
+    warmRatio: round(late.warmMs / early.warmMs, 2),
+    fromScratchRatio: round(late.fromScratchMs / early.fromScratchMs, 2),
+  };
 }
 
 // ---- chart
 const color: Record<Mode, string> = { none: '#7f7f7f', window: '#1f77b4', token: '#ff7f0e' };
 const calls = runs.none.calls.length;
-const thresholdSeries = { name: `tokenThreshold ${TOKEN.tokenThreshold}`, color: '#d62728', values: Array.from({ length: calls }, () => TOKEN.tokenThreshold) };
-const series = (mode: Mode) => ({ name: `${LABEL[mode]} (total ${modes[mode].totalTokens.toLocaleString('en-US')})`, color: color[mode], values: tokensOf(mode) });
+const thresholdSeries = {
+  name: `tokenThreshold ${TOKEN.tokenThreshold}`,
+  color: '#d62728',
+  values: Array.from({ length: calls }, () => TOKEN.tokenThreshold),
+};
+const series = (mode: Mode) => ({
+  name: `${LABEL[mode]} (total ${modes[mode].totalTokens.toLocaleString('en-US')})`,
+  color: color[mode],
+  values: tokensOf(mode),
+});
 const svg = stackedChartSvg(
   [
-    { title: `Prompt tokens per model call, ${TURN_COUNT}-turn support conversation with tool calls`, series: [series('none'), series('window'), series('token'), thresholdSeries] },
+    {
+      title: `Prompt tokens per model call, ${TURN_COUNT}-turn support conversation with tool calls`,
+      series: [series('none'), series('window'), series('token'), thresholdSeries],
+    },
     { title: 'The same, compacted modes only', series: [series('window'), series('token'), thresholdSeries] },
   ],
   { xLabel: 'model call', yLabel: 'prompt tokens (o200k, local count)' },
@@ -167,7 +211,11 @@ const report = {
   assembly,
   chart: CHART,
   notes,
-  meta: { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', wallSeconds: round((Date.now() - startedAt) / 1000, 1) },
+  meta: {
+    node: process.version,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    wallSeconds: round((Date.now() - startedAt) / 1000, 1),
+  },
 };
 
 if (json) {
@@ -175,44 +223,76 @@ if (json) {
 } else {
   const n = (value: number): string => value.toLocaleString('en-US');
   const out: string[] = [];
-  out.push(`compaction: ${TURN_COUNT}-turn support conversation with tool calls, ${calls} model calls per mode, scripted model, extractive summarizer`);
-  out.push(`  sliding window: compactionInterval ${WINDOW.compactionInterval}, overlapSize ${WINDOW.overlapSize} · token trigger: tokenThreshold ${TOKEN.tokenThreshold}, eventRetentionSize ${TOKEN.eventRetentionSize}`);
+  out.push(
+    `compaction: ${TURN_COUNT}-turn support conversation with tool calls, ${calls} model calls per mode, scripted model, extractive summarizer`,
+  );
+  out.push(
+    `  sliding window: compactionInterval ${WINDOW.compactionInterval}, overlapSize ${WINDOW.overlapSize} · token trigger: tokenThreshold ${TOKEN.tokenThreshold}, eventRetentionSize ${TOKEN.eventRetentionSize}`,
+  );
   out.push('');
   out.push('prompt tokens per model call (o200k, local count)');
-  out.push(`  ${'mode'.padEnd(15)}${'total'.padStart(12)}${'vs none'.padStart(10)}${'max'.padStart(9)}${'last call'.padStart(11)}${'vs none'.padStart(9)}${'compactions'.padStart(13)}${'runner s'.padStart(10)}`);
+  out.push(
+    `  ${'mode'.padEnd(15)}${'total'.padStart(12)}${'vs none'.padStart(10)}${'max'.padStart(9)}${'last call'.padStart(11)}${'vs none'.padStart(9)}${'compactions'.padStart(13)}${'runner s'.padStart(10)}`,
+  );
   for (const mode of MODES) {
     const row = modes[mode];
-    out.push(`  ${LABEL[mode].padEnd(15)}${n(row.totalTokens).padStart(12)}${`${row.timesFewerThanNone}×`.padStart(10)}${n(row.maxTokens).padStart(9)}${n(row.lastCallTokens).padStart(11)}${`${(row.lastCallShareOfNone * 100).toFixed(1)}%`.padStart(9)}${String(row.compactions).padStart(13)}${row.runnerSeconds.toFixed(2).padStart(10)}`);
+    out.push(
+      `  ${LABEL[mode].padEnd(15)}${n(row.totalTokens).padStart(12)}${`${row.timesFewerThanNone}×`.padStart(10)}${n(row.maxTokens).padStart(9)}${n(row.lastCallTokens).padStart(11)}${`${(row.lastCallShareOfNone * 100).toFixed(1)}%`.padStart(9)}${String(row.compactions).padStart(13)}${row.runnerSeconds.toFixed(2).padStart(10)}`,
+    );
   }
   out.push('  ("vs none": how many times fewer tokens in total, and the last call as a share of the uncompacted one;');
   out.push('   "runner s": wall time of the whole run through the runner, compaction and its token counts included)');
   out.push('');
   out.push('what the last request keeps (summary characters: the extractive summarizer keeps lines up to maxChars)');
-  out.push(`  ${'mode'.padEnd(15)}${'summary chars first/max/last'.padStart(30)}${'summaries shown'.padStart(17)}${'newest ticket in them'.padStart(23)}${'tickets mentioned'.padStart(19)}`);
+  out.push(
+    `  ${'mode'.padEnd(15)}${'summary chars first/max/last'.padStart(30)}${'summaries shown'.padStart(17)}${'newest ticket in them'.padStart(23)}${'tickets mentioned'.padStart(19)}`,
+  );
   for (const mode of MODES) {
     const row = modes[mode];
-    const chars = row.summaryChars === null ? '—' : `${row.summaryChars.first} / ${row.summaryChars.max} / ${row.summaryChars.last}`;
-    const newest = row.newestTicketInLastSummary === null ? '—' : `T-${String(row.newestTicketInLastSummary).padStart(4, '0')}`;
-    out.push(`  ${LABEL[mode].padEnd(15)}${chars.padStart(30)}${String(row.summariesInLastRequest).padStart(17)}${newest.padStart(23)}${`${row.ticketsInLastRequest} of ${TURN_COUNT}`.padStart(19)}`);
+    const chars =
+      row.summaryChars === null
+        ? '—'
+        : `${row.summaryChars.first} / ${row.summaryChars.max} / ${row.summaryChars.last}`;
+    const newest =
+      row.newestTicketInLastSummary === null ? '—' : `T-${String(row.newestTicketInLastSummary).padStart(4, '0')}`;
+    out.push(
+      `  ${LABEL[mode].padEnd(15)}${chars.padStart(30)}${String(row.summariesInLastRequest).padStart(17)}${newest.padStart(23)}${`${row.ticketsInLastRequest} of ${TURN_COUNT}`.padStart(19)}`,
+    );
   }
-  out.push('  (one ticket per turn: "tickets mentioned" counts those the last request names anywhere, summaries and raw messages)');
+  out.push(
+    '  (one ticket per turn: "tickets mentioned" counts those the last request names anywhere, summaries and raw messages)',
+  );
   out.push('');
   const after = tokenBound.afterCompaction;
-  out.push(`token bound (tokenThreshold ${TOKEN.tokenThreshold} + retained raw tail): ${tokenBound.holds ? '✓ holds' : '✗ VIOLATED'} for all ${tokenBound.calls} calls`);
-  out.push(`  max prompt ${n(tokenBound.maxTokens)} tokens; ${tokenBound.callsAtOrOverThreshold} calls at or over the threshold; ${tokenBound.callsRightAfterCompaction} calls right after a compaction`);
-  out.push(`  right after a compaction: max ${n(after.maxTokens)} tokens, of which raw tail ≤ ${n(after.maxTailTokens)} (≤ ${after.maxTailMessages} messages), summary ≤ ${n(after.maxSummaryTokens)}; without the tail ≤ ${n(after.maxTokensWithoutTail)}`);
+  out.push(
+    `token bound (tokenThreshold ${TOKEN.tokenThreshold} + retained raw tail): ${tokenBound.holds ? '✓ holds' : '✗ VIOLATED'} for all ${tokenBound.calls} calls`,
+  );
+  out.push(
+    `  max prompt ${n(tokenBound.maxTokens)} tokens; ${tokenBound.callsAtOrOverThreshold} calls at or over the threshold; ${tokenBound.callsRightAfterCompaction} calls right after a compaction`,
+  );
+  out.push(
+    `  right after a compaction: max ${n(after.maxTokens)} tokens, of which raw tail ≤ ${n(after.maxTailTokens)} (≤ ${after.maxTailMessages} messages), summary ≤ ${n(after.maxSummaryTokens)}; without the tail ≤ ${n(after.maxTokensWithoutTail)}`,
+  );
   for (const violation of violations.slice(0, 10)) out.push(`  ✗ ${violation}`);
-  out.push(`call/response pairs: ${pairing.holds ? '✓ never split' : '✗ SPLIT'} (problems: none ${pairing.problems.none}, window ${pairing.problems.window}, token ${pairing.problems.token})`);
+  out.push(
+    `call/response pairs: ${pairing.holds ? '✓ never split' : '✗ SPLIT'} (problems: none ${pairing.problems.none}, window ${pairing.problems.window}, token ${pairing.problems.token})`,
+  );
   for (const example of pairing.examples) out.push(`  ✗ ${example}`);
   out.push('');
   out.push(`request assembly of the turn's first call (median of ${ASSEMBLY_RUNS}, ms)`);
-  out.push(`  ${'mode'.padEnd(15)}${'turn 10'.padStart(9)}${`turn ${TURN_COUNT}`.padStart(10)}${'ratio'.padStart(8)}   ${'from scratch 10'.padStart(15)}${String(TURN_COUNT).padStart(9)}${'ratio'.padStart(10)}   messages 10 → ${TURN_COUNT}`);
+  out.push(
+    `  ${'mode'.padEnd(15)}${'turn 10'.padStart(9)}${`turn ${TURN_COUNT}`.padStart(10)}${'ratio'.padStart(8)}   ${'from scratch 10'.padStart(15)}${String(TURN_COUNT).padStart(9)}${'ratio'.padStart(10)}   messages 10 → ${TURN_COUNT}`,
+  );
   for (const mode of MODES) {
     const row = assembly[mode];
     const mark = (rebuilds: boolean) => (rebuilds ? '*' : ' ');
-    out.push(`  ${LABEL[mode].padEnd(15)}${`${row.early.warmMs.toFixed(3)}${mark(row.early.cacheRebuilds)}`.padStart(9)}${`${row.late.warmMs.toFixed(3)}${mark(row.late.cacheRebuilds)}`.padStart(10)}${`${row.warmRatio}×`.padStart(8)}   ${row.early.fromScratchMs.toFixed(3).padStart(15)}${row.late.fromScratchMs.toFixed(3).padStart(9)}${`${row.fromScratchRatio}×`.padStart(10)}   ${row.early.messages} → ${row.late.messages}`);
+    out.push(
+      `  ${LABEL[mode].padEnd(15)}${`${row.early.warmMs.toFixed(3)}${mark(row.early.cacheRebuilds)}`.padStart(9)}${`${row.late.warmMs.toFixed(3)}${mark(row.late.cacheRebuilds)}`.padStart(10)}${`${row.warmRatio}×`.padStart(8)}   ${row.early.fromScratchMs.toFixed(3).padStart(15)}${row.late.fromScratchMs.toFixed(3).padStart(9)}${`${row.fromScratchRatio}×`.padStart(10)}   ${row.early.messages} → ${row.late.messages}`,
+    );
   }
-  out.push('  (warm: the cache as the runner held it; * a compaction since the cache was built, so it rebuilt in full)');
+  out.push(
+    '  (warm: the cache as the runner held it; * a compaction since the cache was built, so it rebuilt in full)',
+  );
   out.push('');
   out.push(`chart: ${CHART}`);
   out.push(`wall time ${report.meta.wallSeconds} s`);

@@ -31,18 +31,23 @@ export const appendLabel = (process: number, index: number): string => `p${proce
 /** An error as one line, with what varies between occurrences (ids, numbers, paths) blanked so equal causes group. */
 export function errorKey(error: unknown): string {
   const name = error instanceof Error ? (error.constructor?.name ?? error.name) : typeof error;
-  const code = error !== null && typeof error === 'object' && 'code' in error ? ` [${String((error as { code: unknown }).code)}]` : '';
+  const code =
+    error !== null && typeof error === 'object' && 'code' in error
+      ? ` [${String((error as { code: unknown }).code)}]`
+      : '';
   let message = error instanceof Error ? error.message : String(error);
   // A driver error quoting its SQL statement: the statement's kind and table, then the driver's own words.
   const sql = /^(select|insert|update|delete)\b[\s\S]*? - ([\s\S]*)$/i.exec(message);
-  if (sql !== null) message = `${sql[1]} ${/(?:into|from|update)\s+[`"]?(\w+)/i.exec(message)?.[1] ?? ''} … - ${sql[2]}`;
-  message = message
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<id>')
-    .replace(/p\d+-(s\d+-t|s|e)\d+/g, '<label>')
-    .replace(/\/tmp\/\S+/g, '<path>')
-    .replace(/\d+/g, 'N')
-    .split('\n')[0]
-    ?.slice(0, 260) ?? '';
+  if (sql !== null)
+    message = `${sql[1]} ${/(?:into|from|update)\s+[`"]?(\w+)/i.exec(message)?.[1] ?? ''} … - ${sql[2]}`;
+  message =
+    message
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<id>')
+      .replace(/p\d+-(s\d+-t|s|e)\d+/g, '<label>')
+      .replace(/\/tmp\/\S+/g, '<path>')
+      .replace(/\d+/g, 'N')
+      .split('\n')[0]
+      ?.slice(0, 260) ?? '';
   return `${name}${code}: ${message}`;
 }
 
@@ -51,8 +56,13 @@ function tally(errors: Record<string, number>, key: string): void {
 }
 
 const isStaleRefusal = (error: unknown): boolean => {
-  const code = error !== null && typeof error === 'object' && 'code' in error ? (error as { code: unknown }).code : undefined;
-  return error instanceof Error && error.name === 'ConflictError' && (code === 'stale_session' || code === 'stale_shared_state');
+  const code =
+    error !== null && typeof error === 'object' && 'code' in error ? (error as { code: unknown }).code : undefined;
+  return (
+    error instanceof Error &&
+    error.name === 'ConflictError' &&
+    (code === 'stale_session' || code === 'stale_shared_state')
+  );
 };
 
 /** Workload 1: this process's sessions run at the same time, each its turns one after another. */
@@ -65,7 +75,8 @@ async function counterPhase(side: Side, config: ChildConfig): Promise<PhaseResul
       for (let turn = 0; turn < config.turns; turn++) {
         try {
           const errors = await side.turn(sessionId(config.process, session), turnLabel(config.process, session, turn));
-          for (const message of errors) tally(result.errors, `error event: ${errorKey(new Error(message)).replace(/^Error: /, '')}`);
+          for (const message of errors)
+            tally(result.errors, `error event: ${errorKey(new Error(message)).replace(/^Error: /, '')}`);
           if (errors.length === 0) result.acknowledged++;
           else result.failed++;
         } catch (error) {
@@ -128,7 +139,8 @@ async function main(config: ChildConfig): Promise<void> {
   const barrier = async (phase: string): Promise<void> => {
     process.stdout.write(`READY ${phase}\n`);
     const line = await lines.next();
-    if (line.done === true || line.value.trim() !== 'GO') throw new Error(`expected GO for ${phase}, got ${JSON.stringify(line.value)}`);
+    if (line.done === true || line.value.trim() !== 'GO')
+      throw new Error(`expected GO for ${phase}, got ${JSON.stringify(line.value)}`);
   };
   const side = await openSide(config.target);
   // Connect (ADK: MikroORM's init and schema check) before the barrier, so the workload times only the workload.

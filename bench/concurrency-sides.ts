@@ -44,7 +44,10 @@ export type Side = {
 };
 
 /** The model's answer to a request of the counting agent: a `bump` call for the user's turn, then a confirmation. */
-export function scriptedAnswer(lastUserText: string, afterBump: boolean): { text: string } | { call: { turn: string } } {
+export function scriptedAnswer(
+  lastUserText: string,
+  afterBump: boolean,
+): { text: string } | { call: { turn: string } } {
   return afterBump ? { text: `counted ${lastUserText}` } : { call: { turn: lastUserText } };
 }
 
@@ -67,9 +70,14 @@ export function toStoredEvents(events: readonly LooseEvent[]): StoredEvent[] {
     if (call?.name === TOOL) return { id: event.id, kind: 'call', label: String(call.args?.turn) };
     if (response?.name === TOOL) {
       const counter = response.response?.counter;
-      if (typeof counter === 'number') return { id: event.id, kind: 'response', label: String(response.response?.turn), counter };
+      if (typeof counter === 'number')
+        return { id: event.id, kind: 'response', label: String(response.response?.turn), counter };
       const label = response.id === undefined ? undefined : callLabels.get(response.id);
-      return { id: event.id, kind: String(response.response?.error).startsWith('interrupted') ? 'interrupted' : 'other', label };
+      return {
+        id: event.id,
+        kind: String(response.response?.error).startsWith('interrupted') ? 'interrupted' : 'other',
+        label,
+      };
     }
     if (text !== undefined && event.author === 'user') return { id: event.id, kind: 'user', label: text };
     if (text?.startsWith('counted ')) return { id: event.id, kind: 'answer', label: text.slice('counted '.length) };
@@ -115,7 +123,10 @@ async function openAgentctx(target: Target): Promise<Side> {
     const answer = scriptedAnswer(lastUserText(request), afterBump);
     return 'text' in answer ? { text: answer.text } : { functionCall: { name: TOOL, args: answer.call } };
   };
-  const model = createScriptedModel({ rules: [{ when: { afterToolResponse: TOOL }, respond: respond(true) }, { respond: respond(false) }] }, { record: false });
+  const model = createScriptedModel(
+    { rules: [{ when: { afterToolResponse: TOOL }, respond: respond(true) }, { respond: respond(false) }] },
+    { record: false },
+  );
   const runner = createRunner({ agents: agent, appName: APP, sessions, model });
   const key = (sessionId: string) => ({ appName: APP, userId: USER, sessionId });
   return {
@@ -125,7 +136,8 @@ async function openAgentctx(target: Target): Promise<Side> {
     async turn(sessionId, message) {
       const errors: string[] = [];
       for await (const event of runner.run({ userId: USER, sessionId, message })) {
-        if (event.errorCode !== undefined || event.errorMessage !== undefined) errors.push(`${event.errorCode ?? 'error'}: ${event.errorMessage ?? ''}`);
+        if (event.errorCode !== undefined || event.errorMessage !== undefined)
+          errors.push(`${event.errorCode ?? 'error'}: ${event.errorMessage ?? ''}`);
       }
       return errors;
     },
@@ -135,13 +147,19 @@ async function openAgentctx(target: Target): Promise<Side> {
       return session;
     },
     async append(handle, label) {
-      const event = createEvent({ author: 'user', invocationId: label, content: { role: 'user', parts: [{ text: label }] } });
+      const event = createEvent({
+        author: 'user',
+        invocationId: label,
+        content: { role: 'user', parts: [{ text: label }] },
+      });
       await sessions.appendEvent({ session: handle as Session, event });
       return event.id;
     },
     async read(sessionId) {
       const session = await sessions.getSession(key(sessionId));
-      return session === undefined ? undefined : { id: session.id, state: session.state, events: toStoredEvents(session.events as unknown as LooseEvent[]) };
+      return session === undefined
+        ? undefined
+        : { id: session.id, state: session.state, events: toStoredEvents(session.events as unknown as LooseEvent[]) };
     },
     runnerConflicts: () => runner.stats.conflictsRetried,
     storeSettings: async () => ({}),
@@ -191,10 +209,17 @@ async function openAdk(target: Target): Promise<Side> {
       return { turn, counter: counter + 1 };
     },
   });
-  const agent = new adk.LlmAgent({ name: 'counter', instruction: 'Count every turn with bump, then confirm.', model: new CountingLlm(), tools: [bump] });
+  const agent = new adk.LlmAgent({
+    name: 'counter',
+    instruction: 'Count every turn with bump, then confirm.',
+    model: new CountingLlm(),
+    tools: [bump],
+  });
   // The form ADK documents: a connection string, with MikroORM's defaults for the driver (for SQLite: the `sqlite3`
   // package, a rollback journal, a busy timeout of 1 s).
-  const service = new adk.DatabaseSessionService(target.store === 'sqlite' ? `sqlite://${target.location}` : target.location);
+  const service = new adk.DatabaseSessionService(
+    target.store === 'sqlite' ? `sqlite://${target.location}` : target.location,
+  );
   const runner = new adk.Runner({ appName: APP, agent, sessionService: service });
   const key = (sessionId: string) => ({ appName: APP, userId: USER, sessionId });
   return {
@@ -203,8 +228,13 @@ async function openAdk(target: Target): Promise<Side> {
     },
     async turn(sessionId, message) {
       const errors: string[] = [];
-      for await (const event of runner.runAsync({ userId: USER, sessionId, newMessage: { role: 'user', parts: [{ text: message }] } })) {
-        if (event.errorCode !== undefined || event.errorMessage !== undefined) errors.push(`${event.errorCode ?? 'error'}: ${event.errorMessage ?? ''}`);
+      for await (const event of runner.runAsync({
+        userId: USER,
+        sessionId,
+        newMessage: { role: 'user', parts: [{ text: message }] },
+      })) {
+        if (event.errorCode !== undefined || event.errorMessage !== undefined)
+          errors.push(`${event.errorCode ?? 'error'}: ${event.errorMessage ?? ''}`);
       }
       return errors;
     },
@@ -214,20 +244,29 @@ async function openAdk(target: Target): Promise<Side> {
       return session;
     },
     async append(handle, label) {
-      const event = adk.createEvent({ author: 'user', invocationId: label, content: { role: 'user', parts: [{ text: label }] } });
+      const event = adk.createEvent({
+        author: 'user',
+        invocationId: label,
+        content: { role: 'user', parts: [{ text: label }] },
+      });
       await service.appendEvent({ session: handle as Session, event });
       return event.id;
     },
     async read(sessionId) {
       const session = await service.getSession(key(sessionId));
-      return session === undefined ? undefined : { id: session.id, state: session.state, events: toStoredEvents(session.events as unknown as LooseEvent[]) };
+      return session === undefined
+        ? undefined
+        : { id: session.id, state: session.state, events: toStoredEvents(session.events as unknown as LooseEvent[]) };
     },
     // ADK's runner retries nothing: its database service reloads a stale session inside the append instead.
     runnerConflicts: () => 0,
     async storeSettings() {
       if (target.store !== 'sqlite') return {};
       const connection = ormOf(service)?.em.getConnection();
-      const pragma = async (name: string) => Object.values(((await connection?.execute(`PRAGMA ${name}`)) as Record<string, unknown>[] | undefined)?.[0] ?? {})[0];
+      const pragma = async (name: string) =>
+        Object.values(
+          ((await connection?.execute(`PRAGMA ${name}`)) as Record<string, unknown>[] | undefined)?.[0] ?? {},
+        )[0];
       return { journalMode: await pragma('journal_mode'), busyTimeoutMs: await pragma('busy_timeout') };
     },
     // DatabaseSessionService has no close(); its MikroORM instance does.
@@ -235,6 +274,9 @@ async function openAdk(target: Target): Promise<Side> {
   };
 }
 
-type Orm = { close(force?: boolean): Promise<void>; em: { getConnection(): { execute(sql: string): Promise<unknown> } } };
+type Orm = {
+  close(force?: boolean): Promise<void>;
+  em: { getConnection(): { execute(sql: string): Promise<unknown> } };
+};
 /** ADK keeps its MikroORM instance in a private field; the bench reaches it only to read pragmas and to close it. */
 const ormOf = (service: object): Orm | undefined => (service as { orm?: Orm }).orm;

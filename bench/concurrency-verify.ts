@@ -59,7 +59,8 @@ export async function verifyCounter(side: Side, plan: Plan, results: readonly Ph
     }
   }
   const copies = new Map<string, number>();
-  for (const event of events) copies.set(`${event.kind} ${event.label}`, (copies.get(`${event.kind} ${event.label}`) ?? 0) + 1);
+  for (const event of events)
+    copies.set(`${event.kind} ${event.label}`, (copies.get(`${event.kind} ${event.label}`) ?? 0) + 1);
   let lostEvents = 0;
   for (let process = 0; process < plan.processes; process++) {
     for (let session = 0; session < plan.sessions; session++) {
@@ -70,7 +71,8 @@ export async function verifyCounter(side: Side, plan: Plan, results: readonly Ph
   }
   const responses = events.filter((event) => event.kind === 'response');
   const values = new Map<number, number>();
-  for (const response of responses) if (response.counter !== undefined) values.set(response.counter, (values.get(response.counter) ?? 0) + 1);
+  for (const response of responses)
+    if (response.counter !== undefined) values.set(response.counter, (values.get(response.counter) ?? 0) + 1);
   const storedIncrements = new Set(responses.map((response) => response.label)).size;
   return {
     expected,
@@ -93,7 +95,8 @@ export async function verifyAppends(side: Side, plan: Plan, results: readonly Ph
   if (stored === undefined) throw new Error(`session ${SHARED_SESSION} is gone`);
   const ids = new Set(stored.events.map((event) => event.id));
   const planned = new Set<string>();
-  for (let process = 0; process < plan.processes; process++) for (let index = 0; index < plan.appends; index++) planned.add(appendLabel(process, index));
+  for (let process = 0; process < plan.processes; process++)
+    for (let index = 0; index < plan.appends; index++) planned.add(appendLabel(process, index));
   let lostEvents = 0;
   let outOfOrder = 0;
   const position = new Map(stored.events.map((event, index) => [event.label, index]));
@@ -116,7 +119,9 @@ export async function verifyAppends(side: Side, plan: Plan, results: readonly Ph
     lostEvents,
     lostAcknowledged: acknowledgedIds.filter((id) => !ids.has(id)).length,
     duplicatedEvents: duplicates(stored.events),
-    unexpectedEvents: stored.events.filter((event) => event.kind !== 'user' || event.label === undefined || !planned.has(event.label)).length,
+    unexpectedEvents: stored.events.filter(
+      (event) => event.kind !== 'user' || event.label === undefined || !planned.has(event.label),
+    ).length,
     outOfOrder,
     acknowledged: results.reduce((sum, result) => sum + result.acknowledged, 0),
     failed: results.reduce((sum, result) => sum + result.failed, 0),

@@ -17,8 +17,21 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { sessionId, type ChildConfig, type PhaseResult } from './concurrency-child.js';
-import { adkUnavailable, openSide, SHARED_SESSION, type Framework, type StoreKind, type Target } from './concurrency-sides.js';
-import { verifyAppends, verifyCounter, type AppendsVerdict, type CounterVerdict, type Plan } from './concurrency-verify.js';
+import {
+  adkUnavailable,
+  openSide,
+  SHARED_SESSION,
+  type Framework,
+  type StoreKind,
+  type Target,
+} from './concurrency-sides.js';
+import {
+  verifyAppends,
+  verifyCounter,
+  type AppendsVerdict,
+  type CounterVerdict,
+  type Plan,
+} from './concurrency-verify.js';
 
 const { values } = parseArgs({
   options: {
@@ -35,10 +48,16 @@ const { values } = parseArgs({
 });
 const positive = (name: 'processes' | 'sessions' | 'turns' | 'appends' | 'timeout-s'): number => {
   const value = Number(values[name]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got ${values[name]}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name} must be a positive integer, got ${values[name]}`);
   return value;
 };
-const plan: Plan = { processes: positive('processes'), sessions: positive('sessions'), turns: positive('turns'), appends: positive('appends') };
+const plan: Plan = {
+  processes: positive('processes'),
+  sessions: positive('sessions'),
+  turns: positive('turns'),
+  appends: positive('appends'),
+};
 const phaseTimeoutMs = positive('timeout-s') * 1000;
 const postgresUrl = values.postgres ?? process.env['TEST_POSTGRES_URL'];
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -48,11 +67,21 @@ const startedAt = Date.now();
 const round = (value: number, digits = 1): number => Number(value.toFixed(digits));
 
 // ---- worker processes and their barrier
-type Worker = { index: number; child: ChildProcess; lines: string[]; waiters: (() => void)[]; stderr: string; exit: string | undefined };
+type Worker = {
+  index: number;
+  child: ChildProcess;
+  lines: string[];
+  waiters: (() => void)[];
+  stderr: string;
+  exit: string | undefined;
+};
 const READY_TIMEOUT_MS = 240_000;
 
 function startWorker(config: ChildConfig): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', childScript, JSON.stringify(config)], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', childScript, JSON.stringify(config)], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const worker: Worker = { index: config.process, child, lines: [], waiters: [], stderr: '', exit: undefined };
   const wake = () => worker.waiters.splice(0).forEach((waiter) => waiter());
   createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
@@ -73,7 +102,8 @@ async function nextLine(worker: Worker, deadline: number): Promise<string> {
   for (;;) {
     const line = worker.lines.shift();
     if (line !== undefined) return line;
-    if (worker.exit !== undefined) throw new Error(`${worker.exit}: ${worker.stderr.trim().split('\n').slice(-4).join(' | ')}`);
+    if (worker.exit !== undefined)
+      throw new Error(`${worker.exit}: ${worker.stderr.trim().split('\n').slice(-4).join(' | ')}`);
     const left = deadline - Date.now();
     if (left <= 0) throw new Error(`worker ${worker.index} did not answer in time`);
     await new Promise<void>((resolve) => {
@@ -94,11 +124,16 @@ async function runPhase(workers: Worker[], phase: string): Promise<{ results: Ph
     const line = await nextLine(worker, asked + READY_TIMEOUT_MS);
     if (line !== `READY ${phase}`) throw new Error(`expected READY ${phase}, got ${line.slice(0, 80)}`);
   }
-  if (phase === 'counter') progress(`  workers ready (imports and connections) after ${((Date.now() - asked) / 1000).toFixed(1)} s`);
+  if (phase === 'counter')
+    progress(`  workers ready (imports and connections) after ${((Date.now() - asked) / 1000).toFixed(1)} s`);
   const started = performance.now();
   const deadline = Date.now() + phaseTimeoutMs;
   for (const worker of workers) worker.child.stdin?.write('GO\n');
-  const results = await Promise.all(workers.map(async (worker) => JSON.parse((await nextLine(worker, deadline)).slice('RESULT '.length)) as PhaseResult));
+  const results = await Promise.all(
+    workers.map(
+      async (worker) => JSON.parse((await nextLine(worker, deadline)).slice('RESULT '.length)) as PhaseResult,
+    ),
+  );
   return { results, wallMs: performance.now() - started };
 }
 
@@ -143,7 +178,8 @@ type Failed = { error: string };
 
 function summarize<V>(verdict: V, run: { results: PhaseResult[]; wallMs: number }): Phase<V> {
   const errorKinds: Record<string, number> = {};
-  for (const result of run.results) for (const [key, count] of Object.entries(result.errors)) errorKinds[key] = (errorKinds[key] ?? 0) + count;
+  for (const result of run.results)
+    for (const [key, count] of Object.entries(result.errors)) errorKinds[key] = (errorKinds[key] ?? 0) + count;
   return {
     ...verdict,
     wallMs: round(run.wallMs),
@@ -154,7 +190,8 @@ function summarize<V>(verdict: V, run: { results: PhaseResult[]; wallMs: number 
 }
 
 async function runTarget(framework: Framework, store: StoreKind): Promise<StoreRow | Failed> {
-  if (store === 'postgres' && postgresUrl === undefined) return { error: 'not run: no PostgreSQL server (set TEST_POSTGRES_URL or pass --postgres <url>)' };
+  if (store === 'postgres' && postgresUrl === undefined)
+    return { error: 'not run: no PostgreSQL server (set TEST_POSTGRES_URL or pass --postgres <url>)' };
   const unavailable = framework === 'adk' ? adkUnavailable(store) : undefined;
   if (unavailable !== undefined) return { error: unavailable };
   const place = await freshPlace(framework, store);
@@ -163,7 +200,8 @@ async function runTarget(framework: Framework, store: StoreKind): Promise<StoreR
   try {
     // Schema and sessions are made before the workers start, so the workloads measure only the workloads.
     const setup = await openSide(target);
-    for (let process = 0; process < plan.processes; process++) for (let session = 0; session < plan.sessions; session++) await setup.createSession(sessionId(process, session));
+    for (let process = 0; process < plan.processes; process++)
+      for (let session = 0; session < plan.sessions; session++) await setup.createSession(sessionId(process, session));
     await setup.createSession(SHARED_SESSION);
     const storeSettings = await setup.storeSettings();
     await setup.close();
@@ -175,15 +213,22 @@ async function runTarget(framework: Framework, store: StoreKind): Promise<StoreR
     const appendsRun = await runPhase(workers, 'appends');
     progress(`  ${framework} ${store}: appends workload done in ${(appendsRun.wallMs / 1000).toFixed(1)} s`);
     // Each worker closes its connections and exits; one that does not within 15 s is killed below.
-    const exited = (worker: Worker) => (worker.exit !== undefined ? undefined : new Promise((resolve) => worker.child.once('exit', resolve)));
-    await Promise.race([Promise.all(workers.map(exited)), new Promise((resolve) => setTimeout(resolve, 15_000).unref())]);
+    const exited = (worker: Worker) =>
+      worker.exit !== undefined ? undefined : new Promise((resolve) => worker.child.once('exit', resolve));
+    await Promise.race([
+      Promise.all(workers.map(exited)),
+      new Promise((resolve) => setTimeout(resolve, 15_000).unref()),
+    ]);
 
     const check = await openSide(target);
     const counter = summarize(await verifyCounter(check, plan, counterRun.results), counterRun);
     const appends = summarize(await verifyAppends(check, plan, appendsRun.results), appendsRun);
     await check.close();
     const errorKinds: Record<string, number> = {};
-    for (const [phase, kinds] of [['counter', counter.errorKinds], ['appends', appends.errorKinds]] as const) {
+    for (const [phase, kinds] of [
+      ['counter', counter.errorKinds],
+      ['appends', appends.errorKinds],
+    ] as const) {
       for (const [key, count] of Object.entries(kinds)) errorKinds[`${phase}: ${key}`] = count;
     }
     return {
@@ -210,8 +255,12 @@ async function runTarget(framework: Framework, store: StoreKind): Promise<StoreR
 }
 
 const pick = <T extends string>(name: 'frameworks' | 'stores', known: readonly T[]): T[] => {
-  const chosen = (values[name] ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
-  for (const item of chosen) if (!known.includes(item as T)) throw new Error(`--${name}: unknown ${item} (known: ${known.join(', ')})`);
+  const chosen = (values[name] ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  for (const item of chosen)
+    if (!known.includes(item as T)) throw new Error(`--${name}: unknown ${item} (known: ${known.join(', ')})`);
   return known.filter((item) => chosen.includes(item));
 };
 const STORES = pick<StoreKind>('stores', ['sqlite', 'postgres']);
@@ -222,21 +271,37 @@ for (const store of STORES) {
     progress(`${framework} on ${store}: ${plan.processes} processes …`);
     const began = Date.now();
     const row = await runTarget(framework, store);
-    progress(`  ${framework} ${store}: ${'error' in row ? row.error : `lost updates ${row.lostUpdates}, lost events ${row.lostEvents}, duplicated ${row.duplicatedEvents}, errors ${row.errors}`} (${((Date.now() - began) / 1000).toFixed(1)} s in all)`);
+    progress(
+      `  ${framework} ${store}: ${'error' in row ? row.error : `lost updates ${row.lostUpdates}, lost events ${row.lostEvents}, duplicated ${row.duplicatedEvents}, errors ${row.errors}`} (${((Date.now() - began) / 1000).toFixed(1)} s in all)`,
+    );
     rows.set(`${framework} ${store}`, row);
   }
 }
 
 /** A framework's totals over the stores it ran on, with each store's detail beside. */
 function frameworkReport(framework: Framework): Record<string, unknown> {
-  const perStore = Object.fromEntries(STORES.map((store) => [store, rows.get(`${framework} ${store}`) as StoreRow | Failed]));
+  const perStore = Object.fromEntries(
+    STORES.map((store) => [store, rows.get(`${framework} ${store}`) as StoreRow | Failed]),
+  );
   const ran = STORES.filter((store) => !('error' in (perStore[store] as StoreRow | Failed)));
-  const sum = (key: 'lostUpdates' | 'lostEvents' | 'duplicatedEvents' | 'errors' | 'wallMs') => round(ran.reduce((total, store) => total + (perStore[store] as StoreRow)[key], 0));
-  if (ran.length === 0) return { error: STORES.map((store) => `${store}: ${(perStore[store] as Failed).error}`).join('; '), ...perStore };
-  return { lostUpdates: sum('lostUpdates'), lostEvents: sum('lostEvents'), duplicatedEvents: sum('duplicatedEvents'), errors: sum('errors'), wallMs: sum('wallMs'), stores: ran, ...perStore };
+  const sum = (key: 'lostUpdates' | 'lostEvents' | 'duplicatedEvents' | 'errors' | 'wallMs') =>
+    round(ran.reduce((total, store) => total + (perStore[store] as StoreRow)[key], 0));
+  if (ran.length === 0)
+    return { error: STORES.map((store) => `${store}: ${(perStore[store] as Failed).error}`).join('; '), ...perStore };
+  return {
+    lostUpdates: sum('lostUpdates'),
+    lostEvents: sum('lostEvents'),
+    duplicatedEvents: sum('duplicatedEvents'),
+    errors: sum('errors'),
+    wallMs: sum('wallMs'),
+    stores: ran,
+    ...perStore,
+  };
 }
 
-const adkVersion = (JSON.parse(readFileSync(join(root, 'node_modules', '@google', 'adk', 'package.json'), 'utf8')) as { version: string }).version;
+const adkVersion = (
+  JSON.parse(readFileSync(join(root, 'node_modules', '@google', 'adk', 'package.json'), 'utf8')) as { version: string }
+).version;
 const report = {
   ...Object.fromEntries(FRAMEWORKS.map((framework) => [framework, frameworkReport(framework)])),
   settings: {
@@ -248,7 +313,8 @@ const report = {
     expectedAppends: plan.processes * plan.appends,
     postgres: postgresUrl === undefined ? null : 'given',
     adk: `@google/adk ${adkVersion}: new DatabaseSessionService('sqlite://<file>') (or the postgres:// URL), Runner + LlmAgent + FunctionTool, the tool writing through context.state`,
-    agentctx: 'createRunner + llmAgent + functionTool on createSqliteSessionStore({ path }) / createPostgresSessionStore({ url }), the tool writing through context.state',
+    agentctx:
+      'createRunner + llmAgent + functionTool on createSqliteSessionStore({ path }) / createPostgresSessionStore({ url }), the tool writing through context.state',
   },
   notes: [
     'counter: every process runs its sessions at the same time, each session its turns one after another; a turn is user message → model calls bump → bump reads user:counter, adds one, writes it → model confirms (4 events). lostUpdates = expected − final counter; overwrittenIncrements = bump responses stored − final counter (increments the store took and later lost).',
@@ -257,20 +323,47 @@ const report = {
     "ADK's appendEvent is one MikroORM transaction that begins deferred, reads the session, app and user state, then inserts the event. On SQLite shared by several processes, a transaction that holds a read lock and needs the write lock while another connection writes gets SQLITE_BUSY at once (SQLite does not wait there, to avoid a deadlock), so a longer busy timeout does not remove these errors. Its user state is one JSON value per user, written with the value the tool computed from the state loaded at the start of the turn; the stale-copy check compares only the session's own update time.",
     'Workers start together behind a barrier after their imports and connections; wallMs is from the start signal to the last result. Schema and sessions are created beforehand by the parent, in a fresh SQLite file or PostgreSQL database per framework.',
   ],
-  meta: { adkVersion, node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', wallSeconds: round((Date.now() - startedAt) / 1000) },
+  meta: {
+    adkVersion,
+    node: process.version,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    wallSeconds: round((Date.now() - startedAt) / 1000),
+  },
 };
 
 if (values.json) {
   process.stdout.write(`${JSON.stringify(report)}\n`);
 } else {
   const out: string[] = [];
-  out.push(`bench:concurrency · agentctx vs @google/adk ${adkVersion} · ${plan.processes} processes · node ${process.version}`);
-  out.push(`  counter: ${plan.processes} processes × ${plan.sessions} sessions of one user × ${plan.turns} turns → user:counter must end at ${report.settings.expectedCounter}`);
-  out.push(`  appends: ${plan.processes} processes × ${plan.appends} events to one session → ${report.settings.expectedAppends} events, each once`);
+  out.push(
+    `bench:concurrency · agentctx vs @google/adk ${adkVersion} · ${plan.processes} processes · node ${process.version}`,
+  );
+  out.push(
+    `  counter: ${plan.processes} processes × ${plan.sessions} sessions of one user × ${plan.turns} turns → user:counter must end at ${report.settings.expectedCounter}`,
+  );
+  out.push(
+    `  appends: ${plan.processes} processes × ${plan.appends} events to one session → ${report.settings.expectedAppends} events, each once`,
+  );
   out.push('');
-  const head = ['framework', 'store', 'counter', 'lost upd.', 'overwritten', 'lost ev.', 'dup. ev.', 'errors', 'retried', 'counter s', 'appends s'];
+  const head = [
+    'framework',
+    'store',
+    'counter',
+    'lost upd.',
+    'overwritten',
+    'lost ev.',
+    'dup. ev.',
+    'errors',
+    'retried',
+    'counter s',
+    'appends s',
+  ];
   const widths = [10, 9, 9, 10, 12, 9, 9, 7, 8, 10, 10];
-  const line = (cells: string[]) => cells.map((cell, index) => (index < 2 ? cell.padEnd(widths[index] as number) : cell.padStart(widths[index] as number))).join(' ');
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, index) => (index < 2 ? cell.padEnd(widths[index] as number) : cell.padStart(widths[index] as number)))
+      .join(' ');
   out.push(line(head));
   const errorLines: string[] = [];
   for (const framework of FRAMEWORKS) {
@@ -295,15 +388,23 @@ if (values.json) {
           (row.appends.wallMs / 1000).toFixed(1),
         ]),
       );
-      for (const [kind, count] of Object.entries(row.errorKinds)) errorLines.push(`  ${framework} ${store} ×${count}  ${kind}`);
+      for (const [kind, count] of Object.entries(row.errorKinds))
+        errorLines.push(`  ${framework} ${store} ×${count}  ${kind}`);
     }
   }
   out.push('');
-  out.push('lost upd. = expected − final counter; overwritten = increments stored as done but missing from the counter; lost/dup. ev. = both workloads; retried = stale writes refused and retried (agentctx)');
+  out.push(
+    'lost upd. = expected − final counter; overwritten = increments stored as done but missing from the counter; lost/dup. ev. = both workloads; retried = stale writes refused and retried (agentctx)',
+  );
   for (const framework of FRAMEWORKS) {
     for (const store of STORES) {
       const row = rows.get(`${framework} ${store}`) as StoreRow | Failed;
-      if (!('error' in row) && row.storeSettings !== undefined) out.push(`${framework} ${store} connection: ${Object.entries(row.storeSettings).map(([key, value]) => `${key} ${String(value)}`).join(', ')}`);
+      if (!('error' in row) && row.storeSettings !== undefined)
+        out.push(
+          `${framework} ${store} connection: ${Object.entries(row.storeSettings)
+            .map(([key, value]) => `${key} ${String(value)}`)
+            .join(', ')}`,
+        );
     }
   }
   if (errorLines.length > 0) out.push('', 'errors by kind', ...errorLines);
@@ -312,6 +413,12 @@ if (values.json) {
 }
 // The exit code holds agentctx to its promise (0 lost, 0 duplicated, on every store it ran on); ADK's numbers are reported as they are.
 if (FRAMEWORKS.includes('agentctx')) {
-  const agentctxRows = STORES.map((store) => rows.get(`agentctx ${store}`) as StoreRow | Failed).filter((row): row is StoreRow => !('error' in row));
-  if (agentctxRows.length === 0 || agentctxRows.some((row) => row.lostUpdates !== 0 || row.lostEvents !== 0 || row.duplicatedEvents !== 0)) process.exitCode = 1;
+  const agentctxRows = STORES.map((store) => rows.get(`agentctx ${store}`) as StoreRow | Failed).filter(
+    (row): row is StoreRow => !('error' in row),
+  );
+  if (
+    agentctxRows.length === 0 ||
+    agentctxRows.some((row) => row.lostUpdates !== 0 || row.lostEvents !== 0 || row.duplicatedEvents !== 0)
+  )
+    process.exitCode = 1;
 }

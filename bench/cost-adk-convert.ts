@@ -10,7 +10,12 @@ type JsonSchema = NonNullable<ToolDeclaration['parameters']>;
 
 /** ADK's request as agentctx's LlmRequest, faithfully: the system text, the declared tools and the contents, nothing added. */
 export function fromAdkRequest(request: AdkRequest): LlmRequest {
-  return { system: systemText(request), tools: declarations(request), messages: request.contents.map(toMessage), config: {} };
+  return {
+    system: systemText(request),
+    tools: declarations(request),
+    messages: request.contents.map(toMessage),
+    config: {},
+  };
 }
 
 /** The system instruction as one text, whatever form ADK left it in (it appends instructions as one string). */
@@ -18,8 +23,20 @@ function systemText(request: AdkRequest): string {
   const instruction: unknown = request.config?.systemInstruction;
   if (instruction === undefined || instruction === null) return '';
   if (typeof instruction === 'string') return instruction;
-  const parts: unknown[] = Array.isArray(instruction) ? instruction : typeof instruction === 'object' && 'parts' in instruction && Array.isArray(instruction.parts) ? instruction.parts : [instruction];
-  return parts.map((part) => (typeof part === 'string' ? part : typeof part === 'object' && part !== null && 'text' in part && typeof part.text === 'string' ? part.text : '')).join('');
+  const parts: unknown[] = Array.isArray(instruction)
+    ? instruction
+    : typeof instruction === 'object' && 'parts' in instruction && Array.isArray(instruction.parts)
+      ? instruction.parts
+      : [instruction];
+  return parts
+    .map((part) =>
+      typeof part === 'string'
+        ? part
+        : typeof part === 'object' && part !== null && 'text' in part && typeof part.text === 'string'
+          ? part.text
+          : '',
+    )
+    .join('');
 }
 
 function declarations(request: AdkRequest): ToolDeclaration[] {
@@ -29,7 +46,11 @@ function declarations(request: AdkRequest): ToolDeclaration[] {
     for (const declaration of tool.functionDeclarations ?? []) {
       if (declaration.name === undefined) throw new Error('ADK declared a tool without a name');
       const schema = declaration.parametersJsonSchema ?? declaration.parameters;
-      found.push({ name: declaration.name, description: declaration.description ?? '', ...(schema === undefined ? {} : { parameters: toJsonSchema(schema) as JsonSchema }) });
+      found.push({
+        name: declaration.name,
+        description: declaration.description ?? '',
+        ...(schema === undefined ? {} : { parameters: toJsonSchema(schema) as JsonSchema }),
+      });
     }
   }
   return found;
@@ -46,14 +67,16 @@ function toJsonSchema(value: unknown): unknown {
     if (inner === undefined) continue;
     if (key === 'type' && typeof inner === 'string') out[key] = inner.toLowerCase();
     else if (COUNTS.has(key) && typeof inner === 'string' && /^\d+$/.test(inner)) out[key] = Number(inner);
-    else if (key === 'properties' && typeof inner === 'object' && inner !== null) out[key] = Object.fromEntries(Object.entries(inner).map(([name, schema]) => [name, toJsonSchema(schema)]));
+    else if (key === 'properties' && typeof inner === 'object' && inner !== null)
+      out[key] = Object.fromEntries(Object.entries(inner).map(([name, schema]) => [name, toJsonSchema(schema)]));
     else out[key] = toJsonSchema(inner);
   }
   return out;
 }
 
 function toMessage(content: AdkRequest['contents'][number]): Message {
-  if (content.role !== 'user' && content.role !== 'model') throw new Error(`ADK sent a content with role ${String(content.role)}`);
+  if (content.role !== 'user' && content.role !== 'model')
+    throw new Error(`ADK sent a content with role ${String(content.role)}`);
   return { role: content.role, content: (content.parts ?? []).map(toPart) };
 }
 
@@ -62,12 +85,20 @@ function toPart(part: GenaiPart): Part {
   if (part.functionCall !== undefined) {
     const { id, name, args } = part.functionCall;
     if (name === undefined) throw new Error('ADK sent a function call without a name');
-    return { functionCall: { ...(id === undefined ? {} : { id }), name, ...(args === undefined ? {} : { args: copy(args) }) } };
+    return {
+      functionCall: { ...(id === undefined ? {} : { id }), name, ...(args === undefined ? {} : { args: copy(args) }) },
+    };
   }
   if (part.functionResponse !== undefined) {
     const { id, name, response } = part.functionResponse;
     if (name === undefined) throw new Error('ADK sent a function response without a name');
-    return { functionResponse: { ...(id === undefined ? {} : { id }), name, ...(response === undefined ? {} : { response: copy(response) }) } };
+    return {
+      functionResponse: {
+        ...(id === undefined ? {} : { id }),
+        name,
+        ...(response === undefined ? {} : { response: copy(response) }),
+      },
+    };
   }
   if (part.text !== undefined) return { text: part.text, ...(part.thought === true ? { thought: true } : {}) };
   throw new Error(`ADK sent a part the analyst never makes: ${Object.keys(part).join(', ')}`);
@@ -86,7 +117,11 @@ export function forScript(request: LlmRequest): LlmRequest {
     ...request,
     messages: request.messages.map((message) => ({
       ...message,
-      content: message.content.map((part) => ('text' in part && retold.test(part.text) ? { ...part, text: part.text.replace(retold, '$1 $2 tool returned result: ') } : part)),
+      content: message.content.map((part) =>
+        'text' in part && retold.test(part.text)
+          ? { ...part, text: part.text.replace(retold, '$1 $2 tool returned result: ') }
+          : part,
+      ),
     })),
   };
 }
@@ -97,11 +132,21 @@ export function forScript(request: LlmRequest): LlmRequest {
  * reading the declaration would.
  */
 export function toAdkResponse(response: ModelResponse, tools: readonly ToolDeclaration[]): AdkResponse {
-  if (response.errorCode !== undefined) return { errorCode: response.errorCode, errorMessage: response.errorMessage ?? '' };
+  if (response.errorCode !== undefined)
+    return { errorCode: response.errorCode, errorMessage: response.errorMessage ?? '' };
   const parts: GenaiPart[] = (response.content?.parts ?? []).map((part) => {
     if ('functionCall' in part) {
       const { id, name, args } = part.functionCall;
-      return { functionCall: { ...(id === undefined ? {} : { id }), name, args: declaredSpelling(args ?? {}, tools.find((tool) => tool.name === name)) } };
+      return {
+        functionCall: {
+          ...(id === undefined ? {} : { id }),
+          name,
+          args: declaredSpelling(
+            args ?? {},
+            tools.find((tool) => tool.name === name),
+          ),
+        },
+      };
     }
     if ('text' in part) return { text: part.text, ...(part.thought === true ? { thought: true } : {}) };
     throw new Error(`the script answered with a part ADK is not given here: ${Object.keys(part).join(', ')}`);
@@ -114,5 +159,10 @@ function declaredSpelling(args: Record<string, unknown>, tool: ToolDeclaration |
   if (properties === null || typeof properties !== 'object') return args;
   const declared = new Set(Object.keys(properties));
   const camel = (name: string) => name.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
-  return Object.fromEntries(Object.entries(args).map(([key, value]) => [!declared.has(key) && declared.has(camel(key)) ? camel(key) : key, value]));
+  return Object.fromEntries(
+    Object.entries(args).map(([key, value]) => [
+      !declared.has(key) && declared.has(camel(key)) ? camel(key) : key,
+      value,
+    ]),
+  );
 }

@@ -57,7 +57,10 @@ const RESULT_PREFIX = 'reports:result:';
 class ScriptedAnalystLlm extends BaseLlm {
   /** Every call the model answered, in order, with the request as it arrived. */
   readonly seen: AdkCall[] = [];
-  private readonly script = createScriptedModel(analystScript('naive'), { record: false, modelId: 'report-analyst-naive-adk' });
+  private readonly script = createScriptedModel(analystScript('naive'), {
+    record: false,
+    modelId: 'report-analyst-naive-adk',
+  });
 
   constructor() {
     super({ model: 'scripted-report-analyst' });
@@ -109,7 +112,9 @@ function buildAdkAnalyst(reports: readonly Report[], model: BaseLlm, capture: Si
     parameters: z.object({ query: z.string() }),
     execute: ({ query }) => {
       const year = /20\d\d/.exec(query)?.[0];
-      const ids = reports.filter((report) => year === undefined || report.quarter.startsWith(year)).map((report) => report.id);
+      const ids = reports
+        .filter((report) => year === undefined || report.quarter.startsWith(year))
+        .map((report) => report.id);
       return { count: ids.length, ids };
     },
   });
@@ -146,7 +151,9 @@ function buildAdkAnalyst(reports: readonly Report[], model: BaseLlm, capture: Si
         if (value === undefined) missing.push(id);
         else sum += Number(value);
       }
-      return missing.length > 0 ? { error: `not loaded or without ${figure}: ${missing.join(', ')}` } : { figure, sum: Math.round(sum * 10) / 10 };
+      return missing.length > 0
+        ? { error: `not loaded or without ${figure}: ${missing.join(', ')}` }
+        : { figure, sum: Math.round(sum * 10) / 10 };
     },
   });
   const saveResult = new FunctionTool({
@@ -164,7 +171,12 @@ function buildAdkAnalyst(reports: readonly Report[], model: BaseLlm, capture: Si
     parameters: z.object({}),
     execute: (_args, context) => {
       const state = needContext(context).state.toRecord();
-      const results = Object.fromEntries(Object.keys(state).filter((key) => key.startsWith(RESULT_PREFIX)).sort().map((key) => [key.slice(RESULT_PREFIX.length), String(state[key])]));
+      const results = Object.fromEntries(
+        Object.keys(state)
+          .filter((key) => key.startsWith(RESULT_PREFIX))
+          .sort()
+          .map((key) => [key.slice(RESULT_PREFIX.length), String(state[key])]),
+      );
       return { results };
     },
   });
@@ -214,23 +226,37 @@ export async function runAdkAnalyst(reports: readonly Report[]): Promise<{ calls
   const runner = new Runner({ appName: APP, agent: buildAdkAnalyst(reports, model, capture), sessionService });
   const session = await sessionService.createSession({ appName: APP, userId: USER });
   const events: AdkEvent[] = [];
-  for await (const event of runner.runAsync({ userId: USER, sessionId: session.id, newMessage: { role: 'user', parts: [{ text: QUESTION }] } })) {
-    if (event.errorCode !== undefined) throw new Error(`ADK run failed: ${event.errorCode} ${event.errorMessage ?? ''}`);
+  for await (const event of runner.runAsync({
+    userId: USER,
+    sessionId: session.id,
+    newMessage: { role: 'user', parts: [{ text: QUESTION }] },
+  })) {
+    if (event.errorCode !== undefined)
+      throw new Error(`ADK run failed: ${event.errorCode} ${event.errorMessage ?? ''}`);
     events.push(event);
   }
 
   // What the callback caught is what the model was sent: same count, same agents, same requests.
-  if (captured.length !== model.seen.length) throw new Error(`ADK's callback caught ${captured.length} requests, the model answered ${model.seen.length}`);
+  if (captured.length !== model.seen.length)
+    throw new Error(`ADK's callback caught ${captured.length} requests, the model answered ${model.seen.length}`);
   const calls = captured.map((each, index): AdkCall => {
     const seen = model.seen[index];
-    if (seen === undefined || seen.agentName !== each.agentName || JSON.stringify(seen.request) !== JSON.stringify(each.request)) {
+    if (
+      seen === undefined ||
+      seen.agentName !== each.agentName ||
+      JSON.stringify(seen.request) !== JSON.stringify(each.request)
+    ) {
       throw new Error(`call ${index + 1}: the request ADK's callback caught is not the one the model got`);
     }
     return { agentName: each.agentName, request: each.request, response: seen.response };
   });
   const answer = [...events]
     .reverse()
-    .find((event) => event.author === 'analysis_agent' && event.content?.parts?.some((part) => typeof part.text === 'string' && part.thought !== true))
+    .find(
+      (event) =>
+        event.author === 'analysis_agent' &&
+        event.content?.parts?.some((part) => typeof part.text === 'string' && part.thought !== true),
+    )
     ?.content?.parts?.flatMap((part) => (typeof part.text === 'string' && part.thought !== true ? [part.text] : []))
     .join('');
   return { calls, answer: answer ?? '' };
@@ -240,18 +266,38 @@ export async function runAdkAnalyst(reports: readonly Report[]): Promise<{ calls
 export async function priceAdkCalls(calls: readonly AdkCall[], provider: Provider): Promise<AdkProviderCost> {
   const billing = createBilling({ provider, anthropic: false, openai: false });
   const rows = [];
-  for (const call of calls) rows.push(costOfCall({ provider, modelId: PRICED_MODEL[provider] }, await billing.bill(call.request, { agentName: call.agentName }, call.response), DEFAULT_PRICES));
+  for (const call of calls)
+    rows.push(
+      costOfCall(
+        { provider, modelId: PRICED_MODEL[provider] },
+        await billing.bill(call.request, { agentName: call.agentName }, call.response),
+        DEFAULT_PRICES,
+      ),
+    );
   const total = sumCosts(rows);
-  if (total.usd === undefined || total.unpricedCalls > 0) throw new Error(`${total.unpricedCalls} of the ADK run's calls could not be priced under ${provider}:${PRICED_MODEL[provider]}`);
-  return { usd: round(total.usd, 4), promptTokens: total.promptTokens, cacheHitRatio: round(total.cacheHitRatio, 3), calls: total.calls };
+  if (total.usd === undefined || total.unpricedCalls > 0)
+    throw new Error(
+      `${total.unpricedCalls} of the ADK run's calls could not be priced under ${provider}:${PRICED_MODEL[provider]}`,
+    );
+  return {
+    usd: round(total.usd, 4),
+    promptTokens: total.promptTokens,
+    cacheHitRatio: round(total.cacheHitRatio, 3),
+    calls: total.calls,
+  };
 }
 
 /** The @google/adk row: the naive analyst run on ADK, checked for the right answer, billed under every provider. */
 export async function adkAnalystRow(reports: readonly Report[]): Promise<AdkRow> {
   const { calls, answer } = await runAdkAnalyst(reports);
   const expected = expectedAnswer(reports);
-  if (!answer.endsWith(expected)) throw new Error(`the ADK analyst answered wrongly after ${calls.length} calls: ${JSON.stringify(answer)} (expected ${expected})`);
-  const providers = Object.fromEntries(await Promise.all(PROVIDERS.map(async (provider) => [provider, await priceAdkCalls(calls, provider)]))) as Record<Provider, AdkProviderCost>;
+  if (!answer.endsWith(expected))
+    throw new Error(
+      `the ADK analyst answered wrongly after ${calls.length} calls: ${JSON.stringify(answer)} (expected ${expected})`,
+    );
+  const providers = Object.fromEntries(
+    await Promise.all(PROVIDERS.map(async (provider) => [provider, await priceAdkCalls(calls, provider)])),
+  ) as Record<Provider, AdkProviderCost>;
   return { version: await adkVersion(), mode: 'naive', calls: calls.length, answerCorrect: true, providers };
 }
 

@@ -15,7 +15,11 @@ export type Provider = 'anthropic' | 'openai' | 'google';
 export const PROVIDERS: readonly Provider[] = ['anthropic', 'openai', 'google'];
 
 /** The model each provider's bill is priced as: a current mid-range model of each (prices in assets/prices.json). */
-export const PRICED_MODEL: Readonly<Record<Provider, string>> = { anthropic: 'claude-sonnet-4-6', openai: 'gpt-5.1', google: 'gemini-2.5-flash' };
+export const PRICED_MODEL: Readonly<Record<Provider, string>> = {
+  anthropic: 'claude-sonnet-4-6',
+  openai: 'gpt-5.1',
+  google: 'gemini-2.5-flash',
+};
 
 /** Simulated seconds between calls: an agent's step, well inside every cache's lifetime. */
 export const SECONDS_PER_CALL = 5;
@@ -48,5 +52,9 @@ export function createBilling(options: BillingOptions): Billing {
     countTokens: count,
     stepMs: SECONDS_PER_CALL * 1000,
   });
-  return { bodies: simulation.bodies, bill: (request, callOptions, response) => simulation.bill(request, callOptions, response), wrap: (model) => withSimulatedBilling(model, simulation) };
+  return {
+    bodies: simulation.bodies,
+    bill: (request, callOptions, response) => simulation.bill(request, callOptions, response),
+    wrap: (model) => withSimulatedBilling(model, simulation),
+  };
 }

@@ -17,7 +17,8 @@ import { floorUsd, priceAnalyst, priceConversation, type PricedRun } from './cos
 const json = process.argv.includes('--json');
 const turnsFlag = process.argv.indexOf('--turns');
 const turns = turnsFlag === -1 ? TURNS : Number(process.argv[turnsFlag + 1]);
-if (!Number.isInteger(turns) || turns < 10) throw new Error(`--turns wants a whole number ≥ 10, got ${process.argv[turnsFlag + 1]}`);
+if (!Number.isInteger(turns) || turns < 10)
+  throw new Error(`--turns wants a whole number ≥ 10, got ${process.argv[turnsFlag + 1]}`);
 const CHART = '.agentctx/cost-report-analyst.svg';
 const ANALYST_MODES: readonly AnalystMode[] = ['naive', 'paged-system', 'paged'];
 const tty = process.stderr.isTTY === true;
@@ -41,13 +42,31 @@ const inputUsdOf = (total: CostTotal, provider: Provider): number => {
   const price = pricesOf(provider);
   const { tokens } = total;
   const write5m = tokens.cacheWrite - tokens.cacheWrite1h;
-  return (tokens.input * price.input + tokens.cacheRead * (price.cacheRead ?? price.input) + write5m * (price.cacheWrite5m ?? price.input) + tokens.cacheWrite1h * (price.cacheWrite1h ?? price.input)) / 1e6;
+  return (
+    (tokens.input * price.input +
+      tokens.cacheRead * (price.cacheRead ?? price.input) +
+      write5m * (price.cacheWrite5m ?? price.input) +
+      tokens.cacheWrite1h * (price.cacheWrite1h ?? price.input)) /
+    1e6
+  );
 };
 
-function pricesOf(provider: Provider): { input: number; cacheRead?: number; cacheWrite5m?: number; cacheWrite1h?: number } {
-  const found = DEFAULT_TABLE.models.find((model) => model.provider === provider && model.model === PRICED_MODEL[provider]);
+function pricesOf(provider: Provider): {
+  input: number;
+  cacheRead?: number;
+  cacheWrite5m?: number;
+  cacheWrite1h?: number;
+} {
+  const found = DEFAULT_TABLE.models.find(
+    (model) => model.provider === provider && model.model === PRICED_MODEL[provider],
+  );
   if (found?.input === undefined) throw new Error(`no price for ${provider}:${PRICED_MODEL[provider]}`);
-  return { input: found.input, ...(found.cacheRead === undefined ? {} : { cacheRead: found.cacheRead }), ...(found.cacheWrite5m === undefined ? {} : { cacheWrite5m: found.cacheWrite5m }), ...(found.cacheWrite1h === undefined ? {} : { cacheWrite1h: found.cacheWrite1h }) };
+  return {
+    input: found.input,
+    ...(found.cacheRead === undefined ? {} : { cacheRead: found.cacheRead }),
+    ...(found.cacheWrite5m === undefined ? {} : { cacheWrite5m: found.cacheWrite5m }),
+    ...(found.cacheWrite1h === undefined ? {} : { cacheWrite1h: found.cacheWrite1h }),
+  };
 }
 
 const { DEFAULT_PRICES: DEFAULT_TABLE } = await import('agentctx/cost');
@@ -93,7 +112,12 @@ for (const provider of PROVIDERS) {
     naiveOverPaged: round(naiveUsd / pagedUsd, 2),
     pagedOverFloor: round(pagedUsd / floor.usd, 2),
     pagedInputOverFloor: round(inputUsdOf(analyst.paged.total, provider) / floor.usd, 2),
-    analyst: { naive: modeRun(analyst.naive, provider), pagedSystem: modeRun(analyst['paged-system'], provider), paged: modeRun(analyst.paged, provider), floorTokens: floor.tokens },
+    analyst: {
+      naive: modeRun(analyst.naive, provider),
+      pagedSystem: modeRun(analyst['paged-system'], provider),
+      paged: modeRun(analyst.paged, provider),
+      floorTokens: floor.tokens,
+    },
     compaction: Object.fromEntries(MODES.map((mode) => [mode, modeRun(compaction[mode], provider)])),
   };
 }
@@ -122,15 +146,27 @@ await writeFile(
 );
 
 const result = {
-  settings: { reports: REPORT_COUNT, compactionTurns: turns, secondsPerCall: SECONDS_PER_CALL, models: PRICED_MODEL, tokenizer: 'o200k_base (local approximation of each provider)', chart: CHART },
+  settings: {
+    reports: REPORT_COUNT,
+    compactionTurns: turns,
+    secondsPerCall: SECONDS_PER_CALL,
+    models: PRICED_MODEL,
+    tokenizer: 'o200k_base (local approximation of each provider)',
+    chart: CHART,
+  },
   providers,
   adk,
 };
 if (json) {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } else {
-  const lines = [`prompt-caching cost bench: report analyst (${REPORT_COUNT} reports) and a ${turns}-turn conversation, USD per run`, ''];
-  lines.push('provider    model               naive   sys-paged   paged   floor   naive/paged  paged/floor  (input only)  unmarked naive');
+  const lines = [
+    `prompt-caching cost bench: report analyst (${REPORT_COUNT} reports) and a ${turns}-turn conversation, USD per run`,
+    '',
+  ];
+  lines.push(
+    'provider    model               naive   sys-paged   paged   floor   naive/paged  paged/floor  (input only)  unmarked naive',
+  );
   for (const provider of PROVIDERS) {
     const row = providers[provider] as Record<string, number | string>;
     lines.push(
@@ -139,10 +175,19 @@ if (json) {
   }
   lines.push('', `compaction conversation, ${turns} turns: USD (share of the prompt read from the cache)`);
   for (const provider of PROVIDERS) {
-    const compaction = (providers[provider] as { compaction: Record<CompactionMode, { usd: number; cacheHitRatio: number }> }).compaction;
-    lines.push(`${provider.padEnd(11)} ${MODES.map((mode) => `${mode} ${money(compaction[mode].usd, 0)} (${Math.round(compaction[mode].cacheHitRatio * 100)}%)`).join('   ')}`);
+    const compaction = (
+      providers[provider] as { compaction: Record<CompactionMode, { usd: number; cacheHitRatio: number }> }
+    ).compaction;
+    lines.push(
+      `${provider.padEnd(11)} ${MODES.map((mode) => `${mode} ${money(compaction[mode].usd, 0)} (${Math.round(compaction[mode].cacheHitRatio * 100)}%)`).join('   ')}`,
+    );
   }
-  lines.push('', 'error' in adk ? `@google/adk 2.0.0: did not run (${adk.error})` : `@google/adk 2.0.0, naive analyst (its requests priced the same way): ${PROVIDERS.map((provider) => `${provider} ${money(adk.providers[provider]?.usd ?? Number.NaN, 0)}`).join('   ')}`);
+  lines.push(
+    '',
+    'error' in adk
+      ? `@google/adk 2.0.0: did not run (${adk.error})`
+      : `@google/adk 2.0.0, naive analyst (its requests priced the same way): ${PROVIDERS.map((provider) => `${provider} ${money(adk.providers[provider]?.usd ?? Number.NaN, 0)}`).join('   ')}`,
+  );
   lines.push(`chart: ${CHART}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }

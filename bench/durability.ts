@@ -22,7 +22,8 @@ const { values } = parseArgs({
 });
 const positive = (name: 'appends' | 'rounds'): number => {
   const value = Number(values[name]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got ${values[name]}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name} must be a positive integer, got ${values[name]}`);
   return value;
 };
 const appends = positive('appends');
@@ -40,7 +41,12 @@ async function round(synchronous: Setting, folder: string, index: number): Promi
     const start = process.hrtime.bigint();
     for (let i = 0; i < appends; i++) {
       const event = createEvent(
-        { author: 'writer', invocationId: `inv-${i}`, content: { role: 'model', parts: [{ text }] }, actions: { stateDelta: { turn: i, 'user:seen': i } } },
+        {
+          author: 'writer',
+          invocationId: `inv-${i}`,
+          content: { role: 'model', parts: [{ text }] },
+          actions: { stateDelta: { turn: i, 'user:seen': i } },
+        },
         { newId: () => `e-${++id}` },
       );
       await store.appendEvent({ session, event });
@@ -56,7 +62,8 @@ const samples: Record<Setting, number[]> = { normal: [], full: [] };
 try {
   await round('normal', folder, -1); // warm-up: module loading and the first file's creation
   for (let r = 0; r < rounds; r++) {
-    for (const setting of r % 2 === 0 ? SETTINGS : [...SETTINGS].reverse()) samples[setting].push(await round(setting, folder, r));
+    for (const setting of r % 2 === 0 ? SETTINGS : [...SETTINGS].reverse())
+      samples[setting].push(await round(setting, folder, r));
     process.stderr.write(`\rround ${r + 1}/${rounds}`);
   }
   process.stderr.write('\n');
@@ -75,7 +82,11 @@ const result = {
 if (values.json) console.log(JSON.stringify(result));
 else {
   console.log(`SQLite append, WAL mode, ${appends} appends × ${rounds} rounds (medians):`);
-  console.log(`  synchronous=NORMAL  ${result.msPerAppend.normal} ms per append  (${result.appendsPerSecond.normal}/s)  survives a process crash`);
-  console.log(`  synchronous=FULL    ${result.msPerAppend.full} ms per append  (${result.appendsPerSecond.full}/s)  also survives power loss`);
+  console.log(
+    `  synchronous=NORMAL  ${result.msPerAppend.normal} ms per append  (${result.appendsPerSecond.normal}/s)  survives a process crash`,
+  );
+  console.log(
+    `  synchronous=FULL    ${result.msPerAppend.full} ms per append  (${result.appendsPerSecond.full}/s)  also survives power loss`,
+  );
   console.log(`  FULL costs ${result.fullOverNormal}× the time of NORMAL per append`);
 }

@@ -28,10 +28,15 @@ export async function startOwnCluster(): Promise<OwnCluster> {
   if (url === undefined || dir === undefined) throw new Error(`.ci/postgres.sh start printed no cluster: ${started}`);
   const bin = (await readFile(join(dir, 'bin'), 'utf8')).trim();
   // pg_ctl start needs the server's options again (port, socket dir, settings); postmaster.opts keeps the command line.
-  const opts = [...(await readFile(join(dir, 'data/postmaster.opts'), 'utf8')).matchAll(/"([^"]*)"/g)].map((match) => match[1] ?? '');
+  const opts = [...(await readFile(join(dir, 'data/postmaster.opts'), 'utf8')).matchAll(/"([^"]*)"/g)].map(
+    (match) => match[1] ?? '',
+  );
   const serverOptions = opts.slice(opts.indexOf('-D') + 2).join(' ');
   // As root the server runs as the postgres OS user, as .ci/postgres.sh does it.
-  const pgCtl = (...args: string[]) => (process.getuid?.() === 0 ? exec('runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...args]) : exec(join(bin, 'pg_ctl'), args));
+  const pgCtl = (...args: string[]) =>
+    process.getuid?.() === 0
+      ? exec('runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...args])
+      : exec(join(bin, 'pg_ctl'), args);
   const data = join(dir, 'data');
   let running = true;
   return {
@@ -41,7 +46,8 @@ export async function startOwnCluster(): Promise<OwnCluster> {
       running = false;
     },
     start: async () => {
-      if (!running) await pgCtl('-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '30', '-o', serverOptions, 'start');
+      if (!running)
+        await pgCtl('-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '30', '-o', serverOptions, 'start');
       running = true;
     },
     dispose: async () => void (await exec('bash', [SCRIPT, 'stop', dir])),
@@ -57,6 +63,10 @@ function exec(command: string, args: readonly string[]): Promise<string> {
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')} exited with ${String(code)}: ${stderr.trim()}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(stdout)
+        : reject(new Error(`${command} ${args.join(' ')} exited with ${String(code)}: ${stderr.trim()}`)),
+    );
   });
 }

@@ -55,8 +55,15 @@ class FakeLlm extends BaseLlm {
 function systemText(request: LlmRequest): string {
   const instruction: unknown = request.config?.systemInstruction;
   if (typeof instruction === 'string') return instruction;
-  if (instruction !== null && typeof instruction === 'object' && 'parts' in instruction && Array.isArray(instruction.parts)) {
-    return instruction.parts.map((part: { text?: unknown }) => (typeof part.text === 'string' ? part.text : '')).join('');
+  if (
+    instruction !== null &&
+    typeof instruction === 'object' &&
+    'parts' in instruction &&
+    Array.isArray(instruction.parts)
+  ) {
+    return instruction.parts
+      .map((part: { text?: unknown }) => (typeof part.text === 'string' ? part.text : ''))
+      .join('');
   }
   return '';
 }
@@ -70,11 +77,23 @@ export async function createAdkSide(options: { sqlitePath?: string | undefined }
     parameters: z.object({ q: z.string() }),
     execute: async ({ q }) => ({ answer: q }),
   });
-  const agent = new LlmAgent({ name: AGENT_NAME, description: AGENT_DESCRIPTION, instruction: INSTRUCTION, model, tools: [lookup] });
+  const agent = new LlmAgent({
+    name: AGENT_NAME,
+    description: AGENT_DESCRIPTION,
+    instruction: INSTRUCTION,
+    model,
+    tools: [lookup],
+  });
   const sessionService: BaseSessionService =
-    options.sqlitePath === undefined ? new InMemorySessionService() : new DatabaseSessionService(`sqlite://${options.sqlitePath}`);
+    options.sqlitePath === undefined
+      ? new InMemorySessionService()
+      : new DatabaseSessionService(`sqlite://${options.sqlitePath}`);
   const runner = new Runner({ appName: APP_NAME, agent, sessionService });
-  const session: Session = await sessionService.createSession({ appName: APP_NAME, userId: USER_ID, state: { ...INITIAL_STATE } });
+  const session: Session = await sessionService.createSession({
+    appName: APP_NAME,
+    userId: USER_ID,
+    state: { ...INITIAL_STATE },
+  });
   // History timestamps (ms here) lie in the past, 10 ms apart, so the measured turns come after them.
   const start = Date.now() - 1_000_000_000;
 
@@ -82,12 +101,22 @@ export async function createAdkSide(options: { sqlitePath?: string | undefined }
     async append(event: HistoryEvent, index: number): Promise<void> {
       await sessionService.appendEvent({
         session,
-        event: createEvent({ author: event.author, invocationId: `inv${event.turn}`, timestamp: start + index * 10, content: event.content }),
+        event: createEvent({
+          author: event.author,
+          invocationId: `inv${event.turn}`,
+          timestamp: start + index * 10,
+          content: event.content,
+        }),
       });
     },
     async turn(message: string): Promise<number> {
       let yielded = 0;
-      for await (const _event of runner.runAsync({ userId: USER_ID, sessionId: session.id, newMessage: { role: 'user', parts: [{ text: message }] } })) yielded++;
+      for await (const _event of runner.runAsync({
+        userId: USER_ID,
+        sessionId: session.id,
+        newMessage: { role: 'user', parts: [{ text: message }] },
+      }))
+        yielded++;
       return yielded;
     },
     get modelCalls() {

@@ -1,5 +1,14 @@
 // The agentctx side of `npm run bench:runner`: the scenario on agentctx's runner, through the built package.
-import { createEvent, createInMemorySessionStore, createRunner, functionTool, llmAgent, type LlmRequest, type Session, type SessionStore } from 'agentctx';
+import {
+  createEvent,
+  createInMemorySessionStore,
+  createRunner,
+  functionTool,
+  llmAgent,
+  type LlmRequest,
+  type Session,
+  type SessionStore,
+} from 'agentctx';
 import { createScriptedModel } from 'agentctx/models/scripted';
 import { createSqliteSessionStore } from 'agentctx/stores/sqlite';
 import { z } from 'zod';
@@ -19,14 +28,22 @@ import {
   type RequestShape,
 } from './runner-scenario.js';
 
-export async function createAgentctxSide(options: { sqlitePath?: string | undefined; synchronous?: 'normal' | 'full' }): Promise<BenchSide> {
+export async function createAgentctxSide(options: {
+  sqlitePath?: string | undefined;
+  synchronous?: 'normal' | 'full';
+}): Promise<BenchSide> {
   const lookup = functionTool({
     name: TOOL_NAME,
     description: TOOL_DESCRIPTION,
     parameters: z.object({ q: z.string() }),
     execute: async ({ q }) => ({ answer: q }),
   });
-  const agent = llmAgent({ name: AGENT_NAME, description: AGENT_DESCRIPTION, instruction: INSTRUCTION, tools: [lookup] });
+  const agent = llmAgent({
+    name: AGENT_NAME,
+    description: AGENT_DESCRIPTION,
+    instruction: INSTRUCTION,
+    tools: [lookup],
+  });
   let calls = 0;
   let last: LlmRequest | undefined;
   // Answers every call at once and records nothing; the rule only counts calls and keeps a reference to the request.
@@ -45,7 +62,12 @@ export async function createAgentctxSide(options: { sqlitePath?: string | undefi
     { record: false },
   );
   const sessions: SessionStore =
-    options.sqlitePath === undefined ? createInMemorySessionStore() : createSqliteSessionStore({ path: options.sqlitePath, ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }) });
+    options.sqlitePath === undefined
+      ? createInMemorySessionStore()
+      : createSqliteSessionStore({
+          path: options.sqlitePath,
+          ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+        });
   const runner = createRunner({ agents: agent, appName: APP_NAME, sessions, model });
   const session: Session = await runner.createSession({ userId: USER_ID, state: { ...INITIAL_STATE } });
   // History timestamps lie in the past, 10 ms apart, so the measured turns come after them.
@@ -55,7 +77,12 @@ export async function createAgentctxSide(options: { sqlitePath?: string | undefi
     async append(event: HistoryEvent, index: number): Promise<void> {
       await sessions.appendEvent({
         session,
-        event: createEvent({ author: event.author, invocationId: `inv${event.turn}`, timestamp: start + index / 100, content: event.content }),
+        event: createEvent({
+          author: event.author,
+          invocationId: `inv${event.turn}`,
+          timestamp: start + index / 100,
+          content: event.content,
+        }),
       });
     },
     async turn(message: string): Promise<number> {

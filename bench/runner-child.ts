@@ -5,7 +5,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { historyEvents, measuredTurns, turnMessage, WARMUP_TURNS, type BenchSide, type Framework, type RequestShape, type Store } from './runner-scenario.js';
+import {
+  historyEvents,
+  measuredTurns,
+  turnMessage,
+  WARMUP_TURNS,
+  type BenchSide,
+  type Framework,
+  type RequestShape,
+  type Store,
+} from './runner-scenario.js';
 import { median } from './stats.js';
 
 export type ChildResult = {
@@ -31,7 +40,11 @@ function check(condition: boolean, message: string): void {
   if (!condition) throw new Error(`check failed: ${message}`);
 }
 
-async function openSide(framework: Framework, sqlitePath: string | undefined, synchronous?: 'full'): Promise<BenchSide> {
+async function openSide(
+  framework: Framework,
+  sqlitePath: string | undefined,
+  synchronous?: 'full',
+): Promise<BenchSide> {
   if (framework === 'agentctx') {
     const { createAgentctxSide } = await import('./runner-agentctx.js');
     return createAgentctxSide({ sqlitePath, ...(synchronous === undefined ? {} : { synchronous }) });
@@ -74,17 +87,26 @@ async function main(framework: Framework, store: Store, events: number): Promise
       const elapsed = performance.now() - start;
       if (turn >= WARMUP_TURNS) turnTimes.push(elapsed);
       check(yielded >= 1, `turn ${turn} yielded events (${yielded})`);
-      check(side.modelCalls === turn + 1, `the model was called exactly once per turn (turn ${turn}: ${side.modelCalls} calls)`);
+      check(
+        side.modelCalls === turn + 1,
+        `the model was called exactly once per turn (turn ${turn}: ${side.modelCalls} calls)`,
+      );
     }
     const turns = WARMUP_TURNS + reps;
     // Each earlier turn added its user message and the model's answer; the last request holds the history, those and its own message.
     const lastRequest = side.lastRequest();
     check(lastRequest !== undefined, 'the model saw a request');
     const shape = lastRequest as RequestShape;
-    check(shape.messages === events + 2 * (turns - 1) + 1, `last request has ${events + 2 * (turns - 1) + 1} messages (got ${shape.messages})`);
+    check(
+      shape.messages === events + 2 * (turns - 1) + 1,
+      `last request has ${events + 2 * (turns - 1) + 1} messages (got ${shape.messages})`,
+    );
     check(shape.instructionRendered, 'the system text holds the rendered instruction and the description');
     check(shape.toolDeclared, 'the lookup tool is declared');
-    check((await side.storedEvents()) === events + 2 * turns, `the store holds the history plus 2 events per turn (${events + 2 * turns})`);
+    check(
+      (await side.storedEvents()) === events + 2 * turns,
+      `the store holds the history plus 2 events per turn (${events + 2 * turns})`,
+    );
 
     let appendFullSyncMs: number | null | undefined;
     if (framework === 'agentctx' && store === 'sqlite' && events === 100 && dir !== undefined) {
@@ -103,7 +125,11 @@ async function main(framework: Framework, store: Store, events: number): Promise
       appendMs: lastAppends(appendTimes),
       ...(appendFullSyncMs === undefined ? {} : { appendFullSyncMs }),
       turns: reps,
-      turnMs: { median: round(median(turnTimes)), min: round(Math.min(...turnTimes)), max: round(Math.max(...turnTimes)) },
+      turnMs: {
+        median: round(median(turnTimes)),
+        min: round(Math.min(...turnTimes)),
+        max: round(Math.max(...turnTimes)),
+      },
       lastRequest: shape,
       rssMb: mb(memory.rss),
       heapMb: mb(memory.heapUsed),
@@ -114,7 +140,11 @@ async function main(framework: Framework, store: Store, events: number): Promise
 }
 
 const [framework, store, events] = process.argv.slice(2);
-if ((framework !== 'agentctx' && framework !== 'adk') || (store !== 'memory' && store !== 'sqlite') || !Number.isInteger(Number(events))) {
+if (
+  (framework !== 'agentctx' && framework !== 'adk') ||
+  (store !== 'memory' && store !== 'sqlite') ||
+  !Number.isInteger(Number(events))
+) {
   process.stderr.write('usage: runner-child.ts <agentctx|adk> <memory|sqlite> <events>\n');
   process.exit(2);
 }

@@ -41,16 +41,33 @@ const FILLER = 'lorem ipsum dolor sit amet '.repeat(7); // 189 characters
 export function* historyEvents(count: number): Generator<HistoryEvent> {
   let emitted = 0;
   for (let turn = 0; emitted < count; turn++) {
-    const events: HistoryEvent[] = [{ author: 'user', turn, content: { role: 'user', parts: [{ text: `question ${turn}: ${FILLER}` }] } }];
+    const events: HistoryEvent[] = [
+      { author: 'user', turn, content: { role: 'user', parts: [{ text: `question ${turn}: ${FILLER}` }] } },
+    ];
     // A tool turn only where all four of its events fit: a history cut between a call and its response would leave
     // an orphan call, which agentctx answers as interrupted on the next turn (one message more than ADK sends), so
     // the two frameworks would not get the same history. Only the smallest size (10 events) was cut there.
     if (turn % 5 === 4 && count - emitted >= 4) {
       const id = `call_${turn}`;
-      events.push({ author: AGENT_NAME, turn, content: { role: 'model', parts: [{ functionCall: { id, name: TOOL_NAME, args: { q: `q${turn}` } } }] } });
-      events.push({ author: AGENT_NAME, turn, content: { role: 'user', parts: [{ functionResponse: { id, name: TOOL_NAME, response: { answer: `a${turn} ${FILLER}` } } }] } });
+      events.push({
+        author: AGENT_NAME,
+        turn,
+        content: { role: 'model', parts: [{ functionCall: { id, name: TOOL_NAME, args: { q: `q${turn}` } } }] },
+      });
+      events.push({
+        author: AGENT_NAME,
+        turn,
+        content: {
+          role: 'user',
+          parts: [{ functionResponse: { id, name: TOOL_NAME, response: { answer: `a${turn} ${FILLER}` } } }],
+        },
+      });
     }
-    events.push({ author: AGENT_NAME, turn, content: { role: 'model', parts: [{ text: `answer ${turn}: ${FILLER}` }] } });
+    events.push({
+      author: AGENT_NAME,
+      turn,
+      content: { role: 'model', parts: [{ text: `answer ${turn}: ${FILLER}` }] },
+    });
     for (const event of events) {
       if (emitted === count) return;
       emitted++;
@@ -72,7 +89,11 @@ export type RequestShape = {
   toolDeclared: boolean;
 };
 
-export function shapeOf(messages: readonly (readonly object[])[], system: string, toolNames: readonly string[]): RequestShape {
+export function shapeOf(
+  messages: readonly (readonly object[])[],
+  system: string,
+  toolNames: readonly string[],
+): RequestShape {
   let textParts = 0;
   let functionCalls = 0;
   let functionResponses = 0;

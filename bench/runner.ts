@@ -27,14 +27,19 @@ type Run = { framework: Framework; store: Store; events: number };
 type Failure = Run & { error: string };
 
 function runChild(run: Run): ChildResult | Failure {
-  const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', childScript, run.framework, run.store, String(run.events)], {
-    cwd: root,
-    encoding: 'utf8',
-    maxBuffer: 1 << 26,
-  });
+  const child = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', childScript, run.framework, run.store, String(run.events)],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    },
+  );
   const line = child.stdout.split('\n').find((candidate) => candidate.startsWith('RESULT '));
   if (child.status !== 0 || line === undefined) {
-    const error = `${child.stderr}`.trim().split('\n').slice(-6).join('\n') || `exit ${child.status} ${child.signal ?? ''}`;
+    const error =
+      `${child.stderr}`.trim().split('\n').slice(-6).join('\n') || `exit ${child.status} ${child.signal ?? ''}`;
     return { ...run, error };
   }
   return JSON.parse(line.slice('RESULT '.length)) as ChildResult;
@@ -44,7 +49,8 @@ function runChild(run: Run): ChildResult | Failure {
 function timeImport(specifier: string): { ms: number; rssMb: number } {
   const code = `const t = performance.now(); await import(${JSON.stringify(specifier)}); const ms = performance.now() - t; process.stdout.write(JSON.stringify({ ms, rssMb: process.memoryUsage().rss / 1048576 }));`;
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' });
-  if (child.status !== 0) throw new Error(`import('${specifier}') failed: ${child.stderr.trim().split('\n').slice(-3).join(' ')}`);
+  if (child.status !== 0)
+    throw new Error(`import('${specifier}') failed: ${child.stderr.trim().split('\n').slice(-3).join(' ')}`);
   return JSON.parse(child.stdout) as { ms: number; rssMb: number };
 }
 
@@ -65,7 +71,9 @@ const importRssMb = {
   agentctx: round(median(importSamples.agentctx.map((sample) => sample.rssMb)), 1),
   adk: round(median(importSamples.adk.map((sample) => sample.rssMb)), 1),
 };
-progress(`import   agentctx ${importMs.agentctx} ms · adk ${importMs.adk} ms (median of ${IMPORT_RUNS} fresh processes each)`);
+progress(
+  `import   agentctx ${importMs.agentctx} ms · adk ${importMs.adk} ms (median of ${IMPORT_RUNS} fresh processes each)`,
+);
 
 // ---- one child per (framework, store, N), the two frameworks back to back for each size
 const results: (ChildResult | Failure)[] = [];
@@ -78,17 +86,24 @@ for (const store of ['memory', 'sqlite'] as const) {
       results.push(result);
       const label = `${framework.padEnd(8)} ${store.padEnd(6)} ${String(events).padStart(6)}`;
       if (isFailure(result)) progress(`${label} … FAILED: ${result.error}`);
-      else progress(`${label} … ${result.turnMs.median.toFixed(2)} ms/turn (history built in ${(result.buildMs / 1000).toFixed(1)} s, child ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      else
+        progress(
+          `${label} … ${result.turnMs.median.toFixed(2)} ms/turn (history built in ${(result.buildMs / 1000).toFixed(1)} s, child ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+        );
     }
   }
 }
 
 const find = (framework: Framework, store: Store, events: number): ChildResult | undefined => {
-  const found = results.find((result) => result.framework === framework && result.store === store && result.events === events);
+  const found = results.find(
+    (result) => result.framework === framework && result.store === store && result.events === events,
+  );
   return found === undefined || isFailure(found) ? undefined : found;
 };
 const failure = (framework: Framework, store: Store, events: number): Failure | undefined => {
-  const found = results.find((result) => result.framework === framework && result.store === store && result.events === events);
+  const found = results.find(
+    (result) => result.framework === framework && result.store === store && result.events === events,
+  );
   return found !== undefined && isFailure(found) ? found : undefined;
 };
 
@@ -100,12 +115,21 @@ for (const store of ['memory', 'sqlite'] as const) {
     const theirs = find('adk', store, events);
     if (mine === undefined || theirs === undefined) continue;
     if (JSON.stringify(mine.lastRequest) !== JSON.stringify(theirs.lastRequest) || mine.turns !== theirs.turns) {
-      mismatches.push(`${store} ${events}: agentctx ${JSON.stringify(mine.lastRequest)} vs adk ${JSON.stringify(theirs.lastRequest)}`);
+      mismatches.push(
+        `${store} ${events}: agentctx ${JSON.stringify(mine.lastRequest)} vs adk ${JSON.stringify(theirs.lastRequest)}`,
+      );
     }
   }
 }
 
-type Row = { store: Store; events: number; agentctxMs: number | null; adkMs: number | null; ratio: number | null; note?: string };
+type Row = {
+  store: Store;
+  events: number;
+  agentctxMs: number | null;
+  adkMs: number | null;
+  ratio: number | null;
+  note?: string;
+};
 const rows: Row[] = [];
 for (const store of ['memory', 'sqlite'] as const) {
   for (const events of SIZES) {
@@ -134,12 +158,21 @@ const appendMs = {
   adk: sqliteAppend.adk?.appendMs ?? null,
   agentctxSynchronousFull: sqliteAppend.agentctx?.appendFullSyncMs ?? null,
 };
-const rssMb = { agentctx: find('agentctx', 'memory', 10_000)?.rssMb ?? null, adk: find('adk', 'memory', 10_000)?.rssMb ?? null };
+const rssMb = {
+  agentctx: find('agentctx', 'memory', 10_000)?.rssMb ?? null,
+  adk: find('adk', 'memory', 10_000)?.rssMb ?? null,
+};
 
 type Target = { target: string; measured: string; value: number | null; limit: string; pass: boolean | null };
 const quotient = (top: number | null | undefined, bottom: number | null | undefined): number | null =>
   top === null || top === undefined || bottom === null || bottom === undefined || bottom === 0 ? null : top / bottom;
-const target = (description: string, measured: string, value: number | null, limit: number, atLeast: boolean): Target => ({
+const target = (
+  description: string,
+  measured: string,
+  value: number | null,
+  limit: number,
+  atLeast: boolean,
+): Target => ({
   target: description,
   measured,
   value: value === null ? null : round(value, 2),
@@ -149,11 +182,41 @@ const target = (description: string, measured: string, value: number | null, lim
 const memoryRow = (events: number) => rows.find((row) => row.store === 'memory' && row.events === events);
 const sqliteRow = (events: number) => rows.find((row) => row.store === 'sqlite' && row.events === events);
 const targets: Record<string, Target> = {
-  turnAt10k: target('per-turn time at 10,000 events (memory) at most 1/50 of ADK’s', 'ADK ms / agentctx ms', memoryRow(10_000)?.ratio ?? null, 50, true),
-  scalingMemory: target('agentctx per-turn time at 10,000 events at most 5× that at 100 (memory)', 'agentctx ms at 10,000 / at 100', quotient(memoryRow(10_000)?.agentctxMs, memoryRow(100)?.agentctxMs), 5, false),
-  scalingSqlite: target('agentctx per-turn time at 10,000 events at most 5× that at 100 (sqlite)', 'agentctx ms at 10,000 / at 100', quotient(sqliteRow(10_000)?.agentctxMs, sqliteRow(100)?.agentctxMs), 5, false),
-  sqliteAppend: target('SQLite append at least 20× faster per event than ADK’s database store', 'ADK ms / agentctx ms per append', quotient(appendMs.adk, appendMs.agentctx), 20, true),
-  importTime: target('import("agentctx") at most 1/5 of ADK’s import time', 'ADK ms / agentctx ms', quotient(importMs.adk, importMs.agentctx), 5, true),
+  turnAt10k: target(
+    'per-turn time at 10,000 events (memory) at most 1/50 of ADK’s',
+    'ADK ms / agentctx ms',
+    memoryRow(10_000)?.ratio ?? null,
+    50,
+    true,
+  ),
+  scalingMemory: target(
+    'agentctx per-turn time at 10,000 events at most 5× that at 100 (memory)',
+    'agentctx ms at 10,000 / at 100',
+    quotient(memoryRow(10_000)?.agentctxMs, memoryRow(100)?.agentctxMs),
+    5,
+    false,
+  ),
+  scalingSqlite: target(
+    'agentctx per-turn time at 10,000 events at most 5× that at 100 (sqlite)',
+    'agentctx ms at 10,000 / at 100',
+    quotient(sqliteRow(10_000)?.agentctxMs, sqliteRow(100)?.agentctxMs),
+    5,
+    false,
+  ),
+  sqliteAppend: target(
+    'SQLite append at least 20× faster per event than ADK’s database store',
+    'ADK ms / agentctx ms per append',
+    quotient(appendMs.adk, appendMs.agentctx),
+    20,
+    true,
+  ),
+  importTime: target(
+    'import("agentctx") at most 1/5 of ADK’s import time',
+    'ADK ms / agentctx ms',
+    quotient(importMs.adk, importMs.agentctx),
+    5,
+    true,
+  ),
 };
 
 let affinity: string | undefined;
@@ -162,7 +225,9 @@ try {
 } catch {
   affinity = undefined;
 }
-const adkVersion = (JSON.parse(readFileSync(join(root, 'node_modules', '@google', 'adk', 'package.json'), 'utf8')) as { version: string }).version;
+const adkVersion = (
+  JSON.parse(readFileSync(join(root, 'node_modules', '@google', 'adk', 'package.json'), 'utf8')) as { version: string }
+).version;
 const failures = results.filter(isFailure);
 const report = {
   rows,
@@ -171,7 +236,10 @@ const report = {
   rssMb,
   targets,
   ratio: 'adkMs / agentctxMs: how many times less framework time agentctx spends per turn',
-  equivalence: mismatches.length === 0 ? 'last request identical in shape (messages, parts by kind, text characters, rendered instruction, tool) for every (store, N) run by both' : mismatches,
+  equivalence:
+    mismatches.length === 0
+      ? 'last request identical in shape (messages, parts by kind, text characters, rendered instruction, tool) for every (store, N) run by both'
+      : mismatches,
   importRssMb,
   runs: results,
   notes: [
@@ -195,19 +263,32 @@ if (json) {
   process.stdout.write(`${JSON.stringify(report)}\n`);
 } else {
   const out: string[] = [];
-  const ms = (value: number | null): string => (value === null ? '—' : value < 10 ? value.toFixed(2) : value.toFixed(1));
-  out.push(`agentctx runner vs @google/adk ${adkVersion} · same scenario, fake model, one child process per cell · node ${process.version}`);
+  const ms = (value: number | null): string =>
+    value === null ? '—' : value < 10 ? value.toFixed(2) : value.toFixed(1);
+  out.push(
+    `agentctx runner vs @google/adk ${adkVersion} · same scenario, fake model, one child process per cell · node ${process.version}`,
+  );
   out.push('');
   out.push('per-turn framework time (median ms)');
-  out.push(`  ${'store'.padEnd(7)}${'events'.padStart(7)}  ${'agentctx'.padStart(9)}  ${'ADK'.padStart(9)}  ${'ADK/agentctx'.padStart(12)}`);
+  out.push(
+    `  ${'store'.padEnd(7)}${'events'.padStart(7)}  ${'agentctx'.padStart(9)}  ${'ADK'.padStart(9)}  ${'ADK/agentctx'.padStart(12)}`,
+  );
   for (const row of rows) {
-    out.push(`  ${row.store.padEnd(7)}${row.events.toLocaleString('en-US').padStart(7)}  ${ms(row.agentctxMs).padStart(9)}  ${ms(row.adkMs).padStart(9)}  ${(row.ratio === null ? '—' : `${row.ratio}×`).padStart(12)}${row.note === undefined ? '' : '  *'}`);
+    out.push(
+      `  ${row.store.padEnd(7)}${row.events.toLocaleString('en-US').padStart(7)}  ${ms(row.agentctxMs).padStart(9)}  ${ms(row.adkMs).padStart(9)}  ${(row.ratio === null ? '—' : `${row.ratio}×`).padStart(12)}${row.note === undefined ? '' : '  *'}`,
+    );
   }
   for (const row of rows) if (row.note !== undefined) out.push(`  * ${row.store} ${row.events}: ${row.note}`);
   out.push('');
-  out.push(`import        agentctx ${importMs.agentctx} ms · ADK ${importMs.adk} ms   (RSS after import ${importRssMb.agentctx} MB vs ${importRssMb.adk} MB)`);
-  out.push(`SQLite append agentctx ${ms(appendMs.agentctx)} ms (synchronous=full: ${ms(appendMs.agentctxSynchronousFull)} ms) · ADK ${ms(appendMs.adk)} ms   (per event, session of ~100 events)`);
-  out.push(`RSS at end    agentctx ${rssMb.agentctx ?? '—'} MB · ADK ${rssMb.adk ?? '—'} MB   (memory store, 10,000 events)`);
+  out.push(
+    `import        agentctx ${importMs.agentctx} ms · ADK ${importMs.adk} ms   (RSS after import ${importRssMb.agentctx} MB vs ${importRssMb.adk} MB)`,
+  );
+  out.push(
+    `SQLite append agentctx ${ms(appendMs.agentctx)} ms (synchronous=full: ${ms(appendMs.agentctxSynchronousFull)} ms) · ADK ${ms(appendMs.adk)} ms   (per event, session of ~100 events)`,
+  );
+  out.push(
+    `RSS at end    agentctx ${rssMb.agentctx ?? '—'} MB · ADK ${rssMb.adk ?? '—'} MB   (memory store, 10,000 events)`,
+  );
   out.push('');
   out.push('targets');
   for (const item of Object.values(targets)) {
@@ -215,7 +296,11 @@ if (json) {
     out.push(`  ${mark} ${item.target}: ${item.measured} = ${item.value ?? 'n/a'} (target ${item.limit})`);
   }
   out.push('');
-  out.push(mismatches.length === 0 ? 'equivalence: the last request had the same shape in both frameworks for every pair of runs' : `equivalence: MISMATCH\n  ${mismatches.join('\n  ')}`);
+  out.push(
+    mismatches.length === 0
+      ? 'equivalence: the last request had the same shape in both frameworks for every pair of runs'
+      : `equivalence: MISMATCH\n  ${mismatches.join('\n  ')}`,
+  );
   out.push(`wall time ${report.meta.wallSeconds} s`);
   process.stdout.write(`${out.join('\n')}\n`);
 }

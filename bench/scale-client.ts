@@ -14,9 +14,21 @@ export type Workload = 'independent' | 'shared-user' | 'shared-session' | 'mixed
 export const WORKLOADS: readonly Workload[] = ['independent', 'shared-user', 'shared-session', 'mixed'];
 
 /** A turn the server acknowledged: its stream ended with `done`, so every event in it was stored. */
-export type AcknowledgedTurn = { userId: string; sessionId: string; message: string; eventIds: string[]; ms: number; server: number };
+export type AcknowledgedTurn = {
+  userId: string;
+  sessionId: string;
+  message: string;
+  eventIds: string[];
+  ms: number;
+  server: number;
+};
 
-export type ClientResult = { acknowledged: AcknowledgedTurn[]; failed: number; busyRetries: number; unavailableRetries: number };
+export type ClientResult = {
+  acknowledged: AcknowledgedTurn[];
+  failed: number;
+  busyRetries: number;
+  unavailableRetries: number;
+};
 
 /** Which server the clients talk to: `agentctx serve` (its own API), or ADK's API server (`/run_sse`). */
 export type Protocol = 'agentctx' | 'adk';
@@ -25,8 +37,10 @@ export type Protocol = 'agentctx' | 'adk';
 export function planClients(clients: number, turns: number, workload: Workload = 'mixed'): ClientPlan[] {
   return Array.from({ length: clients }, (_, client) => {
     if (workload === 'independent') return { client, userId: `u${client}`, sessionId: `s${client}`, turns };
-    if (workload === 'shared-user') return { client, userId: `u${Math.floor(client / 4)}`, sessionId: `s${client}`, turns };
-    if (workload === 'shared-session') return { client, userId: `u${Math.floor(client / 2)}`, sessionId: `s${client - (client % 2)}`, turns };
+    if (workload === 'shared-user')
+      return { client, userId: `u${Math.floor(client / 4)}`, sessionId: `s${client}`, turns };
+    if (workload === 'shared-session')
+      return { client, userId: `u${Math.floor(client / 2)}`, sessionId: `s${client - (client % 2)}`, turns };
     const owner = client % 4 === 1 ? client - 1 : client;
     return { client, userId: `u${Math.floor(client / 4)}`, sessionId: `s${owner}`, turns };
   });
@@ -36,7 +50,12 @@ export function planClients(clients: number, turns: number, workload: Workload =
  * Runs a client's turns. A turn refused because its session is busy on that server is tried again; a turn whose
  * server died or answered with an error is counted as failed (never acknowledged) and the client goes on.
  */
-export async function runClient(plan: ClientPlan, servers: readonly ServerProcess[], onTurn: () => void, protocol: Protocol = 'agentctx'): Promise<ClientResult> {
+export async function runClient(
+  plan: ClientPlan,
+  servers: readonly ServerProcess[],
+  onTurn: () => void,
+  protocol: Protocol = 'agentctx',
+): Promise<ClientResult> {
   const result: ClientResult = { acknowledged: [], failed: 0, busyRetries: 0, unavailableRetries: 0 };
   for (let turn = 0; turn < plan.turns; turn++) {
     const message = `client ${plan.client} turn ${turn}`;
@@ -45,7 +64,10 @@ export async function runClient(plan: ClientPlan, servers: readonly ServerProces
       const pick = alive[(plan.client + turn + attempt) % alive.length];
       if (pick === undefined) throw new Error('no server left alive');
       const started = performance.now();
-      const outcome = protocol === 'adk' ? await runAdkTurn(pick.server.url, plan, message) : await runTurn(pick.server.url, plan, message);
+      const outcome =
+        protocol === 'adk'
+          ? await runAdkTurn(pick.server.url, plan, message)
+          : await runTurn(pick.server.url, plan, message);
       if (outcome === 'busy' && attempt < 50) {
         result.busyRetries += 1;
         await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
@@ -57,7 +79,15 @@ export async function runClient(plan: ClientPlan, servers: readonly ServerProces
         await new Promise((resolve) => setTimeout(resolve, 500 + Math.random() * 500));
         continue;
       }
-      if (Array.isArray(outcome)) result.acknowledged.push({ userId: plan.userId, sessionId: plan.sessionId, message, eventIds: outcome, ms: performance.now() - started, server: pick.index });
+      if (Array.isArray(outcome))
+        result.acknowledged.push({
+          userId: plan.userId,
+          sessionId: plan.sessionId,
+          message,
+          eventIds: outcome,
+          ms: performance.now() - started,
+          server: pick.index,
+        });
       else result.failed += 1;
       break;
     }
@@ -67,7 +97,11 @@ export async function runClient(plan: ClientPlan, servers: readonly ServerProces
 }
 
 /** The stored events' ids, in stream order; `busy` for a 409; `unavailable` for a 503 (nothing ran); `failed` for anything else. */
-async function runTurn(base: string, plan: ClientPlan, message: string): Promise<string[] | 'busy' | 'unavailable' | 'failed'> {
+async function runTurn(
+  base: string,
+  plan: ClientPlan,
+  message: string,
+): Promise<string[] | 'busy' | 'unavailable' | 'failed'> {
   try {
     const response = await fetch(`${base}/apps/${APP}/users/${plan.userId}/sessions/${plan.sessionId}/run`, {
       method: 'POST',
@@ -109,7 +143,12 @@ async function runAdkTurn(base: string, plan: ClientPlan, message: string): Prom
     const response = await fetch(`${base}/run_sse`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ appName: APP, userId: plan.userId, sessionId: plan.sessionId, newMessage: { role: 'user', parts: [{ text: message }] } }),
+      body: JSON.stringify({
+        appName: APP,
+        userId: plan.userId,
+        sessionId: plan.sessionId,
+        newMessage: { role: 'user', parts: [{ text: message }] },
+      }),
     });
     if (response.status !== 200 || response.body === null) {
       await response.body?.cancel();

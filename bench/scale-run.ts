@@ -3,7 +3,15 @@ import pg from 'pg';
 import { createPostgresSessionStore } from 'agentctx/stores/postgres';
 import { planClients, runClient, type AcknowledgedTurn, type ClientPlan, type Workload } from './scale-client.js';
 import type { SessionStore } from 'agentctx';
-import { freshDatabase, startAdkServer, startFloorServer, startServer, stopServer, type ServerProcess, type StateWrites } from './scale-servers.js';
+import {
+  freshDatabase,
+  startAdkServer,
+  startFloorServer,
+  startServer,
+  stopServer,
+  type ServerProcess,
+  type StateWrites,
+} from './scale-servers.js';
 import { verify, type Verification } from './scale-verify.js';
 import { commandCpuMs, machineBusyMs, processCpuMs } from './cpu-time.js';
 import { median } from './stats.js';
@@ -71,14 +79,18 @@ export type ScaleResult = Verification & {
  * acknowledging only stored events, one by one, puts on any server.
  */
 export async function runFloor(
-  options: Pick<ScaleOptions, 'servers' | 'clients' | 'turns' | 'workload' | 'warmupTurns' | 'postgres'> & { durable?: boolean },
+  options: Pick<ScaleOptions, 'servers' | 'clients' | 'turns' | 'workload' | 'warmupTurns' | 'postgres'> & {
+    durable?: boolean;
+  },
 ): Promise<Pick<ScaleResult, 'turnsPerSecond' | 'p50Ms' | 'p99Ms' | 'failedTurns' | 'lostEvents' | 'cpuMsPerTurn'>> {
   const database = options.durable === true ? await freshDatabase(options.postgres) : undefined;
   const servers: ServerProcess[] = [];
   try {
     // The first durable server makes the tables; the others find them.
     servers.push(await startFloorServer(database?.url));
-    servers.push(...(await Promise.all(Array.from({ length: options.servers - 1 }, () => startFloorServer(database?.url)))));
+    servers.push(
+      ...(await Promise.all(Array.from({ length: options.servers - 1 }, () => startFloorServer(database?.url)))),
+    );
     const plans = planClients(options.clients, options.turns, options.workload);
     const warmups = await Promise.all(warmupPlans(options).map((plan) => runClient(plan, servers, () => {})));
     const cpuBefore = { machine: machineBusyMs(), servers: serversCpuMs(servers), postgres: commandCpuMs('postgres') };
@@ -88,7 +100,10 @@ export async function runFloor(
     const cpuAfter = { machine: machineBusyMs(), servers: serversCpuMs(servers), postgres: commandCpuMs('postgres') };
     const latencies = results.flatMap((result) => result.acknowledged.map((turn) => turn.ms)).sort((a, b) => a - b);
     // The durable floor's events, counted in the database: every acknowledged one must be there.
-    const acknowledgedEvents = [...warmups, ...results].reduce((sum, result) => sum + result.acknowledged.reduce((events, turn) => events + turn.eventIds.length, 0), 0);
+    const acknowledgedEvents = [...warmups, ...results].reduce(
+      (sum, result) => sum + result.acknowledged.reduce((events, turn) => events + turn.eventIds.length, 0),
+      0,
+    );
     const storedEvents = database === undefined ? acknowledgedEvents : await countRows(database.url, 'floor_events');
     return {
       turnsPerSecond: round(latencies.length / seconds),
@@ -99,7 +114,9 @@ export async function runFloor(
       cpuMsPerTurn: {
         machine: perTurn(cpuBefore.machine, cpuAfter.machine, latencies.length),
         servers: perTurn(cpuBefore.servers, cpuAfter.servers, latencies.length),
-        ...(database === undefined ? {} : { postgres: perTurn(cpuBefore.postgres, cpuAfter.postgres, latencies.length) }),
+        ...(database === undefined
+          ? {}
+          : { postgres: perTurn(cpuBefore.postgres, cpuAfter.postgres, latencies.length) }),
       },
     };
   } finally {
@@ -112,29 +129,47 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
   const database = await freshDatabase(options.postgres);
   if (options.restartPostgresAt !== undefined && database.restart === undefined) {
     await database.drop();
-    throw new Error('restarting PostgreSQL needs a cluster of the run’s own: leave out --postgres (and TEST_POSTGRES_URL)');
+    throw new Error(
+      'restarting PostgreSQL needs a cluster of the run’s own: leave out --postgres (and TEST_POSTGRES_URL)',
+    );
   }
   const servers: ServerProcess[] = [];
   try {
     const adk = options.framework === 'adk';
-    const nodeArgs = options.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
-    const start = (first: boolean) => (adk ? startAdkServer(database.url, first, nodeArgs) : startServer(database.url, nodeArgs, options.stateWrites));
+    const nodeArgs =
+      options.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
+    const start = (first: boolean) =>
+      adk ? startAdkServer(database.url, first, nodeArgs) : startServer(database.url, nodeArgs, options.stateWrites);
     // The first server migrates the new database (ADK's: creates its tables); the others find it ready.
     servers.push(await start(true));
     servers.push(...(await Promise.all(Array.from({ length: options.servers - 1 }, () => start(false)))));
     const plans = planClients(options.clients, options.turns, options.workload);
     const store = adk ? adkSessionReader(servers) : createPostgresSessionStore({ url: database.url });
     for (const plan of plans) {
-      if ((await store.getSession({ appName: 'scale', userId: plan.userId, sessionId: plan.sessionId })) !== undefined) continue;
+      if ((await store.getSession({ appName: 'scale', userId: plan.userId, sessionId: plan.sessionId })) !== undefined)
+        continue;
       // One at a time: ADK's first session of a user races on its user_states row when made concurrently.
-      if (adk) await fetch(`${(servers[0] as ServerProcess).url}/apps/scale/users/${plan.userId}/sessions/${plan.sessionId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      if (adk)
+        await fetch(`${(servers[0] as ServerProcess).url}/apps/scale/users/${plan.userId}/sessions/${plan.sessionId}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
       else await store.createSession({ appName: 'scale', userId: plan.userId, sessionId: plan.sessionId });
     }
     // Warm-up turns on sessions of their own (made like the others), then the count of conflicts they retried, to leave out.
     const warmup = warmupPlans(options);
     // Two clients of a shared session share one plan's session: made once.
-    for (const plan of warmup.filter((each, index) => warmup.findIndex((other) => other.sessionId === each.sessionId && other.userId === each.userId) === index)) {
-      if (adk) await fetch(`${(servers[0] as ServerProcess).url}/apps/scale/users/${plan.userId}/sessions/${plan.sessionId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    for (const plan of warmup.filter(
+      (each, index) =>
+        warmup.findIndex((other) => other.sessionId === each.sessionId && other.userId === each.userId) === index,
+    )) {
+      if (adk)
+        await fetch(`${(servers[0] as ServerProcess).url}/apps/scale/users/${plan.userId}/sessions/${plan.sessionId}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
       else await store.createSession({ appName: 'scale', userId: plan.userId, sessionId: plan.sessionId });
     }
     await Promise.all(warmup.map((plan) => runClient(plan, servers, () => {}, adk ? 'adk' : 'agentctx')));
@@ -151,7 +186,12 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
     const onTurn = () => {
       done += 1;
       options.progress?.(done, planned);
-      if (restarted === undefined && options.restartPostgresAt !== undefined && done >= planned * options.restartPostgresAt) restarted = database.restart?.();
+      if (
+        restarted === undefined &&
+        options.restartPostgresAt !== undefined &&
+        done >= planned * options.restartPostgresAt
+      )
+        restarted = database.restart?.();
       if (!killed && options.killAt !== undefined && done >= planned * options.killAt) {
         killed = true;
         const victim = servers[0] as ServerProcess;
@@ -176,7 +216,9 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
       turnsPerSecond: round(acknowledged.length / seconds),
       p50Ms: round(median(latencies)),
       p99Ms: round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? 0),
-      conflictsRetried: [...conflicts.values()].reduce((sum, count) => sum + count, 0) - [...warmupConflicts.values()].reduce((sum, count) => sum + count, 0),
+      conflictsRetried:
+        [...conflicts.values()].reduce((sum, count) => sum + count, 0) -
+        [...warmupConflicts.values()].reduce((sum, count) => sum + count, 0),
       mostAttempts: Math.max(0, ...attempts.values()),
       busyRetries: results.reduce((sum, result) => sum + result.busyRetries, 0),
       unavailableRetries: results.reduce((sum, result) => sum + result.unavailableRetries, 0),
@@ -215,7 +257,9 @@ async function countRows(url: string, table: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return Number((await client.query<{ count: string }>(`SELECT count(*) AS count FROM ${table}`)).rows[0]?.count ?? 0);
+    return Number(
+      (await client.query<{ count: string }>(`SELECT count(*) AS count FROM ${table}`)).rows[0]?.count ?? 0,
+    );
   } finally {
     await client.end();
   }
@@ -229,7 +273,11 @@ function perTurn(before: number | undefined, after: number | undefined, turns: n
 function warmupPlans(options: Pick<ScaleOptions, 'clients' | 'workload' | 'warmupTurns'>): ClientPlan[] {
   const turns = options.warmupTurns ?? 0;
   if (turns === 0) return [];
-  return planClients(options.clients, turns, options.workload).map((plan) => ({ ...plan, userId: `warmup-${plan.userId}`, sessionId: `warmup-${plan.sessionId}` }));
+  return planClients(options.clients, turns, options.workload).map((plan) => ({
+    ...plan,
+    userId: `warmup-${plan.userId}`,
+    sessionId: `warmup-${plan.sessionId}`,
+  }));
 }
 
 // What the verifier reads of a session, from ADK's own API (GET …/sessions/{id}: its events and merged state), so ADK
@@ -247,12 +295,19 @@ function adkSessionReader(servers: readonly ServerProcess[]): SessionStore {
 }
 
 // The last count each server reported; a killed server keeps the count it had when it last answered.
-async function pollConflicts(servers: readonly ServerProcess[], conflicts: Map<number, number>, mostAttempts?: Map<number, number>): Promise<void> {
+async function pollConflicts(
+  servers: readonly ServerProcess[],
+  conflicts: Map<number, number>,
+  mostAttempts?: Map<number, number>,
+): Promise<void> {
   await Promise.all(
     servers.map(async (server, index) => {
       if (!server.alive) return;
       try {
-        const health = (await (await fetch(`${server.url}/healthz`)).json()) as { conflictsRetried: number; mostAttempts?: number };
+        const health = (await (await fetch(`${server.url}/healthz`)).json()) as {
+          conflictsRetried: number;
+          mostAttempts?: number;
+        };
         conflicts.set(index, health.conflictsRetried);
         mostAttempts?.set(index, health.mostAttempts ?? 0);
       } catch {

@@ -18,9 +18,14 @@ export type Database = {
  * `.ci/postgres.sh` (which it may restart, and stops again in `drop`).
  */
 export async function freshDatabase(base: string | undefined): Promise<Database> {
-  const cluster = base === undefined ? await startOwnCluster().catch((error: unknown) => {
-    throw new Error(`no PostgreSQL: pass --postgres <url> (or set TEST_POSTGRES_URL), or run as root so .ci/postgres.sh can start one (${error instanceof Error ? error.message : String(error)})`);
-  }) : undefined;
+  const cluster =
+    base === undefined
+      ? await startOwnCluster().catch((error: unknown) => {
+          throw new Error(
+            `no PostgreSQL: pass --postgres <url> (or set TEST_POSTGRES_URL), or run as root so .ci/postgres.sh can start one (${error instanceof Error ? error.message : String(error)})`,
+          );
+        })
+      : undefined;
   const server = base ?? (cluster as OwnCluster).url;
   const name = `agentctx_scale_${process.pid}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: server });
@@ -54,11 +59,26 @@ export type StateWrites = 'read-modify-write' | 'operations';
 export type ServerProcess = { url: string; child: ChildProcess; alive: boolean };
 
 /** Starts `agentctx serve` with the bench agent (its counts written as `stateWrites` says) on `store`, and resolves once it prints the URL it listens on. */
-export function startServer(store: string, nodeArgs: readonly string[] = [], stateWrites: StateWrites = 'read-modify-write'): Promise<ServerProcess> {
+export function startServer(
+  store: string,
+  nodeArgs: readonly string[] = [],
+  stateWrites: StateWrites = 'read-modify-write',
+): Promise<ServerProcess> {
   const agent = stateWrites === 'operations' ? 'scale-agent-ops.mjs' : 'scale-agent.mjs';
   const child = spawn(
     process.execPath,
-    [...nodeArgs, `${root}bin/agentctx.js`, 'serve', `${root}bench/${agent}`, '--store', store, '--port', '0', '--model', `scripted:${root}bench/scale-script.yaml`],
+    [
+      ...nodeArgs,
+      `${root}bin/agentctx.js`,
+      'serve',
+      `${root}bench/${agent}`,
+      '--store',
+      store,
+      '--port',
+      '0',
+      '--model',
+      `scripted:${root}bench/scale-script.yaml`,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   return listening(child, 'agentctx serve');
@@ -69,7 +89,11 @@ export function startServer(store: string, nodeArgs: readonly string[] = [], sta
  * database `url`; `init` creates ADK's tables first, which one process must do alone.
  */
 export function startAdkServer(url: string, init: boolean, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, `${root}bench/throughput-adk-server.mjs`, url, ...(init ? ['--init'] : [])], { stdio: ['ignore', 'pipe', 'pipe'], env: withoutMikroOrm() });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, `${root}bench/throughput-adk-server.mjs`, url, ...(init ? ['--init'] : [])],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: withoutMikroOrm() },
+  );
   return listening(child, 'ADK api server');
 }
 

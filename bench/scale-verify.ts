@@ -17,8 +17,19 @@ export type Verification = {
   lostUpdates: number;
 };
 
-export async function verify(store: SessionStore, plans: readonly ClientPlan[], acknowledged: readonly AcknowledgedTurn[]): Promise<Verification> {
-  const result: Verification = { lostEvents: 0, duplicatedEvents: 0, outOfOrder: 0, counterMismatches: 0, countedTurns: 0, lostUpdates: 0 };
+export async function verify(
+  store: SessionStore,
+  plans: readonly ClientPlan[],
+  acknowledged: readonly AcknowledgedTurn[],
+): Promise<Verification> {
+  const result: Verification = {
+    lostEvents: 0,
+    duplicatedEvents: 0,
+    outOfOrder: 0,
+    counterMismatches: 0,
+    countedTurns: 0,
+    lostUpdates: 0,
+  };
   const sessionKeys = new Map(plans.map((plan) => [`${plan.userId}/${plan.sessionId}`, plan]));
   const positions = new Map<string, Map<string, number>>();
   const counted = new Map<string, number>();
@@ -33,18 +44,28 @@ export async function verify(store: SessionStore, plans: readonly ClientPlan[], 
     });
     positions.set(`${plan.userId}/${plan.sessionId}`, seen);
     // A call a killed server left open may be answered later as interrupted (docs/runner.md): that counted nothing.
-    const counts = (part: Part) => 'functionResponse' in part && part.functionResponse.name === 'count_turn' && !String(part.functionResponse.response?.['error'] ?? '').startsWith('interrupted:');
+    const counts = (part: Part) =>
+      'functionResponse' in part &&
+      part.functionResponse.name === 'count_turn' &&
+      !String(part.functionResponse.response?.['error'] ?? '').startsWith('interrupted:');
     const responses = events.filter((event) => event.content?.parts.some(counts)).length;
     counted.set(plan.userId, (counted.get(plan.userId) ?? 0) + responses);
     result.countedTurns += responses;
     if (session !== undefined) states.set(plan.userId, session.state);
     const messages = new Map<string, number>();
     for (const event of events) {
-      const text = event.author === 'user' ? event.content?.parts.find((part): part is { text: string } => 'text' in part)?.text : undefined;
+      const text =
+        event.author === 'user'
+          ? event.content?.parts.find((part): part is { text: string } => 'text' in part)?.text
+          : undefined;
       if (text !== undefined) messages.set(text, (messages.get(text) ?? 0) + 1);
     }
     for (const turn of acknowledged) {
-      if (`${turn.userId}/${turn.sessionId}` === `${plan.userId}/${plan.sessionId}` && (messages.get(turn.message) ?? 0) > 1) result.duplicatedEvents += 1;
+      if (
+        `${turn.userId}/${turn.sessionId}` === `${plan.userId}/${plan.sessionId}` &&
+        (messages.get(turn.message) ?? 0) > 1
+      )
+        result.duplicatedEvents += 1;
     }
   }
   for (const turn of acknowledged) {

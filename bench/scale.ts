@@ -21,7 +21,8 @@ const { values } = parseArgs({
 });
 const count = (name: 'servers' | 'clients' | 'turns') => {
   const value = Number(values[name]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got ${values[name]}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name} must be a positive integer, got ${values[name]}`);
   return value;
 };
 const servers = count('servers');
@@ -38,22 +39,58 @@ const result = await runScale({
   turns: count('turns'),
   killAt: values['no-kill'] ? undefined : Number(values['kill-at']),
   // A restart needs a cluster of the run's own, never a server given by URL.
-  postgres: values['restart-postgres'] !== undefined ? undefined : (values.postgres ?? process.env['AGENTCTX_POSTGRES_URL'] ?? process.env['TEST_POSTGRES_URL']),
+  postgres:
+    values['restart-postgres'] !== undefined
+      ? undefined
+      : (values.postgres ?? process.env['AGENTCTX_POSTGRES_URL'] ?? process.env['TEST_POSTGRES_URL']),
   restartPostgresAt: values['restart-postgres'] === undefined ? undefined : Number(values['restart-postgres']),
   progress: bar,
 });
 if (!values.json && process.stderr.isTTY) process.stderr.write('\n');
-const passed = result.lostEvents === 0 && result.duplicatedEvents === 0 && result.outOfOrder === 0 && result.counterMismatches === 0;
+const passed =
+  result.lostEvents === 0 && result.duplicatedEvents === 0 && result.outOfOrder === 0 && result.counterMismatches === 0;
 if (values.json) {
   // The agreed keys first, then the rest of the measurements.
-  const { turnsPerSecond, p50Ms, p99Ms, conflictsRetried, acknowledgedTurns, lostEvents, duplicatedEvents, counterMismatches, serverKilled, ...rest } = result;
-  console.log(JSON.stringify({ turnsPerSecond, p50Ms, p99Ms, conflictsRetried, acknowledgedTurns, lostEvents, duplicatedEvents, counterMismatches, serverKilled, ...rest }));
+  const {
+    turnsPerSecond,
+    p50Ms,
+    p99Ms,
+    conflictsRetried,
+    acknowledgedTurns,
+    lostEvents,
+    duplicatedEvents,
+    counterMismatches,
+    serverKilled,
+    ...rest
+  } = result;
+  console.log(
+    JSON.stringify({
+      turnsPerSecond,
+      p50Ms,
+      p99Ms,
+      conflictsRetried,
+      acknowledgedTurns,
+      lostEvents,
+      duplicatedEvents,
+      counterMismatches,
+      serverKilled,
+      ...rest,
+    }),
+  );
 } else {
-  console.log(`scale: ${servers} servers on one PostgreSQL, ${values.clients} clients × ${values.turns} turns (groups of 4 clients share a user; 2 of each group share a session)`);
-  console.log(`  acknowledged turns   ${result.acknowledgedTurns} of ${result.plannedTurns} (${result.failedTurns} failed${result.serverKilled ? `, server 0 killed with SIGKILL after serving ${result.acknowledgedByKilled}` : ''}${result.postgresRestarted ? ', PostgreSQL restarted' : ''})`);
+  console.log(
+    `scale: ${servers} servers on one PostgreSQL, ${values.clients} clients × ${values.turns} turns (groups of 4 clients share a user; 2 of each group share a session)`,
+  );
+  console.log(
+    `  acknowledged turns   ${result.acknowledgedTurns} of ${result.plannedTurns} (${result.failedTurns} failed${result.serverKilled ? `, server 0 killed with SIGKILL after serving ${result.acknowledgedByKilled}` : ''}${result.postgresRestarted ? ', PostgreSQL restarted' : ''})`,
+  );
   console.log(`  throughput           ${result.turnsPerSecond} turns/s over ${result.seconds} s`);
   console.log(`  turn latency         p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
-  console.log(`  conflicts retried    ${result.conflictsRetried} in the runners; ${result.busyRetries} turns re-sent because their session was busy, ${result.unavailableRetries} after a 503`);
-  console.log(`  verification         lost ${result.lostEvents}, duplicated ${result.duplicatedEvents}, out of order ${result.outOfOrder}, counter mismatches ${result.counterMismatches} (${result.countedTurns} turns counted) → ${passed ? 'PASS' : 'FAIL'}`);
+  console.log(
+    `  conflicts retried    ${result.conflictsRetried} in the runners; ${result.busyRetries} turns re-sent because their session was busy, ${result.unavailableRetries} after a 503`,
+  );
+  console.log(
+    `  verification         lost ${result.lostEvents}, duplicated ${result.duplicatedEvents}, out of order ${result.outOfOrder}, counter mismatches ${result.counterMismatches} (${result.countedTurns} turns counted) → ${passed ? 'PASS' : 'FAIL'}`,
+  );
 }
 process.exitCode = passed ? 0 : 1;

@@ -34,7 +34,12 @@ const countTurnTool = new FunctionTool({
   parameters: z.object({ turn: z.string() }),
   execute: async (args, context) => countTurn(args, context),
 });
-const agent = new LlmAgent({ name: 'scale', instruction: 'Count every turn, then confirm it.', model: new CountingLlm(), tools: [countTurnTool] });
+const agent = new LlmAgent({
+  name: 'scale',
+  instruction: 'Count every turn, then confirm it.',
+  model: new CountingLlm(),
+  tools: [countTurnTool],
+});
 
 const sessionService = new DatabaseSessionService(url);
 if (process.argv.includes('--init')) await sessionService.init();
@@ -44,7 +49,10 @@ const server = new AdkApiServer({
   port: 0,
   sessionService,
   logLevel: 3,
-  agentLoader: { listAgents: async () => ['scale'], getAgentFile: async () => ({ load: async () => agent, [dispose]: async () => undefined }) },
+  agentLoader: {
+    listAgents: async () => ['scale'],
+    getAgentFile: async () => ({ load: async () => agent, [dispose]: async () => undefined }),
+  },
 });
 // ADK prints banners with console.log: keep stdout for the one line the benchmark reads.
 const log = console.log;

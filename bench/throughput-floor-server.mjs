@@ -12,8 +12,12 @@ import pg from 'pg';
 const url = process.argv[2];
 const pool = url === undefined ? undefined : new pg.Pool({ connectionString: url, max: 10 });
 if (pool !== undefined) {
-  await pool.query(`CREATE TABLE IF NOT EXISTS floor_sessions (session_id TEXT PRIMARY KEY, revision INTEGER NOT NULL)`);
-  await pool.query(`CREATE TABLE IF NOT EXISTS floor_events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, event_json TEXT NOT NULL, PRIMARY KEY (session_id, seq))`);
+  await pool.query(
+    `CREATE TABLE IF NOT EXISTS floor_sessions (session_id TEXT PRIMARY KEY, revision INTEGER NOT NULL)`,
+  );
+  await pool.query(
+    `CREATE TABLE IF NOT EXISTS floor_events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, event_json TEXT NOT NULL, PRIMARY KEY (session_id, seq))`,
+  );
 }
 // Named, so each connection parses them once, as agentctx's driver does.
 const HEAD = { name: 'floor-head', text: 'SELECT revision FROM floor_sessions WHERE session_id = $1' };
@@ -24,7 +28,15 @@ const APPEND = {
 };
 
 const pause = () => new Promise((resolve) => setImmediate(resolve));
-const event = (id, author, content) => JSON.stringify({ id, invocationId: 'e-floor', author, timestamp: Date.now() / 1000, content, actions: { stateDelta: {}, artifactDelta: {} } });
+const event = (id, author, content) =>
+  JSON.stringify({
+    id,
+    invocationId: 'e-floor',
+    author,
+    timestamp: Date.now() / 1000,
+    content,
+    actions: { stateDelta: {}, artifactDelta: {} },
+  });
 
 const server = http.createServer(async (request, response) => {
   let body = '';
@@ -37,8 +49,16 @@ const server = http.createServer(async (request, response) => {
     const turn = crypto.randomUUID();
     const events = [
       event(`${turn}-1`, 'user', { role: 'user', parts: [{ text: String(message) }] }),
-      event(`${turn}-2`, 'scale', { role: 'model', parts: [{ functionCall: { id: 'call-1', name: 'count_turn', args: { turn: 'this turn' } } }] }),
-      event(`${turn}-3`, 'scale', { role: 'user', parts: [{ functionResponse: { id: 'call-1', name: 'count_turn', response: { counted: 'this turn', userTurns: 1 } } }] }),
+      event(`${turn}-2`, 'scale', {
+        role: 'model',
+        parts: [{ functionCall: { id: 'call-1', name: 'count_turn', args: { turn: 'this turn' } } }],
+      }),
+      event(`${turn}-3`, 'scale', {
+        role: 'user',
+        parts: [
+          { functionResponse: { id: 'call-1', name: 'count_turn', response: { counted: 'this turn', userTurns: 1 } } },
+        ],
+      }),
       event(`${turn}-4`, 'scale', { role: 'model', parts: [{ text: 'counted' }] }),
     ];
     for (const each of events) {
@@ -53,4 +73,6 @@ const server = http.createServer(async (request, response) => {
   }
 });
 server.listen(0, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${server.address().port}`));
-process.on('SIGTERM', () => server.close(() => pool === undefined ? process.exit(0) : pool.end().then(() => process.exit(0))));
+process.on('SIGTERM', () =>
+  server.close(() => (pool === undefined ? process.exit(0) : pool.end().then(() => process.exit(0)))),
+);

@@ -111,9 +111,16 @@ function parameterSchema(server: string, spec: string): Record<string, unknown> 
     const [rawName = '', type = 's'] = item.split(':');
     const name = rawName.replace('*', '');
     if (rawName.endsWith('*')) required.push(name);
-    const description = PARAMETER_TEXT[name] ?? `The ${name.replace(/_/g, ' ')}${server === 'github' ? '' : ` (${server})`}.`;
+    const description =
+      PARAMETER_TEXT[name] ?? `The ${name.replace(/_/g, ' ')}${server === 'github' ? '' : ` (${server})`}.`;
     properties[name] =
-      type === 'n' ? { type: 'integer', description } : type === 'b' ? { type: 'boolean', description } : type === 'a' ? { type: 'array', items: { type: 'string' }, description } : { type: 'string', description };
+      type === 'n'
+        ? { type: 'integer', description }
+        : type === 'b'
+          ? { type: 'boolean', description }
+          : type === 'a'
+            ? { type: 'array', items: { type: 'string' }, description }
+            : { type: 'string', description };
   }
   return { type: 'object', properties, ...(required.length === 0 ? {} : { required }), additionalProperties: false };
 }
@@ -123,7 +130,14 @@ function exampleArgs(schema: Record<string, unknown>, seed: number): Record<stri
   let index = seed;
   for (const [name, value] of Object.entries(schema['properties'] as Record<string, { type: string }>)) {
     index++;
-    args[name] = value.type === 'integer' ? (index * 37) % 500 : value.type === 'boolean' ? index % 2 === 0 : value.type === 'array' ? [VALUES[index % VALUES.length]] : `${VALUES[index % VALUES.length]}-${index}`;
+    args[name] =
+      value.type === 'integer'
+        ? (index * 37) % 500
+        : value.type === 'boolean'
+          ? index % 2 === 0
+          : value.type === 'array'
+            ? [VALUES[index % VALUES.length]]
+            : `${VALUES[index % VALUES.length]}-${index}`;
   }
   return args;
 }
@@ -131,18 +145,26 @@ function exampleArgs(schema: Record<string, unknown>, seed: number): Record<stri
 function exampleResponse(server: string, seed: number): Record<string, unknown> {
   const response: Record<string, unknown> = {};
   (RESPONSE_FIELDS[server] ?? []).forEach((field, index) => {
-    response[field] = (seed + index) % 3 === 0 ? (seed * 131 + index * 17) % 10_000 : `${VALUES[(seed + index) % VALUES.length]}-${(seed * 7 + index) % 100}`;
+    response[field] =
+      (seed + index) % 3 === 0
+        ? (seed * 131 + index * 17) % 10_000
+        : `${VALUES[(seed + index) % VALUES.length]}-${(seed * 7 + index) % 100}`;
   });
   return response;
 }
 
-const toolText = (tool: { name: string; description: string; parameters?: unknown }): string => `${tool.name}\n${tool.description}\n${tool.parameters === undefined ? '' : JSON.stringify(tool.parameters)}`;
+const toolText = (tool: { name: string; description: string; parameters?: unknown }): string =>
+  `${tool.name}\n${tool.description}\n${tool.parameters === undefined ? '' : JSON.stringify(tool.parameters)}`;
 
 /** One tool's definition, padded to about `target` tokens. */
 function generateTool(server: string, spec: ToolSpec, target: number, counter: TokenCounter): Tool {
   const [name, summary, parameters] = spec;
   const schema = parameterSchema(server, parameters);
-  const pieces: string[] = [summary, '', `Use it when you need to ${summary.charAt(0).toLowerCase()}${summary.slice(1, -1)}.`];
+  const pieces: string[] = [
+    summary,
+    '',
+    `Use it when you need to ${summary.charAt(0).toLowerCase()}${summary.slice(1, -1)}.`,
+  ];
   let tokens = counter.count(toolText({ name, description: pieces.join('\n'), parameters: schema }));
   const notes = NOTES[server] ?? [];
   const seed = [...name].reduce((sum, char) => sum + char.charCodeAt(0), 0);
@@ -151,10 +173,13 @@ function generateTool(server: string, spec: ToolSpec, target: number, counter: T
     tokens += counter.count(`\n${piece}`);
   };
   add('\nNotes:');
-  for (let index = 0; index < notes.length && tokens < target; index++) add(`- ${notes[(seed + index) % notes.length] ?? ''}`);
+  for (let index = 0; index < notes.length && tokens < target; index++)
+    add(`- ${notes[(seed + index) % notes.length] ?? ''}`);
   for (let example = 1; tokens < target; example++) {
     if (example === 1) add('\nExamples:');
-    add(`Example ${example}: ${name}(${JSON.stringify(exampleArgs(schema, seed + example))})\nReturns: ${JSON.stringify(exampleResponse(server, seed + example))}`);
+    add(
+      `Example ${example}: ${name}(${JSON.stringify(exampleArgs(schema, seed + example))})\nReturns: ${JSON.stringify(exampleResponse(server, seed + example))}`,
+    );
   }
   // The pieces were counted one by one; the whole may differ a little: drop pieces while that brings it nearer the target.
   const measure = () => counter.count(toolText({ name, description: pieces.join('\n'), parameters: schema }));
@@ -169,7 +194,12 @@ function generateTool(server: string, spec: ToolSpec, target: number, counter: T
     actual = without;
   }
   if (pieces.at(-1) === '\nExamples:' || pieces.at(-1) === '\nNotes:') pieces.pop();
-  return { name, description: pieces.join('\n'), parameters: schema, execute: (args: Record<string, unknown>) => ({ ok: true, tool: name, received: Object.keys(args).sort() }) };
+  return {
+    name,
+    description: pieces.join('\n'),
+    parameters: schema,
+    execute: (args: Record<string, unknown>) => ({ ok: true, tool: name, received: Object.keys(args).sort() }),
+  };
 }
 
 /** The five toolsets, deferred or not; the same definitions every time. */
@@ -178,7 +208,9 @@ export function generateToolsets(counter: TokenCounter, deferred: boolean): Benc
     const perTool = server.published.tokens / server.published.tools;
     const raw = server.tools.map((_, index) => [0.7, 0.85, 1, 1.15, 1.3][index % 5] ?? 1);
     const scale = raw.length / raw.reduce((sum, value) => sum + value, 0);
-    const tools = server.tools.map((spec, index) => generateTool(server.name, spec, Math.round(perTool * (raw[index] ?? 1) * scale), counter));
+    const tools = server.tools.map((spec, index) =>
+      generateTool(server.name, spec, Math.round(perTool * (raw[index] ?? 1) * scale), counter),
+    );
     const tokens = tools.reduce((sum, tool) => sum + counter.count(toolText(tool)), 0);
     const toolset: Toolset = { kind: 'toolset', name: server.name, deferred, listTools: async () => ({ tools }) };
     return { toolset, server, tools, tokens };

@@ -6,15 +6,12 @@
  * previous call, named by source, and the tokens that re-billed).
  */
 export { stablePrefixOf } from './engine/assembly/stable-prefix.js';
-export { explainCacheMiss, explainSessionCache, findPreviousCall } from './analysis/cache/explain-cache.js';
-export type { CacheCall, CacheCandidate } from './analysis/cache/explain-cache.js';
-export type { CacheCauseKind, CacheDifference, CacheExplanation, CacheLocation, CacheMissCause, CacheTokens, CallCacheEntry, SessionCacheReport, SessionCacheTotals } from './analysis/cache/cache-types.js';
+export type { CacheTokens } from './analysis/cache/cache-types.js';
 
 export { DEFAULT_PRICES } from './analysis/cost/default-prices.js';
 export { findPrice, mergePriceTables, parsePriceTable } from './analysis/cost/price-table.js';
 export type { ModelPrice, PriceTable, TokenPrices } from './analysis/cost/price-table.js';
-export { priceTableSchema } from './analysis/cost/price-table-schema.js';
-export { billedTokens, costOfCall } from './analysis/cost/call-cost.js';
+export { costOfCall } from './analysis/cost/call-cost.js';
 export type { BilledTokens, CallCost, UsdBreakdown } from './analysis/cost/call-cost.js';
 export { costOfCalls, sumCosts } from './analysis/cost/session-cost.js';
 export type { CallCostRow, CostReport, CostTotal } from './analysis/cost/session-cost.js';

@@ -5,13 +5,11 @@
  */
 export { agentFileFields, agentFromConfig } from './presets/agent-files.js';
 export type { AgentFileOptions, AgentFiles } from './presets/agent-files.js';
-export type { AgentFileField, AgentFileFieldInput, AgentFileFieldResult, FieldReader } from './contracts/agent-file-field.js';
-export { assembleCase, caseProfile, parseCaseFile } from './presets/case-file.js';
+export type {
+  AgentFileField,
+  AgentFileFieldInput,
+  AgentFileFieldResult,
+  FieldReader,
+} from './contracts/agent-file-field.js';
+export { assembleCase, parseCaseFile } from './presets/case-file.js';
 export type { AssembleCaseOptions, CaseFile, CaseFileOptions } from './presets/case-file.js';
-export { parseDocument } from './engine/config/parse-document.js';
-export type { ParseDocumentOptions } from './engine/config/parse-document.js';
-export { agentFileSchema, caseFileSchema } from './presets/file-schemas.js';
-export type { JsonSchema } from './engine/config/agent-file-schema.js';
-export { isAgentDocument, isCaseDocument } from './presets/case-file.js';
-export { lintAgentTree } from './features/lint/context-lint.js';
-export type { ContextWarning, ContextWarningRule, LintOptions } from './features/lint/context-lint.js';

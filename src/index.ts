@@ -26,7 +26,13 @@ export type {
   WorkflowAgentDefinition,
 } from './contracts/agent.js';
 export type { AgentCallbacks } from './contracts/callbacks.js';
-export type { CallbackContext, ReadonlyContext, SessionArtifacts, ToolActions, ToolContext } from './contracts/contexts.js';
+export type {
+  CallbackContext,
+  ReadonlyContext,
+  SessionArtifacts,
+  ToolActions,
+  ToolContext,
+} from './contracts/contexts.js';
 
 export { functionTool } from './engine/tools/function-tool.js';
 export type { FunctionToolConfig, StandardSchema } from './engine/tools/function-tool.js';

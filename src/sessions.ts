@@ -18,24 +18,33 @@ export type {
 } from './contracts/content.js';
 export { isFunctionCallPart, isFunctionResponsePart, isTextPart } from './engine/session/parts.js';
 export type { EventCompaction, EventInput } from './contracts/event.js';
-export { emptyActions } from './engine/session/create-event.js';
 export { parseEvent, parseEvents } from './engine/session/decode-event.js';
 export { eventToJson, parseSession, SESSION_SCHEMA_VERSION, sessionToJson } from './engine/session/session-json.js';
 export type { SessionJson } from './engine/session/session-json.js';
 export type { SessionKey } from './contracts/session.js';
-export type { AppendEventInput, CreateSessionInput, GetSessionInput, ListSessionsInput, SessionStoreWithCallLog, StoreClock } from './contracts/session-store.js';
+export type {
+  AppendEventInput,
+  CreateSessionInput,
+  GetSessionInput,
+  ListSessionsInput,
+  SessionStoreWithCallLog,
+  StoreClock,
+} from './contracts/session-store.js';
 export type { ModelCallLog, ModelCallReader } from './contracts/model-call-log.js';
 export { createInMemoryModelCallLog } from './engine/session/in-memory-call-log.js';
-export { isModelCallLog } from './engine/session/call-log-of.js';
-export type { ModelCallOutcome, ModelCallParent, ModelCallStatus, ModelCallSummary, NewModelCall, RecordedResponse, WireRecord } from './contracts/model-call.js';
-export type { ArtifactKey, ArtifactTextReader, BinaryArtifact, StoredArtifact, TextArtifact } from './contracts/artifact.js';
-export { artifactAsText, USER_ARTIFACT_PREFIX } from './engine/session/artifacts.js';
-export { artifactTextReader, recordTextReader } from './engine/session/artifact-rules.js';
-export { APP_PREFIX, isTempKey, scopeOfKey, TEMP_PREFIX, USER_PREFIX } from './engine/state/state-keys.js';
+export type {
+  ModelCallOutcome,
+  ModelCallParent,
+  ModelCallStatus,
+  ModelCallSummary,
+  NewModelCall,
+  RecordedResponse,
+  WireRecord,
+} from './contracts/model-call.js';
+export type { ArtifactKey, BinaryArtifact, StoredArtifact, TextArtifact } from './contracts/artifact.js';
+export { artifactAsText } from './engine/session/artifacts.js';
+export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './engine/state/state-keys.js';
 export type { StateScope } from './engine/state/state-keys.js';
-export { mergeScopedState, splitStateDelta, withoutTempKeys } from './engine/state/state-delta.js';
-export type { SplitStateDelta, StateRecord } from './engine/state/state-delta.js';
 export { State } from './engine/state/state.js';
-export { applyStateOp } from './engine/state/apply-state-op.js';
-export type { StateOp, StateOpName } from './contracts/state-op.js';
-export type { ReadonlyState, RunIdentity, SessionState } from './contracts/contexts.js';
+export type { StateOp } from './contracts/state-op.js';
+export type { ReadonlyState, SessionState } from './contracts/contexts.js';

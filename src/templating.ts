@@ -6,10 +6,15 @@
 export { injectState, renderTemplate } from './features/templating/inject-state.js';
 export type { RenderedTemplate, Substitution, TemplateOptions } from './features/templating/inject-state.js';
 export { checkTemplate } from './features/templating/check-template.js';
-export type { CheckTemplateOptions, PlaceholderStatus, TemplateLiteral, TemplateNote, TemplatePlaceholder, TemplateReport } from './features/templating/check-template.js';
-export { scanTemplate } from './features/templating/scan-template.js';
-export type { PlaceholderTarget, ScanOptions, TemplateToken } from './features/templating/scan-template.js';
-export { formatDefault, resolveValueFormat } from './features/templating/value-format.js';
+export type {
+  CheckTemplateOptions,
+  PlaceholderStatus,
+  TemplateLiteral,
+  TemplateNote,
+  TemplatePlaceholder,
+  TemplateReport,
+} from './features/templating/check-template.js';
+export type { PlaceholderTarget } from './features/templating/scan-template.js';
 export type { ValueFormat, ValueFormatter } from './contracts/profile.js';
 export type { ArtifactTextReader } from './contracts/artifact.js';
 export type { TemplateErrorCode } from './contracts/errors/template-error.js';

@@ -7,5 +7,3 @@ export { loadTokenCounter } from './engine/tokens/token-counter.js';
 export type { TokenCounter } from './contracts/tokens.js';
 export { countRequestTokens } from './engine/tokens/count-request-tokens.js';
 export type { RequestTokenCount } from './engine/tokens/count-request-tokens.js';
-export { calibrate } from './engine/tokens/calibration.js';
-export type { Calibration, CalibrationRow } from './engine/tokens/calibration.js';

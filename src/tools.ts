@@ -10,14 +10,8 @@
  */
 export { toolBudget, TOOL_BUDGET_PROCESSOR } from './features/tools/tool-budget.js';
 export type { ToolBudgetOptions } from './features/tools/tool-budget.js';
-export { describeToolOrigin, toolTokensByOrigin } from './engine/tools/tool-origin.js';
-export type { ToolOriginText } from './engine/tools/tool-origin.js';
-export type { Toolset, ToolsetContext, ToolsetListing } from './contracts/tool.js';
-export { DEFAULT_CATALOGUE_TOKENS, SEARCH_TOOLS, TOOL_SEARCH, toolSearch } from './features/tool-search/tool-search.js';
+export { toolTokensByOrigin } from './engine/tools/tool-origin.js';
+export type { ToolsetContext, ToolsetListing } from './contracts/tool.js';
+export { SEARCH_TOOLS, TOOL_SEARCH, toolSearch } from './features/tool-search/tool-search.js';
 export type { ToolSearch, ToolSearchOptions } from './features/tool-search/tool-search.js';
-export type { LoadedTool, ToolSearchScope } from './features/tool-search/loaded-tools.js';
-export { loadedTools } from './features/tool-search/loaded-tools.js';
-export { createToolIndex, searchWords } from './features/tool-search/bm25.js';
-export type { SearchDocument, SearchHit, ToolIndex } from './features/tool-search/bm25.js';
-export { loadedNames, referencedDeferredTools, withDeferredToolsLoaded } from './engine/tools/deferred-tools.js';
-export type { DeferredTools } from './contracts/request.js';
+export type { ToolSearchScope } from './features/tool-search/loaded-tools.js';

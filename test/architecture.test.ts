@@ -9,11 +9,22 @@ import { describe, expect, it } from 'vitest';
 
 const src = new URL('../src', import.meta.url).pathname;
 
-type SourceFile = { path: string; name: string; layer: string; text: string; imports: { specifier: string; typeOnly: boolean }[]; lines: number };
+type SourceFile = {
+  path: string;
+  name: string;
+  layer: string;
+  text: string;
+  imports: { specifier: string; typeOnly: boolean }[];
+  lines: number;
+};
 
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? walk(join(dir, entry.name))
+      : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
@@ -21,13 +32,16 @@ const IMPORT = /(?:^|\n)\s*(import|export)\s(type\s)?[^'";]*?from\s+['"]([^'"]+)
 
 const files: SourceFile[] = walk(src).map((path) => {
   const text = readFileSync(path, 'utf8');
-  const imports = [...text.matchAll(IMPORT)].map((match) => ({ specifier: match[3] ?? match[4] ?? '', typeOnly: match[2] !== undefined }));
+  const imports = [...text.matchAll(IMPORT)].map((match) => ({
+    specifier: match[3] ?? match[4] ?? '',
+    typeOnly: match[2] !== undefined,
+  }));
   return { path, name: relative(src, path), layer: layerOf(path), text, imports, lines: text.split('\n').length };
 });
 
 function layerOf(path: string): string {
   const parts = relative(src, path).split('/');
-  if (parts.length === 1) return 'entry';
+  if (parts.length === 1) return parts[0] === 'unstable.ts' ? 'unstable' : 'entry';
   if (parts[0] === 'contracts') return parts[1] === 'errors' ? 'contracts/errors' : 'contracts';
   if (parts[0] === 'stores' || parts[0] === 'models') return `${parts[0]}/${parts[1] ?? ''}`;
   return parts[0] ?? '';
@@ -57,16 +71,38 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   'models/openai': { layers: [...CORE, 'models/shared', 'models/openai'], packages: ['openai', 'node:crypto'] },
   // node:vm runs a script's regular expressions with a time limit (bounded-match.ts).
   'models/scripted': { layers: [...CORE, 'models/scripted'], packages: ['node:vm'] },
-  'models/registry': { layers: [...CONTRACTS, 'models/shared', 'models/registry', 'models/gemini', 'models/openai', 'models/anthropic', 'models/scripted'], packages: [] },
+  'models/registry': {
+    layers: [
+      ...CONTRACTS,
+      'models/shared',
+      'models/registry',
+      'models/gemini',
+      'models/openai',
+      'models/anthropic',
+      'models/scripted',
+    ],
+    packages: [],
+  },
   'stores/fs': { layers: [...CORE, 'stores/fs'], packages: ['node:fs/promises', 'node:path'] },
   // node:crypto hashes wire bodies, so a body stored as a difference is only ever rebuilt on the base it was made from.
   'stores/sql': { layers: [...CORE, 'stores/sql'], packages: ['node:crypto'] },
-  'stores/sqlite': { layers: [...CORE, 'stores/sql', 'stores/sqlite'], packages: ['better-sqlite3', 'node:fs', 'node:path'] },
+  'stores/sqlite': {
+    layers: [...CORE, 'stores/sql', 'stores/sqlite'],
+    packages: ['better-sqlite3', 'node:fs', 'node:path'],
+  },
   'stores/postgres': { layers: [...CORE, 'stores/sql', 'stores/postgres'], packages: ['pg'] },
   // MCP toolsets: the official SDK, in one file (checked below); node:http for the names of HTTP statuses.
   mcp: {
     layers: [...ALL_CORE, 'mcp'],
-    packages: ['node:http', '@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/shared/transport.js', '@modelcontextprotocol/sdk/types.js', '@modelcontextprotocol/sdk/validation/ajv'],
+    packages: [
+      'node:http',
+      '@modelcontextprotocol/sdk/client/index.js',
+      '@modelcontextprotocol/sdk/client/stdio.js',
+      '@modelcontextprotocol/sdk/client/streamableHttp.js',
+      '@modelcontextprotocol/sdk/shared/transport.js',
+      '@modelcontextprotocol/sdk/types.js',
+      '@modelcontextprotocol/sdk/validation/ajv',
+    ],
   },
   workspace: { layers: [...ALL_CORE, 'workspace'], packages: ['node:fs/promises', 'node:path'] },
   // OpenTelemetry: the API package only (the application brings the SDK), in one file (checked below).
@@ -76,15 +112,66 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   // The HTTP API: node:http, no framework; the CLI composes it with a store and models.
   server: { layers: [...ALL_CORE, 'access', 'server'], packages: ['node:http'] },
   // The web inspector: reads through the store contract; Hono, and its Node adapter in one file (checked below).
-  web: { layers: [...ALL_CORE, 'access', 'web'], packages: ['hono', '@hono/node-server', 'node:fs/promises', 'node:http', 'node:path', 'node:url'] },
+  web: {
+    layers: [...ALL_CORE, 'access', 'web'],
+    packages: ['hono', '@hono/node-server', 'node:fs/promises', 'node:http', 'node:path', 'node:url'],
+  },
   // The billing simulation builds each provider's exact body with that adapter's request builder (no SDK is loaded).
-  testing: { layers: [...ALL_CORE, 'testing', 'stores/fs', 'models/shared', 'models/scripted', 'models/anthropic', 'models/openai', 'models/gemini'], packages: ['vitest', 'node:crypto'] },
+  testing: {
+    layers: [
+      ...ALL_CORE,
+      'testing',
+      'stores/fs',
+      'models/shared',
+      'models/scripted',
+      'models/anthropic',
+      'models/openai',
+      'models/gemini',
+    ],
+    packages: ['vitest', 'node:crypto'],
+  },
   cli: {
-    layers: [...ALL_CORE, 'cli', 'access', 'mcp', 'stores/fs', 'stores/sqlite', 'stores/postgres', 'models/shared', 'models/scripted', 'models/registry', 'workspace', 'server', 'web'],
-    packages: ['node:fs', 'node:fs/promises', 'node:path', 'node:util', 'node:url', 'node:readline/promises', 'tsx/esm/api'],
+    layers: [
+      ...ALL_CORE,
+      'cli',
+      'access',
+      'mcp',
+      'stores/fs',
+      'stores/sqlite',
+      'stores/postgres',
+      'models/shared',
+      'models/scripted',
+      'models/registry',
+      'workspace',
+      'server',
+      'web',
+    ],
+    packages: [
+      'node:fs',
+      'node:fs/promises',
+      'node:path',
+      'node:util',
+      'node:url',
+      'node:readline/promises',
+      'tsx/esm/api',
+    ],
   },
   // The package's entry files: the curated public surface, re-exported from where each name lives.
   entry: { layers: [...ALL_CORE, 'models/shared'], packages: [] },
+  // agentctx/unstable: lower-level names without the stable entries' promise, the providers' wire converters among them.
+  unstable: {
+    layers: [
+      ...ALL_CORE,
+      'models/shared',
+      'models/anthropic',
+      'models/openai',
+      'models/gemini',
+      'models/scripted',
+      'models/registry',
+      'telemetry',
+    ],
+    packages: [],
+  },
 };
 
 // One file talks to each driver and SDK, so swapping or upgrading one touches one place.
@@ -109,7 +196,23 @@ const target = (file: SourceFile, specifier: string) => resolve(dirname(file.pat
 
 // The engine's folders, lowest first: each may import only the folders before it (and its own files), so no two
 // folders depend on each other. A new folder takes its place here.
-const ENGINE_ORDER = ['util', 'python', 'pipeline', 'profile', 'compaction', 'tools', 'extensions', 'state', 'tokens', 'agent', 'session', 'assembly', 'config', 'telemetry', 'runner'];
+const ENGINE_ORDER = [
+  'util',
+  'python',
+  'pipeline',
+  'profile',
+  'compaction',
+  'tools',
+  'extensions',
+  'state',
+  'tokens',
+  'agent',
+  'session',
+  'assembly',
+  'config',
+  'telemetry',
+  'runner',
+];
 
 describe('architecture', () => {
   it('has a rule for every layer', () => {
@@ -124,7 +227,8 @@ describe('architecture', () => {
       for (const { specifier } of file.imports) {
         if (specifier.startsWith('.')) {
           const layer = layerOf(target(file, specifier));
-          if (!rule.layers.includes(layer)) violations.push(`${file.name} → ${specifier} (${file.layer} may not import ${layer})`);
+          if (!rule.layers.includes(layer))
+            violations.push(`${file.name} → ${specifier} (${file.layer} may not import ${layer})`);
         } else if (!rule.packages.includes(specifier)) {
           violations.push(`${file.name} → ${specifier} (package not allowed in ${file.layer})`);
         }
@@ -136,14 +240,23 @@ describe('architecture', () => {
   it('keeps contracts to types: only type imports, and no values but the error classes', () => {
     const problems: string[] = [];
     for (const file of files.filter((candidate) => candidate.layer === 'contracts')) {
-      for (const { specifier, typeOnly } of file.imports) if (!typeOnly) problems.push(`${file.name} imports ${specifier} for its values`);
-      for (const match of file.text.matchAll(/^export\s+(?!type\b|interface\b|declare\b)(\w+)/gm)) problems.push(`${file.name} exports a value (${match[1]})`);
+      for (const { specifier, typeOnly } of file.imports)
+        if (!typeOnly) problems.push(`${file.name} imports ${specifier} for its values`);
+      for (const match of file.text.matchAll(/^export\s+(?!type\b|interface\b|declare\b)(\w+)/gm))
+        problems.push(`${file.name} exports a value (${match[1]})`);
     }
     expect(problems).toEqual([]);
   });
 
   it('has no import cycles at all, type-only imports included', () => {
-    const graph = new Map(files.map((file) => [file.path, file.imports.filter(({ specifier }) => specifier.startsWith('.')).map(({ specifier }) => target(file, specifier))]));
+    const graph = new Map(
+      files.map((file) => [
+        file.path,
+        file.imports
+          .filter(({ specifier }) => specifier.startsWith('.'))
+          .map(({ specifier }) => target(file, specifier)),
+      ]),
+    );
     const cycles: string[] = [];
     const state = new Map<string, 'visiting' | 'done'>();
     const visit = (node: string, trail: string[]): void => {
@@ -164,7 +277,10 @@ describe('architecture', () => {
     const engine = join(src, 'engine');
     const folderOf = (path: string) => relative(engine, path).split('/')[0] ?? '';
     const folders = new Set(files.filter((file) => file.layer === 'engine').map((file) => folderOf(file.path)));
-    expect([...folders].filter((folder) => !ENGINE_ORDER.includes(folder)), 'folders missing from ENGINE_ORDER').toEqual([]);
+    expect(
+      [...folders].filter((folder) => !ENGINE_ORDER.includes(folder)),
+      'folders missing from ENGINE_ORDER',
+    ).toEqual([]);
     const wrong: string[] = [];
     for (const file of files.filter((candidate) => candidate.layer === 'engine')) {
       const from = folderOf(file.path);
@@ -172,7 +288,8 @@ describe('architecture', () => {
         const to = target(file, specifier);
         if (layerOf(to) !== 'engine') continue;
         const into = folderOf(to);
-        if (into !== from && ENGINE_ORDER.indexOf(into) > ENGINE_ORDER.indexOf(from)) wrong.push(`${file.name} → ${specifier} (${from} comes before ${into})`);
+        if (into !== from && ENGINE_ORDER.indexOf(into) > ENGINE_ORDER.indexOf(from))
+          wrong.push(`${file.name} → ${specifier} (${from} comes before ${into})`);
       }
     }
     expect(wrong).toEqual([]);
@@ -180,12 +297,20 @@ describe('architecture', () => {
 
   it('imports each driver and SDK in exactly one file', () => {
     for (const [pkg, only] of Object.entries(SOLE_IMPORTERS)) {
-      expect(files.filter((file) => file.imports.some(({ specifier }) => specifier === pkg)).map((file) => file.name), pkg).toEqual([only]);
+      expect(
+        files.filter((file) => file.imports.some(({ specifier }) => specifier === pkg)).map((file) => file.name),
+        pkg,
+      ).toEqual([only]);
     }
-    expect(files.filter((file) => file.imports.some(({ specifier }) => specifier === 'hono')).every((file) => file.layer === 'web')).toBe(true);
+    expect(
+      files
+        .filter((file) => file.imports.some(({ specifier }) => specifier === 'hono'))
+        .every((file) => file.layer === 'web'),
+    ).toBe(true);
   });
 
+  // 450 lines at 120 columns (the formatter's width): about what 400 were before lines were wrapped.
   it('keeps source files small', () => {
-    expect(files.filter((file) => file.lines > 400).map((file) => `${file.name}: ${file.lines} lines`)).toEqual([]);
+    expect(files.filter((file) => file.lines > 450).map((file) => `${file.name}: ${file.lines} lines`)).toEqual([]);
   });
 });

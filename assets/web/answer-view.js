@@ -21,7 +21,11 @@ const USAGE = [
 
 /** A call's status as a coloured badge. */
 export function statusBadge(status) {
-  return el('span', { class: `badge call-status ${String(status).replace(/[^a-z_]/g, '')}`, dataset: { status }, text: STATUS_TEXT[status] ?? status });
+  return el('span', {
+    class: `badge call-status ${String(status).replace(/[^a-z_]/g, '')}`,
+    dataset: { status },
+    text: STATUS_TEXT[status] ?? status,
+  });
 }
 
 /** The answer panel: status, model, latency, time to first token, usage, error, and what the model answered. */
@@ -35,7 +39,16 @@ export function answerView(call) {
     'section',
     { class: 'answer', dataset: { status: call.status } },
     el('h4', {}, 'Answer ', statusBadge(call.status)),
-    facts.length === 0 ? '' : el('dl', { class: 'facts' }, facts.map(([name, value, key]) => [el('dt', { text: name }), el('dd', { dataset: { fact: key }, text: value })])),
+    facts.length === 0
+      ? ''
+      : el(
+          'dl',
+          { class: 'facts' },
+          facts.map(([name, value, key]) => [
+            el('dt', { text: name }),
+            el('dd', { dataset: { fact: key }, text: value }),
+          ]),
+        ),
     statusNote(call),
     usageView(call.usage),
     call.response === null ? '' : responseView(call.response),
@@ -43,7 +56,11 @@ export function answerView(call) {
 }
 
 function statusNote(call) {
-  if (call.status === 'pending') return el('p', { class: 'warning pending-note', text: 'No answer was recorded: the process ended during the call (or the call is still running).' });
+  if (call.status === 'pending')
+    return el('p', {
+      class: 'warning pending-note',
+      text: 'No answer was recorded: the process ended during the call (or the call is still running).',
+    });
   if (call.error === null) return '';
   return el('p', { class: 'call-error error-text', text: `${STATUS_TEXT[call.status] ?? call.status}: ${call.error}` });
 }
@@ -52,12 +69,25 @@ function usageView(usage) {
   if (usage === null) return '';
   const rows = USAGE.filter(([key]) => usage[key] !== undefined);
   if (rows.length === 0) return '';
-  return el('dl', { class: 'usage' }, rows.map(([key, label]) => [el('dt', { text: label }), el('dd', { dataset: { usage: key }, text: formatNumber(usage[key]) })]));
+  return el(
+    'dl',
+    { class: 'usage' },
+    rows.map(([key, label]) => [
+      el('dt', { text: label }),
+      el('dd', { dataset: { usage: key }, text: formatNumber(usage[key]) }),
+    ]),
+  );
 }
 
 function responseView(response) {
   const parts = response.parts.map((part) => {
-    if (part.thought) return el('details', { class: 'answer-part thought' }, el('summary', { text: 'thought' }), el('pre', { class: 'text', text: part.text }));
+    if (part.thought)
+      return el(
+        'details',
+        { class: 'answer-part thought' },
+        el('summary', { text: 'thought' }),
+        el('pre', { class: 'text', text: part.text }),
+      );
     if (part.type === 'text') return el('pre', { class: 'answer-part answer-text text', text: part.text });
     if (part.type === 'functionCall') {
       return el(
@@ -69,9 +99,19 @@ function responseView(response) {
         el('pre', { class: 'text json', text: part.text }),
       );
     }
-    return el('div', { class: 'answer-part' }, el('span', { class: 'muted', text: part.type }), el('pre', { class: 'text json', text: part.text }));
+    return el(
+      'div',
+      { class: 'answer-part' },
+      el('span', { class: 'muted', text: part.type }),
+      el('pre', { class: 'text json', text: part.text }),
+    );
   });
-  const ending = [response.finishReason ? `finish reason ${response.finishReason}` : '', response.errorCode ? `error ${response.errorCode}` : ''].filter(Boolean).join(' · ');
+  const ending = [
+    response.finishReason ? `finish reason ${response.finishReason}` : '',
+    response.errorCode ? `error ${response.errorCode}` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return el(
     'div',
     { class: 'response' },
@@ -85,7 +125,10 @@ function responseView(response) {
 export function wireView(call) {
   const wire = call.wire;
   if (wire === null) {
-    const why = call.status === 'pending' ? 'Nothing from the wire was recorded: the call did not end.' : 'No wire record: the model adapter recorded none for this call.';
+    const why =
+      call.status === 'pending'
+        ? 'Nothing from the wire was recorded: the call did not end.'
+        : 'No wire record: the model adapter recorded none for this call.';
     return el('section', { class: 'wire none' }, el('h4', { text: 'Wire' }), el('p', { class: 'muted', text: why }));
   }
   let pretty = null;
@@ -111,11 +154,34 @@ export function wireView(call) {
   return el(
     'details',
     { class: 'wire' },
-    el('summary', {}, el('strong', { text: 'Wire body' }), ` · ${wire.method} · HTTP ${wire.status ?? '—'} · ${wire.attempts} attempt${wire.attempts === 1 ? '' : 's'} · ${formatNumber(wire.body.length)} chars`),
-    el('dl', { class: 'facts wire-meta' }, meta.map(([name, value]) => [el('dt', { text: name }), el('dd', { dataset: { wire: name }, text: value })])),
-    el('div', { class: 'raw-actions' }, toggle, ' ', copyButton('Copy exact body', () => wire.body), pretty === null ? el('span', { class: 'muted', text: ' (not JSON: shown as sent)' }) : ''),
+    el(
+      'summary',
+      {},
+      el('strong', { text: 'Wire body' }),
+      ` · ${wire.method} · HTTP ${wire.status ?? '—'} · ${wire.attempts} attempt${wire.attempts === 1 ? '' : 's'} · ${formatNumber(wire.body.length)} chars`,
+    ),
+    el(
+      'dl',
+      { class: 'facts wire-meta' },
+      meta.map(([name, value]) => [el('dt', { text: name }), el('dd', { dataset: { wire: name }, text: value })]),
+    ),
+    el(
+      'div',
+      { class: 'raw-actions' },
+      toggle,
+      ' ',
+      copyButton('Copy exact body', () => wire.body),
+      pretty === null ? el('span', { class: 'muted', text: ' (not JSON: shown as sent)' }) : '',
+    ),
     prettyPre,
     rawPre,
-    wire.usage === null ? '' : el('div', { class: 'wire-usage' }, el('h5', { text: "provider's raw usage" }), el('pre', { class: 'text json', text: JSON.stringify(wire.usage, null, 2) })),
+    wire.usage === null
+      ? ''
+      : el(
+          'div',
+          { class: 'wire-usage' },
+          el('h5', { text: "provider's raw usage" }),
+          el('pre', { class: 'text json', text: JSON.stringify(wire.usage, null, 2) }),
+        ),
   );
 }

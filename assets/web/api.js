@@ -32,7 +32,12 @@ export async function getJson(path) {
     throw new ApiError(0, 'unreachable', 'The inspector does not answer: is agentctx web still running?');
   }
   const body = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, body?.error?.code ?? 'error', body?.error?.message ?? `HTTP ${response.status}`);
+  if (!response.ok)
+    throw new ApiError(
+      response.status,
+      body?.error?.code ?? 'error',
+      body?.error?.message ?? `HTTP ${response.status}`,
+    );
   return body;
 }
 

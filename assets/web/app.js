@@ -2,7 +2,7 @@
 // from the JSON API and draws it. Everything from the store is untrusted text, drawn with DOM calls only (dom.js).
 import { ApiError, getJson, sessionPath, setToken } from './api.js';
 import { cacheByCall } from './cache-view.js';
-import { byId, el, formatNumber, formatTime, formatUsd, nameNodes } from './dom.js';
+import { byId, el, formatNumber, formatTime, formatUsd, inputById, nameNodes } from './dom.js';
 import { chartView } from './chart-view.js';
 import { costTab } from './cost-view.js';
 import { diffView } from './diff-view.js';
@@ -43,7 +43,8 @@ export function navigate(changes, focus = null) {
   const params = new URLSearchParams();
   for (const name of ['app', 'user', 'session', 'call', 'tab', 'q', 'a']) {
     const value = route[name];
-    if (value !== null && value !== undefined && value !== '' && !(name === 'tab' && value === 'request')) params.set(name, String(value));
+    if (value !== null && value !== undefined && value !== '' && !(name === 'tab' && value === 'request'))
+      params.set(name, String(value));
   }
   pendingFocus = focus;
   const hash = `#${params.toString()}`;
@@ -52,10 +53,14 @@ export function navigate(changes, focus = null) {
 }
 
 async function cached(path) {
-  if (!cache.has(path)) cache.set(path, getJson(path).catch((error) => {
-    cache.delete(path);
-    throw error;
-  }));
+  if (!cache.has(path))
+    cache.set(
+      path,
+      getJson(path).catch((error) => {
+        cache.delete(path);
+        throw error;
+      }),
+    );
   return cache.get(path);
 }
 
@@ -76,13 +81,21 @@ async function render() {
   try {
     setStatus('Loading…');
     info ??= await getJson('info');
-    byId('store-info').textContent = `store ${info.store}${info.version ? ` · agentctx ${info.version}` : ''} · read-only`;
+    byId('store-info').textContent =
+      `store ${info.store}${info.version ? ` · agentctx ${info.version}` : ''} · read-only`;
     byId('token-form').hidden = true;
     await renderSidebar(route);
     if (ticket !== renderCount) return;
     const main = byId('session-view');
     if (!route.session) {
-      main.replaceChildren(el('p', { class: 'muted hint', text: route.app ? 'Pick a session.' : 'Type an app name (the root agent, or the appName a runner was given) and list its sessions.' }));
+      main.replaceChildren(
+        el('p', {
+          class: 'muted hint',
+          text: route.app
+            ? 'Pick a session.'
+            : 'Type an app name (the root agent, or the appName a runner was given) and list its sessions.',
+        }),
+      );
       setStatus('');
       return;
     }
@@ -103,17 +116,40 @@ async function render() {
 }
 
 async function renderSidebar(route) {
-  const appInput = byId('app-input');
+  const appInput = inputById('app-input');
   const list = byId('app-list');
   list.replaceChildren(...info.apps.map((app) => el('option', { value: app })));
   if (document.activeElement !== appInput) appInput.value = route.app;
   const sessionsBox = byId('sessions');
   if (!route.app) {
-    sessionsBox.replaceChildren(info.apps.length === 0 ? '' : el('ul', { class: 'plain app-links' }, info.apps.map((app) => el('li', {}, el('button', { type: 'button', class: 'link', text: app, onclick: () => navigate({ app, user: '', session: '', call: null }) })))));
+    sessionsBox.replaceChildren(
+      info.apps.length === 0
+        ? ''
+        : el(
+            'ul',
+            { class: 'plain app-links' },
+            info.apps.map((app) =>
+              el(
+                'li',
+                {},
+                el('button', {
+                  type: 'button',
+                  class: 'link',
+                  text: app,
+                  onclick: () => navigate({ app, user: '', session: '', call: null }),
+                }),
+              ),
+            ),
+          ),
+    );
     return;
   }
   const listing = await cached(`apps/${encodeURIComponent(route.app)}/sessions`);
-  sessionsBox.replaceChildren(sessionsView(listing, route, (session) => navigate({ app: session.appName, user: session.userId, session: session.id, call: null, a: null })));
+  sessionsBox.replaceChildren(
+    sessionsView(listing, route, (session) =>
+      navigate({ app: session.appName, user: session.userId, session: session.id, call: null, a: null }),
+    ),
+  );
 }
 
 async function sessionView(route) {
@@ -124,9 +160,23 @@ async function sessionView(route) {
   const tabs = el(
     'nav',
     { class: 'tabs', role: 'tablist' },
-    TABS.map((tab) => el('button', { type: 'button', role: 'tab', class: `tab${tab === route.tab ? ' current' : ''}`, dataset: { tab }, 'aria-selected': String(tab === route.tab), text: tab, onclick: () => navigate({ tab }) })),
+    TABS.map((tab) =>
+      el('button', {
+        type: 'button',
+        role: 'tab',
+        class: `tab${tab === route.tab ? ' current' : ''}`,
+        dataset: { tab },
+        'aria-selected': String(tab === route.tab),
+        text: tab,
+        onclick: () => navigate({ tab }),
+      }),
+    ),
   );
-  const content = el('div', { class: 'tab-content', dataset: { tab: route.tab } }, await tabContent(route, session, current));
+  const content = el(
+    'div',
+    { class: 'tab-content', dataset: { tab: route.tab } },
+    await tabContent(route, session, current),
+  );
   const chartTitle = el('h3', { text: 'Prompt tokens per call, by source' });
   const drawChart = () => chartView(chart, current, (index) => navigate({ call: index, a: null }), chartRoom());
   const chartSection = el('section', { class: 'chart-section' }, chartTitle, drawChart());
@@ -138,8 +188,20 @@ async function sessionView(route) {
       'header',
       { class: 'session-head' },
       el('h2', { class: 'name' }, 'Session ', nameNodes(session.id)),
-      el('p', { class: 'muted', text: `app ${session.appName} · user ${session.userId} · ${formatNumber(session.eventCount)} events · ${formatNumber(calls.length)} model calls${costSummary(session.cost)} · updated ${formatTime(session.lastUpdateTime)}` }),
-      el('button', { type: 'button', class: 'reload', text: 'Reload', title: 'read the session again (it may have grown)', onclick: () => { cache.clear(); render(); } }),
+      el('p', {
+        class: 'muted',
+        text: `app ${session.appName} · user ${session.userId} · ${formatNumber(session.eventCount)} events · ${formatNumber(calls.length)} model calls${costSummary(session.cost)} · updated ${formatTime(session.lastUpdateTime)}`,
+      }),
+      el('button', {
+        type: 'button',
+        class: 'reload',
+        text: 'Reload',
+        title: 'read the session again (it may have grown)',
+        onclick: () => {
+          cache.clear();
+          render();
+        },
+      }),
     ),
     chartSection,
     calls.length === 0 ? '' : callPicker(calls, current, route, costsByCall(session.cost)),
@@ -171,7 +233,13 @@ function callPicker(calls, current, route, costs) {
   const select = el(
     'select',
     { id: 'call-select', 'aria-label': 'model call' },
-    calls.map((call) => el('option', { value: call.index, selected: call.index === current, text: callLabel(call, costs.get(call.index)) })),
+    calls.map((call) =>
+      el('option', {
+        value: call.index,
+        selected: call.index === current,
+        text: callLabel(call, costs.get(call.index)),
+      }),
+    ),
   );
   select.addEventListener('change', () => navigate({ call: Number(select.value), a: null }));
   const go = (offset) => {
@@ -183,14 +251,22 @@ function callPicker(calls, current, route, costs) {
     { class: 'call-picker' },
     el('button', { type: 'button', text: '◀', title: 'previous call', disabled: position <= 0, onclick: () => go(-1) }),
     select,
-    el('button', { type: 'button', text: '▶', title: 'next call', disabled: position >= calls.length - 1, onclick: () => go(1) }),
+    el('button', {
+      type: 'button',
+      text: '▶',
+      title: 'next call',
+      disabled: position >= calls.length - 1,
+      onclick: () => go(1),
+    }),
     route.tab === 'request' ? '' : el('span', { class: 'muted', text: ` ${route.tab} of call ${current}` }),
   );
 }
 
 /** A call in the picker: its agent, status and size; a call made in a tool call says which. */
 function callLabel(call, cost) {
-  const via = call.parent ? ` · ↳ via ${call.parent.tool}${call.parent.callIndex === undefined ? '' : ` in call ${call.parent.callIndex}`}` : '';
+  const via = call.parent
+    ? ` · ↳ via ${call.parent.tool}${call.parent.callIndex === undefined ? '' : ` in call ${call.parent.callIndex}`}`
+    : '';
   const usd = cost?.usd === undefined ? '' : ` · ${formatUsd(cost.usd.total)}`;
   return `call ${call.index} · ${call.agent}${via} · ${call.status ?? 'answered'} · ${formatNumber(call.requestChars)} chars${usd}`;
 }
@@ -202,7 +278,12 @@ async function tabContent(route, session, current) {
     case 'timeline': {
       // The marks on calls whose prompt prefix changed; the timeline is drawn without them if they cannot be had.
       const cache = await cached(`${path}/cache`).catch(() => null);
-      return timelineView(session.timeline, (index) => navigate({ tab: 'request', call: index }), costsByCall(session.cost), cacheByCall(cache));
+      return timelineView(
+        session.timeline,
+        (index) => navigate({ tab: 'request', call: index }),
+        costsByCall(session.cost),
+        cacheByCall(cache),
+      );
     }
     case 'cost':
       return costTab(session.cost, current, (index) => navigate({ call: index }), chartRoom());
@@ -211,13 +292,24 @@ async function tabContent(route, session, current) {
       return stateView((await cached(`${path}/calls/${current}/state`)).state, { call: current, onEvent: showEvent });
     }
     case 'find': {
-      const result = route.q ? await cached(`${path}/find?text=${encodeURIComponent(route.q)}${current === null ? '' : `&call=${current}`}`) : null;
+      const result = route.q
+        ? await cached(`${path}/find?text=${encodeURIComponent(route.q)}${current === null ? '' : `&call=${current}`}`)
+        : null;
       return findView({
         text: route.q,
         result,
         onSearch: (text) => navigate({ q: text }),
         onCall: (index) => navigate({ call: index }),
-        onPlace: (place) => navigate({ tab: 'request' }, { selector: place.block === null ? `.piece[data-path="${CSS.escape(place.path)}"]` : `.piece[data-path="system"][data-block="${place.block}"]` }),
+        onPlace: (place) =>
+          navigate(
+            { tab: 'request' },
+            {
+              selector:
+                place.block === null
+                  ? `.piece[data-path="${CSS.escape(place.path)}"]`
+                  : `.piece[data-path="system"][data-block="${place.block}"]`,
+            },
+          ),
       });
     }
     case 'diff': {
@@ -226,13 +318,23 @@ async function tabContent(route, session, current) {
       const a = route.a ?? session.calls[position - 1]?.index ?? null;
       const diff = a === null ? null : await cached(`${path}/diff?a=${a}&b=${current}`);
       return [
-        a === null ? el('p', { class: 'muted', text: `Call ${current} is the first: pick a call to compare it with.` }) : '',
-        diffView({ calls: session.calls, diff, a: a ?? current, b: current, onPick: (left, right) => navigate({ a: left, call: right }) }),
+        a === null
+          ? el('p', { class: 'muted', text: `Call ${current} is the first: pick a call to compare it with.` })
+          : '',
+        diffView({
+          calls: session.calls,
+          diff,
+          a: a ?? current,
+          b: current,
+          onPick: (left, right) => navigate({ a: left, call: right }),
+        }),
       ];
     }
     default: {
       if (current === null) return el('p', { class: 'muted', text: 'This session has no recorded model calls.' });
-      return requestView(await cached(`${path}/calls/${current}`), showEvent, (index) => navigate({ call: index, a: null }));
+      return requestView(await cached(`${path}/calls/${current}`), showEvent, (index) =>
+        navigate({ call: index, a: null }),
+      );
     }
   }
 }
@@ -249,14 +351,14 @@ function applyFocus() {
 function start() {
   byId('app-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    const app = byId('app-input').value.trim();
+    const app = inputById('app-input').value.trim();
     cache.clear();
     navigate({ app, user: '', session: '', call: null, a: null });
   });
   byId('token-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    setToken(byId('token-input').value.trim());
-    byId('token-input').value = '';
+    setToken(inputById('token-input').value.trim());
+    inputById('token-input').value = '';
     cache.clear();
     render();
   });

@@ -20,10 +20,21 @@ export function whereText(location) {
 /** The piece of the drawn request the place is in: the tool, the message part, or the system block holding the offset. */
 function pieceAt(location) {
   if (location.where === 'tools') return document.querySelector(`.request .piece[data-path="tools[${location.tool}]"]`);
-  if (location.where === 'message') return document.querySelector(`.request .piece[data-path="messages[${location.message}].content[${location.part}]"]`);
+  if (location.where === 'message')
+    return document.querySelector(
+      `.request .piece[data-path="messages[${location.message}].content[${location.part}]"]`,
+    );
   if (location.where !== 'system') return null;
-  const blocks = [...document.querySelectorAll('.request .piece[data-path="system"]')];
-  return blocks.find((block) => Number(block.dataset.start) <= location.offset && location.offset <= Number(block.dataset.end)) ?? blocks.at(-1) ?? null;
+  const blocks = [...document.querySelectorAll('.request .piece[data-path="system"]')].map(
+    (block) => /** @type {HTMLElement} */ (block),
+  );
+  return (
+    blocks.find(
+      (block) => Number(block.dataset.start) <= location.offset && location.offset <= Number(block.dataset.end),
+    ) ??
+    blocks.at(-1) ??
+    null
+  );
 }
 
 function showPiece(location) {
@@ -52,21 +63,51 @@ export function cachePanel(cache, onCall) {
     );
   }
   const { tokens, difference } = cache;
-  const previous = el('button', { type: 'button', class: 'link cache-previous', dataset: { call: cache.previous }, text: `call ${cache.previous}`, onclick: () => onCall(cache.previous) });
+  const previous = el('button', {
+    type: 'button',
+    class: 'link cache-previous',
+    dataset: { call: cache.previous },
+    text: `call ${cache.previous}`,
+    onclick: () => onCall(cache.previous),
+  });
   if (!difference) {
     return el(
       'section',
       { class: 'cache-panel', dataset: { cache: 'kept', rebilled: 0 }, 'aria-label': 'prompt cache' },
       head,
-      el('p', { class: 'cache-summary' }, el('strong', { class: 'cache-verdict', text: 'prefix kept' }), ` (${count(tokens.kept)} read from the cache)`),
-      el('p', { class: 'cache-against small muted' }, 'against ', previous, `, its agent's previous call: all of its stable prefix (${prefixShape(cache.prefix)}) leads this request`),
+      el(
+        'p',
+        { class: 'cache-summary' },
+        el('strong', { class: 'cache-verdict', text: 'prefix kept' }),
+        ` (${count(tokens.kept)} read from the cache)`,
+      ),
+      el(
+        'p',
+        { class: 'cache-against small muted' },
+        'against ',
+        previous,
+        `, its agent's previous call: all of its stable prefix (${prefixShape(cache.prefix)}) leads this request`,
+      ),
     );
   }
   const { location, cause, excerpt } = difference;
-  const where = location.where === 'start' ? whereText(location) : el('button', { type: 'button', class: 'link cache-where', title: 'show this place in the request', text: whereText(location), onclick: () => showPiece(location) });
+  const where =
+    location.where === 'start'
+      ? whereText(location)
+      : el('button', {
+          type: 'button',
+          class: 'link cache-where',
+          title: 'show this place in the request',
+          text: whereText(location),
+          onclick: () => showPiece(location),
+        });
   return el(
     'section',
-    { class: 'cache-panel', dataset: { cache: 'changed', cause: cause.kind, where: location.where, rebilled: tokens.rebilled }, 'aria-label': 'prompt cache' },
+    {
+      class: 'cache-panel',
+      dataset: { cache: 'changed', cause: cause.kind, where: location.where, rebilled: tokens.rebilled },
+      'aria-label': 'prompt cache',
+    },
     head,
     el(
       'p',
@@ -99,12 +140,18 @@ function causeDetails(cause) {
   const lines = [];
   if (cause.substitution) {
     const { placeholder, key, previousValue, currentValue } = cause.substitution;
-    lines.push(`${placeholder} (${key.startsWith('artifact.') ? key : `state key ${key}`}): ${JSON.stringify(previousValue)} → ${JSON.stringify(currentValue)}`);
+    lines.push(
+      `${placeholder} (${key.startsWith('artifact.') ? key : `state key ${key}`}): ${JSON.stringify(previousValue)} → ${JSON.stringify(currentValue)}`,
+    );
   }
   if (cause.order) lines.push(`tool order: ${cause.order.previous.join(', ')} → ${cause.order.current.join(', ')}`);
   if (cause.change) lines.push(`${cause.change.previous} → ${cause.change.current}`);
   if (lines.length === 0) return '';
-  return el('ul', { class: 'plain cache-details small' }, lines.map((line) => el('li', { class: 'mono', text: line })));
+  return el(
+    'ul',
+    { class: 'plain cache-details small' },
+    lines.map((line) => el('li', { class: 'mono', text: line })),
+  );
 }
 
 /** Both sides' text at the difference: what they share just before it (grey), then each side's own text, marked. */
@@ -118,13 +165,18 @@ function excerptView(excerpt, previous, current) {
         'pre',
         { class: 'text cache-text' },
         excerpt.before === '' ? '' : el('span', { class: 'cache-before', text: excerpt.before }),
-        text === '' ? el('span', { class: 'cache-ends muted', text: '(ends here)' }) : el('mark', { class: 'cache-diff', text }),
+        text === ''
+          ? el('span', { class: 'cache-ends muted', text: '(ends here)' })
+          : el('mark', { class: 'cache-diff', text }),
       ),
     );
   return el(
     'div',
     { class: 'cache-excerpt' },
-    el('p', { class: 'small muted cache-excerpt-note', text: 'the text at the difference: shared text in grey, then each call’s own' }),
+    el('p', {
+      class: 'small muted cache-excerpt-note',
+      text: 'the text at the difference: shared text in grey, then each call’s own',
+    }),
     side('previous', previous, excerpt.previous),
     side('current', current, excerpt.current),
   );

@@ -28,7 +28,18 @@ export function costChart(cost, current, onCall, room = Infinity) {
   const label = usd
     ? `cumulative cost in USD over ${points.length} calls: ${formatUsd(last.cumulativeUsd)} in all${cost.total.unpricedCalls === 0 ? '' : `, ${cost.total.unpricedCalls} calls not priced`}`
     : `cumulative prompt tokens over ${points.length} calls: ${formatNumber(last.cumulativeCached)} read from the cache, ${formatNumber(last.cumulativeUncached)} not`;
-  const root = svg('svg', { class: `chart cost-chart ${usd ? 'usd' : 'tokens'}`, viewBox: `0 0 ${width} ${HEIGHT}`, width, height: HEIGHT, role: 'img', 'aria-label': label }, svg('title', { text: label }));
+  const root = svg(
+    'svg',
+    {
+      class: `chart cost-chart ${usd ? 'usd' : 'tokens'}`,
+      viewBox: `0 0 ${width} ${HEIGHT}`,
+      width,
+      height: HEIGHT,
+      role: 'img',
+      'aria-label': label,
+    },
+    svg('title', { text: label }),
+  );
 
   for (const tick of [0, max / 2, max]) {
     root.append(
@@ -39,7 +50,9 @@ export function costChart(cost, current, onCall, room = Infinity) {
   root.append(svg('text', { x: 4, y: 12, class: 'axis', text: usd ? 'USD so far' : 'prompt tokens so far (billed)' }));
 
   if (usd) {
-    const line = points.map((point, position) => `${position === 0 ? 'M' : 'L'}${cx(position)},${y(point.cumulativeUsd)}`).join(' ');
+    const line = points
+      .map((point, position) => `${position === 0 ? 'M' : 'L'}${cx(position)},${y(point.cumulativeUsd)}`)
+      .join(' ');
     root.append(
       svg('path', { class: 'cost-area', d: `${line} L${cx(points.length - 1)},${y(0)} L${cx(0)},${y(0)} Z` }),
       svg('path', { class: 'cost-line', d: line }),
@@ -50,37 +63,89 @@ export function costChart(cost, current, onCall, room = Infinity) {
   points.forEach((point, position) => {
     const group = svg('g', {
       class: `cost-point${point.index === current ? ' current' : ''}${point.usd === null && usd ? ' unpriced' : ''}`,
-      dataset: usd ? { call: point.index, cumulative: point.cumulativeUsd, usd: point.usd ?? '' } : { call: point.index, cached: point.cumulativeCached, uncached: point.cumulativeUncached },
+      dataset: usd
+        ? { call: point.index, cumulative: point.cumulativeUsd, usd: point.usd ?? '' }
+        : { call: point.index, cached: point.cumulativeCached, uncached: point.cumulativeUncached },
     });
     if (usd) {
-      group.append(svg('circle', { cx: cx(position), cy: y(point.cumulativeUsd), r: 3.5, class: point.usd === null ? 'dot unpriced' : 'dot' }));
+      group.append(
+        svg('circle', {
+          cx: cx(position),
+          cy: y(point.cumulativeUsd),
+          r: 3.5,
+          class: point.usd === null ? 'dot unpriced' : 'dot',
+        }),
+      );
     } else {
       const x = cx(position) - barWidth / 2;
       group.append(
-        svg('rect', { x, y: y(point.cumulativeCached), width: barWidth, height: Math.max(0, y(0) - y(point.cumulativeCached)), class: 'segment cached' }),
-        svg('rect', { x, y: y(point.cumulativeCached + point.cumulativeUncached), width: barWidth, height: Math.max(0, y(point.cumulativeCached) - y(point.cumulativeCached + point.cumulativeUncached)), class: 'segment uncached' }),
+        svg('rect', {
+          x,
+          y: y(point.cumulativeCached),
+          width: barWidth,
+          height: Math.max(0, y(0) - y(point.cumulativeCached)),
+          class: 'segment cached',
+        }),
+        svg('rect', {
+          x,
+          y: y(point.cumulativeCached + point.cumulativeUncached),
+          width: barWidth,
+          height: Math.max(0, y(point.cumulativeCached) - y(point.cumulativeCached + point.cumulativeUncached)),
+          class: 'segment uncached',
+        }),
       );
     }
-    group.append(svg('rect', { x: PAD.left + position * slot, y: PAD.top, width: slot, height: plotHeight, class: 'hit' }, svg('title', { text: pointTitle(point, usd) })));
+    group.append(
+      svg(
+        'rect',
+        { x: PAD.left + position * slot, y: PAD.top, width: slot, height: plotHeight, class: 'hit' },
+        svg('title', { text: pointTitle(point, usd) }),
+      ),
+    );
     group.addEventListener('click', () => onCall(point.index));
     root.append(group);
-    if (position % every === 0 || point.index === current) root.append(svg('text', { x: cx(position), y: HEIGHT - PAD.bottom + 14, 'text-anchor': 'middle', class: 'axis', text: point.index }));
+    if (position % every === 0 || point.index === current)
+      root.append(
+        svg('text', {
+          x: cx(position),
+          y: HEIGHT - PAD.bottom + 14,
+          'text-anchor': 'middle',
+          class: 'axis',
+          text: point.index,
+        }),
+      );
   });
-  root.append(svg('text', { x: PAD.left + plotWidth / 2, y: HEIGHT - 4, 'text-anchor': 'middle', class: 'axis', text: 'model call' }));
+  root.append(
+    svg('text', {
+      x: PAD.left + plotWidth / 2,
+      y: HEIGHT - 4,
+      'text-anchor': 'middle',
+      class: 'axis',
+      text: 'model call',
+    }),
+  );
 
   const legend = usd
     ? el(
         'ul',
         { class: 'legend plain' },
         el('li', {}, el('span', { class: 'swatch cost-swatch' }), 'running total of the priced calls'),
-        cost.total.unpricedCalls === 0 ? '' : el('li', {}, el('span', { class: 'swatch unpriced-swatch' }), 'call not priced (hover for why)'),
+        cost.total.unpricedCalls === 0
+          ? ''
+          : el('li', {}, el('span', { class: 'swatch unpriced-swatch' }), 'call not priced (hover for why)'),
       )
-    : el('ul', { class: 'legend plain' }, el('li', {}, el('span', { class: 'swatch cached-swatch' }), 'read from the cache'), el('li', {}, el('span', { class: 'swatch uncached-swatch' }), 'not cached (input and cache writes)'));
+    : el(
+        'ul',
+        { class: 'legend plain' },
+        el('li', {}, el('span', { class: 'swatch cached-swatch' }), 'read from the cache'),
+        el('li', {}, el('span', { class: 'swatch uncached-swatch' }), 'not cached (input and cache writes)'),
+      );
   return el('div', { class: 'chart-box' }, root, legend);
 }
 
 function pointTitle(point, usd) {
-  if (!usd) return `call ${point.index} · ${point.agent} · so far ${formatNumber(point.cumulativeCached)} cached + ${formatNumber(point.cumulativeUncached)} not cached prompt tokens (this call ${formatNumber(point.cachedTokens)} + ${formatNumber(point.uncachedTokens)})`;
+  if (!usd)
+    return `call ${point.index} · ${point.agent} · so far ${formatNumber(point.cumulativeCached)} cached + ${formatNumber(point.cumulativeUncached)} not cached prompt tokens (this call ${formatNumber(point.cachedTokens)} + ${formatNumber(point.uncachedTokens)})`;
   const own = point.usd === null ? `not priced: ${point.unpriced ?? 'unknown'}` : formatUsd(point.usd);
   return `call ${point.index} · ${point.agent} · ${own} · running total ${formatUsd(point.cumulativeUsd)}`;
 }

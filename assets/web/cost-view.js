@@ -7,9 +7,26 @@ import { el, formatNumber, formatShare, formatUsd, nameNodes } from './dom.js';
 /** A call's USD, or "—" whose title says why it has none; as a table cell (`td`), aligned as a number. */
 export function usdCell(row, tag = 'span') {
   const num = tag === 'td' ? ' num' : '';
-  if (!row) return el(tag, { class: `call-usd unpriced${num}`, text: '—', title: 'no cost: the call is not in the session cost report' });
-  if (row.usd === undefined) return el(tag, { class: `call-usd unpriced${num}`, dataset: { call: row.index }, title: `not priced: ${row.unpriced ?? 'unknown'}`, 'aria-label': `not priced: ${row.unpriced ?? 'unknown'}`, text: '—' });
-  return el(tag, { class: `call-usd${num}`, dataset: { call: row.index, usd: row.usd.total }, title: `${formatUsd(row.usd.total)} (${row.price.provider} ${row.price.model}, prices of ${row.price.date})`, text: formatUsd(row.usd.total) });
+  if (!row)
+    return el(tag, {
+      class: `call-usd unpriced${num}`,
+      text: '—',
+      title: 'no cost: the call is not in the session cost report',
+    });
+  if (row.usd === undefined)
+    return el(tag, {
+      class: `call-usd unpriced${num}`,
+      dataset: { call: row.index },
+      title: `not priced: ${row.unpriced ?? 'unknown'}`,
+      'aria-label': `not priced: ${row.unpriced ?? 'unknown'}`,
+      text: '—',
+    });
+  return el(tag, {
+    class: `call-usd${num}`,
+    dataset: { call: row.index, usd: row.usd.total },
+    title: `${formatUsd(row.usd.total)} (${row.price.provider} ${row.price.model}, prices of ${row.price.date})`,
+    text: formatUsd(row.usd.total),
+  });
 }
 
 /** The share of a call's prompt read from the cache: a small bar and "67% cached"; nothing without prompt tokens. */
@@ -21,7 +38,11 @@ export function cacheShare(row, words = 'cached') {
   return el(
     'span',
     { class: 'cache-share', dataset: { ratio: row.cacheHitRatio }, title },
-    el('span', { class: 'bar cache-bar', 'aria-hidden': 'true' }, el('span', { class: 'fill cached', style: { width: `${Math.round(row.cacheHitRatio * 1000) / 10}%` } })),
+    el(
+      'span',
+      { class: 'bar cache-bar', 'aria-hidden': 'true' },
+      el('span', { class: 'fill cached', style: { width: `${Math.round(row.cacheHitRatio * 1000) / 10}%` } }),
+    ),
     el('span', { class: 'cache-text', text }),
   );
 }
@@ -40,21 +61,59 @@ export function costPanel(cost) {
   const rows = [
     ['input', 'input', cost.tokens.input, usd(cost.usd?.input)],
     ['cacheRead', 'cache read', cost.tokens.cacheRead, usd(cost.usd?.cacheRead)],
-    ['cacheWrite5m', 'cache write (5m)', cost.tokens.cacheWrite - cost.tokens.cacheWrite1h, priced ? formatUsd(split?.fiveMinutes ?? cost.usd.cacheWrite) : '—'],
+    [
+      'cacheWrite5m',
+      'cache write (5m)',
+      cost.tokens.cacheWrite - cost.tokens.cacheWrite1h,
+      priced ? formatUsd(split?.fiveMinutes ?? cost.usd.cacheWrite) : '—',
+    ],
     ['cacheWrite1h', 'cache write (1h)', cost.tokens.cacheWrite1h, priced ? formatUsd(split?.oneHour ?? 0) : '—'],
-    ['output', cost.tokens.reasoning > 0 ? `output (${formatNumber(cost.tokens.reasoning)} reasoning)` : 'output', cost.tokens.output, usd(cost.usd?.output)],
+    [
+      'output',
+      cost.tokens.reasoning > 0 ? `output (${formatNumber(cost.tokens.reasoning)} reasoning)` : 'output',
+      cost.tokens.output,
+      usd(cost.usd?.output),
+    ],
   ];
-  if (cost.tokens.storageTokenHours > 0) rows.push(['storage', 'cache storage (token-hours)', cost.tokens.storageTokenHours, usd(cost.usd?.storage)]);
+  if (cost.tokens.storageTokenHours > 0)
+    rows.push(['storage', 'cache storage (token-hours)', cost.tokens.storageTokenHours, usd(cost.usd?.storage)]);
   const table = el(
     'table',
     { class: 'cost-table' },
     el('caption', { class: 'muted', text: 'tokens as billed, and what each kind cost' }),
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'kind' }), el('th', { scope: 'col', class: 'num', text: 'tokens' }), el('th', { scope: 'col', class: 'num', text: 'USD' }))),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'col', text: 'kind' }),
+        el('th', { scope: 'col', class: 'num', text: 'tokens' }),
+        el('th', { scope: 'col', class: 'num', text: 'USD' }),
+      ),
+    ),
     el(
       'tbody',
       {},
-      rows.map(([key, label, tokens, dollars]) => el('tr', { dataset: { cost: key } }, el('th', { scope: 'row', text: label }), el('td', { class: 'num tokens', text: formatNumber(tokens) }), el('td', { class: 'num usd', text: dollars }))),
-      el('tr', { class: 'total', dataset: { cost: 'total' } }, el('th', { scope: 'row', text: 'total' }), el('td', { class: 'num tokens', text: formatNumber(cost.tokens.input + cost.tokens.cacheRead + cost.tokens.cacheWrite + cost.tokens.output) }), el('td', { class: 'num usd', text: usd(cost.usd?.total) })),
+      rows.map(([key, label, tokens, dollars]) =>
+        el(
+          'tr',
+          { dataset: { cost: key } },
+          el('th', { scope: 'row', text: label }),
+          el('td', { class: 'num tokens', text: formatNumber(tokens) }),
+          el('td', { class: 'num usd', text: dollars }),
+        ),
+      ),
+      el(
+        'tr',
+        { class: 'total', dataset: { cost: 'total' } },
+        el('th', { scope: 'row', text: 'total' }),
+        el('td', {
+          class: 'num tokens',
+          text: formatNumber(cost.tokens.input + cost.tokens.cacheRead + cost.tokens.cacheWrite + cost.tokens.output),
+        }),
+        el('td', { class: 'num usd', text: usd(cost.usd?.total) }),
+      ),
     ),
   );
   return el(
@@ -63,7 +122,9 @@ export function costPanel(cost) {
     el('h4', {}, 'Cost ', el('strong', { class: 'cost-total', text: priced ? formatUsd(cost.usd.total) : '—' })),
     priced ? '' : el('p', { class: 'muted unpriced-note', text: `Not priced: ${cost.unpriced ?? 'unknown'}.` }),
     table,
-    cacheShare(cost) === '' ? '' : el('p', { class: 'cache-line' }, cacheShare(cost, 'of the prompt read from the cache')),
+    cacheShare(cost) === ''
+      ? ''
+      : el('p', { class: 'cache-line' }, cacheShare(cost, 'of the prompt read from the cache')),
     cost.price ? priceLine(cost.price) : '',
   );
 }
@@ -84,7 +145,16 @@ function priceLine(price) {
     el('span', { class: 'muted', text: 'prices of ' }),
     el('span', { class: 'name' }, nameNodes(`${price.provider} ${price.model}`)),
     el('span', { class: 'muted', text: ', as of ' }),
-    web ? el('a', { href: price.source, target: '_blank', rel: 'noopener noreferrer', class: 'price-link', title: price.source, text: label }) : el('span', { class: 'price-link', text: label }),
+    web
+      ? el('a', {
+          href: price.source,
+          target: '_blank',
+          rel: 'noopener noreferrer',
+          class: 'price-link',
+          title: price.source,
+          text: label,
+        })
+      : el('span', { class: 'price-link', text: label }),
   );
 }
 
@@ -96,16 +166,32 @@ export function costTab(cost, current, onCall, room) {
   const summary = el(
     'p',
     { class: 'cost-summary' },
-    el('strong', { class: 'session-usd', dataset: { usd: total.usd ?? '' }, text: total.usd === undefined ? 'no USD: no call could be priced' : `${formatUsd(total.usd)} in all` }),
+    el('strong', {
+      class: 'session-usd',
+      dataset: { usd: total.usd ?? '' },
+      text: total.usd === undefined ? 'no USD: no call could be priced' : `${formatUsd(total.usd)} in all`,
+    }),
     ` · ${formatNumber(total.calls)} call${total.calls === 1 ? '' : 's'}, ${formatNumber(priced)} priced`,
-    total.unpricedCalls === 0 ? '' : ` (${formatNumber(total.unpricedCalls)} not: their tokens are counted, their USD is not)`,
+    total.unpricedCalls === 0
+      ? ''
+      : ` (${formatNumber(total.unpricedCalls)} not: their tokens are counted, their USD is not)`,
     ` · ${formatNumber(total.promptTokens)} prompt tokens, ${formatShare(total.cacheHitRatio)} read from the cache · ${formatNumber(total.tokens.output)} output tokens`,
   );
   return el(
     'div',
     { class: 'cost-view' },
     summary,
-    el('section', { class: 'chart-section cost-chart-section' }, el('h3', { text: cost.measure === 'usd' ? 'Cumulative cost (USD) per call' : 'Cumulative prompt tokens per call, cached and not (no call could be priced)' }), costChart(cost, current, onCall, room)),
+    el(
+      'section',
+      { class: 'chart-section cost-chart-section' },
+      el('h3', {
+        text:
+          cost.measure === 'usd'
+            ? 'Cumulative cost (USD) per call'
+            : 'Cumulative prompt tokens per call, cached and not (no call could be priced)',
+      }),
+      costChart(cost, current, onCall, room),
+    ),
     callTable(cost, current, onCall),
     cost.invocations.length < 2 ? '' : invocationTable(cost),
   );
@@ -118,7 +204,15 @@ function callTable(cost, current, onCall) {
     'table',
     { class: 'cost-calls' },
     el('caption', { class: 'muted', text: 'every call with what it cost; hover — for why a call has no USD' }),
-    el('thead', {}, el('tr', {}, head.map((text, at) => el('th', { scope: 'col', class: at >= 3 && at !== 4 ? 'num' : '', text })))),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        head.map((text, at) => el('th', { scope: 'col', class: at >= 3 && at !== 4 ? 'num' : '', text })),
+      ),
+    ),
     el(
       'tbody',
       {},
@@ -126,14 +220,35 @@ function callTable(cost, current, onCall) {
         el(
           'tr',
           { class: row.index === current ? 'current' : '', dataset: { call: row.index } },
-          el('td', {}, el('button', { type: 'button', class: 'link', text: `call ${row.index}`, onclick: () => onCall(row.index) })),
+          el(
+            'td',
+            {},
+            el('button', {
+              type: 'button',
+              class: 'link',
+              text: `call ${row.index}`,
+              onclick: () => onCall(row.index),
+            }),
+          ),
           el('td', { class: 'name' }, nameNodes(row.agent)),
-          el('td', { class: 'name' }, row.model ? nameNodes(`${row.model.provider}/${row.model.modelId}`) : el('span', { class: 'muted', text: 'unknown' })),
-          el('td', { class: 'num', text: formatNumber(row.tokens.input + row.tokens.cacheRead + row.tokens.cacheWrite) }),
+          el(
+            'td',
+            { class: 'name' },
+            row.model
+              ? nameNodes(`${row.model.provider}/${row.model.modelId}`)
+              : el('span', { class: 'muted', text: 'unknown' }),
+          ),
+          el('td', {
+            class: 'num',
+            text: formatNumber(row.tokens.input + row.tokens.cacheRead + row.tokens.cacheWrite),
+          }),
           el('td', {}, cacheShare(row)),
           el('td', { class: 'num', text: formatNumber(row.tokens.output) }),
           usdCell(row, 'td'),
-          el('td', { class: 'num running', text: cost.measure === 'usd' ? formatUsd(points.get(row.index)?.cumulativeUsd ?? 0) : '—' }),
+          el('td', {
+            class: 'num running',
+            text: cost.measure === 'usd' ? formatUsd(points.get(row.index)?.cumulativeUsd ?? 0) : '—',
+          }),
         ),
       ),
     ),
@@ -145,7 +260,17 @@ function invocationTable(cost) {
     'table',
     { class: 'cost-invocations' },
     el('caption', { class: 'muted', text: 'per invocation (a user turn and everything it caused)' }),
-    el('thead', {}, el('tr', {}, ['invocation', 'calls', 'prompt tokens', 'cache hits', 'USD'].map((text, at) => el('th', { scope: 'col', class: at === 0 || at === 3 ? '' : 'num', text })))),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        ['invocation', 'calls', 'prompt tokens', 'cache hits', 'USD'].map((text, at) =>
+          el('th', { scope: 'col', class: at === 0 || at === 3 ? '' : 'num', text }),
+        ),
+      ),
+    ),
     el(
       'tbody',
       {},
@@ -157,7 +282,13 @@ function invocationTable(cost) {
           el('td', { class: 'num', text: formatNumber(invocation.calls) }),
           el('td', { class: 'num', text: formatNumber(invocation.promptTokens) }),
           el('td', { text: formatShare(invocation.cacheHitRatio) }),
-          el('td', { class: 'num', text: invocation.usd === undefined ? '—' : `${formatUsd(invocation.usd)}${invocation.unpricedCalls === 0 ? '' : ` (${invocation.unpricedCalls} not priced)`}` }),
+          el('td', {
+            class: 'num',
+            text:
+              invocation.usd === undefined
+                ? '—'
+                : `${formatUsd(invocation.usd)}${invocation.unpricedCalls === 0 ? '' : ` (${invocation.unpricedCalls} not priced)`}`,
+          }),
         ),
       ),
     ),

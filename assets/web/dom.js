@@ -19,7 +19,8 @@ function fill(node, props, children) {
     if (key === 'class') node.setAttribute('class', value);
     else if (key === 'text') node.textContent = String(value);
     else if (key === 'dataset') for (const [name, data] of Object.entries(value)) node.dataset[name] = String(data);
-    else if (key === 'style') for (const [name, style] of Object.entries(value)) node.style.setProperty(name, String(style));
+    else if (key === 'style')
+      for (const [name, style] of Object.entries(value)) node.style.setProperty(name, String(style));
     else if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, value === true ? '' : String(value));
   }
@@ -31,7 +32,9 @@ function fill(node, props, children) {
 export function append(node, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
-    node.append(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+    node.append(
+      typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child,
+    );
   }
   return node;
 }
@@ -61,6 +64,11 @@ export function byId(id) {
   return document.getElementById(id);
 }
 
+/** The text field with this id (the page's forms), so its value is typed. */
+export function inputById(id) {
+  return /** @type {HTMLInputElement} */ (document.getElementById(id));
+}
+
 export function formatNumber(value) {
   return Number(value).toLocaleString('en-US');
 }
@@ -73,12 +81,17 @@ export function formatDuration(ms) {
 
 export function formatTime(seconds) {
   if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return '';
-  return new Date(seconds * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return new Date(seconds * 1000)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 }
 
 /** A text with ranges marked: `marks` are `{ start, end, title }` within `text`, in any order, not overlapping. */
 export function markedText(text, marks, className = 'mark') {
-  const sorted = [...marks].filter((mark) => mark.end > mark.start && mark.start >= 0 && mark.end <= text.length).sort((a, b) => a.start - b.start);
+  const sorted = [...marks]
+    .filter((mark) => mark.end > mark.start && mark.start >= 0 && mark.end <= text.length)
+    .sort((a, b) => a.start - b.start);
   const nodes = [];
   let at = 0;
   for (const mark of sorted) {

@@ -10,24 +10,46 @@ import { editNote, pieceNodes } from './text-pieces.js';
 
 /** Builds the view of `call` (the API's call view). `onEvent(id)` shows an event in the timeline, `onCall(index)` a call. */
 export function requestView(call, onEvent, onCall) {
-  const largest = Math.max(1, ...call.system.map((b) => b.tokens), ...call.tools.map((t) => t.tokens), ...call.messages.flatMap((m) => m.parts.map((p) => p.tokens)));
+  const largest = Math.max(
+    1,
+    ...call.system.map((b) => b.tokens),
+    ...call.tools.map((t) => t.tokens),
+    ...call.messages.flatMap((m) => m.parts.map((p) => p.tokens)),
+  );
   const piece = (options) => pieceView({ ...options, largest, onEvent });
   const billed = call.usage?.promptTokens;
   const raw = JSON.stringify(call.request, null, 2);
-  const rawBlock = el('div', { class: 'raw', hidden: true }, el('div', { class: 'raw-actions' }, copyButton('Copy JSON', () => raw)), el('pre', { class: 'raw-json', text: raw }));
+  const rawBlock = el(
+    'div',
+    { class: 'raw', hidden: true },
+    el(
+      'div',
+      { class: 'raw-actions' },
+      copyButton('Copy JSON', () => raw),
+    ),
+    el('pre', { class: 'raw-json', text: raw }),
+  );
   const warnings = [];
   if (call.editedByCallback) {
-    const shown = call.provenanceMismatch ? '' : ': text it wrote is marked ✎, pieces it added are coloured “callback”, and what it removed is listed below';
+    const shown = call.provenanceMismatch
+      ? ''
+      : ': text it wrote is marked ✎, pieces it added are coloured “callback”, and what it removed is listed below';
     warnings.push(['edited', `A beforeModel callback or plugin hook changed this request after assembly${shown}.`]);
   }
-  if (call.provenanceMismatch) warnings.push(['mismatch', `The recorded provenance does not line up with this request (${call.mismatchNotes.join('; ')}): that part is shown whole, in grey, without sources.`]);
+  if (call.provenanceMismatch)
+    warnings.push([
+      'mismatch',
+      `The recorded provenance does not line up with this request (${call.mismatchNotes.join('; ')}): that part is shown whole, in grey, without sources.`,
+    ]);
   const request = el(
     'div',
     { class: 'call-request' },
     el(
       'section',
       { class: 'part-list system-blocks' },
-      el('h4', { text: `system: ${call.system.length} block${call.system.length === 1 ? '' : 's'}, ${formatNumber(call.tokens.system)} tokens` }),
+      el('h4', {
+        text: `system: ${call.system.length} block${call.system.length === 1 ? '' : 's'}, ${formatNumber(call.tokens.system)} tokens`,
+      }),
       call.system.map((block) => [
         separatorRow(block.separatorBefore),
         piece({
@@ -46,7 +68,12 @@ export function requestView(call, onEvent, onCall) {
       'section',
       { class: 'part-list tools' },
       el('h4', { text: `tools: ${call.tools.length}, ${formatNumber(call.tokens.tools)} tokens` }),
-      call.tools.length === 0 ? '' : el('p', { class: 'muted tools-by-source', text: `by source: ${call.toolsBySource.map((group) => `${group.group} ${formatNumber(group.tokens)} (${group.tools})`).join(', ')}` }),
+      call.tools.length === 0
+        ? ''
+        : el('p', {
+            class: 'muted tools-by-source',
+            text: `by source: ${call.toolsBySource.map((group) => `${group.group} ${formatNumber(group.tokens)} (${group.tools})`).join(', ')}`,
+          }),
       call.tools.map((tool) =>
         piece({
           path: tool.path,
@@ -58,7 +85,9 @@ export function requestView(call, onEvent, onCall) {
             'div',
             {},
             el('p', { class: 'tool-description' }, pieceNodes(tool.descriptionPieces)),
-            tool.declaration.parameters === undefined ? '' : el('pre', { class: 'text json', text: JSON.stringify(tool.declaration.parameters, null, 2) }),
+            tool.declaration.parameters === undefined
+              ? ''
+              : el('pre', { class: 'text json', text: JSON.stringify(tool.declaration.parameters, null, 2) }),
           ),
         }),
       ),
@@ -68,8 +97,13 @@ export function requestView(call, onEvent, onCall) {
       : el(
           'section',
           { class: 'part-list deferred-tools' },
-          el('h4', { text: `deferred tools: ${call.deferredTools.length}, ${call.deferredTools.filter((tool) => tool.loaded).length} loaded by ${call.deferredLoader}, ${formatNumber(call.tokens.deferredTools)} tokens` }),
-          el('p', { class: 'muted', text: 'The provider keeps these out of the prompt until a response of the loader loads one; a loaded one is in the prompt where that response is.' }),
+          el('h4', {
+            text: `deferred tools: ${call.deferredTools.length}, ${call.deferredTools.filter((tool) => tool.loaded).length} loaded by ${call.deferredLoader}, ${formatNumber(call.tokens.deferredTools)} tokens`,
+          }),
+          el('p', {
+            class: 'muted',
+            text: 'The provider keeps these out of the prompt until a response of the loader loads one; a loaded one is in the prompt where that response is.',
+          }),
           call.deferredTools.map((tool) =>
             piece({
               path: tool.path,
@@ -80,7 +114,9 @@ export function requestView(call, onEvent, onCall) {
                 'div',
                 {},
                 el('p', { class: 'tool-description', text: tool.declaration.description }),
-                tool.declaration.parameters === undefined ? '' : el('pre', { class: 'text json', text: JSON.stringify(tool.declaration.parameters, null, 2) }),
+                tool.declaration.parameters === undefined
+                  ? ''
+                  : el('pre', { class: 'text json', text: JSON.stringify(tool.declaration.parameters, null, 2) }),
               ),
             }),
           ),
@@ -92,8 +128,14 @@ export function requestView(call, onEvent, onCall) {
       call.messages.map((message) =>
         el(
           'div',
-          { class: `message role-${message.role === 'model' ? 'model' : 'user'}`, dataset: { path: message.path, tokens: message.tokens } },
-          el('div', { class: 'message-head', text: `${message.path} · ${message.role} · ${formatNumber(message.tokens)} tokens` }),
+          {
+            class: `message role-${message.role === 'model' ? 'model' : 'user'}`,
+            dataset: { path: message.path, tokens: message.tokens },
+          },
+          el('div', {
+            class: 'message-head',
+            text: `${message.path} · ${message.role} · ${formatNumber(message.tokens)} tokens`,
+          }),
           message.parts.map((part) =>
             piece({
               path: part.path,
@@ -101,7 +143,10 @@ export function requestView(call, onEvent, onCall) {
               source: part.source,
               tokens: part.tokens,
               note: editNote(part.pieces),
-              body: part.type === 'text' ? el('pre', { class: 'text' }, pieceNodes(part.pieces)) : el('pre', { class: 'text json', text: part.text }),
+              body:
+                part.type === 'text'
+                  ? el('pre', { class: 'text' }, pieceNodes(part.pieces))
+                  : el('pre', { class: 'text json', text: part.text }),
             }),
           ),
         ),
@@ -117,23 +162,53 @@ export function requestView(call, onEvent, onCall) {
       { class: 'call-head' },
       el('h3', { text: `Call ${call.index}` }),
       statusBadge(call.status),
-      el('span', { class: 'muted' }, 'agent ', nameEl('span', { class: 'agent-name' }, call.agent), ` · invocation ${call.invocationId} · `, timeEl(call.timestamp)),
+      el(
+        'span',
+        { class: 'muted' },
+        'agent ',
+        nameEl('span', { class: 'agent-name' }, call.agent),
+        ` · invocation ${call.invocationId} · `,
+        timeEl(call.timestamp),
+      ),
       call.parent === null ? '' : parentLine(call.parent, onCall),
       el(
         'p',
         { class: 'totals' },
-        el('strong', { class: 'total-tokens', dataset: { tokens: call.tokens.total }, text: `${formatNumber(call.tokens.total)} prompt tokens` }),
+        el('strong', {
+          class: 'total-tokens',
+          dataset: { tokens: call.tokens.total },
+          text: `${formatNumber(call.tokens.total)} prompt tokens`,
+        }),
         ` (${call.tokens.encoding}, local count: system ${formatNumber(call.tokens.system)}, tools ${formatNumber(call.tokens.tools)}, messages ${formatNumber(call.tokens.messages)}, framing ${formatNumber(call.tokens.framing)})`,
         billed === undefined ? '' : ` · billed ${formatNumber(billed)}`,
         call.usage?.cachedTokens === undefined ? '' : ` · cached ${formatNumber(call.usage.cachedTokens)}`,
         call.usage?.outputTokens === undefined ? '' : ` · output ${formatNumber(call.usage.outputTokens)}`,
       ),
-      el('button', { type: 'button', class: 'toggle-raw', text: 'Raw JSON', onclick: () => (rawBlock.hidden = !rawBlock.hidden) }),
-      Object.keys(call.config ?? {}).length === 0 ? '' : el('span', { class: 'muted config', text: ` config ${JSON.stringify(call.config)}` }),
+      el('button', {
+        type: 'button',
+        class: 'toggle-raw',
+        text: 'Raw JSON',
+        onclick: () => (rawBlock.hidden = !rawBlock.hidden),
+      }),
+      Object.keys(call.config ?? {}).length === 0
+        ? ''
+        : el('span', { class: 'muted config', text: ` config ${JSON.stringify(call.config)}` }),
     ),
     warnings.map(([kind, text]) => el('p', { class: `warning ${kind}`, text })),
     rawBlock,
-    el('div', { class: 'call-body' }, request, el('aside', { class: 'call-outcome' }, answerView(call), call.cost ? costPanel(call.cost) : '', call.cache ? cachePanel(call.cache, onCall) : '', wireView(call))),
+    el(
+      'div',
+      { class: 'call-body' },
+      request,
+      el(
+        'aside',
+        { class: 'call-outcome' },
+        answerView(call),
+        call.cost ? costPanel(call.cost) : '',
+        call.cache ? cachePanel(call.cache, onCall) : '',
+        wireView(call),
+      ),
+    ),
   );
 }
 
@@ -143,7 +218,17 @@ function parentLine(parent, onCall) {
     'span',
     { class: 'parent-line' },
     `↳ via ${parent.tool} (tool call ${parent.functionCallId}`,
-    parent.callIndex === undefined ? ', answered by a hook' : [' of ', el('button', { type: 'button', class: 'link parent-link', text: `call ${parent.callIndex}`, onclick: () => onCall(parent.callIndex) })],
+    parent.callIndex === undefined
+      ? ', answered by a hook'
+      : [
+          ' of ',
+          el('button', {
+            type: 'button',
+            class: 'link parent-link',
+            text: `call ${parent.callIndex}`,
+            onclick: () => onCall(parent.callIndex),
+          }),
+        ],
     ')',
   );
 }
@@ -172,10 +257,17 @@ function removedView(removed) {
       removed.map((item) =>
         el(
           'li',
-          { class: `removed ${kindClass(item.source.kind)}`, style: { '--src': kindColour(item.source.kind) }, dataset: { what: item.what, kind: item.source.kind } },
+          {
+            class: `removed ${kindClass(item.source.kind)}`,
+            style: { '--src': kindColour(item.source.kind) },
+            dataset: { what: item.what, kind: item.source.kind },
+          },
           kindBadge(item.source.kind),
           el('span', { class: 'removed-what', text: ` ${item.what.replace('-', ' ')}` }),
-          el('span', { class: 'muted', text: ` from ${item.source.processor}${item.source.field ? ` (${item.source.field})` : ''}, agent ${item.source.agent} · removed by ${hookName(item.by)}` }),
+          el('span', {
+            class: 'muted',
+            text: ` from ${item.source.processor}${item.source.field ? ` (${item.source.field})` : ''}, agent ${item.source.agent} · removed by ${hookName(item.by)}`,
+          }),
           el('pre', { class: 'text preview', text: item.preview }),
         ),
       ),
@@ -199,11 +291,27 @@ function pieceView({ path, label, source, tokens, body, note = '', dataset = {},
     details.hidden = !details.hidden;
     head.setAttribute('aria-expanded', String(!details.hidden));
   });
-  return el('article', { class: `piece ${kindClass(kind)}${source ? '' : ' unsourced'}`, style: { '--src': kindColour(kind) }, dataset: { kind, path, tokens, ...dataset } }, head, details, note, body);
+  return el(
+    'article',
+    {
+      class: `piece ${kindClass(kind)}${source ? '' : ' unsourced'}`,
+      style: { '--src': kindColour(kind) },
+      dataset: { kind, path, tokens, ...dataset },
+    },
+    head,
+    details,
+    note,
+    body,
+  );
 }
 
 /** A bar as long as the piece's share of the largest piece of the call, and its count. */
 export function tokenBar(tokens, largest) {
   const width = `${Math.max(0.5, Math.round((tokens / largest) * 1000) / 10)}%`;
-  return el('span', { class: 'token-bar', title: `${formatNumber(tokens)} tokens` }, el('span', { class: 'bar' }, el('span', { class: 'fill', style: { width } })), el('span', { class: 'token-count', text: formatNumber(tokens) }));
+  return el(
+    'span',
+    { class: 'token-bar', title: `${formatNumber(tokens)} tokens` },
+    el('span', { class: 'bar' }, el('span', { class: 'fill', style: { width } })),
+    el('span', { class: 'token-count', text: formatNumber(tokens) }),
+  );
 }

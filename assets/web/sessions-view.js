@@ -7,7 +7,9 @@ export function sessionsView(listing, route, onOpen) {
     'select',
     { id: 'user-filter', 'aria-label': 'user' },
     el('option', { value: '', text: `all users (${listing.users.length})` }),
-    listing.users.map((user) => el('option', { value: user, selected: user === route.user && !route.session, text: user })),
+    listing.users.map((user) =>
+      el('option', { value: user, selected: user === route.user && !route.session, text: user }),
+    ),
   );
   const list = el('ul', { class: 'session-list plain' });
   const fill = () => {

@@ -30,7 +30,10 @@ export const KIND_COLOURS = Object.freeze({
 /** Kinds in a stable order for legends: the known ones first, then any others alphabetically. */
 export function orderKinds(kinds) {
   const known = Object.keys(KIND_COLOURS);
-  return [...kinds].sort((a, b) => (known.includes(a) ? known.indexOf(a) : 100) - (known.includes(b) ? known.indexOf(b) : 100) || a.localeCompare(b));
+  return [...kinds].sort(
+    (a, b) =>
+      (known.includes(a) ? known.indexOf(a) : 100) - (known.includes(b) ? known.indexOf(b) : 100) || a.localeCompare(b),
+  );
 }
 
 export function kindColour(kind) {
@@ -44,7 +47,11 @@ export function kindClass(kind) {
 
 /** The coloured label of a kind. */
 export function kindBadge(kind) {
-  return el('span', { class: `badge kind ${kindClass(kind)}`, style: { '--src': kindColour(kind) }, text: kind ?? 'unknown' });
+  return el('span', {
+    class: `badge kind ${kindClass(kind)}`,
+    style: { '--src': kindColour(kind) },
+    text: kind ?? 'unknown',
+  });
 }
 
 /** Who a hook is, in words: "beforeModel callback of coordinator", "beforeModel hook of redactor (agent coordinator)". */
@@ -74,14 +81,19 @@ export function sourceTitle(source) {
   if (source.extension) bits.push(`extension ${source.extension}`);
   if (source.field) bits.push(`field ${source.field}`);
   if (source.note) bits.push(source.note);
-  for (const sub of source.substitutions ?? []) bits.push(sub.kind === 'state' ? `state ${sub.key} (${sub.scope})` : `artifact ${sub.name}`);
+  for (const sub of source.substitutions ?? [])
+    bits.push(sub.kind === 'state' ? `state ${sub.key} (${sub.scope})` : `artifact ${sub.name}`);
   if (source.eventIds?.length) bits.push(`${source.eventIds.length} event${source.eventIds.length === 1 ? '' : 's'}`);
   return bits.join(' · ');
 }
 
 /** The full provenance of a source as a definition list; event ids link to the timeline through `onEvent`. */
 export function provenancePanel(source, onEvent) {
-  if (!source) return el('p', { class: 'provenance muted', text: 'No provenance lines up with this part, so it is shown without a source.' });
+  if (!source)
+    return el('p', {
+      class: 'provenance muted',
+      text: 'No provenance lines up with this part, so it is shown without a source.',
+    });
   const rows = [
     ['kind', source.kind],
     ['agent', source.agent],
@@ -90,7 +102,11 @@ export function provenancePanel(source, onEvent) {
     ['field', source.field],
     ['note', source.note],
   ].filter(([, value]) => value !== undefined && value !== '');
-  const list = el('dl', { class: 'provenance' }, rows.map(([name, value]) => [el('dt', { text: name }), el('dd', { text: value })]));
+  const list = el(
+    'dl',
+    { class: 'provenance' },
+    rows.map(([name, value]) => [el('dt', { text: name }), el('dd', { text: value })]),
+  );
   const substitutions = source.substitutions ?? [];
   if (substitutions.length > 0) {
     list.append(
@@ -102,7 +118,13 @@ export function provenancePanel(source, onEvent) {
           'ul',
           { class: 'plain' },
           substitutions.map((sub) =>
-            el('li', {}, sub.kind === 'state' ? `state key ${sub.key} (scope ${sub.scope})` : `artifact ${sub.name}`, ` as ${sub.placeholder}`, sub.present ? '' : ' — missing, left empty'),
+            el(
+              'li',
+              {},
+              sub.kind === 'state' ? `state key ${sub.key} (scope ${sub.scope})` : `artifact ${sub.name}`,
+              ` as ${sub.placeholder}`,
+              sub.present ? '' : ' — missing, left empty',
+            ),
           ),
         ),
       ),
@@ -112,7 +134,19 @@ export function provenancePanel(source, onEvent) {
   if (events.length > 0) {
     list.append(
       el('dt', { text: events.length === 1 ? 'event' : `events (${events.length})` }),
-      el('dd', { class: 'event-ids' }, events.map((id) => el('button', { type: 'button', class: 'link event-link', dataset: { eventId: id }, text: id, onclick: () => onEvent(id) }))),
+      el(
+        'dd',
+        { class: 'event-ids' },
+        events.map((id) =>
+          el('button', {
+            type: 'button',
+            class: 'link event-link',
+            dataset: { eventId: id },
+            text: id,
+            onclick: () => onEvent(id),
+          }),
+        ),
+      ),
     );
   }
   return list;

@@ -10,15 +10,38 @@ const AT_CALL_NOTE =
  * wrote its value) opens in the timeline through `onEvent`.
  */
 export function stateView(entries, { call = null, onEvent = null } = {}) {
-  const heading = call === null ? el('p', { class: 'muted state-caption', text: 'The state as it is now.' }) : el('p', { class: 'state-caption' }, el('strong', { text: `State when call ${call} was sent` }), el('span', { class: 'muted', text: ` · ${AT_CALL_NOTE}` }));
+  const heading =
+    call === null
+      ? el('p', { class: 'muted state-caption', text: 'The state as it is now.' })
+      : el(
+          'p',
+          { class: 'state-caption' },
+          el('strong', { text: `State when call ${call} was sent` }),
+          el('span', { class: 'muted', text: ` · ${AT_CALL_NOTE}` }),
+        );
   if (entries.length === 0) return [heading, el('p', { class: 'muted', text: 'The state is empty.' })];
   return [
     heading,
     el(
       'table',
       { class: 'state', dataset: { call: call ?? '' } },
-      el('thead', {}, el('tr', {}, el('th', { text: 'key' }), el('th', { text: 'scope' }), el('th', { text: 'value' }), call === null ? '' : el('th', { text: 'written by' }))),
-      el('tbody', {}, entries.map((entry) => row(entry, call, onEvent))),
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          el('th', { text: 'key' }),
+          el('th', { text: 'scope' }),
+          el('th', { text: 'value' }),
+          call === null ? '' : el('th', { text: 'written by' }),
+        ),
+      ),
+      el(
+        'tbody',
+        {},
+        entries.map((entry) => row(entry, call, onEvent)),
+      ),
     ),
   ];
 }
@@ -27,13 +50,34 @@ function row(entry, call, onEvent) {
   const writer =
     call === null
       ? ''
-      : el('td', { class: 'state-writer' }, entry.eventId ? el('button', { type: 'button', class: 'link event-link', dataset: { eventId: entry.eventId }, text: `event ${entry.eventId}`, onclick: () => onEvent?.(entry.eventId) }) : el('span', { class: 'muted', text: 'no event of this session' }));
+      : el(
+          'td',
+          { class: 'state-writer' },
+          entry.eventId
+            ? el('button', {
+                type: 'button',
+                class: 'link event-link',
+                dataset: { eventId: entry.eventId },
+                text: `event ${entry.eventId}`,
+                onclick: () => onEvent?.(entry.eventId),
+              })
+            : el('span', { class: 'muted', text: 'no event of this session' }),
+        );
   return el(
     'tr',
     { dataset: { key: entry.key } },
     el('td', {}, nameEl('code', { class: 'state-key' }, entry.key)),
     el('td', {}, el('span', { class: `badge scope ${entry.scope}`, text: entry.scope })),
-    el('td', {}, entry.known === false ? el('span', { class: 'muted state-value unknown', text: 'not known: changed by operations on a value this session’s events do not hold' }) : el('pre', { class: 'text value state-value', text: entry.value })),
+    el(
+      'td',
+      {},
+      entry.known === false
+        ? el('span', {
+            class: 'muted state-value unknown',
+            text: 'not known: changed by operations on a value this session’s events do not hold',
+          })
+        : el('pre', { class: 'text value state-value', text: entry.value }),
+    ),
     writer,
   );
 }

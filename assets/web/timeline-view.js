@@ -22,7 +22,11 @@ export function timelineView(timeline, onCall, costs = new Map(), caches = new M
         'li',
         { class: 'invocation', dataset: { invocation: invocation.invocationId } },
         el('h4', {}, `Invocation ${number + 1} · ${invocation.invocationId} · `, timeEl(invocation.start)),
-        el('ol', { class: 'items plain' }, invocation.items.map((item) => itemView(item, origin, onCall, costs, caches))),
+        el(
+          'ol',
+          { class: 'items plain' },
+          invocation.items.map((item) => itemView(item, origin, onCall, costs, caches)),
+        ),
       ),
     ),
   );
@@ -31,18 +35,43 @@ export function timelineView(timeline, onCall, costs = new Map(), caches = new M
 function itemView(item, origin, onCall, costs, caches) {
   const when = el('span', { class: 'when muted', text: `+${(item.timestamp - origin).toFixed(3)}s` });
   const who = nameEl('span', { class: 'who' }, item.type === 'model-call' ? item.agent : item.author);
-  const row = (body) => el('li', { class: `item type-${item.type}`, dataset: item.eventId === undefined ? { call: item.index } : { eventId: item.eventId } }, when, el('span', { class: `badge type ${item.type}`, text: item.type }), who, el('div', { class: 'item-body' }, body));
+  const row = (body) =>
+    el(
+      'li',
+      {
+        class: `item type-${item.type}`,
+        dataset: item.eventId === undefined ? { call: item.index } : { eventId: item.eventId },
+      },
+      when,
+      el('span', { class: `badge type ${item.type}`, text: item.type }),
+      who,
+      el('div', { class: 'item-body' }, body),
+    );
   switch (item.type) {
     case 'model-call':
       return callRow(row, item, onCall, costs.get(item.index), caches.get(item.index));
     case 'message':
       return row(longText(item.text, item.thought ? 'thought' : item.role));
     case 'tool-call':
-      return row([nameEl('code', { class: 'tool-name' }, item.name), item.callId ? el('span', { class: 'muted', text: ` ${item.callId}` }) : '', longText(item.args, 'json')]);
+      return row([
+        nameEl('code', { class: 'tool-name' }, item.name),
+        item.callId ? el('span', { class: 'muted', text: ` ${item.callId}` }) : '',
+        longText(item.args, 'json'),
+      ]);
     case 'tool-result':
-      return row([nameEl('code', { class: 'tool-name' }, item.name), item.callId ? el('span', { class: 'muted', text: ` ${item.callId}` }) : '', longText(item.response, 'json')]);
+      return row([
+        nameEl('code', { class: 'tool-name' }, item.name),
+        item.callId ? el('span', { class: 'muted', text: ` ${item.callId}` }) : '',
+        longText(item.response, 'json'),
+      ]);
     case 'state':
-      return row([el('span', { class: `badge scope ${item.scope}`, text: item.scope }), ' ', nameEl('code', { class: 'state-key' }, item.key), ` ${item.operation ?? '='} `, longText(item.value, 'value')]);
+      return row([
+        el('span', { class: `badge scope ${item.scope}`, text: item.scope }),
+        ' ',
+        nameEl('code', { class: 'state-key' }, item.key),
+        ` ${item.operation ?? '='} `,
+        longText(item.value, 'value'),
+      ]);
     case 'artifact':
       return row(`artifact ${item.name} v${item.version}`);
     case 'transfer':
@@ -50,7 +79,10 @@ function itemView(item, origin, onCall, costs, caches) {
     case 'escalate':
       return row('escalates: ends its turn and hands control up');
     case 'compaction':
-      return row([`summarizes ${item.eventIds.length} events (${formatTime(item.startTimestamp)} – ${formatTime(item.endTimestamp)})`, longText(item.summary, 'summary')]);
+      return row([
+        `summarizes ${item.eventIds.length} events (${formatTime(item.startTimestamp)} – ${formatTime(item.endTimestamp)})`,
+        longText(item.summary, 'summary'),
+      ]);
     case 'error':
       return row(el('span', { class: 'error-text', text: `${item.code}: ${item.message}` }));
     default:
@@ -63,13 +95,22 @@ function callRow(row, item, onCall, cost, cache) {
   const mark = cacheMark(cache);
   const depth = item.depth ?? 0;
   const li = row([
-    item.parent ? el('span', { class: 'via', text: `↳ via ${item.parent.tool}${item.parent.callIndex === undefined ? '' : ` (call ${item.parent.callIndex}, ${item.parent.functionCallId})`} · ` }) : '',
+    item.parent
+      ? el('span', {
+          class: 'via',
+          text: `↳ via ${item.parent.tool}${item.parent.callIndex === undefined ? '' : ` (call ${item.parent.callIndex}, ${item.parent.functionCallId})`} · `,
+        })
+      : '',
     el('button', { type: 'button', class: 'link', text: `call ${item.index}`, onclick: () => onCall(item.index) }),
     ' ',
     item.status ? statusBadge(item.status) : '',
-    item.latencyMs === null || item.latencyMs === undefined ? '' : el('span', { class: 'latency', text: ` ${formatDuration(item.latencyMs)}` }),
+    item.latencyMs === null || item.latencyMs === undefined
+      ? ''
+      : el('span', { class: 'latency', text: ` ${formatDuration(item.latencyMs)}` }),
     ` · ${formatNumber(item.requestChars)} request chars`,
-    item.promptTokens === null ? '' : ` · billed ${formatNumber(item.promptTokens)} prompt / ${formatNumber(item.outputTokens ?? 0)} output tokens`,
+    item.promptTokens === null
+      ? ''
+      : ` · billed ${formatNumber(item.promptTokens)} prompt / ${formatNumber(item.outputTokens ?? 0)} output tokens`,
     costInline(cost),
     mark === '' ? '' : [' · ', mark],
     item.error ? el('div', { class: 'error-text small', text: item.error }) : '',
@@ -87,5 +128,10 @@ function callRow(row, item, onCall, cost, cache) {
 function longText(text, kind) {
   const pre = el('pre', { class: `text ${kind}`, text });
   if (text.length <= LONG) return pre;
-  return el('details', {}, el('summary', { text: `${text.slice(0, 120).split('\n')[0]}… (${formatNumber(text.length)} chars)` }), pre);
+  return el(
+    'details',
+    {},
+    el('summary', { text: `${text.slice(0, 120).split('\n')[0]}… (${formatNumber(text.length)} chars)` }),
+    pre,
+  );
 }

@@ -51,7 +51,9 @@ export function buildAnalyst(options: AnalystOptions): AgentDefinition {
     parameters: z.object({ query: z.string() }),
     execute: ({ query }) => {
       const year = /20\d\d/.exec(query)?.[0];
-      const ids = options.reports.filter((report) => year === undefined || report.quarter.startsWith(year)).map((report) => report.id);
+      const ids = options.reports
+        .filter((report) => year === undefined || report.quarter.startsWith(year))
+        .map((report) => report.id);
       return { count: ids.length, ids };
     },
   });
@@ -83,7 +85,8 @@ export function buildAnalyst(options: AnalystOptions): AgentDefinition {
   // calculate_with_state: arithmetic over report bodies that are already in state, not in the history.
   const calculate = functionTool({
     name: 'calculate_with_state',
-    description: 'Sums one figure (for example Costs) over reports that were loaded in this turn, reading them from state.',
+    description:
+      'Sums one figure (for example Costs) over reports that were loaded in this turn, reading them from state.',
     parameters: z.object({ ids: z.array(z.string()), figure: z.string() }),
     execute: ({ ids, figure }, context: ToolContext) => {
       let sum = 0;
@@ -94,7 +97,9 @@ export function buildAnalyst(options: AnalystOptions): AgentDefinition {
         if (value === undefined) missing.push(id);
         else sum += Number(value);
       }
-      return missing.length > 0 ? { error: `not loaded or without ${figure}: ${missing.join(', ')}` } : { figure, sum: Math.round(sum * 10) / 10 };
+      return missing.length > 0
+        ? { error: `not loaded or without ${figure}: ${missing.join(', ')}` }
+        : { figure, sum: Math.round(sum * 10) / 10 };
     },
   });
 
@@ -109,7 +114,9 @@ export function buildAnalyst(options: AnalystOptions): AgentDefinition {
   });
 
   // Paged, the paging extension offers get_reports, save_result and list_results and places its processors.
-  const analysisTools: Tool[] = paged ? [calculate, finish] : [naiveGet, calculate, reports.saveResult, reports.listResults, finish];
+  const analysisTools: Tool[] = paged
+    ? [calculate, finish]
+    : [naiveGet, calculate, reports.saveResult, reports.listResults, finish];
   const analysis = llmAgent({
     name: 'analysis_agent',
     description: 'Reads reports in batches, computes figures and answers with totals.',
@@ -118,7 +125,9 @@ export function buildAnalyst(options: AnalystOptions): AgentDefinition {
     tools: analysisTools,
     disallowTransferToParent: true,
     disallowTransferToPeers: true,
-    ...(paged ? { extensions: options.breakPageIn === true ? [reports, withoutPages(reports.workingSetKey)] : [reports] } : {}),
+    ...(paged
+      ? { extensions: options.breakPageIn === true ? [reports, withoutPages(reports.workingSetKey)] : [reports] }
+      : {}),
   });
   return llmAgent({
     name: 'planning_agent',

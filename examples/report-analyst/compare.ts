@@ -15,7 +15,11 @@ export type Comparison = {
 };
 
 /** Runs the naive baseline and the paged analyst on the same question and compares their prompt tokens per call. */
-export async function compareRuns(store: SessionStoreWithCallLog, reports: readonly Report[], onCall?: () => void): Promise<Comparison> {
+export async function compareRuns(
+  store: SessionStoreWithCallLog,
+  reports: readonly Report[],
+  onCall?: () => void,
+): Promise<Comparison> {
   const naiveRun = await runAnalysis({ mode: 'naive', store, reports, ...(onCall === undefined ? {} : { onCall }) });
   const pagedRun = await runAnalysis({ mode: 'paged', store, reports, ...(onCall === undefined ? {} : { onCall }) });
   const naive = { ...naiveRun, tokens: await promptTokensPerCall(store, naiveRun.sessionId) };

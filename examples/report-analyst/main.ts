@@ -14,7 +14,8 @@ const CHART = '.agentctx/report-analyst-tokens.svg';
 const tty = process.stderr.isTTY === true;
 const usd = (value: number) => `$${value.toFixed(3)}`;
 const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
-const color = (code: number, text: string) => (process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined ? `\u001b[${code}m${text}\u001b[0m` : text);
+const color = (code: number, text: string) =>
+  process.stdout.isTTY === true && process.env['NO_COLOR'] === undefined ? `\u001b[${code}m${text}\u001b[0m` : text;
 
 const reports = generateReports();
 const expected = expectedAnswer(reports);
@@ -41,12 +42,17 @@ try {
   const floor = await floorUsd(reports);
   const rows = Math.max(result.naive.tokens.length, result.paged.tokens.length);
   const lines = [
-    color(1, `Report analyst: ${REPORT_COUNT} reports, batches of 10, scripted model, SQLite store .agentctx/agentctx.db`),
+    color(
+      1,
+      `Report analyst: ${REPORT_COUNT} reports, batches of 10, scripted model, SQLite store .agentctx/agentctx.db`,
+    ),
     '',
     color(1, ' call   naive (bodies in history)   paged (batch after its page-in)'),
   ];
   for (let index = 0; index < rows; index++) {
-    lines.push(`${String(index + 1).padStart(5)}   ${String(result.naive.tokens[index] ?? '').padStart(25)}   ${String(result.paged.tokens[index] ?? '').padStart(31)}`);
+    lines.push(
+      `${String(index + 1).padStart(5)}   ${String(result.naive.tokens[index] ?? '').padStart(25)}   ${String(result.paged.tokens[index] ?? '').padStart(31)}`,
+    );
   }
   lines.push(
     '',
@@ -54,7 +60,10 @@ try {
     `paged reading call    first batch ${result.pagedFirstBatchTokens}   last full batch ${result.pagedLastBatchTokens}   (+${Math.round((result.pagedLastBatchTokens - result.pagedFirstBatchTokens) / 15)} tokens a batch: its save_result call)`,
     `naive last call       ${result.naiveLastCallTokens} tokens (grows with every batch)`,
     '',
-    color(1, `with prompt caching, billed as Anthropic bills ${PRICED_MODEL} (simulated offline, agentctx's cache breakpoints):`),
+    color(
+      1,
+      `with prompt caching, billed as Anthropic bills ${PRICED_MODEL} (simulated offline, agentctx's cache breakpoints):`,
+    ),
     `  naive ${usd(naiveCost.usd)} (${percent(naiveCost.cacheHitRatio)} of the prompt read from the cache)   paged ${usd(pagedCost.usd)} (${percent(pagedCost.cacheHitRatio)})   ${color(1, `naive / paged = ${(naiveCost.usd / pagedCost.usd).toFixed(1)}×`)}`,
     `  floor ${usd(floor)}: every report body billed once at the input price; paged costs ${(pagedCost.usd / floor).toFixed(2)}× the floor`,
     `  prices: ${priceSource()}; every scenario and provider: npm run bench:cost`,
@@ -72,8 +81,16 @@ try {
       xLabel: 'model call',
       yLabel: 'prompt tokens (o200k, local)',
       series: [
-        { name: `naive: report bodies in the history (total ${result.naiveTotalTokens.toLocaleString('en-US')})`, color: '#d62728', values: result.naive.tokens },
-        { name: `paged: current batch after its page-in (total ${result.pagedTotalTokens.toLocaleString('en-US')})`, color: '#1f77b4', values: result.paged.tokens },
+        {
+          name: `naive: report bodies in the history (total ${result.naiveTotalTokens.toLocaleString('en-US')})`,
+          color: '#d62728',
+          values: result.naive.tokens,
+        },
+        {
+          name: `paged: current batch after its page-in (total ${result.pagedTotalTokens.toLocaleString('en-US')})`,
+          color: '#1f77b4',
+          values: result.paged.tokens,
+        },
       ],
     }),
   );

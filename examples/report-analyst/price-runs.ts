@@ -13,7 +13,10 @@ export { PRICED_MODEL };
 export type PricedRun = { usd: number; cacheHitRatio: number; calls: CallCost[] };
 
 export async function priceRun(store: SessionStoreWithCallLog, sessionId: string): Promise<PricedRun> {
-  const report = costOfCalls(await store.listModelCalls({ appName: APP, userId: 'analyst', sessionId }), DEFAULT_PRICES);
+  const report = costOfCalls(
+    await store.listModelCalls({ appName: APP, userId: 'analyst', sessionId }),
+    DEFAULT_PRICES,
+  );
   return { usd: report.total.usd ?? 0, cacheHitRatio: report.total.cacheHitRatio, calls: report.calls };
 }
 

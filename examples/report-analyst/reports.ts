@@ -1,16 +1,49 @@
 // 164 structured quarterly reports, generated deterministically (same text on every machine and run).
 // Each is a few KB: prose a model would have to read, and a Figures block whose numbers a correct answer combines.
 
-export type Report = { id: string; company: string; region: string; quarter: string; revenue: number; costs: number; text: string };
+export type Report = {
+  id: string;
+  company: string;
+  region: string;
+  quarter: string;
+  revenue: number;
+  costs: number;
+  text: string;
+};
 
 export const REPORT_COUNT = 164;
 export const QUESTION = 'What were the total revenue, total costs and overall margin of our 2025 regional reports?';
 
 const REGIONS = ['APAC', 'EMEA', 'North America', 'Latin America'];
-const COMPANIES = ['Northwind Trading', 'Contoso Systems', 'Fabrikam Industrial', 'Tailspin Logistics', 'Wingtip Retail', 'Litware Labs', 'Adventure Works', 'Proseware'];
-const LINES = ['industrial sensors', 'fleet telematics', 'retail analytics', 'cold-chain monitoring', 'field-service software', 'payment terminals'];
+const COMPANIES = [
+  'Northwind Trading',
+  'Contoso Systems',
+  'Fabrikam Industrial',
+  'Tailspin Logistics',
+  'Wingtip Retail',
+  'Litware Labs',
+  'Adventure Works',
+  'Proseware',
+];
+const LINES = [
+  'industrial sensors',
+  'fleet telematics',
+  'retail analytics',
+  'cold-chain monitoring',
+  'field-service software',
+  'payment terminals',
+];
 const CHANNELS = ['direct sales', 'distributors', 'the online store', 'system integrators', 'OEM partners'];
-const THEMES = ['pricing pressure from new entrants', 'a delayed component shipment', 'strong renewal rates', 'a reorganised sales team', 'currency swings', 'a new flagship customer', 'longer procurement cycles', 'seasonal demand'];
+const THEMES = [
+  'pricing pressure from new entrants',
+  'a delayed component shipment',
+  'strong renewal rates',
+  'a reorganised sales team',
+  'currency swings',
+  'a new flagship customer',
+  'longer procurement cycles',
+  'seasonal demand',
+];
 
 // mulberry32: a tiny seeded generator, so the reports never change.
 function random(seed: number): () => number {

@@ -11,7 +11,8 @@ export const APP = 'report_analyst';
 export const PRICED_MODEL = 'claude-sonnet-4-6';
 
 // A fresh simulation per run, so the two runs never share cache entries.
-const billedAsAnthropic = (model: Model): Model => withSimulatedBilling(model, { provider: 'anthropic', modelId: PRICED_MODEL });
+const billedAsAnthropic = (model: Model): Model =>
+  withSimulatedBilling(model, { provider: 'anthropic', modelId: PRICED_MODEL });
 
 export type AnalysisRun = {
   mode: Mode;
@@ -42,7 +43,9 @@ export type RunOptions = {
 
 /** Runs the analyst once, in a fresh session, and returns its answer and events. */
 export async function runAnalysis(options: RunOptions): Promise<AnalysisRun> {
-  const scripted = options.model ?? createScriptedModel(analystScript(options.mode), { record: false, modelId: `report-analyst-${options.mode}` });
+  const scripted =
+    options.model ??
+    createScriptedModel(analystScript(options.mode), { record: false, modelId: `report-analyst-${options.mode}` });
   const inner = (options.wrapModel ?? billedAsAnthropic)(scripted);
   const model: Model = {
     ...inner,
@@ -52,7 +55,12 @@ export async function runAnalysis(options: RunOptions): Promise<AnalysisRun> {
       return response;
     },
   };
-  const agents = buildAnalyst({ mode: options.mode, reports: options.reports, ...(options.breakPageIn === undefined ? {} : { breakPageIn: options.breakPageIn }), ...(options.onLoad === undefined ? {} : { onLoad: options.onLoad }) });
+  const agents = buildAnalyst({
+    mode: options.mode,
+    reports: options.reports,
+    ...(options.breakPageIn === undefined ? {} : { breakPageIn: options.breakPageIn }),
+    ...(options.onLoad === undefined ? {} : { onLoad: options.onLoad }),
+  });
   // Ids from a counter, not random ones: every run sends the same bytes, so it is billed the same to the cent.
   let ids = 0;
   const newId = options.newId ?? (() => `${options.mode}-${++ids}`);
@@ -62,7 +70,12 @@ export async function runAnalysis(options: RunOptions): Promise<AnalysisRun> {
   await runner.createSession({ userId: 'analyst', sessionId });
   const events: Event[] = [];
   for await (const event of runner.run({ userId: 'analyst', sessionId, message: QUESTION })) events.push(event);
-  const answer = [...events].reverse().find((event) => event.author === 'analysis_agent' && event.content?.parts.some((part) => 'text' in part))?.content?.parts.flatMap((part) => ('text' in part ? [part.text] : [])).join('') ?? '';
+  const answer =
+    [...events]
+      .reverse()
+      .find((event) => event.author === 'analysis_agent' && event.content?.parts.some((part) => 'text' in part))
+      ?.content?.parts.flatMap((part) => ('text' in part ? [part.text] : []))
+      .join('') ?? '';
   return { mode: options.mode, sessionId, answer, events };
 }
 

@@ -11,9 +11,18 @@ const BATCH = 10;
 export function analystScript(mode: Mode): Script {
   return {
     rules: [
-      { when: (_request, call) => call.agentName === 'planning_agent' && lastPart(_request) === undefined, respond: { functionCall: { name: 'search_reports', args: { query: '2025 regional reports' } } } },
-      { when: (request, call) => call.agentName === 'planning_agent' && isResponse(lastPart(request), 'search_reports'), respond: { functionCall: { name: 'transfer_to_agent', args: { agent_name: 'analysis_agent' } } } },
-      { when: (_request, call: ScriptCall) => call.agentName === 'analysis_agent', respond: (request) => analyze(request, mode) },
+      {
+        when: (_request, call) => call.agentName === 'planning_agent' && lastPart(_request) === undefined,
+        respond: { functionCall: { name: 'search_reports', args: { query: '2025 regional reports' } } },
+      },
+      {
+        when: (request, call) => call.agentName === 'planning_agent' && isResponse(lastPart(request), 'search_reports'),
+        respond: { functionCall: { name: 'transfer_to_agent', args: { agent_name: 'analysis_agent' } } },
+      },
+      {
+        when: (_request, call: ScriptCall) => call.agentName === 'analysis_agent',
+        respond: (request) => analyze(request, mode),
+      },
     ],
   };
 }
@@ -29,7 +38,12 @@ function analyze(request: LlmRequest, mode: Mode): ScriptedResponse {
   }
   if (last !== undefined && isResponse(last, 'calculate_with_state')) {
     const batch = currentBatch(request);
-    const texts = mode === 'naive' ? lastResponseWith(request, 'get_reports') : mode === 'paged-system' ? request.system : pageInMessages(request);
+    const texts =
+      mode === 'naive'
+        ? lastResponseWith(request, 'get_reports')
+        : mode === 'paged-system'
+          ? request.system
+          : pageInMessages(request);
     const revenue = batch.reduce((sum, id) => sum + (revenueOf(texts, id) ?? 0), 0);
     const costs = Number((last.functionResponse.response as { sum?: number } | undefined)?.sum ?? 0);
     const result = `reports=${batch.length}; revenue=${revenue.toFixed(1)}; costs=${costs.toFixed(1)}`;
@@ -38,10 +52,17 @@ function analyze(request: LlmRequest, mode: Mode): ScriptedResponse {
   const done = saved.length * BATCH;
   if (done < all.length) return { functionCall: { name: 'get_reports', args: { ids: all.slice(done, done + BATCH) } } };
   const totals = saved.reduce(
-    (sum, result) => ({ count: sum.count + figure(result, 'reports'), revenue: sum.revenue + figure(result, 'revenue'), costs: sum.costs + figure(result, 'costs') }),
+    (sum, result) => ({
+      count: sum.count + figure(result, 'reports'),
+      revenue: sum.revenue + figure(result, 'revenue'),
+      costs: sum.costs + figure(result, 'costs'),
+    }),
     { count: 0, revenue: 0, costs: 0 },
   );
-  return { text: `${QUESTION}\n${formatAnswer(totals.count, totals.revenue, totals.costs)}`, functionCall: { name: 'finish' } };
+  return {
+    text: `${QUESTION}\n${formatAnswer(totals.count, totals.revenue, totals.costs)}`,
+    functionCall: { name: 'finish' },
+  };
 }
 
 type ResponsePart = Extract<Part, { functionResponse: unknown }>;
@@ -70,7 +91,11 @@ function allIds(request: LlmRequest): string[] {
 
 function savedResults(request: LlmRequest): string[] {
   return request.messages.flatMap((message) =>
-    message.content.flatMap((part) => ('functionCall' in part && part.functionCall.name === 'save_result' ? [String(part.functionCall.args?.['result'] ?? '')] : [])),
+    message.content.flatMap((part) =>
+      'functionCall' in part && part.functionCall.name === 'save_result'
+        ? [String(part.functionCall.args?.['result'] ?? '')]
+        : [],
+    ),
   );
 }
 
@@ -82,7 +107,8 @@ function savedInInstruction(request: LlmRequest): string[] {
 function currentBatch(request: LlmRequest): string[] {
   for (let index = request.messages.length - 1; index >= 0; index--) {
     for (const part of request.messages[index]?.content ?? []) {
-      if ('functionCall' in part && part.functionCall.name === 'get_reports') return (part.functionCall.args?.['ids'] as string[]) ?? [];
+      if ('functionCall' in part && part.functionCall.name === 'get_reports')
+        return (part.functionCall.args?.['ids'] as string[]) ?? [];
     }
   }
   return [];
@@ -90,12 +116,20 @@ function currentBatch(request: LlmRequest): string[] {
 
 // The page sits in the history as a text turn after its receipt.
 function pageInMessages(request: LlmRequest): string {
-  return request.messages.flatMap((message) => message.content.flatMap((part) => ('text' in part && part.text.startsWith('--- BEGIN REPORTS') ? [part.text] : []))).join('\n');
+  return request.messages
+    .flatMap((message) =>
+      message.content.flatMap((part) =>
+        'text' in part && part.text.startsWith('--- BEGIN REPORTS') ? [part.text] : [],
+      ),
+    )
+    .join('\n');
 }
 
 function lastResponseWith(request: LlmRequest, name: string): string {
   for (let index = request.messages.length - 1; index >= 0; index--) {
-    for (const part of request.messages[index]?.content ?? []) if ('functionResponse' in part && part.functionResponse.name === name) return JSON.stringify(part.functionResponse.response);
+    for (const part of request.messages[index]?.content ?? [])
+      if ('functionResponse' in part && part.functionResponse.name === name)
+        return JSON.stringify(part.functionResponse.response);
   }
   return '';
 }

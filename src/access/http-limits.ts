@@ -20,7 +20,10 @@ export type HttpTimeouts = { readonly headersTimeoutMs: number; readonly request
  * the headers' no longer than the whole request's. Without its own, the headers' limit is the default or the
  * request's, whichever is shorter.
  */
-export function resolveHttpTimeouts(given: { headersTimeoutMs?: number | undefined; requestTimeoutMs?: number | undefined }): HttpTimeouts | { problem: string } {
+export function resolveHttpTimeouts(given: {
+  headersTimeoutMs?: number | undefined;
+  requestTimeoutMs?: number | undefined;
+}): HttpTimeouts | { problem: string } {
   for (const name of ['headersTimeoutMs', 'requestTimeoutMs'] as const) {
     const value = given[name];
     if (value !== undefined && !(Number.isInteger(value) && value >= 1 && value <= MAX_MS)) {
@@ -30,7 +33,9 @@ export function resolveHttpTimeouts(given: { headersTimeoutMs?: number | undefin
   const requestTimeoutMs = given.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const headersTimeoutMs = given.headersTimeoutMs ?? Math.min(DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs);
   if (headersTimeoutMs > requestTimeoutMs) {
-    return { problem: `headersTimeoutMs (${headersTimeoutMs}) must not exceed requestTimeoutMs (${requestTimeoutMs}): the headers are part of the request` };
+    return {
+      problem: `headersTimeoutMs (${headersTimeoutMs}) must not exceed requestTimeoutMs (${requestTimeoutMs}): the headers are part of the request`,
+    };
   }
   return { headersTimeoutMs, requestTimeoutMs };
 }
@@ -39,9 +44,17 @@ export function resolveHttpTimeouts(given: { headersTimeoutMs?: number | undefin
  * The `node:http` server options that enforce the timeouts. Node checks them on a timer (every 30 s by default), so
  * the timer runs often enough for a limit to hold within a quarter of it (at most every second).
  */
-export function nodeServerTimeouts(timeouts: HttpTimeouts): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+export function nodeServerTimeouts(timeouts: HttpTimeouts): {
+  headersTimeout: number;
+  requestTimeout: number;
+  connectionsCheckingInterval: number;
+} {
   const shortest = Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs);
-  return { headersTimeout: timeouts.headersTimeoutMs, requestTimeout: timeouts.requestTimeoutMs, connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(shortest / 4))) };
+  return {
+    headersTimeout: timeouts.headersTimeoutMs,
+    requestTimeout: timeouts.requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(shortest / 4))),
+  };
 }
 
 /** What a socket of `node:http` offers here. */
@@ -54,7 +67,10 @@ type Response = { readonly headersSent: boolean; once(event: 'close', listener: 
  * anything else that is not HTTP (400 `bad_request`); a connection already reset is closed without a word. Nothing
  * is written over a response that has started. `track` must see every request's response (`server.on('request')`).
  */
-export function clientErrorAnswers(timeouts: HttpTimeouts): { track(socket: object, res: Response): void; onClientError(error: Error, socket: ClientSocket): void } {
+export function clientErrorAnswers(timeouts: HttpTimeouts): {
+  track(socket: object, res: Response): void;
+  onClientError(error: Error, socket: ClientSocket): void;
+} {
   const responses = new WeakMap<object, Response>();
   return {
     track(socket, res) {
@@ -71,19 +87,27 @@ export function clientErrorAnswers(timeouts: HttpTimeouts): { track(socket: obje
   };
 }
 
-const REASONS: Readonly<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
 
 /** The raw HTTP/1.1 answer to a parser error, or `undefined` when the peer is gone and nothing should be written. */
 export function clientErrorReply(code: unknown, timeouts: HttpTimeouts): string | undefined {
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT' || code === 'ERR_STREAM_DESTROYED') return undefined;
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT' || code === 'ERR_STREAM_DESTROYED')
+    return undefined;
   const [status, body] = ((): [number, { code: string; message: string; hint?: string }] => {
     switch (code) {
       case 'ERR_HTTP_REQUEST_TIMEOUT':
-        return [408, {
-          code: 'request_timeout',
-          message: `The request did not arrive in time: its headers must arrive within ${timeouts.headersTimeoutMs} ms, the whole request within ${timeouts.requestTimeoutMs} ms.`,
-          hint: 'Send the request at once; the limits are set with --headers-timeout and --request-timeout.',
-        }];
+        return [
+          408,
+          {
+            code: 'request_timeout',
+            message: `The request did not arrive in time: its headers must arrive within ${timeouts.headersTimeoutMs} ms, the whole request within ${timeouts.requestTimeoutMs} ms.`,
+            hint: 'Send the request at once; the limits are set with --headers-timeout and --request-timeout.',
+          },
+        ];
       case 'HPE_INVALID_EOF_STATE':
         return [400, { code: 'incomplete_body', message: 'The connection closed before the request was complete.' }];
       case 'HPE_HEADER_OVERFLOW':
@@ -93,6 +117,11 @@ export function clientErrorReply(code: unknown, timeouts: HttpTimeouts): string 
     }
   })();
   const text = `${JSON.stringify({ error: body })}\n`;
-  const head = [`HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}`, 'content-type: application/json; charset=utf-8', `content-length: ${new TextEncoder().encode(text).length}`, 'connection: close'];
+  const head = [
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}`,
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${new TextEncoder().encode(text).length}`,
+    'connection: close',
+  ];
   return `${head.join('\r\n')}\r\n\r\n${text}`;
 }

@@ -10,7 +10,8 @@ export function nodeAgentFiles(cwd: string): AgentFiles {
   const near = (path: string, from: string) => resolve(cwd, dirname(from), path);
   return {
     // Paths in provenance are relative to the working folder, so the same files give the same record anywhere.
-    readSkills: async (dir, from) => (await readSkillsFolder(near(dir, from))).map((skill) => ({ ...skill, path: relative(cwd, skill.path ?? '') })),
+    readSkills: async (dir, from) =>
+      (await readSkillsFolder(near(dir, from))).map((skill) => ({ ...skill, path: relative(cwd, skill.path ?? '') })),
     readMemory: async (path, from) => {
       const file = await readMemoryFile(near(path, from));
       return { ...file, path: relative(cwd, file.path ?? '') };

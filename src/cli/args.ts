@@ -5,7 +5,9 @@ import { closest } from '../engine/util/json-reader.js';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** `parseArgs` with strict checking, whose mistakes become one-line usage errors that point at the help. */
-type Parsed<T extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
+type Parsed<T extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>
+>;
 
 export function parseCommandArgs<T extends Options>(command: string, args: string[], options: T): Parsed<T> {
   try {
@@ -16,6 +18,9 @@ export function parseCommandArgs<T extends Options>(command: string, args: strin
     const unknown = /^Unknown option '--([^'=]+)'/.exec(message)?.[1];
     const guess = unknown === undefined ? undefined : closest(unknown, Object.keys(options));
     const suggestion = guess === undefined ? '' : ` (did you mean --${guess}?)`;
-    throw new UsageError(`${message.replace(/\.$/, '')}${suggestion}.`, `Run 'agentctx ${command} --help' to see the options.`);
+    throw new UsageError(
+      `${message.replace(/\.$/, '')}${suggestion}.`,
+      `Run 'agentctx ${command} --help' to see the options.`,
+    );
   }
 }

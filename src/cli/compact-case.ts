@@ -13,18 +13,28 @@ import { previewCompaction, type CompactionPreview, type MeasuredPrompt } from '
  * profile, its prompt measured as the runner measures it before a model call, and the request's size before and after
  * (with the extractive summary). Nothing is written.
  */
-export async function previewCaseCompaction(caseFile: CaseFile, config: EventsCompactionConfig): Promise<CompactionPreview> {
+export async function previewCaseCompaction(
+  caseFile: CaseFile,
+  config: EventsCompactionConfig,
+): Promise<CompactionPreview> {
   const counter = await loadTokenCounter();
   const assembled = await assembleCaseForModel(caseFile);
   const local = requestTokens(assembled, counter);
   return previewCompaction(caseFile.events, config, caseFile.profile, {
     prompt: async () => {
-      const measure = await promptBeforeCall(caseFile.events, assembled, caseFile.profile, caseFile.currentAgent, caseFile.branch);
+      const measure = await promptBeforeCall(
+        caseFile.events,
+        assembled,
+        caseFile.profile,
+        caseFile.currentAgent,
+        caseFile.branch,
+      );
       return { tokens: measure.tokens, how: howBeforeCall(measure, caseFile.currentAgent) };
     },
     counted: `the request for '${caseFile.currentAgent}' (local o200k count)`,
     tokensBefore: local,
-    tokensOf: async (events) => requestTokens(await assembleCaseForModel({ ...caseFile, events: [...events] }), counter),
+    tokensOf: async (events) =>
+      requestTokens(await assembleCaseForModel({ ...caseFile, events: [...events] }), counter),
   });
 }
 

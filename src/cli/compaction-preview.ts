@@ -45,9 +45,18 @@ export const DRY_RUN_ID = 'dry-run-compaction';
  * The compaction a history is due for, decided by the runner's own `planDueCompaction` at the `stored` moment under
  * the profile's rules, with the tokens before and after the extractive summary. Nothing is written.
  */
-export async function previewCompaction(events: readonly Event[], config: EventsCompactionConfig, profile: Profile, measure: PreviewMeasure): Promise<CompactionPreview> {
+export async function previewCompaction(
+  events: readonly Event[],
+  config: EventsCompactionConfig,
+  profile: Profile,
+  measure: PreviewMeasure,
+): Promise<CompactionPreview> {
   const prompt = config.tokenThreshold === undefined ? undefined : await measure.prompt();
-  const plan = planDueCompaction(events, dueTriggers(config), { moment: { kind: 'stored' }, promptTokens: prompt?.tokens, summaries: profile.summaries })?.plan;
+  const plan = planDueCompaction(events, dueTriggers(config), {
+    moment: { kind: 'stored' },
+    promptTokens: prompt?.tokens,
+    summaries: profile.summaries,
+  })?.plan;
   const after = plan === undefined ? undefined : await withExtractiveSummary(events, plan);
   let tokensAfter: number | undefined;
   let afterFailure: string | undefined;
@@ -74,8 +83,13 @@ export async function previewCompaction(events: readonly Event[], config: Events
  * The history as it would be after the plan, with the summary the deterministic `ExtractiveSummarizer` writes
  * (offline, free), stamped with the latest event's time so the result never depends on the clock.
  */
-export async function withExtractiveSummary(events: readonly Event[], plan: CompactionPlan): Promise<Event[] | undefined> {
-  const summary = await new ExtractiveSummarizer().summarize(summarizerInput(plan), { seeded: plan.seed !== undefined });
+export async function withExtractiveSummary(
+  events: readonly Event[],
+  plan: CompactionPlan,
+): Promise<Event[] | undefined> {
+  const summary = await new ExtractiveSummarizer().summarize(summarizerInput(plan), {
+    seeded: plan.seed !== undefined,
+  });
   if (summary === undefined) return undefined;
   const latest = Math.max(plan.endTimestamp, ...events.map((event) => event.timestamp));
   return [...events, compactionEvent(plan, summary, DRY_RUN_ID, { now: () => latest, newId: () => DRY_RUN_ID })];

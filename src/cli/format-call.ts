@@ -13,7 +13,8 @@ export function formatCallTree(calls: readonly ModelCallSummary[], sessionId: st
   const known = new Set(calls.map((call) => call.index));
   for (const call of calls) {
     // A call whose parent is not in the list (a hook answered in its place) is shown at the top.
-    const parent = call.parent?.callIndex !== undefined && known.has(call.parent.callIndex) ? call.parent.callIndex : undefined;
+    const parent =
+      call.parent?.callIndex !== undefined && known.has(call.parent.callIndex) ? call.parent.callIndex : undefined;
     children.set(parent, [...(children.get(parent) ?? []), call]);
   }
   const lines: string[] = [];
@@ -22,7 +23,9 @@ export function formatCallTree(calls: readonly ModelCallSummary[], sessionId: st
       const via = call.parent === undefined ? '' : style.dim(` via ${call.parent.tool}`);
       const indent = '   '.repeat(depth) + (depth > 0 ? '└ ' : '');
       const what = call.operation === 'embeddings' ? ` ${style.cyan('embeddings')}` : '';
-      lines.push(`  ${String(call.index).padStart(3)}  ${statusText(call.status, style)}  ${indent}${call.agent}${via}${what}  ${style.dim(callFacts(call))}`);
+      lines.push(
+        `  ${String(call.index).padStart(3)}  ${statusText(call.status, style)}  ${indent}${call.agent}${via}${what}  ${style.dim(callFacts(call))}`,
+      );
       walk(call.index, depth + 1);
     }
   };
@@ -44,27 +47,37 @@ export function formatAnswer(record: ModelCallRecord, style: Style): string {
   const lines: string[] = [style.bold(`ANSWER · ${statusText(record.status, style, false)}`)];
   const bar = style.dim('│');
   const billedAs = record.model?.billedAs;
-  const model = record.model === undefined ? '' : `${record.model.provider}:${record.model.modelId}${billedAs === undefined ? '' : ` (usage simulated as ${billedAs.provider}:${billedAs.modelId} bills it)`}`;
+  const model =
+    record.model === undefined
+      ? ''
+      : `${record.model.provider}:${record.model.modelId}${billedAs === undefined ? '' : ` (usage simulated as ${billedAs.provider}:${billedAs.modelId} bills it)`}`;
   const timing = [
     record.latencyMs === undefined ? undefined : `latency ${formatMs(record.latencyMs)}`,
     record.firstTokenMs === undefined ? undefined : `first token ${formatMs(record.firstTokenMs)}`,
   ].filter((fact) => fact !== undefined);
-  if (model !== '' || timing.length > 0) lines.push(`${bar} ${[model, ...timing].filter((fact) => fact !== '').join(' · ')}`);
+  if (model !== '' || timing.length > 0)
+    lines.push(`${bar} ${[model, ...timing].filter((fact) => fact !== '').join(' · ')}`);
   if (record.usage !== undefined) lines.push(`${bar} usage: ${usageText(record.usage, true)}`);
-  if (record.status === 'pending') lines.push(`${bar} ${style.yellow('no answer was recorded: the process ended while the call was under way')}`);
+  if (record.status === 'pending')
+    lines.push(`${bar} ${style.yellow('no answer was recorded: the process ended while the call was under way')}`);
   if (record.error !== undefined) lines.push(`${bar} ${style.red(record.error)}`);
   const response = record.response;
   if (response !== undefined) {
     if (response.finishReason !== undefined) lines.push(`${bar} finish reason: ${response.finishReason}`);
-    if (response.errorCode !== undefined) lines.push(`${bar} ${style.red(`${response.errorCode}: ${response.errorMessage ?? ''}`)}`);
+    if (response.errorCode !== undefined)
+      lines.push(`${bar} ${style.red(`${response.errorCode}: ${response.errorMessage ?? ''}`)}`);
     for (const part of response.content?.parts ?? []) {
       if ('text' in part) lines.push(...prefixed(part.thought === true ? `(thought) ${part.text}` : part.text, bar));
-      else if ('functionCall' in part) lines.push(`${bar} call ${part.functionCall.name}(${JSON.stringify(part.functionCall.args ?? {})})${part.functionCall.id === undefined ? '' : ` id=${part.functionCall.id}`}`);
+      else if ('functionCall' in part)
+        lines.push(
+          `${bar} call ${part.functionCall.name}(${JSON.stringify(part.functionCall.args ?? {})})${part.functionCall.id === undefined ? '' : ` id=${part.functionCall.id}`}`,
+        );
       else lines.push(`${bar} ${style.dim('[data part]')}`);
     }
   }
   if (record.responseEventId !== undefined) lines.push(`${bar} ${style.dim(`event ${record.responseEventId}`)}`);
-  if (record.wire !== undefined) lines.push(`${bar} ${style.dim(`wire: ${wireLine(record.wire)} (see it with --wire)`)}`);
+  if (record.wire !== undefined)
+    lines.push(`${bar} ${style.dim(`wire: ${wireLine(record.wire)} (see it with --wire)`)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -84,10 +97,16 @@ function wireLine(wire: WireRecord): string {
 export function usageText(usage: Usage, long = false): string {
   const input: string[] = [];
   if (usage.cachedTokens !== undefined && usage.cachedTokens > 0) input.push(`${count(usage.cachedTokens)} cache read`);
-  if (usage.cacheWriteTokens !== undefined && usage.cacheWriteTokens > 0) input.push(`${count(usage.cacheWriteTokens)} cache write`);
-  const output = usage.reasoningTokens !== undefined && usage.reasoningTokens > 0 ? ` (${count(usage.reasoningTokens)} reasoning)` : '';
+  if (usage.cacheWriteTokens !== undefined && usage.cacheWriteTokens > 0)
+    input.push(`${count(usage.cacheWriteTokens)} cache write`);
+  const output =
+    usage.reasoningTokens !== undefined && usage.reasoningTokens > 0
+      ? ` (${count(usage.reasoningTokens)} reasoning)`
+      : '';
   const parts = [
-    usage.promptTokens === undefined ? undefined : `${count(usage.promptTokens)} in${input.length === 0 ? '' : ` (${input.join(', ')})`}`,
+    usage.promptTokens === undefined
+      ? undefined
+      : `${count(usage.promptTokens)} in${input.length === 0 ? '' : ` (${input.join(', ')})`}`,
     usage.outputTokens === undefined ? undefined : `${count(usage.outputTokens)} out${output}`,
     long && usage.totalTokens !== undefined ? `${count(usage.totalTokens)} total` : undefined,
   ];

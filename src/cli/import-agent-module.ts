@@ -6,7 +6,10 @@ import { optionalPackage } from '../engine/util/optional-package.js';
 const JAVASCRIPT = new Set(['.js', '.mjs', '.cjs']);
 const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
 // An optional package: JavaScript modules and agent files need no compiler.
-const loadTsx = optionalPackage({ packages: ['tsx'], purpose: 'Running a TypeScript module' }, () => import('tsx/esm/api'));
+const loadTsx = optionalPackage(
+  { packages: ['tsx'], purpose: 'Running a TypeScript module' },
+  () => import('tsx/esm/api'),
+);
 
 /** Whether a path names a module to import (JavaScript or TypeScript) rather than a YAML or JSON file to read. */
 export function isAgentModulePath(path: string): boolean {

@@ -39,11 +39,20 @@ async function readAgent(path: string, cwd: string): Promise<AgentDefinition> {
   if (isCaseDocument(value)) {
     const inner = value['agent'];
     if (typeof inner === 'string') return loadAgent(relative(cwd, resolve(cwd, dirname(path), inner)) || inner, cwd);
-    return agentFromConfig(inner, { filename: `${filename} (agent)`, load: relativeLoader(cwd), files: nodeAgentFiles(cwd) });
+    return agentFromConfig(inner, {
+      filename: `${filename} (agent)`,
+      load: relativeLoader(cwd),
+      files: nodeAgentFiles(cwd),
+    });
   }
   return agentFromConfig(value, { filename, load: relativeLoader(cwd), files: nodeAgentFiles(cwd) });
 }
 
 function isAgentDefinition(value: unknown): value is AgentDefinition {
-  return typeof value === 'object' && value !== null && typeof (value as AgentDefinition).name === 'string' && typeof (value as AgentDefinition).kind === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AgentDefinition).name === 'string' &&
+    typeof (value as AgentDefinition).kind === 'string'
+  );
 }

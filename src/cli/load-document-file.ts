@@ -9,12 +9,15 @@ import { readInputFile } from './read-input-file.js';
 export async function loadDocumentFile(path: string, cwd: string): Promise<{ value: unknown; filename: string }> {
   const text = await readInputFile(path, cwd);
   const value = await parseDocument(text, { filename: path });
-  const python = typeof value === 'object' && value !== null && (value as Record<string, unknown>)['valueFormat'] === 'python';
+  const python =
+    typeof value === 'object' && value !== null && (value as Record<string, unknown>)['valueFormat'] === 'python';
   return { value: python ? await parseDocument(text, { filename: path, pythonNumbers: true }) : value, filename: path };
 }
 
 /** Loads files that other files name (`configPath`, a case's `agent`), relative to the naming file. */
-export function relativeLoader(cwd: string): (reference: string, from: string) => Promise<{ value: unknown; filename: string }> {
+export function relativeLoader(
+  cwd: string,
+): (reference: string, from: string) => Promise<{ value: unknown; filename: string }> {
   return (reference, from) => {
     const target = relative(cwd, resolve(cwd, dirname(from), reference)) || reference;
     return loadDocumentFile(target, cwd);

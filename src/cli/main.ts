@@ -38,7 +38,11 @@ Start here:
  * Runs the CLI and returns its exit code: 0 success, 1 the command found a problem or failed while running, 2 bad input
  * (`exit-status.ts`). Each command gets a runtime of its own (`open` makes it; tests pass theirs), closed when it ends.
  */
-export async function main(argv: readonly string[], io: CliIo = processIo(), open?: (io: CliIo) => CliRuntime): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  io: CliIo = processIo(),
+  open?: (io: CliIo) => CliRuntime,
+): Promise<number> {
   const debug = argv.includes('--debug');
   const args = argv.filter((arg) => arg !== '--debug');
   const [first, ...rest] = args;
@@ -54,8 +58,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo(), ope
     }
     const entry = COMMANDS.find((candidate) => candidate.name === first);
     if (entry === undefined) {
-      const guess = closest(first, COMMANDS.map((candidate) => candidate.name));
-      io.stderr(`error: unknown command '${first}'${guess === undefined ? '' : ` (did you mean '${guess}'?)`}. Run 'agentctx --help' to see the commands.\n`);
+      const guess = closest(
+        first,
+        COMMANDS.map((candidate) => candidate.name),
+      );
+      io.stderr(
+        `error: unknown command '${first}'${guess === undefined ? '' : ` (did you mean '${guess}'?)`}. Run 'agentctx --help' to see the commands.\n`,
+      );
       return 2;
     }
     const command = await entry.load();

@@ -16,13 +16,22 @@ export async function loadPrices(file: string | undefined, cwd: string): Promise
   try {
     text = await readFile(path, 'utf8');
   } catch {
-    throw new NotFoundError({ resource: 'price file', id: file, message: `The price file ${file} cannot be read.`, hint: 'Check the path given to --prices.' });
+    throw new NotFoundError({
+      resource: 'price file',
+      id: file,
+      message: `The price file ${file} cannot be read.`,
+      hint: 'Check the path given to --prices.',
+    });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ValidationError({ subject: `price file ${file}`, issues: [{ path: '', message: `not JSON: ${error instanceof Error ? error.message : String(error)}` }], hint: 'A price file is JSON; agentctx schema prices prints its schema.' });
+    throw new ValidationError({
+      subject: `price file ${file}`,
+      issues: [{ path: '', message: `not JSON: ${error instanceof Error ? error.message : String(error)}` }],
+      hint: 'A price file is JSON; agentctx schema prices prints its schema.',
+    });
   }
   return mergePriceTables(DEFAULT_PRICES, parsePriceTable(value, `price file ${file}`));
 }

@@ -24,21 +24,47 @@ async function readNamed<T>(path: string, cwd: string, limit: number, read: (ful
     // Only a regular file of a sane size: a device (/dev/zero) or a pipe would be read without end, or never answer.
     const info = await stat(full);
     if (!info.isFile() && !info.isDirectory()) {
-      throw new ValidationError({ subject: path, issues: [{ path: '', message: 'is not a regular file (a device, a pipe or a socket)' }], hint: 'Name a file.' });
+      throw new ValidationError({
+        subject: path,
+        issues: [{ path: '', message: 'is not a regular file (a device, a pipe or a socket)' }],
+        hint: 'Name a file.',
+      });
     }
     if (info.isFile() && info.size > limit) {
-      throw new ValidationError({ subject: path, issues: [{ path: '', message: `is ${info.size.toLocaleString('en')} bytes, over the ${limit.toLocaleString('en')} bytes read from a file given here` }], hint: 'Name a smaller file.' });
+      throw new ValidationError({
+        subject: path,
+        issues: [
+          {
+            path: '',
+            message: `is ${info.size.toLocaleString('en')} bytes, over the ${limit.toLocaleString('en')} bytes read from a file given here`,
+          },
+        ],
+        hint: 'Name a smaller file.',
+      });
     }
     return await read(full);
   } catch (error) {
     if (error instanceof ValidationError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      throw new NotFoundError({ resource: 'file', id: path, message: `Cannot read ${path}: no such file.`, hint: 'Check the path.' });
+      throw new NotFoundError({
+        resource: 'file',
+        id: path,
+        message: `Cannot read ${path}: no such file.`,
+        hint: 'Check the path.',
+      });
     }
     if (code === 'EISDIR') {
-      throw new ValidationError({ subject: path, issues: [{ path: '', message: 'is a folder, not a file' }], hint: 'Name a file inside it.' });
+      throw new ValidationError({
+        subject: path,
+        issues: [{ path: '', message: 'is a folder, not a file' }],
+        hint: 'Name a file inside it.',
+      });
     }
-    throw new ValidationError({ subject: path, issues: [{ path: '', message: `cannot be read (${code ?? 'unknown error'})` }], cause: error });
+    throw new ValidationError({
+      subject: path,
+      issues: [{ path: '', message: `cannot be read (${code ?? 'unknown error'})` }],
+      cause: error,
+    });
   }
 }

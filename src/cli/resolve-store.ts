@@ -34,11 +34,18 @@ export async function resolveStore(value: string | undefined, cwd: string): Prom
  * opening a SQLite file that is not there would create an empty one, and hide the typo. `memory` starts empty too.
  */
 export function refuseMissingStore(value: string | undefined, cwd: string): void {
-  if (value === 'memory') throw new UsageError('--store memory starts empty, so there would be nothing to read.', 'Name the SQLite file or postgres:// URL that agentctx run, serve or npm start wrote.');
+  if (value === 'memory')
+    throw new UsageError(
+      '--store memory starts empty, so there would be nothing to read.',
+      'Name the SQLite file or postgres:// URL that agentctx run, serve or npm start wrote.',
+    );
   if (value !== undefined && isPostgresUrl(value)) return;
   const path = sqlitePath(value, cwd);
   if (!existsSync(path)) {
-    throw new UsageError(`There is no store at ${path}.`, `Run 'npm start' or 'agentctx run' first, or name the store with --store${value === undefined ? '' : ' (check the path)'}.`);
+    throw new UsageError(
+      `There is no store at ${path}.`,
+      `Run 'npm start' or 'agentctx run' first, or name the store with --store${value === undefined ? '' : ' (check the path)'}.`,
+    );
   }
 }
 
@@ -70,7 +77,11 @@ export async function resolveArtifactStore(value: string | undefined, cwd: strin
 
 /** The SQLite or PostgreSQL store a `--store` value names, not yet connected; refuses `memory`. */
 export async function resolveSqlStore(value: string | undefined, cwd: string): Promise<OpenedSqlStore> {
-  if (value === 'memory') throw new UsageError('--store memory keeps nothing, so it has no schema.', 'Name a SQLite file or a postgres:// URL.');
+  if (value === 'memory')
+    throw new UsageError(
+      '--store memory keeps nothing, so it has no schema.',
+      'Name a SQLite file or a postgres:// URL.',
+    );
   if (value !== undefined && isPostgresUrl(value)) {
     const shown = redactUrl(value);
     const { createPostgresSessionStore } = await import('../stores/postgres/index.js');
@@ -91,7 +102,10 @@ export async function resolveSqlStore(value: string | undefined, cwd: string): P
  * Runs `use` on the store; a failure that is not agentctx's own (the server refused the connection, the
  * password was wrong, the database does not exist) becomes one line naming the store. Closes the store if it fails.
  */
-export async function usingStore<T>(opened: Omit<OpenedSqlStore, 'store'> & { store: { close(): Promise<void> } }, use: () => Promise<T>): Promise<T> {
+export async function usingStore<T>(
+  opened: Omit<OpenedSqlStore, 'store'> & { store: { close(): Promise<void> } },
+  use: () => Promise<T>,
+): Promise<T> {
   try {
     return await use();
   } catch (error) {
@@ -109,7 +123,9 @@ function cannotOpen(dialect: 'sqlite' | 'postgres', shown: string, error: unknow
   const what = dialect === 'postgres' ? 'the PostgreSQL store at' : 'the SQLite store';
   return new UsageError(
     `Cannot open ${what} ${shown}: ${reason || 'unknown error'}.`,
-    dialect === 'postgres' ? 'Check the URL, that the server is running and reachable, and the user, password and database name.' : 'Check the path and its permissions, and that it is a SQLite database.',
+    dialect === 'postgres'
+      ? 'Check the URL, that the server is running and reachable, and the user, password and database name.'
+      : 'Check the path and its permissions, and that it is a SQLite database.',
   );
 }
 
@@ -124,7 +140,9 @@ function sqlitePath(value: string | undefined, cwd: string): string {
     const path = scheme.toLowerCase() === 'sqlite' ? value.replace(/^sqlite:(\/\/\/|\/\/)?/i, '') : undefined;
     throw new UsageError(
       `--store ${value.replace(/^([a-z]+:\/\/[^:/@]*):[^@]*@/i, '$1@')} is a ${scheme}: URL; --store takes a SQLite file's path, a postgres:// URL, or memory.`,
-      path === undefined || path === '' ? 'Name a SQLite file (e.g. --store .agentctx/agentctx.db) or a postgres:// URL.' : `For this SQLite file write its path: --store ${path}`,
+      path === undefined || path === ''
+        ? 'Name a SQLite file (e.g. --store .agentctx/agentctx.db) or a postgres:// URL.'
+        : `For this SQLite file write its path: --store ${path}`,
     );
   }
   return resolve(cwd, value ?? DEFAULT_STORE);
@@ -141,7 +159,10 @@ export function redactUrl(value: string): string {
     url = new URL(value);
   } catch {
     const shown = value.replace(/^([a-z]+:\/\/[^:/@]*):[^@]*@/i, '$1@');
-    throw new UsageError(`--store ${shown} is not a valid PostgreSQL URL.`, 'Write it as postgres://user:password@host:5432/database.');
+    throw new UsageError(
+      `--store ${shown} is not a valid PostgreSQL URL.`,
+      'Write it as postgres://user:password@host:5432/database.',
+    );
   }
   url.password = '';
   url.searchParams.delete('password');

@@ -54,7 +54,13 @@ async function run(args: string[], during?: (output: () => string) => Promise<vo
   };
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), cwd: dir, env: {}, isTty: false };
+  const io: CliIo = {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    cwd: dir,
+    env: {},
+    isTty: false,
+  };
   const done = main(args, io, (place) => openRuntime(place, openers));
   if (during !== undefined) await during(() => stdout);
   const code = await done;
@@ -79,18 +85,75 @@ describe('the CLI runtime', () => {
   it('run: resolves the models the agents name, then opens the stores (sessions, artifacts beside them), and closes them', async () => {
     const result = await run(['run', 'agent.yaml', '--store', db, '--session', 's1', '--message', 'Again']);
     expect(result.code).toBe(0);
-    expect(result.log).toEqual(['model scripted:script.yaml', 'open db', 'open artifacts db', 'close artifacts db', 'close db']);
-    const once = await run(['run', 'agent.yaml', '--store', 'memory', '--model', 'scripted:script.yaml', '--message', 'Hi']);
-    expect(once.log).toEqual(['model scripted:script.yaml', 'open memory', 'open artifacts memory', 'close artifacts memory', 'close memory']);
+    expect(result.log).toEqual([
+      'model scripted:script.yaml',
+      'open db',
+      'open artifacts db',
+      'close artifacts db',
+      'close db',
+    ]);
+    const once = await run([
+      'run',
+      'agent.yaml',
+      '--store',
+      'memory',
+      '--model',
+      'scripted:script.yaml',
+      '--message',
+      'Hi',
+    ]);
+    expect(once.log).toEqual([
+      'model scripted:script.yaml',
+      'open memory',
+      'open artifacts memory',
+      'close artifacts memory',
+      'close memory',
+    ]);
   });
 
   it('compact, inspect, tokens and migrate open the store through it and close it', async () => {
-    const compact = await run(['compact', 'agent.yaml', '--session', 's1', '--store', db, '--interval', '1', '--overlap', '0', '--summarizer', 'model', '--json']);
+    const compact = await run([
+      'compact',
+      'agent.yaml',
+      '--session',
+      's1',
+      '--store',
+      db,
+      '--interval',
+      '1',
+      '--overlap',
+      '0',
+      '--summarizer',
+      'model',
+      '--json',
+    ]);
     expect(compact.code).toBe(0);
     expect(compact.log).toEqual(['model scripted:script.yaml', 'open db', 'close db']);
-    expect((await run(['compact', 'agent.yaml', '--session', 's1', '--store', db, '--interval', '1', '--overlap', '0', '--dry-run'])).log).toEqual(['open db', 'close db']);
-    expect((await run(['inspect', 'agent.yaml', '--session', 's1', '--store', db, '--call', '1'])).log).toEqual(['open db', 'close db']);
-    expect((await run(['tokens', 'agent.yaml', '--session', 's1', '--store', db])).log).toEqual(['open db', 'close db']);
+    expect(
+      (
+        await run([
+          'compact',
+          'agent.yaml',
+          '--session',
+          's1',
+          '--store',
+          db,
+          '--interval',
+          '1',
+          '--overlap',
+          '0',
+          '--dry-run',
+        ])
+      ).log,
+    ).toEqual(['open db', 'close db']);
+    expect((await run(['inspect', 'agent.yaml', '--session', 's1', '--store', db, '--call', '1'])).log).toEqual([
+      'open db',
+      'close db',
+    ]);
+    expect((await run(['tokens', 'agent.yaml', '--session', 's1', '--store', db])).log).toEqual([
+      'open db',
+      'close db',
+    ]);
     expect((await run(['migrate', '--store', db])).log).toEqual(['open db', 'close db']);
   });
 
@@ -100,9 +163,17 @@ describe('the CLI runtime', () => {
     const { port, server } = await takenPort();
     try {
       const serve = await run(['serve', 'agent.yaml', '--store', db, '--port', String(port)]);
-      expect(serve).toMatchObject({ code: 2, stderr: expect.stringMatching(/is already in use/), log: ['model scripted:script.yaml', 'open db', 'open artifacts db', 'close artifacts db', 'close db'] });
+      expect(serve).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/is already in use/),
+        log: ['model scripted:script.yaml', 'open db', 'open artifacts db', 'close artifacts db', 'close db'],
+      });
       const web = await run(['web', '--store', db, '--port', String(port)]);
-      expect(web).toMatchObject({ code: 2, stderr: expect.stringMatching(/is already in use/), log: ['open db', 'close db'] });
+      expect(web).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/is already in use/),
+        log: ['open db', 'close db'],
+      });
     } finally {
       server.close();
     }
@@ -110,7 +181,10 @@ describe('the CLI runtime', () => {
 
   it('serve and web keep the store open while they listen, and close it when stopped', async () => {
     const serve = await run(['serve', 'agent.yaml', '--store', db, '--port', '0'], stopOnceListening(/^listening on /));
-    expect({ code: serve.code, log: serve.log }).toEqual({ code: 0, log: ['model scripted:script.yaml', 'open db', 'open artifacts db', 'close artifacts db', 'close db'] });
+    expect({ code: serve.code, log: serve.log }).toEqual({
+      code: 0,
+      log: ['model scripted:script.yaml', 'open db', 'open artifacts db', 'close artifacts db', 'close db'],
+    });
     const web = await run(['web', '--store', db, '--port', '0'], stopOnceListening(/^inspector on /));
     expect({ code: web.code, log: web.log }).toEqual({ code: 0, log: ['open db', 'close db'] });
   });

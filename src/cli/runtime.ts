@@ -7,7 +7,13 @@ import type { Runner } from '../engine/runner/runner.js';
 import { createRunner } from '../presets/create-runner.js';
 import { loadAgent } from './load-agent.js';
 import { resolveModel } from './resolve-model.js';
-import { resolveArtifactStore, resolveSqlStore, resolveStore, type OpenedArtifactStore, type OpenedSqlStore } from './resolve-store.js';
+import {
+  resolveArtifactStore,
+  resolveSqlStore,
+  resolveStore,
+  type OpenedArtifactStore,
+  type OpenedSqlStore,
+} from './resolve-store.js';
 
 /** Where a command runs: its working folder (for relative paths) and its environment (for API keys). */
 export type RuntimePlace = { cwd: string; env: Readonly<Record<string, string | undefined>> };
@@ -22,10 +28,19 @@ export type Openers = {
 };
 
 /** The stores and models `--store` and `--model` name on this machine (`resolve-store.ts`, `resolve-model.ts`). */
-export const nodeOpeners: Openers = Object.freeze({ store: resolveStore, sqlStore: resolveSqlStore, artifacts: resolveArtifactStore, model: resolveModel });
+export const nodeOpeners: Openers = Object.freeze({
+  store: resolveStore,
+  sqlStore: resolveSqlStore,
+  artifacts: resolveArtifactStore,
+  model: resolveModel,
+});
 
 /** What `agentctx run` and `serve` drive: an agent file's runner, and the stores it keeps sessions and artifacts in. */
-export type AgentRunner = { runner: Runner<SessionStoreWithCallLog>; sessions: SessionStoreWithCallLog; artifacts: ArtifactStore };
+export type AgentRunner = {
+  runner: Runner<SessionStoreWithCallLog>;
+  sessions: SessionStoreWithCallLog;
+  artifacts: ArtifactStore;
+};
 
 export type RunnerChoices = {
   /** `--store`: where sessions live (the default SQLite file when absent). */
@@ -87,8 +102,15 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
       const sessions = choices.stores?.sessions ?? (await runtime.store(choices.store));
       let artifacts = choices.stores?.artifacts;
       if (artifacts === undefined) opened.push((artifacts = await open.artifacts(choices.store, place.cwd)));
-      const limits = { ...(choices.modelTimeoutMs === undefined ? {} : { modelTimeoutMs: choices.modelTimeoutMs }), ...(choices.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: choices.toolTimeoutMs }) };
-      return { runner: createRunner({ agents: tree, sessions, artifacts, ...models, streaming: choices.streaming, ...limits }), sessions, artifacts };
+      const limits = {
+        ...(choices.modelTimeoutMs === undefined ? {} : { modelTimeoutMs: choices.modelTimeoutMs }),
+        ...(choices.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: choices.toolTimeoutMs }),
+      };
+      return {
+        runner: createRunner({ agents: tree, sessions, artifacts, ...models, streaming: choices.streaming, ...limits }),
+        sessions,
+        artifacts,
+      };
     },
     async close() {
       let failure: { error: unknown } | undefined;
@@ -106,7 +128,11 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
 }
 
 // One model for every agent, or the models the agents name, each resolved now so a bad name fails before any turn.
-async function modelsFor(tree: AgentTree, override: string | undefined, runtime: CliRuntime): Promise<{ model: Model } | { models: (name: string) => Model | undefined }> {
+async function modelsFor(
+  tree: AgentTree,
+  override: string | undefined,
+  runtime: CliRuntime,
+): Promise<{ model: Model } | { models: (name: string) => Model | undefined }> {
   if (override !== undefined) return { model: await runtime.model(override) };
   const named = new Map<string, Model>();
   for (const node of tree.nodes) {

@@ -34,15 +34,23 @@ const BINARY_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** Reads `--state <file>` (a YAML or JSON mapping) and each `--artifact <name>=<path>`; every mistake is one line. */
-export async function readSessionSeed(options: { state?: string | undefined; artifact?: readonly string[] | undefined }, cwd: string): Promise<SessionSeed> {
+export async function readSessionSeed(
+  options: { state?: string | undefined; artifact?: readonly string[] | undefined },
+  cwd: string,
+): Promise<SessionSeed> {
   const state = options.state === undefined ? undefined : await readStateFile(options.state, cwd);
   const artifacts: { name: string; artifact: Artifact }[] = [];
   for (const spec of options.artifact ?? []) {
     const split = spec.indexOf('=');
     const name = split < 0 ? '' : spec.slice(0, split).trim();
     const path = split < 0 ? '' : spec.slice(split + 1);
-    if (name === '' || path === '') throw new UsageError(`--artifact takes name=path, got '${spec}'.`, 'For example: --artifact notes.txt=./notes.txt (a user: name is shared by the user\u2019s sessions).');
-    if (artifacts.some((seen) => seen.name === name)) throw new UsageError(`--artifact names '${name}' twice.`, 'Give each artifact once.');
+    if (name === '' || path === '')
+      throw new UsageError(
+        `--artifact takes name=path, got '${spec}'.`,
+        'For example: --artifact notes.txt=./notes.txt (a user: name is shared by the user\u2019s sessions).',
+      );
+    if (artifacts.some((seen) => seen.name === name))
+      throw new UsageError(`--artifact names '${name}' twice.`, 'Give each artifact once.');
     artifacts.push({ name, artifact: artifactOf(path, await readInputBytes(path, cwd)) });
   }
   return { state, artifacts };
@@ -51,7 +59,16 @@ export async function readSessionSeed(options: { state?: string | undefined; art
 async function readStateFile(path: string, cwd: string): Promise<Record<string, unknown>> {
   const { value } = await loadDocumentFile(path, cwd);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ValidationError({ subject: path, issues: [{ path: '', message: `must be a mapping of state keys to values, got ${Array.isArray(value) ? 'a list' : value === null ? 'nothing' : `a ${typeof value}`}` }], hint: 'Write it as, for example: { "app:company": "Acme", "user:name": "Ann", "topic": "fares" }.' });
+    throw new ValidationError({
+      subject: path,
+      issues: [
+        {
+          path: '',
+          message: `must be a mapping of state keys to values, got ${Array.isArray(value) ? 'a list' : value === null ? 'nothing' : `a ${typeof value}`}`,
+        },
+      ],
+      hint: 'Write it as, for example: { "app:company": "Acme", "user:name": "Ann", "topic": "fares" }.',
+    });
   }
   return value as Record<string, unknown>;
 }
@@ -92,6 +109,7 @@ export async function saveSeedArtifacts(store: ArtifactStore, key: SessionKey, s
 function sameArtifact(a: Artifact, b: Artifact): boolean {
   if (a.kind !== b.kind || a.mimeType !== b.mimeType) return false;
   if (a.kind === 'text' && b.kind === 'text') return a.text === b.text;
-  if (a.kind === 'binary' && b.kind === 'binary') return a.data.length === b.data.length && a.data.every((byte, index) => byte === b.data[index]);
+  if (a.kind === 'binary' && b.kind === 'binary')
+    return a.data.length === b.data.length && a.data.every((byte, index) => byte === b.data[index]);
   return false;
 }

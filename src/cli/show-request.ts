@@ -9,12 +9,26 @@ import type { CliIo } from './io.js';
 import { createStyle } from './style.js';
 
 /** How `inspect` shows a request: as a person reads it, as JSON, with provenance, tokens, or where a text occurs. */
-export type ShowOptions = { json?: boolean | undefined; provenance?: boolean | undefined; find?: string | undefined; tokens?: boolean | undefined };
+export type ShowOptions = {
+  json?: boolean | undefined;
+  provenance?: boolean | undefined;
+  find?: string | undefined;
+  tokens?: boolean | undefined;
+};
 
 /** What a recorded call adds after its request: the answer, for a person and in `--json --provenance`. */
 export type ShowAfter = { text: string; json: Record<string, unknown> };
 
-export async function show(request: LlmRequest, provenance: Provenance, trace: unknown, header: string, values: ShowOptions, io: CliIo, warnings: readonly string[] = [], after?: ShowAfter): Promise<number> {
+export async function show(
+  request: LlmRequest,
+  provenance: Provenance,
+  trace: unknown,
+  header: string,
+  values: ShowOptions,
+  io: CliIo,
+  warnings: readonly string[] = [],
+  after?: ShowAfter,
+): Promise<number> {
   const style = createStyle(io.isTty);
   if (values.find !== undefined) {
     const occurrences = findInRequest(request, values.find, provenance);

@@ -15,7 +15,10 @@ export function timeLimitHelp(defaults: { model: string; tool: string }): string
 }
 
 /** `--model-timeout` and `--tool-timeout` in whole milliseconds, `defaults` when absent; 0 means no limit. */
-export function timeLimitOptions(values: { 'model-timeout'?: string | undefined; 'tool-timeout'?: string | undefined }, defaults: Partial<TimeLimits> = {}): TimeLimits {
+export function timeLimitOptions(
+  values: { 'model-timeout'?: string | undefined; 'tool-timeout'?: string | undefined },
+  defaults: Partial<TimeLimits> = {},
+): TimeLimits {
   const model = milliseconds('--model-timeout', values['model-timeout'], 0) ?? defaults.modelTimeoutMs;
   const tool = milliseconds('--tool-timeout', values['tool-timeout'], 0) ?? defaults.toolTimeoutMs;
   return { modelTimeoutMs: model === 0 ? undefined : model, toolTimeoutMs: tool === 0 ? undefined : tool };

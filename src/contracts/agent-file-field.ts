@@ -13,14 +13,29 @@ export type FieldReader = {
   object(value: unknown, path: string, what?: string): Record<string, unknown> | undefined;
   /** Reports every key of `record` that is neither `allowed` nor `ignored`. */
   keys(record: Record<string, unknown>, path: string, allowed: readonly string[], ignored?: readonly string[]): void;
-  string(record: Record<string, unknown>, key: string, path: string, options?: { optional?: boolean; nonEmpty?: boolean }): string | undefined;
-  number(record: Record<string, unknown>, key: string, path: string, options?: { optional?: boolean; integer?: boolean; min?: number }): number | undefined;
+  string(
+    record: Record<string, unknown>,
+    key: string,
+    path: string,
+    options?: { optional?: boolean; nonEmpty?: boolean },
+  ): string | undefined;
+  number(
+    record: Record<string, unknown>,
+    key: string,
+    path: string,
+    options?: { optional?: boolean; integer?: boolean; min?: number },
+  ): number | undefined;
   boolean(record: Record<string, unknown>, key: string, path: string): boolean | undefined;
   array(value: unknown, path: string): unknown[] | undefined;
 };
 
 /** Reads one `{ name: <class>, args }` entry of a file's `tools` into a toolset. */
-export type ToolsetClass = (input: { reader: FieldReader; args: unknown; path: string; index: number }) => Toolset | undefined;
+export type ToolsetClass = (input: {
+  reader: FieldReader;
+  args: unknown;
+  path: string;
+  index: number;
+}) => Toolset | undefined;
 
 /**
  * The keys one feature adds to an LLM agent in a file, and how they are read: into extensions of the agent, tools the

@@ -255,7 +255,11 @@ export type InvocationContext = {
    * Turns texts into vectors with `model` (its `embed`; a `ValidationError` when it has none), recorded in the runner's
    * call log as a call of `agent` (operation `embeddings`: the texts, the usage, the wire), priced and traced like one.
    */
-  embed(model: Model, texts: readonly string[], options?: { agent?: string; dimensions?: number; purpose?: 'query' | 'document' }): Promise<EmbedResponse>;
+  embed(
+    model: Model,
+    texts: readonly string[],
+    options?: { agent?: string; dimensions?: number; purpose?: 'query' | 'document' },
+  ): Promise<EmbedResponse>;
   /** A new id from the runner's source of ids (deterministic when the runner's is). */
   newId(): string;
 };
@@ -284,17 +288,41 @@ export type PluginHooks = {
    * agentctx's own: the request of the next model call is assembled, before any `beforeModel` hook sees it. A hook may
    * append events (a compaction) and ask for the request to be built again from the session as it now is.
    */
-  afterAssembly?(args: { agent: LlmAgentNode; branch: string | undefined; context: InvocationContext; assembled: AssembledRequest }): Maybe<{ reassemble: boolean }>;
+  afterAssembly?(args: {
+    agent: LlmAgentNode;
+    branch: string | undefined;
+    context: InvocationContext;
+    assembled: AssembledRequest;
+  }): Maybe<{ reassemble: boolean }>;
   /** Before a model call; may edit the request in place, or return a response that replaces the call. */
   beforeModel?(args: { agent: AgentNode; context: CallbackContext; request: LlmRequest }): Maybe<ModelResponse>;
   /** After a model call; returning a response replaces the model's. */
   afterModel?(args: { agent: AgentNode; context: CallbackContext; response: ModelResponse }): Maybe<ModelResponse>;
   /** A model call failed; returning a response stands in for the failure, and the turn goes on with it. */
-  onModelError?(args: { agent: AgentNode; context: CallbackContext; request: LlmRequest; error: unknown }): Maybe<ModelResponse>;
+  onModelError?(args: {
+    agent: AgentNode;
+    context: CallbackContext;
+    request: LlmRequest;
+    error: unknown;
+  }): Maybe<ModelResponse>;
   /** Before a tool runs; returning a result skips the tool. */
-  beforeTool?(args: { tool: Tool; args: Record<string, unknown>; context: ToolContext }): Maybe<Record<string, unknown>>;
+  beforeTool?(args: {
+    tool: Tool;
+    args: Record<string, unknown>;
+    context: ToolContext;
+  }): Maybe<Record<string, unknown>>;
   /** After a tool ran; returning a result replaces the tool's. */
-  afterTool?(args: { tool: Tool; args: Record<string, unknown>; context: ToolContext; result: Record<string, unknown> }): Maybe<Record<string, unknown>>;
+  afterTool?(args: {
+    tool: Tool;
+    args: Record<string, unknown>;
+    context: ToolContext;
+    result: Record<string, unknown>;
+  }): Maybe<Record<string, unknown>>;
   /** A tool threw; returning a result stands in for the error response. */
-  onToolError?(args: { tool: Tool; args: Record<string, unknown>; context: ToolContext; error: unknown }): Maybe<Record<string, unknown>>;
+  onToolError?(args: {
+    tool: Tool;
+    args: Record<string, unknown>;
+    context: ToolContext;
+    error: unknown;
+  }): Maybe<Record<string, unknown>>;
 };

@@ -16,7 +16,11 @@ export type BeforeModelCallback = (args: { context: CallbackContext; request: Ll
 /** After a model call; returning a response replaces the model's. */
 export type AfterModelCallback = (args: { context: CallbackContext; response: ModelResponse }) => Maybe<ModelResponse>;
 /** Before a tool runs; returning a result skips the tool. */
-export type BeforeToolCallback = (args: { tool: Tool; args: Record<string, unknown>; context: ToolContext }) => Maybe<Record<string, unknown>>;
+export type BeforeToolCallback = (args: {
+  tool: Tool;
+  args: Record<string, unknown>;
+  context: ToolContext;
+}) => Maybe<Record<string, unknown>>;
 /** After a tool ran; returning a result replaces the tool's. */
 export type AfterToolCallback = (args: {
   tool: Tool;

@@ -29,7 +29,12 @@ export type TextPart = {
   providerMetadata?: ProviderMetadata;
 };
 
-export type FunctionCallPart = { functionCall: FunctionCall; thought?: boolean; thoughtSignature?: string; providerMetadata?: ProviderMetadata };
+export type FunctionCallPart = {
+  functionCall: FunctionCall;
+  thought?: boolean;
+  thoughtSignature?: string;
+  providerMetadata?: ProviderMetadata;
+};
 export type FunctionResponsePart = { functionResponse: FunctionResponse };
 
 /** Bytes carried in the message itself, base64-encoded. */

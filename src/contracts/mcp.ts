@@ -44,4 +44,3 @@ export type McpToolsetSettings = {
   /** Disclose its tools progressively (a catalogue and `search_tools`; see `toolSearch()`). Default false. */
   deferred?: boolean;
 };
-

@@ -149,5 +149,10 @@ export type ModelMiddleware = {
   generate?: (call: ModelMiddlewareCall<Promise<ModelResponse>>) => Promise<ModelResponse>;
   stream?: (call: ModelMiddlewareCall<AsyncIterable<ModelStreamChunk>>) => AsyncIterable<ModelStreamChunk>;
   countTokens?: (call: ModelMiddlewareCall<Promise<number>>) => Promise<number>;
-  embed?: (call: { texts: readonly string[]; options: EmbedOptions | undefined; next: (texts: readonly string[], options?: EmbedOptions) => Promise<EmbedResponse>; model: Model }) => Promise<EmbedResponse>;
+  embed?: (call: {
+    texts: readonly string[];
+    options: EmbedOptions | undefined;
+    next: (texts: readonly string[], options?: EmbedOptions) => Promise<EmbedResponse>;
+    model: Model;
+  }) => Promise<EmbedResponse>;
 };

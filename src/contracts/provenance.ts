@@ -29,7 +29,10 @@ export type Provenance = {
 };
 
 /** The text an edit is in: the system text, a message's text part, or a tool's description. */
-export type EditTarget = { in: 'system' } | { in: 'part'; message: number; part: number } | { in: 'tool'; tool: number };
+export type EditTarget =
+  | { in: 'system' }
+  | { in: 'part'; message: number; part: number }
+  | { in: 'tool'; tool: number };
 
 /** Text a hook wrote at `start`–`end` of its target (offsets in the text as sent; `start === end` for a deletion). */
 export type RequestEdit = {

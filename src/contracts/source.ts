@@ -27,7 +27,10 @@ export type SourceSubstitution = {
   placeholder: string;
   start: number;
   end: number;
-} & ({ kind: 'state'; key: string; scope: string; present: boolean } | { kind: 'artifact'; name: string; present: boolean });
+} & (
+  | { kind: 'state'; key: string; scope: string; present: boolean }
+  | { kind: 'artifact'; name: string; present: boolean }
+);
 
 /** Where one system block, tool or message part came from. */
 export type Source = {

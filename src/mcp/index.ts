@@ -3,7 +3,6 @@
  * Tools from MCP servers (stdio and Streamable HTTP) for agents, on the official TypeScript SDK.
  */
 export { McpError } from '../contracts/errors/mcp-error.js';
-export type { McpErrorOptions, McpFailure } from '../contracts/errors/mcp-error.js';
 export { mcpToolset } from './mcp-toolset.js';
 export type { McpToolInfo, McpToolset, McpToolsetOptions } from './mcp-toolset.js';
 export type { McpToolsetSettings } from '../contracts/mcp.js';

@@ -8,7 +8,12 @@ import type { McpServer } from './mcp-server.js';
 // The one file that talks to @modelcontextprotocol/sdk: the rest of agentctx sees plain values and McpErrors.
 
 /** A tool as the server lists it (the parts agentctx uses). */
-export type ListedTool = { name: string; description?: string | undefined; title?: string | undefined; inputSchema: Record<string, unknown> };
+export type ListedTool = {
+  name: string;
+  description?: string | undefined;
+  title?: string | undefined;
+  inputSchema: Record<string, unknown>;
+};
 
 /** A `tools/call` result as the server sent it. */
 export type CallResult = { content?: unknown; structuredContent?: unknown; isError?: boolean | undefined };
@@ -45,7 +50,10 @@ const loadSdk = optionalPackage({ packages: ['@modelcontextprotocol/sdk'], purpo
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
     import('@modelcontextprotocol/sdk/validation/ajv'),
-  ]).then(([client, stdio, http, types, ajv]) => (loaded = { Client: client.Client, stdio, http, types, validators: new ajv.AjvJsonSchemaValidator() })),
+  ]).then(
+    ([client, stdio, http, types, ajv]) =>
+      (loaded = { Client: client.Client, stdio, http, types, validators: new ajv.AjvJsonSchemaValidator() }),
+  ),
 );
 
 /**
@@ -90,7 +98,11 @@ export class McpConnection {
   }
 
   /** Calls a tool; an McpError when the server cannot answer (closed, timed out, not MCP). */
-  async callTool(name: string, args: Record<string, unknown>, limits: { timeoutMs: number; signal?: AbortSignal | undefined }): Promise<CallResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    limits: { timeoutMs: number; signal?: AbortSignal | undefined },
+  ): Promise<CallResult> {
     const client = await this.connect();
     const skipped = this.unreadable.lines;
     try {
@@ -137,7 +149,10 @@ export class McpConnection {
    * converted (mcp-toolset.ts), each bad one left out with a warning. (The SDK then knows no output schema of that
    * page's tools, so it does not check their structured results against one.)
    */
-  private async listPage(client: Client, cursor: string | undefined): Promise<{ tools: ListedTool[]; nextCursor: string | undefined }> {
+  private async listPage(
+    client: Client,
+    cursor: string | undefined,
+  ): Promise<{ tools: ListedTool[]; nextCursor: string | undefined }> {
     const params = cursor === undefined ? {} : { cursor };
     try {
       const result = await client.listTools(params, { timeout: this.options.listTimeoutMs });
@@ -147,15 +162,28 @@ export class McpConnection {
       if (!Array.isArray((error as { issues?: unknown } | undefined)?.issues)) throw error;
       // The SDK is loaded: this client was made with it.
       const { ResultSchema } = (await loadSdk()).types;
-      const loose = (await client.request({ method: 'tools/list', params }, ResultSchema, { timeout: this.options.listTimeoutMs })) as { tools?: unknown; nextCursor?: unknown };
+      const loose = (await client.request({ method: 'tools/list', params }, ResultSchema, {
+        timeout: this.options.listTimeoutMs,
+      })) as { tools?: unknown; nextCursor?: unknown };
       if (!Array.isArray(loose.tools)) throw error;
       // Whatever each entry is, mcp-toolset.ts judges it, with a warning for each it leaves out.
-      return { tools: loose.tools as ListedTool[], nextCursor: typeof loose.nextCursor === 'string' ? loose.nextCursor : undefined };
+      return {
+        tools: loose.tools as ListedTool[],
+        nextCursor: typeof loose.nextCursor === 'string' ? loose.nextCursor : undefined,
+      };
     }
   }
 
   private connect(): Promise<Client> {
-    if (this.closed) return Promise.reject(new McpError({ server: this.options.name, failure: 'closed', message: 'the toolset was closed', hint: 'Make a new runner (or toolset) to use the server again.' }));
+    if (this.closed)
+      return Promise.reject(
+        new McpError({
+          server: this.options.name,
+          failure: 'closed',
+          message: 'the toolset was closed',
+          hint: 'Make a new runner (or toolset) to use the server again.',
+        }),
+      );
     if (this.client !== undefined) return Promise.resolve(this.client);
     this.connecting ??= this.open().finally(() => {
       this.connecting = undefined;
@@ -192,7 +220,11 @@ export class McpConnection {
     }
     if (this.closed) {
       await client.close().catch(() => undefined);
-      throw new McpError({ server: this.options.name, failure: 'closed', message: 'the toolset was closed while connecting' });
+      throw new McpError({
+        server: this.options.name,
+        failure: 'closed',
+        message: 'the toolset was closed while connecting',
+      });
     }
     this.client = client;
     this.opened += 1;
@@ -213,7 +245,9 @@ export class McpConnection {
   private transport(sdk: Sdk): Transport {
     const { server } = this.options;
     if ('url' in server) {
-      return new sdk.http.StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...server.headers } } });
+      return new sdk.http.StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: { ...server.headers } },
+      });
     }
     const transport = new sdk.stdio.StdioClientTransport({
       command: server.command,
@@ -231,30 +265,48 @@ export class McpConnection {
   }
 
   /** The McpError for `error`; `skipped` is the count of unreadable lines before the request, to tell of those after. */
-  private failure(error: unknown, doing: string, timeoutMs: number, during: 'start' | undefined, skipped: number): McpError {
+  private failure(
+    error: unknown,
+    doing: string,
+    timeoutMs: number,
+    during: 'start' | undefined,
+    skipped: number,
+  ): McpError {
     if (McpError.isInstance(error)) return error;
     const code = loaded !== undefined && error instanceof loaded.types.McpError ? error.code : undefined;
     const refusal = httpRefusal(error);
     const text = refusal?.text ?? (error instanceof Error ? error.message : String(error));
-    const failure: McpFailure = code === loaded?.types.ErrorCode.RequestTimeout ? 'timeout' : during ?? (code === loaded?.types.ErrorCode.ConnectionClosed || isSessionGone(error) ? 'closed' : 'protocol');
-    const said = this.stderr.trim() === '' ? '' : ` (its stderr ends: ${JSON.stringify(this.stderr.trim().slice(-300))})`;
+    const failure: McpFailure =
+      code === loaded?.types.ErrorCode.RequestTimeout
+        ? 'timeout'
+        : (during ??
+          (code === loaded?.types.ErrorCode.ConnectionClosed || isSessionGone(error) ? 'closed' : 'protocol'));
+    const said =
+      this.stderr.trim() === '' ? '' : ` (its stderr ends: ${JSON.stringify(this.stderr.trim().slice(-300))})`;
     // Only a call left without an answer tells of them: one the server did answer owes nothing to a skipped line.
     const lines = failure === 'timeout' || failure === 'start' ? this.unreadable.lines - skipped : 0;
-    const unread = lines <= 0 ? '' : `; meanwhile it wrote ${lines === 1 ? 'a line' : `${lines} lines`} to stdout that ${lines === 1 ? 'is' : 'are'} not JSON-RPC, skipped (the last: ${this.unreadable.last})`;
+    const unread =
+      lines <= 0
+        ? ''
+        : `; meanwhile it wrote ${lines === 1 ? 'a line' : `${lines} lines`} to stdout that ${lines === 1 ? 'is' : 'are'} not JSON-RPC, skipped (the last: ${this.unreadable.last})`;
     const message =
-      failure === 'timeout' ? `${doing}: no answer within ${timeoutMs} ms${unread}` : failure === 'start' ? `could not be started or reached: ${text}${said}${unread}` : `${doing}: ${text}${failure === 'closed' ? said : ''}`;
+      failure === 'timeout'
+        ? `${doing}: no answer within ${timeoutMs} ms${unread}`
+        : failure === 'start'
+          ? `could not be started or reached: ${text}${said}${unread}`
+          : `${doing}: ${text}${failure === 'closed' ? said : ''}`;
     const hint =
       unread !== ''
         ? 'Over stdio, stdout carries JSON-RPC messages only: have the server write its logs and banners to stderr.'
         : refusal !== undefined && failure !== 'closed'
-        ? refusal.hint
-        : failure === 'start'
-        ? 'Check the command (or URL) and that the server runs on its own; its stderr is quoted when it said anything.'
-        : failure === 'timeout'
-          ? 'Raise the toolset\'s timeoutMs, or find out why the server is slow.'
-          : failure === 'closed'
-            ? 'The server exited or hung up; the next call starts it again.'
-            : undefined;
+          ? refusal.hint
+          : failure === 'start'
+            ? 'Check the command (or URL) and that the server runs on its own; its stderr is quoted when it said anything.'
+            : failure === 'timeout'
+              ? "Raise the toolset's timeoutMs, or find out why the server is slow."
+              : failure === 'closed'
+                ? 'The server exited or hung up; the next call starts it again.'
+                : undefined;
     return new McpError({ server: this.options.name, failure, message, hint, cause: error });
   }
 }
@@ -272,18 +324,26 @@ function unreadableLine(error: unknown): string | undefined {
  * be empty or a page of HTML. The hint follows the status.
  */
 function httpRefusal(error: unknown): { text: string; hint: string } | undefined {
-  if (loaded === undefined || !(error instanceof loaded.http.StreamableHTTPError) || typeof error.code !== 'number' || error.code < 400) return undefined;
+  if (
+    loaded === undefined ||
+    !(error instanceof loaded.http.StreamableHTTPError) ||
+    typeof error.code !== 'number' ||
+    error.code < 400
+  )
+    return undefined;
   const status = error.code;
-  const body = error.message.replace(/^Streamable HTTP error: Error POSTing to endpoint(?: \(HTTP \d+\))?:\s*/, '').trim();
+  const body = error.message
+    .replace(/^Streamable HTTP error: Error POSTing to endpoint(?: \(HTTP \d+\))?:\s*/, '')
+    .trim();
   const text = `the server answered HTTP ${status}${STATUS_CODES[status] === undefined ? '' : ` ${STATUS_CODES[status]}`}${body === '' ? '' : `: ${body.length > 300 ? `${body.slice(0, 300)}…` : body}`}`;
   const hint =
     status === 401 || status === 403
       ? "Check the toolset's headers: the server wants credentials it accepts (an Authorization header, usually)."
       : status === 404 || status === 405
-        ? 'Check the URL: it must be the server\'s Streamable HTTP endpoint (often ending in /mcp).'
+        ? "Check the URL: it must be the server's Streamable HTTP endpoint (often ending in /mcp)."
         : status >= 500
           ? 'The server failed; its own logs say why.'
-          : 'Check the URL and the toolset\'s headers.';
+          : "Check the URL and the toolset's headers.";
   return { text, hint };
 }
 

@@ -12,7 +12,16 @@ export type ResultKeeping = {
 
 type Item = Record<string, unknown>;
 
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'audio/wav': 'wav', 'audio/mpeg': 'mp3', 'application/json': 'json', 'text/plain': 'txt' };
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'audio/wav': 'wav',
+  'audio/mpeg': 'mp3',
+  'application/json': 'json',
+  'text/plain': 'txt',
+};
 
 /**
  * A `tools/call` result as the function response the model sees: `{ result }` (the text, the structured content, or
@@ -21,7 +30,8 @@ const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': '
  * artifact that holds it whole.
  */
 export async function toFunctionResponse(result: CallResult, keeping: ResultKeeping): Promise<Record<string, unknown>> {
-  if (typeof result !== 'object' || result === null) return { error: 'The MCP server answered with something that is not a tool result.' };
+  if (typeof result !== 'object' || result === null)
+    return { error: 'The MCP server answered with something that is not a tool result.' };
   const items = Array.isArray(result.content) ? (result.content as unknown[]) : [];
   const parts: unknown[] = [];
   let binary = 0;
@@ -30,11 +40,16 @@ export async function toFunctionResponse(result: CallResult, keeping: ResultKeep
     parts.push(await partOf(item as Item, keeping, () => ++binary));
   }
   const texts = parts.filter((part): part is string => typeof part === 'string');
-  if (result.isError === true) return cutToSize({ error: texts.join('\n') || 'The tool reported an error without saying what.' }, keeping);
+  if (result.isError === true)
+    return cutToSize({ error: texts.join('\n') || 'The tool reported an error without saying what.' }, keeping);
   // Structured content is the result; the text the spec asks servers to send beside it says the same again.
   const others = parts.filter((part) => typeof part !== 'string');
   let response: Record<string, unknown>;
-  if (result.structuredContent !== undefined && result.structuredContent !== null) response = others.length === 0 ? { result: result.structuredContent } : { result: result.structuredContent, attachments: others };
+  if (result.structuredContent !== undefined && result.structuredContent !== null)
+    response =
+      others.length === 0
+        ? { result: result.structuredContent }
+        : { result: result.structuredContent, attachments: others };
   else if (parts.length === 1 && texts.length === 1) response = { result: texts[0] };
   else if (parts.length === 0) response = { result: '' };
   else response = { result: parts };
@@ -47,12 +62,26 @@ async function partOf(item: Item, keeping: ResultKeeping, next: () => number): P
       return typeof item['text'] === 'string' ? item['text'] : '';
     case 'image':
     case 'audio':
-      return { type: item['type'], mimeType: item['mimeType'], ...(await keepBinary(item['data'], String(item['mimeType'] ?? 'application/octet-stream'), keeping, next())) };
+      return {
+        type: item['type'],
+        mimeType: item['mimeType'],
+        ...(await keepBinary(item['data'], String(item['mimeType'] ?? 'application/octet-stream'), keeping, next())),
+      };
     case 'resource_link':
       return pick(item, ['type', 'uri', 'name', 'title', 'mimeType', 'description']);
     case 'resource': {
-      const resource = (typeof item['resource'] === 'object' && item['resource'] !== null ? item['resource'] : {}) as Item;
-      const kept = typeof resource['blob'] === 'string' ? await keepBinary(resource['blob'], String(resource['mimeType'] ?? 'application/octet-stream'), keeping, next()) : {};
+      const resource = (
+        typeof item['resource'] === 'object' && item['resource'] !== null ? item['resource'] : {}
+      ) as Item;
+      const kept =
+        typeof resource['blob'] === 'string'
+          ? await keepBinary(
+              resource['blob'],
+              String(resource['mimeType'] ?? 'application/octet-stream'),
+              keeping,
+              next(),
+            )
+          : {};
       return { type: 'resource', ...pick(resource, ['uri', 'mimeType', 'text']), ...kept };
     }
     default:
@@ -68,10 +97,16 @@ async function keepBinary(data: unknown, mimeType: string, keeping: ResultKeepin
   const bytes = typeof data === 'string' ? Buffer.from(data, 'base64') : Buffer.alloc(0);
   const name = `${keeping.stem}-${index}.${EXTENSIONS[mimeType] ?? 'bin'}`;
   const saved = await save(keeping, name, { kind: 'binary', data: new Uint8Array(bytes), mimeType });
-  return saved === undefined ? { bytes: bytes.length, note: 'not kept: the runner has no artifact store' } : { bytes: bytes.length, artifact: name };
+  return saved === undefined
+    ? { bytes: bytes.length, note: 'not kept: the runner has no artifact store' }
+    : { bytes: bytes.length, artifact: name };
 }
 
-async function save(keeping: ResultKeeping, name: string, artifact: Parameters<SessionArtifacts['save']>[1]): Promise<number | undefined> {
+async function save(
+  keeping: ResultKeeping,
+  name: string,
+  artifact: Parameters<SessionArtifacts['save']>[1],
+): Promise<number | undefined> {
   if (keeping.artifacts === undefined) return undefined;
   try {
     return await keeping.artifacts.save(name, artifact);
@@ -89,7 +124,10 @@ async function cutToSize(response: Record<string, unknown>, keeping: ResultKeepi
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   const name = `${keeping.stem}.json`;
   const saved = await save(keeping, name, { kind: 'text', text: whole, mimeType: 'application/json' });
-  const where = saved === undefined ? 'it is not kept (the runner has no artifact store)' : `the whole result is saved as the artifact '${name}'`;
+  const where =
+    saved === undefined
+      ? 'it is not kept (the runner has no artifact store)'
+      : `the whole result is saved as the artifact '${name}'`;
   return {
     [key]: text.slice(0, keeping.maxResultChars),
     truncated: `The result was ${whole.length} characters, cut to the first ${keeping.maxResultChars}; ${where}.`,

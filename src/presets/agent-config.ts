@@ -4,12 +4,28 @@ import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import { ValidationError, type ValidationIssue } from '../contracts/errors/validation-error.js';
 import type { Tool, Toolset } from '../contracts/tool.js';
 import type { AgentFileField, ToolsetClass } from '../contracts/agent-file-field.js';
-import { AGENT_MODES, INCLUDE_CONTENTS, llmAgent, loopAgent, parallelAgent, sequentialAgent, type LlmAgentConfig } from '../engine/agent/define-agent.js';
+import {
+  AGENT_MODES,
+  INCLUDE_CONTENTS,
+  llmAgent,
+  loopAgent,
+  parallelAgent,
+  sequentialAgent,
+  type LlmAgentConfig,
+} from '../engine/agent/define-agent.js';
 import { readPart } from '../engine/session/decode-content.js';
 import { agentTool } from '../engine/tools/agent-tool.js';
 import { declareTool } from '../engine/tools/tool.js';
-import { ADK_SPELLINGS, AGENT_CLASSES, LLM_FIELD_SCHEMAS, REFERENCE_FIELD_SCHEMAS, snakeCase, WORKFLOW_FIELD_SCHEMAS } from '../engine/config/agent-file-schema.js';
+import {
+  ADK_SPELLINGS,
+  AGENT_CLASSES,
+  LLM_FIELD_SCHEMAS,
+  REFERENCE_FIELD_SCHEMAS,
+  snakeCase,
+  WORKFLOW_FIELD_SCHEMAS,
+} from '../engine/config/agent-file-schema.js';
 import { JsonReader, joinPath, isPlainRecord } from '../engine/util/json-reader.js';
+import { own, refuseCode, unknownToolMessage } from './adk-code-refusals.js';
 import { readGenerateConfig } from './generate-config.js';
 
 export type AgentConfigOptions = {
@@ -65,7 +81,13 @@ async function readAgent(
   if (kind === undefined) return undefined;
   // A deprecated key (an old spelling) is read but not offered: the unknown-field message lists the current ones.
   const fields = options.fields ?? [];
-  if (kind === 'llm') reader.keys(record, path, [...LLM_FIELDS, ...fields.flatMap((field) => fieldKeys(field, false))], fields.flatMap((field) => fieldKeys(field, true)));
+  if (kind === 'llm')
+    reader.keys(
+      record,
+      path,
+      [...LLM_FIELDS, ...fields.flatMap((field) => fieldKeys(field, false))],
+      fields.flatMap((field) => fieldKeys(field, true)),
+    );
   else reader.keys(record, path, WORKFLOW_FIELDS);
   const name = reader.string(record, 'name', path);
   const description = reader.string(record, 'description', path, { optional: true });
@@ -85,7 +107,10 @@ async function readAgent(
       return loopAgent({ ...common, ...(maxIterations === undefined ? {} : { maxIterations }) });
     }
     const features = await readFeatureFields(reader, record, path, options.fields ?? [], scope.file);
-    const fields = await readLlmFields(reader, record, path, { ...scope, options: { ...options, tools: { ...options.tools, ...features.tools } } });
+    const fields = await readLlmFields(reader, record, path, {
+      ...scope,
+      options: { ...options, tools: { ...options.tools, ...features.tools } },
+    });
     return llmAgent({
       ...common,
       ...fields,
@@ -105,38 +130,66 @@ async function readReference(
   reader.keys(record, path, REFERENCE_FIELDS);
   const reference = reader.string(record, 'configPath', path, { nonEmpty: true });
   if (reference === undefined) return undefined;
-  if (options.load === undefined) return reader.issue(joinPath(path, 'configPath'), 'agent files cannot be read here; define the agent inline');
+  if (options.load === undefined)
+    return reader.issue(joinPath(path, 'configPath'), 'agent files cannot be read here; define the agent inline');
   // Only agent files are read: a parse error quotes the lines it stopped at, which must not show another file's text.
-  if (!/\.(?:ya?ml|json)$/i.test(reference)) return reader.issue(joinPath(path, 'configPath'), `${JSON.stringify(reference)} is not an agent file: name a .yaml, .yml or .json file`);
+  if (!/\.(?:ya?ml|json)$/i.test(reference))
+    return reader.issue(
+      joinPath(path, 'configPath'),
+      `${JSON.stringify(reference)} is not an agent file: name a .yaml, .yml or .json file`,
+    );
   let loaded: { value: unknown; filename: string };
   try {
     loaded = await options.load(reference, file);
   } catch (error) {
     // A file that cannot be read is a problem of the reference, named where it is (every problem of the file is listed).
     if (!AgentctxError.isInstance(error)) throw error;
-    const said = error instanceof ValidationError ? error.issues.map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`)).join('; ') : error.message;
+    const said =
+      error instanceof ValidationError
+        ? error.issues
+            .map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`))
+            .join('; ')
+        : error.message;
     return reader.issue(joinPath(path, 'configPath'), `cannot read ${reference}: ${said}`);
   }
   if (loading.includes(loaded.filename)) {
-    return reader.issue(joinPath(path, 'configPath'), `${reference} includes itself (${[...loading, loaded.filename].join(' → ')})`);
+    return reader.issue(
+      joinPath(path, 'configPath'),
+      `${reference} includes itself (${[...loading, loaded.filename].join(' → ')})`,
+    );
   }
   const inner = new JsonReader();
-  const agent = await readAgent(inner, loaded.value, '', { options, file: loaded.filename, loading: [...loading, loaded.filename] });
-  for (const issue of inner.issues) reader.issue(`${loaded.filename}${issue.path === '' ? '' : `: ${issue.path}`}`, issue.message);
+  const agent = await readAgent(inner, loaded.value, '', {
+    options,
+    file: loaded.filename,
+    loading: [...loading, loaded.filename],
+  });
+  for (const issue of inner.issues)
+    reader.issue(`${loaded.filename}${issue.path === '' ? '' : `: ${issue.path}`}`, issue.message);
   return agent;
 }
 
-function readKind(reader: JsonReader, record: Record<string, unknown>, path: string): AgentDefinition['kind'] | undefined {
+function readKind(
+  reader: JsonReader,
+  record: Record<string, unknown>,
+  path: string,
+): AgentDefinition['kind'] | undefined {
   const kind = record['kind'];
   const agentClass = record['agentClass'];
   if (kind !== undefined) {
     if (kind === 'llm' || kind === 'sequential' || kind === 'parallel' || kind === 'loop') return kind;
-    return reader.issue(joinPath(path, 'kind'), `expected llm, sequential, parallel or loop, got ${JSON.stringify(kind)}`);
+    return reader.issue(
+      joinPath(path, 'kind'),
+      `expected llm, sequential, parallel or loop, got ${JSON.stringify(kind)}`,
+    );
   }
   if (agentClass !== undefined) {
     const mapped = typeof agentClass === 'string' ? own(CLASSES, agentClass) : undefined;
     if (mapped !== undefined) return mapped;
-    return reader.issue(joinPath(path, 'agentClass'), `expected one of ${Object.keys(CLASSES).join(', ')}, got ${JSON.stringify(agentClass)}`);
+    return reader.issue(
+      joinPath(path, 'agentClass'),
+      `expected one of ${Object.keys(CLASSES).join(', ')}, got ${JSON.stringify(agentClass)}`,
+    );
   }
   return 'llm';
 }
@@ -162,10 +215,19 @@ async function readLlmFields(
     generateConfig: readGenerateConfig(reader, record['generateConfig'], joinPath(path, 'generateConfig')),
   };
   // Absent fields are left out rather than set to undefined, as the definition's optional fields require.
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Omit<LlmAgentConfig, 'name' | 'description' | 'subAgents'>;
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Omit<
+    LlmAgentConfig,
+    'name' | 'description' | 'subAgents'
+  >;
 }
 
-function oneOf<T extends string>(reader: JsonReader, record: Record<string, unknown>, key: string, path: string, allowed: readonly T[]): T | undefined {
+function oneOf<T extends string>(
+  reader: JsonReader,
+  record: Record<string, unknown>,
+  key: string,
+  path: string,
+  allowed: readonly T[],
+): T | undefined {
   const value = record[key];
   if (value === undefined) return undefined;
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
@@ -188,19 +250,32 @@ function readStatic(reader: JsonReader, value: unknown, path: string): StaticIns
   return items;
 }
 
-async function readTools(reader: JsonReader, value: unknown, path: string, scope: ReadScope): Promise<(Tool | Toolset)[] | undefined> {
+async function readTools(
+  reader: JsonReader,
+  value: unknown,
+  path: string,
+  scope: ReadScope,
+): Promise<(Tool | Toolset)[] | undefined> {
   if (value == null) return undefined;
   const list = reader.array(value, path);
   const tools: (Tool | Toolset)[] = [];
   for (const [index, item] of (list ?? []).entries()) {
     const at = joinPath(path, index);
-    const named = typeof item === 'string' ? item : isPlainRecord(item) && item['description'] === undefined ? item['name'] : undefined;
+    const named =
+      typeof item === 'string'
+        ? item
+        : isPlainRecord(item) && item['description'] === undefined
+          ? item['name']
+          : undefined;
     if (named === 'AgentTool' && isPlainRecord(item)) {
       const tool = await readAgentTool(reader, item, at, scope);
       if (tool !== undefined) tools.push(tool);
       continue;
     }
-    const toolsetClass = typeof named === 'string' && isPlainRecord(item) && scope.options.toolsets !== undefined ? own(scope.options.toolsets, named) : undefined;
+    const toolsetClass =
+      typeof named === 'string' && isPlainRecord(item) && scope.options.toolsets !== undefined
+        ? own(scope.options.toolsets, named)
+        : undefined;
     if (toolsetClass !== undefined && isPlainRecord(item)) {
       reader.keys(item, at, ['name', 'args']);
       const toolset = toolsetClass({ reader, args: item['args'], path: joinPath(at, 'args'), index });
@@ -218,12 +293,16 @@ async function readTools(reader: JsonReader, value: unknown, path: string, scope
     reader.keys(record, at, ['name', 'description', 'parameters']);
     const name = reader.string(record, 'name', at, { nonEmpty: true });
     const description = reader.string(record, 'description', at);
-    const parameters = record['parameters'] == null ? undefined : reader.object(record['parameters'], joinPath(at, 'parameters'), 'a JSON Schema object');
+    const parameters =
+      record['parameters'] == null
+        ? undefined
+        : reader.object(record['parameters'], joinPath(at, 'parameters'), 'a JSON Schema object');
     if (name === undefined || description === undefined) continue;
     try {
       tools.push(declareTool({ name, description, ...(parameters === undefined ? {} : { parameters }) }));
     } catch (error) {
-      for (const issue of (error as ValidationError).issues ?? []) reader.issue(joinPath(at, issue.path), issue.message);
+      for (const issue of (error as ValidationError).issues ?? [])
+        reader.issue(joinPath(at, issue.path), issue.message);
     }
   }
   return tools;
@@ -233,15 +312,27 @@ async function readTools(reader: JsonReader, value: unknown, path: string, scope
  * ADK's `{ name: AgentTool, args: { agent: { config_path } | <agent>, skip_summarization } }`: another agent offered
  * as a tool, defined inline or in its own file.
  */
-async function readAgentTool(reader: JsonReader, item: Record<string, unknown>, path: string, scope: ReadScope): Promise<Tool | undefined> {
+async function readAgentTool(
+  reader: JsonReader,
+  item: Record<string, unknown>,
+  path: string,
+  scope: ReadScope,
+): Promise<Tool | undefined> {
   reader.keys(item, path, ['name', 'args']);
-  const args = reader.object(item['args'], joinPath(path, 'args'), 'the agent tool\u2019s arguments: { agent, skip_summarization? }');
+  const args = reader.object(
+    item['args'],
+    joinPath(path, 'args'),
+    'the agent tool\u2019s arguments: { agent, skip_summarization? }',
+  );
   if (args === undefined) return undefined;
   const at = joinPath(path, 'args');
-  const normalized = Object.fromEntries(Object.entries(args).map(([key, value]) => [key === 'skip_summarization' ? 'skipSummarization' : key, value]));
+  const normalized = Object.fromEntries(
+    Object.entries(args).map(([key, value]) => [key === 'skip_summarization' ? 'skipSummarization' : key, value]),
+  );
   reader.keys(normalized, at, ['agent', 'skipSummarization']);
   const skipSummarization = reader.boolean(normalized, 'skipSummarization', at);
-  if (normalized['agent'] === undefined) return reader.issue(joinPath(at, 'agent'), 'is required: { config_path: other-agent.yaml }, or the agent inline');
+  if (normalized['agent'] === undefined)
+    return reader.issue(joinPath(at, 'agent'), 'is required: { config_path: other-agent.yaml }, or the agent inline');
   const agent = await readAgent(reader, normalized['agent'], joinPath(at, 'agent'), scope);
   if (agent === undefined) return undefined;
   try {
@@ -253,65 +344,33 @@ async function readAgentTool(reader: JsonReader, item: Record<string, unknown>, 
   }
 }
 
-// ADK's built-in tools run inside Google's services or ADK's Python runtime; a file may name them, agentctx cannot offer them.
-const ADK_BUILT_IN_TOOLS = new Set(['google_search', 'enterprise_web_search', 'url_context', 'google_maps_grounding', 'vertex_ai_search', 'VertexAiSearchTool', 'code_execution', 'BuiltInCodeExecutor', 'load_memory', 'preload_memory', 'load_artifacts', 'get_user_choice', 'exit_loop', 'LongRunningFunctionTool', 'ExampleTool', 'McpToolset']);
-
-/** Why a tool name has no implementation here, and what to write instead. */
-function unknownToolMessage(name: string): string {
-  if (ADK_BUILT_IN_TOOLS.has(name)) {
-    return `'${name}' is one of ADK's built-in tools, which run inside Google's services or ADK's Python runtime; agentctx cannot offer it. Declare a function tool instead ({ name, description, parameters }), and implement it in a JavaScript or TypeScript agent module`;
-  }
-  if (/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$/.test(name)) {
-    return `'${name}' names Python code (ADK's code reference), which agentctx cannot import. Export the agent from a JavaScript or TypeScript module (agentctx run agent.ts) with the tool written there, or declare it here ({ name, description, parameters }) to inspect it`;
-  }
-  return `tool '${name}' has no implementation here; declare it with a description (and parameters) to inspect it`;
-}
-
-// ADK's agent config fields that name Python code: agentctx reads no Python, so each is refused with what to do instead.
-const MODULE_INSTEAD = 'define the agent in a JavaScript or TypeScript module instead (agentctx run agent.ts), where callbacks and tools are code';
-const CODE_FIELDS: Readonly<Record<string, string>> = {
-  code: `names Python code (ADK's code reference), which agentctx cannot import; use { config_path: file.yaml }, or ${MODULE_INSTEAD}`,
-  model_code: `names Python code that builds a model, which agentctx cannot import; name the model as a string (model: gemini-2.5-flash), or ${MODULE_INSTEAD}`,
-  ...Object.fromEntries(
-    ['before_agent_callbacks', 'after_agent_callbacks', 'before_model_callbacks', 'after_model_callbacks', 'before_tool_callbacks', 'after_tool_callbacks'].map((key) => [
-      key,
-      `names Python callbacks, which agentctx cannot import; ${MODULE_INSTEAD} (llmAgent({ callbacks: { ${key.replace(/_callbacks$/, '').replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())}: … } }))`,
-    ]),
-  ),
-};
-
-/** Reports ADK's code references; true when the agent is one (a sub-agent given as `code:`), so nothing else is read. */
-function refuseCode(reader: JsonReader, record: Record<string, unknown>, path: string): boolean {
-  for (const key of Object.keys(record)) {
-    const why = own(CODE_FIELDS, key);
-    if (why === undefined) continue;
-    reader.issue(joinPath(path, key), why);
-    delete record[key];
-  }
-  return record['name'] === undefined && Object.keys(record).length === 0;
-}
-
 /** The keys a feature's field reads: all of them, or only the deprecated ones (`true`) or only the current ones (`false`). */
 export function fieldKeys(field: AgentFileField, deprecated?: boolean): string[] {
-  return Object.keys(field.schema).filter((key) => deprecated === undefined || (field.schema[key]?.['deprecated'] === true) === deprecated);
+  return Object.keys(field.schema).filter(
+    (key) => deprecated === undefined || (field.schema[key]?.['deprecated'] === true) === deprecated,
+  );
 }
 
 function normalizeKeys(record: Record<string, unknown>, fields: readonly AgentFileField[]): Record<string, unknown> {
   const aliases = new Map<string, string>(Object.entries(ADK_SPELLINGS));
-  for (const key of fields.flatMap((field) => fieldKeys(field))) if (!aliases.has(snakeCase(key))) aliases.set(snakeCase(key), key);
+  for (const key of fields.flatMap((field) => fieldKeys(field)))
+    if (!aliases.has(snakeCase(key))) aliases.set(snakeCase(key), key);
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [aliases.get(key) ?? key, value]));
 }
 
-/**
- * A table's own entry for a key the file wrote, never one the object inherits: `__proto__`, `constructor` or
- * `toString` in a file are keys like any other, named as written when they are refused.
- */
-function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.hasOwn(table, key) ? table[key] : undefined;
-}
-
 // The features' keys present in the agent's fields, each read by its feature, in the order the readers are listed.
-async function readFeatureFields(reader: JsonReader, record: Record<string, unknown>, path: string, fields: readonly AgentFileField[], file: string): Promise<{ extensions: Extension[]; tools: Record<string, Tool>; toolsets: Toolset[]; pipeline: readonly Processor[] | undefined }> {
+async function readFeatureFields(
+  reader: JsonReader,
+  record: Record<string, unknown>,
+  path: string,
+  fields: readonly AgentFileField[],
+  file: string,
+): Promise<{
+  extensions: Extension[];
+  tools: Record<string, Tool>;
+  toolsets: Toolset[];
+  pipeline: readonly Processor[] | undefined;
+}> {
   const extensions: Extension[] = [];
   const tools: Record<string, Tool> = {};
   const toolsets: Toolset[] = [];
@@ -328,12 +387,18 @@ async function readFeatureFields(reader: JsonReader, record: Record<string, unkn
 }
 
 // Definitions validate themselves (names, tools); their issues are reported at this agent's path.
-async function define(reader: JsonReader, path: string, build: () => Promise<AgentDefinition>): Promise<AgentDefinition | undefined> {
+async function define(
+  reader: JsonReader,
+  path: string,
+  build: () => Promise<AgentDefinition>,
+): Promise<AgentDefinition | undefined> {
   try {
     return await build();
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    error.issues.forEach((issue: ValidationIssue) => reader.issue(issue.path === '' ? path : joinPath(path, issue.path), issue.message));
+    error.issues.forEach((issue: ValidationIssue) =>
+      reader.issue(issue.path === '' ? path : joinPath(path, issue.path), issue.message),
+    );
     return undefined;
   }
 }

@@ -34,22 +34,37 @@ export function agentFromConfig(value: unknown, options: AgentFileOptions): Prom
   const { files, ...rest } = options;
   const make = files?.mcpToolset;
   // ADK's spellings of its MCP toolset class, listed in `tools`.
-  const toolsets = make === undefined ? {} : { McpToolset: adkMcpToolsetClass(make), MCPToolset: adkMcpToolsetClass(make) };
+  const toolsets =
+    make === undefined ? {} : { McpToolset: adkMcpToolsetClass(make), MCPToolset: adkMcpToolsetClass(make) };
   return readAgentConfig(value, { ...rest, fields: agentFileFields(files), toolsets });
 }
 
 /** The feature keys an agent file may hold, each read by its feature. */
 export function agentFileFields(files: AgentFiles | undefined): AgentFileField[] {
-  return [presetField, sectionsField, skillsField(files?.readSkills), memoryField(files?.readMemory), workspaceField(files), toolsField(files?.mcpToolset)];
+  return [
+    presetField,
+    sectionsField,
+    skillsField(files?.readSkills),
+    memoryField(files?.readMemory),
+    workspaceField(files),
+    toolsField(files?.mcpToolset),
+  ];
 }
 
 /** `preset: harness` runs the harness pipeline (sectioned system text, no ADK identity or transfer text); `adk` the default. */
 const presetField: AgentFileField = {
-  schema: { preset: { enum: ['adk', 'harness'], description: 'adk (default): ADK\u2019s request, byte for byte; harness: a sectioned system text (see sections), no identity or transfer text.' } },
+  schema: {
+    preset: {
+      enum: ['adk', 'harness'],
+      description:
+        'adk (default): ADK\u2019s request, byte for byte; harness: a sectioned system text (see sections), no identity or transfer text.',
+    },
+  },
   read({ reader, record, path }) {
     const preset = record['preset'];
     if (preset === 'harness') return { pipeline: harnessPipeline() };
-    if (preset !== 'adk') reader.issue(joinPath(path, 'preset'), `expected adk or harness, got ${JSON.stringify(preset)}`);
+    if (preset !== 'adk')
+      reader.issue(joinPath(path, 'preset'), `expected adk or harness, got ${JSON.stringify(preset)}`);
     return {};
   },
 };
@@ -57,7 +72,13 @@ const presetField: AgentFileField = {
 /** `workspace: <folder>` lets the file name the `Read` and `Edit` tools, confined to that folder. */
 function workspaceField(files: AgentFiles | undefined): AgentFileField {
   return {
-    schema: { workspace: { type: 'string', description: 'A folder (relative to this file) the Read and Edit tools are confined to; name them in tools.', examples: ['docs'] } },
+    schema: {
+      workspace: {
+        type: 'string',
+        description: 'A folder (relative to this file) the Read and Edit tools are confined to; name them in tools.',
+        examples: ['docs'],
+      },
+    },
     read({ reader, record, path, file }) {
       const root = reader.string(record, 'workspace', path, { nonEmpty: true });
       if (root === undefined) return {};

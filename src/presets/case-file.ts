@@ -58,19 +58,26 @@ export async function parseCaseFile(value: unknown, options: CaseFileOptions): P
   const tree = await readTree(reader, agentOnly ? record : record['agent'], options, agentOnly ? '' : 'agent');
   const currentAgent = reader.string(record, 'currentAgent', '', { optional: true, nonEmpty: true });
   if (tree !== undefined && currentAgent !== undefined && tree.findAgent(currentAgent) === undefined) {
-    reader.issue('currentAgent', `no agent named '${currentAgent}'; the agents are ${tree.nodes.map((node) => node.name).join(', ')}`);
+    reader.issue(
+      'currentAgent',
+      `no agent named '${currentAgent}'; the agents are ${tree.nodes.map((node) => node.name).join(', ')}`,
+    );
   }
-  const state = record['state'] == null ? {} : reader.object(record['state'], 'state', 'a mapping of state keys to values');
+  const state =
+    record['state'] == null ? {} : reader.object(record['state'], 'state', 'a mapping of state keys to values');
   const artifacts = readArtifactTexts(reader, record['artifacts']);
   const events = readCaseEvents(reader, record['events']);
   const valueFormat = record['valueFormat'];
-  if (valueFormat !== undefined && valueFormat !== 'default' && valueFormat !== 'python') reader.issue('valueFormat', `expected default or python, got ${JSON.stringify(valueFormat)}`);
+  if (valueFormat !== undefined && valueFormat !== 'default' && valueFormat !== 'python')
+    reader.issue('valueFormat', `expected default or python, got ${JSON.stringify(valueFormat)}`);
   const escapes = reader.boolean(record, 'escapes', '');
   const branch = reader.string(record, 'branch', '', { optional: true });
   const compaction = readCompactionConfig(reader, record['eventsCompactionConfig']);
   const base = readProfileName(reader, record);
   const profileChanges: CaseFile['profileChanges'] = {
-    ...(valueFormat === 'default' || valueFormat === 'python' ? { valueFormat: valueFormat as 'default' | 'python' } : {}),
+    ...(valueFormat === 'default' || valueFormat === 'python'
+      ? { valueFormat: valueFormat as 'default' | 'python' }
+      : {}),
     ...(escapes === undefined ? {} : { templateEscapes: escapes }),
   };
   const plugins = readPlugins(reader, record['plugins']);
@@ -79,7 +86,8 @@ export async function parseCaseFile(value: unknown, options: CaseFileOptions): P
     userId: reader.string(record, 'userId', '', { optional: true, nonEmpty: true }) ?? 'user',
     sessionId: reader.string(record, 'sessionId', '', { optional: true, nonEmpty: true }) ?? 'session',
   };
-  if (reader.issues.length > 0 || tree === undefined || state === undefined) throw new ValidationError({ subject: options.filename, issues: reader.issues });
+  if (reader.issues.length > 0 || tree === undefined || state === undefined)
+    throw new ValidationError({ subject: options.filename, issues: reader.issues });
   return {
     tree,
     currentAgent: currentAgent ?? tree.root.name,
@@ -151,7 +159,8 @@ function readProfileName(reader: JsonReader, record: Record<string, unknown>): P
     reader.issue('profile', `expected agentctx or adk, got ${JSON.stringify(named)}`);
     return 'agentctx';
   }
-  if (legacy !== undefined && (legacy ? 'adk' : 'agentctx') !== named) reader.issue('adkCompatibility', `contradicts profile: ${named}; keep only profile`);
+  if (legacy !== undefined && (legacy ? 'adk' : 'agentctx') !== named)
+    reader.issue('adkCompatibility', `contradicts profile: ${named}; keep only profile`);
   return named;
 }
 
@@ -164,7 +173,11 @@ function readPlugins(reader: JsonReader, value: unknown): Plugin[] {
     const record = reader.object(item, at, 'a plugin: { globalInstruction: <text> }');
     if (record === undefined) return;
     reader.keys(record, at, ['globalInstruction', 'global_instruction', 'name']);
-    const text = reader.string(record, record['global_instruction'] === undefined ? 'globalInstruction' : 'global_instruction', at);
+    const text = reader.string(
+      record,
+      record['global_instruction'] === undefined ? 'globalInstruction' : 'global_instruction',
+      at,
+    );
     const name = reader.string(record, 'name', at, { optional: true, nonEmpty: true });
     if (text !== undefined) plugins.push(new GlobalInstructionPlugin(text, ...(name === undefined ? [] : [name])));
   });
@@ -176,7 +189,11 @@ function readPlugins(reader: JsonReader, value: unknown): Plugin[] {
  * `agent` entry holds or names one.
  */
 export function isAgentDocument(value: unknown): value is Record<string, unknown> {
-  return isPlainRecord(value) && value['agent'] === undefined && (value['name'] !== undefined || value['agent_class'] !== undefined || value['agentClass'] !== undefined);
+  return (
+    isPlainRecord(value) &&
+    value['agent'] === undefined &&
+    (value['name'] !== undefined || value['agent_class'] !== undefined || value['agentClass'] !== undefined)
+  );
 }
 
 /** Whether a document is a case file: an `agent` entry, and no agent `name` of its own. */
@@ -185,12 +202,19 @@ export function isCaseDocument(value: unknown): value is Record<string, unknown>
 }
 
 // `prefix` names where the agent sits in the document: `agent` in a case file, nothing in an agent file.
-async function readTree(reader: JsonReader, value: unknown, options: CaseFileOptions, prefix: string): Promise<AgentTree | undefined> {
-  if (value === undefined) return reader.issue('agent', 'is required: the agent definition, or the path of an agent file');
+async function readTree(
+  reader: JsonReader,
+  value: unknown,
+  options: CaseFileOptions,
+  prefix: string,
+): Promise<AgentTree | undefined> {
+  if (value === undefined)
+    return reader.issue('agent', 'is required: the agent definition, or the path of an agent file');
   let definitionValue: unknown = value;
   let filename = options.filename;
   if (typeof value === 'string') {
-    if (options.load === undefined) return reader.issue('agent', 'agent files cannot be read here; define the agent inline');
+    if (options.load === undefined)
+      return reader.issue('agent', 'agent files cannot be read here; define the agent inline');
     const loaded = await options.load(value, options.filename);
     definitionValue = loaded.value;
     filename = loaded.filename;
@@ -215,13 +239,20 @@ function underPath(prefix: string, path: string): string {
 function readCompactionConfig(reader: JsonReader, value: unknown): EventsCompactionConfig | undefined {
   if (value == null) return undefined;
   if (isPlainRecord(value) && value['summarizer'] !== undefined) {
-    return reader.issue('eventsCompactionConfig.summarizer', "cannot be set in a file; 'agentctx compact --summarizer' chooses one");
+    return reader.issue(
+      'eventsCompactionConfig.summarizer',
+      "cannot be set in a file; 'agentctx compact --summarizer' chooses one",
+    );
   }
   try {
     return parseCompactionConfig(value);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    for (const issue of error.issues) reader.issue(issue.path === '' ? 'eventsCompactionConfig' : joinPath('eventsCompactionConfig', issue.path), issue.message);
+    for (const issue of error.issues)
+      reader.issue(
+        issue.path === '' ? 'eventsCompactionConfig' : joinPath('eventsCompactionConfig', issue.path),
+        issue.message,
+      );
     return undefined;
   }
 }

@@ -24,7 +24,10 @@ export type RunnerOptions<S extends SessionStore = SessionStore> = EngineRunnerO
 export function createRunner<S extends SessionStore = SessionStoreWithCallLog>(options: RunnerOptions<S>): Runner<S> {
   const { eventsCompactionConfig, ...rest } = options;
   const compaction = compactionPlugin(eventsCompactionConfig, options.agents);
-  const plugins = Object.keys(compaction.hooks ?? {}).length === 0 ? (options.plugins ?? []) : [...(options.plugins ?? []), compaction];
+  const plugins =
+    Object.keys(compaction.hooks ?? {}).length === 0
+      ? (options.plugins ?? [])
+      : [...(options.plugins ?? []), compaction];
   // Spans go through @opentelemetry/api unless the caller says otherwise; with no SDK registered they cost nothing.
   const telemetry = 'telemetry' in options ? options.telemetry : openTelemetry();
   // Prices come from the built-in table unless the caller gave a pricer of its own: the engine holds none.

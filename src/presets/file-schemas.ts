@@ -1,4 +1,11 @@
-import { ADK_SPELLINGS, LLM_FIELD_SCHEMAS, REFERENCE_FIELD_SCHEMAS, snakeCase, WORKFLOW_FIELD_SCHEMAS, type JsonSchema } from '../engine/config/agent-file-schema.js';
+import {
+  ADK_SPELLINGS,
+  LLM_FIELD_SCHEMAS,
+  REFERENCE_FIELD_SCHEMAS,
+  snakeCase,
+  WORKFLOW_FIELD_SCHEMAS,
+  type JsonSchema,
+} from '../engine/config/agent-file-schema.js';
 import { fieldKeys } from './agent-config.js';
 import { agentFileFields } from './agent-files.js';
 import { CASE_FIELD_SCHEMAS } from './case-file-schema.js';
@@ -10,9 +17,18 @@ const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
 
 /** Every field an agent may have: an LLM agent's, a workflow agent's, and the features' (skills, memory, …). */
 export function agentFieldSchemas(): Record<string, JsonSchema> {
-  const features = Object.fromEntries(agentFileFields(undefined).flatMap((field) => fieldKeys(field).map((key) => [key, field.schema[key] as JsonSchema])));
+  const features = Object.fromEntries(
+    agentFileFields(undefined).flatMap((field) =>
+      fieldKeys(field).map((key) => [key, field.schema[key] as JsonSchema]),
+    ),
+  );
   const generateConfig = LLM_FIELD_SCHEMAS['generateConfig'] as JsonSchema;
-  return { ...LLM_FIELD_SCHEMAS, generateConfig: withNestedSpellings(generateConfig), ...WORKFLOW_FIELD_SCHEMAS, ...features };
+  return {
+    ...LLM_FIELD_SCHEMAS,
+    generateConfig: withNestedSpellings(generateConfig),
+    ...WORKFLOW_FIELD_SCHEMAS,
+    ...features,
+  };
 }
 
 /** An object schema whose properties, at every level, take their snake_case spelling too (as `generateConfig` is read). */
@@ -21,17 +37,23 @@ function withNestedSpellings(schema: JsonSchema): JsonSchema {
   if (properties === undefined) return schema;
   const spelled: Record<string, JsonSchema> = {};
   for (const [key, property] of Object.entries(properties)) spelled[key] = withNestedSpellings(property);
-  for (const [key, property] of Object.entries(properties)) if (snakeCase(key) !== key) spelled[snakeCase(key)] ??= { ...withNestedSpellings(property), description: `ADK's spelling of ${key}.` };
+  for (const [key, property] of Object.entries(properties))
+    if (snakeCase(key) !== key)
+      spelled[snakeCase(key)] ??= { ...withNestedSpellings(property), description: `ADK's spelling of ${key}.` };
   return { ...schema, properties: spelled };
 }
 
 /** The fields with ADK's snake_case spellings beside them, each described as the field it stands for. */
 function withAdkSpellings(fields: Record<string, JsonSchema>): Record<string, JsonSchema> {
   const spelled: Record<string, JsonSchema> = { ...fields };
-  const spellings = { ...ADK_SPELLINGS, ...Object.fromEntries(Object.keys(fields).map((key) => [snakeCase(key), key])) };
+  const spellings = {
+    ...ADK_SPELLINGS,
+    ...Object.fromEntries(Object.keys(fields).map((key) => [snakeCase(key), key])),
+  };
   for (const [alias, key] of Object.entries(spellings)) {
     const schema = fields[key];
-    if (alias !== key && schema !== undefined && spelled[alias] === undefined) spelled[alias] = { ...schema, description: `ADK's spelling of ${key}.` };
+    if (alias !== key && schema !== undefined && spelled[alias] === undefined)
+      spelled[alias] = { ...schema, description: `ADK's spelling of ${key}.` };
   }
   return spelled;
 }
@@ -41,17 +63,30 @@ function definitions(): Record<string, JsonSchema> {
   return {
     agent: {
       type: 'object',
-      description: 'An agent: an LLM agent (the default), or a workflow agent (kind sequential, parallel or loop) with sub-agents.',
+      description:
+        'An agent: an LLM agent (the default), or a workflow agent (kind sequential, parallel or loop) with sub-agents.',
       properties: withAdkSpellings(agentFieldSchemas()),
       required: ['name'],
       additionalProperties: false,
     },
-    reference: { type: 'object', properties: reference, minProperties: 1, maxProperties: 1, additionalProperties: false, description: 'An agent defined in another file.' },
+    reference: {
+      type: 'object',
+      properties: reference,
+      minProperties: 1,
+      maxProperties: 1,
+      additionalProperties: false,
+      description: 'An agent defined in another file.',
+    },
     agentOrFile: { anyOf: [{ $ref: '#/$defs/reference' }, { $ref: '#/$defs/agent' }] },
     mcpStdioServer: {
       type: 'object',
       description: 'An MCP server started as a child process (ADK\u2019s StdioServerParameters).',
-      properties: { command: { type: 'string' }, args: { type: 'array', items: { type: 'string' } }, env: { type: 'object', additionalProperties: { type: 'string' } }, cwd: { type: 'string' } },
+      properties: {
+        command: { type: 'string' },
+        args: { type: 'array', items: { type: 'string' } },
+        env: { type: 'object', additionalProperties: { type: 'string' } },
+        cwd: { type: 'string' },
+      },
       required: ['command'],
       additionalProperties: false,
     },
@@ -63,7 +98,8 @@ export function agentFileSchema(): JsonSchema {
   return {
     $schema: DRAFT,
     title: 'agentctx agent file',
-    description: 'An agent tree in declarative form (YAML or JSON), as agentctx run, serve, inspect, diff, check and compact take it. docs/agent-file.md documents every field.',
+    description:
+      'An agent tree in declarative form (YAML or JSON), as agentctx run, serve, inspect, diff, check and compact take it. docs/agent-file.md documents every field.',
     $ref: '#/$defs/agent',
     $defs: definitions(),
     examples: [EXAMPLE_AGENT],
@@ -81,7 +117,13 @@ const EXAMPLE_AGENT = {
       name: 'billing_agent',
       description: 'Answers billing questions.',
       instruction: 'Answer billing questions for {user:name?}. Look invoices up before answering.',
-      tools: [{ name: 'find_invoice', description: 'Finds an invoice by its number.', parameters: { type: 'object', properties: { number: { type: 'string' } }, required: ['number'] } }],
+      tools: [
+        {
+          name: 'find_invoice',
+          description: 'Finds an invoice by its number.',
+          parameters: { type: 'object', properties: { number: { type: 'string' } }, required: ['number'] },
+        },
+      ],
       outputKey: 'billing_answer',
     },
   ],
@@ -92,11 +134,16 @@ const EXAMPLE_AGENT = {
 export function caseFileSchema(): JsonSchema {
   const fields: Record<string, JsonSchema> = { ...CASE_FIELD_SCHEMAS };
   const compaction = fields['eventsCompactionConfig'] as { properties: Record<string, JsonSchema> };
-  fields['eventsCompactionConfig'] = { ...compaction, properties: withAdkSpellings(compaction.properties), additionalProperties: false };
+  fields['eventsCompactionConfig'] = {
+    ...compaction,
+    properties: withAdkSpellings(compaction.properties),
+    additionalProperties: false,
+  };
   return {
     $schema: DRAFT,
     title: 'agentctx case file',
-    description: 'A request to assemble without running anything: an agent tree, who is asked, and the session as it stands (agentctx inspect, diff, check, compact).',
+    description:
+      'A request to assemble without running anything: an agent tree, who is asked, and the session as it stands (agentctx inspect, diff, check, compact).',
     type: 'object',
     properties: fields,
     required: ['agent'],

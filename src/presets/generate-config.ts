@@ -3,16 +3,31 @@ import type { RequestConfig, ThinkingConfig, ToolChoice } from '../contracts/req
 import { GENERATE_CONFIG_FIELDS, snakeCase } from '../engine/config/agent-file-schema.js';
 import { joinPath } from '../engine/util/json-reader.js';
 
-const SPELLINGS: Readonly<Record<string, string>> = Object.fromEntries(GENERATE_CONFIG_FIELDS.map((field) => [snakeCase(field), field]));
-const LEVELS: Readonly<Record<string, ThinkingConfig['effort']>> = { MINIMAL: 'minimal', LOW: 'low', MEDIUM: 'medium', HIGH: 'high' };
-const RESOLUTIONS: Readonly<Record<string, RequestConfig['mediaResolution']>> = { MEDIA_RESOLUTION_LOW: 'low', MEDIA_RESOLUTION_MEDIUM: 'medium', MEDIA_RESOLUTION_HIGH: 'high' };
+const SPELLINGS: Readonly<Record<string, string>> = Object.fromEntries(
+  GENERATE_CONFIG_FIELDS.map((field) => [snakeCase(field), field]),
+);
+const LEVELS: Readonly<Record<string, ThinkingConfig['effort']>> = {
+  MINIMAL: 'minimal',
+  LOW: 'low',
+  MEDIUM: 'medium',
+  HIGH: 'high',
+};
+const RESOLUTIONS: Readonly<Record<string, RequestConfig['mediaResolution']>> = {
+  MEDIA_RESOLUTION_LOW: 'low',
+  MEDIA_RESOLUTION_MEDIUM: 'medium',
+  MEDIA_RESOLUTION_HIGH: 'high',
+};
 
 /**
  * An agent file's `generateConfig` (ADK's `generate_content_config`): the sampling settings, and the rest of
  * `GenerateContentConfig` that agentctx's request config has a field for, in Gemini's form (`thinkingConfig`,
  * `toolConfig`, `MEDIA_RESOLUTION_LOW`, snake_case keys accepted at every level), read into those fields.
  */
-export function readGenerateConfig(reader: FieldReader, value: unknown, path: string): Omit<RequestConfig, 'model'> | undefined {
+export function readGenerateConfig(
+  reader: FieldReader,
+  value: unknown,
+  path: string,
+): Omit<RequestConfig, 'model'> | undefined {
   if (value == null) return undefined;
   const raw = reader.object(value, path);
   if (raw === undefined) return undefined;
@@ -20,7 +35,8 @@ export function readGenerateConfig(reader: FieldReader, value: unknown, path: st
   const record = renamed(raw, SPELLINGS);
   reader.keys(record, path, GENERATE_CONFIG_FIELDS);
   const config: Omit<RequestConfig, 'model'> = {};
-  const number = (key: string, options: { integer?: boolean; min?: number } = {}) => reader.number(record, key, path, { optional: true, ...options });
+  const number = (key: string, options: { integer?: boolean; min?: number } = {}) =>
+    reader.number(record, key, path, { optional: true, ...options });
   const temperature = number('temperature', { min: 0 });
   const topP = number('topP', { min: 0 });
   const topK = number('topK', { integer: true, min: 1 });
@@ -52,7 +68,11 @@ export function readGenerateConfig(reader: FieldReader, value: unknown, path: st
   const resolution = record['mediaResolution'];
   if (resolution !== undefined) {
     const known = typeof resolution === 'string' ? own(RESOLUTIONS, resolution) : undefined;
-    if (known === undefined) reader.issue(joinPath(path, 'mediaResolution'), `expected ${Object.keys(RESOLUTIONS).join(', ')}, got ${JSON.stringify(resolution)}`);
+    if (known === undefined)
+      reader.issue(
+        joinPath(path, 'mediaResolution'),
+        `expected ${Object.keys(RESOLUTIONS).join(', ')}, got ${JSON.stringify(resolution)}`,
+      );
     else config.mediaResolution = known;
   }
   return config;
@@ -66,15 +86,26 @@ function readToolConfig(reader: FieldReader, value: unknown, path: string): Tool
   const record = renamed(outer, { function_calling_config: 'functionCallingConfig' });
   reader.keys(record, path, ['functionCallingConfig']);
   const at = joinPath(path, 'functionCallingConfig');
-  const inner = record['functionCallingConfig'] === undefined ? undefined : reader.object(record['functionCallingConfig'], at);
+  const inner =
+    record['functionCallingConfig'] === undefined ? undefined : reader.object(record['functionCallingConfig'], at);
   if (inner === undefined) return undefined;
   const calling = renamed(inner, { allowed_function_names: 'allowedFunctionNames' });
   reader.keys(calling, at, ['mode', 'allowedFunctionNames']);
   const mode = calling['mode'] ?? 'AUTO';
   const names = strings(reader, calling['allowedFunctionNames'], joinPath(at, 'allowedFunctionNames')) ?? [];
-  if (mode === 'AUTO' || mode === 'NONE') return names.length === 0 ? (mode === 'AUTO' ? 'auto' : 'none') : reader.issue(joinPath(at, 'allowedFunctionNames'), `goes with mode ANY, not ${mode}`);
-  if (mode !== 'ANY') return reader.issue(joinPath(at, 'mode'), `expected AUTO, NONE or ANY, got ${JSON.stringify(mode)}`);
-  if (names.length > 1) return reader.issue(joinPath(at, 'allowedFunctionNames'), 'names more than one tool, which agentctx cannot ask every provider for; name one (that tool is called) or none (some tool is)');
+  if (mode === 'AUTO' || mode === 'NONE')
+    return names.length === 0
+      ? mode === 'AUTO'
+        ? 'auto'
+        : 'none'
+      : reader.issue(joinPath(at, 'allowedFunctionNames'), `goes with mode ANY, not ${mode}`);
+  if (mode !== 'ANY')
+    return reader.issue(joinPath(at, 'mode'), `expected AUTO, NONE or ANY, got ${JSON.stringify(mode)}`);
+  if (names.length > 1)
+    return reader.issue(
+      joinPath(at, 'allowedFunctionNames'),
+      'names more than one tool, which agentctx cannot ask every provider for; name one (that tool is called) or none (some tool is)',
+    );
   return names.length === 1 ? { name: names[0] as string } : 'required';
 }
 
@@ -82,7 +113,11 @@ function readThinking(reader: FieldReader, value: unknown, path: string): Thinki
   if (value === undefined) return undefined;
   const raw = reader.object(value, path);
   if (raw === undefined) return undefined;
-  const record = renamed(raw, { thinking_budget: 'thinkingBudget', include_thoughts: 'includeThoughts', thinking_level: 'thinkingLevel' });
+  const record = renamed(raw, {
+    thinking_budget: 'thinkingBudget',
+    include_thoughts: 'includeThoughts',
+    thinking_level: 'thinkingLevel',
+  });
   reader.keys(record, path, ['thinkingBudget', 'includeThoughts', 'thinkingLevel']);
   const thinking: ThinkingConfig = {};
   // -1 is Gemini's "dynamic": no budget, the model decides.
@@ -91,7 +126,11 @@ function readThinking(reader: FieldReader, value: unknown, path: string): Thinki
   const level = record['thinkingLevel'];
   if (level !== undefined) {
     const effort = typeof level === 'string' ? own(LEVELS, level) : undefined;
-    if (effort === undefined) reader.issue(joinPath(path, 'thinkingLevel'), `expected ${Object.keys(LEVELS).join(', ')}, got ${JSON.stringify(level)}`);
+    if (effort === undefined)
+      reader.issue(
+        joinPath(path, 'thinkingLevel'),
+        `expected ${Object.keys(LEVELS).join(', ')}, got ${JSON.stringify(level)}`,
+      );
     else thinking.effort = effort;
   }
   const include = reader.boolean(record, 'includeThoughts', path);
@@ -99,7 +138,11 @@ function readThinking(reader: FieldReader, value: unknown, path: string): Thinki
   return thinking;
 }
 
-function readSafety(reader: FieldReader, value: unknown, path: string): { category: string; threshold: string }[] | undefined {
+function readSafety(
+  reader: FieldReader,
+  value: unknown,
+  path: string,
+): { category: string; threshold: string }[] | undefined {
   if (value === undefined) return undefined;
   const settings: { category: string; threshold: string }[] = [];
   for (const [index, item] of (reader.array(value, path) ?? []).entries()) {
@@ -121,7 +164,8 @@ function readLabels(reader: FieldReader, value: unknown, path: string): Record<s
   const labels: Record<string, string> = {};
   for (const key of Object.keys(record)) {
     const label = reader.string(record, key, path);
-    if (label !== undefined) Object.defineProperty(labels, key, { value: label, enumerable: true, writable: true, configurable: true });
+    if (label !== undefined)
+      Object.defineProperty(labels, key, { value: label, enumerable: true, writable: true, configurable: true });
   }
   return labels;
 }

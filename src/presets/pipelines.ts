@@ -34,7 +34,14 @@ export function defaultPipeline(): Processor[] {
  * transfer text.
  */
 export function harnessPipeline(): Processor[] {
-  return [sectionsProcessor, skillsListingProcessor, contentsProcessor, contextBlocksProcessor, toolDeclarationsProcessor, finalizeProcessor];
+  return [
+    sectionsProcessor,
+    skillsListingProcessor,
+    contentsProcessor,
+    contextBlocksProcessor,
+    toolDeclarationsProcessor,
+    finalizeProcessor,
+  ];
 }
 
 /** The default pipeline, made once: a runner or assembly that names none runs this one. */

@@ -31,7 +31,10 @@ export const getArtifact: Handler = async (context) => {
     throw new NotFoundError({
       resource: 'artifact',
       id: key.filename,
-      message: versions.length === 0 ? `Session ${key.sessionId} has no artifact '${key.filename}'.` : `Artifact '${key.filename}' has no version ${version}; it has ${versions.join(', ')}.`,
+      message:
+        versions.length === 0
+          ? `Session ${key.sessionId} has no artifact '${key.filename}'.`
+          : `Artifact '${key.filename}' has no version ${version}; it has ${versions.join(', ')}.`,
       hint: 'List them with GET …/artifacts.',
     });
   }
@@ -55,7 +58,12 @@ export const deleteArtifact: Handler = async (context) => {
   const store = artifactStore(context);
   await requireSession(context);
   const key = artifactKey(context);
-  if ((await store.listVersions(key)).length === 0) throw new NotFoundError({ resource: 'artifact', id: key.filename, message: `Session ${key.sessionId} has no artifact '${key.filename}'.` });
+  if ((await store.listVersions(key)).length === 0)
+    throw new NotFoundError({
+      resource: 'artifact',
+      id: key.filename,
+      message: `Session ${key.sessionId} has no artifact '${key.filename}'.`,
+    });
   await store.delete(key);
   return { status: 204 };
 };
@@ -63,7 +71,9 @@ export const deleteArtifact: Handler = async (context) => {
 function artifactStore(context: RouteContext): ArtifactStore {
   const store = context.runner.artifacts;
   if (store === undefined) {
-    throw new HttpError(404, 'artifacts_not_configured', 'This server keeps no artifacts.', { hint: 'Give its runner an artifact store (createRunner({ artifacts })); agentctx serve always does.' });
+    throw new HttpError(404, 'artifacts_not_configured', 'This server keeps no artifacts.', {
+      hint: 'Give its runner an artifact store (createRunner({ artifacts })); agentctx serve always does.',
+    });
   }
   return store;
 }
@@ -74,7 +84,9 @@ function artifactKey(context: RouteContext) {
 
 function artifactJson(artifact: StoredArtifact): Record<string, unknown> {
   const base = { version: artifact.version, kind: artifact.kind, mimeType: artifact.mimeType };
-  return artifact.kind === 'text' ? { ...base, text: artifact.text } : { ...base, base64: Buffer.from(artifact.data).toString('base64') };
+  return artifact.kind === 'text'
+    ? { ...base, text: artifact.text }
+    : { ...base, base64: Buffer.from(artifact.data).toString('base64') };
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -89,13 +101,23 @@ export function readArtifactBody(value: unknown): Artifact {
   const base64 = reader.string(record, 'base64', '', { optional: true });
   const mimeType = reader.string(record, 'mimeType', '', { optional: true, nonEmpty: true });
   if ((text === undefined) === (base64 === undefined)) reader.issue('', 'give exactly one of text and base64');
-  if (base64 !== undefined && (base64.length % 4 !== 0 || !BASE64.test(base64))) reader.issue('base64', 'is not base64 (A–Z, a–z, 0–9, + and /, padded with = to a multiple of 4)');
-  if (base64 !== undefined && mimeType === undefined) reader.issue('mimeType', 'is required with base64, e.g. "image/png"');
+  if (base64 !== undefined && (base64.length % 4 !== 0 || !BASE64.test(base64)))
+    reader.issue('base64', 'is not base64 (A–Z, a–z, 0–9, + and /, padded with = to a multiple of 4)');
+  if (base64 !== undefined && mimeType === undefined)
+    reader.issue('mimeType', 'is required with base64, e.g. "image/png"');
   if (reader.issues.length > 0) throw invalid(reader);
   if (text !== undefined) return { kind: 'text', mimeType: mimeType ?? 'text/plain', text };
-  return { kind: 'binary', mimeType: mimeType ?? 'application/octet-stream', data: new Uint8Array(Buffer.from(base64 ?? '', 'base64')) };
+  return {
+    kind: 'binary',
+    mimeType: mimeType ?? 'application/octet-stream',
+    data: new Uint8Array(Buffer.from(base64 ?? '', 'base64')),
+  };
 }
 
 function invalid(reader: JsonReader): ValidationError {
-  return new ValidationError({ subject: 'request body', issues: reader.issues, hint: 'Send {"text": "…"} or {"base64": "…", "mimeType": "image/png"}.' });
+  return new ValidationError({
+    subject: 'request body',
+    issues: reader.issues,
+    hint: 'Send {"text": "…"} or {"base64": "…", "mimeType": "image/png"}.',
+  });
 }

@@ -8,17 +8,29 @@ export function createTokenCheck(token: string): (authorization: string | undefi
   const matches = bearerCheck(token);
   return (authorization) => {
     if (matches(authorization)) return;
-    throw new HttpError(401, 'unauthorized', authorization === undefined ? 'This server needs a token: the request has no Authorization header.' : 'The bearer token is wrong or malformed.', {
-      hint: 'Send Authorization: Bearer <token>, with the token the server was started with (--token or AGENTCTX_TOKEN).',
-      headers: { 'www-authenticate': 'Bearer' },
-    });
+    throw new HttpError(
+      401,
+      'unauthorized',
+      authorization === undefined
+        ? 'This server needs a token: the request has no Authorization header.'
+        : 'The bearer token is wrong or malformed.',
+      {
+        hint: 'Send Authorization: Bearer <token>, with the token the server was started with (--token or AGENTCTX_TOKEN).',
+        headers: { 'www-authenticate': 'Bearer' },
+      },
+    );
   };
 }
 
 /** Without a token, only requests addressed to a loopback name are answered (see `isLoopbackHostHeader`). */
 export function checkLoopbackHost(host: string | undefined): void {
   if (isLoopbackHostHeader(host)) return;
-  throw new HttpError(403, 'forbidden_host', `This server has no token, so it answers only requests addressed to a loopback name, not to ${host}.`, {
-    hint: 'Use http://127.0.0.1:<port> or http://localhost:<port>; to serve other names, start it with a token.',
-  });
+  throw new HttpError(
+    403,
+    'forbidden_host',
+    `This server has no token, so it answers only requests addressed to a loopback name, not to ${host}.`,
+    {
+      hint: 'Use http://127.0.0.1:<port> or http://localhost:<port>; to serve other names, start it with a token.',
+    },
+  );
 }

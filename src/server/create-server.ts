@@ -30,16 +30,24 @@ export type ServerOptions = HostSettings & {
 export function createServer(options: ServerOptions): AgentctxServer {
   const { runner, newSessions } = options;
   if ((newSessions?.artifacts?.length ?? 0) > 0 && runner.artifacts === undefined) {
-    throw new UsageError('newSessions.artifacts needs an artifact store, and the runner has none.', 'Pass `artifacts` to createRunner.');
+    throw new UsageError(
+      'newSessions.artifacts needs an artifact store, and the runner has none.',
+      'Pass `artifacts` to createRunner.',
+    );
   }
   return createHttpHost(options, {
     async dispatch(request) {
       const { req, url } = request;
       const { handler, params } = matchRoute(req.method ?? 'GET', url.pathname);
       if (params['app'] !== undefined && params['app'] !== runner.appName) {
-        throw new HttpError(404, 'app_not_found', `App '${params['app']}' is not served here; this server serves '${runner.appName}'.`, {
-          hint: `Use /apps/${encodeURIComponent(runner.appName)}/…`,
-        });
+        throw new HttpError(
+          404,
+          'app_not_found',
+          `App '${params['app']}' is not served here; this server serves '${runner.appName}'.`,
+          {
+            hint: `Use /apps/${encodeURIComponent(runner.appName)}/…`,
+          },
+        );
       }
       // Checked here for every route that may change state, so no handler can forget it (see checkBodyHeaders).
       if (req.method !== 'GET' && req.method !== 'HEAD') checkBodyHeaders(req, req.method !== 'DELETE');

@@ -20,9 +20,14 @@ export function checkCrossSite(req: IncomingMessage, allowedOrigins: readonly st
   const foreignSite = site === 'cross-site' || site === 'same-site';
   if (!foreignOrigin && !foreignSite) return;
   const from = origin === undefined ? `a page of another site (Sec-Fetch-Site: ${site ?? ''})` : `a page of ${origin}`;
-  throw new HttpError(403, 'cross_site_request', `${method} ${cutPath(req.url)} came from ${from}, and this server takes no request that changes anything from another origin's pages.`, {
-    hint: "To let a web app of your own call it, name its origin: createServer({ allowedOrigins: ['https://app.example'] }) or agentctx serve --allow-origin https://app.example.",
-  });
+  throw new HttpError(
+    403,
+    'cross_site_request',
+    `${method} ${cutPath(req.url)} came from ${from}, and this server takes no request that changes anything from another origin's pages.`,
+    {
+      hint: "To let a web app of your own call it, name its origin: createServer({ allowedOrigins: ['https://app.example'] }) or agentctx serve --allow-origin https://app.example.",
+    },
+  );
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -23,7 +23,12 @@ export class HttpError extends Error {
   readonly hint: string | undefined;
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(status: number, code: string, message: string, options: { hint?: string; headers?: Record<string, string> } = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: { hint?: string; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = 'HttpError';
     this.status = status;
@@ -59,7 +64,12 @@ export type ErrorReply = {
 /** How an error is answered. Only errors agentctx does not know get a 500, and their details stay in the log. */
 export function errorReply(error: unknown): ErrorReply {
   if (error instanceof HttpError) {
-    return { status: error.status, body: errorBody(error.code, error.message, error.hint), headers: error.headers, unexpected: false };
+    return {
+      status: error.status,
+      body: errorBody(error.code, error.message, error.hint),
+      headers: error.headers,
+      unexpected: false,
+    };
   }
   if (AgentctxError.isInstance(error)) {
     const body = errorBody(error.code, error.message, error.hint);
@@ -69,7 +79,11 @@ export function errorReply(error: unknown): ErrorReply {
   }
   return {
     status: 500,
-    body: errorBody('internal_error', 'The server failed while handling this request.', 'This is a bug in agentctx or in the agent’s code; the server log has the details.'),
+    body: errorBody(
+      'internal_error',
+      'The server failed while handling this request.',
+      'This is a bug in agentctx or in the agent’s code; the server log has the details.',
+    ),
     headers: {},
     unexpected: true,
   };
@@ -89,13 +103,22 @@ export function errorBody(code: string, message: string, hint?: string): ErrorBo
 }
 
 /** Writes a JSON response (or an empty 204) with its length. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   if (status === 204) {
     res.writeHead(204, headers);
     res.end();
     return;
   }
   const text = `${JSON.stringify(body)}\n`;
-  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+  });
   res.end(text);
 }

@@ -84,16 +84,21 @@ export type Protocol = {
  * (never a 500 for what a client can send), and a graceful close that waits for running turns.
  */
 export function createHttpHost(settings: HostSettings, protocol: Protocol): AgentctxServer {
-  if (settings.token !== undefined && settings.token.trim() === '') throw new UsageError('The server token is empty.', 'Pass a non-empty token, or none.');
+  if (settings.token !== undefined && settings.token.trim() === '')
+    throw new UsageError('The server token is empty.', 'Pass a non-empty token, or none.');
   const timeouts = resolveHttpTimeouts(settings);
   if ('problem' in timeouts) throw new UsageError(`The server's ${timeouts.problem}.`, 'Leave it out for the default.');
   const shutdownGraceMs = settings.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
-  if (!(Number.isInteger(shutdownGraceMs) && shutdownGraceMs >= 0)) throw new UsageError(`shutdownGraceMs must be a whole number of milliseconds from 0, got ${String(shutdownGraceMs)}.`);
+  if (!(Number.isInteger(shutdownGraceMs) && shutdownGraceMs >= 0))
+    throw new UsageError(
+      `shutdownGraceMs must be a whole number of milliseconds from 0, got ${String(shutdownGraceMs)}.`,
+    );
   const checkToken = settings.token === undefined ? undefined : createTokenCheck(settings.token);
   const maxBodyBytes = settings.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const heartbeatMs = settings.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const allowedOrigins = settings.allowedOrigins ?? [];
-  const reportError = settings.onError ?? ((error: unknown) => console.error('agentctx server: unexpected error:', error));
+  const reportError =
+    settings.onError ?? ((error: unknown) => console.error('agentctx server: unexpected error:', error));
   const errorBody = protocol.errorBody ?? ((reply: ErrorReply) => reply.body);
   const turns: Turns = { busy: new Set(), controllers: new Set() };
   // Requests whose handler has not returned, each with the switch that stops reading its body at shutdown.
@@ -115,7 +120,15 @@ export function createHttpHost(settings: HostSettings, protocol: Protocol): Agen
       checkCrossSite(req, allowedOrigins);
       const url = requestUrl(req.url ?? '/');
       let body: Promise<unknown> | undefined;
-      const reply = await protocol.dispatch({ req, res, url, turns, heartbeatMs, reportError, body: () => (body ??= readJsonBody(req, maxBodyBytes, cut)) });
+      const reply = await protocol.dispatch({
+        req,
+        res,
+        url,
+        turns,
+        heartbeatMs,
+        reportError,
+        body: () => (body ??= readJsonBody(req, maxBodyBytes, cut)),
+      });
       if (reply !== undefined) sendJson(res, reply.status, reply.body, reply.headers);
     } catch (error) {
       const reply = errorReply(error);
@@ -158,7 +171,10 @@ export function createHttpHost(settings: HostSettings, protocol: Protocol): Agen
     listen(port = 8080, host = '127.0.0.1') {
       if (checkToken === undefined && !isLoopbackHost(host)) {
         return Promise.reject(
-          new UsageError(`Listening on ${host} without a token would let anyone who can reach it run the agent.`, 'Set a token (--token or AGENTCTX_TOKEN), or bind 127.0.0.1.'),
+          new UsageError(
+            `Listening on ${host} without a token would let anyone who can reach it run the agent.`,
+            'Set a token (--token or AGENTCTX_TOKEN), or bind 127.0.0.1.',
+          ),
         );
       }
       return new Promise((resolve, reject) => {
@@ -195,8 +211,13 @@ export function createHttpHost(settings: HostSettings, protocol: Protocol): Agen
 }
 
 function uploadCutOff(graceMs: number): HttpError {
-  return new HttpError(503, 'shutting_down', `The server is shutting down, and the request body did not arrive within ${graceMs} ms of it.`, {
-    hint: 'Retry against another instance, or once it is back.',
-    headers: { connection: 'close', 'retry-after': '5' },
-  });
+  return new HttpError(
+    503,
+    'shutting_down',
+    `The server is shutting down, and the request body did not arrive within ${graceMs} ms of it.`,
+    {
+      hint: 'Retry against another instance, or once it is back.',
+      headers: { connection: 'close', 'retry-after': '5' },
+    },
+  );
 }

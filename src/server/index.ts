@@ -11,5 +11,3 @@ export type { HostSettings } from './http-host.js';
 export type { AgentctxServer, ServerAddress, ServerOptions } from './create-server.js';
 export type { ErrorBody } from './http-error.js';
 export type { NewSessionDefaults } from './route-context.js';
-export { DEFAULT_MAX_BODY_BYTES } from './read-json-body.js';
-export { DEFAULT_HEARTBEAT_MS } from './sse-stream.js';

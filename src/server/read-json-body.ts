@@ -47,20 +47,30 @@ export async function readJsonBody(req: IncomingMessage, limit: number, cut?: Ab
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new HttpError(400, 'bad_json', `The request body is not valid JSON: ${(error as Error).message}.`, { hint: 'Send one JSON object, e.g. {"message": "hello"}.' });
+    throw new HttpError(400, 'bad_json', `The request body is not valid JSON: ${(error as Error).message}.`, {
+      hint: 'Send one JSON object, e.g. {"message": "hello"}.',
+    });
   }
 }
 
 function missingBody(req: IncomingMessage): HttpError {
-  return new HttpError(400, 'missing_body', `${req.method ?? 'This request'} here takes a JSON body, and the request has none.`, {
-    hint: "Send a JSON object with Content-Type: application/json, {} for the defaults (curl: -H 'content-type: application/json' -d '{}').",
-  });
+  return new HttpError(
+    400,
+    'missing_body',
+    `${req.method ?? 'This request'} here takes a JSON body, and the request has none.`,
+    {
+      hint: "Send a JSON object with Content-Type: application/json, {} for the defaults (curl: -H 'content-type: application/json' -d '{}').",
+    },
+  );
 }
 
 function readText(req: IncomingMessage, limit: number, cut: AbortSignal | undefined): Promise<string> {
   const tooLarge = () =>
-    new HttpError(413, 'body_too_large', `The request body is larger than the server's limit of ${limit} bytes.`, { hint: 'Send a smaller body; the limit is set with maxBodyBytes.' });
-  const incomplete = () => new HttpError(400, 'incomplete_body', 'The connection closed before the request body was complete.');
+    new HttpError(413, 'body_too_large', `The request body is larger than the server's limit of ${limit} bytes.`, {
+      hint: 'Send a smaller body; the limit is set with maxBodyBytes.',
+    });
+  const incomplete = () =>
+    new HttpError(400, 'incomplete_body', 'The connection closed before the request body was complete.');
   const declared = Number(req.headers['content-length']);
   return new Promise((resolve, reject) => {
     if (Number.isFinite(declared) && declared > limit) {

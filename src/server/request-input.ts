@@ -11,7 +11,11 @@ export const MAX_ID_LENGTH = 1_024;
 
 /** Notes an issue at `path` when `id` is longer than `MAX_ID_LENGTH`. */
 export function checkIdLength(reader: JsonReader, id: string | undefined, path: string): void {
-  if (id !== undefined && id.length > MAX_ID_LENGTH) reader.issue(path, `is ${id.length.toLocaleString('en')} characters long; ids are at most ${MAX_ID_LENGTH.toLocaleString('en')}`);
+  if (id !== undefined && id.length > MAX_ID_LENGTH)
+    reader.issue(
+      path,
+      `is ${id.length.toLocaleString('en')} characters long; ids are at most ${MAX_ID_LENGTH.toLocaleString('en')}`,
+    );
 }
 
 export type CreateSessionBody = { sessionId?: string; state?: Record<string, unknown> };
@@ -24,7 +28,8 @@ export function readCreateSessionBody(value: unknown): CreateSessionBody {
   reader.keys(record, '', ['sessionId', 'state']);
   const sessionId = reader.string(record, 'sessionId', '', { optional: true, nonEmpty: true });
   checkIdLength(reader, sessionId, 'sessionId');
-  const state = record['state'] === undefined ? undefined : reader.object(record['state'], 'state', 'an object of state keys');
+  const state =
+    record['state'] === undefined ? undefined : reader.object(record['state'], 'state', 'an object of state keys');
   if (reader.issues.length > 0) throw invalid(reader);
   return { ...(sessionId === undefined ? {} : { sessionId }), ...(state === undefined ? {} : { state }) };
 }
@@ -32,8 +37,13 @@ export function readCreateSessionBody(value: unknown): CreateSessionBody {
 /** Notes the issues of a message sent to an agent: it is the user's, and says something (at least one part). */
 export function checkUserMessage(reader: JsonReader, message: Content | undefined, path: string): void {
   if (message === undefined) return;
-  if (message.role !== 'user') reader.issue(joinPath(path, 'role'), `a message sent to the agent is the user's; expected 'user', got '${message.role}'`);
-  if (message.parts.length === 0) reader.issue(joinPath(path, 'parts'), 'is empty: a message needs at least one part, such as { "text": "hello" }');
+  if (message.role !== 'user')
+    reader.issue(
+      joinPath(path, 'role'),
+      `a message sent to the agent is the user's; expected 'user', got '${message.role}'`,
+    );
+  if (message.parts.length === 0)
+    reader.issue(joinPath(path, 'parts'), 'is empty: a message needs at least one part, such as { "text": "hello" }');
 }
 
 export type RunBody = { message: string | Content; stateDelta?: Record<string, unknown> };
@@ -57,7 +67,10 @@ export function readRunBody(value: unknown): RunBody {
   } else {
     reader.issue('message', `expected a string or a message object, got ${describeValue(raw)}`);
   }
-  const stateDelta = record['stateDelta'] === undefined ? undefined : reader.object(record['stateDelta'], 'stateDelta', 'an object of state keys');
+  const stateDelta =
+    record['stateDelta'] === undefined
+      ? undefined
+      : reader.object(record['stateDelta'], 'stateDelta', 'an object of state keys');
   if (reader.issues.length > 0 || message === undefined) throw invalid(reader);
   return { message, ...(stateDelta === undefined ? {} : { stateDelta }) };
 }
@@ -73,14 +86,21 @@ export function readQuery<T extends QuerySpec>(params: URLSearchParams, spec: T)
     const kind = spec[name];
     const values = params.getAll(name);
     if (kind === undefined) {
-      reader.issue(name, allowed.length === 0 ? 'this route takes no query parameters' : `unknown query parameter; allowed: ${allowed.join(', ')}`);
+      reader.issue(
+        name,
+        allowed.length === 0
+          ? 'this route takes no query parameters'
+          : `unknown query parameter; allowed: ${allowed.join(', ')}`,
+      );
       continue;
     }
     if (values.length > 1) reader.issue(name, 'given more than once');
     const text = values[0] ?? '';
     const number = text.trim() === '' ? Number.NaN : Number(text);
-    if (kind === 'count' && !(Number.isInteger(number) && number >= 0)) reader.issue(name, `expected a whole number from 0, got ${JSON.stringify(text)}`);
-    else if (kind === 'number' && !Number.isFinite(number)) reader.issue(name, `expected a number, got ${JSON.stringify(text)}`);
+    if (kind === 'count' && !(Number.isInteger(number) && number >= 0))
+      reader.issue(name, `expected a whole number from 0, got ${JSON.stringify(text)}`);
+    else if (kind === 'number' && !Number.isFinite(number))
+      reader.issue(name, `expected a number, got ${JSON.stringify(text)}`);
     else result[name] = number;
   }
   if (reader.issues.length > 0) throw new ValidationError({ subject: 'query', issues: reader.issues });
@@ -88,5 +108,9 @@ export function readQuery<T extends QuerySpec>(params: URLSearchParams, spec: T)
 }
 
 function invalid(reader: JsonReader, hint?: string): ValidationError {
-  return new ValidationError({ subject: 'request body', issues: reader.issues, ...(hint === undefined ? {} : { hint }) });
+  return new ValidationError({
+    subject: 'request body',
+    issues: reader.issues,
+    ...(hint === undefined ? {} : { hint }),
+  });
 }

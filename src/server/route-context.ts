@@ -41,5 +41,9 @@ export type Handler = (context: RouteContext) => Promise<Reply | undefined>;
 
 /** The session a route names, as the store's key. */
 export function sessionKey(context: RouteContext): { appName: string; userId: string; sessionId: string } {
-  return { appName: context.runner.appName, userId: context.params['user'] ?? '', sessionId: context.params['session'] ?? '' };
+  return {
+    appName: context.runner.appName,
+    userId: context.params['user'] ?? '',
+    sessionId: context.params['session'] ?? '',
+  };
 }

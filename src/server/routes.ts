@@ -3,10 +3,26 @@ import { MAX_ID_LENGTH } from './request-input.js';
 import { deleteArtifact, getArtifact, listArtifacts, putArtifact } from './artifact-handlers.js';
 import type { Handler } from './route-context.js';
 import { runTurn } from './run-handler.js';
-import { createSession, deleteSession, getCall, getSession, listCalls, listEvents, listSessions } from './session-handlers.js';
+import {
+  createSession,
+  deleteSession,
+  getCall,
+  getSession,
+  listCalls,
+  listEvents,
+  listSessions,
+} from './session-handlers.js';
 
 // With the runner's live counts, so a load balancer or a load test can watch a process.
-const healthz: Handler = async (context) => ({ status: 200, body: { ok: true, invocations: context.runner.stats.invocations, conflictsRetried: context.runner.stats.conflictsRetried, mostAttempts: context.runner.stats.mostAttempts } });
+const healthz: Handler = async (context) => ({
+  status: 200,
+  body: {
+    ok: true,
+    invocations: context.runner.stats.invocations,
+    conflictsRetried: context.runner.stats.conflictsRetried,
+    mostAttempts: context.runner.stats.mostAttempts,
+  },
+});
 
 const SESSIONS = '/apps/:app/users/:user/sessions';
 
@@ -20,14 +36,22 @@ export const ROUTES: RouteTable<Handler> = [
   { path: `${SESSIONS}/:session/calls`, methods: { GET: listCalls } },
   { path: `${SESSIONS}/:session/calls/:call`, methods: { GET: getCall } },
   { path: `${SESSIONS}/:session/artifacts`, methods: { GET: listArtifacts } },
-  { path: `${SESSIONS}/:session/artifacts/:artifact`, methods: { GET: getArtifact, PUT: putArtifact, DELETE: deleteArtifact } },
+  {
+    path: `${SESSIONS}/:session/artifacts/:artifact`,
+    methods: { GET: getArtifact, PUT: putArtifact, DELETE: deleteArtifact },
+  },
 ];
 
 const COMPILED = compileRoutes(ROUTES);
 
 /** The handler for a method and path, with the path's decoded parameters; 404 or 405 when there is none. */
 export function matchRoute(method: string, pathname: string): { handler: Handler; params: Record<string, string> } {
-  return findRoute(COMPILED, method, pathname, 'Routes: GET /healthz, and /apps/{app}/users/{user}/sessions[/{id}[/run|/events|/calls[/{n}]|/artifacts[/{name}]]]; see docs/server.md.');
+  return findRoute(
+    COMPILED,
+    method,
+    pathname,
+    'Routes: GET /healthz, and /apps/{app}/users/{user}/sessions[/{id}[/run|/events|/calls[/{n}]|/artifacts[/{name}]]]; see docs/server.md.',
+  );
 }
 
 /** A route table: paths with `:name` parameters, each with a handler per method. */
@@ -39,7 +63,12 @@ export function compileRoutes<H>(routes: RouteTable<H>): CompiledRoute<H>[] {
 }
 
 /** The first route whose path matches, and its handler for the method; 404 (with `hint`) or 405 otherwise. */
-export function findRoute<H>(routes: readonly CompiledRoute<H>[], method: string, pathname: string, hint: string): { handler: H; params: Record<string, string> } {
+export function findRoute<H>(
+  routes: readonly CompiledRoute<H>[],
+  method: string,
+  pathname: string,
+  hint: string,
+): { handler: H; params: Record<string, string> } {
   const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
   for (const route of routes) {
     const params = matchSegments(route.segments, segments);
@@ -47,7 +76,12 @@ export function findRoute<H>(routes: readonly CompiledRoute<H>[], method: string
     const handler = route.methods[method];
     if (handler === undefined) {
       const allowed = Object.keys(route.methods).join(', ');
-      throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${route.path}; it takes ${allowed}.`, { headers: { allow: allowed } });
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `${method} is not allowed on ${route.path}; it takes ${allowed}.`,
+        { headers: { allow: allowed } },
+      );
     }
     return { handler, params };
   }
@@ -69,13 +103,23 @@ export function requestUrl(target: string): URL {
   }
   const path = rawPath(target);
   if (path.includes('\\')) {
-    throw new HttpError(400, 'bad_path', `The path ${JSON.stringify(cut(path))} holds a backslash, which URL parsing turns into '/'.`, { hint: 'Percent-encode it (%5C) in an id or a name.' });
+    throw new HttpError(
+      400,
+      'bad_path',
+      `The path ${JSON.stringify(cut(path))} holds a backslash, which URL parsing turns into '/'.`,
+      { hint: 'Percent-encode it (%5C) in an id or a name.' },
+    );
   }
   for (const segment of path.split('/')) {
     if (/^(?:\.|%2e){1,2}$/i.test(segment)) {
-      throw new HttpError(400, 'bad_path', `The path ${JSON.stringify(cut(path))} has a '${segment}' segment, which would be resolved as a step up the path instead of naming anything.`, {
-        hint: "Ids and artifact names cannot be '.' or '..'; anything else, percent-encoded with encodeURIComponent, can be.",
-      });
+      throw new HttpError(
+        400,
+        'bad_path',
+        `The path ${JSON.stringify(cut(path))} has a '${segment}' segment, which would be resolved as a step up the path instead of naming anything.`,
+        {
+          hint: "Ids and artifact names cannot be '.' or '..'; anything else, percent-encoded with encodeURIComponent, can be.",
+        },
+      );
     }
   }
   return url;
@@ -111,10 +155,17 @@ function decodeSegment(segment: string, name: string): string {
   try {
     decoded = decodeURIComponent(segment);
   } catch {
-    throw new HttpError(400, 'bad_path', `The ${name} in the path (${cut(segment)}) is not valid percent-encoding.`, { hint: 'Encode ids with encodeURIComponent.' });
+    throw new HttpError(400, 'bad_path', `The ${name} in the path (${cut(segment)}) is not valid percent-encoding.`, {
+      hint: 'Encode ids with encodeURIComponent.',
+    });
   }
   if (decoded.length > MAX_ID_LENGTH) {
-    throw new HttpError(400, 'id_too_long', `The ${name} in the path is ${decoded.length.toLocaleString('en')} characters long; ids are at most ${MAX_ID_LENGTH.toLocaleString('en')}.`, { hint: 'Use a shorter id.' });
+    throw new HttpError(
+      400,
+      'id_too_long',
+      `The ${name} in the path is ${decoded.length.toLocaleString('en')} characters long; ids are at most ${MAX_ID_LENGTH.toLocaleString('en')}.`,
+      { hint: 'Use a shorter id.' },
+    );
   }
   return decoded;
 }

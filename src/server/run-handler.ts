@@ -32,7 +32,12 @@ export const runTurn: Handler = async (context) => {
   turns.controllers.add(controller);
   res.on('close', abortOnDisconnect);
   try {
-    const events = context.runner.run({ userId: key.userId, sessionId: key.sessionId, ...body, signal: controller.signal });
+    const events = context.runner.run({
+      userId: key.userId,
+      sessionId: key.sessionId,
+      ...body,
+      signal: controller.signal,
+    });
     let step: IteratorResult<Event>;
     try {
       // The runner checks the session and the models before it writes anything: those failures are plain errors.

@@ -16,7 +16,11 @@ export const createSession: Handler = async (context) => {
   const defaults = context.newSessions;
   // The server's defaults for new sessions come first; the request's own state wins over them.
   const state = defaults?.state === undefined ? body.state : { ...defaults.state, ...body.state };
-  const session = await context.runner.createSession({ userId: context.params['user'] ?? '', ...body, ...(state === undefined ? {} : { state }) });
+  const session = await context.runner.createSession({
+    userId: context.params['user'] ?? '',
+    ...body,
+    ...(state === undefined ? {} : { state }),
+  });
   if (defaults?.artifacts !== undefined && defaults.artifacts.length > 0) {
     const store = context.runner.artifacts;
     const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
@@ -29,7 +33,10 @@ export const createSession: Handler = async (context) => {
 /** `GET …/sessions` → `{ sessions }`, without their events, most recently updated first. */
 export const listSessions: Handler = async (context) => {
   readQuery(context.url.searchParams, {});
-  const sessions = await context.runner.sessions.listSessions({ appName: context.runner.appName, userId: context.params['user'] ?? '' });
+  const sessions = await context.runner.sessions.listSessions({
+    appName: context.runner.appName,
+    userId: context.params['user'] ?? '',
+  });
   return { status: 200, body: { sessions: sessions.map(withoutEvents) } };
 };
 
@@ -54,7 +61,11 @@ export const deleteSession: Handler = async (context) => {
  * after time T, those appended after revision R (what a client that read the session at R has not seen).
  */
 export const listEvents: Handler = async (context) => {
-  const { limit, after, afterRevision } = readQuery(context.url.searchParams, { limit: 'count', after: 'number', afterRevision: 'count' });
+  const { limit, after, afterRevision } = readQuery(context.url.searchParams, {
+    limit: 'count',
+    after: 'number',
+    afterRevision: 'count',
+  });
   const session = await loadSession(context, {
     ...(limit === undefined ? {} : { numRecentEvents: limit }),
     ...(after === undefined ? {} : { afterTimestamp: after }),
@@ -76,7 +87,10 @@ export const getCall: Handler = async (context) => {
   const text = context.params['call'] ?? '';
   const index = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(index) || index < 1) {
-    throw new ValidationError({ subject: 'path', issues: [{ path: 'call', message: `expected a call number from 1, got ${JSON.stringify(text)}` }] });
+    throw new ValidationError({
+      subject: 'path',
+      issues: [{ path: 'call', message: `expected a call number from 1, got ${JSON.stringify(text)}` }],
+    });
   }
   const key = sessionKey(context);
   await loadSession(context, { numRecentEvents: 0 });
@@ -103,7 +117,10 @@ export async function requireSession(context: RouteContext): Promise<void> {
   await loadSession(context, { numRecentEvents: 0 });
 }
 
-async function loadSession(context: RouteContext, window: { numRecentEvents?: number; afterTimestamp?: number; afterRevision?: number }): Promise<Session> {
+async function loadSession(
+  context: RouteContext,
+  window: { numRecentEvents?: number; afterTimestamp?: number; afterRevision?: number },
+): Promise<Session> {
   const key = sessionKey(context);
   const session = await context.runner.sessions.getSession({ ...key, ...window });
   if (session === undefined) throw sessionNotFound(key);

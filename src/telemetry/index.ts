@@ -6,7 +6,6 @@
  * where each piece of the request came from, cache tokens, cost) and `execute_tool <tool>` per tool call. Runners
  * send them through `@opentelemetry/api` by default; nothing is recorded until the application registers an SDK.
  */
-export { openTelemetry, TRACER_NAME } from './open-telemetry.js';
+export { openTelemetry } from './open-telemetry.js';
 export type { OpenTelemetryOptions } from './open-telemetry.js';
-export type { SpanAttributes, SpanAttributeValue, Telemetry, TelemetrySpan } from '../contracts/telemetry.js';
-export { modelCallAttributes, modelOutcomeAttributes, provenanceSummary, toSemconvMessage } from '../engine/telemetry/genai-attributes.js';
+export type { Telemetry, TelemetrySpan } from '../contracts/telemetry.js';

@@ -28,10 +28,14 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
       const span = tracer().startSpan(name, {}, where);
       const ours: TelemetrySpan = {
         recording: span.isRecording(),
-        setAttributes: (attributes) => void span.setAttributes(attributes as Record<string, string | number | boolean | string[] | number[]>),
+        setAttributes: (attributes) =>
+          void span.setAttributes(attributes as Record<string, string | number | boolean | string[] | number[]>),
         fail: (error) => {
           if (error instanceof Error) span.recordException(error);
-          span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: error instanceof Error ? error.message : String(error),
+          });
         },
         end: () => span.end(),
       };

@@ -8,7 +8,8 @@ describe('the inspector’s access checks', () => {
     expect(check('Bearer s3cret')).toBeUndefined();
     const missing = check(undefined);
     const wrong = check('Bearer wrong');
-    for (const refusal of [missing, wrong]) expect(refusal).toMatchObject({ status: 401, code: 'unauthorized', headers: { 'www-authenticate': 'Bearer' } });
+    for (const refusal of [missing, wrong])
+      expect(refusal).toMatchObject({ status: 401, code: 'unauthorized', headers: { 'www-authenticate': 'Bearer' } });
     expect(missing?.message).toMatch(/no Authorization header/);
     expect(wrong?.message).not.toMatch(/no Authorization header/);
   });

@@ -54,13 +54,23 @@ export async function createAdkDevUi(options: AdkDevUiOptions = {}): Promise<Adk
     const name = relative(dir, path).split(sep).join('/');
     if (TYPES[name.split('.').pop() ?? ''] !== undefined) files.set(name, path);
   }
-  if (!files.has('index.html')) throw new UsageError(`${dir} holds no index.html, so it is not ADK's dev UI bundle.`, 'Install @google/adk-devtools (npm install @google/adk-devtools).');
+  if (!files.has('index.html'))
+    throw new UsageError(
+      `${dir} holds no index.html, so it is not ADK's dev UI bundle.`,
+      'Install @google/adk-devtools (npm install @google/adk-devtools).',
+    );
   const config = Buffer.from(`${JSON.stringify({ backendUrl: '' })}\n`);
   return {
     async serve(req, res, pathname) {
       const method = req.method ?? 'GET';
       if (method !== 'GET' && method !== 'HEAD') return false;
-      if (inspector !== undefined && (pathname === INSPECTOR_PATH || pathname === `${INSPECTOR_PATH}/` || pathname.startsWith('/assets/') || pathname.startsWith('/api/'))) {
+      if (
+        inspector !== undefined &&
+        (pathname === INSPECTOR_PATH ||
+          pathname === `${INSPECTOR_PATH}/` ||
+          pathname.startsWith('/assets/') ||
+          pathname.startsWith('/api/'))
+      ) {
         // The inspector's page is its root; its files and API are where it expects them.
         if (pathname.startsWith(INSPECTOR_PATH)) {
           const query = (req.url ?? '').indexOf('?');
@@ -80,7 +90,12 @@ export async function createAdkDevUi(options: AdkDevUiOptions = {}): Promise<Adk
       const file = files.get(name);
       if (type === undefined || (file === undefined && name !== RUNTIME_CONFIG)) return false;
       const body = name === RUNTIME_CONFIG ? config : await readFile(file as string);
-      res.writeHead(200, { 'content-type': type, 'content-length': String(body.byteLength), 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' });
+      res.writeHead(200, {
+        'content-type': type,
+        'content-length': String(body.byteLength),
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-cache',
+      });
       res.end(method === 'HEAD' ? undefined : body);
       return true;
     },
@@ -93,7 +108,10 @@ export function findBundle(): string {
   try {
     entry = fileURLToPath(import.meta.resolve('@google/adk-devtools'));
   } catch {
-    throw new UsageError("ADK's dev UI comes with @google/adk-devtools, which is not installed.", 'Install it next to agentctx: npm install @google/adk-devtools');
+    throw new UsageError(
+      "ADK's dev UI comes with @google/adk-devtools, which is not installed.",
+      'Install it next to agentctx: npm install @google/adk-devtools',
+    );
   }
   // The package's entry is dist/esm/index.js (or dist/cjs/index.js); the UI is dist/browser.
   return join(entry, '..', '..', 'browser');
@@ -104,7 +122,10 @@ async function listFiles(dir: string): Promise<string[]> {
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch {
-    throw new UsageError(`ADK's dev UI bundle is not at ${dir}.`, 'Install @google/adk-devtools (npm install @google/adk-devtools).');
+    throw new UsageError(
+      `ADK's dev UI bundle is not at ${dir}.`,
+      'Install @google/adk-devtools (npm install @google/adk-devtools).',
+    );
   }
   const found: string[] = [];
   for (const entry of entries) {

@@ -39,7 +39,10 @@ const MAX_FIND_CHARS = 1000;
 
 /** A JSON answer whose text is safe even if it is misread as HTML. */
 export function jsonResponse(value: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(safeJsonText(value), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers } });
+  return new Response(safeJsonText(value), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
 }
 
 /** The JSON endpoints the page reads; all of them read through the store contract and never write. */
@@ -49,7 +52,14 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
   // The apps the page offers: those it was told of, else every app of a store that can list them.
   app.get('/api/info', async () => {
     const apps = options.apps.length > 0 ? options.apps : ((await store.listApps?.()) ?? []);
-    return jsonResponse({ name: 'agentctx inspector', version: options.version, store: store.name, apps, readOnly: true, tokenRequired: options.tokenRequired });
+    return jsonResponse({
+      name: 'agentctx inspector',
+      version: options.version,
+      store: store.name,
+      apps,
+      readOnly: true,
+      tokenRequired: options.tokenRequired,
+    });
   });
 
   app.get('/api/apps/:app/sessions', async (c) => {
@@ -57,7 +67,18 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
     const userId = nonEmpty(c.req.query('user'));
     const sessions = await store.listSessions({ appName, ...(userId === undefined ? {} : { userId }) });
     const users = [...new Set(sessions.map((session) => session.userId))].sort();
-    return jsonResponse({ appName, userId: userId ?? null, users, sessions: sessions.map((session) => ({ appName: session.appName, userId: session.userId, id: session.id, lastUpdateTime: session.lastUpdateTime, revision: session.revision })) });
+    return jsonResponse({
+      appName,
+      userId: userId ?? null,
+      users,
+      sessions: sessions.map((session) => ({
+        appName: session.appName,
+        userId: session.userId,
+        id: session.id,
+        lastUpdateTime: session.lastUpdateTime,
+        revision: session.revision,
+      })),
+    });
   });
 
   app.get(SESSION, async (c) => {
@@ -89,14 +110,22 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
     const index = parseIndex(c.req.param('index'), 'the call number');
     const call = await loadCall(log, calls, key, index);
     const cache = callCacheView(await cacheReports.call(key, await log.listModelCalls(key), index));
-    return jsonResponse(buildCallView(call.record, call.tokens, await calls.encoding, buildCallCost(call.record, prices), cache));
+    return jsonResponse(
+      buildCallView(call.record, call.tokens, await calls.encoding, buildCallCost(call.record, prices), cache),
+    );
   });
 
   app.get(`${SESSION}/cache`, async (c) => {
     const key = sessionKey(c.req.param());
     await loadSession(store, key, 0);
     const report = await cacheReports.session(key, await log.listModelCalls(key));
-    const view: SessionCacheView = { appName: key.appName, userId: key.userId, sessionId: key.sessionId, tokenizer: await calls.encoding, ...report };
+    const view: SessionCacheView = {
+      appName: key.appName,
+      userId: key.userId,
+      sessionId: key.sessionId,
+      tokenizer: await calls.encoding,
+      ...report,
+    };
     return jsonResponse(view);
   });
 
@@ -105,7 +134,11 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
     const index = parseIndex(c.req.param('index'), 'the call number');
     const call = await loadCall(log, calls, key, index);
     return new Response(`${safeJsonText(requestToJson(call.record.request), 2)}\n`, {
-      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-disposition': `inline; filename="call-${index}.json"` },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-disposition': `inline; filename="call-${index}.json"`,
+      },
     });
   });
 
@@ -115,19 +148,35 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
     const session = await loadSession(store, key);
     const summaries = await log.listModelCalls(key);
     const call = summaries.find((summary) => summary.index === index);
-    if (call === undefined) throw new WebError(404, 'call_not_found', `Session ${key.sessionId} has no call ${index}; it has ${summaries.length}.`);
-    return jsonResponse({ call: index, timestamp: call.timestamp, state: stateAtCall(session.state, session.events, call) });
+    if (call === undefined)
+      throw new WebError(
+        404,
+        'call_not_found',
+        `Session ${key.sessionId} has no call ${index}; it has ${summaries.length}.`,
+      );
+    return jsonResponse({
+      call: index,
+      timestamp: call.timestamp,
+      state: stateAtCall(session.state, session.events, call),
+    });
   });
 
   app.get(`${SESSION}/find`, async (c) => {
     const key = sessionKey(c.req.param());
     const text = c.req.query('text') ?? '';
     if (text === '') throw new WebError(400, 'invalid_parameter', 'Give the text to find as ?text=…');
-    if (text.length > MAX_FIND_CHARS) throw new WebError(400, 'invalid_parameter', `The text to find is ${text.length} characters long; at most ${MAX_FIND_CHARS}.`);
+    if (text.length > MAX_FIND_CHARS)
+      throw new WebError(
+        400,
+        'invalid_parameter',
+        `The text to find is ${text.length} characters long; at most ${MAX_FIND_CHARS}.`,
+      );
     const chosen = c.req.query('call');
     await loadSession(store, key, 0);
     const records = (await calls.all(key)).map((call) => call.record);
-    return jsonResponse(findInSession(records, text, chosen === undefined || chosen === '' ? undefined : parseIndex(chosen, 'call')));
+    return jsonResponse(
+      findInSession(records, text, chosen === undefined || chosen === '' ? undefined : parseIndex(chosen, 'call')),
+    );
   });
 
   app.get(`${SESSION}/diff`, async (c) => {
@@ -135,7 +184,12 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
     const b = parseIndex(c.req.query('b'), 'b');
     const aText = c.req.query('a');
     const a = aText === undefined || aText === '' ? b - 1 : parseIndex(aText, 'a');
-    if (a < 1) throw new WebError(400, 'invalid_parameter', `Call ${b} is the first: there is no call before it to compare with. Pick a with ?a=…`);
+    if (a < 1)
+      throw new WebError(
+        400,
+        'invalid_parameter',
+        `Call ${b} is the first: there is no call before it to compare with. Pick a with ?a=…`,
+      );
     const [left, right] = [await loadCall(log, calls, key, a), await loadCall(log, calls, key, b)];
     return jsonResponse({
       a: { index: a, agent: left.record.agent, tokens: left.tokens.total },
@@ -162,11 +216,21 @@ function sessionKey(params: Record<string, string>): SessionKey {
 
 async function loadSession(store: SessionStore, key: SessionKey, numRecentEvents?: number): Promise<Session> {
   const session = await store.getSession({ ...key, ...(numRecentEvents === undefined ? {} : { numRecentEvents }) });
-  if (session === undefined) throw new WebError(404, 'session_not_found', `Session ${key.sessionId} of user ${key.userId} in app ${key.appName} is not in the store.`);
+  if (session === undefined)
+    throw new WebError(
+      404,
+      'session_not_found',
+      `Session ${key.sessionId} of user ${key.userId} in app ${key.appName} is not in the store.`,
+    );
   return session;
 }
 
-async function loadCall(log: ModelCallReader, calls: CallLoader, key: SessionKey, index: number): Promise<NonNullable<Awaited<ReturnType<CallLoader['get']>>>> {
+async function loadCall(
+  log: ModelCallReader,
+  calls: CallLoader,
+  key: SessionKey,
+  index: number,
+): Promise<NonNullable<Awaited<ReturnType<CallLoader['get']>>>> {
   const call = await calls.get(key, index);
   if (call !== undefined) return call;
   const count = (await log.listModelCalls(key)).length;

@@ -1,6 +1,11 @@
 import type { ModelCallParent, ModelCallRecord, ModelCallSummary } from '../contracts/model-call.js';
 import type { SessionKey } from '../contracts/session.js';
-import type { CacheExplanation, CallCacheEntry, SessionCacheReport, SessionCacheTotals } from '../analysis/cache/cache-types.js';
+import type {
+  CacheExplanation,
+  CallCacheEntry,
+  SessionCacheReport,
+  SessionCacheTotals,
+} from '../analysis/cache/cache-types.js';
 import { explainSessionCache } from '../analysis/cache/explain-cache.js';
 import type { CallLoader } from './call-loader.js';
 import { trustedProvenance } from './provenance-fit.js';
@@ -9,7 +14,12 @@ import { trustedProvenance } from './provenance-fit.js';
 export type CallCacheView = CacheExplanation | { first: true };
 
 /** `GET …/cache`: every call of the session against its agent's previous call, and the tokenizer that counted. */
-export type SessionCacheView = { appName: string; userId: string; sessionId: string; tokenizer: string } & SessionCacheReport;
+export type SessionCacheView = {
+  appName: string;
+  userId: string;
+  sessionId: string;
+  tokenizer: string;
+} & SessionCacheReport;
 
 export type CacheReports = {
   /** Every listed call of a session (`summaries` from `listModelCalls`), compared with its agent's previous call. */
@@ -31,9 +41,14 @@ export function createCacheReports(calls: CallLoader, limit: number = LIMIT): Ca
   const kept = new Map<string, { identity: string; entry: CallCacheEntry }>();
   const slot = (key: SessionKey, index: number) => [key.appName, key.userId, key.sessionId, index].join('\u0000');
 
-  const entries = async (key: SessionKey, summaries: readonly ModelCallSummary[], wanted: readonly ModelCallSummary[]): Promise<CallCacheEntry[]> => {
+  const entries = async (
+    key: SessionKey,
+    summaries: readonly ModelCallSummary[],
+    wanted: readonly ModelCallSummary[],
+  ): Promise<CallCacheEntry[]> => {
     const previous = previousCalls(summaries);
-    const identity = (summary: ModelCallSummary) => `${identityOf(summary)}\u0001${identityOf(previous.get(summary.index))}`;
+    const identity = (summary: ModelCallSummary) =>
+      `${identityOf(summary)}\u0001${identityOf(previous.get(summary.index))}`;
     const found = new Map<number, CallCacheEntry>();
     const missing: ModelCallSummary[] = [];
     for (const summary of wanted) {
@@ -54,7 +69,10 @@ export function createCacheReports(calls: CallLoader, limit: number = LIMIT): Ca
         const before = previous.get(summary.index);
         if (before !== undefined) needed.add(before.index);
       }
-      const records = await calls.records(key, [...needed].sort((a, b) => a - b));
+      const records = await calls.records(
+        key,
+        [...needed].sort((a, b) => a - b),
+      );
       const complete = records.length === needed.size;
       const counter = await calls.tokenCounter();
       const report = explainSessionCache(records.map(trusted), (text) => counter.count(text));
@@ -107,12 +125,22 @@ function previousCalls(summaries: readonly ModelCallSummary[]): Map<number, Mode
 }
 
 function laneOf(agent: string, parent: ModelCallParent | undefined): string {
-  return JSON.stringify(parent === undefined ? [agent] : [agent, parent.functionCallId, parent.tool, parent.callIndex ?? null]);
+  return JSON.stringify(
+    parent === undefined ? [agent] : [agent, parent.functionCallId, parent.tool, parent.callIndex ?? null],
+  );
 }
 
 function identityOf(summary: ModelCallSummary | undefined): string {
   if (summary === undefined) return 'first';
-  return [summary.index, summary.timestamp, summary.invocationId, summary.requestChars, summary.agent, summary.model?.provider ?? '', summary.model?.modelId ?? ''].join('\u0000');
+  return [
+    summary.index,
+    summary.timestamp,
+    summary.invocationId,
+    summary.requestChars,
+    summary.agent,
+    summary.model?.provider ?? '',
+    summary.model?.modelId ?? '',
+  ].join('\u0000');
 }
 
 /** A recording whose provenance does not line up is compared without the parts that do not (see `trustedProvenance`). */
@@ -123,7 +151,14 @@ function trusted(record: ModelCallRecord): ModelCallRecord {
 
 /** The totals `explainSessionCache` gives, for entries gathered from memory and fresh ones. */
 function totalsOf(entries: readonly CallCacheEntry[]): SessionCacheTotals {
-  const totals: SessionCacheTotals = { calls: entries.length, first: 0, kept: 0, changed: 0, keptTokens: 0, rebilledTokens: 0 };
+  const totals: SessionCacheTotals = {
+    calls: entries.length,
+    first: 0,
+    kept: 0,
+    changed: 0,
+    keptTokens: 0,
+    rebilledTokens: 0,
+  };
   for (const { explanation } of entries) {
     if (explanation === undefined) {
       totals.first++;

@@ -3,7 +3,13 @@ import type { ModelCallRecord } from '../contracts/model-call.js';
 import { partText, partType, type PartType } from './part-display.js';
 
 /** One part of what the model answered: text (or a thought), a tool call with its arguments as JSON, or other data. */
-export type AnswerPartView = { type: PartType; text: string; thought: boolean; name: string | null; callId: string | null };
+export type AnswerPartView = {
+  type: PartType;
+  text: string;
+  thought: boolean;
+  name: string | null;
+  callId: string | null;
+};
 
 /** What the model answered, as recorded (before any `afterModel` callback). */
 export type ResponseView = {
@@ -17,7 +23,14 @@ export type ResponseView = {
 };
 
 /** What went over the wire: the body exactly as sent, and the HTTP exchange around it. */
-export type WireView = { url: string; method: string; status: number | null; attempts: number; usage: unknown; body: string };
+export type WireView = {
+  url: string;
+  method: string;
+  status: number | null;
+  attempts: number;
+  usage: unknown;
+  body: string;
+};
 
 /** How a call ended, beside the request that started it. */
 export type CallAnswerView = {
@@ -48,17 +61,30 @@ export function buildCallAnswer(record: ModelCallRecord): CallAnswerView {
         : {
             role: response.content?.role ?? null,
             parts: (response.content?.parts ?? []).map(answerPart),
-            text: (response.content?.parts ?? []).flatMap((part) => ('text' in part && part.thought !== true ? [part.text] : [])).join(''),
+            text: (response.content?.parts ?? [])
+              .flatMap((part) => ('text' in part && part.thought !== true ? [part.text] : []))
+              .join(''),
             finishReason: response.finishReason ?? null,
             errorCode: response.errorCode ?? null,
             errorMessage: response.errorMessage ?? null,
           },
-    wire: wire === undefined ? null : { url: wire.url, method: wire.method, status: wire.status ?? null, attempts: wire.attempts, usage: wire.usage ?? null, body: wire.body },
+    wire:
+      wire === undefined
+        ? null
+        : {
+            url: wire.url,
+            method: wire.method,
+            status: wire.status ?? null,
+            attempts: wire.attempts,
+            usage: wire.usage ?? null,
+            body: wire.body,
+          },
   };
 }
 
 function answerPart(part: Part): AnswerPartView {
-  const call = 'functionCall' in part ? part.functionCall : 'functionResponse' in part ? part.functionResponse : undefined;
+  const call =
+    'functionCall' in part ? part.functionCall : 'functionResponse' in part ? part.functionResponse : undefined;
   return {
     type: partType(part),
     // A tool call is shown by its arguments: its name and id are beside them.

@@ -8,7 +8,15 @@ import { trustedProvenance } from './provenance-fit.js';
 export type ItemStatus = 'identical' | 'changed' | 'added' | 'removed';
 
 /** One row of a section's diff: positions on each side (absent where it has none), its source kind and size. */
-export type DiffRow = { status: ItemStatus; a: number | null; b: number | null; label: string; kind: string; charsA: number | null; charsB: number | null };
+export type DiffRow = {
+  status: ItemStatus;
+  a: number | null;
+  b: number | null;
+  label: string;
+  kind: string;
+  charsA: number | null;
+  charsB: number | null;
+};
 
 /** Two calls compared block by block, on top of the field-level `diffRequests`. */
 export type CallDiff = RequestDiff & {
@@ -23,7 +31,10 @@ type Item = { text: string; key: string; label: string; kind: string };
  * that moved counts as removed and added), which changed (same place and origin, other bytes), which are new and
  * which are gone; plus the common prefix a provider's prompt cache could reuse.
  */
-export function diffCalls(a: { request: LlmRequest; provenance: Provenance }, b: { request: LlmRequest; provenance: Provenance }): CallDiff {
+export function diffCalls(
+  a: { request: LlmRequest; provenance: Provenance },
+  b: { request: LlmRequest; provenance: Provenance },
+): CallDiff {
   // Blocks are cut by the provenance only where it lines up with the request (never by an old recording's stale ranges).
   const [left, right] = [trustedProvenance(a.request, a.provenance), trustedProvenance(b.request, b.provenance)];
   const sections = {
@@ -37,7 +48,8 @@ export function diffCalls(a: { request: LlmRequest; provenance: Provenance }, b:
 }
 
 function systemItems(request: LlmRequest, provenance: Provenance): Item[] {
-  if (provenance.system.length === 0) return request.system === '' ? [] : [{ text: request.system, key: 'system', label: 'system', kind: 'other' }];
+  if (provenance.system.length === 0)
+    return request.system === '' ? [] : [{ text: request.system, key: 'system', label: 'system', kind: 'other' }];
   return provenance.system.map((block, index) => ({
     text: request.system.slice(block.start, block.end),
     key: `${block.source.kind}\u0000${block.source.processor}\u0000${block.source.field ?? ''}`,
@@ -47,7 +59,12 @@ function systemItems(request: LlmRequest, provenance: Provenance): Item[] {
 }
 
 function toolItems(request: LlmRequest, provenance: Provenance): Item[] {
-  return request.tools.map((tool, index) => ({ text: JSON.stringify(tool), key: tool.name, label: `tools[${index}] ${tool.name}`, kind: provenance.tools[index]?.kind ?? 'other' }));
+  return request.tools.map((tool, index) => ({
+    text: JSON.stringify(tool),
+    key: tool.name,
+    label: `tools[${index}] ${tool.name}`,
+    kind: provenance.tools[index]?.kind ?? 'other',
+  }));
 }
 
 function messageItems(request: LlmRequest, provenance: Provenance): Item[] {
@@ -60,7 +77,9 @@ function messageItems(request: LlmRequest, provenance: Provenance): Item[] {
 }
 
 function describe(source: Source): string {
-  return source.field === undefined ? `${source.kind} (${source.agent})` : `${source.kind} · ${source.field} (${source.agent})`;
+  return source.field === undefined
+    ? `${source.kind} (${source.agent})`
+    : `${source.kind} · ${source.field} (${source.agent})`;
 }
 
 /**
@@ -68,7 +87,10 @@ function describe(source: Source): string {
  * item of b with an unmatched item of a of the same key in that gap has changed; the rest were added or removed.
  */
 function diffSection(a: Item[], b: Item[]): DiffRow[] {
-  const pairs = commonSubsequence(a.map((item) => item.text), b.map((item) => item.text));
+  const pairs = commonSubsequence(
+    a.map((item) => item.text),
+    b.map((item) => item.text),
+  );
   const rows: DiffRow[] = [];
   let nextA = 0;
   let nextB = 0;
@@ -76,7 +98,15 @@ function diffSection(a: Item[], b: Item[]): DiffRow[] {
     rows.push(...pairGap(a, b, nextA, matchA, nextB, matchB));
     if (matchA < a.length && matchB < b.length) {
       const item = b[matchB] as Item;
-      rows.push({ status: 'identical', a: matchA, b: matchB, label: item.label, kind: item.kind, charsA: item.text.length, charsB: item.text.length });
+      rows.push({
+        status: 'identical',
+        a: matchA,
+        b: matchB,
+        label: item.label,
+        kind: item.kind,
+        charsA: item.text.length,
+        charsB: item.text.length,
+      });
     }
     nextA = matchA + 1;
     nextB = matchB + 1;
@@ -92,15 +122,39 @@ function pairGap(a: Item[], b: Item[], fromA: number, toA: number, fromB: number
     const item = b[index] as Item;
     const partner = [...unusedA].find((candidate) => a[candidate]?.key === item.key);
     if (partner === undefined) {
-      rows.push({ status: 'added', a: null, b: index, label: item.label, kind: item.kind, charsA: null, charsB: item.text.length });
+      rows.push({
+        status: 'added',
+        a: null,
+        b: index,
+        label: item.label,
+        kind: item.kind,
+        charsA: null,
+        charsB: item.text.length,
+      });
     } else {
       unusedA.delete(partner);
-      rows.push({ status: 'changed', a: partner, b: index, label: item.label, kind: item.kind, charsA: (a[partner] as Item).text.length, charsB: item.text.length });
+      rows.push({
+        status: 'changed',
+        a: partner,
+        b: index,
+        label: item.label,
+        kind: item.kind,
+        charsA: (a[partner] as Item).text.length,
+        charsB: item.text.length,
+      });
     }
   }
   for (const index of unusedA) {
     const item = a[index] as Item;
-    rows.push({ status: 'removed', a: index, b: null, label: item.label, kind: item.kind, charsA: item.text.length, charsB: null });
+    rows.push({
+      status: 'removed',
+      a: index,
+      b: null,
+      label: item.label,
+      kind: item.kind,
+      charsA: item.text.length,
+      charsB: null,
+    });
   }
   return rows;
 }
@@ -117,7 +171,8 @@ function commonSubsequence(a: string[], b: string[]): [number, number][] {
   const pairs: [number, number][] = [];
   for (let index = 0; index < head; index++) pairs.push([index, index]);
   // Past a few million cells the middle is left unmatched (shown as changed, added or removed) rather than compared.
-  if (midA.length * midB.length <= MAX_CELLS) pairs.push(...middlePairs(midA, midB).map(([i, j]): [number, number] => [head + i, head + j]));
+  if (midA.length * midB.length <= MAX_CELLS)
+    pairs.push(...middlePairs(midA, midB).map(([i, j]): [number, number] => [head + i, head + j]));
   for (let index = 0; index < tail; index++) pairs.push([a.length - tail + index, b.length - tail + index]);
   return pairs;
 }
@@ -129,7 +184,10 @@ function middlePairs(midA: string[], midB: string[]): [number, number][] {
   const lengths = new Uint32Array((midA.length + 1) * cols);
   for (let i = midA.length - 1; i >= 0; i--) {
     for (let j = midB.length - 1; j >= 0; j--) {
-      lengths[i * cols + j] = midA[i] === midB[j] ? (lengths[(i + 1) * cols + j + 1] as number) + 1 : Math.max(lengths[(i + 1) * cols + j] as number, lengths[i * cols + j + 1] as number);
+      lengths[i * cols + j] =
+        midA[i] === midB[j]
+          ? (lengths[(i + 1) * cols + j + 1] as number) + 1
+          : Math.max(lengths[(i + 1) * cols + j] as number, lengths[i * cols + j + 1] as number);
     }
   }
   const pairs: [number, number][] = [];

@@ -30,11 +30,24 @@ const CACHE_SIZE = 2000;
  * session deleted and run again under the same id records calls with other invocation ids and timestamps. A pending
  * call is counted every time: it is not over yet.
  */
-export function createCallLoader(log: ModelCallReader, counter: () => Promise<TokenCounter> = loadTokenCounter): CallLoader {
+export function createCallLoader(
+  log: ModelCallReader,
+  counter: () => Promise<TokenCounter> = loadTokenCounter,
+): CallLoader {
   const counts = new Map<string, RequestTokenCount>();
   const count = (key: SessionKey, record: ModelCallRecord, tokens: TokenCounter): RequestTokenCount => {
     const { request } = record;
-    const id = [key.appName, key.userId, key.sessionId, record.index, record.timestamp, record.invocationId, request.system.length, request.tools.length, request.messages.length].join('\u0000');
+    const id = [
+      key.appName,
+      key.userId,
+      key.sessionId,
+      record.index,
+      record.timestamp,
+      record.invocationId,
+      request.system.length,
+      request.tools.length,
+      request.messages.length,
+    ].join('\u0000');
     const cached = counts.get(id);
     if (cached !== undefined) {
       counts.delete(id);
@@ -63,7 +76,10 @@ export function createCallLoader(log: ModelCallReader, counter: () => Promise<To
     },
     load,
     async all(key) {
-      return load(key, (await log.listModelCalls(key)).map((summary) => summary.index));
+      return load(
+        key,
+        (await log.listModelCalls(key)).map((summary) => summary.index),
+      );
     },
     async records(key, indexes) {
       const records: ModelCallRecord[] = [];

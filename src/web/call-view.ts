@@ -30,12 +30,37 @@ export type SystemBlockView = {
 };
 
 /** A tool definition of the request: its declaration, source and origin in words (an MCP server and tool, …), tokens. */
-export type ToolView = { index: number; path: string; declaration: ToolDeclaration; source: Source | undefined; origin: ToolOriginText; tokens: number; descriptionPieces: TextPieceView[] };
+export type ToolView = {
+  index: number;
+  path: string;
+  declaration: ToolDeclaration;
+  source: Source | undefined;
+  origin: ToolOriginText;
+  tokens: number;
+  descriptionPieces: TextPieceView[];
+};
 /** A definition the provider held back: `loaded` once a response of the loader loads it (it then counts its tokens). */
-export type DeferredToolView = { index: number; path: string; declaration: ToolDeclaration; source: Source | undefined; origin: ToolOriginText; loaded: boolean; tokens: number };
+export type DeferredToolView = {
+  index: number;
+  path: string;
+  declaration: ToolDeclaration;
+  source: Source | undefined;
+  origin: ToolOriginText;
+  loaded: boolean;
+  tokens: number;
+};
 
 /** What kind of part it is, and its text as the page shows it (calls and responses as JSON); a text part's pieces. */
-export type PartView = { index: number; path: string; type: PartType; text: string; thought: boolean; source: Source | undefined; tokens: number; pieces: TextPieceView[] };
+export type PartView = {
+  index: number;
+  path: string;
+  type: PartType;
+  text: string;
+  thought: boolean;
+  source: Source | undefined;
+  tokens: number;
+  pieces: TextPieceView[];
+};
 
 export type MessageView = { index: number; path: string; role: string; tokens: number; parts: PartView[] };
 
@@ -52,7 +77,15 @@ export type CallView = {
   /** What did not line up, for the page's note. */
   mismatchNotes: string[];
   config: LlmRequest['config'];
-  tokens: { total: number; system: number; tools: number; deferredTools: number; messages: number; framing: number; encoding: string };
+  tokens: {
+    total: number;
+    system: number;
+    tools: number;
+    deferredTools: number;
+    messages: number;
+    framing: number;
+    encoding: string;
+  };
   system: SystemBlockView[];
   /** Separator text after the last block: with each block's `separatorBefore` and text, exactly `request.system`. */
   systemAfter: string;
@@ -74,11 +107,18 @@ export type CallView = {
 } & CallAnswerView;
 
 /** Splits a recorded call into blocks, tools and parts, each with its pieces, source and token count, and its answer. */
-export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount, encoding: string, cost: CallCostView, cache: CallCacheView): CallView {
+export function buildCallView(
+  record: ModelCallRecord,
+  tokens: RequestTokenCount,
+  encoding: string,
+  cost: CallCostView,
+  cache: CallCacheView,
+): CallView {
   const { request, provenance } = record;
   const fit = checkProvenanceFit(request, provenance);
   const system = fit.system ? systemBlockPieces(request, provenance) : undefined;
-  const unattributed = (text: string): TextPieceView[] => (text === '' ? [] : [{ role: 'own', offset: 0, text, source: undefined }]);
+  const unattributed = (text: string): TextPieceView[] =>
+    text === '' ? [] : [{ role: 'own', offset: 0, text, source: undefined }];
   return {
     index: record.index,
     agent: record.agent,
@@ -89,13 +129,41 @@ export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount
     provenanceMismatch: fit.notes.length > 0,
     mismatchNotes: fit.notes,
     config: request.config,
-    tokens: { total: tokens.total, system: tokens.system.total, tools: tokens.tools.total, deferredTools: tokens.deferred.total, messages: tokens.messages.total, framing: tokens.framing, encoding },
+    tokens: {
+      total: tokens.total,
+      system: tokens.system.total,
+      tools: tokens.tools.total,
+      deferredTools: tokens.deferred.total,
+      messages: tokens.messages.total,
+      framing: tokens.framing,
+      encoding,
+    },
     system:
       system === undefined
         ? request.system === ''
           ? []
-          : [{ index: 0, start: 0, end: request.system.length, text: request.system, source: undefined, tokens: tokens.system.total, separatorBefore: '', pieces: unattributed(request.system) }]
-        : system.blocks.map((block, index) => ({ index, start: block.start, end: block.end, text: request.system.slice(block.start, block.end), source: block.source, tokens: tokens.system.blocks[index] ?? 0, separatorBefore: block.separatorBefore, pieces: block.pieces })),
+          : [
+              {
+                index: 0,
+                start: 0,
+                end: request.system.length,
+                text: request.system,
+                source: undefined,
+                tokens: tokens.system.total,
+                separatorBefore: '',
+                pieces: unattributed(request.system),
+              },
+            ]
+        : system.blocks.map((block, index) => ({
+            index,
+            start: block.start,
+            end: block.end,
+            text: request.system.slice(block.start, block.end),
+            source: block.source,
+            tokens: tokens.system.blocks[index] ?? 0,
+            separatorBefore: block.separatorBefore,
+            pieces: block.pieces,
+          })),
     systemAfter: system?.separatorAfter ?? '',
     tools: request.tools.map((declaration, index) => ({
       index,
@@ -106,7 +174,10 @@ export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount
       tokens: tokens.tools.each[index] ?? 0,
       descriptionPieces: fit.tools ? toolPieceViews(request, provenance, index) : unattributed(declaration.description),
     })),
-    toolsBySource: toolTokensByOrigin(request.tools.map((_, index) => (fit.tools ? provenance.tools[index] : undefined)), tokens.tools.each),
+    toolsBySource: toolTokensByOrigin(
+      request.tools.map((_, index) => (fit.tools ? provenance.tools[index] : undefined)),
+      tokens.tools.each,
+    ),
     deferredTools: deferredToolViews(request, provenance, tokens),
     deferredLoader: request.deferredTools?.loader ?? null,
     messages: request.messages.map((message, index) => ({
@@ -115,8 +186,19 @@ export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount
       role: message.role,
       tokens: tokens.messages.each[index]?.total ?? 0,
       parts: message.content.map((part, partIndex) => {
-        const pieces = !('text' in part) ? [] : fit.messages ? partPieceViews(request, provenance, index, partIndex) : unattributed(part.text);
-        return partView(part, partIndex, `messages[${index}].content[${partIndex}]`, fit.messages ? provenance.messages[index]?.[partIndex] : undefined, tokens.messages.each[index]?.parts[partIndex] ?? 0, pieces);
+        const pieces = !('text' in part)
+          ? []
+          : fit.messages
+            ? partPieceViews(request, provenance, index, partIndex)
+            : unattributed(part.text);
+        return partView(
+          part,
+          partIndex,
+          `messages[${index}].content[${partIndex}]`,
+          fit.messages ? provenance.messages[index]?.[partIndex] : undefined,
+          tokens.messages.each[index]?.parts[partIndex] ?? 0,
+          pieces,
+        );
       }),
     })),
     removed: provenance.removed ?? [],
@@ -127,12 +209,23 @@ export function buildCallView(record: ModelCallRecord, tokens: RequestTokenCount
   };
 }
 
-function partView(part: Part, index: number, path: string, source: Source | undefined, tokens: number, pieces: TextPieceView[]): PartView {
+function partView(
+  part: Part,
+  index: number,
+  path: string,
+  source: Source | undefined,
+  tokens: number,
+  pieces: TextPieceView[],
+): PartView {
   const thought = 'thought' in part && part.thought === true;
   return { index, path, type: partType(part), text: partText(part), thought, source, tokens, pieces };
 }
 
-function deferredToolViews(request: LlmRequest, provenance: ModelCallRecord['provenance'], tokens: RequestTokenCount): DeferredToolView[] {
+function deferredToolViews(
+  request: LlmRequest,
+  provenance: ModelCallRecord['provenance'],
+  tokens: RequestTokenCount,
+): DeferredToolView[] {
   const declarations = request.deferredTools?.declarations ?? [];
   const loaded = new Set(referencedDeferredTools(request).map((tool) => tool.name));
   // Sources count only when they line up with the definitions, as for every other piece.

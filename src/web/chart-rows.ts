@@ -5,7 +5,10 @@ import { chartRow, type ChartRow } from './session-chart.js';
 
 export type ChartRows = {
   /** The chart rows of these calls of a session (from `listModelCalls`), each with what the provider billed. */
-  of(key: SessionKey, summaries: readonly ModelCallSummary[]): Promise<(ChartRow & { billedPromptTokens: number | null })[]>;
+  of(
+    key: SessionKey,
+    summaries: readonly ModelCallSummary[],
+  ): Promise<(ChartRow & { billedPromptTokens: number | null })[]>;
 };
 
 const LIMIT = 20_000;
@@ -19,7 +22,8 @@ const LIMIT = 20_000;
 export function createChartRows(calls: CallLoader, limit: number = LIMIT): ChartRows {
   const kept = new Map<string, { identity: string; row: ChartRow }>();
   const slot = (key: SessionKey, index: number) => [key.appName, key.userId, key.sessionId, index].join('\u0000');
-  const identity = (summary: ModelCallSummary) => [summary.timestamp, summary.invocationId, summary.requestChars].join('\u0000');
+  const identity = (summary: ModelCallSummary) =>
+    [summary.timestamp, summary.invocationId, summary.requestChars].join('\u0000');
   return {
     async of(key, summaries) {
       const rows = new Map<number, ChartRow>();

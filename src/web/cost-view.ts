@@ -68,6 +68,13 @@ export function buildCallCost(record: ModelCallRecord, table: PriceTable): CallC
   const oneHourTokens = row.tokens.cacheWrite1h;
   if (row.usd === undefined || usage === undefined || row.tokens.cacheWrite === 0) return row;
   // The hour-long writes alone, billed at the tier the whole prompt falls in: the rest of the writes' USD is 5-minute.
-  const oneHour = oneHourTokens === 0 ? 0 : (costOfCall(record.model, { promptTokens: usage.promptTokens ?? 0, cacheWriteTokens: oneHourTokens, cacheWrite1hTokens: oneHourTokens }, table).usd?.cacheWrite ?? 0);
+  const oneHour =
+    oneHourTokens === 0
+      ? 0
+      : (costOfCall(
+          record.model,
+          { promptTokens: usage.promptTokens ?? 0, cacheWriteTokens: oneHourTokens, cacheWrite1hTokens: oneHourTokens },
+          table,
+        ).usd?.cacheWrite ?? 0);
   return { ...row, cacheWriteUsd: { fiveMinutes: row.usd.cacheWrite - oneHour, oneHour } };
 }

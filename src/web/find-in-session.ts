@@ -34,7 +34,11 @@ const CONTEXT = 40;
 const MAX_PLACES = 500;
 
 /** Where `text` occurs in each call of a session, and every place of it in one call with its path and source. */
-export function findInSession(records: readonly ModelCallRecord[], text: string, chosen: number | undefined): SessionFind {
+export function findInSession(
+  records: readonly ModelCallRecord[],
+  text: string,
+  chosen: number | undefined,
+): SessionFind {
   const calls: SessionFind['calls'] = [];
   let call: ModelCallRecord | undefined;
   for (const record of records) {

@@ -50,8 +50,13 @@ export type InspectorOptions = {
  * const { url } = await serveInspector({ app, port: 0 });
  */
 export function createInspectorApp(options: InspectorOptions): Hono {
-  if (options.token !== undefined && options.token.trim() === '') throw new UsageError('The inspector token is empty.', 'Pass a non-empty token, or none.');
-  if (options.token !== undefined && /\s/.test(options.token)) throw new UsageError('The inspector token contains a space, which a bearer token cannot carry.', 'Use letters, digits and -._~+/ only.');
+  if (options.token !== undefined && options.token.trim() === '')
+    throw new UsageError('The inspector token is empty.', 'Pass a non-empty token, or none.');
+  if (options.token !== undefined && /\s/.test(options.token))
+    throw new UsageError(
+      'The inspector token contains a space, which a bearer token cannot carry.',
+      'Use letters, digits and -._~+/ only.',
+    );
   const checkToken = options.token === undefined ? undefined : createTokenCheck(options.token);
   const assets = createAssetFiles(options.assetsDir ?? DEFAULT_ASSETS_DIR);
   const reportError = options.onError ?? ((error: unknown) => console.error('agentctx web: unexpected error:', error));
@@ -63,8 +68,16 @@ export function createInspectorApp(options: InspectorOptions): Hono {
   });
 
   app.use('*', async (c, next) => {
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') throw new WebError(405, 'read_only', 'The inspector is read-only: it answers GET and HEAD only.', { allow: 'GET, HEAD' });
-    const refusal: Refusal | undefined = checkToken === undefined ? checkLoopbackHostHeader(c.req.header('host')) : c.req.path.startsWith('/api/') ? checkToken(c.req.header('authorization')) : undefined;
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD')
+      throw new WebError(405, 'read_only', 'The inspector is read-only: it answers GET and HEAD only.', {
+        allow: 'GET, HEAD',
+      });
+    const refusal: Refusal | undefined =
+      checkToken === undefined
+        ? checkLoopbackHostHeader(c.req.header('host'))
+        : c.req.path.startsWith('/api/')
+          ? checkToken(c.req.header('authorization'))
+          : undefined;
     if (refusal !== undefined) throw new WebError(refusal.status, refusal.code, refusal.message, refusal.headers);
     await next();
   });
@@ -92,18 +105,28 @@ export function createInspectorApp(options: InspectorOptions): Hono {
   app.get('/assets/:name', (c) => page(c.req.param('name')));
 
   app.notFound((c) => {
-    if (c.req.path.startsWith('/api/')) return jsonResponse({ error: { code: 'not_found', message: `No endpoint ${c.req.path}.` } }, 404);
-    return new Response('Not found. The inspector is at /.\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    if (c.req.path.startsWith('/api/'))
+      return jsonResponse({ error: { code: 'not_found', message: `No endpoint ${c.req.path}.` } }, 404);
+    return new Response('Not found. The inspector is at /.\n', {
+      status: 404,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+    });
   });
 
   app.onError((error) => {
-    if (error instanceof WebError) return jsonResponse({ error: { code: error.code, message: error.message } }, error.status, error.headers);
+    if (error instanceof WebError)
+      return jsonResponse({ error: { code: error.code, message: error.message } }, error.status, error.headers);
     // The store's database is down or saturated: the client may retry, as the API servers tell theirs.
     if (UnavailableError.isInstance(error)) {
-      return jsonResponse({ error: { code: error.code, message: error.message } }, 503, { 'retry-after': String(error.retryAfterSeconds) });
+      return jsonResponse({ error: { code: error.code, message: error.message } }, 503, {
+        'retry-after': String(error.retryAfterSeconds),
+      });
     }
     reportError(error);
-    return jsonResponse({ error: { code: 'internal', message: 'The inspector failed to answer; its console has the details.' } }, 500);
+    return jsonResponse(
+      { error: { code: 'internal', message: 'The inspector failed to answer; its console has the details.' } },
+      500,
+    );
   });
 
   return app;

@@ -1,7 +1,14 @@
 import type { Part } from '../contracts/content.js';
 import { searchableText } from '../engine/assembly/part-text.js';
 
-export type PartType = 'text' | 'functionCall' | 'functionResponse' | 'inlineData' | 'fileData' | 'executableCode' | 'codeExecutionResult';
+export type PartType =
+  | 'text'
+  | 'functionCall'
+  | 'functionResponse'
+  | 'inlineData'
+  | 'fileData'
+  | 'executableCode'
+  | 'codeExecutionResult';
 
 export function partType(part: Part): PartType {
   if ('text' in part) return 'text';
@@ -17,6 +24,7 @@ export function partType(part: Part): PartType {
 export function partText(part: Part): string {
   if ('functionCall' in part) return JSON.stringify(part.functionCall, null, 2);
   if ('functionResponse' in part) return JSON.stringify(part.functionResponse, null, 2);
-  if ('inlineData' in part) return `${part.inlineData.displayName ?? '(inline data)'} · ${part.inlineData.mimeType} · ${part.inlineData.data.length} base64 chars`;
+  if ('inlineData' in part)
+    return `${part.inlineData.displayName ?? '(inline data)'} · ${part.inlineData.mimeType} · ${part.inlineData.data.length} base64 chars`;
   return searchableText(part);
 }

@@ -18,7 +18,8 @@ export function checkProvenanceFit(request: LlmRequest, provenance: Provenance):
   const tools = provenance.tools.length === request.tools.length;
   if (!tools) notes.push(`it has ${provenance.tools.length} tool sources for ${request.tools.length} tools`);
   const messages =
-    provenance.messages.length === request.messages.length && request.messages.every((message, index) => provenance.messages[index]?.length === message.content.length);
+    provenance.messages.length === request.messages.length &&
+    request.messages.every((message, index) => provenance.messages[index]?.length === message.content.length);
   if (!messages) notes.push('its message sources do not match the messages and parts');
   return { system, tools, messages, notes };
 }
@@ -27,7 +28,9 @@ export function checkProvenanceFit(request: LlmRequest, provenance: Provenance):
 export function trustedProvenance(request: LlmRequest, provenance: Provenance): Provenance {
   const fit = checkProvenanceFit(request, provenance);
   if (fit.notes.length === 0) return provenance;
-  const edits = (provenance.edits ?? []).filter((edit) => (edit.target.in === 'system' ? fit.system : edit.target.in === 'tool' ? fit.tools : fit.messages));
+  const edits = (provenance.edits ?? []).filter((edit) =>
+    edit.target.in === 'system' ? fit.system : edit.target.in === 'tool' ? fit.tools : fit.messages,
+  );
   return {
     system: fit.system ? provenance.system : [],
     tools: fit.tools ? provenance.tools : [],
@@ -42,13 +45,22 @@ function systemFits(text: string, provenance: Provenance): boolean {
   if (blocks.length === 0) return text === '';
   let cursor = 0;
   for (const block of blocks) {
-    if (!Number.isInteger(block.start) || !Number.isInteger(block.end) || block.start < cursor || block.end < block.start || block.end > text.length) return false;
+    if (
+      !Number.isInteger(block.start) ||
+      !Number.isInteger(block.end) ||
+      block.start < cursor ||
+      block.end < block.start ||
+      block.end > text.length
+    )
+      return false;
     if (!blank(text.slice(cursor, block.start))) return false;
     cursor = block.end;
   }
   if (!blank(text.slice(cursor))) return false;
   // An edit that crosses a block boundary could not be shown inside either block.
-  return editsIn(provenance, { in: 'system' }).every((edit) => blocks.some((block) => block.start <= edit.start && edit.start <= edit.end && edit.end <= block.end));
+  return editsIn(provenance, { in: 'system' }).every((edit) =>
+    blocks.some((block) => block.start <= edit.start && edit.start <= edit.end && edit.end <= block.end),
+  );
 }
 
 /** What lies outside the blocks is the separators assembly joined them with (blank lines); a hook's text never is. */

@@ -33,5 +33,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
  * once rejected) are written as `\u` escapes, which every JSON parser reads back as the same characters.
  */
 export function safeJsonText(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, indent).replace(
+    /[<>&\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -30,9 +30,14 @@ const CLOSE_GRACE_MS = 2000;
 export async function serveInspector(options: ServeInspectorOptions): Promise<ServedInspector> {
   const host = options.host ?? '127.0.0.1';
   const timeouts = resolveHttpTimeouts(options);
-  if ('problem' in timeouts) throw new UsageError(`The inspector's ${timeouts.problem}.`, 'Leave it out for the default.');
+  if ('problem' in timeouts)
+    throw new UsageError(`The inspector's ${timeouts.problem}.`, 'Leave it out for the default.');
   // overrideGlobalObjects: false keeps Node's own Request and Response in place for the rest of the process.
-  const server = createAdaptorServer({ fetch: options.app.fetch, overrideGlobalObjects: false, serverOptions: nodeServerTimeouts(timeouts) }) as Server;
+  const server = createAdaptorServer({
+    fetch: options.app.fetch,
+    overrideGlobalObjects: false,
+    serverOptions: nodeServerTimeouts(timeouts),
+  }) as Server;
   // A request that is late, cut off or not HTTP gets a JSON error (or a closed socket), never a log line.
   const answers = clientErrorAnswers(timeouts);
   server.on('request', (req, res) => answers.track(req.socket, res));

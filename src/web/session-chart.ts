@@ -35,27 +35,61 @@ export function chartRow({ record, tokens }: LoadedCall): ChartRow {
   const fit = checkProvenanceFit(record.request, provenance);
   if (provenance.system.length === 0 || !fit.system) add('other', tokens.system.total);
   else provenance.system.forEach((block, index) => add(block.source.kind, tokens.system.blocks[index] ?? 0));
-  tokens.tools.each.forEach((count, index) => add((fit.tools ? provenance.tools[index]?.kind : undefined) ?? 'other', count));
-  tokens.messages.each.forEach((message, index) => message.parts.forEach((count, part) => add((fit.messages ? provenance.messages[index]?.[part]?.kind : undefined) ?? 'other', count)));
+  tokens.tools.each.forEach((count, index) =>
+    add((fit.tools ? provenance.tools[index]?.kind : undefined) ?? 'other', count),
+  );
+  tokens.messages.each.forEach((message, index) =>
+    message.parts.forEach((count, part) =>
+      add((fit.messages ? provenance.messages[index]?.[part]?.kind : undefined) ?? 'other', count),
+    ),
+  );
   add('framing', tokens.framing);
-  const pages = provenance.system.filter((block) => block.source.kind === 'page').map((block) => `${block.source.processor}\u0000${block.source.field ?? ''}`);
-  return { index: record.index, agent: record.agent, timestamp: record.timestamp, total: tokens.total, byKind, pages: [...new Set(pages)] };
+  const pages = provenance.system
+    .filter((block) => block.source.kind === 'page')
+    .map((block) => `${block.source.processor}\u0000${block.source.field ?? ''}`);
+  return {
+    index: record.index,
+    agent: record.agent,
+    timestamp: record.timestamp,
+    total: tokens.total,
+    byKind,
+    pages: [...new Set(pages)],
+  };
 }
 
 /** Prompt tokens per call stacked by source kind, with compactions and page-ins marked. */
-export function buildSessionChart(rows: readonly (ChartRow & { billedPromptTokens: number | null })[], events: readonly Event[], encoding: string): SessionChart {
+export function buildSessionChart(
+  rows: readonly (ChartRow & { billedPromptTokens: number | null })[],
+  events: readonly Event[],
+  encoding: string,
+): SessionChart {
   const kinds = new Set<string>();
   let previousPages = new Set<string>();
   const calls = rows.map(({ pages, ...row }): ChartCall => {
     for (const kind of Object.keys(row.byKind)) kinds.add(kind);
     const pageIn = pages.some((page) => !previousPages.has(page));
     previousPages = new Set(pages);
-    return { index: row.index, agent: row.agent, timestamp: row.timestamp, total: row.total, byKind: row.byKind, billedPromptTokens: row.billedPromptTokens, pageIn };
+    return {
+      index: row.index,
+      agent: row.agent,
+      timestamp: row.timestamp,
+      total: row.total,
+      byKind: row.byKind,
+      billedPromptTokens: row.billedPromptTokens,
+      pageIn,
+    };
   });
   const compactions = events.flatMap((event): ChartCompaction[] => {
     if (event.actions.compaction === undefined) return [];
     const before = calls.filter((call) => call.timestamp <= event.timestamp).at(-1);
-    return [{ eventId: event.id, afterCall: before?.index ?? 0, timestamp: event.timestamp, eventCount: event.actions.compaction.eventIds?.length ?? 0 }];
+    return [
+      {
+        eventId: event.id,
+        afterCall: before?.index ?? 0,
+        timestamp: event.timestamp,
+        eventCount: event.actions.compaction.eventIds?.length ?? 0,
+      },
+    ];
   });
   return { encoding, kinds: [...kinds], calls, compactions };
 }

@@ -6,15 +6,57 @@ import { orderByTime } from './timeline-order.js';
 
 /** One thing that happened in a session, as the timeline lists it. */
 export type TimelineItem =
-  | { type: 'message'; eventId: string; author: string; timestamp: number; role: string; text: string; thought: boolean }
-  | { type: 'tool-call'; eventId: string; author: string; timestamp: number; name: string; callId: string | null; args: string }
-  | { type: 'tool-result'; eventId: string; author: string; timestamp: number; name: string; callId: string | null; response: string }
+  | {
+      type: 'message';
+      eventId: string;
+      author: string;
+      timestamp: number;
+      role: string;
+      text: string;
+      thought: boolean;
+    }
+  | {
+      type: 'tool-call';
+      eventId: string;
+      author: string;
+      timestamp: number;
+      name: string;
+      callId: string | null;
+      args: string;
+    }
+  | {
+      type: 'tool-result';
+      eventId: string;
+      author: string;
+      timestamp: number;
+      name: string;
+      callId: string | null;
+      response: string;
+    }
   | { type: 'data'; eventId: string; author: string; timestamp: number; text: string }
-  | { type: 'state'; eventId: string; author: string; timestamp: number; key: string; scope: StateScope; value: string; operation?: string }
+  | {
+      type: 'state';
+      eventId: string;
+      author: string;
+      timestamp: number;
+      key: string;
+      scope: StateScope;
+      value: string;
+      operation?: string;
+    }
   | { type: 'artifact'; eventId: string; author: string; timestamp: number; name: string; version: number }
   | { type: 'transfer'; eventId: string; author: string; timestamp: number; to: string }
   | { type: 'escalate'; eventId: string; author: string; timestamp: number }
-  | { type: 'compaction'; eventId: string; author: string; timestamp: number; startTimestamp: number; endTimestamp: number; eventIds: string[]; summary: string }
+  | {
+      type: 'compaction';
+      eventId: string;
+      author: string;
+      timestamp: number;
+      startTimestamp: number;
+      endTimestamp: number;
+      eventIds: string[];
+      summary: string;
+    }
   | { type: 'error'; eventId: string; author: string; timestamp: number; code: string; message: string }
   | ModelCallItem;
 
@@ -30,7 +72,8 @@ export function buildTimeline(events: readonly Event[], calls: readonly ModelCal
   const invocations = new Map<string, InvocationView>();
   const at = (invocationId: string, timestamp: number): InvocationView => {
     let invocation = invocations.get(invocationId);
-    if (invocation === undefined) invocations.set(invocationId, (invocation = { invocationId, start: timestamp, items: [] }));
+    if (invocation === undefined)
+      invocations.set(invocationId, (invocation = { invocationId, start: timestamp, items: [] }));
     return invocation;
   };
   // A call comes just before the event that carried its answer; one whose answer is not among the events (it failed,
@@ -41,7 +84,8 @@ export function buildTimeline(events: readonly Event[], calls: readonly ModelCal
   const nested: ModelCallItem[] = [];
   for (const call of calls) {
     if (call.parent !== undefined) nested.push(callItem(call));
-    else if (call.responseEventId !== undefined && eventIds.has(call.responseEventId)) answered.set(call.responseEventId, [...(answered.get(call.responseEventId) ?? []), call]);
+    else if (call.responseEventId !== undefined && eventIds.has(call.responseEventId))
+      answered.set(call.responseEventId, [...(answered.get(call.responseEventId) ?? []), call]);
     else timed.push({ call });
   }
   const time = (entry: (typeof timed)[number]) => ('call' in entry ? entry.call.timestamp : entry.event.timestamp);
@@ -95,24 +139,63 @@ function eventItems(event: Event): TimelineItem[] {
   const base = { eventId: event.id, author: event.author, timestamp: event.timestamp };
   const items: TimelineItem[] = [];
   for (const part of event.content?.parts ?? []) {
-    if ('text' in part) items.push({ ...base, type: 'message', role: event.content?.role ?? '', text: part.text, thought: part.thought === true });
-    else if ('functionCall' in part) items.push({ ...base, type: 'tool-call', name: part.functionCall.name, callId: part.functionCall.id ?? null, args: JSON.stringify(part.functionCall.args ?? {}, null, 2) });
-    else if ('functionResponse' in part) items.push({ ...base, type: 'tool-result', name: part.functionResponse.name, callId: part.functionResponse.id ?? null, response: JSON.stringify(part.functionResponse.response ?? {}, null, 2) });
-    else if ('inlineData' in part) items.push({ ...base, type: 'data', text: `${part.inlineData.displayName ?? 'inline data'} (${part.inlineData.mimeType})` });
-    else if ('fileData' in part) items.push({ ...base, type: 'data', text: `${part.fileData.displayName ?? part.fileData.fileUri} (${part.fileData.mimeType ?? 'file'})` });
+    if ('text' in part)
+      items.push({
+        ...base,
+        type: 'message',
+        role: event.content?.role ?? '',
+        text: part.text,
+        thought: part.thought === true,
+      });
+    else if ('functionCall' in part)
+      items.push({
+        ...base,
+        type: 'tool-call',
+        name: part.functionCall.name,
+        callId: part.functionCall.id ?? null,
+        args: JSON.stringify(part.functionCall.args ?? {}, null, 2),
+      });
+    else if ('functionResponse' in part)
+      items.push({
+        ...base,
+        type: 'tool-result',
+        name: part.functionResponse.name,
+        callId: part.functionResponse.id ?? null,
+        response: JSON.stringify(part.functionResponse.response ?? {}, null, 2),
+      });
+    else if ('inlineData' in part)
+      items.push({
+        ...base,
+        type: 'data',
+        text: `${part.inlineData.displayName ?? 'inline data'} (${part.inlineData.mimeType})`,
+      });
+    else if ('fileData' in part)
+      items.push({
+        ...base,
+        type: 'data',
+        text: `${part.fileData.displayName ?? part.fileData.fileUri} (${part.fileData.mimeType ?? 'file'})`,
+      });
     else if ('executableCode' in part) items.push({ ...base, type: 'data', text: part.executableCode.code });
-    else items.push({ ...base, type: 'data', text: part.codeExecutionResult.output ?? part.codeExecutionResult.outcome });
+    else
+      items.push({ ...base, type: 'data', text: part.codeExecutionResult.output ?? part.codeExecutionResult.outcome });
   }
   for (const [key, value] of Object.entries(event.actions.stateDelta)) {
     items.push({ ...base, type: 'state', key, scope: scopeOfKey(key), value: showValue(value) });
   }
   // An operation shows what it does, not a value: `user:turns += 1`, `user:log append ["x"]`.
   for (const op of event.actions.stateOps ?? []) {
-    const [operation, value] = op.op === 'add' ? [op.by < 0 ? '-=' : '+=', Math.abs(op.by)] : op.op === 'setField' ? [`.${op.field} =`, op.value] : [op.op, op.items];
+    const [operation, value] =
+      op.op === 'add'
+        ? [op.by < 0 ? '-=' : '+=', Math.abs(op.by)]
+        : op.op === 'setField'
+          ? [`.${op.field} =`, op.value]
+          : [op.op, op.items];
     items.push({ ...base, type: 'state', key: op.key, scope: scopeOfKey(op.key), value: showValue(value), operation });
   }
-  for (const [name, version] of Object.entries(event.actions.artifactDelta)) items.push({ ...base, type: 'artifact', name, version });
-  if (event.actions.transferToAgent !== undefined) items.push({ ...base, type: 'transfer', to: event.actions.transferToAgent });
+  for (const [name, version] of Object.entries(event.actions.artifactDelta))
+    items.push({ ...base, type: 'artifact', name, version });
+  if (event.actions.transferToAgent !== undefined)
+    items.push({ ...base, type: 'transfer', to: event.actions.transferToAgent });
   if (event.actions.escalate === true) items.push({ ...base, type: 'escalate' });
   const compaction = event.actions.compaction;
   if (compaction !== undefined) {
@@ -125,7 +208,8 @@ function eventItems(event: Event): TimelineItem[] {
       summary: compaction.compactedContent.parts.map((part) => ('text' in part ? part.text : '')).join(''),
     });
   }
-  if (event.errorCode !== undefined || event.errorMessage !== undefined) items.push({ ...base, type: 'error', code: event.errorCode ?? '', message: event.errorMessage ?? '' });
+  if (event.errorCode !== undefined || event.errorMessage !== undefined)
+    items.push({ ...base, type: 'error', code: event.errorCode ?? '', message: event.errorMessage ?? '' });
   return items;
 }
 

@@ -34,8 +34,12 @@ export function stateEntries(state: Record<string, unknown>): StateEntry[] {
  * The events stored before a call was sent: those before the event that carried its answer (when it is among them),
  * and no later than the call's time, so a parallel branch's event stored meanwhile is not counted.
  */
-export function eventsBeforeCall(events: readonly Event[], call: Pick<ModelCallSummary, 'timestamp' | 'responseEventId'>): Event[] {
-  const answer = call.responseEventId === undefined ? -1 : events.findIndex((event) => event.id === call.responseEventId);
+export function eventsBeforeCall(
+  events: readonly Event[],
+  call: Pick<ModelCallSummary, 'timestamp' | 'responseEventId'>,
+): Event[] {
+  const answer =
+    call.responseEventId === undefined ? -1 : events.findIndex((event) => event.id === call.responseEventId);
   return events.slice(0, answer < 0 ? events.length : answer).filter((event) => event.timestamp <= call.timestamp);
 }
 
@@ -51,7 +55,11 @@ const NOT_KNOWN = Symbol('not known');
  * out; any other key (the session's initial state, or shared `app:`/`user:` state this session never wrote) has its
  * value now. `temp:` keys are never stored, so they cannot be shown.
  */
-export function stateAtCall(state: Record<string, unknown>, events: readonly Event[], call: Pick<ModelCallSummary, 'timestamp' | 'responseEventId'>): StateAtCallEntry[] {
+export function stateAtCall(
+  state: Record<string, unknown>,
+  events: readonly Event[],
+  call: Pick<ModelCallSummary, 'timestamp' | 'responseEventId'>,
+): StateAtCallEntry[] {
   const before = new Set(eventsBeforeCall(events, call));
   // Each key's changes in the order stores apply them: event by event, its values set, then its operations.
   const changes = new Map<string, { before: Write[]; after: Write[] }>();
@@ -62,7 +70,8 @@ export function stateAtCall(state: Record<string, unknown>, events: readonly Eve
     (before.has(event) ? entry.before : entry.after).push(write);
   };
   for (const event of events) {
-    for (const [key, value] of Object.entries(event.actions.stateDelta)) note(key, event, { eventId: event.id, set: value });
+    for (const [key, value] of Object.entries(event.actions.stateDelta))
+      note(key, event, { eventId: event.id, set: value });
     for (const op of event.actions.stateOps ?? []) note(op.key, event, { eventId: event.id, op });
   }
   const values: Record<string, unknown> = {};
@@ -79,13 +88,23 @@ export function stateAtCall(state: Record<string, unknown>, events: readonly Eve
     .sort(naturalKeyOrder)
     .map((key) => {
       const value = values[key];
-      const entry = { key, scope: scopeOfKey(key), value: value === NOT_KNOWN ? '' : showValue(value), eventId: writers.get(key) ?? null };
+      const entry = {
+        key,
+        scope: scopeOfKey(key),
+        value: value === NOT_KNOWN ? '' : showValue(value),
+        eventId: writers.get(key) ?? null,
+      };
       return value === NOT_KNOWN ? { ...entry, known: false as const } : entry;
     });
 }
 
 // The value a key had when the call was sent, given its changes before and after it (some before), or NOT_KNOWN.
-function valueAtCall(key: string, state: Record<string, unknown>, earlier: readonly Write[], later: readonly Write[]): unknown {
+function valueAtCall(
+  key: string,
+  state: Record<string, unknown>,
+  earlier: readonly Write[],
+  later: readonly Write[],
+): unknown {
   const lastSet = earlier.findLastIndex((write) => 'set' in write);
   let value: unknown;
   if (lastSet >= 0) value = (earlier[lastSet] as { set: unknown }).set;

@@ -10,8 +10,20 @@ const hook: Source = { kind: 'callback', processor: 'beforeModel', agent: 'a', f
 const one: Source = { kind: 'instruction', processor: 'one', agent: 'a' };
 const two: Source = { kind: 'memory', processor: 'two', agent: 'a' };
 
-const before: LlmRequest = { system: 'Be kind and brief.\n\nThe user is Ada.', tools: [], messages: [{ role: 'user', content: [{ text: 'hello there, Ada' }] }], config: {} };
-const provenance: Provenance = { system: [{ start: 0, end: 18, source: one }, { start: 20, end: 36, source: two }], tools: [], messages: [[{ kind: 'history', processor: 'contents', agent: 'a' }]] };
+const before: LlmRequest = {
+  system: 'Be kind and brief.\n\nThe user is Ada.',
+  tools: [],
+  messages: [{ role: 'user', content: [{ text: 'hello there, Ada' }] }],
+  config: {},
+};
+const provenance: Provenance = {
+  system: [
+    { start: 0, end: 18, source: one },
+    { start: 20, end: 36, source: two },
+  ],
+  tools: [],
+  messages: [[{ kind: 'history', processor: 'contents', agent: 'a' }]],
+};
 
 function edited(edit: (request: LlmRequest) => void): { request: LlmRequest; provenance: Provenance } {
   const request = structuredClone(before);
@@ -19,8 +31,13 @@ function edited(edit: (request: LlmRequest) => void): { request: LlmRequest; pro
   return { request, provenance: reconcileProvenance(before, provenance, request, hook) };
 }
 
-const text = (blocks: ReturnType<typeof systemBlockPieces>) => blocks.blocks.map((block) => block.separatorBefore + block.pieces.map((piece) => piece.text).join('')).join('') + blocks.separatorAfter;
-const shape = (pieces: TextPieceView[]) => pieces.map((piece) => `${piece.role}:${piece.text}${piece.replaced === undefined ? '' : `<${piece.replaced}`}@${piece.offset}`);
+const text = (blocks: ReturnType<typeof systemBlockPieces>) =>
+  blocks.blocks.map((block) => block.separatorBefore + block.pieces.map((piece) => piece.text).join('')).join('') +
+  blocks.separatorAfter;
+const shape = (pieces: TextPieceView[]) =>
+  pieces.map(
+    (piece) => `${piece.role}:${piece.text}${piece.replaced === undefined ? '' : `<${piece.replaced}`}@${piece.offset}`,
+  );
 
 describe('text pieces for the page', () => {
   it('cover the system text exactly, with separators apart and offsets relative to each block', () => {
@@ -39,8 +56,13 @@ describe('text pieces for the page', () => {
   });
 
   it('mark edits in a text part', () => {
-    const after = edited((request) => ((request.messages[0]!.content[0] as { text: string }).text = 'hello there, REDACTED'));
-    expect(shape(partPieceViews(after.request, after.provenance, 0, 0))).toEqual(['own:hello there, @0', 'edit:REDACTED<Ada@13']);
+    const after = edited(
+      (request) => ((request.messages[0]!.content[0] as { text: string }).text = 'hello there, REDACTED'),
+    );
+    expect(shape(partPieceViews(after.request, after.provenance, 0, 0))).toEqual([
+      'own:hello there, @0',
+      'edit:REDACTED<Ada@13',
+    ]);
   });
 
   it('find a provenance that no longer lines up: stale ranges, text outside the blocks, counts that differ', () => {
@@ -48,7 +70,10 @@ describe('text pieces for the page', () => {
     const appended = { ...before, system: `${before.system} Always cite.` };
     expect(checkProvenanceFit(appended, provenance).system).toBe(false);
     expect(checkProvenanceFit({ ...before, system: 'short' }, provenance).system).toBe(false);
-    expect(checkProvenanceFit({ ...before, messages: [] }, provenance)).toMatchObject({ system: true, messages: false });
+    expect(checkProvenanceFit({ ...before, messages: [] }, provenance)).toMatchObject({
+      system: true,
+      messages: false,
+    });
     // Blank separators left before the first block, once a hook removed it, still line up.
     const removed = edited((request) => (request.system = request.system.slice(18)));
     expect(checkProvenanceFit(removed.request, removed.provenance).notes).toEqual([]);

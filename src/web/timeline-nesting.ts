@@ -22,7 +22,15 @@ export type ModelCallItem = {
   depth: number;
 };
 
-type Item = { type: string; timestamp: number; eventId?: string; callId?: string | null; depth?: number; index?: number; responseEventId?: string | null };
+type Item = {
+  type: string;
+  timestamp: number;
+  eventId?: string;
+  callId?: string | null;
+  depth?: number;
+  index?: number;
+  responseEventId?: string | null;
+};
 type Invocation = { invocationId: string; start: number; items: Item[] };
 
 /**
@@ -31,7 +39,11 @@ type Invocation = { invocationId: string; start: number; items: Item[] };
  * so a call nested in a nested call finds no tool call among the items and goes right after its parent call instead.
  * A call whose parent is nowhere in the timeline is placed by its time, not nested.
  */
-export function nestCalls<I extends Invocation>(invocations: I[], nested: readonly ModelCallItem[], newInvocation: (call: ModelCallItem) => I): void {
+export function nestCalls<I extends Invocation>(
+  invocations: I[],
+  nested: readonly ModelCallItem[],
+  newInvocation: (call: ModelCallItem) => I,
+): void {
   let waiting = [...nested].sort((a, b) => a.index - b.index);
   // A parent may itself be nested and not placed yet; every round places at least one call or ends.
   for (let placed = true; placed && waiting.length > 0; ) {
@@ -45,13 +57,17 @@ export function nestCalls<I extends Invocation>(invocations: I[], nested: readon
     });
   }
   for (const call of waiting) {
-    const invocation = invocations.find((candidate) => candidate.invocationId === call.invocationId) ?? newInvocation(call);
+    const invocation =
+      invocations.find((candidate) => candidate.invocationId === call.invocationId) ?? newInvocation(call);
     const position = invocation.items.findIndex((item) => item.timestamp > call.timestamp);
     invocation.items.splice(position < 0 ? invocation.items.length : position, 0, { ...call, depth: 0 });
   }
 }
 
-function findPlace(invocations: readonly Invocation[], parent: ModelCallParent): { items: Item[]; position: number; depth: number } | undefined {
+function findPlace(
+  invocations: readonly Invocation[],
+  parent: ModelCallParent,
+): { items: Item[]; position: number; depth: number } | undefined {
   for (const { items } of invocations) {
     let anchor: number;
     let depth = 1;
@@ -63,7 +79,9 @@ function findPlace(invocations: readonly Invocation[], parent: ModelCallParent):
       if (at < 0) continue;
       const caller = items[at] as Item;
       depth = (caller.depth ?? 0) + 1;
-      const inAnswer = items.findIndex((item, position) => position > at && isToolCall(item, parent) && item.eventId === caller.responseEventId);
+      const inAnswer = items.findIndex(
+        (item, position) => position > at && isToolCall(item, parent) && item.eventId === caller.responseEventId,
+      );
       const later = items.findIndex((item, position) => position > at && isToolCall(item, parent));
       anchor = inAnswer >= 0 ? inAnswer : later >= 0 ? later : at;
     }

@@ -16,6 +16,7 @@ export class WebError extends Error {
 /** A positive whole number from a path or query parameter, or a 400 naming the parameter. */
 export function parseIndex(value: string | undefined, name: string): number {
   const index = value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(index >= 1)) throw new WebError(400, 'invalid_parameter', `${name} must be a whole number from 1, got '${value ?? ''}'.`);
+  if (!(index >= 1))
+    throw new WebError(400, 'invalid_parameter', `${name} must be a whole number from 1, got '${value ?? ''}'.`);
   return index;
 }

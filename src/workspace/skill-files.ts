@@ -9,7 +9,9 @@ export async function readSkillsFolder(dir: string): Promise<Skill[]> {
   const skills: Skill[] = [];
   for (const entry of entries.filter((item) => item.isDirectory()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const path = join(dir, entry.name, 'SKILL.md');
-    const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+    const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) =>
+      error.code === 'ENOENT' ? undefined : Promise.reject(error),
+    );
     if (text !== undefined) skills.push(await parseSkillFile(text, { folderName: entry.name, path }));
   }
   return skills;

@@ -18,19 +18,25 @@ export function workspaceTools(options: WorkspaceToolsOptions): [Tool, Tool] {
   const read: Tool = Object.freeze({
     name: 'Read',
     description: 'Reads a file of the workspace and returns its text.',
-    parameters: { type: 'object', properties: { path: { type: 'string', description: 'Path relative to the workspace root.' } }, required: ['path'] },
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string', description: 'Path relative to the workspace root.' } },
+      required: ['path'],
+    },
     execute: async (args: Record<string, unknown>) => {
       const target = await inside(options.root, args['path']);
       if ('error' in target) return target;
       const bytes = await readFile(target.path).catch((error: NodeJS.ErrnoException) => error);
       if (bytes instanceof Error) return { error: fileError(target.relative, bytes) };
-      if (bytes.length > maxBytes) return { error: `${target.relative} has ${bytes.length} bytes, more than the ${maxBytes} this tool returns.` };
+      if (bytes.length > maxBytes)
+        return { error: `${target.relative} has ${bytes.length} bytes, more than the ${maxBytes} this tool returns.` };
       return { path: target.relative, content: bytes.toString('utf8') };
     },
   });
   const edit: Tool = Object.freeze({
     name: 'Edit',
-    description: 'Replaces one exact occurrence of old_text with new_text in a file of the workspace. Read the file first.',
+    description:
+      'Replaces one exact occurrence of old_text with new_text in a file of the workspace. Read the file first.',
     parameters: {
       type: 'object',
       properties: {
@@ -45,12 +51,15 @@ export function workspaceTools(options: WorkspaceToolsOptions): [Tool, Tool] {
       if ('error' in target) return target;
       const oldText = args['old_text'];
       const newText = args['new_text'];
-      if (typeof oldText !== 'string' || oldText === '' || typeof newText !== 'string') return { error: 'old_text (not empty) and new_text must be strings.' };
+      if (typeof oldText !== 'string' || oldText === '' || typeof newText !== 'string')
+        return { error: 'old_text (not empty) and new_text must be strings.' };
       const text = await readFile(target.path, 'utf8').catch((error: NodeJS.ErrnoException) => error);
       if (text instanceof Error) return { error: fileError(target.relative, text) };
       const first = text.indexOf(oldText);
-      if (first === -1) return { error: `old_text does not occur in ${target.relative}; read the file and copy the text exactly.` };
-      if (text.indexOf(oldText, first + 1) !== -1) return { error: `old_text occurs more than once in ${target.relative}; include more surrounding text.` };
+      if (first === -1)
+        return { error: `old_text does not occur in ${target.relative}; read the file and copy the text exactly.` };
+      if (text.indexOf(oldText, first + 1) !== -1)
+        return { error: `old_text occurs more than once in ${target.relative}; include more surrounding text.` };
       await writeFile(target.path, text.slice(0, first) + newText + text.slice(first + oldText.length));
       return { path: target.relative, replaced: true };
     },
@@ -66,7 +75,8 @@ async function inside(root: string, path: unknown): Promise<{ path: string; rela
   const real = await realpath(candidate).catch(() => candidate);
   for (const target of [candidate, real]) {
     const rel = relative(realRoot, target);
-    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return { error: `${path} is outside the workspace; only files under its root can be used.` };
+    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+      return { error: `${path} is outside the workspace; only files under its root can be used.` };
   }
   return { path: candidate, relative: relative(realRoot, candidate) || '.' };
 }

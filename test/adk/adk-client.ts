@@ -16,7 +16,11 @@ export async function startAdkServer(): Promise<AdkCall> {
   return async (method, path, body) => {
     // A string body is sent as it is: JSON text written by hand (a `__proto__` key survives only that way).
     const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    const response = await fetch(`${url}${path}`, { method, headers: text === undefined ? {} : { 'content-type': 'application/json' }, ...(text === undefined ? {} : { body: text }) });
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: text === undefined ? {} : { 'content-type': 'application/json' },
+      ...(text === undefined ? {} : { body: text }),
+    });
     const answer = await response.text();
     return { status: response.status, json: answer === '' ? undefined : (JSON.parse(answer) as unknown) };
   };
@@ -27,4 +31,9 @@ export async function closeAdkServers(): Promise<void> {
 }
 
 /** A `/run` body: a user's message to the weather app. */
-export const runBody = (userId: string, sessionId: string, text = 'Weather in Paris?') => ({ appName: 'weather_agent', userId, sessionId, newMessage: { role: 'user', parts: [{ text }] } });
+export const runBody = (userId: string, sessionId: string, text = 'Weather in Paris?') => ({
+  appName: 'weather_agent',
+  userId,
+  sessionId,
+  newMessage: { role: 'user', parts: [{ text }] },
+});

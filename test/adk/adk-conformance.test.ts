@@ -16,16 +16,34 @@ import { weatherRunner } from './weather-app.js';
 type Step = { step: string; status: number; body: unknown };
 
 const SESSIONS = '/apps/weather_agent/users/u1/sessions';
-const run = (sessionId: string, text: string, extra: Record<string, unknown> = {}) => ({ appName: 'weather_agent', userId: 'u1', sessionId, newMessage: { role: 'user', parts: [{ text }] }, ...extra });
+const run = (sessionId: string, text: string, extra: Record<string, unknown> = {}) => ({
+  appName: 'weather_agent',
+  userId: 'u1',
+  sessionId,
+  newMessage: { role: 'user', parts: [{ text }] },
+  ...extra,
+});
 
 /** One scenario, the same for both servers: what each request answered. */
 async function scenario(base: string): Promise<Step[]> {
   const steps: Step[] = [];
   const send = async (step: string, method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+    const response = await fetch(`${base}${path}`, {
+      method,
+      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
     const text = await response.text();
     const type = response.headers.get('content-type') ?? '';
-    const parsed = type.startsWith('text/event-stream') ? text.split('\n\n').filter((chunk) => chunk.startsWith('data: ')).map((chunk) => JSON.parse(chunk.slice(6)) as unknown) : text === '' ? undefined : type.includes('json') ? (JSON.parse(text) as unknown) : `(${type})`;
+    const parsed = type.startsWith('text/event-stream')
+      ? text
+          .split('\n\n')
+          .filter((chunk) => chunk.startsWith('data: '))
+          .map((chunk) => JSON.parse(chunk.slice(6)) as unknown)
+      : text === ''
+        ? undefined
+        : type.includes('json')
+          ? (JSON.parse(text) as unknown)
+          : `(${type})`;
     steps.push({ step, status: response.status, body: parsed });
     return parsed;
   };
@@ -63,7 +81,12 @@ let theirs: { url: string; stop(): Promise<void> };
 let oursUrl = '';
 
 beforeAll(async () => {
-  ours = createAdkServer({ runners: [weatherRunner(createInMemorySessionStore())], onError: (error) => { throw error; } });
+  ours = createAdkServer({
+    runners: [weatherRunner(createInMemorySessionStore())],
+    onError: (error) => {
+      throw error;
+    },
+  });
   oursUrl = (await ours.listen(0)).url;
   theirs = await startAdkReferenceServer();
 }, 60_000);
@@ -93,10 +116,25 @@ describe('agentctx against ADK’s own API server', () => {
     const session = await client.createSession({ appName: 'weather_agent', userId: 'u2', state: { unit: 'c' } });
     expect(session).toMatchObject({ appName: 'weather_agent', userId: 'u2', state: { unit: 'c' } });
     const events: { author?: string; content?: unknown }[] = [];
-    for await (const event of client.runAsync({ appName: 'weather_agent', userId: 'u2', sessionId: session.id, newMessage: 'Weather in Paris?' })) events.push(event as never);
+    for await (const event of client.runAsync({
+      appName: 'weather_agent',
+      userId: 'u2',
+      sessionId: session.id,
+      newMessage: 'Weather in Paris?',
+    }))
+      events.push(event as never);
     expect(events.map((event) => event.author)).toEqual(['weather_agent', 'weather_agent', 'weather_agent']);
-    expect(await client.listArtifacts({ appName: 'weather_agent', userId: 'u2', sessionId: session.id })).toEqual(['report.txt']);
-    expect(await client.loadArtifact({ appName: 'weather_agent', userId: 'u2', sessionId: session.id, artifactName: 'report.txt' })).toEqual({ text: 'Sunny in Paris.' });
+    expect(await client.listArtifacts({ appName: 'weather_agent', userId: 'u2', sessionId: session.id })).toEqual([
+      'report.txt',
+    ]);
+    expect(
+      await client.loadArtifact({
+        appName: 'weather_agent',
+        userId: 'u2',
+        sessionId: session.id,
+        artifactName: 'report.txt',
+      }),
+    ).toEqual({ text: 'Sunny in Paris.' });
     const listed = await client.listSessions({ appName: 'weather_agent', userId: 'u2' });
     expect(listed.map((each) => each.id)).toEqual([session.id]);
     // ADK's client reads the 200 `null` agentctx answers a delete with (it cannot read ADK JS's empty 204).

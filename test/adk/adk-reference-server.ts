@@ -23,7 +23,14 @@ export async function startAdkReferenceServer(): Promise<{ url: string; stop(): 
     instruction: 'Answer weather questions with get_weather.',
     model: new ScriptedLlm('weather'),
     tools: [getWeather],
-    subAgents: [new LlmAgent({ name: 'forecaster', description: 'Gives forecasts.', instruction: 'Give forecasts.', model: new ScriptedLlm('forecaster') })],
+    subAgents: [
+      new LlmAgent({
+        name: 'forecaster',
+        description: 'Gives forecasts.',
+        instruction: 'Give forecasts.',
+        model: new ScriptedLlm('forecaster'),
+      }),
+    ],
   });
   const dispose = Symbol.asyncDispose ?? Symbol.for('Symbol.asyncDispose');
   const agentLoader = {
@@ -34,7 +41,12 @@ export async function startAdkReferenceServer(): Promise<{ url: string; stop(): 
     },
   };
   // The loader's class is not exported; ADK's server only calls these two methods (and disposes what it loads).
-  const server = new AdkApiServer({ host: '127.0.0.1', port: 0, agentLoader: agentLoader as never, logLevel: 3 } as never);
+  const server = new AdkApiServer({
+    host: '127.0.0.1',
+    port: 0,
+    agentLoader: agentLoader as never,
+    logLevel: 3,
+  } as never);
   await server.start();
   return { url: server.url, stop: () => server.stop() };
 }
@@ -49,12 +61,15 @@ class ScriptedLlm extends BaseLlm {
     const last = request.contents.at(-1);
     const text = (last?.parts ?? []).map((part) => part.text ?? '').join('');
     const answered = (last?.parts ?? []).some((part) => part.functionResponse !== undefined);
-    const reply = (parts: Record<string, unknown>[]): LlmResponse => ({ content: { role: 'model', parts } }) as LlmResponse;
+    const reply = (parts: Record<string, unknown>[]): LlmResponse =>
+      ({ content: { role: 'model', parts } }) as LlmResponse;
     if (this.role === 'forecaster') {
       // Streamed word by word, as agentctx's scripted model streams.
-      if (stream === true) for (const word of ['Tomorrow: ', 'rain.']) yield { ...reply([{ text: word }]), partial: true } as LlmResponse;
+      if (stream === true)
+        for (const word of ['Tomorrow: ', 'rain.']) yield { ...reply([{ text: word }]), partial: true } as LlmResponse;
       yield reply([{ text: 'Tomorrow: rain.' }]);
-    } else if (text.includes('forecast')) yield reply([{ functionCall: { name: 'transfer_to_agent', args: { agentName: 'forecaster' } } }]);
+    } else if (text.includes('forecast'))
+      yield reply([{ functionCall: { name: 'transfer_to_agent', args: { agentName: 'forecaster' } } }]);
     else if (answered) yield reply([{ text: 'It is sunny in Paris.' }]);
     else yield reply([{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }]);
   }

@@ -15,14 +15,20 @@ export const rows = defineRows(
     {
       id: 'http.adk-session-notes',
       entry: 'HTTP API body',
-      tried: "ADK's `/run` and `/run_sse` naming 200 sessions that do not exist; a `sessionId` (and a path id) of 1,025 characters; more sessions than the server keeps notes of",
-      expected: 'each missing session a 404 that notes nothing; an id over 1,024 characters a 400 naming the field and its length; the notes keep the 1,000 most recently used sessions and forget the rest',
+      tried:
+        "ADK's `/run` and `/run_sse` naming 200 sessions that do not exist; a `sessionId` (and a path id) of 1,025 characters; more sessions than the server keeps notes of",
+      expected:
+        'each missing session a 404 that notes nothing; an id over 1,024 characters a 400 naming the field and its length; the notes keep the 1,000 most recently used sessions and forget the rest',
       run: async () => {
         const note = vi.spyOn(SessionNotes.prototype, 'note');
         try {
           const call = await start();
           for (let index = 0; index < 200; index++) {
-            const reply = await call('POST', index % 2 === 0 ? '/run' : '/run_sse', run('mallory', `ghost-${index}-${'x'.repeat(500)}`));
+            const reply = await call(
+              'POST',
+              index % 2 === 0 ? '/run' : '/run_sse',
+              run('mallory', `ghost-${index}-${'x'.repeat(500)}`),
+            );
             expect(reply.status).toBe(404);
           }
           expect(note).not.toHaveBeenCalled();

@@ -10,8 +10,10 @@ export function shapeDifferences(ours: unknown, theirs: unknown, path = ''): str
   if (a === 'array') {
     const left = ours as unknown[];
     const right = theirs as unknown[];
-    const found = left.length === right.length ? [] : [`${path || '(root)'}: ${left.length} items here, ${right.length} in ADK`];
-    for (let index = 0; index < Math.min(left.length, right.length); index++) found.push(...shapeDifferences(left[index], right[index], `${path}[${index}]`));
+    const found =
+      left.length === right.length ? [] : [`${path || '(root)'}: ${left.length} items here, ${right.length} in ADK`];
+    for (let index = 0; index < Math.min(left.length, right.length); index++)
+      found.push(...shapeDifferences(left[index], right[index], `${path}[${index}]`));
     return found;
   }
   if (a !== 'object') return [];

@@ -24,9 +24,16 @@ export function weatherRunner(sessions: SessionStore): Runner {
   });
   const model = createScriptedModel({
     rules: [
-      { when: { lastUserText: 'forecast' }, respond: { functionCall: { name: 'transfer_to_agent', args: { agent_name: 'forecaster' } } }, times: 1 },
+      {
+        when: { lastUserText: 'forecast' },
+        respond: { functionCall: { name: 'transfer_to_agent', args: { agent_name: 'forecaster' } } },
+        times: 1,
+      },
       { when: (_request, call) => call.agentName === 'forecaster', respond: { text: 'Tomorrow: rain.' } },
-      { when: (request) => JSON.stringify(request.messages.at(-1)).includes('"functionResponse"'), respond: { text: 'It is sunny in Paris.' } },
+      {
+        when: (request) => JSON.stringify(request.messages.at(-1)).includes('"functionResponse"'),
+        respond: { text: 'It is sunny in Paris.' },
+      },
       { respond: { functionCall: { name: 'get_weather', args: { city: 'Paris' } } } },
     ],
   });

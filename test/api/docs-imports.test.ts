@@ -10,12 +10,16 @@ const IMPORT = /import\s+(type\s+)?\{([^}]*)\}\s*from\s*['"](agentctx[^'"]*)['"]
 
 async function files(dir: string, suffix: string): Promise<string[]> {
   const entries = await readdir(new URL(dir, root), { withFileTypes: true, recursive: true });
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith(suffix)).map((entry) => `${entry.parentPath.slice(new URL(root).pathname.length)}/${entry.name}`.replace(/^\/+/, ''));
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith(suffix))
+    .map((entry) => `${entry.parentPath.slice(new URL(root).pathname.length)}/${entry.name}`.replace(/^\/+/, ''));
 }
 
 describe('the docs and examples', () => {
   it('import only names the public entries export', async () => {
-    const surfaces = new Map((await loadSurface()).map((surface) => [surface.entry, new Set([...surface.values, ...surface.types])]));
+    const surfaces = new Map(
+      (await loadSurface()).map((surface) => [surface.entry, new Set([...surface.values, ...surface.types])]),
+    );
     const sources = ['README.md', ...(await files('docs', '.md')), ...(await files('examples', '.ts'))];
     const problems: string[] = [];
     let checked = 0;
@@ -29,13 +33,19 @@ describe('the docs and examples', () => {
           continue;
         }
         for (const raw of (match[2] ?? '').split(',')) {
-          const name = raw.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]?.trim() ?? '';
+          const name =
+            raw
+              .trim()
+              .replace(/^type\s+/, '')
+              .split(/\s+as\s+/)[0]
+              ?.trim() ?? '';
           if (name === '') continue;
           checked++;
           if (!names.has(name)) problems.push(`${path}: ${entry} has no export '${name}'`);
         }
       }
-      if (path.startsWith('examples/') && /from\s+['"](\.\.\/)+src\//.test(text)) problems.push(`${path}: imports from src/ instead of the package`);
+      if (path.startsWith('examples/') && /from\s+['"](\.\.\/)+src\//.test(text))
+        problems.push(`${path}: imports from src/ instead of the package`);
     }
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(20);

@@ -21,7 +21,12 @@ export function namesOf(text: string): { values: string[]; types: string[] } {
       const item = raw.trim();
       if (item === '') continue;
       const isType = typeOnly || item.startsWith('type ');
-      const name = item.replace(/^type\s+/, '').split(/\s+as\s+/).at(-1)?.trim() ?? '';
+      const name =
+        item
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)
+          .at(-1)
+          ?.trim() ?? '';
       (isType ? types : values).add(name);
     }
   }
@@ -31,7 +36,9 @@ export function namesOf(text: string): { values: string[]; types: string[] } {
 
 /** Every entry of the package, in the order package.json lists them. */
 export async function loadSurface(): Promise<EntrySurface[]> {
-  const manifest = JSON.parse(await readFile(new URL('package.json', root), 'utf8')) as { exports: Record<string, string | { default: string }> };
+  const manifest = JSON.parse(await readFile(new URL('package.json', root), 'utf8')) as {
+    exports: Record<string, string | { default: string }>;
+  };
   const surfaces: EntrySurface[] = [];
   for (const [entry, target] of Object.entries(manifest.exports)) {
     if (typeof target === 'string') continue;
@@ -44,6 +51,11 @@ export async function loadSurface(): Promise<EntrySurface[]> {
 
 /** `docs/api-surface.md`: the page the test compares with what the entries export. */
 export function renderSurface(surfaces: readonly EntrySurface[]): string {
+  const count = (surface: EntrySurface) => surface.values.length + surface.types.length;
+  const unstable = surfaces
+    .filter((surface) => surface.entry === 'agentctx/unstable')
+    .reduce((sum, surface) => sum + count(surface), 0);
+  const stable = surfaces.reduce((sum, surface) => sum + count(surface), 0) - unstable;
   const lines = [
     '# Public API surface',
     '',
@@ -51,9 +63,18 @@ export function renderSurface(surfaces: readonly EntrySurface[]): string {
     '`npm run api:surface`; `test/api/surface.test.ts` fails when an entry changes and this page was not regenerated,',
     'so a change to the public surface is always a deliberate, reviewed one.',
     '',
+    `The stable entries offer ${stable} names in all (at most 400); \`agentctx/unstable\` offers ${unstable} (at most 150), which`,
+    "may change in any release: the providers' wire converters and wire types, the built-in processors one by one,",
+    'compaction planning and other lower-level helpers.',
+    '',
   ];
   for (const surface of surfaces) {
-    lines.push(`## \`${surface.entry}\``, '', `${surface.values.length} values, ${surface.types.length} types (\`${surface.source}\`).`, '');
+    lines.push(
+      `## \`${surface.entry}\``,
+      '',
+      `${surface.values.length} values, ${surface.types.length} types (\`${surface.source}\`).`,
+      '',
+    );
     if (surface.values.length > 0) lines.push(`- values: ${surface.values.map((name) => `\`${name}\``).join(', ')}`);
     if (surface.types.length > 0) lines.push(`- types: ${surface.types.map((name) => `\`${name}\``).join(', ')}`);
     lines.push('');

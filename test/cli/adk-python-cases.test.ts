@@ -40,12 +40,20 @@ events:
   - { author: a, content: { role: model, parts: [{ functionCall: { id: adk-1, name: lookup, args: {} } }] } }
   - { author: a, content: { role: user, parts: [{ functionResponse: { id: adk-1, name: lookup, response: { ok: true } } }] } }
 `;
-  type Messages = { messages: { content: ({ functionCall?: { id?: string } } & { functionResponse?: { id?: string } })[] }[] };
-  const ids = (request: Messages) => request.messages.flatMap((message) => message.content.map((part) => part.functionCall?.id ?? part.functionResponse?.id)).filter((id) => id !== undefined);
+  type Messages = {
+    messages: { content: ({ functionCall?: { id?: string } } & { functionResponse?: { id?: string } })[] }[];
+  };
+  const ids = (request: Messages) =>
+    request.messages
+      .flatMap((message) => message.content.map((part) => part.functionCall?.id ?? part.functionResponse?.id))
+      .filter((id) => id !== undefined);
 
   it('test_contents.py::test_adk_function_call_ids_preserved_for_anthropic_model — inspect keeps adk- ids for a Claude model', async () => {
     for (const profile of ['agentctx', 'adk']) {
-      const file = await caseFile(`claude-${profile}.yaml`, `agent: { name: a, model: claude-sonnet-4-20250514, instruction: Help. }\nprofile: ${profile}\n${PAIR}`);
+      const file = await caseFile(
+        `claude-${profile}.yaml`,
+        `agent: { name: a, model: claude-sonnet-4-20250514, instruction: Help. }\nprofile: ${profile}\n${PAIR}`,
+      );
       expect(ids((await json('inspect', file, '--json')) as Messages)).toEqual(['adk-1', 'adk-1']);
       const human = await agentctx('inspect', file);
       expect(human.stdout).toContain('call lookup({}) id=adk-1');
@@ -53,9 +61,15 @@ events:
   });
 
   it('strips generated ids for Gemini (pairs by order) and keeps them for a model of the parent agent', async () => {
-    const gemini = await caseFile('gemini.yaml', `agent: { name: a, model: gemini-2.5-flash, instruction: Help. }\n${PAIR}`);
+    const gemini = await caseFile(
+      'gemini.yaml',
+      `agent: { name: a, model: gemini-2.5-flash, instruction: Help. }\n${PAIR}`,
+    );
     expect(ids((await json('inspect', gemini, '--json')) as Messages)).toEqual([]);
-    const inherited = await caseFile('inherited.yaml', `agent: { name: root, model: anthropic:claude-opus-4, instruction: Route., sub_agents: [{ name: a, instruction: Help. }] }\ncurrentAgent: a\n${PAIR}`);
+    const inherited = await caseFile(
+      'inherited.yaml',
+      `agent: { name: root, model: anthropic:claude-opus-4, instruction: Route., sub_agents: [{ name: a, instruction: Help. }] }\ncurrentAgent: a\n${PAIR}`,
+    );
     expect(ids((await json('inspect', inherited, '--json')) as Messages)).toEqual(['adk-1', 'adk-1']);
   });
 
@@ -72,7 +86,15 @@ events:
   - { author: a, content: { role: user, parts: [{ functionResponse: { id: call-a, name: f, response: { ok: 1 } } }] }, usageMetadata: { promptTokenCount: 100 } }
 `,
     );
-    const output = (await json('compact', file, '--dry-run', '--json')) as { compactions: { eventIds: string[]; trigger: string; promptTokens: number; tokensAfter?: number; requestAfter?: { error: string } }[] };
+    const output = (await json('compact', file, '--dry-run', '--json')) as {
+      compactions: {
+        eventIds: string[];
+        trigger: string;
+        promptTokens: number;
+        tokensAfter?: number;
+        requestAfter?: { error: string };
+      }[];
+    };
     expect(output.compactions).toHaveLength(1);
     const [plan] = output.compactions;
     expect(plan).toMatchObject({ eventIds: ['e1', 'e2'], trigger: 'token_threshold', promptTokens: 100 });

@@ -13,7 +13,10 @@ beforeAll(async () => {
   await writeFile(join(dir, 'wrong-shape.yaml'), 'templates: [a, b]\nstat: {}\n');
   await writeFile(join(dir, 'prompt.md'), 'Review {draft_text} for {user:name?}.\n');
   await writeFile(join(dir, 'state.json'), '{"draft_text": "the draft"}');
-  await writeFile(join(dir, 'python.yaml'), 'valueFormat: python\ntemplate: "{f} {flags}"\nstate:\n  f: 1.0\n  flags: {a: true, b: null}\n');
+  await writeFile(
+    join(dir, 'python.yaml'),
+    'valueFormat: python\ntemplate: "{f} {flags}"\nstate:\n  f: 1.0\n  flags: {a: true, b: null}\n',
+  );
 });
 
 afterAll(async () => {
@@ -55,7 +58,11 @@ describe('agentctx CLI', () => {
     const result = await agentctx('check', 'examples/check/welcome.yaml', '--json');
     const report = JSON.parse(result.stdout) as { ok: boolean; templates: { name: string; rendered: string }[] };
     expect(report.ok).toBe(true);
-    expect(report.templates.map((template) => template.name)).toEqual(['reviewer_agent', 'summarizer_agent', 'support_agent']);
+    expect(report.templates.map((template) => template.name)).toEqual([
+      'reviewer_agent',
+      'summarizer_agent',
+      'support_agent',
+    ]);
     expect(report.templates[1]?.rendered).toContain('Decisions: ship templating checks first');
   });
 
@@ -74,23 +81,41 @@ describe('agentctx CLI', () => {
 
   it("renders values with Python's str() when the file asks for it", async () => {
     const result = await agentctx('check', join(dir, 'python.yaml'), '--json');
-    expect((JSON.parse(result.stdout) as { templates: { rendered: string }[] }).templates[0]?.rendered).toBe("1.0 {'a': True, 'b': None}");
+    expect((JSON.parse(result.stdout) as { templates: { rendered: string }[] }).templates[0]?.rendered).toBe(
+      "1.0 {'a': True, 'b': None}",
+    );
   });
 
   it('reports a missing file in one line and exits 2', async () => {
-    expectOneLineError(await agentctx('check', 'nope.yaml'), 2, /^error: Cannot read nope\.yaml: no such file\. Check the path\.$/m);
+    expectOneLineError(
+      await agentctx('check', 'nope.yaml'),
+      2,
+      /^error: Cannot read nope\.yaml: no such file\. Check the path\.$/m,
+    );
   });
 
   it('reports malformed YAML with its line and column', async () => {
-    expectOneLineError(await agentctx('check', join(dir, 'bad.yaml')), 2, /^error: Invalid .*bad\.yaml: line \d+, column \d+: /);
+    expectOneLineError(
+      await agentctx('check', join(dir, 'bad.yaml')),
+      2,
+      /^error: Invalid .*bad\.yaml: line \d+, column \d+: /,
+    );
   });
 
   it('reports fields of the wrong shape by path, with a suggestion for a typo', async () => {
-    expectOneLineError(await agentctx('check', join(dir, 'wrong-shape.yaml')), 2, /stat: unknown field \(did you mean 'state'\?\).*templates: expected a mapping/);
+    expectOneLineError(
+      await agentctx('check', join(dir, 'wrong-shape.yaml')),
+      2,
+      /stat: unknown field \(did you mean 'state'\?\).*templates: expected a mapping/,
+    );
   });
 
   it('reports an unknown option or command in one line and exits 2', async () => {
-    expectOneLineError(await agentctx('check', 'x.yaml', '--nope'), 2, /^error: Unknown option '--nope'\. Run 'agentctx check --help'/);
+    expectOneLineError(
+      await agentctx('check', 'x.yaml', '--nope'),
+      2,
+      /^error: Unknown option '--nope'\. Run 'agentctx check --help'/,
+    );
     expectOneLineError(await agentctx('frobnicate'), 2, /^error: unknown command 'frobnicate'/);
     expectOneLineError(await agentctx('check'), 2, /^error: check needs a file/);
   });

@@ -16,7 +16,10 @@ afterAll(async () => {
 /** Runs the built CLI, reads its first chunk of output, then closes the pipe as `head` does; killed after 20 s. */
 function firstChunkThenClose(args: string[]): Promise<{ code: number | null; stderr: string; first: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repositoryRoot, 'bin', 'agentctx.js'), ...args], { cwd: repositoryRoot, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [join(repositoryRoot, 'bin', 'agentctx.js'), ...args], {
+      cwd: repositoryRoot,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     let stderr = '';
     let first = '';
@@ -39,7 +42,10 @@ describe('a reader that closes the pipe early', () => {
     dirs.push(dir);
     // An instruction of 4 MB, so the request printed is far more than a pipe holds.
     const file = join(dir, 'long.yaml');
-    await writeFile(file, `name: long\nmodel: gemini-2.5-flash\ninstruction: "${'All work and no play. '.repeat(200_000)}"\n`);
+    await writeFile(
+      file,
+      `name: long\nmodel: gemini-2.5-flash\ninstruction: "${'All work and no play. '.repeat(200_000)}"\n`,
+    );
     const result = await firstChunkThenClose(['inspect', file]);
     expect(result.first).toContain("Request for agent 'long'");
     expect(result.stderr).toBe('');

@@ -33,7 +33,9 @@ describe('one agent-file format', () => {
     expect(diff.code).toBe(0);
     const checked = await agentctx('check', 'examples/coordinator.yaml', '--json');
     expect(checked.code).toBe(0);
-    expect((JSON.parse(checked.stdout) as { templates: { name: string }[] }).templates.map((template) => template.name)).toEqual(['coordinator.instruction', 'math_agent.instruction']);
+    expect(
+      (JSON.parse(checked.stdout) as { templates: { name: string }[] }).templates.map((template) => template.name),
+    ).toEqual(['coordinator.instruction', 'math_agent.instruction']);
     const compacted = await agentctx('compact', AGENT, '--dry-run', '--interval', '2', '--overlap', '0', '--json');
     expect(compacted.code).toBe(0);
   });
@@ -42,7 +44,10 @@ describe('one agent-file format', () => {
     const ran = await agentctx('run', CASE, '--model', `scripted:${script}`, '--store', 'memory', '--message', 'hi');
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('[docs_assistant] fine');
-    await writeFile(join(dir, 'greeting-case.yaml'), 'agent:\n  name: greeter\n  instruction: "Greet {user:name}."\nstate:\n  "user:name": Ann\n');
+    await writeFile(
+      join(dir, 'greeting-case.yaml'),
+      'agent:\n  name: greeter\n  instruction: "Greet {user:name}."\nstate:\n  "user:name": Ann\n',
+    );
     const checked = await agentctx('check', join(dir, 'greeting-case.yaml'));
     expect(checked.code).toBe(0);
     expect(checked.stdout).toContain('│ Greet Ann.');
@@ -58,7 +63,9 @@ describe('one agent-file format', () => {
     expect(human.stdout).toContain('context lint: 4 warnings');
     expect(human.stdout).toContain('⚠ desk.instruction "You are desk." [self-introduction]');
     expect(human.stdout).toMatch(/fix: Keep only when to hand over/);
-    const json = JSON.parse((await agentctx('check', join(dir, 'lint.yaml'), '--json')).stdout) as { warnings: { rule: string; agent: string; field: string; text: string; fix: string }[] };
+    const json = JSON.parse((await agentctx('check', join(dir, 'lint.yaml'), '--json')).stdout) as {
+      warnings: { rule: string; agent: string; field: string; text: string; fix: string }[];
+    };
     expect(json.warnings.map((warning) => [warning.rule, warning.agent, warning.field, warning.text])).toEqual([
       ['description-missing', 'desk', 'description', ''],
       ['self-introduction', 'desk', 'instruction', 'You are desk.'],
@@ -70,8 +77,16 @@ describe('one agent-file format', () => {
 
   it('names mistakes inside the agent of a case by their plain path', async () => {
     await writeFile(join(dir, 'bad-case.yaml'), 'agent:\n  name: a\n  tools: [ghost]\n');
-    expectOneLineError(await agentctx('inspect', join(dir, 'bad-case.yaml')), 2, /agent\.tools\[0\]: tool 'ghost' has no implementation here/);
+    expectOneLineError(
+      await agentctx('inspect', join(dir, 'bad-case.yaml')),
+      2,
+      /agent\.tools\[0\]: tool 'ghost' has no implementation here/,
+    );
     await writeFile(join(dir, 'bad-agent.yaml'), 'name: a\ntools: [ghost]\n');
-    expectOneLineError(await agentctx('inspect', join(dir, 'bad-agent.yaml')), 2, /bad-agent\.yaml: tools\[0\]: tool 'ghost' has no implementation here/);
+    expectOneLineError(
+      await agentctx('inspect', join(dir, 'bad-agent.yaml')),
+      2,
+      /bad-agent\.yaml: tools\[0\]: tool 'ghost' has no implementation here/,
+    );
   });
 });

@@ -21,14 +21,35 @@ async function recorded(apps: readonly string[]): Promise<{ dir: string; db: str
   const store = createSqliteSessionStore({ path: db });
   for (const appName of apps) {
     await store.createSession({ appName, userId: 'user', sessionId: 's1' });
-    const request = { system: 'S', tools: [], messages: [{ role: 'user' as const, content: [{ text: 'hi' }] }], config: {} };
-    await store.recordModelCall({ appName, userId: 'user', sessionId: 's1', call: { invocationId: 'i', agent: appName, timestamp: 1, request, provenance: { system: [], tools: [], messages: [[]] }, editedByCallback: false, status: 'answered' } });
+    const request = {
+      system: 'S',
+      tools: [],
+      messages: [{ role: 'user' as const, content: [{ text: 'hi' }] }],
+      config: {},
+    };
+    await store.recordModelCall({
+      appName,
+      userId: 'user',
+      sessionId: 's1',
+      call: {
+        invocationId: 'i',
+        agent: appName,
+        timestamp: 1,
+        request,
+        provenance: { system: [], tools: [], messages: [[]] },
+        editedByCallback: false,
+        status: 'answered',
+      },
+    });
   }
   await store.close();
   const marker = join(dir, 'imported');
   const module = join(dir, 'agent.mjs');
   // Importing it leaves a mark: what a module that runs turns at top level would do, in small.
-  await writeFile(module, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'ran');\nexport const agent = { name: 'helper', kind: 'llm', subAgents: [] };\n`);
+  await writeFile(
+    module,
+    `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'ran');\nexport const agent = { name: 'helper', kind: 'llm', subAgents: [] };\n`,
+  );
   return { dir, db, module, marker };
 }
 
@@ -45,9 +66,15 @@ describe('reading a session recorded by a module', () => {
   it('asks for --app when the session is in several apps, and says when it is in none', async () => {
     const { db, module, marker } = await recorded(['helper', 'other']);
     const several = await agentctx('inspect', module, '--session', 's1', '--store', db);
-    expect([several.code, several.stderr.trim()]).toEqual([2, 'error: Session s1 of user user is in several apps: helper, other. Pass --app to say which.']);
+    expect([several.code, several.stderr.trim()]).toEqual([
+      2,
+      'error: Session s1 of user user is in several apps: helper, other. Pass --app to say which.',
+    ]);
     const none = await agentctx('inspect', module, '--session', 'nope', '--store', db);
-    expect([none.code, none.stderr.trim()]).toEqual([2, 'error: Session nope of user user is in no app of the store. Check --session, --user and --store, or pass --app.']);
+    expect([none.code, none.stderr.trim()]).toEqual([
+      2,
+      'error: Session nope of user user is in no app of the store. Check --session, --user and --store, or pass --app.',
+    ]);
     expect((await agentctx('inspect', module, '--session', 's1', '--store', db, '--app', 'other')).code).toBe(0);
     expect(existsSync(marker)).toBe(false);
   });

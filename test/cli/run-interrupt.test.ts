@@ -32,10 +32,26 @@ afterAll(async () => {
 
 async function runUntilSent(store: string, session: string) {
   const before = server.received.length;
-  const child = spawnAgentctx(['run', agentFile, '--model', `openai-compatible:local@${server.url}/v1`, '--store', store, '--session', session, '--message', 'Are you there?'], { OPENAI_COMPATIBLE_API_KEY: '' });
+  const child = spawnAgentctx(
+    [
+      'run',
+      agentFile,
+      '--model',
+      `openai-compatible:local@${server.url}/v1`,
+      '--store',
+      store,
+      '--session',
+      session,
+      '--message',
+      'Are you there?',
+    ],
+    { OPENAI_COMPATIBLE_API_KEY: '' },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   while (server.received.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
   return { child, exited, stderr: () => stderr };
 }
@@ -50,7 +66,9 @@ describe('agentctx run interrupted during a model call', () => {
     const lines = stderr().trim().split('\n');
     expect(lines[0]).toMatch(/^session sig1 /);
     expect(lines.slice(1)).toHaveLength(1);
-    expect(lines[1]).toMatch(/^Interrupted: call 1 of session sig1 was recorded as aborted; see it with agentctx inspect .* --session sig1 --call 1$/);
+    expect(lines[1]).toMatch(
+      /^Interrupted: call 1 of session sig1 was recorded as aborted; see it with agentctx inspect .* --session sig1 --call 1$/,
+    );
 
     const list = await agentctx('inspect', agentFile, '--session', 'sig1', '--store', store, '--json');
     expect(JSON.parse(list.stdout)).toMatchObject([{ index: 1, agent: 'helper', status: 'aborted' }]);
@@ -59,7 +77,18 @@ describe('agentctx run interrupted during a model call', () => {
     expect(call.stdout).toContain('Answer briefly.');
     expect(call.stdout).toContain('Are you there?');
     expect(call.stdout).toMatch(/ANSWER · aborted/);
-    const wire = await agentctx('inspect', agentFile, '--session', 'sig1', '--store', store, '--call', '1', '--wire', '--json');
+    const wire = await agentctx(
+      'inspect',
+      agentFile,
+      '--session',
+      'sig1',
+      '--store',
+      store,
+      '--call',
+      '1',
+      '--wire',
+      '--json',
+    );
     expect(JSON.parse(wire.stdout)).toEqual(server.received.at(-1)?.body);
   });
 

@@ -20,7 +20,11 @@ afterAll(async () => {
 
 /** Starts `agentctx serve` from the built bin, and resolves once it printed its URL. */
 function serve(args: string[], env: Record<string, string>) {
-  const server = spawnListening(['serve', ...args, '--port', '0'], env, /^listening on (http:\/\/127\.0\.0\.1:\d+) \(app waiter\)\n$/);
+  const server = spawnListening(
+    ['serve', ...args, '--port', '0'],
+    env,
+    /^listening on (http:\/\/127\.0\.0\.1:\d+) \(app waiter\)\n$/,
+  );
   children.push(server.child);
   return server;
 }
@@ -29,10 +33,13 @@ describe('agentctx serve', () => {
   it('serves over HTTP with a token, and on SIGTERM refuses new requests, finishes the running turn and exits 0', async () => {
     const store = join(dir, 'agentctx.db');
     const release = join(dir, 'release');
-    const server = serve(['test/fixtures/waiting-agent.mjs', '--model', 'scripted:test/fixtures/waiting-script.yaml', '--store', store], {
-      AGENTCTX_TOKEN: 'tok',
-      AGENTCTX_TEST_RELEASE: release,
-    });
+    const server = serve(
+      ['test/fixtures/waiting-agent.mjs', '--model', 'scripted:test/fixtures/waiting-script.yaml', '--store', store],
+      {
+        AGENTCTX_TOKEN: 'tok',
+        AGENTCTX_TEST_RELEASE: release,
+      },
+    );
     const url = await server.url;
     const client = api(url, { authorization: 'Bearer tok' });
     expect((await api(url).get('/healthz')).status).toBe(401);
@@ -42,7 +49,10 @@ describe('agentctx serve', () => {
 
     const stream = sseReader(await client.run(`${sessions}/s`, { message: 'go' }));
     expect((await stream.next())?.data).toMatchObject({ author: 'user' });
-    expect((await stream.next())?.data).toMatchObject({ author: 'waiter', content: { parts: [{ functionCall: { name: 'wait' } }] } });
+    expect((await stream.next())?.data).toMatchObject({
+      author: 'waiter',
+      content: { parts: [{ functionCall: { name: 'wait' } }] },
+    });
 
     server.child.kill('SIGTERM');
     await expect.poll(async () => (await client.get('/healthz')).status, { timeout: 5000 }).toBe(503);
@@ -51,19 +61,42 @@ describe('agentctx serve', () => {
     await writeFile(release, '');
     const rest = await stream.rest();
     expect(rest.map((frame) => frame.event)).toEqual(['event', 'event', 'done']);
-    expect(rest[0]?.data).toMatchObject({ content: { parts: [{ functionResponse: { name: 'wait', response: { released: true } } }] } });
+    expect(rest[0]?.data).toMatchObject({
+      content: { parts: [{ functionResponse: { name: 'wait', response: { released: true } } }] },
+    });
     expect(rest[1]?.data).toMatchObject({ author: 'waiter', content: { parts: [{ text: 'finished' }] } });
     expect(await server.exited).toBe(0);
     expect(server.output().stderr).toBe('SIGTERM: shutting down, waiting for 1 request in flight\n');
 
-    const calls = await agentctx('inspect', '--app', 'waiter', '--session', 's', '--user', 'u', '--store', store, '--json');
+    const calls = await agentctx(
+      'inspect',
+      '--app',
+      'waiter',
+      '--session',
+      's',
+      '--user',
+      'u',
+      '--store',
+      store,
+      '--json',
+    );
     expect((JSON.parse(calls.stdout) as unknown[]).length).toBe(2);
   });
 
   it('refuses to listen beyond loopback without a token, and explains its options', async () => {
-    const open = await agentctxWith({ AGENTCTX_TOKEN: '' }, 'serve', 'examples/draft-and-review/pipeline.yaml', '--host', '0.0.0.0');
+    const open = await agentctxWith(
+      { AGENTCTX_TOKEN: '' },
+      'serve',
+      'examples/draft-and-review/pipeline.yaml',
+      '--host',
+      '0.0.0.0',
+    );
     expectOneLineError(open, 2, /--host 0\.0\.0\.0 reaches beyond this machine, so the server needs a token/);
-    expectOneLineError(await agentctx('serve', 'examples/draft-and-review/pipeline.yaml', '--port', 'http'), 2, /--port must be a whole number from 0 to 65535, got 'http'/);
+    expectOneLineError(
+      await agentctx('serve', 'examples/draft-and-review/pipeline.yaml', '--port', 'http'),
+      2,
+      /--port must be a whole number from 0 to 65535, got 'http'/,
+    );
     expectOneLineError(await agentctx('serve'), 2, /serve needs an agent file or module/);
     const help = await agentctx('serve', '--help');
     expect(help.code).toBe(0);

@@ -20,17 +20,32 @@ describe('agentctx web', () => {
   });
 
   it('refuses bad input with one line and exit 2', async () => {
-    expectOneLineError(await agentctx('web', '--store', join(fixture.dir, 'missing.db')), 2, /There is no store at .*missing\.db/);
+    expectOneLineError(
+      await agentctx('web', '--store', join(fixture.dir, 'missing.db')),
+      2,
+      /There is no store at .*missing\.db/,
+    );
     expectOneLineError(await agentctx('web', '--store', 'memory'), 2, /--store memory starts empty/);
-    expectOneLineError(await agentctx('web', '--store', fixture.path, '--port', 'x'), 2, /--port must be a whole number/);
+    expectOneLineError(
+      await agentctx('web', '--store', fixture.path, '--port', 'x'),
+      2,
+      /--port must be a whole number/,
+    );
     expectOneLineError(await agentctx('web', '--store', fixture.path, '--host', '0.0.0.0'), 2, /needs a token/);
-    expectOneLineError(await agentctxWith({ AGENTCTX_TOKEN: '' }, 'web', '--store', fixture.path, '--token', ' '), 2, /--token is empty/);
+    expectOneLineError(
+      await agentctxWith({ AGENTCTX_TOKEN: '' }, 'web', '--store', fixture.path, '--token', ' '),
+      2,
+      /--token is empty/,
+    );
     expectOneLineError(await agentctx('web', 'agent.yaml'), 2, /web takes no file/);
     expectOneLineError(await agentctx('web', '--nope'), 2, /Unknown option '--nope'/);
   });
 
   it('serves the store it is given on a free port, with the apps named, and stops on SIGTERM', async () => {
-    const child = spawnAgentctx(['web', '--store', fixture.path, '--port', '0', '--app', 'report_analyst', '--app', 'notes_app'], { AGENTCTX_TOKEN: '' });
+    const child = spawnAgentctx(
+      ['web', '--store', fixture.path, '--port', '0', '--app', 'report_analyst', '--app', 'notes_app'],
+      { AGENTCTX_TOKEN: '' },
+    );
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -39,14 +54,19 @@ describe('agentctx web', () => {
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => {
           stdout += chunk.toString();
-          const match = /^inspector on (http:\/\/127\.0\.0\.1:\d+\/) \(store sqlite, apps report_analyst, notes_app\)\n$/.exec(stdout);
+          const match =
+            /^inspector on (http:\/\/127\.0\.0\.1:\d+\/) \(store sqlite, apps report_analyst, notes_app\)\n$/.exec(
+              stdout,
+            );
           if (match?.[1] !== undefined) resolve(match[1]);
         });
         void exited.then((code) => reject(new Error(`agentctx web exited with ${String(code)}: ${stderr}`)));
       });
       const info = (await (await fetch(`${url}api/info`)).json()) as { apps: string[]; tokenRequired: boolean };
       expect(info).toMatchObject({ apps: ['report_analyst', 'notes_app'], tokenRequired: false });
-      const sessions = (await (await fetch(`${url}api/apps/report_analyst/sessions`)).json()) as { sessions: { id: string }[] };
+      const sessions = (await (await fetch(`${url}api/apps/report_analyst/sessions`)).json()) as {
+        sessions: { id: string }[];
+      };
       expect(sessions.sessions.map((session) => session.id)).toEqual(['report-analyst-paged']);
       const page = await fetch(url);
       expect(await page.text()).toContain('<script type="module" src="/assets/app.js"></script>');

@@ -24,15 +24,26 @@ describe('contents vectors (ADK Python)', async () => {
 
   for (const vector of vectors) {
     it(vector.name, async () => {
-      const input = vector.input as { agent?: Raw; branch?: string | null; events?: Raw[]; cases?: [string, string, string | null, boolean][] };
+      const input = vector.input as {
+        agent?: Raw;
+        branch?: string | null;
+        events?: Raw[];
+        cases?: [string, string, string | null, boolean][];
+      };
       if (input.cases !== undefined) {
         for (const [agentName, author, liveSessionId, expected] of input.cases) {
-          expect(isOtherAgentReply(agentName, author, liveSessionId ?? undefined), `${agentName} / ${author} / ${liveSessionId}`).toBe(expected);
+          expect(
+            isOtherAgentReply(agentName, author, liveSessionId ?? undefined),
+            `${agentName} / ${author} / ${liveSessionId}`,
+          ).toBe(expected);
         }
         return;
       }
       const raw = input.agent as Raw;
-      const agent = llmAgent({ name: raw['name'] as string, includeContents: (raw['include_contents'] as 'default' | 'none' | undefined) ?? 'default' });
+      const agent = llmAgent({
+        name: raw['name'] as string,
+        includeContents: (raw['include_contents'] as 'default' | 'none' | undefined) ?? 'default',
+      });
       const run = assembleRequest({
         agents: agent,
         events: eventsFromAdk(input.events ?? []),
@@ -42,7 +53,10 @@ describe('contents vectors (ADK Python)', async () => {
         profile: 'adk',
         pipeline: [contentsProcessor],
       });
-      const expected = vector.expected as Raw[] | { error: { message: string } } | { count: number; 'contents[1]': Raw };
+      const expected = vector.expected as
+        | Raw[]
+        | { error: { message: string } }
+        | { count: number; 'contents[1]': Raw };
       if ('error' in expected) {
         const error = await run.then(
           () => undefined,
@@ -50,7 +64,9 @@ describe('contents vectors (ADK Python)', async () => {
         );
         expect(error).toBeInstanceOf(ProcessorError);
         expect(((error as ProcessorError).cause as AgentctxError).message).toBe(expected.error.message);
-        expect((error as ProcessorError).message).toMatch(/^Processor 'contents' failed for agent 'test_agent': No function call event found/);
+        expect((error as ProcessorError).message).toMatch(
+          /^Processor 'contents' failed for agent 'test_agent': No function call event found/,
+        );
         return;
       }
       const { request } = await run;
@@ -106,7 +122,9 @@ describe('model_request_finalize vectors (ADK Python)', async () => {
         // Gemini's API takes no display names; agentctx sets no labels, which is what ADK leaves after removing its own.
         const part = { inlineData: { mimeType: 'image/png', data: 'AA==', displayName: 'pic.png' } };
         const messages = [{ role: 'user' as const, content: [part] }];
-        expect(toGeminiContents(messages)).toEqual([{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'AA==' } }] }]);
+        expect(toGeminiContents(messages)).toEqual([
+          { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'AA==' } }] },
+        ]);
         expect(messages[0]?.content[0]).toBe(part);
         const { request } = await assembleRequest({ agents: llmAgent({ name: 'root' }) });
         expect(request.config).not.toHaveProperty('labels');
@@ -122,7 +140,10 @@ describe('model_request_finalize vectors (ADK Python)', async () => {
           }),
         }),
       };
-      const { request } = await assembleRequest({ agents: llmAgent({ name: 'root' }), pipeline: [seed, finalizeProcessor] });
+      const { request } = await assembleRequest({
+        agents: llmAgent({ name: 'root' }),
+        pipeline: [seed, finalizeProcessor],
+      });
       expect(request.messages).toEqual((vector.expected as { contents: Raw[] }).contents.map(messageFromAdk));
     });
   }

@@ -4,7 +4,16 @@ import { stringifyYaml } from './yaml.js';
 // docs/agent-file.md, rendered from the published schemas: every field of an agent file and a case file, its type,
 // what it does and an example. `npm run schema:write` writes it; test/docs/schemas.test.ts fails when it is stale.
 
-type Schema = JsonSchema & { properties?: Record<string, Schema>; description?: string; examples?: unknown[]; enum?: unknown[]; type?: string; anyOf?: Schema[]; items?: Schema; $ref?: string };
+type Schema = JsonSchema & {
+  properties?: Record<string, Schema>;
+  description?: string;
+  examples?: unknown[];
+  enum?: unknown[];
+  type?: string;
+  anyOf?: Schema[];
+  items?: Schema;
+  $ref?: string;
+};
 
 export function renderAgentFileDoc(agentSchema: JsonSchema, caseSchema: JsonSchema): string {
   const agent = ((agentSchema as { $defs: Record<string, Schema> }).$defs['agent'] ?? {}) as Schema;
@@ -55,7 +64,7 @@ export function renderAgentFileDoc(agentSchema: JsonSchema, caseSchema: JsonSche
 // The camelCase fields only: a snake_case spelling is described as the field it stands for.
 function fieldRows(fields: Record<string, Schema>): string[] {
   return Object.entries(fields)
-    .filter(([, schema]) => !String(schema.description ?? '').startsWith('ADK\'s spelling of'))
+    .filter(([, schema]) => !String(schema.description ?? '').startsWith("ADK's spelling of"))
     .map(([name, schema]) => `| \`${name}\` | ${typeOf(schema)} | ${cell(schema.description ?? '')} |`);
 }
 
@@ -64,7 +73,7 @@ function examplesOf(fields: Record<string, Schema>): string[] {
   for (const [name, schema] of Object.entries(fields)) {
     // A field without an example of its own shows a value it takes: an enum's last, or true for a flag.
     const example = schema.examples?.[0] ?? schema.enum?.at(-1) ?? (schema.type === 'boolean' ? true : undefined);
-    if (example === undefined || String(schema.description ?? '').startsWith('ADK\'s spelling of')) continue;
+    if (example === undefined || String(schema.description ?? '').startsWith("ADK's spelling of")) continue;
     lines.push(`\`${name}\`:`, '', '```yaml', stringifyYaml({ [name]: example }).trimEnd(), '```', '');
   }
   return lines;
@@ -75,7 +84,10 @@ function typeOf(schema: Schema): string {
   if (schema.$ref !== undefined) return schema.$ref.replace('#/$defs/', '');
   if (schema.anyOf !== undefined) return schema.anyOf.map(typeOf).join(' or ');
   if (schema.type === 'array') return `list of ${schema.items === undefined ? 'values' : typeOf(schema.items)}`;
-  if (schema.type === 'object' && schema.properties !== undefined) return `mapping: ${Object.keys(schema.properties).filter((key) => !key.includes('_')).join(', ')}`;
+  if (schema.type === 'object' && schema.properties !== undefined)
+    return `mapping: ${Object.keys(schema.properties)
+      .filter((key) => !key.includes('_'))
+      .join(', ')}`;
   return schema.type ?? 'any';
 }
 

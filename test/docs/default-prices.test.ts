@@ -17,7 +17,11 @@ describe('the built-in price table', () => {
       expect(model.input, `${model.model} input`).toBeGreaterThan(0);
       expect(model.output, `${model.model} output`).toBeGreaterThan(0);
     }
-    for (const provider of ['anthropic', 'openai', 'google']) expect(table.models.some((model) => model.provider === provider), provider).toBe(true);
+    for (const provider of ['anthropic', 'openai', 'google'])
+      expect(
+        table.models.some((model) => model.provider === provider),
+        provider,
+      ).toBe(true);
   });
 
   it('ships the schema the table names', () => {

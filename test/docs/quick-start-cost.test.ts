@@ -36,18 +36,33 @@ describe('the Quick start', () => {
     dirs.push(dir);
     const loader = pathToFileURL(join(repositoryRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
     const started = await run(['--import', loader, join(repositoryRoot, 'examples', 'report-analyst', 'main.ts')], dir);
-    expect({ code: started.code, stderr: started.stderr.split('\n').filter((line) => !line.startsWith('analysing')).join('') }).toEqual({ code: 0, stderr: '' });
+    expect({
+      code: started.code,
+      stderr: started.stderr
+        .split('\n')
+        .filter((line) => !line.startsWith('analysing'))
+        .join(''),
+    }).toEqual({ code: 0, stderr: '' });
     const printed = /naive \$(\d+\.\d{3}) .*paged \$(\d+\.\d{3})/.exec(started.stdout);
     expect(printed, started.stdout).not.toBeNull();
     const bin = join(repositoryRoot, 'bin', 'agentctx.js');
-    for (const [mode, usd] of [['naive', printed?.[1]], ['paged', printed?.[2]]] as const) {
-      const cost = await run([bin, 'cost', '--app', 'report_analyst', '--user', 'analyst', '--session', `report-analyst-${mode}`, '--json'], dir);
+    for (const [mode, usd] of [
+      ['naive', printed?.[1]],
+      ['paged', printed?.[2]],
+    ] as const) {
+      const cost = await run(
+        [bin, 'cost', '--app', 'report_analyst', '--user', 'analyst', '--session', `report-analyst-${mode}`, '--json'],
+        dir,
+      );
       expect({ code: cost.code, stderr: cost.stderr }).toEqual({ code: 0, stderr: '' });
       const report = JSON.parse(cost.stdout) as { total: { usd?: number; unpricedCalls: number; calls: number } };
       expect(report.total.unpricedCalls).toBe(0);
       expect(report.total.usd?.toFixed(3)).toBe(usd);
       // And the table a person reads says the same.
-      const table = await run([bin, 'cost', '--app', 'report_analyst', '--user', 'analyst', '--session', `report-analyst-${mode}`], dir);
+      const table = await run(
+        [bin, 'cost', '--app', 'report_analyst', '--user', 'analyst', '--session', `report-analyst-${mode}`],
+        dir,
+      );
       expect(table.stdout).toContain(`$${report.total.usd?.toFixed(4)}`);
     }
     expect(printed?.[2]).toBe('0.540');

@@ -65,7 +65,8 @@ export function shellWords(text: string): string[] {
       i = end;
     } else if (char === '"') {
       let value = '';
-      for (i += 1; i < text.length && text[i] !== '"'; i++) value += text[i] === '\\' && /["\\$`]/.test(text[i + 1] ?? '') ? (text[++i] as string) : text[i];
+      for (i += 1; i < text.length && text[i] !== '"'; i++)
+        value += text[i] === '\\' && /["\\$`]/.test(text[i + 1] ?? '') ? (text[++i] as string) : text[i];
       if (i >= text.length) throw new Error(`unclosed " in: ${text}`);
       word = (word ?? '') + value;
     } else if (char === '\\') {

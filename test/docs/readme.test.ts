@@ -33,7 +33,14 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentctx-readme-'));
   await symlink(join(repositoryRoot, 'examples'), join(dir, 'examples'));
   openai = await startFakeServer(() => ({
-    json: { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4.1-mini', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'A fine draft.' } }], usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 } },
+    json: {
+      id: 'c',
+      object: 'chat.completion',
+      created: 1,
+      model: 'gpt-4.1-mini',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'A fine draft.' } }],
+      usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 },
+    },
   }));
 });
 
@@ -45,7 +52,12 @@ afterAll(async () => {
 
 type Output = { code: number | null; stdout: string; stderr: string };
 
-function start(program: string, args: string[], cwd: string, env: Record<string, string>): { child: ChildProcessWithoutNullStreams; output: () => Output; done: Promise<Output> } {
+function start(
+  program: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): { child: ChildProcessWithoutNullStreams; output: () => Output; done: Promise<Output> } {
   const child = spawn(program, args, { cwd, env: { ...process.env, NO_COLOR: '1', ...exported, ...env } });
   children.push(child);
   let stdout = '';
@@ -68,7 +80,10 @@ function localized(words: string[]): string[] {
 async function runAgentctx(command: ReadmeCommand): Promise<Output> {
   const long = command.words[2] === 'serve' || command.words[2] === 'web';
   // A server the README starts on its default port gets a free one here, so the test never collides.
-  const args = localized([...command.words.slice(2), ...(long && !command.words.includes('--port') ? ['--port', '0'] : [])]);
+  const args = localized([
+    ...command.words.slice(2),
+    ...(long && !command.words.includes('--port') ? ['--port', '0'] : []),
+  ]);
   const started = start(process.execPath, [bin, ...args], dir, command.env);
   if (!long) return started.done;
   const ready = args[0] === 'serve' ? /listening on (http:\/\/[^\s]+)/ : /inspector on (http:\/\/[^\s]+)/;
@@ -78,14 +93,20 @@ async function runAgentctx(command: ReadmeCommand): Promise<Output> {
   const token = command.env['AGENTCTX_TOKEN'];
   // Each protocol's simplest route: agentctx's /healthz, ADK's /list-apps.
   const probe = args.includes('adk') ? '/list-apps' : '/healthz';
-  const page = await fetch(args[0] === 'serve' ? `${url}${probe}` : url, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } });
+  const page = await fetch(
+    args[0] === 'serve' ? `${url}${probe}` : url,
+    token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } },
+  );
   expect(page.status).toBe(200);
   // The test database outlives one run of this file: the sessions the README creates start from nothing, as in a new database.
   if (args[0] === 'serve') {
     for (const created of commands.filter((each) => each.words[0] === 'curl' && each.text.includes('"sessionId"'))) {
       const path = created.words.find((word) => word.startsWith('http://host:8080'))?.slice('http://host:8080'.length);
       const body = JSON.parse(created.words[created.words.indexOf('-d') + 1] ?? '{}') as { sessionId?: string };
-      await fetch(`${url}${path}/${body.sessionId}`, { method: 'DELETE', headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+      await fetch(`${url}${path}/${body.sessionId}`, {
+        method: 'DELETE',
+        headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+      });
     }
   }
   return { ...started.output(), code: 0 };
@@ -109,7 +130,11 @@ async function runCurl(command: ReadmeCommand): Promise<Output> {
     else url = word;
   }
   for (const [written, actual] of servers) if (url.startsWith(written)) url = actual + url.slice(written.length);
-  const response = await fetch(url, { method: method ?? (body === undefined ? 'GET' : 'POST'), headers, ...(body === undefined ? {} : { body }) });
+  const response = await fetch(url, {
+    method: method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
   const text = await response.text();
   return { code: response.ok ? 0 : 22, stdout: text, stderr: response.ok ? '' : `HTTP ${response.status}` };
 }
@@ -122,34 +147,52 @@ async function runNpm(command: ReadmeCommand): Promise<Output> {
 // A command's exit status, as the README means it: diff exits 1 when requests differ, --find 1 when nothing is found.
 function expectedCode(command: ReadmeCommand): number {
   const words = command.words;
-  if (words[1] === 'agentctx' && words[2] === 'diff') return command.output.some((line) => line.includes('the requests are identical')) ? 0 : 1;
+  if (words[1] === 'agentctx' && words[2] === 'diff')
+    return command.output.some((line) => line.includes('the requests are identical')) ? 0 : 1;
   if (words.includes('--find') && command.output.some((line) => line.startsWith('not found:'))) return 1;
   return 0;
 }
 
 describe('README', () => {
   it('has exactly two Quick start commands: one installs and runs, one tests', () => {
-    const quick = README.slice(README.indexOf('## Quick start'), README.indexOf('\n## ', README.indexOf('## Quick start') + 3));
+    const quick = README.slice(
+      README.indexOf('## Quick start'),
+      README.indexOf('\n## ', README.indexOf('## Quick start') + 3),
+    );
     expect(readmeCommands(quick).map((command) => command.text)).toEqual(['npm install && npm start', 'npm test']);
-    const scripts = (JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
     expect(scripts['start']).toBeDefined();
     expect(scripts['test']).toBeDefined();
   });
 
   it('names only npm scripts that exist, and so does the benchmarks page', () => {
-    const scripts = (JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
     const text = README + readFileSync(join(repositoryRoot, 'docs', 'benchmarks.md'), 'utf8');
     // `npm run -s bench:<name>` names a family; the table below it names each one.
-    const named = [...text.matchAll(/npm run(?: -s)? ([\w:]+)/g)].map((match) => match[1] as string).filter((name) => !name.endsWith(':'));
+    const named = [...text.matchAll(/npm run(?: -s)? ([\w:]+)/g)]
+      .map((match) => match[1] as string)
+      .filter((name) => !name.endsWith(':'));
     expect(named.length).toBeGreaterThan(3);
     for (const name of named) expect(scripts, `npm run ${name}`).toHaveProperty([name]);
   });
 
   it('splits words as a shell does', () => {
-    expect(shellWords(`curl -H 'a: b' -d '{"x": "y z"}' "q\\"r" s\\ t`)).toEqual(['curl', '-H', 'a: b', '-d', '{"x": "y z"}', 'q"r', 's t']);
+    expect(shellWords(`curl -H 'a: b' -d '{"x": "y z"}' "q\\"r" s\\ t`)).toEqual([
+      'curl',
+      '-H',
+      'a: b',
+      '-d',
+      '{"x": "y z"}',
+      'q"r',
+      's t',
+    ]);
   });
 
-  it("runs the first program as written, twice (each run its own session), and its printed command shows the request the README shows", async () => {
+  it('runs the first program as written, twice (each run its own session), and its printed command shows the request the README shows', async () => {
     // Inside the package, so `import … from 'agentctx'` finds it as a user's install would; run from the fresh folder.
     const file = join(repositoryRoot, 'test-results', `readme-program-${process.pid}.ts`);
     await mkdir(dirname(file), { recursive: true });
@@ -166,7 +209,8 @@ describe('README', () => {
         const shown = await start(process.execPath, [bin, ...args], dir, {}).done;
         expect({ code: shown.code, stderr: shown.stderr }).toEqual({ code: 0, stderr: '' });
         const printed = shown.stdout.split('\n').map((line) => line.trimEnd());
-        for (const line of readmeInspectLines()) expect(printed, `the README shows "${line}"`).toContain(line.trimEnd());
+        for (const line of readmeInspectLines())
+          expect(printed, `the README shows "${line}"`).toContain(line.trimEnd());
       }
       expect(sessions.size).toBe(2);
     } finally {
@@ -176,33 +220,49 @@ describe('README', () => {
 
   // `npm install agentctx zod` is proven by test/package/packed-install.test.ts, which installs the packed package
   // into an empty project (from npm's cache) and runs the program there; it is not run in the clone.
-  const runnable = commands.filter((command) => !(command.text === 'npm install && npm start' || command.text === 'npm test' || command.text === 'npm install agentctx zod'));
+  const runnable = commands.filter(
+    (command) =>
+      !(
+        command.text === 'npm install && npm start' ||
+        command.text === 'npm test' ||
+        command.text === 'npm install agentctx zod'
+      ),
+  );
   // A curl to the README's server needs what the server started before it needed.
   let serverNeedsPostgres = false;
   for (const command of runnable) {
     if (command.words[2] === 'serve') serverNeedsPostgres = command.words.includes(README_POSTGRES);
-    const needsPostgres = command.words.includes(README_POSTGRES) || (serverNeedsPostgres && command.words.some((word) => word.startsWith('http://host:8080')));
-    it.skipIf(needsPostgres && POSTGRES === undefined)(`line ${command.line}: ${command.text}`, { timeout: 120_000 }, async () => {
-      const [program] = command.words;
-      if (program === 'export') {
-        const [name, ...value] = (command.words[1] as string).split('=');
-        // `…` stands for the reader's own key; a key must be header-safe text.
-        exported[name as string] = value.join('=').replace('…', 'sk-readme-test');
-        // The provider the README points at is a local server that speaks its protocol.
-        if (name === 'OPENAI_API_KEY') exported['OPENAI_BASE_URL'] = `${openai.url}/v1`;
-        return;
-      }
-      let result: Output;
-      if (program === 'npx' && command.words[1] === 'agentctx') result = await runAgentctx(command);
-      else if (program === 'curl') result = await runCurl(command);
-      else if (program === 'npm') result = await runNpm(command);
-      else throw new Error(`the README test does not know how to run '${program}' (line ${command.line}); teach it`);
-      expect({ code: result.code, stderr: result.code === expectedCode(command) ? '' : result.stderr }).toEqual({ code: expectedCode(command), stderr: '' });
-      const printed = `${result.stdout}\n${result.stderr}`.split('\n').map((line) => line.trimEnd());
-      for (const line of command.output) {
-        if (line.trim() === '' || line.includes('…')) continue;
-        expect(printed, `README line ${command.line} shows "${line}"`).toContain(line.trimEnd());
-      }
-    });
+    const needsPostgres =
+      command.words.includes(README_POSTGRES) ||
+      (serverNeedsPostgres && command.words.some((word) => word.startsWith('http://host:8080')));
+    it.skipIf(needsPostgres && POSTGRES === undefined)(
+      `line ${command.line}: ${command.text}`,
+      { timeout: 120_000 },
+      async () => {
+        const [program] = command.words;
+        if (program === 'export') {
+          const [name, ...value] = (command.words[1] as string).split('=');
+          // `…` stands for the reader's own key; a key must be header-safe text.
+          exported[name as string] = value.join('=').replace('…', 'sk-readme-test');
+          // The provider the README points at is a local server that speaks its protocol.
+          if (name === 'OPENAI_API_KEY') exported['OPENAI_BASE_URL'] = `${openai.url}/v1`;
+          return;
+        }
+        let result: Output;
+        if (program === 'npx' && command.words[1] === 'agentctx') result = await runAgentctx(command);
+        else if (program === 'curl') result = await runCurl(command);
+        else if (program === 'npm') result = await runNpm(command);
+        else throw new Error(`the README test does not know how to run '${program}' (line ${command.line}); teach it`);
+        expect({ code: result.code, stderr: result.code === expectedCode(command) ? '' : result.stderr }).toEqual({
+          code: expectedCode(command),
+          stderr: '',
+        });
+        const printed = `${result.stdout}\n${result.stderr}`.split('\n').map((line) => line.trimEnd());
+        for (const line of command.output) {
+          if (line.trim() === '' || line.includes('…')) continue;
+          expect(printed, `README line ${command.line} shows "${line}"`).toContain(line.trimEnd());
+        }
+      },
+    );
   }
 });

@@ -58,41 +58,80 @@ describe('agent-file and case-file schemas', () => {
       const name = relative(repositoryRoot, file);
       if (isAgentDocument(value)) {
         expect(validateAgent(value), `${name}: ${ajv.errorsText(validateAgent.errors)}`).toBe(true);
-        expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=(\.\.\/)+assets\/schema\/agent-file\.schema\.json$/);
+        expect(text.split('\n')[0]).toMatch(
+          /^# yaml-language-server: \$schema=(\.\.\/)+assets\/schema\/agent-file\.schema\.json$/,
+        );
       } else if (isCaseDocument(value)) {
         expect(validateCase(value), `${name}: ${ajv.errorsText(validateCase.errors)}`).toBe(true);
-        expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=(\.\.\/)+assets\/schema\/case-file\.schema\.json$/);
+        expect(text.split('\n')[0]).toMatch(
+          /^# yaml-language-server: \$schema=(\.\.\/)+assets\/schema\/case-file\.schema\.json$/,
+        );
       } else continue;
       checked.push(name);
     }
-    expect(checked).toEqual(expect.arrayContaining(['examples/draft-and-review/pipeline.yaml', 'examples/docs-check/agent.yaml', 'examples/coordinator.yaml', 'examples/compaction/long-chat.yaml']));
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        'examples/draft-and-review/pipeline.yaml',
+        'examples/docs-check/agent.yaml',
+        'examples/coordinator.yaml',
+        'examples/compaction/long-chat.yaml',
+      ]),
+    );
   });
 
   it('accept every scripted-model script the examples and tests use, as the parser does, and refuse what it refuses', () => {
-    const scripts = [join(repositoryRoot, 'examples/draft-and-review/script.yaml'), ...readdirSync(join(repositoryRoot, 'test/fixtures')).filter((name) => name.endsWith('-script.yaml')).map((name) => join(repositoryRoot, 'test/fixtures', name))];
+    const scripts = [
+      join(repositoryRoot, 'examples/draft-and-review/script.yaml'),
+      ...readdirSync(join(repositoryRoot, 'test/fixtures'))
+        .filter((name) => name.endsWith('-script.yaml'))
+        .map((name) => join(repositoryRoot, 'test/fixtures', name)),
+    ];
     expect(scripts.length).toBeGreaterThan(2);
     for (const file of scripts) {
       const value: unknown = parse(readFileSync(file, 'utf8'));
-      expect(validateScript(value), `${relative(repositoryRoot, file)}: ${ajv.errorsText(validateScript.errors)}`).toBe(true);
+      expect(validateScript(value), `${relative(repositoryRoot, file)}: ${ajv.errorsText(validateScript.errors)}`).toBe(
+        true,
+      );
       expect(() => parseScript(value, file)).not.toThrow();
     }
-    expect(readFileSync(scripts[0] as string, 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../../assets/schema/script.schema.json');
+    expect(readFileSync(scripts[0] as string, 'utf8').split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=../../assets/schema/script.schema.json',
+    );
     const mistyped = { rules: [{ when: { agnet: 'a' }, respond: { text: 'x' } }] };
     expect(validateScript(mistyped)).toBe(false);
     expect(() => parseScript(mistyped, 's.yaml')).toThrow(/did you mean 'agent'/);
-    const full = { rules: [{ when: { agentCall: 2, toolResultContains: 'x', state: { a: 1 } }, respond: { functionCalls: [{ name: 'f', args: {} }], usage: { promptTokens: 3 } }, times: 1 }], fallback: { error: { code: 'E', message: 'no' } } };
+    const full = {
+      rules: [
+        {
+          when: { agentCall: 2, toolResultContains: 'x', state: { a: 1 } },
+          respond: { functionCalls: [{ name: 'f', args: {} }], usage: { promptTokens: 3 } },
+          times: 1,
+        },
+      ],
+      fallback: { error: { code: 'E', message: 'no' } },
+    };
     expect(validateScript(full)).toBe(true);
     expect(() => parseScript(full, 's.yaml')).not.toThrow();
   });
 
   it('name the same fields as the reader: what one refuses, the other refuses too', async () => {
     // The reader lists the fields it allows when it meets an unknown one; the schema's are the same (ADK spellings aside).
-    const refusal = await agentFromConfig({ name: 'a', nonsense: 1 }, { filename: 'a.yaml' }).catch((error: Error) => error.message);
-    const allowed = /allowed: ([^)]+?)(?:\)|$)/.exec(String(refusal))?.[1]?.split(', ').map((key) => key.trim()) ?? [];
-    const schemas = (agentFileSchema() as { $defs: { agent: { properties: Record<string, { deprecated?: boolean }> } } }).$defs.agent.properties;
+    const refusal = await agentFromConfig({ name: 'a', nonsense: 1 }, { filename: 'a.yaml' }).catch(
+      (error: Error) => error.message,
+    );
+    const allowed =
+      /allowed: ([^)]+?)(?:\)|$)/
+        .exec(String(refusal))?.[1]
+        ?.split(', ')
+        .map((key) => key.trim()) ?? [];
+    const schemas = (
+      agentFileSchema() as { $defs: { agent: { properties: Record<string, { deprecated?: boolean }> } } }
+    ).$defs.agent.properties;
     // Old spellings (deprecated: true) are read by both, and offered by neither.
     const properties = Object.keys(schemas).filter((key) => schemas[key]?.deprecated !== true);
-    const camel = properties.filter((key) => !key.includes('_') && key !== 'generateContentConfig' && key !== 'maxIterations');
+    const camel = properties.filter(
+      (key) => !key.includes('_') && key !== 'generateContentConfig' && key !== 'maxIterations',
+    );
     expect(validateAgent({ name: 'a', memory: [{ file: 'MEMORY.md' }] })).toBe(true);
     expect([...allowed].sort()).toEqual([...camel].sort());
     expect(validateAgent({ name: 'a', nonsense: 1 })).toBe(false);
@@ -104,22 +143,57 @@ describe('agent-file and case-file schemas', () => {
     const example = (agentFileSchema() as { examples: unknown[] }).examples[0];
     expect(validateAgent(example)).toBe(true);
     const file = join(dir, 'help-desk.yaml');
-    await writeFile(file, `# yaml-language-server: $schema=${join(repositoryRoot, 'assets/schema/agent-file.schema.json')}\n${stringifyYaml(example)}`);
+    await writeFile(
+      file,
+      `# yaml-language-server: $schema=${join(repositoryRoot, 'assets/schema/agent-file.schema.json')}\n${stringifyYaml(example)}`,
+    );
     const script = join(dir, 'script.yaml');
-    await writeFile(script, 'rules:\n  - respond: { text: Happy to help., usage: { promptTokens: 120, outputTokens: 4 } }\n');
+    await writeFile(
+      script,
+      'rules:\n  - respond: { text: Happy to help., usage: { promptTokens: 120, outputTokens: 4 } }\n',
+    );
     const store = join(dir, 'help-desk.db');
     const model = `scripted:${script}`;
 
-    const ran = await agentctx('run', file, '--model', model, '--store', store, '--session', 's1', '--message', 'Where is my invoice?');
+    const ran = await agentctx(
+      'run',
+      file,
+      '--model',
+      model,
+      '--store',
+      store,
+      '--session',
+      's1',
+      '--message',
+      'Where is my invoice?',
+    );
     expect({ code: ran.code, stdout: ran.stdout }).toEqual({ code: 0, stdout: '[help_desk] Happy to help.\n' });
     expect((await agentctx('inspect', file)).code).toBe(0);
     expect((await agentctx('inspect', file, '--session', 's1', '--store', store, '--call', '1')).code).toBe(0);
     expect((await agentctx('inspect', file, '--agent', 'billing_agent', '--json')).stdout).toContain('find_invoice');
     expect((await agentctx('diff', file, file)).code).toBe(0);
-    expect((await agentctx('diff', file, '--session', 's1', '--session', 's1', '--call', '1', '--store', store)).code).toBe(0);
+    expect(
+      (await agentctx('diff', file, '--session', 's1', '--session', 's1', '--call', '1', '--store', store)).code,
+    ).toBe(0);
     expect((await agentctx('check', file)).code).toBe(0);
     expect((await agentctx('compact', file, '--dry-run', '--interval', '2', '--overlap', '0')).code).toBe(0);
-    expect((await agentctx('compact', file, '--session', 's1', '--dry-run', '--interval', '2', '--overlap', '0', '--store', store)).code).toBe(0);
+    expect(
+      (
+        await agentctx(
+          'compact',
+          file,
+          '--session',
+          's1',
+          '--dry-run',
+          '--interval',
+          '2',
+          '--overlap',
+          '0',
+          '--store',
+          store,
+        )
+      ).code,
+    ).toBe(0);
     expect((await agentctx('tokens', file, '--session', 's1', '--store', store)).code).toBe(0);
 
     const server = spawnAgentctx(['serve', file, '--model', model, '--store', store, '--port', '0']);

@@ -6,6 +6,9 @@ import { parsePriceTable } from '../../src/analysis/cost/price-table.js';
 import { renderDefaultPrices } from './render-default-prices.js';
 
 const root = new URL('../..', import.meta.url).pathname;
-const table = parsePriceTable(JSON.parse(readFileSync(join(root, 'assets', 'prices.json'), 'utf8')), 'assets/prices.json');
+const table = parsePriceTable(
+  JSON.parse(readFileSync(join(root, 'assets', 'prices.json'), 'utf8')),
+  'assets/prices.json',
+);
 writeFileSync(join(root, 'src', 'engine', 'cost', 'default-prices.ts'), renderDefaultPrices(table));
 console.log(`wrote src/analysis/cost/default-prices.ts (${table.models.length} models)`);

@@ -9,9 +9,17 @@ import { renderAgentFileDoc } from './agent-file-doc.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 mkdirSync(join(root, 'assets', 'schema'), { recursive: true });
-writeFileSync(join(root, 'assets', 'schema', 'agent-file.schema.json'), `${JSON.stringify(agentFileSchema(), null, 2)}\n`);
-writeFileSync(join(root, 'assets', 'schema', 'case-file.schema.json'), `${JSON.stringify(caseFileSchema(), null, 2)}\n`);
+writeFileSync(
+  join(root, 'assets', 'schema', 'agent-file.schema.json'),
+  `${JSON.stringify(agentFileSchema(), null, 2)}\n`,
+);
+writeFileSync(
+  join(root, 'assets', 'schema', 'case-file.schema.json'),
+  `${JSON.stringify(caseFileSchema(), null, 2)}\n`,
+);
 writeFileSync(join(root, 'assets', 'schema', 'script.schema.json'), `${JSON.stringify(scriptFileSchema(), null, 2)}\n`);
 writeFileSync(join(root, 'assets', 'schema', 'prices.schema.json'), `${JSON.stringify(priceTableSchema(), null, 2)}\n`);
 writeFileSync(join(root, 'docs', 'agent-file.md'), renderAgentFileDoc(agentFileSchema(), caseFileSchema()));
-console.log('wrote assets/schema/agent-file.schema.json, case-file.schema.json, script.schema.json, prices.schema.json, docs/agent-file.md');
+console.log(
+  'wrote assets/schema/agent-file.schema.json, case-file.schema.json, script.schema.json, prices.schema.json, docs/agent-file.md',
+);

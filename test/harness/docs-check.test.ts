@@ -13,7 +13,11 @@ const SKILL_MODES = ['disabled', 'listed', 'loaded'] as const;
 async function caseOf(skill: string, memory: 'on' | 'off'): Promise<CaseFile> {
   const file = `examples/docs-check/${skill}-memory-${memory}.yaml`;
   const { value } = await loadDocumentFile(file, repositoryRoot);
-  return parseCaseFile(value, { filename: file, load: relativeLoader(repositoryRoot), files: nodeAgentFiles(repositoryRoot) });
+  return parseCaseFile(value, {
+    filename: file,
+    load: relativeLoader(repositoryRoot),
+    files: nodeAgentFiles(repositoryRoot),
+  });
 }
 
 async function requestOf(skill: string, memory: 'on' | 'off'): Promise<LlmRequest> {
@@ -25,13 +29,21 @@ const sections = (request: LlmRequest) => request.system.split('\n\n').filter((l
 describe("seed 002's harness (examples/docs-check)", () => {
   it('builds the four base sections in order, tools apart, and the task as the only message when nothing optional is loaded', async () => {
     const request = await requestOf('listed', 'off');
-    expect(sections(request)).toEqual(['# Identity', '# Tool guidance', '# Runtime', '# User preferences', '# Available skills']);
+    expect(sections(request)).toEqual([
+      '# Identity',
+      '# Tool guidance',
+      '# Runtime',
+      '# User preferences',
+      '# Available skills',
+    ]);
     expect(request.system).toContain('# Runtime\n\nWorkspace: /demo/docs');
     expect(request.system).toContain('# User preferences\n\nUse concise English.');
     expect(request.system).not.toContain('Check every relative link');
     expect(request.tools.map((tool) => tool.name)).toEqual(['Read', 'Edit']);
     expect(request.tools[1]?.parameters).toMatchObject({ required: ['path', 'old_text', 'new_text'] });
-    expect(request.messages).toEqual([{ role: 'user', content: [{ text: "Where is this project's private preview?" }] }]);
+    expect(request.messages).toEqual([
+      { role: 'user', content: [{ text: "Where is this project's private preview?" }] },
+    ]);
   });
 
   it('leaves out the Available skills section entirely when the skill is disabled', async () => {
@@ -53,9 +65,15 @@ describe("seed 002's harness (examples/docs-check)", () => {
   it('puts skill, memory and task as three blocks of the first user message when both are loaded', async () => {
     const request = await requestOf('loaded', 'on');
     expect(request.messages).toHaveLength(1);
-    expect(request.messages[0]?.content.map((part) => ('text' in part ? part.text.split('\n')[0] : ''))).toEqual(['<skill name="docs-check">', '<memory file="MEMORY.md">', "Where is this project's private preview?"]);
+    expect(request.messages[0]?.content.map((part) => ('text' in part ? part.text.split('\n')[0] : ''))).toEqual([
+      '<skill name="docs-check">',
+      '<memory file="MEMORY.md">',
+      "Where is this project's private preview?",
+    ]);
     expect(findInRequest(request, URL).map((occurrence) => occurrence.path)).toEqual(['messages[0].content[1]']);
-    expect(findInRequest(await requestOf('listed', 'on'), URL).map((occurrence) => occurrence.path)).toEqual(['messages[0].content[0]']);
+    expect(findInRequest(await requestOf('listed', 'on'), URL).map((occurrence) => occurrence.path)).toEqual([
+      'messages[0].content[0]',
+    ]);
   });
 
   it('leaves system and tools byte-identical when memory is toggled, whatever the skill mode', async () => {
@@ -78,13 +96,23 @@ describe("seed 002's harness (examples/docs-check)", () => {
 
   it('names a skill listing cut to its budget in a warning instead of dropping it silently', async () => {
     const { value } = await loadDocumentFile('examples/docs-check/agent.yaml', repositoryRoot);
-    const agent = { ...(value as Record<string, unknown>), skills: { dir: 'skills', default: 'listed', listingBudget: 5 } };
-    const caseFile = await parseCaseFile({ agent, events: [{ author: 'user', content: { role: 'user', parts: [{ text: 'hi' }] } }] }, {
-      filename: 'examples/docs-check/budget.yaml',
-      files: nodeAgentFiles(repositoryRoot),
-    });
+    const agent = {
+      ...(value as Record<string, unknown>),
+      skills: { dir: 'skills', default: 'listed', listingBudget: 5 },
+    };
+    const caseFile = await parseCaseFile(
+      { agent, events: [{ author: 'user', content: { role: 'user', parts: [{ text: 'hi' }] } }] },
+      {
+        filename: 'examples/docs-check/budget.yaml',
+        files: nodeAgentFiles(repositoryRoot),
+      },
+    );
     const { request, warnings } = await assembleCase(caseFile);
     expect(sections(request)).toHaveLength(4);
-    expect(warnings).toEqual([expect.stringMatching(/^The Available skills listing needs \d+ tokens, over its budget of 5: left out docs-check\./)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^The Available skills listing needs \d+ tokens, over its budget of 5: left out docs-check\./,
+      ),
+    ]);
   });
 });

@@ -20,7 +20,13 @@ const load = (component: string) => loadVectors(component, { pythonNumbers: fals
 // A processor standing in for ADK's test, which adds a user message by hand before `contents` runs.
 const addMessage = (text: string): Processor => ({
   name: 'test-add-message',
-  process: (draft) => ({ ...draft, messages: [...draft.messages, draftMessage('user', [{ text }], { kind: 'custom', processor: 'test', agent: 'test' })] }),
+  process: (draft) => ({
+    ...draft,
+    messages: [
+      ...draft.messages,
+      draftMessage('user', [{ text }], { kind: 'custom', processor: 'test', agent: 'test' }),
+    ],
+  }),
 });
 
 function staticFromAdk(raw: unknown): StaticInstruction {
@@ -41,19 +47,34 @@ describe('instructions vectors (ADK Python)', async () => {
       instruction = (context) =>
         `This is the function agent instruction for invocation: provider template intact { customerId } provider template intact { customer_int } ${context.invocationId}.`;
     }
-    const subAgents = ((raw['sub_agents'] as [string, string][] | undefined) ?? []).map(([name, description]) => llmAgent({ name, description }));
+    const subAgents = ((raw['sub_agents'] as [string, string][] | undefined) ?? []).map(([name, description]) =>
+      llmAgent({ name, description }),
+    );
     const agent = llmAgent({
       name: (raw['name'] as string | undefined) ?? 'test_agent',
       description: (raw['description'] as string | undefined) ?? '',
       ...(instruction === undefined ? {} : { instruction }),
-      ...(raw['static_instruction'] === undefined ? {} : { staticInstruction: staticFromAdk(raw['static_instruction']) }),
+      ...(raw['static_instruction'] === undefined
+        ? {}
+        : { staticInstruction: staticFromAdk(raw['static_instruction']) }),
       subAgents,
     });
-    const root = input.root === undefined ? agent : llmAgent({ name: 'root_agent', globalInstruction: input.root['global_instruction'] as string, subAgents: [agent] });
+    const root =
+      input.root === undefined
+        ? agent
+        : llmAgent({
+            name: 'root_agent',
+            globalInstruction: input.root['global_instruction'] as string,
+            subAgents: [agent],
+          });
     const pipelines: Record<string, Processor[]> = {
       full_pipeline_root_router: defaultPipeline(),
       empty_instruction_leaves_separator: [instructionsProcessor, identityProcessor],
-      dynamic_inserted_before_trailing_user_batch: [instructionsProcessor, addMessage('Hello world'), contentsProcessor],
+      dynamic_inserted_before_trailing_user_batch: [
+        instructionsProcessor,
+        addMessage('Hello world'),
+        contentsProcessor,
+      ],
     };
     return assembleRequest({
       agents: createAgentTree(root),
@@ -68,7 +89,11 @@ describe('instructions vectors (ADK Python)', async () => {
   for (const vector of vectors) {
     it(vector.name, async () => {
       const { request } = await run(vector);
-      const expected = vector.expected as { system_instruction?: string; contents?: Raw[]; contents_after_instructions_processor?: Raw[] };
+      const expected = vector.expected as {
+        system_instruction?: string;
+        contents?: Raw[];
+        contents_after_instructions_processor?: Raw[];
+      };
       if (expected.system_instruction !== undefined) expect(request.system).toBe(expected.system_instruction);
       const contents = expected.contents ?? expected.contents_after_instructions_processor;
       if (contents !== undefined) expect(request.messages).toEqual(contents.map(messageFromAdk));
@@ -81,9 +106,30 @@ describe('identity vectors (ADK Python)', async () => {
   it('covers all 4 vectors', () => expect(vectors).toHaveLength(4));
   for (const vector of vectors) {
     it(vector.name, async () => {
-      const input = vector.input as { agent: { name: string; description?: string; mode?: 'single_turn' }; system_instruction_before: string };
-      const before: Processor = { name: 'before', process: (draft) => (input.system_instruction_before === '' ? draft : { ...draft, systemBlocks: [{ text: input.system_instruction_before, source: { kind: 'custom', processor: 'before', agent: 'test' } }] }) };
-      const agent = llmAgent({ name: input.agent.name, description: input.agent.description ?? '', ...(input.agent.mode === undefined ? {} : { mode: input.agent.mode }) });
+      const input = vector.input as {
+        agent: { name: string; description?: string; mode?: 'single_turn' };
+        system_instruction_before: string;
+      };
+      const before: Processor = {
+        name: 'before',
+        process: (draft) =>
+          input.system_instruction_before === ''
+            ? draft
+            : {
+                ...draft,
+                systemBlocks: [
+                  {
+                    text: input.system_instruction_before,
+                    source: { kind: 'custom', processor: 'before', agent: 'test' },
+                  },
+                ],
+              },
+      };
+      const agent = llmAgent({
+        name: input.agent.name,
+        description: input.agent.description ?? '',
+        ...(input.agent.mode === undefined ? {} : { mode: input.agent.mode }),
+      });
       const { request } = await assembleRequest({ agents: agent, pipeline: [before, identityProcessor] });
       expect(request.system).toBe(vector.expected);
     });
@@ -95,19 +141,38 @@ describe('agent_transfer vectors (ADK Python)', async () => {
   it('covers all 8 vectors', () => expect(vectors).toHaveLength(8));
   for (const vector of vectors) {
     it(vector.name, async () => {
-      const input = vector.input as { agent?: Raw; targets?: [string, string][]; system_instruction_before?: string | null };
-      const expected = vector.expected as { appended_text?: string | null; enum?: string[]; tool_added?: boolean } | string;
+      const input = vector.input as {
+        agent?: Raw;
+        targets?: [string, string][];
+        system_instruction_before?: string | null;
+      };
+      const expected = vector.expected as
+        | { appended_text?: string | null; enum?: string[]; tool_added?: boolean }
+        | string;
       if (input.agent === undefined) {
         // Only the joining matters here: the transfer text follows an existing system text.
         const targets = (input.targets ?? []).map(([name, description]) => llmAgent({ name, description }));
         const root = llmAgent({ name: 'root', subAgents: targets });
-        const before: Processor = { name: 'before', process: (draft) => ({ ...draft, systemBlocks: [{ text: input.system_instruction_before ?? '', source: { kind: 'custom', processor: 'before', agent: 'root' } }] }) };
+        const before: Processor = {
+          name: 'before',
+          process: (draft) => ({
+            ...draft,
+            systemBlocks: [
+              {
+                text: input.system_instruction_before ?? '',
+                source: { kind: 'custom', processor: 'before', agent: 'root' },
+              },
+            ],
+          }),
+        };
         const { request } = await assembleRequest({ agents: root, pipeline: [before, agentTransferProcessor] });
         expect(request.system).toBe(expected);
         return;
       }
       const raw = input.agent;
-      const children = ((raw['sub_agents'] as [string, string][]) ?? []).map(([name, description]) => llmAgent({ name, description }));
+      const children = ((raw['sub_agents'] as [string, string][]) ?? []).map(([name, description]) =>
+        llmAgent({ name, description }),
+      );
       const agent = llmAgent({
         name: raw['name'] as string,
         description: (raw['description'] as string | undefined) ?? '',
@@ -118,11 +183,21 @@ describe('agent_transfer vectors (ADK Python)', async () => {
       const parentRaw = raw['parent'] as Raw | null;
       let root = agent;
       if (parentRaw !== null && parentRaw !== undefined) {
-        const siblings = (parentRaw['sub_agents'] as [string, string][]).map(([name, description]) => (name === agent.name ? agent : llmAgent({ name, description })));
+        const siblings = (parentRaw['sub_agents'] as [string, string][]).map(([name, description]) =>
+          name === agent.name ? agent : llmAgent({ name, description }),
+        );
         if (!siblings.includes(agent)) siblings.push(agent);
-        root = llmAgent({ name: parentRaw['name'] as string, description: parentRaw['description'] as string, subAgents: siblings });
+        root = llmAgent({
+          name: parentRaw['name'] as string,
+          description: parentRaw['description'] as string,
+          subAgents: siblings,
+        });
       }
-      const { request } = await assembleRequest({ agents: root, agentName: agent.name, pipeline: [agentTransferProcessor] });
+      const { request } = await assembleRequest({
+        agents: root,
+        agentName: agent.name,
+        pipeline: [agentTransferProcessor],
+      });
       const result = expected as { appended_text?: string | null; enum?: string[]; tool_added?: boolean };
       if (result.appended_text === null) {
         expect(request.system).toBe('');
@@ -153,6 +228,17 @@ describe('transfer_tool_declaration vectors (ADK Python)', async () => {
 
 it('joins blocks as ADK appends instructions: an empty first block is swallowed, a later one leaves its separator', () => {
   const source = { kind: 'custom' as const, processor: 'test', agent: 'a' };
-  expect(joinSystemBlocks([{ text: '', source }, { text: 'B', source }]).text).toBe('B');
-  expect(joinSystemBlocks([{ text: 'A', source }, { text: '', source }, { text: 'C', source }]).text).toBe('A\n\n\n\nC');
+  expect(
+    joinSystemBlocks([
+      { text: '', source },
+      { text: 'B', source },
+    ]).text,
+  ).toBe('B');
+  expect(
+    joinSystemBlocks([
+      { text: 'A', source },
+      { text: '', source },
+      { text: 'C', source },
+    ]).text,
+  ).toBe('A\n\n\n\nC');
 });

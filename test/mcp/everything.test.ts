@@ -8,7 +8,18 @@ import { mcpToolset } from '../../src/mcp/index.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createRunner } from '../../src/presets/create-runner.js';
 import { createSqliteArtifactStore, createSqliteSessionStore } from '../../src/stores/sqlite/create-sqlite-store.js';
-import { everythingServer, EVERYTHING_JS, finalText, isRunning, originsOf, responsesById, scratch, serverPid, turn, warningsKept } from './helpers.js';
+import {
+  everythingServer,
+  EVERYTHING_JS,
+  finalText,
+  isRunning,
+  originsOf,
+  responsesById,
+  scratch,
+  serverPid,
+  turn,
+  warningsKept,
+} from './helpers.js';
 
 // @modelcontextprotocol/server-everything over stdio, through the runner, on a SQLite session and artifact store: the
 // tools listed with their MCP provenance in the recorded requests, called by a scripted model, their results (text,
@@ -40,7 +51,12 @@ afterAll(async () => {
   await folders.cleanup();
 });
 
-const note = functionTool({ name: 'note', description: 'Notes a line.', parameters: z.object({ line: z.string() }), execute: ({ line }) => ({ noted: line }) });
+const note = functionTool({
+  name: 'note',
+  description: 'Notes a line.',
+  parameters: z.object({ line: z.string() }),
+  execute: ({ line }) => ({ noted: line }),
+});
 
 async function setup() {
   const folder = await folders.folder();
@@ -48,15 +64,35 @@ async function setup() {
   const artifacts = createSqliteArtifactStore({ path: join(folder, 'sessions.db') });
   const everything = mcpToolset({ name: 'everything', server: everythingServer() });
   const model = createScriptedModel([
-    { functionCalls: [{ id: 'c-echo', name: 'echo', args: { message: 'hello mcp' } }, { id: 'c-sum', name: 'get-sum', args: { a: 2, b: 3 } }] },
+    {
+      functionCalls: [
+        { id: 'c-echo', name: 'echo', args: { message: 'hello mcp' } },
+        { id: 'c-sum', name: 'get-sum', args: { a: 2, b: 3 } },
+      ],
+    },
     { functionCall: { id: 'c-img', name: 'get-tiny-image', args: {} } },
     { functionCall: { id: 'c-weather', name: 'get-structured-content', args: { location: 'New York' } } },
-    { functionCalls: [{ id: 'c-bad', name: 'get-sum', args: { a: 'two', b: 3 } }, { id: 'c-note', name: 'note', args: { line: 'sum is 5' } }] },
+    {
+      functionCalls: [
+        { id: 'c-bad', name: 'get-sum', args: { a: 'two', b: 3 } },
+        { id: 'c-note', name: 'note', args: { line: 'sum is 5' } },
+      ],
+    },
     { text: 'The sum is 5 and New York is cloudy.' },
   ]);
   const kept = warningsKept();
-  const runner = createRunner({ agents: llmAgent({ name: 'assistant', tools: [note, everything] }), model, sessions, artifacts, plugins: [kept.plugin] });
-  closers.push(() => sessions.close(), () => artifacts.close(), () => runner.close());
+  const runner = createRunner({
+    agents: llmAgent({ name: 'assistant', tools: [note, everything] }),
+    model,
+    sessions,
+    artifacts,
+    plugins: [kept.plugin],
+  });
+  closers.push(
+    () => sessions.close(),
+    () => artifacts.close(),
+    () => runner.close(),
+  );
   await runner.createSession({ userId: 'u1', sessionId: 's1' });
   return { sessions, artifacts, everything, model, runner, warnings: kept.warnings };
 }
@@ -76,14 +112,26 @@ describe('MCP: server-everything over stdio, through the runner', () => {
     for (const { index } of calls) {
       const call = await sessions.getModelCall({ ...KEY, index });
       expect(call?.request.tools.map((tool) => tool.name)).toEqual(['note', ...EVERYTHING_TOOLS]);
-      expect(originsOf(call?.provenance.tools ?? [])).toEqual([undefined, ...EVERYTHING_TOOLS.map((name) => ({ kind: 'mcp', toolset: 'everything', server: 'everything', name }))]);
-      expect(call?.provenance.tools.slice(1).map((source) => source.field)).toEqual(EVERYTHING_TOOLS.map((_, at) => `toolsets[0].tools[${at}]`));
+      expect(originsOf(call?.provenance.tools ?? [])).toEqual([
+        undefined,
+        ...EVERYTHING_TOOLS.map((name) => ({ kind: 'mcp', toolset: 'everything', server: 'everything', name })),
+      ]);
+      expect(call?.provenance.tools.slice(1).map((source) => source.field)).toEqual(
+        EVERYTHING_TOOLS.map((_, at) => `toolsets[0].tools[${at}]`),
+      );
     }
     const first = await sessions.getModelCall({ ...KEY, index: 1 });
     expect(first?.request).toEqual(model.requests[0]);
     const sum = first?.request.tools.find((tool) => tool.name === 'get-sum');
     expect(sum?.description).toBe('Returns the sum of two numbers');
-    expect(sum?.parameters).toMatchObject({ type: 'object', properties: { a: { type: 'number', description: 'First number' }, b: { type: 'number', description: 'Second number' } }, required: ['a', 'b'] });
+    expect(sum?.parameters).toMatchObject({
+      type: 'object',
+      properties: {
+        a: { type: 'number', description: 'First number' },
+        b: { type: 'number', description: 'Second number' },
+      },
+      required: ['a', 'b'],
+    });
 
     // The results, as stored in the session.
     const stored = await sessions.getSession(KEY);
@@ -92,26 +140,50 @@ describe('MCP: server-everything over stdio, through the runner', () => {
     expect(responses).toEqual({
       'c-echo': { result: 'Echo: hello mcp' },
       'c-sum': { result: 'The sum of 2 and 3 is 5.' },
-      'c-img': { result: ["Here's the image you requested:", { type: 'image', mimeType: 'image/png', bytes: 4033, artifact: image }, 'The image above is the MCP logo.'] },
+      'c-img': {
+        result: [
+          "Here's the image you requested:",
+          { type: 'image', mimeType: 'image/png', bytes: 4033, artifact: image },
+          'The image above is the MCP logo.',
+        ],
+      },
       'c-weather': { result: { temperature: 33, conditions: 'Cloudy', humidity: 82 } },
-      'c-bad': { error: expect.stringMatching(/^Invalid arguments for tool 'get-sum': .*number.*Call it again with arguments that match its parameters\.$/) },
+      'c-bad': {
+        error: expect.stringMatching(
+          /^Invalid arguments for tool 'get-sum': .*number.*Call it again with arguments that match its parameters\.$/,
+        ),
+      },
       'c-note': { noted: 'sum is 5' },
     });
     expect(responses).toEqual(responsesById(events));
 
     // The image's bytes, whole, in the artifact store, and the event that saved it says so.
-    const imageEvent = stored?.events.find((event) => event.content?.parts.some((part) => 'functionResponse' in part && part.functionResponse.id === 'c-img'));
+    const imageEvent = stored?.events.find((event) =>
+      event.content?.parts.some((part) => 'functionResponse' in part && part.functionResponse.id === 'c-img'),
+    );
     expect(imageEvent?.actions.artifactDelta).toEqual({ [image]: 0 });
-    const { MCP_TINY_IMAGE } = (await import(pathToFileURL(join(EVERYTHING_JS, '../tools/get-tiny-image.js')).href)) as { MCP_TINY_IMAGE: string };
+    const { MCP_TINY_IMAGE } = (await import(
+      pathToFileURL(join(EVERYTHING_JS, '../tools/get-tiny-image.js')).href
+    )) as { MCP_TINY_IMAGE: string };
     const saved = await artifacts.load({ ...KEY, filename: image });
     expect(saved).toMatchObject({ kind: 'binary', mimeType: 'image/png', version: 0 });
-    expect(Buffer.from(saved?.kind === 'binary' ? saved.data : new Uint8Array()).equals(Buffer.from(MCP_TINY_IMAGE, 'base64'))).toBe(true);
+    expect(
+      Buffer.from(saved?.kind === 'binary' ? saved.data : new Uint8Array()).equals(
+        Buffer.from(MCP_TINY_IMAGE, 'base64'),
+      ),
+    ).toBe(true);
     expect(await artifacts.list(KEY)).toEqual([image]);
   }, 120_000);
 
   it('runner.close() ends the server process; the toolset then refuses to start it again, and the turn goes on', async () => {
     const { everything, runner, warnings, sessions } = await setup();
-    const listed = await everything.listTools({ agentName: 'assistant', appName: 'assistant', userId: 'u1', sessionId: 's1', state: {} });
+    const listed = await everything.listTools({
+      agentName: 'assistant',
+      appName: 'assistant',
+      userId: 'u1',
+      sessionId: 's1',
+      state: {},
+    });
     expect(listed.tools.map((tool) => tool.name)).toEqual(EVERYTHING_TOOLS);
     const pid = serverPid(everything);
     expect(pid).toBeTypeOf('number');
@@ -129,7 +201,11 @@ describe('MCP: server-everything over stdio, through the runner', () => {
     const events = await turn(again, 'Anything?');
     expect(finalText(events)).toBe('No tools today.');
     expect(model.requests[0]?.tools.map((tool) => tool.name)).toEqual(['note']);
-    expect(kept.warnings).toEqual([["toolset 'everything' could not list its tools, so they are left out of this request: MCP server 'everything': the toolset was closed"]]);
+    expect(kept.warnings).toEqual([
+      [
+        "toolset 'everything' could not list its tools, so they are left out of this request: MCP server 'everything': the toolset was closed",
+      ],
+    ]);
     expect(warnings).toEqual([]);
     expect(everything.connection.opened).toBe(1);
   }, 120_000);

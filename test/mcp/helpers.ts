@@ -20,11 +20,17 @@ export const EVERYTHING_JS = join(packageDir('@modelcontextprotocol/server-every
 export const FILESYSTEM_JS = join(packageDir('@modelcontextprotocol/server-filesystem'), 'dist/index.js');
 
 export const everythingServer = (): McpStdioServer => ({ command: process.execPath, args: [EVERYTHING_JS, 'stdio'] });
-export const filesystemServer = (...folders: string[]): McpStdioServer => ({ command: process.execPath, args: [FILESYSTEM_JS, ...folders] });
+export const filesystemServer = (...folders: string[]): McpStdioServer => ({
+  command: process.execPath,
+  args: [FILESYSTEM_JS, ...folders],
+});
 
 /** A fixture server of test/mcp/fixtures (`sdk-server` or `raw-server`), with its flags. */
 export function fixtureServer(name: 'sdk-server' | 'raw-server', ...args: string[]): McpStdioServer {
-  return { command: process.execPath, args: [fileURLToPath(new URL(`./fixtures/${name}.mjs`, import.meta.url)), ...args] };
+  return {
+    command: process.execPath,
+    args: [fileURLToPath(new URL(`./fixtures/${name}.mjs`, import.meta.url)), ...args],
+  };
 }
 
 /** The context a toolset lists its tools in, for calling `listTools` outside a runner. */
@@ -39,7 +45,9 @@ export async function turn(runner: Runner, message: string, input: Partial<RunIn
 
 /** The function responses among the events, in order. */
 export function responsesIn(events: readonly Event[]): FunctionResponse[] {
-  return events.flatMap((event) => (event.content?.parts ?? []).flatMap((part) => ('functionResponse' in part ? [part.functionResponse] : [])));
+  return events.flatMap((event) =>
+    (event.content?.parts ?? []).flatMap((part) => ('functionResponse' in part ? [part.functionResponse] : [])),
+  );
 }
 
 /** The function responses, keyed by their call's id. */

@@ -22,10 +22,18 @@ type Seen = { method: string | undefined; authorization: string | undefined; cli
 /** The tools every session of the server starts with; `unlock` adds `secret` and says the list changed. */
 function buildServer(): McpServer {
   const server = new McpServer({ name: 'remote-fixture', version: '1.0.0' });
-  server.registerTool('add', { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() }, outputSchema: { sum: z.number() } }, ({ a, b }) => ({
-    content: [{ type: 'text', text: JSON.stringify({ sum: a + b }) }],
-    structuredContent: { sum: a + b },
-  }));
+  server.registerTool(
+    'add',
+    {
+      description: 'Adds two numbers.',
+      inputSchema: { a: z.number(), b: z.number() },
+      outputSchema: { sum: z.number() },
+    },
+    ({ a, b }) => ({
+      content: [{ type: 'text', text: JSON.stringify({ sum: a + b }) }],
+      structuredContent: { sum: a + b },
+    }),
+  );
   server.registerTool('whoami', { description: 'Says which client called, from its X-Client header.' }, (extra) => ({
     content: [{ type: 'text', text: `client: ${String(extra.requestInfo?.headers['x-client'])}` }],
   }));
@@ -33,7 +41,9 @@ function buildServer(): McpServer {
   server.registerTool('unlock', { description: 'Makes the secret tool available.' }, async (extra) => {
     if (!unlocked) {
       unlocked = true;
-      server.registerTool('secret', { description: 'Tells the secret.' }, () => ({ content: [{ type: 'text', text: 'the password is swordfish' }] }));
+      server.registerTool('secret', { description: 'Tells the secret.' }, () => ({
+        content: [{ type: 'text', text: 'the password is swordfish' }],
+      }));
     }
     // Registering told clients on their standing stream; this says it on the call's own stream, before its answer.
     await extra.sendNotification({ method: 'notifications/tools/list_changed' });
@@ -47,7 +57,8 @@ async function startServer() {
   const servers: McpServer[] = [];
   const seen: Seen[] = [];
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined);
+    const header = (name: string) =>
+      typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined;
     seen.push({ method: request.method, authorization: header('authorization'), client: header('x-client') });
     if (header('authorization') !== TOKEN) {
       response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
@@ -57,11 +68,16 @@ async function startServer() {
     let transport = id === undefined ? undefined : transports.get(id);
     if (id !== undefined && transport === undefined) {
       // A session this server does not know (it restarted): 404, as the spec has it, so the client starts a new one.
-      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
       return;
     }
     if (transport === undefined) {
-      const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (session) => void transports.set(session, created) });
+      const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (session) => void transports.set(session, created),
+      });
       const server = buildServer();
       servers.push(server);
       await server.connect(created);
@@ -97,15 +113,27 @@ describe('MCP: a Streamable HTTP server on 127.0.0.1, through the runner', () =>
   it('sends the headers, calls its tools, and offers a tool the server adds during a call in the next request', async () => {
     const http = await startServer();
     closers.push(() => http.close());
-    const remote = mcpToolset({ name: 'remote', server: { url: http.url, headers: { Authorization: TOKEN, 'X-Client': 'agentctx-test' } } });
+    const remote = mcpToolset({
+      name: 'remote',
+      server: { url: http.url, headers: { Authorization: TOKEN, 'X-Client': 'agentctx-test' } },
+    });
     const model = createScriptedModel([
-      { functionCalls: [{ id: 'c-add', name: 'add', args: { a: 2, b: 40 } }, { id: 'c-who', name: 'whoami', args: {} }] },
+      {
+        functionCalls: [
+          { id: 'c-add', name: 'add', args: { a: 2, b: 40 } },
+          { id: 'c-who', name: 'whoami', args: {} },
+        ],
+      },
       { functionCall: { id: 'c-unlock', name: 'unlock', args: {} } },
       { functionCall: { id: 'c-secret', name: 'secret', args: {} } },
       { text: 'The password is swordfish.' },
     ]);
     const kept = warningsKept();
-    const runner = createRunner({ agents: llmAgent({ name: 'agent', tools: [remote] }), model, plugins: [kept.plugin] });
+    const runner = createRunner({
+      agents: llmAgent({ name: 'agent', tools: [remote] }),
+      model,
+      plugins: [kept.plugin],
+    });
     closers.push(() => runner.close());
     await runner.createSession({ userId: 'u1', sessionId: 's1' });
 
@@ -119,7 +147,9 @@ describe('MCP: a Streamable HTTP server on 127.0.0.1, through the runner', () =>
       ['add', 'secret', 'unlock', 'whoami'],
     ]);
     const call = await runner.sessions.getModelCall({ appName: 'agent', userId: 'u1', sessionId: 's1', index: 3 });
-    expect(originsOf(call?.provenance.tools ?? [])).toEqual(['add', 'secret', 'unlock', 'whoami'].map((name) => ({ kind: 'mcp', toolset: 'remote', server: 'remote', name })));
+    expect(originsOf(call?.provenance.tools ?? [])).toEqual(
+      ['add', 'secret', 'unlock', 'whoami'].map((name) => ({ kind: 'mcp', toolset: 'remote', server: 'remote', name })),
+    );
     expect(responsesById(events)).toEqual({
       'c-add': { result: { sum: 42 } },
       'c-who': { result: 'client: agentctx-test' },
@@ -138,7 +168,11 @@ describe('MCP: a Streamable HTTP server on 127.0.0.1, through the runner', () =>
     const http = await startServer();
     closers.push(() => http.close());
     const remote = mcpToolset({ name: 'remote', server: { url: http.url, headers: { Authorization: TOKEN } } });
-    const model = createScriptedModel([{ text: 'first' }, { functionCall: { id: 'c-late', name: 'late', args: {} } }, { text: 'second' }]);
+    const model = createScriptedModel([
+      { text: 'first' },
+      { functionCall: { id: 'c-late', name: 'late', args: {} } },
+      { text: 'second' },
+    ]);
     const runner = createRunner({ agents: llmAgent({ name: 'agent', tools: [remote] }), model });
     closers.push(() => runner.close());
     await runner.createSession({ userId: 'u1', sessionId: 's1' });
@@ -146,7 +180,9 @@ describe('MCP: a Streamable HTTP server on 127.0.0.1, through the runner', () =>
     expect(finalText(await turn(runner, 'one'))).toBe('first');
     expect(remote.connection['tools']).toBeDefined(); // the list is kept between requests
     const server = http.servers[0] as McpServer;
-    server.registerTool('late', { description: 'Added after the client connected.' }, () => ({ content: [{ type: 'text', text: 'late but here' }] }));
+    server.registerTool('late', { description: 'Added after the client connected.' }, () => ({
+      content: [{ type: 'text', text: 'late but here' }],
+    }));
     // The notification travels on the client's standing GET stream; once heard, the kept list is dropped.
     await vi.waitFor(() => expect(remote.connection['tools']).toBeUndefined(), { timeout: 15_000, interval: 20 });
 
@@ -187,13 +223,18 @@ describe('MCP: a Streamable HTTP server on 127.0.0.1, through the runner', () =>
     });
     expect(remote.connection.opened).toBe(2);
     expect(http.servers).toHaveLength(2);
-    expect(await remote.connection.callTool('add', { a: 1, b: 2 }, { timeoutMs: 60_000 })).toMatchObject({ structuredContent: { sum: 3 } });
+    expect(await remote.connection.callTool('add', { a: 1, b: 2 }, { timeoutMs: 60_000 })).toMatchObject({
+      structuredContent: { sum: 3 },
+    });
   }, 120_000);
 
   it('a server that refuses the headers: a typed start error, and the invocation goes on without its tools', async () => {
     const http = await startServer();
     closers.push(() => http.close());
-    const refused = mcpToolset({ name: 'refused', server: { url: http.url, headers: { Authorization: 'Bearer wrong' } } });
+    const refused = mcpToolset({
+      name: 'refused',
+      server: { url: http.url, headers: { Authorization: 'Bearer wrong' } },
+    });
     closers.push(() => refused.connection.close());
     const error = await refused.listTools(LISTING_CONTEXT).then(
       () => undefined,
@@ -204,15 +245,23 @@ describe('MCP: a Streamable HTTP server on 127.0.0.1, through the runner', () =>
     // The status first (the SDK's own message has only the body), then the body, and a hint that fits the status.
     const said = `MCP server 'refused': could not be started or reached: the server answered HTTP 401 Unauthorized: {"error":"unauthorized"}`;
     expect((error as McpError).message).toBe(said);
-    expect((error as McpError).hint).toBe("Check the toolset's headers: the server wants credentials it accepts (an Authorization header, usually).");
+    expect((error as McpError).hint).toBe(
+      "Check the toolset's headers: the server wants credentials it accepts (an Authorization header, usually).",
+    );
 
     const model = createScriptedModel([{ text: 'Without the remote tools, then.' }]);
     const kept = warningsKept();
-    const runner = createRunner({ agents: llmAgent({ name: 'agent', tools: [refused] }), model, plugins: [kept.plugin] });
+    const runner = createRunner({
+      agents: llmAgent({ name: 'agent', tools: [refused] }),
+      model,
+      plugins: [kept.plugin],
+    });
     await runner.createSession({ userId: 'u1', sessionId: 's1' });
     expect(finalText(await turn(runner, 'hello'))).toBe('Without the remote tools, then.');
     expect(model.requests[0]?.tools).toEqual([]);
-    expect(kept.warnings).toEqual([[`toolset 'refused' could not list its tools, so they are left out of this request: ${said}`]]);
+    expect(kept.warnings).toEqual([
+      [`toolset 'refused' could not list its tools, so they are left out of this request: ${said}`],
+    ]);
     expect(http.servers).toHaveLength(0);
     expect(http.seen.every((seen) => seen.authorization === 'Bearer wrong')).toBe(true);
   }, 120_000);
@@ -235,13 +284,22 @@ describe('MCP: a Streamable HTTP server on 127.0.0.1, through the runner', () =>
       const toolset = mcpToolset({ name: 'remote', server: { url: `${base}${path}` } });
       closers.push(() => toolset.connection.close());
       const error = (await toolset.listTools(LISTING_CONTEXT).catch((thrown: unknown) => thrown)) as McpError;
-      return { message: error.message.replace("MCP server 'remote': could not be started or reached: ", ''), hint: error.hint };
+      return {
+        message: error.message.replace("MCP server 'remote': could not be started or reached: ", ''),
+        hint: error.hint,
+      };
     };
-    expect(await refusal('/forbidden')).toEqual({ message: 'the server answered HTTP 403 Forbidden', hint: "Check the toolset's headers: the server wants credentials it accepts (an Authorization header, usually)." });
+    expect(await refusal('/forbidden')).toEqual({
+      message: 'the server answered HTTP 403 Forbidden',
+      hint: "Check the toolset's headers: the server wants credentials it accepts (an Authorization header, usually).",
+    });
     expect(await refusal('/nowhere')).toEqual({
       message: 'the server answered HTTP 404 Not Found: Cannot POST /nowhere',
       hint: "Check the URL: it must be the server's Streamable HTTP endpoint (often ending in /mcp).",
     });
-    expect(await refusal('/broken')).toEqual({ message: `the server answered HTTP 500 Internal Server Error: <html>${'x'.repeat(294)}…`, hint: 'The server failed; its own logs say why.' });
+    expect(await refusal('/broken')).toEqual({
+      message: `the server answered HTTP 500 Internal Server Error: <html>${'x'.repeat(294)}…`,
+      hint: 'The server failed; its own logs say why.',
+    });
   });
 });

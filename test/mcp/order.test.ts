@@ -20,15 +20,26 @@ const NAMES = ['delta', 'alpha', 'charlie', 'bravo', 'lists'];
 
 /** One invocation over the rotating server, its model calling `lists` in three requests, then answering; the requests' tools. */
 async function rotating(order: McpToolsetOptions['order']) {
-  const spin = mcpToolset({ name: 'spin', server: fixtureServer('sdk-server', '--rotate', '--names', NAMES.join(',')), ...(order === undefined ? {} : { order }) });
-  const model = createScriptedModel([...[1, 2, 3].map((n) => ({ functionCall: { id: `c${n}`, name: 'lists', args: {} } })), { text: 'done' }]);
+  const spin = mcpToolset({
+    name: 'spin',
+    server: fixtureServer('sdk-server', '--rotate', '--names', NAMES.join(',')),
+    ...(order === undefined ? {} : { order }),
+  });
+  const model = createScriptedModel([
+    ...[1, 2, 3].map((n) => ({ functionCall: { id: `c${n}`, name: 'lists', args: {} } })),
+    { text: 'done' },
+  ]);
   const runner = createRunner({ agents: llmAgent({ name: 'agent', tools: [spin] }), model });
   closers.push(() => runner.close());
   await runner.createSession({ userId: 'u1', sessionId: 's1' });
   const events = await turn(runner, 'Spin.');
   expect(finalText(events)).toBe('done');
   // The server listed its tools again before every request (it said its list changed at every call).
-  expect(responsesIn(events).map((response) => response.response)).toEqual([{ result: 'lists: 1' }, { result: 'lists: 2' }, { result: 'lists: 3' }]);
+  expect(responsesIn(events).map((response) => response.response)).toEqual([
+    { result: 'lists: 1' },
+    { result: 'lists: 2' },
+    { result: 'lists: 3' },
+  ]);
   expect(spin.connection.opened).toBe(1);
   return model.requests.map((request) => request.tools);
 }
@@ -40,7 +51,11 @@ describe('MCP: tool order, filters and name collisions on the wire', () => {
     const bytes = requests.map((tools) => JSON.stringify(tools));
     expect(new Set(bytes).size).toBe(1);
     expect(requests[0]?.map((tool) => tool.name)).toEqual(['alpha', 'bravo', 'charlie', 'delta', 'lists']);
-    expect(requests[0]?.[0]).toEqual({ name: 'alpha', description: "The fixture's alpha tool.", parameters: { type: 'object', properties: {} } });
+    expect(requests[0]?.[0]).toEqual({
+      name: 'alpha',
+      description: "The fixture's alpha tool.",
+      parameters: { type: 'object', properties: {} },
+    });
   }, 120_000);
 
   it("the same server with order 'server': the tools move with the server's order (what 'sorted' protects against)", async () => {
@@ -54,7 +69,11 @@ describe('MCP: tool order, filters and name collisions on the wire', () => {
   }, 120_000);
 
   it("a list of names keeps the list's order (missing names warned about); a predicate sees each tool and the request's state", async () => {
-    const picked = mcpToolset({ name: 'picked', server: fixtureServer('sdk-server', '--server-name', 'picked'), tools: ['pid', 'nope', 'ok'] });
+    const picked = mcpToolset({
+      name: 'picked',
+      server: fixtureServer('sdk-server', '--server-name', 'picked'),
+      tools: ['pid', 'nope', 'ok'],
+    });
     const seen: McpToolInfo[] = [];
     const predicate = mcpToolset({
       name: 'predicate',
@@ -66,11 +85,21 @@ describe('MCP: tool order, filters and name collisions on the wire', () => {
       prefix: true,
     });
     const model = createScriptedModel([
-      { functionCalls: [{ id: 'c-picked', name: 'ok', args: {} }, { id: 'c-pred', name: 'predicate_big', args: { size: 3 } }, { id: 'c-hidden', name: 'predicate_hang', args: {} }] },
+      {
+        functionCalls: [
+          { id: 'c-picked', name: 'ok', args: {} },
+          { id: 'c-pred', name: 'predicate_big', args: { size: 3 } },
+          { id: 'c-hidden', name: 'predicate_hang', args: {} },
+        ],
+      },
       { text: 'done' },
     ]);
     const kept = warningsKept();
-    const runner = createRunner({ agents: llmAgent({ name: 'agent', tools: [picked, predicate] }), model, plugins: [kept.plugin] });
+    const runner = createRunner({
+      agents: llmAgent({ name: 'agent', tools: [picked, predicate] }),
+      model,
+      plugins: [kept.plugin],
+    });
     closers.push(() => runner.close());
     await runner.createSession({ userId: 'u1', sessionId: 's1', state: { allowed: ['big', 'ok'] } });
     const events = await turn(runner, 'Pick.');
@@ -80,33 +109,71 @@ describe('MCP: tool order, filters and name collisions on the wire', () => {
       ['pid', 'ok', 'predicate_big', 'predicate_ok'],
       ['pid', 'ok', 'predicate_big', 'predicate_ok'],
     ]);
-    expect(kept.warnings).toEqual([["toolset 'picked': its filter names 'nope', which the server does not list"], ["toolset 'picked': its filter names 'nope', which the server does not list"]]);
+    expect(kept.warnings).toEqual([
+      ["toolset 'picked': its filter names 'nope', which the server does not list"],
+      ["toolset 'picked': its filter names 'nope', which the server does not list"],
+    ]);
     // The predicate saw the server's tools as listed (unprefixed), for every request.
     expect(seen.map((tool) => tool.name)).toEqual(['ok', 'pid', 'hang', 'big', 'ok', 'pid', 'hang', 'big']);
-    expect(seen[3]).toEqual({ name: 'big', description: "The fixture's big tool.", inputSchema: { type: 'object', properties: { size: { type: 'integer', minimum: 1 }, failed: { type: 'boolean' } }, required: ['size'] } });
+    expect(seen[3]).toEqual({
+      name: 'big',
+      description: "The fixture's big tool.",
+      inputSchema: {
+        type: 'object',
+        properties: { size: { type: 'integer', minimum: 1 }, failed: { type: 'boolean' } },
+        required: ['size'],
+      },
+    });
     const call = await runner.sessions.getModelCall({ appName: 'agent', userId: 'u1', sessionId: 's1', index: 1 });
     expect(originsOf(call?.provenance.tools ?? []).slice(0, 2)).toEqual([
       { kind: 'mcp', toolset: 'picked', server: 'picked', name: 'pid' },
       { kind: 'mcp', toolset: 'picked', server: 'picked', name: 'ok' },
     ]);
-    expect(originsOf(call?.provenance.tools ?? []).slice(2)).toMatchObject([{ kind: 'mcp', toolset: 'predicate', server: 'predicate' }, { kind: 'mcp', toolset: 'predicate', server: 'predicate' }]);
+    expect(originsOf(call?.provenance.tools ?? []).slice(2)).toMatchObject([
+      { kind: 'mcp', toolset: 'predicate', server: 'predicate' },
+      { kind: 'mcp', toolset: 'predicate', server: 'predicate' },
+    ]);
     expect(responsesById(events)).toEqual({
       'c-picked': { result: 'ok from picked' },
       'c-pred': { result: 'xxx' },
-      'c-hidden': { error: "Tool 'predicate_hang' is not available. Available tools: pid, ok, predicate_big, predicate_ok." },
+      'c-hidden': {
+        error: "Tool 'predicate_hang' is not available. Available tools: pid, ok, predicate_big, predicate_ok.",
+      },
     });
   }, 120_000);
 
-  it('two toolsets offering the same name, and one offering the agent\'s own tool\'s name: those copies become <toolset>_<name>', async () => {
-    const pid = functionTool({ name: 'pid', description: "The agent's own pid tool.", parameters: z.object({}), execute: () => ({ pid: 'mine' }) });
-    const one = mcpToolset({ name: 'one', server: fixtureServer('sdk-server', '--server-name', 'one', '--names', 'ok,pid,lists') });
-    const two = mcpToolset({ name: 'two', server: fixtureServer('sdk-server', '--server-name', 'two', '--names', 'ok,big') });
+  it("two toolsets offering the same name, and one offering the agent's own tool's name: those copies become <toolset>_<name>", async () => {
+    const pid = functionTool({
+      name: 'pid',
+      description: "The agent's own pid tool.",
+      parameters: z.object({}),
+      execute: () => ({ pid: 'mine' }),
+    });
+    const one = mcpToolset({
+      name: 'one',
+      server: fixtureServer('sdk-server', '--server-name', 'one', '--names', 'ok,pid,lists'),
+    });
+    const two = mcpToolset({
+      name: 'two',
+      server: fixtureServer('sdk-server', '--server-name', 'two', '--names', 'ok,big'),
+    });
     const model = createScriptedModel([
-      { functionCalls: [{ id: 'c-own', name: 'pid', args: {} }, { id: 'c-one', name: 'one_ok', args: {} }, { id: 'c-two', name: 'two_ok', args: {} }, { id: 'c-plain', name: 'big', args: { size: 2 } }] },
+      {
+        functionCalls: [
+          { id: 'c-own', name: 'pid', args: {} },
+          { id: 'c-one', name: 'one_ok', args: {} },
+          { id: 'c-two', name: 'two_ok', args: {} },
+          { id: 'c-plain', name: 'big', args: { size: 2 } },
+        ],
+      },
       { text: 'done' },
     ]);
     const kept = warningsKept();
-    const runner = createRunner({ agents: llmAgent({ name: 'agent', tools: [pid, one, two] }), model, plugins: [kept.plugin] });
+    const runner = createRunner({
+      agents: llmAgent({ name: 'agent', tools: [pid, one, two] }),
+      model,
+      plugins: [kept.plugin],
+    });
     closers.push(() => runner.close());
     await runner.createSession({ userId: 'u1', sessionId: 's1' });
     const events = await turn(runner, 'Collide.');
@@ -114,7 +181,14 @@ describe('MCP: tool order, filters and name collisions on the wire', () => {
     expect(kept.warnings).toEqual([[], []]);
 
     const call = await runner.sessions.getModelCall({ appName: 'agent', userId: 'u1', sessionId: 's1', index: 1 });
-    expect(call?.request.tools.map((tool) => tool.name)).toEqual(['pid', 'lists', 'one_ok', 'one_pid', 'big', 'two_ok']);
+    expect(call?.request.tools.map((tool) => tool.name)).toEqual([
+      'pid',
+      'lists',
+      'one_ok',
+      'one_pid',
+      'big',
+      'two_ok',
+    ]);
     expect(originsOf(call?.provenance.tools ?? [])).toEqual([
       undefined,
       { kind: 'mcp', toolset: 'one', server: 'one', name: 'lists' },
@@ -124,7 +198,12 @@ describe('MCP: tool order, filters and name collisions on the wire', () => {
       { kind: 'mcp', toolset: 'two', server: 'two', name: 'ok' },
     ]);
     // Each renamed tool reaches its own server, under the server's name for it.
-    expect(responsesById(events)).toEqual({ 'c-own': { pid: 'mine' }, 'c-one': { result: 'ok from one' }, 'c-two': { result: 'ok from two' }, 'c-plain': { result: 'xx' } });
+    expect(responsesById(events)).toEqual({
+      'c-own': { pid: 'mine' },
+      'c-one': { result: 'ok from one' },
+      'c-two': { result: 'ok from two' },
+      'c-plain': { result: 'xx' },
+    });
     expect(JSON.stringify(model.requests[0]?.tools)).toBe(JSON.stringify(model.requests[1]?.tools));
   }, 120_000);
 
@@ -138,6 +217,8 @@ describe('MCP: tool order, filters and name collisions on the wire', () => {
     expect(finalText(await turn(runner, 'Prefix.'))).toBe('done');
     expect(model.requests[0]?.tools.map((tool) => tool.name)).toEqual(['pre_big']);
     const call = await runner.sessions.getModelCall({ appName: 'agent', userId: 'u1', sessionId: 's1', index: 1 });
-    expect(originsOf(call?.provenance.tools ?? [])).toEqual([{ kind: 'mcp', toolset: 'pre', server: 'pre', name: 'big' }]);
+    expect(originsOf(call?.provenance.tools ?? [])).toEqual([
+      { kind: 'mcp', toolset: 'pre', server: 'pre', name: 'big' },
+    ]);
   }, 120_000);
 });

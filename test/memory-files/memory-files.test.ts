@@ -14,27 +14,40 @@ const files: AgentFiles = {
   readMemory: async (path) => ({ name: path, body: `notes of ${path}`, path }),
   workspaceTools: () => [],
 };
-const read = (value: unknown) => agentFromConfig(value, { filename: 'agent.yaml', files }) as Promise<LlmAgentDefinition>;
-const offered = (agent: LlmAgentDefinition) => settingOf(agent.extensions, MEMORY_FILES)?.map((entry) => [entry.file.name, entry.mode]);
+const read = (value: unknown) =>
+  agentFromConfig(value, { filename: 'agent.yaml', files }) as Promise<LlmAgentDefinition>;
+const offered = (agent: LlmAgentDefinition) =>
+  settingOf(agent.extensions, MEMORY_FILES)?.map((entry) => [entry.file.name, entry.mode]);
 
 describe('memory files', () => {
   it('read from memoryFiles, and from memory (the old spelling) the same way', async () => {
     const list = [{ file: 'MEMORY.md', mode: 'on' }, { file: 'NOTES.md' }];
-    expect(offered(await read({ name: 'a', memoryFiles: list }))).toEqual([['MEMORY.md', 'on'], ['NOTES.md', 'off']]);
-    expect(offered(await read({ name: 'a', memory: list }))).toEqual([['MEMORY.md', 'on'], ['NOTES.md', 'off']]);
-    expect(offered(await read({ name: 'a', memory_files: list }))).toEqual([['MEMORY.md', 'on'], ['NOTES.md', 'off']]);
+    expect(offered(await read({ name: 'a', memoryFiles: list }))).toEqual([
+      ['MEMORY.md', 'on'],
+      ['NOTES.md', 'off'],
+    ]);
+    expect(offered(await read({ name: 'a', memory: list }))).toEqual([
+      ['MEMORY.md', 'on'],
+      ['NOTES.md', 'off'],
+    ]);
+    expect(offered(await read({ name: 'a', memory_files: list }))).toEqual([
+      ['MEMORY.md', 'on'],
+      ['NOTES.md', 'off'],
+    ]);
   });
 
   it('refuse both spellings at once', async () => {
-    const error = await read({ name: 'a', memoryFiles: [{ file: 'A.md' }], memory: [{ file: 'B.md' }] }).catch((caught: unknown) => caught);
-    expect(AgentctxError.isInstance(error) && error.message).toBe('Invalid agent definition in agent.yaml: memory: is the old spelling of memoryFiles, which is given too; keep one');
+    const error = await read({ name: 'a', memoryFiles: [{ file: 'A.md' }], memory: [{ file: 'B.md' }] }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(AgentctxError.isInstance(error) && error.message).toBe(
+      'Invalid agent definition in agent.yaml: memory: is the old spelling of memoryFiles, which is given too; keep one',
+    );
   });
 
-  it('keep the old API names as the new ones', () => {
-    expect(harness.memory).toBe(harness.memoryFiles);
-    expect(harness.MEMORY).toBe(harness.MEMORY_FILES);
-    expect(harness.memoryModeKey).toBe(harness.memoryFileModeKey);
-    expect(harness.effectiveMemoryMode).toBe(harness.effectiveMemoryFileMode);
+  it('are offered under their new names only (the old API names were dropped before 1.0; the file key stays)', () => {
+    for (const old of ['memory', 'MEMORY', 'memoryModeKey', 'effectiveMemoryMode'])
+      expect(harness, old).not.toHaveProperty(old);
     expect(harness.memoryFileModeKey('MEMORY.md')).toBe('memory:MEMORY.md');
   });
 });

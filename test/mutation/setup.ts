@@ -20,7 +20,8 @@ const WALL_CLOCK_BOUND = [
 
 beforeEach((context) => {
   const name = context.task.fullName ?? context.task.name;
-  if (WALL_CLOCK_BOUND.some((pattern) => pattern.test(name))) context.skip('a wall-clock bound: not run under mutation');
+  if (WALL_CLOCK_BOUND.some((pattern) => pattern.test(name)))
+    context.skip('a wall-clock bound: not run under mutation');
 });
 
 // 2. @stryker-mutator/vitest-runner 9.5 (the last release for Node 20) hands a file's coverage back through

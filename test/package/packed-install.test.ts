@@ -1,6 +1,16 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,31 +28,63 @@ import { projectLockfile, type Lockfile } from './project-lockfile.js';
 
 const MAX_PACKAGES = 45;
 const MAX_BYTES = 65 * 1024 * 1024;
-const OPTIONAL_PEERS = ['@anthropic-ai/sdk', '@google/genai', 'openai', 'pg', '@modelcontextprotocol/sdk', 'hono', '@hono/node-server', 'tsx'];
+const OPTIONAL_PEERS = [
+  '@anthropic-ai/sdk',
+  '@google/genai',
+  'openai',
+  'pg',
+  '@modelcontextprotocol/sdk',
+  'hono',
+  '@hono/node-server',
+  'tsx',
+];
 // The project's own packages, which agentctx does not bring: the program's schema library and Node's types for tsc.
 const USERS_OWN = { dependencies: ['zod'], devDependencies: ['@types/node'] };
 
 const work = mkdtempSync(join(tmpdir(), 'agentctx-packed-'));
 const project = join(work, 'try-agentctx');
-const sh = (program: string, args: string[], cwd: string, timeout = 120_000) => execFileSync(program, args, { cwd, encoding: 'utf8', timeout, stdio: ['ignore', 'pipe', 'pipe'] });
-const cli = (args: string[]) => spawnSync(process.execPath, [join(project, 'node_modules', 'agentctx', 'bin', 'agentctx.js'), ...args], { cwd: project, encoding: 'utf8', timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } });
+const sh = (program: string, args: string[], cwd: string, timeout = 120_000) =>
+  execFileSync(program, args, { cwd, encoding: 'utf8', timeout, stdio: ['ignore', 'pipe', 'pipe'] });
+const cli = (args: string[]) =>
+  spawnSync(process.execPath, [join(project, 'node_modules', 'agentctx', 'bin', 'agentctx.js'), ...args], {
+    cwd: project,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
 
 type Installed = { name: string; path: string; bytes: number };
 let installed: Installed[] = [];
 
 beforeAll(() => {
-  if (!existsSync(join(repositoryRoot, 'dist', 'index.js'))) throw new Error('dist/ is not built: run `npm run build` (npm test builds first)');
-  const packed = JSON.parse(sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], repositoryRoot)) as { filename: string }[];
+  if (!existsSync(join(repositoryRoot, 'dist', 'index.js')))
+    throw new Error('dist/ is not built: run `npm run build` (npm test builds first)');
+  const packed = JSON.parse(
+    sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], repositoryRoot),
+  ) as { filename: string }[];
   const tarball = packed[0]?.filename ?? '';
-  const manifest = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as Parameters<typeof projectLockfile>[0]['agentctx']['manifest'] & { devDependencies: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as Parameters<
+    typeof projectLockfile
+  >[0]['agentctx']['manifest'] & { devDependencies: Record<string, string> };
   const lock = JSON.parse(readFileSync(join(repositoryRoot, 'package-lock.json'), 'utf8')) as Lockfile;
   const versionOf = (name: string) => lock.packages[`node_modules/${name}`]?.version ?? '';
   const dependencies = Object.fromEntries(USERS_OWN.dependencies.map((name) => [name, versionOf(name)]));
   const devDependencies = Object.fromEntries(USERS_OWN.devDependencies.map((name) => [name, versionOf(name)]));
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'try-agentctx', private: true, type: 'module', dependencies: { agentctx: `file:../${tarball}`, ...dependencies }, devDependencies }, null, 2)}\n`);
-  const integrity = `sha512-${createHash('sha512').update(readFileSync(join(work, tarball))).digest('base64')}`;
-  const lockfile = projectLockfile({ lock, name: 'try-agentctx', agentctx: { manifest, tarball: `../${tarball}`, integrity }, dependencies, devDependencies });
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'try-agentctx', private: true, type: 'module', dependencies: { agentctx: `file:../${tarball}`, ...dependencies }, devDependencies }, null, 2)}\n`,
+  );
+  const integrity = `sha512-${createHash('sha512')
+    .update(readFileSync(join(work, tarball)))
+    .digest('base64')}`;
+  const lockfile = projectLockfile({
+    lock,
+    name: 'try-agentctx',
+    agentctx: { manifest, tarball: `../${tarball}`, integrity },
+    dependencies,
+    devDependencies,
+  });
   writeFileSync(join(project, 'package-lock.json'), `${JSON.stringify(lockfile, null, 2)}\n`);
   sh('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], project);
   const addon = join('node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
@@ -57,7 +99,11 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 function packagesIn(modules: string, found: Installed[] = []): Installed[] {
   for (const entry of readdirSync(modules, { withFileTypes: true })) {
     if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
-    const dirs = entry.name.startsWith('@') ? readdirSync(join(modules, entry.name), { withFileTypes: true }).filter((inner) => inner.isDirectory()).map((inner) => `${entry.name}/${inner.name}`) : [entry.name];
+    const dirs = entry.name.startsWith('@')
+      ? readdirSync(join(modules, entry.name), { withFileTypes: true })
+          .filter((inner) => inner.isDirectory())
+          .map((inner) => `${entry.name}/${inner.name}`)
+      : [entry.name];
     for (const name of dirs) {
       const path = join(modules, name);
       found.push({ name, path, bytes: bytesIn(path) });
@@ -82,25 +128,58 @@ describe('npm install agentctx, packed and installed into an empty project', () 
     const own = new Set([...USERS_OWN.dependencies, ...USERS_OWN.devDependencies, 'undici-types']);
     const brought = installed.filter((each) => each.name !== 'agentctx' && !own.has(each.name));
     const bytes = installed.filter((each) => !own.has(each.name)).reduce((sum, each) => sum + each.bytes, 0);
-    console.log(`npm install agentctx: ${brought.length} packages besides agentctx, ${(bytes / 1024 / 1024).toFixed(1)} MB with agentctx (largest: ${[...installed].sort((a, b) => b.bytes - a.bytes).slice(0, 3).map((each) => `${each.name} ${(each.bytes / 1024 / 1024).toFixed(1)} MB`).join(', ')})`);
+    console.log(
+      `npm install agentctx: ${brought.length} packages besides agentctx, ${(bytes / 1024 / 1024).toFixed(1)} MB with agentctx (largest: ${[
+        ...installed,
+      ]
+        .sort((a, b) => b.bytes - a.bytes)
+        .slice(0, 3)
+        .map((each) => `${each.name} ${(each.bytes / 1024 / 1024).toFixed(1)} MB`)
+        .join(', ')})`,
+    );
     expect(brought.length).toBeLessThanOrEqual(MAX_PACKAGES);
     expect(bytes).toBeLessThanOrEqual(MAX_BYTES);
-    for (const peer of OPTIONAL_PEERS) expect(installed.map((each) => each.name), peer).not.toContain(peer);
-    expect(installed.map((each) => each.name)).toEqual(expect.arrayContaining(['agentctx', 'better-sqlite3', 'yaml', 'gpt-tokenizer']));
+    for (const peer of OPTIONAL_PEERS)
+      expect(
+        installed.map((each) => each.name),
+        peer,
+      ).not.toContain(peer);
+    expect(installed.map((each) => each.name)).toEqual(
+      expect.arrayContaining(['agentctx', 'better-sqlite3', 'yaml', 'gpt-tokenizer']),
+    );
   });
 
   it("type-checks the README's program with tsc --strict against the installed declarations", () => {
     writeFileSync(join(project, 'weather.ts'), readmeProgram());
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out', skipLibCheck: false, types: ['node'] }, files: ['weather.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          outDir: 'out',
+          skipLibCheck: false,
+          types: ['node'],
+        },
+        files: ['weather.ts'],
+      }),
     );
-    const tsc = spawnSync(process.execPath, [join(repositoryRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+    const tsc = spawnSync(
+      process.execPath,
+      [join(repositoryRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project],
+      { cwd: project, encoding: 'utf8', timeout: 120_000 },
+    );
     expect({ status: tsc.status, output: `${tsc.stdout}${tsc.stderr}` }).toEqual({ status: 0, output: '' });
   });
 
-  it("runs the compiled program on the scripted model and SQLite, and the command it prints shows what the README shows", () => {
-    const program = spawnSync(process.execPath, [join(project, 'out', 'weather.js')], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+  it('runs the compiled program on the scripted model and SQLite, and the command it prints shows what the README shows', () => {
+    const program = spawnSync(process.execPath, [join(project, 'out', 'weather.js')], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect({ status: program.status, stderr: program.stderr }).toEqual({ status: 0, stderr: '' });
     expect(program.stdout).toContain('weather: Sunny in Paris, 18 °C.');
     expect(program.stdout).toContain('weather: Cloudy in Oslo, 18 °C.');
@@ -117,7 +196,9 @@ describe('npm install agentctx, packed and installed into an empty project', () 
     expect(result.stdout).toBe('');
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^error: A PostgreSQL store needs the package 'pg', which is not installed\..*Install it: npm install pg/);
+    expect(lines[0]).toMatch(
+      /^error: A PostgreSQL store needs the package 'pg', which is not installed\..*Install it: npm install pg/,
+    );
   });
 
   it('says what to install for the web inspector, and runs every other command without the optional packages', () => {

@@ -22,7 +22,12 @@ type LockEntry = {
   cpu?: string[];
 };
 
-export type Lockfile = { name?: string; lockfileVersion: number; requires?: boolean; packages: Record<string, LockEntry> };
+export type Lockfile = {
+  name?: string;
+  lockfileVersion: number;
+  requires?: boolean;
+  packages: Record<string, LockEntry>;
+};
 
 /** Where `name` resolves from the package at `from` ('' for the root): the nearest node_modules that holds it. */
 function resolveFrom(packages: Record<string, LockEntry>, from: string, name: string): string | undefined {
@@ -50,7 +55,8 @@ export function closureOf(lock: Lockfile, roots: Record<string, string>): Record
     for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
       const found = resolveFrom(lock.packages, path, name);
       if (found !== undefined) visit(found);
-      else if (entry.dependencies?.[name] !== undefined) throw new Error(`${path} needs ${name}, which the repository's lockfile does not hold`);
+      else if (entry.dependencies?.[name] !== undefined)
+        throw new Error(`${path} needs ${name}, which the repository's lockfile does not hold`);
     }
   };
   for (const name of Object.keys(roots)) {
@@ -68,7 +74,19 @@ export function closureOf(lock: Lockfile, roots: Record<string, string>): Record
 export function projectLockfile(options: {
   lock: Lockfile;
   name: string;
-  agentctx: { manifest: { version: string; dependencies: Record<string, string>; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }>; bin?: Record<string, string>; engines?: Record<string, string>; license?: string }; tarball: string; integrity: string };
+  agentctx: {
+    manifest: {
+      version: string;
+      dependencies: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+      bin?: Record<string, string>;
+      engines?: Record<string, string>;
+      license?: string;
+    };
+    tarball: string;
+    integrity: string;
+  };
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 }): Lockfile {
@@ -77,13 +95,20 @@ export function projectLockfile(options: {
   const own = closureOf(lock, manifest.dependencies);
   const users = closureOf(lock, options.dependencies);
   const dev = closureOf(lock, options.devDependencies);
-  const devOnly = Object.fromEntries(Object.entries(dev).filter(([path]) => own[path] === undefined && users[path] === undefined).map(([path, entry]) => [path, { ...entry, dev: true }]));
+  const devOnly = Object.fromEntries(
+    Object.entries(dev)
+      .filter(([path]) => own[path] === undefined && users[path] === undefined)
+      .map(([path, entry]) => [path, { ...entry, dev: true }]),
+  );
   return {
     name: options.name,
     lockfileVersion: 3,
     requires: true,
     packages: {
-      '': { dependencies: { agentctx: `file:${agentctx.tarball}`, ...options.dependencies }, devDependencies: options.devDependencies } as LockEntry,
+      '': {
+        dependencies: { agentctx: `file:${agentctx.tarball}`, ...options.dependencies },
+        devDependencies: options.devDependencies,
+      } as LockEntry,
       'node_modules/agentctx': {
         version: manifest.version,
         resolved: `file:${agentctx.tarball}`,

@@ -40,7 +40,11 @@ const stores: StoreCase[] = [
       const store = createSqliteSessionStore({ path });
       const raw = () => {
         const db = new Database(path, { readonly: true });
-        const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'agentctx_model_calls'").all() as { name: string }[]).map(({ name }) => name);
+        const tables = (
+          db
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'agentctx_model_calls'")
+            .all() as { name: string }[]
+        ).map(({ name }) => name);
         const text = tables.map((table) => JSON.stringify(db.prepare(`SELECT * FROM "${table}"`).all())).join('\n');
         db.close();
         return text;
@@ -61,7 +65,10 @@ function setup(instructionKind: 'string' | 'provider') {
       return body(id);
     },
   });
-  const instruction = instructionKind === 'string' ? 'Analyze the items you page in. Plan: {plan?}' : () => 'Analyze the items you page in.';
+  const instruction =
+    instructionKind === 'string'
+      ? 'Analyze the items you page in. Plan: {plan?}'
+      : () => 'Analyze the items you page in.';
   const agent = llmAgent({
     name: 'analyst',
     instruction,
@@ -71,7 +78,8 @@ function setup(instructionKind: 'string' | 'provider') {
   return { items, agent, loads };
 }
 
-const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => `r${String(from + index).padStart(2, '0')}`);
+const ids = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, index) => `r${String(from + index).padStart(2, '0')}`);
 
 describe.each(stores)('paging guarantees (placement system) with the $name store', ({ open }) => {
   it.each(['string', 'provider'] as const)('holds with a %s instruction', async (instructionKind) => {
@@ -143,7 +151,9 @@ describe('paging placed in the history (the default)', () => {
     await runner.createSession({ userId: 'u1', sessionId: 's1' });
     const events = await collect(runner, { message: 'analyze' });
     expect(JSON.stringify(events)).not.toContain('BODY-');
-    const [first, second, third, fourth, fifth] = model.requests.map((request) => request.messages.map((message) => message.content.map(describePart).join(' + ')));
+    const [first, second, third, fourth, fifth] = model.requests.map((request) =>
+      request.messages.map((message) => message.content.map(describePart).join(' + ')),
+    );
     for (const request of model.requests) expect(request.system).not.toContain('BODY-');
     expect(first).toEqual(['analyze']);
     expect(second).toEqual(['analyze', 'call get_items', 'result get_items', 'page r01, r02, r03']);
@@ -152,13 +162,21 @@ describe('paging placed in the history (the default)', () => {
     expect(third?.slice(4)).toEqual(['call list_results', 'result list_results']);
     // Saved: the batch's traffic leaves, the save_result call stays as the record of the result.
     expect(fourth).toEqual(['analyze', 'call save_result', 'result save_result']);
-    expect(fifth).toEqual(['analyze', 'call save_result', 'result save_result', 'call get_items', 'result get_items', 'page r04']);
+    expect(fifth).toEqual([
+      'analyze',
+      'call save_result',
+      'result save_result',
+      'call get_items',
+      'result get_items',
+      'page r04',
+    ]);
   });
 });
 
 function describePart(part: Part): string {
   if ('functionCall' in part) return `call ${part.functionCall.name}`;
   if ('functionResponse' in part) return `result ${part.functionResponse.name}`;
-  if ('text' in part && part.text.startsWith('--- BEGIN ITEMS')) return `page ${/\((\d+): ([^)]*)\)/.exec(part.text)?.[2] ?? ''}`;
+  if ('text' in part && part.text.startsWith('--- BEGIN ITEMS'))
+    return `page ${/\((\d+): ([^)]*)\)/.exec(part.text)?.[2] ?? ''}`;
   return 'text' in part ? part.text : 'data';
 }

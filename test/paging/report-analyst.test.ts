@@ -19,11 +19,17 @@ describe('the report analyst (examples/report-analyst)', () => {
     // Naive: every batch's reading call carries more than the one before.
     const naiveReading = result.naive.tokens.filter((_, index) => index >= 2 && (index - 2) % 3 === 1);
     expect(naiveReading.length).toBe(17);
-    for (let index = 1; index < naiveReading.length; index++) expect(naiveReading[index]).toBeGreaterThan(naiveReading[index - 1] as number);
+    for (let index = 1; index < naiveReading.length; index++)
+      expect(naiveReading[index]).toBeGreaterThan(naiveReading[index - 1] as number);
   });
 
   it('answers wrongly when page-in is broken: the numbers come only from the paged text', async () => {
-    const broken = await runAnalysis({ mode: 'paged', store: createInMemorySessionStore(), reports, breakPageIn: true });
+    const broken = await runAnalysis({
+      mode: 'paged',
+      store: createInMemorySessionStore(),
+      reports,
+      breakPageIn: true,
+    });
     expect(broken.answer).toMatch(/Across 164 reports: revenue 0\.0k USD/);
     expect(broken.answer.endsWith(expected)).toBe(false);
   });
@@ -31,7 +37,12 @@ describe('the report analyst (examples/report-analyst)', () => {
   it('fetches each report once, and keeps every body out of the stored history', async () => {
     const loads = new Map<string, number>();
     const store = createInMemorySessionStore();
-    const run = await runAnalysis({ mode: 'paged', store, reports, onLoad: (id) => loads.set(id, (loads.get(id) ?? 0) + 1) });
+    const run = await runAnalysis({
+      mode: 'paged',
+      store,
+      reports,
+      onLoad: (id) => loads.set(id, (loads.get(id) ?? 0) + 1),
+    });
     expect(loads.size).toBe(164);
     expect([...loads.values()].every((count) => count === 1)).toBe(true);
     const session = await store.getSession({ appName: 'report_analyst', userId: 'analyst', sessionId: run.sessionId });

@@ -14,9 +14,13 @@ import { fakeServers, type FakeReply, type FakeServer } from './fake-server.js';
 import { GOLDEN_REQUEST, REQUEST_WITHOUT_CALL_IDS } from './golden-request.js';
 import { expectRecordedAsReceived, recordWire } from './wire-recorder.js';
 
-const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../fixtures/providers/anthropic/${name}`, import.meta.url), 'utf8')) as unknown;
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../fixtures/providers/anthropic/${name}`, import.meta.url), 'utf8')) as unknown;
 const GOLDEN_BODY = fixture('golden-request.json') as Record<string, unknown>;
-const MESSAGE = fixture('message-response.json') as { content: { type: string; text?: string }[]; usage: Record<string, unknown> };
+const MESSAGE = fixture('message-response.json') as {
+  content: { type: string; text?: string }[];
+  usage: Record<string, unknown>;
+};
 const STREAM = fixture('stream-events.json') as { event: string; data: unknown }[];
 
 /** What both message-response.json and stream-events.json must become. */
@@ -38,27 +42,66 @@ const EXPECTED: ModelResponse = {
 const { serve, closeAll } = fakeServers();
 afterEach(closeAll);
 
-
 // Prompt caching is off here, so the bodies are the hand-written ones; anthropic-cache.test.ts has the marks.
 function modelOn(server: FakeServer, settings: Partial<AnthropicModelSettings> = {}) {
-  return createAnthropicModel({ model: 'claude-test-5', apiKey: 'sk-ant-test', baseURL: server.url, env: {}, retry: { initialDelayMs: 1 }, promptCache: false, ...settings });
+  return createAnthropicModel({
+    model: 'claude-test-5',
+    apiKey: 'sk-ant-test',
+    baseURL: server.url,
+    env: {},
+    retry: { initialDelayMs: 1 },
+    promptCache: false,
+    ...settings,
+  });
 }
 
 /** A complete response as the event stream the API would send for it. */
-function asEvents(message: { content: { type: string; text?: string }[]; stop_reason?: string; usage?: { output_tokens?: number } }): { event: string; data: unknown }[] {
-  const events: { event: string; data: unknown }[] = [{ event: 'message_start', data: { type: 'message_start', message: { ...message, content: [], stop_reason: null } } }];
+function asEvents(message: {
+  content: { type: string; text?: string }[];
+  stop_reason?: string;
+  usage?: { output_tokens?: number };
+}): { event: string; data: unknown }[] {
+  const events: { event: string; data: unknown }[] = [
+    {
+      event: 'message_start',
+      data: { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+    },
+  ];
   message.content.forEach((block, index) => {
     if (block.type === 'text') {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
-      events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } } });
+      events.push({
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+      });
+      events.push({
+        event: 'content_block_delta',
+        data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } },
+      });
     } else {
       const { input, ...start } = block as { input?: unknown };
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { ...start, input: {} } } });
-      events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(input) } } });
+      events.push({
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index, content_block: { ...start, input: {} } },
+      });
+      events.push({
+        event: 'content_block_delta',
+        data: {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(input) },
+        },
+      });
     }
     events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
   });
-  events.push({ event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: message.stop_reason ?? 'end_turn' }, usage: { output_tokens: message.usage?.output_tokens ?? 1 } } });
+  events.push({
+    event: 'message_delta',
+    data: {
+      type: 'message_delta',
+      delta: { stop_reason: message.stop_reason ?? 'end_turn' },
+      usage: { output_tokens: message.usage?.output_tokens ?? 1 },
+    },
+  });
   events.push({ event: 'message_stop', data: { type: 'message_stop' } });
   return events;
 }
@@ -75,12 +118,19 @@ async function collect(stream: AsyncIterable<ModelStreamChunk>): Promise<ModelSt
 }
 
 async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(ModelError);
   return error as ModelError;
 }
 
-const ENVELOPE = (type: string, message: string) => ({ type: 'error', error: { type, message }, request_id: 'req_011' });
+const ENVELOPE = (type: string, message: string) => ({
+  type: 'error',
+  error: { type, message },
+  request_id: 'req_011',
+});
 
 describe('anthropic adapter: request body', () => {
   it('sends the golden request as exactly the hand-written body, to /v1/messages with the key and version headers', async () => {
@@ -108,8 +158,17 @@ describe('anthropic adapter: request body', () => {
   it('never sends temperature, top_p or top_k (API 2026-10-21 answers 400 to them); max_tokens falls back to the option, then 4096', () => {
     const body = toAnthropicRequest(GOLDEN_REQUEST, { model: 'm' });
     expect(Object.keys(body)).toEqual(['model', 'max_tokens', 'system', 'tools', 'messages', 'stop_sequences']);
-    const bare: LlmRequest = { system: '', tools: [], messages: [{ role: 'user', content: [{ text: 'Hi' }] }], config: { model: 'ignored', temperature: 1 } };
-    expect(toAnthropicRequest(bare, { model: 'm' })).toEqual({ model: 'm', max_tokens: 4096, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] });
+    const bare: LlmRequest = {
+      system: '',
+      tools: [],
+      messages: [{ role: 'user', content: [{ text: 'Hi' }] }],
+      config: { model: 'ignored', temperature: 1 },
+    };
+    expect(toAnthropicRequest(bare, { model: 'm' })).toEqual({
+      model: 'm',
+      max_tokens: 4096,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+    });
     expect(toAnthropicRequest(bare, { model: 'm', maxTokens: 2000 }).max_tokens).toBe(2000);
   });
 
@@ -128,13 +187,22 @@ describe('anthropic adapter: request body', () => {
             { text: '' },
           ],
         },
-        { role: 'model', content: [{ text: 'unsigned', thought: true }, { text: 'Seen.' }, { inlineData: { mimeType: 'image/png', data: 'iVBO' } }] },
+        {
+          role: 'model',
+          content: [
+            { text: 'unsigned', thought: true },
+            { text: 'Seen.' },
+            { inlineData: { mimeType: 'image/png', data: 'iVBO' } },
+          ],
+        },
         { role: 'user', content: [{ text: 'Thanks' }] },
       ],
       config: {},
     };
     const body = toAnthropicRequest(request, { model: 'm' });
-    expect(body.tools).toEqual([{ name: 'now', description: 'The time.', input_schema: { type: 'object', properties: {} } }]);
+    expect(body.tools).toEqual([
+      { name: 'now', description: 'The time.', input_schema: { type: 'object', properties: {} } },
+    ]);
     expect(body.messages).toEqual([
       {
         role: 'user',
@@ -145,7 +213,13 @@ describe('anthropic adapter: request body', () => {
           { type: 'text', text: '[memo.wav (audio/wav) left out: Anthropic does not take this data here]' },
         ],
       },
-      { role: 'assistant', content: [{ type: 'text', text: 'Seen.' }, { type: 'text', text: '[(image/png) left out: Anthropic does not take this data here]' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Seen.' },
+          { type: 'text', text: '[(image/png) left out: Anthropic does not take this data here]' },
+        ],
+      },
       { role: 'user', content: [{ type: 'text', text: 'Thanks' }] },
     ]);
   });
@@ -157,20 +231,42 @@ describe('anthropic adapter: request body', () => {
     await model.generate(REQUEST_WITHOUT_CALL_IDS);
     const messages = [
       { role: 'user', content: [{ type: 'text', text: 'Weather in Oslo?' }] },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1_0', name: 'get_weather', input: { city: 'Oslo' } }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_1_0', name: 'get_weather', input: { city: 'Oslo' } }],
+      },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1_0', content: '{"temperature":3}' }] },
     ];
-    expect(server.received.map((received) => (received.body as { messages: unknown }).messages)).toEqual([messages, messages]);
+    expect(server.received.map((received) => (received.body as { messages: unknown }).messages)).toEqual([
+      messages,
+      messages,
+    ]);
 
     const twice: LlmRequest = {
       ...REQUEST_WITHOUT_CALL_IDS,
       messages: [
         { role: 'user', content: [{ text: 'Two cities' }] },
-        { role: 'model', content: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } } }, { functionCall: { name: 'get_weather', args: { city: 'Rome' } } }, { functionCall: { id: 'adk-1.x', name: 'get_time' } }] },
-        { role: 'user', content: [{ functionResponse: { name: 'get_weather', response: { t: 3 } } }, { functionResponse: { id: 'adk-1.x', name: 'get_time' } }, { functionResponse: { name: 'get_weather', response: { t: 20 } } }] },
+        {
+          role: 'model',
+          content: [
+            { functionCall: { name: 'get_weather', args: { city: 'Oslo' } } },
+            { functionCall: { name: 'get_weather', args: { city: 'Rome' } } },
+            { functionCall: { id: 'adk-1.x', name: 'get_time' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { functionResponse: { name: 'get_weather', response: { t: 3 } } },
+            { functionResponse: { id: 'adk-1.x', name: 'get_time' } },
+            { functionResponse: { name: 'get_weather', response: { t: 20 } } },
+          ],
+        },
       ],
     };
-    const blocks = toAnthropicRequest(twice, { model: 'm' }).messages.slice(1).map((message) => message.content);
+    const blocks = toAnthropicRequest(twice, { model: 'm' })
+      .messages.slice(1)
+      .map((message) => message.content);
     expect(blocks).toEqual([
       [
         { type: 'tool_use', id: 'toolu_1_0', name: 'get_weather', input: { city: 'Oslo' } },
@@ -204,8 +300,20 @@ describe('anthropic adapter: request body', () => {
     expect(toAnthropicRequest(request, { model: 'm' }).messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
       { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'f', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: '{"ok":true}' }, { type: 'text', text: 'For context: another agent spoke.' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'Done.' }, { type: 'text', text: 'Anything else?' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'c1', content: '{"ok":true}' },
+          { type: 'text', text: 'For context: another agent spoke.' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Done.' },
+          { type: 'text', text: 'Anything else?' },
+        ],
+      },
       { role: 'user', content: [{ type: 'text', text: 'No.' }] },
     ]);
   });
@@ -245,14 +353,24 @@ describe('anthropic adapter: responses', () => {
 
 describe('anthropic adapter: errors', () => {
   it('reports a 400 with the message from Anthropic’s error envelope, without retrying', async () => {
-    const server = await serve(() => ({ status: 400, json: ENVELOPE('invalid_request_error', 'messages.1.content.0: unexpected `tool_use_id`') }));
+    const server = await serve(() => ({
+      status: 400,
+      json: ENVELOPE('invalid_request_error', 'messages.1.content.0: unexpected `tool_use_id`'),
+    }));
     const error = await failure(modelOn(server).generate(GOLDEN_REQUEST));
-    expect(error).toMatchObject({ provider: 'anthropic', status: 400, retryable: false, message: 'anthropic 400: messages.1.content.0: unexpected `tool_use_id`' });
+    expect(error).toMatchObject({
+      provider: 'anthropic',
+      status: 400,
+      retryable: false,
+      message: 'anthropic 400: messages.1.content.0: unexpected `tool_use_id`',
+    });
     expect(server.received).toHaveLength(1);
   });
 
   it('retries 529 overloaded and succeeds', async () => {
-    const server = await serve((_request, index) => (index === 0 ? { status: 529, json: ENVELOPE('overloaded_error', 'Overloaded') } : { json: MESSAGE }));
+    const server = await serve((_request, index) =>
+      index === 0 ? { status: 529, json: ENVELOPE('overloaded_error', 'Overloaded') } : { json: MESSAGE },
+    );
     expect(await modelOn(server).generate(GOLDEN_REQUEST)).toEqual(EXPECTED);
     expect(server.received).toHaveLength(2);
   });
@@ -265,8 +383,16 @@ describe('anthropic adapter: errors', () => {
   });
 
   it('keeps Retry-After and the key hint', async () => {
-    const limited = await serve(() => ({ status: 429, json: ENVELOPE('rate_limit_error', 'Slow down'), headers: { 'retry-after': '7' } }));
-    expect(await failure(modelOn(limited, { retry: false }).generate(GOLDEN_REQUEST))).toMatchObject({ status: 429, retryable: true, retryAfterSeconds: 7 });
+    const limited = await serve(() => ({
+      status: 429,
+      json: ENVELOPE('rate_limit_error', 'Slow down'),
+      headers: { 'retry-after': '7' },
+    }));
+    expect(await failure(modelOn(limited, { retry: false }).generate(GOLDEN_REQUEST))).toMatchObject({
+      status: 429,
+      retryable: true,
+      retryAfterSeconds: 7,
+    });
     const refused = await serve(() => ({ status: 401, json: ENVELOPE('authentication_error', 'invalid x-api-key') }));
     const error = await failure(modelOn(refused).generate(GOLDEN_REQUEST));
     expect(error).toMatchObject({ status: 401, retryable: false });
@@ -275,14 +401,21 @@ describe('anthropic adapter: errors', () => {
 
   it('treats a lost connection as retryable, and retries it', async () => {
     const lost = await serve(() => ({ destroy: true }));
-    expect(await failure(modelOn(lost, { retry: false }).generate(GOLDEN_REQUEST))).toMatchObject({ retryable: true, status: undefined });
+    expect(await failure(modelOn(lost, { retry: false }).generate(GOLDEN_REQUEST))).toMatchObject({
+      retryable: true,
+      status: undefined,
+    });
     const flaky = await serve((_request, index) => (index === 0 ? { destroy: true } : { json: MESSAGE }));
     expect(await modelOn(flaky).generate(GOLDEN_REQUEST)).toEqual(EXPECTED);
     expect(flaky.received).toHaveLength(2);
   });
 
   it('retries a stream whose first event is an overloaded error', async () => {
-    const server = await serve((_request, index) => (index === 0 ? { events: [{ event: 'error', data: ENVELOPE('overloaded_error', 'Overloaded') }] } : { events: STREAM }));
+    const server = await serve((_request, index) =>
+      index === 0
+        ? { events: [{ event: 'error', data: ENVELOPE('overloaded_error', 'Overloaded') }] }
+        : { events: STREAM },
+    );
     const chunks = await collect(streamOf(modelOn(server), GOLDEN_REQUEST));
     expect(chunks.at(-1)).toEqual({ ...EXPECTED, partial: false });
     expect(server.received).toHaveLength(2);
@@ -304,7 +437,9 @@ describe('anthropic adapter: errors', () => {
     const seen: ModelStreamChunk[] = [];
     const run = (async () => {
       // Without withRetries: once a stream has given its first chunk, retry.ts no longer forwards the caller's signal.
-      for await (const chunk of streamOf(modelOn(server, { retry: false }), GOLDEN_REQUEST, { signal: controller.signal })) {
+      for await (const chunk of streamOf(modelOn(server, { retry: false }), GOLDEN_REQUEST, {
+        signal: controller.signal,
+      })) {
         seen.push(chunk);
         controller.abort();
       }
@@ -326,7 +461,11 @@ describe('anthropic adapter: errors', () => {
     expect((error as Error).message).toContain('ANTHROPIC_API_KEY');
 
     const server = await serve(() => ({ json: MESSAGE }));
-    const model = createAnthropicModel({ model: 'claude-test-5', env: { ANTHROPIC_API_KEY: 'sk-from-env', ANTHROPIC_BASE_URL: server.url }, retry: false });
+    const model = createAnthropicModel({
+      model: 'claude-test-5',
+      env: { ANTHROPIC_API_KEY: 'sk-from-env', ANTHROPIC_BASE_URL: server.url },
+      retry: false,
+    });
     await model.generate(GOLDEN_REQUEST);
     expect(server.received[0]?.headers['authorization']).toBe('Bearer sk-from-env');
   });
@@ -348,15 +487,23 @@ describe('anthropic adapter: what it tells the wire observer', () => {
     const chunks = await collect(streamOf(modelOn(server), GOLDEN_REQUEST, { wire }));
     expectRecordedAsReceived(seen, server);
     expect(JSON.parse(requests()[0]?.body ?? '')).toMatchObject({ stream: true });
-    const usageOf = (type: string) => (STREAM.find((event) => event.event === type)?.data as { message?: { usage: object }; usage?: object });
+    const usageOf = (type: string) =>
+      STREAM.find((event) => event.event === type)?.data as { message?: { usage: object }; usage?: object };
     const final = { ...usageOf('message_start').message?.usage, ...usageOf('message_delta').usage };
-    expect(final).toEqual({ input_tokens: 120, cache_creation_input_tokens: 20, cache_read_input_tokens: 300, output_tokens: 45 });
+    expect(final).toEqual({
+      input_tokens: 120,
+      cache_creation_input_tokens: 20,
+      cache_read_input_tokens: 300,
+      output_tokens: 45,
+    });
     expect(responses()).toEqual([{ status: 200, usage: final }]);
     expect(chunks.at(-1)?.usage).toEqual(EXPECTED.usage);
   });
 
   it('tells each attempt under retries: the 529, then the request that succeeded', async () => {
-    const server = await serve((_request, index) => (index === 0 ? { status: 529, json: ENVELOPE('overloaded_error', 'Overloaded') } : { json: MESSAGE }));
+    const server = await serve((_request, index) =>
+      index === 0 ? { status: 529, json: ENVELOPE('overloaded_error', 'Overloaded') } : { json: MESSAGE },
+    );
     const { wire, seen, requests, responses } = recordWire();
     await modelOn(server).generate(GOLDEN_REQUEST, { wire });
     expect(requests()).toHaveLength(2);
@@ -371,7 +518,9 @@ describe('anthropic adapter: what it tells the wire observer', () => {
     });
     const model = modelOn(server);
     const calls = ['first', 'second', 'third'].map((system) => ({ system, record: recordWire() }));
-    await Promise.all(calls.map(({ system, record }) => model.generate({ ...REQUEST_WITHOUT_CALL_IDS, system }, { wire: record.wire })));
+    await Promise.all(
+      calls.map(({ system, record }) => model.generate({ ...REQUEST_WITHOUT_CALL_IDS, system }, { wire: record.wire })),
+    );
     for (const { system, record } of calls) {
       expect(record.requests().map((sent) => (JSON.parse(sent.body) as { system: string }).system)).toEqual([system]);
       expect(record.responses()).toEqual([{ status: 200, usage: MESSAGE.usage }]);
@@ -380,43 +529,71 @@ describe('anthropic adapter: what it tells the wire observer', () => {
 });
 
 describe('anthropic adapter: with the runner', () => {
-  it.each([false, true])('runs a tool call round trip, the result going back with the call’s id (streaming %s)', async (streaming) => {
-    const call = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test-5', content: [{ type: 'tool_use', id: 'toolu_01Oslo', name: 'get_weather', input: { city: 'Oslo' } }], stop_reason: 'tool_use', usage: { input_tokens: 50, output_tokens: 12 } };
-    const answer = { id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-test-5', content: [{ type: 'text', text: 'It is 3 °C in Oslo.' }], stop_reason: 'end_turn', usage: { input_tokens: 80, output_tokens: 9 } };
-    const server = await serve((request, index) => {
-      const message = index === 0 ? call : answer;
-      return (request.body as { stream?: boolean }).stream === true ? { events: asEvents(message) } : { json: message };
-    });
-    const getWeather = functionTool({
-      name: 'get_weather',
-      description: 'Gets the weather for a city.',
-      parameters: z.object({ city: z.string() }),
-      execute: ({ city }) => ({ city, temperature: 3 }),
-    });
-    let id = 0;
-    const runner = createRunner({
-      agents: llmAgent({ name: 'weather', instruction: 'Answer with the tool.', tools: [getWeather] }),
-      model: modelOn(server),
-      streaming,
-      newId: () => `id${++id}`,
-    });
-    await runner.createSession({ userId: 'u1', sessionId: 's1' });
-    const events = [];
-    for await (const event of runner.run({ userId: 'u1', sessionId: 's1', message: 'Weather in Oslo?' })) if (event.partial !== true) events.push(event);
-    expect(events.map((event) => event.content?.parts)).toEqual([
-      [{ text: 'Weather in Oslo?' }],
-      [{ functionCall: { id: 'toolu_01Oslo', name: 'get_weather', args: { city: 'Oslo' } } }],
-      [{ functionResponse: { id: 'toolu_01Oslo', name: 'get_weather', response: { city: 'Oslo', temperature: 3 } } }],
-      [{ text: 'It is 3 °C in Oslo.' }],
-    ]);
-    expect(server.received).toHaveLength(2);
-    const second = server.received[1]?.body as { system: string; messages: unknown[]; tools: { name: string }[] };
-    expect(second.system).toContain('Answer with the tool.');
-    expect(second.tools.map((tool) => tool.name)).toEqual(['get_weather']);
-    expect(second.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'Weather in Oslo?' }] },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01Oslo', name: 'get_weather', input: { city: 'Oslo' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01Oslo', content: '{"city":"Oslo","temperature":3}' }] },
-    ]);
-  });
+  it.each([false, true])(
+    'runs a tool call round trip, the result going back with the call’s id (streaming %s)',
+    async (streaming) => {
+      const call = {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-test-5',
+        content: [{ type: 'tool_use', id: 'toolu_01Oslo', name: 'get_weather', input: { city: 'Oslo' } }],
+        stop_reason: 'tool_use',
+        usage: { input_tokens: 50, output_tokens: 12 },
+      };
+      const answer = {
+        id: 'msg_2',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-test-5',
+        content: [{ type: 'text', text: 'It is 3 °C in Oslo.' }],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 80, output_tokens: 9 },
+      };
+      const server = await serve((request, index) => {
+        const message = index === 0 ? call : answer;
+        return (request.body as { stream?: boolean }).stream === true
+          ? { events: asEvents(message) }
+          : { json: message };
+      });
+      const getWeather = functionTool({
+        name: 'get_weather',
+        description: 'Gets the weather for a city.',
+        parameters: z.object({ city: z.string() }),
+        execute: ({ city }) => ({ city, temperature: 3 }),
+      });
+      let id = 0;
+      const runner = createRunner({
+        agents: llmAgent({ name: 'weather', instruction: 'Answer with the tool.', tools: [getWeather] }),
+        model: modelOn(server),
+        streaming,
+        newId: () => `id${++id}`,
+      });
+      await runner.createSession({ userId: 'u1', sessionId: 's1' });
+      const events = [];
+      for await (const event of runner.run({ userId: 'u1', sessionId: 's1', message: 'Weather in Oslo?' }))
+        if (event.partial !== true) events.push(event);
+      expect(events.map((event) => event.content?.parts)).toEqual([
+        [{ text: 'Weather in Oslo?' }],
+        [{ functionCall: { id: 'toolu_01Oslo', name: 'get_weather', args: { city: 'Oslo' } } }],
+        [{ functionResponse: { id: 'toolu_01Oslo', name: 'get_weather', response: { city: 'Oslo', temperature: 3 } } }],
+        [{ text: 'It is 3 °C in Oslo.' }],
+      ]);
+      expect(server.received).toHaveLength(2);
+      const second = server.received[1]?.body as { system: string; messages: unknown[]; tools: { name: string }[] };
+      expect(second.system).toContain('Answer with the tool.');
+      expect(second.tools.map((tool) => tool.name)).toEqual(['get_weather']);
+      expect(second.messages).toEqual([
+        { role: 'user', content: [{ type: 'text', text: 'Weather in Oslo?' }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_01Oslo', name: 'get_weather', input: { city: 'Oslo' } }],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_01Oslo', content: '{"city":"Oslo","temperature":3}' }],
+        },
+      ]);
+    },
+  );
 });

@@ -14,14 +14,20 @@ const { serve, closeAll } = fakeServers();
 afterEach(() => closeAll());
 
 const SCHEMA = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
-const TOOL = { name: 'get_weather', description: 'Weather.', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
+const TOOL = {
+  name: 'get_weather',
+  description: 'Weather.',
+  parameters: { type: 'object', properties: { city: { type: 'string' } } },
+};
 
 function request(config: RequestConfig, builtInTools?: LlmRequest['builtInTools']): LlmRequest {
   return {
     system: 'S',
     tools: [TOOL],
     ...(builtInTools === undefined ? {} : { builtInTools }),
-    messages: [{ role: 'user', content: [{ text: 'Hi' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] }],
+    messages: [
+      { role: 'user', content: [{ text: 'Hi' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] },
+    ],
     config,
   };
 }
@@ -30,17 +36,37 @@ type Provider = { name: string; reply: FakeReply; model(server: FakeServer): Mod
 const GEMINI: Provider = {
   name: 'gemini',
   reply: { json: { candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }] } },
-  model: (server) => createGeminiModel({ model: 'gemini-2.5-flash', apiKey: 'k', baseURL: server.url, env: {}, retry: false }),
+  model: (server) =>
+    createGeminiModel({ model: 'gemini-2.5-flash', apiKey: 'k', baseURL: server.url, env: {}, retry: false }),
 };
 const OPENAI: Provider = {
   name: 'openai',
   reply: { json: { choices: [{ message: { content: 'ok' }, finish_reason: 'stop' }] } },
-  model: (server) => createOpenAIModel({ model: 'gpt-5', apiKey: 'k', baseURL: `${server.url}/v1`, env: {}, retry: false }),
+  model: (server) =>
+    createOpenAIModel({ model: 'gpt-5', apiKey: 'k', baseURL: `${server.url}/v1`, env: {}, retry: false }),
 };
 const ANTHROPIC: Provider = {
   name: 'anthropic',
-  reply: { json: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test-5', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } } },
-  model: (server) => createAnthropicModel({ model: 'claude-test-5', apiKey: 'k', baseURL: server.url, env: {}, retry: false, promptCache: false }),
+  reply: {
+    json: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-test-5',
+      content: [{ type: 'text', text: 'ok' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 1, output_tokens: 1 },
+    },
+  },
+  model: (server) =>
+    createAnthropicModel({
+      model: 'claude-test-5',
+      apiKey: 'k',
+      baseURL: server.url,
+      env: {},
+      retry: false,
+      promptCache: false,
+    }),
 };
 
 async function sent(provider: Provider, given: LlmRequest): Promise<Record<string, unknown>> {
@@ -75,11 +101,24 @@ describe('every config field on the wire', () => {
           mediaResolution: 'low',
           providerOptions: { google: { responseLogprobs: true }, openai: { service_tier: 'flex' } },
         },
-        [{ provider: 'google', type: 'googleSearch' }, { provider: 'google', type: 'urlContext' }, { provider: 'google', type: 'codeExecution' }],
+        [
+          { provider: 'google', type: 'googleSearch' },
+          { provider: 'google', type: 'urlContext' },
+          { provider: 'google', type: 'codeExecution' },
+        ],
       ),
     );
-    expect(body['tools']).toEqual([{ functionDeclarations: [{ name: 'get_weather', description: 'Weather.', parametersJsonSchema: TOOL.parameters }] }, { googleSearch: {} }, { urlContext: {} }, { codeExecution: {} }]);
-    expect(body['toolConfig']).toEqual({ functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] } });
+    expect(body['tools']).toEqual([
+      {
+        functionDeclarations: [{ name: 'get_weather', description: 'Weather.', parametersJsonSchema: TOOL.parameters }],
+      },
+      { googleSearch: {} },
+      { urlContext: {} },
+      { codeExecution: {} },
+    ]);
+    expect(body['toolConfig']).toEqual({
+      functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] },
+    });
     expect(body['safetySettings']).toEqual([{ category: 'HARM_CATEGORY_HATE_SPEECH', threshold: 'BLOCK_ONLY_HIGH' }]);
     expect(body['labels']).toEqual({ team: 'weather' });
     expect(body['generationConfig']).toEqual({
@@ -131,9 +170,17 @@ describe('every config field on the wire', () => {
       model: 'gpt-5',
       messages: [
         { role: 'system', content: 'S' },
-        { role: 'user', content: [{ type: 'text', text: 'Hi' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'high' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Hi' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'high' } },
+          ],
+        },
       ],
-      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather.', parameters: TOOL.parameters } }],
+      tools: [
+        { type: 'function', function: { name: 'get_weather', description: 'Weather.', parameters: TOOL.parameters } },
+      ],
       temperature: 0.2,
       top_p: 0.9,
       max_completion_tokens: 512,
@@ -172,8 +219,19 @@ describe('every config field on the wire', () => {
       model: 'claude-test-5',
       max_tokens: 4096,
       system: 'S',
-      tools: [{ name: 'get_weather', description: 'Weather.', input_schema: TOOL.parameters }, { type: 'web_search_20250305', name: 'web_search', max_uses: 3 }],
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] }],
+      tools: [
+        { name: 'get_weather', description: 'Weather.', input_schema: TOOL.parameters },
+        { type: 'web_search_20250305', name: 'web_search', max_uses: 3 },
+      ],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Hi' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+          ],
+        },
+      ],
       stop_sequences: ['END'],
       tool_choice: { type: 'auto' },
       thinking: { type: 'enabled', budget_tokens: 2048, display: 'omitted' },
@@ -186,47 +244,145 @@ describe('every config field on the wire', () => {
     ['auto', { functionCallingConfig: { mode: 'AUTO' } }, 'auto', { type: 'auto' }],
     ['none', { functionCallingConfig: { mode: 'NONE' } }, 'none', { type: 'none' }],
     ['required', { functionCallingConfig: { mode: 'ANY' } }, 'required', { type: 'any' }],
-    [{ name: 'get_weather' }, { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] } }, { type: 'function', function: { name: 'get_weather' } }, { type: 'tool', name: 'get_weather' }],
+    [
+      { name: 'get_weather' },
+      { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] } },
+      { type: 'function', function: { name: 'get_weather' } },
+      { type: 'tool', name: 'get_weather' },
+    ],
   ];
-  it.each(choices)('tool choice %j: toolConfig, tool_choice and tool_choice', async (choice, gemini, openai, anthropic) => {
-    expect((await sent(GEMINI, request({ toolChoice: choice })))['toolConfig']).toEqual(gemini);
-    expect((await sent(OPENAI, request({ toolChoice: choice })))['tool_choice']).toEqual(openai);
-    expect((await sent(ANTHROPIC, request({ toolChoice: choice })))['tool_choice']).toEqual(anthropic);
-  });
+  it.each(choices)(
+    'tool choice %j: toolConfig, tool_choice and tool_choice',
+    async (choice, gemini, openai, anthropic) => {
+      expect((await sent(GEMINI, request({ toolChoice: choice })))['toolConfig']).toEqual(gemini);
+      expect((await sent(OPENAI, request({ toolChoice: choice })))['tool_choice']).toEqual(openai);
+      expect((await sent(ANTHROPIC, request({ toolChoice: choice })))['tool_choice']).toEqual(anthropic);
+    },
+  );
 
   it('JSON without a schema, and thinking without a budget', async () => {
-    expect((await sent(GEMINI, request({ responseMimeType: 'application/json' })))['generationConfig']).toEqual({ responseMimeType: 'application/json' });
-    expect((await sent(GEMINI, request({ responseSchema: SCHEMA })))['generationConfig']).toEqual({ responseMimeType: 'application/json', responseJsonSchema: SCHEMA });
-    expect((await sent(OPENAI, request({ responseMimeType: 'application/json' })))['response_format']).toEqual({ type: 'json_object' });
-    expect((await sent(ANTHROPIC, request({ thinking: { effort: 'low' } })))).toMatchObject({ thinking: { type: 'adaptive' }, output_config: { effort: 'low' } });
-    expect((await sent(ANTHROPIC, request({ thinking: { budgetTokens: 0 } })))['thinking']).toEqual({ type: 'disabled' });
+    expect((await sent(GEMINI, request({ responseMimeType: 'application/json' })))['generationConfig']).toEqual({
+      responseMimeType: 'application/json',
+    });
+    expect((await sent(GEMINI, request({ responseSchema: SCHEMA })))['generationConfig']).toEqual({
+      responseMimeType: 'application/json',
+      responseJsonSchema: SCHEMA,
+    });
+    expect((await sent(OPENAI, request({ responseMimeType: 'application/json' })))['response_format']).toEqual({
+      type: 'json_object',
+    });
+    expect(await sent(ANTHROPIC, request({ thinking: { effort: 'low' } }))).toMatchObject({
+      thinking: { type: 'adaptive' },
+      output_config: { effort: 'low' },
+    });
+    expect((await sent(ANTHROPIC, request({ thinking: { budgetTokens: 0 } })))['thinking']).toEqual({
+      type: 'disabled',
+    });
   });
 });
 
 describe('a field the provider has no equivalent for is refused, in one line naming it, and nothing is sent', () => {
   const refusals: [Provider, RequestConfig | LlmRequest['builtInTools'], string][] = [
-    [OPENAI, { safetySettings: [{ category: 'HARM_CATEGORY_HATE_SPEECH', threshold: 'BLOCK_ONLY_HIGH' }] }, 'Invalid Chat Completions request: config.safetySettings: Chat Completions has no safety settings (OpenAI moderates on its own)'],
-    [OPENAI, { thinking: { budgetTokens: 1024 } }, 'Invalid Chat Completions request: config.thinking.budgetTokens: reasoning is set by effort, not by a token budget; use thinking.effort'],
-    [OPENAI, { thinking: { includeThoughts: true } }, 'Invalid Chat Completions request: config.thinking.includeThoughts: OpenAI does not return reasoning text on Chat Completions'],
-    [OPENAI, { mediaResolution: 'medium' }, "Invalid Chat Completions request: config.mediaResolution: images are read at 'low' or 'high' detail; there is no medium"],
-    [OPENAI, { responseMimeType: 'text/x-python' }, 'Invalid Chat Completions request: config.responseMimeType: answers are text or JSON; got text/x-python'],
-    [OPENAI, [{ provider: 'openai', type: 'code_interpreter' }], "Invalid Chat Completions request: builtInTools[0]: 'code_interpreter' is not a Chat Completions tool (only web_search is)"],
-    [OPENAI, [{ provider: 'google', type: 'googleSearch' }], "Invalid Chat Completions request: builtInTools[0]: 'googleSearch' is a built-in tool of google, which Chat Completions cannot run"],
-    [ANTHROPIC, { safetySettings: [] }, 'Invalid Anthropic Messages API request: config.safetySettings: the Messages API has no such setting'],
-    [ANTHROPIC, { labels: { team: 'x' } }, 'Invalid Anthropic Messages API request: config.labels: the Messages API keeps no labels (its metadata holds a user id only; set it in providerOptions.anthropic)'],
-    [ANTHROPIC, { seed: 1 }, 'Invalid Anthropic Messages API request: config.seed: the Messages API has no such setting'],
-    [ANTHROPIC, { presencePenalty: 1 }, 'Invalid Anthropic Messages API request: config.presencePenalty: the Messages API has no such setting'],
-    [ANTHROPIC, { frequencyPenalty: 1 }, 'Invalid Anthropic Messages API request: config.frequencyPenalty: the Messages API has no such setting'],
-    [ANTHROPIC, { mediaResolution: 'low' }, 'Invalid Anthropic Messages API request: config.mediaResolution: the Messages API has no such setting'],
-    [ANTHROPIC, { candidateCount: 2 }, 'Invalid Anthropic Messages API request: config.candidateCount: the Messages API answers once per call'],
-    [ANTHROPIC, { thinking: { effort: 'minimal' } }, "Invalid Anthropic Messages API request: config.thinking.effort: effort is 'low', 'medium' or 'high' here; there is no minimal"],
-    [ANTHROPIC, { responseMimeType: 'application/json' }, 'Invalid Anthropic Messages API request: config.responseMimeType: JSON answers need a responseSchema here; got application/json without one'],
-    [ANTHROPIC, [{ provider: 'google', type: 'googleSearch' }], "Invalid Anthropic Messages API request: builtInTools[0]: 'googleSearch' is a built-in tool of google, which Anthropic Messages API cannot run"],
-    [GEMINI, [{ provider: 'anthropic', type: 'web_search_20250305' }], "Invalid Gemini API request: builtInTools[0]: 'web_search_20250305' is a built-in tool of anthropic, which Gemini API cannot run"],
+    [
+      OPENAI,
+      { safetySettings: [{ category: 'HARM_CATEGORY_HATE_SPEECH', threshold: 'BLOCK_ONLY_HIGH' }] },
+      'Invalid Chat Completions request: config.safetySettings: Chat Completions has no safety settings (OpenAI moderates on its own)',
+    ],
+    [
+      OPENAI,
+      { thinking: { budgetTokens: 1024 } },
+      'Invalid Chat Completions request: config.thinking.budgetTokens: reasoning is set by effort, not by a token budget; use thinking.effort',
+    ],
+    [
+      OPENAI,
+      { thinking: { includeThoughts: true } },
+      'Invalid Chat Completions request: config.thinking.includeThoughts: OpenAI does not return reasoning text on Chat Completions',
+    ],
+    [
+      OPENAI,
+      { mediaResolution: 'medium' },
+      "Invalid Chat Completions request: config.mediaResolution: images are read at 'low' or 'high' detail; there is no medium",
+    ],
+    [
+      OPENAI,
+      { responseMimeType: 'text/x-python' },
+      'Invalid Chat Completions request: config.responseMimeType: answers are text or JSON; got text/x-python',
+    ],
+    [
+      OPENAI,
+      [{ provider: 'openai', type: 'code_interpreter' }],
+      "Invalid Chat Completions request: builtInTools[0]: 'code_interpreter' is not a Chat Completions tool (only web_search is)",
+    ],
+    [
+      OPENAI,
+      [{ provider: 'google', type: 'googleSearch' }],
+      "Invalid Chat Completions request: builtInTools[0]: 'googleSearch' is a built-in tool of google, which Chat Completions cannot run",
+    ],
+    [
+      ANTHROPIC,
+      { safetySettings: [] },
+      'Invalid Anthropic Messages API request: config.safetySettings: the Messages API has no such setting',
+    ],
+    [
+      ANTHROPIC,
+      { labels: { team: 'x' } },
+      'Invalid Anthropic Messages API request: config.labels: the Messages API keeps no labels (its metadata holds a user id only; set it in providerOptions.anthropic)',
+    ],
+    [
+      ANTHROPIC,
+      { seed: 1 },
+      'Invalid Anthropic Messages API request: config.seed: the Messages API has no such setting',
+    ],
+    [
+      ANTHROPIC,
+      { presencePenalty: 1 },
+      'Invalid Anthropic Messages API request: config.presencePenalty: the Messages API has no such setting',
+    ],
+    [
+      ANTHROPIC,
+      { frequencyPenalty: 1 },
+      'Invalid Anthropic Messages API request: config.frequencyPenalty: the Messages API has no such setting',
+    ],
+    [
+      ANTHROPIC,
+      { mediaResolution: 'low' },
+      'Invalid Anthropic Messages API request: config.mediaResolution: the Messages API has no such setting',
+    ],
+    [
+      ANTHROPIC,
+      { candidateCount: 2 },
+      'Invalid Anthropic Messages API request: config.candidateCount: the Messages API answers once per call',
+    ],
+    [
+      ANTHROPIC,
+      { thinking: { effort: 'minimal' } },
+      "Invalid Anthropic Messages API request: config.thinking.effort: effort is 'low', 'medium' or 'high' here; there is no minimal",
+    ],
+    [
+      ANTHROPIC,
+      { responseMimeType: 'application/json' },
+      'Invalid Anthropic Messages API request: config.responseMimeType: JSON answers need a responseSchema here; got application/json without one',
+    ],
+    [
+      ANTHROPIC,
+      [{ provider: 'google', type: 'googleSearch' }],
+      "Invalid Anthropic Messages API request: builtInTools[0]: 'googleSearch' is a built-in tool of google, which Anthropic Messages API cannot run",
+    ],
+    [
+      GEMINI,
+      [{ provider: 'anthropic', type: 'web_search_20250305' }],
+      "Invalid Gemini API request: builtInTools[0]: 'web_search_20250305' is a built-in tool of anthropic, which Gemini API cannot run",
+    ],
   ];
-  it.each(refusals.map(([provider, given, message]) => [provider.name, JSON.stringify(given), provider, given, message] as const))('%s refuses %s', async (_name, _shown, provider, given, message) => {
+  it.each(
+    refusals.map(
+      ([provider, given, message]) => [provider.name, JSON.stringify(given), provider, given, message] as const,
+    ),
+  )('%s refuses %s', async (_name, _shown, provider, given, message) => {
     const server = await serve(() => provider.reply);
-    const call = provider.model(server).generate(Array.isArray(given) ? request({}, given) : request(given as RequestConfig));
+    const call = provider
+      .model(server)
+      .generate(Array.isArray(given) ? request({}, given) : request(given as RequestConfig));
     const error = await call.then(
       () => undefined,
       (caught: unknown) => caught,
@@ -268,8 +424,24 @@ describe("an agent's generateConfig", () => {
     });
     const { request } = await assembleRequest({ agents: agent });
     expect(Object.keys(request.config)).toEqual([
-      'model', 'temperature', 'topP', 'topK', 'maxOutputTokens', 'stopSequences', 'responseSchema', 'responseMimeType', 'toolChoice', 'thinking',
-      'safetySettings', 'labels', 'seed', 'presencePenalty', 'frequencyPenalty', 'candidateCount', 'mediaResolution', 'providerOptions',
+      'model',
+      'temperature',
+      'topP',
+      'topK',
+      'maxOutputTokens',
+      'stopSequences',
+      'responseSchema',
+      'responseMimeType',
+      'toolChoice',
+      'thinking',
+      'safetySettings',
+      'labels',
+      'seed',
+      'presencePenalty',
+      'frequencyPenalty',
+      'candidateCount',
+      'mediaResolution',
+      'providerOptions',
     ]);
     expect(request.config.thinking).toEqual(thinking);
     expect(request.config.thinking).not.toBe(thinking);
@@ -282,7 +454,11 @@ describe('a built-in tool of an agent', () => {
     const { llmAgent } = await import('../../src/engine/agent/define-agent.js');
     const server = await serve(() => GEMINI.reply);
     const runner = createRunner({
-      agents: llmAgent({ name: 'searcher', instruction: 'Search.', builtInTools: [{ provider: 'google', type: 'googleSearch' }] }),
+      agents: llmAgent({
+        name: 'searcher',
+        instruction: 'Search.',
+        builtInTools: [{ provider: 'google', type: 'googleSearch' }],
+      }),
       model: GEMINI.model(server),
       telemetry: undefined,
     });
@@ -291,13 +467,23 @@ describe('a built-in tool of an agent', () => {
     expect((server.received[0]?.body as { tools: unknown }).tools).toEqual([{ googleSearch: {} }]);
     const call = await runner.sessions.getModelCall({ appName: 'searcher', userId: 'u', sessionId: 's', index: 1 });
     expect(call?.request.builtInTools).toEqual([{ provider: 'google', type: 'googleSearch' }]);
-    expect(call?.provenance.builtInTools).toEqual([{ kind: 'tool', processor: 'agent', agent: 'searcher', field: 'builtInTools[0]', tool: { kind: 'built-in', provider: 'google' } }]);
+    expect(call?.provenance.builtInTools).toEqual([
+      {
+        kind: 'tool',
+        processor: 'agent',
+        agent: 'searcher',
+        field: 'builtInTools[0]',
+        tool: { kind: 'built-in', provider: 'google' },
+      },
+    ]);
     expect(JSON.parse(call?.wire?.body ?? '{}').tools).toEqual([{ googleSearch: {} }]);
   });
 
   it('is refused at definition when it names no provider or type', async () => {
     const { llmAgent } = await import('../../src/engine/agent/define-agent.js');
-    expect(() => llmAgent({ name: 'a', builtInTools: [{ provider: '', type: 'googleSearch' }, { provider: 'google' } as never] })).toThrow(
+    expect(() =>
+      llmAgent({ name: 'a', builtInTools: [{ provider: '', type: 'googleSearch' }, { provider: 'google' } as never] }),
+    ).toThrow(
       "Invalid agent 'a': builtInTools[0].provider: must name the tool's provider (google, anthropic, openai); builtInTools[1].type: must name the tool as its provider's API does (googleSearch)",
     );
   });
@@ -306,7 +492,13 @@ describe('a built-in tool of an agent', () => {
 describe('a refusal under retries', () => {
   it('is thrown as it is, once, not turned into a model error nor retried', async () => {
     const server = await serve(() => OPENAI.reply);
-    const model = createOpenAIModel({ model: 'gpt-5', apiKey: 'sk-long-enough-key', baseURL: `${server.url}/v1`, env: {}, retry: { maxRetries: 3, initialDelayMs: 1 } });
+    const model = createOpenAIModel({
+      model: 'gpt-5',
+      apiKey: 'sk-long-enough-key',
+      baseURL: `${server.url}/v1`,
+      env: {},
+      retry: { maxRetries: 3, initialDelayMs: 1 },
+    });
     const error = await model.generate(request({ safetySettings: [] })).then(
       () => undefined,
       (caught: unknown) => caught,
@@ -354,17 +546,45 @@ describe("an agent file's generate_content_config in Gemini's form", () => {
       mediaResolution: 'high',
     });
     const body = await sent(GEMINI, { ...request, tools: [TOOL] });
-    expect(body['toolConfig']).toEqual({ functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] } });
-    expect(body['generationConfig']).toMatchObject({ thinkingConfig: { thinkingBudget: 1024, includeThoughts: true }, mediaResolution: 'MEDIA_RESOLUTION_HIGH', responseMimeType: 'application/json' });
+    expect(body['toolConfig']).toEqual({
+      functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] },
+    });
+    expect(body['generationConfig']).toMatchObject({
+      thinkingConfig: { thinkingBudget: 1024, includeThoughts: true },
+      mediaResolution: 'MEDIA_RESOLUTION_HIGH',
+      responseMimeType: 'application/json',
+    });
   });
 
   it('names each value it cannot read', async () => {
     const { agentFromConfig } = await import('../../src/presets/agent-files.js');
-    const error = await agentFromConfig({ name: 'a', generate_content_config: { tool_config: { function_calling_config: { mode: 'ANY', allowed_function_names: ['a', 'b'] } }, media_resolution: 'TINY', thinking_config: { thinking_level: 'HUGE' } } }, { filename: 'agent.yaml' }).catch((caught: unknown) => caught);
-    expect(AgentctxError.isInstance(error) && (error as unknown as { issues: { path: string; message: string }[] }).issues).toEqual([
-      { path: 'generateConfig.toolConfig.functionCallingConfig.allowedFunctionNames', message: 'names more than one tool, which agentctx cannot ask every provider for; name one (that tool is called) or none (some tool is)' },
-      { path: 'generateConfig.thinkingConfig.thinkingLevel', message: 'expected MINIMAL, LOW, MEDIUM, HIGH, got "HUGE"' },
-      { path: 'generateConfig.mediaResolution', message: 'expected MEDIA_RESOLUTION_LOW, MEDIA_RESOLUTION_MEDIUM, MEDIA_RESOLUTION_HIGH, got "TINY"' },
+    const error = await agentFromConfig(
+      {
+        name: 'a',
+        generate_content_config: {
+          tool_config: { function_calling_config: { mode: 'ANY', allowed_function_names: ['a', 'b'] } },
+          media_resolution: 'TINY',
+          thinking_config: { thinking_level: 'HUGE' },
+        },
+      },
+      { filename: 'agent.yaml' },
+    ).catch((caught: unknown) => caught);
+    expect(
+      AgentctxError.isInstance(error) && (error as unknown as { issues: { path: string; message: string }[] }).issues,
+    ).toEqual([
+      {
+        path: 'generateConfig.toolConfig.functionCallingConfig.allowedFunctionNames',
+        message:
+          'names more than one tool, which agentctx cannot ask every provider for; name one (that tool is called) or none (some tool is)',
+      },
+      {
+        path: 'generateConfig.thinkingConfig.thinkingLevel',
+        message: 'expected MINIMAL, LOW, MEDIUM, HIGH, got "HUGE"',
+      },
+      {
+        path: 'generateConfig.mediaResolution',
+        message: 'expected MEDIA_RESOLUTION_LOW, MEDIA_RESOLUTION_MEDIUM, MEDIA_RESOLUTION_HIGH, got "TINY"',
+      },
     ]);
   });
 });

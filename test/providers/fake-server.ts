@@ -32,14 +32,22 @@ export type FakeServer = {
  * wire format behind it (JSON bodies, `text/event-stream` streams, error statuses) and read back the exact bodies
  * the adapters sent.
  */
-export async function startFakeServer(handle: (request: ReceivedRequest, index: number) => FakeReply | Promise<FakeReply>): Promise<FakeServer> {
+export async function startFakeServer(
+  handle: (request: ReceivedRequest, index: number) => FakeReply | Promise<FakeReply>,
+): Promise<FakeServer> {
   const received: ReceivedRequest[] = [];
   const server = createServer((incoming: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const request: ReceivedRequest = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers: incoming.headers, body: text === '' ? undefined : (JSON.parse(text) as unknown), rawBody: text };
+      const request: ReceivedRequest = {
+        method: incoming.method ?? 'GET',
+        url: incoming.url ?? '/',
+        headers: incoming.headers,
+        body: text === '' ? undefined : (JSON.parse(text) as unknown),
+        rawBody: text,
+      };
       received.push(request);
       Promise.resolve(handle(request, received.length - 1))
         .then((reply) => write(response, reply))
@@ -68,7 +76,11 @@ function write(response: ServerResponse, reply: FakeReply): void {
     return;
   }
   if ('events' in reply) {
-    response.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    response.writeHead(reply.status ?? 200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     for (const event of reply.events) {
       if (event.event !== undefined) response.write(`event: ${event.event}\n`);
       response.write(`data: ${typeof event.data === 'string' ? event.data : JSON.stringify(event.data)}\n\n`);

@@ -48,14 +48,31 @@ export function tokensOf(value: unknown): number {
 }
 
 /** Tokens of a request's (or a cache's) system instruction, tools, tool config and contents. */
-export function promptTokensOf(body: { systemInstruction?: unknown; tools?: unknown; toolConfig?: unknown; contents?: unknown[] }): number {
-  return tokensOf(body.systemInstruction) + tokensOf(body.tools) + tokensOf(body.toolConfig) + (body.contents ?? []).reduce<number>((sum, content) => sum + tokensOf(content), 0);
+export function promptTokensOf(body: {
+  systemInstruction?: unknown;
+  tools?: unknown;
+  toolConfig?: unknown;
+  contents?: unknown[];
+}): number {
+  return (
+    tokensOf(body.systemInstruction) +
+    tokensOf(body.tools) +
+    tokensOf(body.toolConfig) +
+    (body.contents ?? []).reduce<number>((sum, content) => sum + tokensOf(content), 0)
+  );
 }
 
-const error = (code: number, status: string, message: string): FakeReply => ({ status: code, json: { error: { code, message, status } } });
-const notFound = (name: string) => error(403, 'PERMISSION_DENIED', `CachedContent not found (or permission denied): ${name}`);
+const error = (code: number, status: string, message: string): FakeReply => ({
+  status: code,
+  json: { error: { code, message, status } },
+});
+const notFound = (name: string) =>
+  error(403, 'PERMISSION_DENIED', `CachedContent not found (or permission denied): ${name}`);
 
-export async function startGeminiCacheServer(serve: typeof startFakeServer, options: GeminiCacheServerOptions): Promise<GeminiCacheServer> {
+export async function startGeminiCacheServer(
+  serve: typeof startFakeServer,
+  options: GeminiCacheServerOptions,
+): Promise<GeminiCacheServer> {
   const caches = new Map<string, StoredCache>();
   let made = 0;
   const live = (name: string): StoredCache | undefined => {
@@ -80,10 +97,16 @@ export async function startGeminiCacheServer(serve: typeof startFakeServer, opti
       const refused = options.refuseCreate?.(request);
       if (refused !== undefined) return refused;
       const ttl = typeof body['ttl'] === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(body['ttl']) : null;
-      if (typeof body['model'] !== 'string' || !body['model'].startsWith('models/') || ttl?.[1] === undefined) return error(400, 'INVALID_ARGUMENT', 'Invalid cached content.');
+      if (typeof body['model'] !== 'string' || !body['model'].startsWith('models/') || ttl?.[1] === undefined)
+        return error(400, 'INVALID_ARGUMENT', 'Invalid cached content.');
       const tokens = promptTokensOf(body as Parameters<typeof promptTokensOf>[0]);
       const minimum = options.minCacheTokens ?? 0;
-      if (tokens < minimum) return error(400, 'INVALID_ARGUMENT', `Cached content is too small. total_token_count=${tokens}, min_total_token_count=${minimum}`);
+      if (tokens < minimum)
+        return error(
+          400,
+          'INVALID_ARGUMENT',
+          `Cached content is too small. total_token_count=${tokens}, min_total_token_count=${minimum}`,
+        );
       const cache: StoredCache = {
         name: `cachedContents/c${++made}`,
         model: body['model'],
@@ -115,7 +138,8 @@ export async function startGeminiCacheServer(serve: typeof startFakeServer, opti
       }
     }
     const generate = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
-    if (generate !== null && request.method === 'POST') return answer(body, `models/${generate[1] ?? ''}`, generate[2] === 'streamGenerateContent');
+    if (generate !== null && request.method === 'POST')
+      return answer(body, `models/${generate[1] ?? ''}`, generate[2] === 'streamGenerateContent');
     return error(404, 'NOT_FOUND', `No route for ${request.method} ${path}`);
   };
 
@@ -123,18 +147,36 @@ export async function startGeminiCacheServer(serve: typeof startFakeServer, opti
     let cachedTokens = 0;
     if (body['cachedContent'] !== undefined) {
       if (body['systemInstruction'] !== undefined || body['tools'] !== undefined || body['toolConfig'] !== undefined) {
-        return error(400, 'INVALID_ARGUMENT', 'CachedContent can not be used with GenerateContent request setting system_instruction, tools or tool_config.');
+        return error(
+          400,
+          'INVALID_ARGUMENT',
+          'CachedContent can not be used with GenerateContent request setting system_instruction, tools or tool_config.',
+        );
       }
       const cache = live(String(body['cachedContent']));
       if (cache === undefined) return notFound(String(body['cachedContent']));
-      if (cache.model !== model) return error(400, 'INVALID_ARGUMENT', `Model ${model} does not match the cached content's model ${cache.model}.`);
+      if (cache.model !== model)
+        return error(
+          400,
+          'INVALID_ARGUMENT',
+          `Model ${model} does not match the cached content's model ${cache.model}.`,
+        );
       cachedTokens = cache.tokens;
     }
     const contents = body['contents'];
-    if (!Array.isArray(contents) || contents.length === 0) return error(400, 'INVALID_ARGUMENT', '* GenerateContentRequest.contents: contents is not specified');
+    if (!Array.isArray(contents) || contents.length === 0)
+      return error(400, 'INVALID_ARGUMENT', '* GenerateContentRequest.contents: contents is not specified');
     const promptTokenCount = cachedTokens + promptTokensOf(body as Parameters<typeof promptTokensOf>[0]);
-    const usageMetadata = { promptTokenCount, candidatesTokenCount: 2, totalTokenCount: promptTokenCount + 2, ...(cachedTokens === 0 ? {} : { cachedContentTokenCount: cachedTokens }) };
-    const reply = { candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP', index: 0 }], usageMetadata };
+    const usageMetadata = {
+      promptTokenCount,
+      candidatesTokenCount: 2,
+      totalTokenCount: promptTokenCount + 2,
+      ...(cachedTokens === 0 ? {} : { cachedContentTokenCount: cachedTokens }),
+    };
+    const reply = {
+      candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP', index: 0 }],
+      usageMetadata,
+    };
     return streamed ? { events: [{ data: reply }] } : { json: reply };
   };
 
@@ -143,6 +185,9 @@ export async function startGeminiCacheServer(serve: typeof startFakeServer, opti
     ...server,
     caches,
     calls: () => server.received.map((request) => `${request.method} ${request.url.split('?')[0] ?? ''}`),
-    generateBodies: () => server.received.filter((request) => /:(stream)?[gG]enerateContent/.test(request.url)).map((request) => request.body as Json),
+    generateBodies: () =>
+      server.received
+        .filter((request) => /:(stream)?[gG]enerateContent/.test(request.url))
+        .map((request) => request.body as Json),
   };
 }

@@ -4,26 +4,42 @@ import type { LlmRequest, Message } from '../../src/contracts/request.js';
 import { cloneRequest } from '../../src/engine/assembly/request-json.js';
 import { createGeminiModelWithClock, type GeminiModelSettings } from '../../src/models/gemini/gemini-model.js';
 import { fakeServers } from './fake-server.js';
-import { promptTokensOf, startGeminiCacheServer, type GeminiCacheServer, type GeminiCacheServerOptions } from './gemini-cache-server.js';
+import {
+  promptTokensOf,
+  startGeminiCacheServer,
+  type GeminiCacheServer,
+  type GeminiCacheServerOptions,
+} from './gemini-cache-server.js';
 import { recordWire } from './wire-recorder.js';
 
 const MODEL = 'gemini-2.5-flash';
 const GENERATE = `POST /v1beta/models/${MODEL}:generateContent`;
 const CREATE = 'POST /v1beta/cachedContents';
 const SYSTEM = 'You are a weather agent. Answer in one sentence.';
-const TOOL = { name: 'get_weather', description: 'Gets the weather for a city.', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+const TOOL = {
+  name: 'get_weather',
+  description: 'Gets the weather for a city.',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
 const SESSION = { appName: 'weather_app', userId: 'u1', sessionId: 's1' };
 
 const SYSTEM_WIRE = { parts: [{ text: SYSTEM }] };
-const TOOLS_WIRE = [{ functionDeclarations: [{ name: TOOL.name, description: TOOL.description, parametersJsonSchema: TOOL.parameters }] }];
+const TOOLS_WIRE = [
+  { functionDeclarations: [{ name: TOOL.name, description: TOOL.description, parametersJsonSchema: TOOL.parameters }] },
+];
 
-const question = (n: number): Message => ({ role: 'user', content: [{ text: `Question ${n}: what is the weather in city number ${n}?` }] });
+const question = (n: number): Message => ({
+  role: 'user',
+  content: [{ text: `Question ${n}: what is the weather in city number ${n}?` }],
+});
 const answer = (n: number): Message => ({ role: 'model', content: [{ text: `Answer ${n}: sunny and mild.` }] });
 const wire = (message: Message) => ({ role: message.role, parts: message.content });
 
 /** The history of `turns` questions, answered up to the last one, which waits for its answer. */
 function history(turns: number): Message[] {
-  return Array.from({ length: turns }, (_, index) => (index === turns - 1 ? [question(index + 1)] : [question(index + 1), answer(index + 1)])).flat();
+  return Array.from({ length: turns }, (_, index) =>
+    index === turns - 1 ? [question(index + 1)] : [question(index + 1), answer(index + 1)],
+  ).flat();
 }
 
 function request(turns: number, system = SYSTEM): LlmRequest {
@@ -32,7 +48,12 @@ function request(turns: number, system = SYSTEM): LlmRequest {
 
 /** What the runner passes: the agent, its session, and a stable prefix covering the whole request. */
 function callOptions(sent: LlmRequest, extra: Partial<ModelCallOptions> = {}): ModelCallOptions {
-  return { agentName: 'weather', session: SESSION, stablePrefix: { systemChars: sent.system.length, messages: sent.messages.length }, ...extra };
+  return {
+    agentName: 'weather',
+    session: SESSION,
+    stablePrefix: { systemChars: sent.system.length, messages: sent.messages.length },
+    ...extra,
+  };
 }
 
 const { serve, closeAll } = fakeServers();
@@ -43,13 +64,20 @@ beforeEach(() => {
 });
 afterEach(closeAll);
 
-async function setup(contextCache: GeminiModelSettings['contextCache'], serverOptions: Partial<GeminiCacheServerOptions> = {}): Promise<{ server: GeminiCacheServer; model: Model }> {
+async function setup(
+  contextCache: GeminiModelSettings['contextCache'],
+  serverOptions: Partial<GeminiCacheServerOptions> = {},
+): Promise<{ server: GeminiCacheServer; model: Model }> {
   const server = await startGeminiCacheServer(serve, { now, ...serverOptions });
-  const model = createGeminiModelWithClock({ model: MODEL, apiKey: 'test-key', baseURL: server.url, env: {}, retry: false, contextCache }, now);
+  const model = createGeminiModelWithClock(
+    { model: MODEL, apiKey: 'test-key', baseURL: server.url, env: {}, retry: false, contextCache },
+    now,
+  );
   return { server, model };
 }
 
-const call = (model: Model, sent: LlmRequest, extra?: Partial<ModelCallOptions>): Promise<ModelResponse> => model.generate(sent, callOptions(sent, extra));
+const call = (model: Model, sent: LlmRequest, extra?: Partial<ModelCallOptions>): Promise<ModelResponse> =>
+  model.generate(sent, callOptions(sent, extra));
 
 async function lastChunk(model: Model, sent: LlmRequest): Promise<ModelStreamChunk | undefined> {
   let last: ModelStreamChunk | undefined;
@@ -57,8 +85,17 @@ async function lastChunk(model: Model, sent: LlmRequest): Promise<ModelStreamChu
   return last;
 }
 
-const uncachedBody = (sent: LlmRequest) => ({ contents: sent.messages.map(wire), systemInstruction: SYSTEM_WIRE, tools: TOOLS_WIRE, generationConfig: { temperature: 0.2 } });
-const cachedBody = (name: string, contents: Message[]) => ({ contents: contents.map(wire), cachedContent: name, generationConfig: { temperature: 0.2 } });
+const uncachedBody = (sent: LlmRequest) => ({
+  contents: sent.messages.map(wire),
+  systemInstruction: SYSTEM_WIRE,
+  tools: TOOLS_WIRE,
+  generationConfig: { temperature: 0.2 },
+});
+const cachedBody = (name: string, contents: Message[]) => ({
+  contents: contents.map(wire),
+  cachedContent: name,
+  generationConfig: { temperature: 0.2 },
+});
 const tokensOfCache = (server: GeminiCacheServer, name: string) => server.caches.get(name)?.tokens ?? Number.NaN;
 
 describe('Gemini context cache: golden bodies', () => {
@@ -88,7 +125,11 @@ describe('Gemini context cache: golden bodies', () => {
 
     const cached = tokensOfCache(server, 'cachedContents/c1');
     expect(cached).toBe(promptTokensOf(server.received[1]?.body as object));
-    expect(first.usage).toEqual({ promptTokens: promptTokensOf(uncachedBody(sent[0] as LlmRequest)), outputTokens: 2, totalTokens: promptTokensOf(uncachedBody(sent[0] as LlmRequest)) + 2 });
+    expect(first.usage).toEqual({
+      promptTokens: promptTokensOf(uncachedBody(sent[0] as LlmRequest)),
+      outputTokens: 2,
+      totalTokens: promptTokensOf(uncachedBody(sent[0] as LlmRequest)) + 2,
+    });
     // The creating call reports the storage it started: tokens × 1800 s / 3600.
     expect(second.usage).toMatchObject({ cachedTokens: cached, cacheStorageTokenHours: cached / 2 });
     expect(second.usage?.promptTokens).toBe(cached + promptTokensOf({ contents: [wire(question(2))] }));
@@ -103,19 +144,34 @@ describe('Gemini context cache: golden bodies', () => {
     await call(model, request(2), { wire: recorder.wire });
     expect(server.calls()).toEqual([GENERATE, CREATE, GENERATE]);
     expect(recorder.seen.map(([kind]) => kind)).toEqual(['request', 'response']);
-    expect(recorder.requests()).toEqual([{ url: `${server.url}/v1beta/models/${MODEL}:generateContent`, method: 'POST', body: server.received[2]?.rawBody }]);
+    expect(recorder.requests()).toEqual([
+      {
+        url: `${server.url}/v1beta/models/${MODEL}:generateContent`,
+        method: 'POST',
+        body: server.received[2]?.rawBody,
+      },
+    ]);
     expect(JSON.parse(recorder.requests()[0]?.body ?? '')).toMatchObject({ cachedContent: 'cachedContents/c1' });
-    expect(recorder.responses()[0]?.usage).toMatchObject({ cachedContentTokenCount: tokensOfCache(server, 'cachedContents/c1') });
+    expect(recorder.responses()[0]?.usage).toMatchObject({
+      cachedContentTokenCount: tokensOfCache(server, 'cachedContents/c1'),
+    });
   });
 
   it('streams through the same cache, reporting the storage on the final chunk', async () => {
     const { server, model } = await setup({});
     await lastChunk(model, request(1));
     const second = await lastChunk(model, request(2));
-    expect(server.calls()).toEqual([`POST /v1beta/models/${MODEL}:streamGenerateContent`, CREATE, `POST /v1beta/models/${MODEL}:streamGenerateContent`]);
+    expect(server.calls()).toEqual([
+      `POST /v1beta/models/${MODEL}:streamGenerateContent`,
+      CREATE,
+      `POST /v1beta/models/${MODEL}:streamGenerateContent`,
+    ]);
     expect(server.generateBodies()[1]).toEqual(cachedBody('cachedContents/c1', [question(2)]));
     const cached = tokensOfCache(server, 'cachedContents/c1');
-    expect(second).toMatchObject({ partial: false, usage: { cachedTokens: cached, cacheStorageTokenHours: cached / 2 } });
+    expect(second).toMatchObject({
+      partial: false,
+      usage: { cachedTokens: cached, cacheStorageTokenHours: cached / 2 },
+    });
   });
 
   it('counts the whole request as stable without a stablePrefix', async () => {
@@ -137,8 +193,17 @@ describe('Gemini context cache: golden bodies', () => {
     const { server, model } = await setup({});
     await call(model, request(1));
     await call(model, request(2));
-    const post = (body: object) => fetch(`${server.url}/v1beta/models/${MODEL}:generateContent`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    for (const extra of [{ systemInstruction: SYSTEM_WIRE }, { tools: TOOLS_WIRE }, { toolConfig: { functionCallingConfig: { mode: 'AUTO' } } }]) {
+    const post = (body: object) =>
+      fetch(`${server.url}/v1beta/models/${MODEL}:generateContent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    for (const extra of [
+      { systemInstruction: SYSTEM_WIRE },
+      { tools: TOOLS_WIRE },
+      { toolConfig: { functionCallingConfig: { mode: 'AUTO' } } },
+    ]) {
       const refused = await post({ ...cachedBody('cachedContents/c1', [question(2)]), ...extra });
       expect(refused.status).toBe(400);
     }
@@ -149,7 +214,10 @@ describe('Gemini context cache: golden bodies', () => {
 describe('Gemini context cache: lifecycle', () => {
   it('creates a cache only once the previous request reached minTokens', async () => {
     const { server: probe, model: plain } = await setup(undefined);
-    const [p1, p2] = [(await call(plain, request(1))).usage?.promptTokens ?? 0, (await call(plain, request(2))).usage?.promptTokens ?? 0];
+    const [p1, p2] = [
+      (await call(plain, request(1))).usage?.promptTokens ?? 0,
+      (await call(plain, request(2))).usage?.promptTokens ?? 0,
+    ];
     expect(p1).toBeLessThan(p2);
     await probe.close();
     const { server, model } = await setup({ minTokens: p2 });
@@ -166,10 +234,23 @@ describe('Gemini context cache: lifecycle', () => {
     const sizes: number[] = [];
     for (const turns of [1, 2, 3, 4, 5]) {
       usages.push((await call(model, request(turns))).usage);
-      sizes.push(...[...server.caches.values()].map((cache) => cache.tokens).filter((tokens) => !sizes.includes(tokens)));
+      sizes.push(
+        ...[...server.caches.values()].map((cache) => cache.tokens).filter((tokens) => !sizes.includes(tokens)),
+      );
     }
-    expect(server.calls()).toEqual([GENERATE, CREATE, GENERATE, GENERATE, CREATE, 'DELETE /v1beta/cachedContents/c1', GENERATE, GENERATE]);
-    expect((server.received[4]?.body as { contents: unknown[] }).contents).toEqual(history(3).concat(answer(3)).map(wire));
+    expect(server.calls()).toEqual([
+      GENERATE,
+      CREATE,
+      GENERATE,
+      GENERATE,
+      CREATE,
+      'DELETE /v1beta/cachedContents/c1',
+      GENERATE,
+      GENERATE,
+    ]);
+    expect((server.received[4]?.body as { contents: unknown[] }).contents).toEqual(
+      history(3).concat(answer(3)).map(wire),
+    );
     expect(server.generateBodies().slice(1)).toEqual([
       cachedBody('cachedContents/c1', [question(2)]),
       cachedBody('cachedContents/c1', [question(2), answer(2), question(3)]),
@@ -178,7 +259,13 @@ describe('Gemini context cache: lifecycle', () => {
     ]);
     expect([...server.caches.keys()]).toEqual(['cachedContents/c2']);
     expect(sizes).toHaveLength(2);
-    expect(usages.map((usage) => usage?.cacheStorageTokenHours)).toEqual([undefined, (sizes[0] ?? 0) / 2, undefined, (sizes[1] ?? 0) / 2, undefined]);
+    expect(usages.map((usage) => usage?.cacheStorageTokenHours)).toEqual([
+      undefined,
+      (sizes[0] ?? 0) / 2,
+      undefined,
+      (sizes[1] ?? 0) / 2,
+      undefined,
+    ]);
   });
 
   it('extends a cache near the end of its TTL, and creates a new one once it has ended', async () => {
@@ -193,7 +280,16 @@ describe('Gemini context cache: lifecycle', () => {
     const extended = await call(model, request(4));
     time = t0 + 1_101_000; // past the extended end: gone, created anew, nothing to delete
     const renewed = await call(model, request(5));
-    expect(server.calls()).toEqual([GENERATE, CREATE, GENERATE, GENERATE, 'PATCH /v1beta/cachedContents/c1', GENERATE, CREATE, GENERATE]);
+    expect(server.calls()).toEqual([
+      GENERATE,
+      CREATE,
+      GENERATE,
+      GENERATE,
+      'PATCH /v1beta/cachedContents/c1',
+      GENERATE,
+      CREATE,
+      GENERATE,
+    ]);
     expect(server.received[4]?.body).toEqual({ ttl: '600s' });
     expect(server.generateBodies()[3]).toEqual(cachedBody('cachedContents/c1', history(4).slice(2)));
     expect(server.generateBodies()[4]).toEqual(cachedBody('cachedContents/c2', [question(5)]));
@@ -205,12 +301,20 @@ describe('Gemini context cache: lifecycle', () => {
 
   it('falls back to the uncached request when the create fails, and tries again cacheIntervals calls later', async () => {
     let creates = 0;
-    const refuseCreate = () => (++creates === 1 ? { status: 500, json: { error: { code: 500, message: 'Internal error.', status: 'INTERNAL' } } } : undefined);
+    const refuseCreate = () =>
+      ++creates === 1
+        ? { status: 500, json: { error: { code: 500, message: 'Internal error.', status: 'INTERNAL' } } }
+        : undefined;
     const { server, model } = await setup({ cacheIntervals: 2 }, { refuseCreate });
     const responses = [];
     for (const turns of [1, 2, 3, 4]) responses.push(await call(model, request(turns)));
     expect(server.calls()).toEqual([GENERATE, CREATE, GENERATE, GENERATE, CREATE, GENERATE]);
-    expect(server.generateBodies()).toEqual([uncachedBody(request(1)), uncachedBody(request(2)), uncachedBody(request(3)), cachedBody('cachedContents/c1', [question(4)])]);
+    expect(server.generateBodies()).toEqual([
+      uncachedBody(request(1)),
+      uncachedBody(request(2)),
+      uncachedBody(request(3)),
+      cachedBody('cachedContents/c1', [question(4)]),
+    ]);
     expect(responses.map((response) => response.content?.parts)).toEqual([1, 2, 3, 4].map(() => [{ text: 'ok' }]));
     expect(responses[1]?.usage?.cacheStorageTokenHours).toBeUndefined();
   });
@@ -232,7 +336,10 @@ describe('Gemini context cache: lifecycle', () => {
     await call(model, paged, { stablePrefix: { systemChars: SYSTEM.length, messages: paged.messages.length } });
     await call(model, request(4));
     expect(server.calls()).toEqual([GENERATE, CREATE, GENERATE, GENERATE, GENERATE]);
-    expect(server.generateBodies()[2]).toEqual({ ...uncachedBody(paged), systemInstruction: { parts: [{ text: paged.system }] } });
+    expect(server.generateBodies()[2]).toEqual({
+      ...uncachedBody(paged),
+      systemInstruction: { parts: [{ text: paged.system }] },
+    });
     expect(server.generateBodies()[3]).toEqual(cachedBody('cachedContents/c1', history(4).slice(2)));
   });
 
@@ -241,12 +348,25 @@ describe('Gemini context cache: lifecycle', () => {
     await call(model, request(1));
     await call(model, request(2));
     const summary: Message = { role: 'user', content: [{ text: 'Summary: questions 1 and 2 were answered: sunny.' }] };
-    const compacted = (turns: number): LlmRequest => ({ ...request(turns), messages: [summary, ...history(turns).slice(4)] });
+    const compacted = (turns: number): LlmRequest => ({
+      ...request(turns),
+      messages: [summary, ...history(turns).slice(4)],
+    });
     await call(model, compacted(3));
     await call(model, compacted(4));
-    expect(server.calls()).toEqual([GENERATE, CREATE, GENERATE, 'DELETE /v1beta/cachedContents/c1', GENERATE, CREATE, GENERATE]);
+    expect(server.calls()).toEqual([
+      GENERATE,
+      CREATE,
+      GENERATE,
+      'DELETE /v1beta/cachedContents/c1',
+      GENERATE,
+      CREATE,
+      GENERATE,
+    ]);
     expect(server.generateBodies()[2]).toEqual(uncachedBody(compacted(3)));
-    expect((server.received[5]?.body as { contents: unknown[] }).contents).toEqual([summary, question(3), answer(3)].map(wire));
+    expect((server.received[5]?.body as { contents: unknown[] }).contents).toEqual(
+      [summary, question(3), answer(3)].map(wire),
+    );
     expect([...server.caches.keys()]).toEqual(['cachedContents/c2']);
   });
 
@@ -271,7 +391,10 @@ describe('Gemini context cache: lifecycle', () => {
     const response = await call(model, request(3), { wire: recorder.wire });
     expect(response.content?.parts).toEqual([{ text: 'ok' }]);
     expect(server.calls().slice(3)).toEqual([GENERATE, GENERATE]);
-    expect(server.generateBodies().slice(2)).toEqual([cachedBody('cachedContents/c1', history(3).slice(2)), uncachedBody(request(3))]);
+    expect(server.generateBodies().slice(2)).toEqual([
+      cachedBody('cachedContents/c1', history(3).slice(2)),
+      uncachedBody(request(3)),
+    ]);
     expect(recorder.responses().map((received) => received.status)).toEqual([403, 200]);
     expect(recorder.requests().at(-1)?.body).toBe(server.received.at(-1)?.rawBody);
   });
@@ -283,7 +406,10 @@ describe('Gemini context cache: lifecycle', () => {
     server.caches.clear();
     const last = await lastChunk(model, request(3));
     expect(last).toMatchObject({ content: { role: 'model', parts: [{ text: 'ok' }] }, partial: false });
-    expect(server.generateBodies().slice(2)).toEqual([cachedBody('cachedContents/c1', history(3).slice(2)), uncachedBody(request(3))]);
+    expect(server.generateBodies().slice(2)).toEqual([
+      cachedBody('cachedContents/c1', history(3).slice(2)),
+      uncachedBody(request(3)),
+    ]);
   });
 
   it('plans concurrent calls of one agent and session one at a time: one create, both name it', async () => {
@@ -291,6 +417,9 @@ describe('Gemini context cache: lifecycle', () => {
     await call(model, request(1));
     await Promise.all([call(model, request(2)), call(model, request(2))]);
     expect(server.calls().filter((line) => line === CREATE)).toHaveLength(1);
-    expect(server.generateBodies().slice(1)).toEqual([cachedBody('cachedContents/c1', [question(2)]), cachedBody('cachedContents/c1', [question(2)])]);
+    expect(server.generateBodies().slice(1)).toEqual([
+      cachedBody('cachedContents/c1', [question(2)]),
+      cachedBody('cachedContents/c1', [question(2)]),
+    ]);
   });
 });

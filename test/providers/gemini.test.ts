@@ -17,7 +17,9 @@ import { GOLDEN_REQUEST } from './golden-request.js';
 import { expectRecordedAsReceived, recordWire } from './wire-recorder.js';
 
 const MODEL = 'gemini-2.5-flash';
-const GOLDEN_BODY: unknown = JSON.parse(readFileSync(new URL('../fixtures/providers/gemini/golden-request.json', import.meta.url), 'utf8'));
+const GOLDEN_BODY: unknown = JSON.parse(
+  readFileSync(new URL('../fixtures/providers/gemini/golden-request.json', import.meta.url), 'utf8'),
+);
 
 const { serve, closeAll } = fakeServers();
 afterEach(async () => {
@@ -25,19 +27,30 @@ afterEach(async () => {
   await closeAll();
 });
 
-
 function gemini(server: FakeServer, settings: Partial<GeminiModelSettings> = {}): Model {
   return createGeminiModel({ model: MODEL, apiKey: 'test-key', baseURL: server.url, env: {}, ...settings });
 }
 
-async function drain(model: Model, request: LlmRequest, signal?: AbortSignal, wire?: WireObserver): Promise<ModelStreamChunk[]> {
+async function drain(
+  model: Model,
+  request: LlmRequest,
+  signal?: AbortSignal,
+  wire?: WireObserver,
+): Promise<ModelStreamChunk[]> {
   const chunks: ModelStreamChunk[] = [];
   for await (const chunk of model.stream?.(request, { signal, wire }) ?? []) chunks.push(chunk);
   return chunks;
 }
 
-const candidate = (parts: unknown[], extra: Record<string, unknown> = {}) => ({ candidates: [{ content: { role: 'model', parts }, index: 0, ...extra }] });
-const TEXT_REPLY: FakeReply = { json: { ...candidate([{ text: 'Hello.' }], { finishReason: 'STOP' }), usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1, totalTokenCount: 4 } } };
+const candidate = (parts: unknown[], extra: Record<string, unknown> = {}) => ({
+  candidates: [{ content: { role: 'model', parts }, index: 0, ...extra }],
+});
+const TEXT_REPLY: FakeReply = {
+  json: {
+    ...candidate([{ text: 'Hello.' }], { finishReason: 'STOP' }),
+    usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1, totalTokenCount: 4 },
+  },
+};
 
 // A response with every piece the adapter reads: a thought, text with a signature, parallel calls, usage.
 const FULL_RESPONSE = {
@@ -50,7 +63,13 @@ const FULL_RESPONSE = {
     ],
     { finishReason: 'STOP' },
   ),
-  usageMetadata: { promptTokenCount: 120, candidatesTokenCount: 30, thoughtsTokenCount: 12, cachedContentTokenCount: 100, totalTokenCount: 162 },
+  usageMetadata: {
+    promptTokenCount: 120,
+    candidatesTokenCount: 30,
+    thoughtsTokenCount: 12,
+    cachedContentTokenCount: 100,
+    totalTokenCount: 162,
+  },
   modelVersion: MODEL,
   responseId: 'resp-1',
 };
@@ -59,9 +78,17 @@ const FULL_RESPONSE = {
 const FULL_STREAM = [
   candidate([{ text: 'The user ', thought: true }]),
   candidate([{ text: 'wants both.', thought: true }, { text: 'Checking ' }]),
-  { ...candidate([{ text: 'both.', thoughtSignature: 'c2lnLTI=' }]), usageMetadata: { promptTokenCount: 120, totalTokenCount: 120 } },
-  candidate([{ functionCall: { id: 'fc_1', name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2lnLTM=' }]),
-  { ...candidate([{ functionCall: { name: 'get_time', args: { city: 'Paris' } } }], { finishReason: 'STOP' }), usageMetadata: FULL_RESPONSE.usageMetadata },
+  {
+    ...candidate([{ text: 'both.', thoughtSignature: 'c2lnLTI=' }]),
+    usageMetadata: { promptTokenCount: 120, totalTokenCount: 120 },
+  },
+  candidate([
+    { functionCall: { id: 'fc_1', name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2lnLTM=' },
+  ]),
+  {
+    ...candidate([{ functionCall: { name: 'get_time', args: { city: 'Paris' } } }], { finishReason: 'STOP' }),
+    usageMetadata: FULL_RESPONSE.usageMetadata,
+  },
 ];
 
 const EXPECTED: ModelResponse = {
@@ -105,12 +132,25 @@ describe('Gemini adapter: the request on the wire', () => {
     await gemini(server).generate({
       system: '',
       tools: [{ name: 'ping', description: 'Pings.' }],
-      messages: [{ role: 'user', content: [{ text: 'x' }, { fileData: { fileUri: 'gs://b/f.pdf', mimeType: 'application/pdf', displayName: 'f.pdf' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { text: 'x' },
+            { fileData: { fileUri: 'gs://b/f.pdf', mimeType: 'application/pdf', displayName: 'f.pdf' } },
+          ],
+        },
+      ],
       config: { model: 'what-the-agent-named', stopSequences: [] },
     });
     expect(server.received[0]?.url).toBe(`/v1beta/models/${MODEL}:generateContent`);
     expect(server.received[0]?.body).toEqual({
-      contents: [{ role: 'user', parts: [{ text: 'x' }, { fileData: { fileUri: 'gs://b/f.pdf', mimeType: 'application/pdf' } }] }],
+      contents: [
+        {
+          role: 'user',
+          parts: [{ text: 'x' }, { fileData: { fileUri: 'gs://b/f.pdf', mimeType: 'application/pdf' } }],
+        },
+      ],
       tools: [{ functionDeclarations: [{ name: 'ping', description: 'Pings.' }] }],
       // The SDK always writes the generation config, empty here; the API takes it as "no settings".
       generationConfig: {},
@@ -119,8 +159,14 @@ describe('Gemini adapter: the request on the wire', () => {
 
   it('reads the key and base URL from env (GEMINI_API_KEY before GOOGLE_API_KEY)', async () => {
     const server = await serve(() => TEXT_REPLY);
-    await createGeminiModel({ model: MODEL, env: { GOOGLE_API_KEY: 'google-key', GOOGLE_GEMINI_BASE_URL: server.url } }).generate(GOLDEN_REQUEST);
-    await createGeminiModel({ model: MODEL, env: { GEMINI_API_KEY: 'gemini-key', GOOGLE_API_KEY: 'google-key', GOOGLE_GEMINI_BASE_URL: server.url } }).generate(GOLDEN_REQUEST);
+    await createGeminiModel({
+      model: MODEL,
+      env: { GOOGLE_API_KEY: 'google-key', GOOGLE_GEMINI_BASE_URL: server.url },
+    }).generate(GOLDEN_REQUEST);
+    await createGeminiModel({
+      model: MODEL,
+      env: { GEMINI_API_KEY: 'gemini-key', GOOGLE_API_KEY: 'google-key', GOOGLE_GEMINI_BASE_URL: server.url },
+    }).generate(GOLDEN_REQUEST);
     expect(server.received.map((request) => request.headers['x-goog-api-key'])).toEqual(['google-key', 'gemini-key']);
   });
 
@@ -148,7 +194,11 @@ describe('Gemini adapter: the request on the wire', () => {
   it('is a Gemini model: provider google, calls paired by order and name', async () => {
     const server = await serve(() => TEXT_REPLY);
     const model = gemini(server);
-    expect({ provider: model.provider, modelId: model.modelId, pairsCallsById: model.pairsCallsById }).toEqual({ provider: 'google', modelId: MODEL, pairsCallsById: false });
+    expect({ provider: model.provider, modelId: model.modelId, pairsCallsById: model.pairsCallsById }).toEqual({
+      provider: 'google',
+      modelId: MODEL,
+      pairsCallsById: false,
+    });
   });
 });
 
@@ -169,54 +219,94 @@ describe('Gemini adapter: responses', () => {
   });
 
   it('returns a blocked prompt as an error response, not a throw', async () => {
-    const blocked = { promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 } };
-    const server = await serve((_request, index) => (index === 0 ? { json: blocked } : { events: [{ data: blocked }] }));
-    const expected = { errorCode: 'SAFETY', errorMessage: 'Gemini blocked the prompt (SAFETY).', usage: { promptTokens: 7, totalTokens: 7 } };
+    const blocked = {
+      promptFeedback: { blockReason: 'SAFETY' },
+      usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 },
+    };
+    const server = await serve((_request, index) =>
+      index === 0 ? { json: blocked } : { events: [{ data: blocked }] },
+    );
+    const expected = {
+      errorCode: 'SAFETY',
+      errorMessage: 'Gemini blocked the prompt (SAFETY).',
+      usage: { promptTokens: 7, totalTokens: 7 },
+    };
     expect(await gemini(server).generate(GOLDEN_REQUEST)).toEqual(expected);
     expect(await drain(gemini(server), GOLDEN_REQUEST)).toEqual([{ ...expected, partial: false }]);
   });
 
   it('returns a candidate stopped without content as an error response, and an empty STOP as an empty answer', async () => {
     const server = await serve((_request, index) => ({
-      json: index === 0 ? { candidates: [{ finishReason: 'SAFETY', safetyRatings: [] }] } : { candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'STOP' }] },
+      json:
+        index === 0
+          ? { candidates: [{ finishReason: 'SAFETY', safetyRatings: [] }] }
+          : { candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'STOP' }] },
     }));
     const model = gemini(server);
-    expect(await model.generate(GOLDEN_REQUEST)).toEqual({ errorCode: 'SAFETY', errorMessage: 'Gemini returned no content (finish reason SAFETY).', finishReason: 'SAFETY' });
+    expect(await model.generate(GOLDEN_REQUEST)).toEqual({
+      errorCode: 'SAFETY',
+      errorMessage: 'Gemini returned no content (finish reason SAFETY).',
+      finishReason: 'SAFETY',
+    });
     expect(await model.generate(GOLDEN_REQUEST)).toEqual({ finishReason: 'STOP' });
   });
 });
 
 describe('Gemini adapter: errors', () => {
-  const envelope = (code: number, message: string, status: string, details?: unknown[]) => ({ error: { code, message, status, ...(details === undefined ? {} : { details }) } });
+  const envelope = (code: number, message: string, status: string, details?: unknown[]) => ({
+    error: { code, message, status, ...(details === undefined ? {} : { details }) },
+  });
 
   it("fails a 400 at once with Gemini's own message", async () => {
-    const server = await serve(() => ({ status: 400, json: envelope(400, 'API key not valid. Please pass a valid API key.', 'INVALID_ARGUMENT') }));
-    const error = await gemini(server).generate(GOLDEN_REQUEST).catch((caught: unknown) => caught);
+    const server = await serve(() => ({
+      status: 400,
+      json: envelope(400, 'API key not valid. Please pass a valid API key.', 'INVALID_ARGUMENT'),
+    }));
+    const error = await gemini(server)
+      .generate(GOLDEN_REQUEST)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ status: 400, retryable: false, provider: 'google' });
-    expect((error as ModelError).message).toBe('google 400: API key not valid. Please pass a valid API key. (INVALID_ARGUMENT)');
+    expect((error as ModelError).message).toBe(
+      'google 400: API key not valid. Please pass a valid API key. (INVALID_ARGUMENT)',
+    );
     expect(server.received).toHaveLength(1);
   });
 
   it('retries a 429 and succeeds', async () => {
-    const server = await serve((_request, index) => (index === 0 ? { status: 429, json: envelope(429, 'Resource exhausted.', 'RESOURCE_EXHAUSTED') } : TEXT_REPLY));
+    const server = await serve((_request, index) =>
+      index === 0 ? { status: 429, json: envelope(429, 'Resource exhausted.', 'RESOURCE_EXHAUSTED') } : TEXT_REPLY,
+    );
     const response = await gemini(server, { retry: { initialDelayMs: 1 } }).generate(GOLDEN_REQUEST);
     expect(response.content).toEqual({ role: 'model', parts: [{ text: 'Hello.' }] });
     expect(server.received).toHaveLength(2);
   });
 
   it('gives up on 503 after every attempt', async () => {
-    const server = await serve(() => ({ status: 503, json: envelope(503, 'The model is overloaded. Please try again later.', 'UNAVAILABLE') }));
-    const error = await gemini(server, { retry: { initialDelayMs: 1 } }).generate(GOLDEN_REQUEST).catch((caught: unknown) => caught);
+    const server = await serve(() => ({
+      status: 503,
+      json: envelope(503, 'The model is overloaded. Please try again later.', 'UNAVAILABLE'),
+    }));
+    const error = await gemini(server, { retry: { initialDelayMs: 1 } })
+      .generate(GOLDEN_REQUEST)
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 503, retryable: true });
     expect((error as ModelError).message).toContain('The model is overloaded.');
     expect(server.received).toHaveLength(3);
   });
 
   it('retries a stream that fails before its first chunk', async () => {
-    const server = await serve((_request, index) => (index === 0 ? { status: 500, json: envelope(500, 'Internal error.', 'INTERNAL') } : { events: [{ data: candidate([{ text: 'Hi' }], { finishReason: 'STOP' }) }] }));
+    const server = await serve((_request, index) =>
+      index === 0
+        ? { status: 500, json: envelope(500, 'Internal error.', 'INTERNAL') }
+        : { events: [{ data: candidate([{ text: 'Hi' }], { finishReason: 'STOP' }) }] },
+    );
     const chunks = await drain(gemini(server, { retry: { initialDelayMs: 1 } }), GOLDEN_REQUEST);
-    expect(chunks.at(-1)).toEqual({ content: { role: 'model', parts: [{ text: 'Hi' }] }, finishReason: 'STOP', partial: false });
+    expect(chunks.at(-1)).toEqual({
+      content: { role: 'model', parts: [{ text: 'Hi' }] },
+      finishReason: 'STOP',
+      partial: false,
+    });
     expect(server.received).toHaveLength(2);
   });
 
@@ -228,25 +318,33 @@ describe('Gemini adapter: errors', () => {
 
   it('treats a dropped connection as retryable, and retries it', async () => {
     const dropped = await serve(() => ({ destroy: true }));
-    const error = await gemini(dropped, { retry: false }).generate(GOLDEN_REQUEST).catch((caught: unknown) => caught);
+    const error = await gemini(dropped, { retry: false })
+      .generate(GOLDEN_REQUEST)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ retryable: true, status: undefined });
     const flaky = await serve((_request, index) => (index === 0 ? { destroy: true } : TEXT_REPLY));
-    expect((await gemini(flaky, { retry: { initialDelayMs: 1 } }).generate(GOLDEN_REQUEST)).content?.parts).toEqual([{ text: 'Hello.' }]);
+    expect((await gemini(flaky, { retry: { initialDelayMs: 1 } }).generate(GOLDEN_REQUEST)).content?.parts).toEqual([
+      { text: 'Hello.' },
+    ]);
     expect(flaky.received).toHaveLength(2);
   });
 
   it('passes the abort signal to the SDK: a cancelled call stops at once and is not retried', async () => {
     const server = await serve(() => new Promise<FakeReply>(() => undefined));
     const controller = new AbortController();
-    const pending = gemini(server).generate(GOLDEN_REQUEST, { signal: controller.signal }).catch((caught: unknown) => caught);
+    const pending = gemini(server)
+      .generate(GOLDEN_REQUEST, { signal: controller.signal })
+      .catch((caught: unknown) => caught);
     await vi.waitFor(() => expect(server.received).toHaveLength(1));
     controller.abort();
     const error = await pending;
     expect(error).toMatchObject({ retryable: false, message: 'google: the call was cancelled' });
 
     const streaming = new AbortController();
-    const stream = drain(gemini(server, { retry: false }), GOLDEN_REQUEST, streaming.signal).catch((caught: unknown) => caught);
+    const stream = drain(gemini(server, { retry: false }), GOLDEN_REQUEST, streaming.signal).catch(
+      (caught: unknown) => caught,
+    );
     await vi.waitFor(() => expect(server.received).toHaveLength(2));
     streaming.abort();
     expect(await stream).toMatchObject({ retryable: false, message: 'google: the call was cancelled' });
@@ -285,9 +383,18 @@ describe('Gemini adapter: errors', () => {
 
   it("reads Gemini's envelope: message, status name, retry delay; plain text as it is", () => {
     const retryInfo = [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '37s' }];
-    expect(parseEnvelope(JSON.stringify(envelope(429, 'Quota exceeded.', 'RESOURCE_EXHAUSTED', retryInfo)))).toEqual({ message: 'Quota exceeded. (RESOURCE_EXHAUSTED)', retryAfterSeconds: 37 });
-    expect(parseEnvelope(`got status: INTERNAL. ${JSON.stringify(envelope(500, 'Boom.', 'INTERNAL'))}`)).toEqual({ message: 'Boom. (INTERNAL)', retryAfterSeconds: undefined });
-    expect(parseEnvelope('upstream connect error')).toEqual({ message: 'upstream connect error', retryAfterSeconds: undefined });
+    expect(parseEnvelope(JSON.stringify(envelope(429, 'Quota exceeded.', 'RESOURCE_EXHAUSTED', retryInfo)))).toEqual({
+      message: 'Quota exceeded. (RESOURCE_EXHAUSTED)',
+      retryAfterSeconds: 37,
+    });
+    expect(parseEnvelope(`got status: INTERNAL. ${JSON.stringify(envelope(500, 'Boom.', 'INTERNAL'))}`)).toEqual({
+      message: 'Boom. (INTERNAL)',
+      retryAfterSeconds: undefined,
+    });
+    expect(parseEnvelope('upstream connect error')).toEqual({
+      message: 'upstream connect error',
+      retryAfterSeconds: undefined,
+    });
   });
 });
 
@@ -314,7 +421,11 @@ describe('Gemini adapter: what it tells the wire observer', () => {
   });
 
   it('tells each attempt under retries: the 503, then the request that succeeded', async () => {
-    const server = await serve((_request, index) => (index === 0 ? { status: 503, json: { error: { code: 503, message: 'Overloaded.', status: 'UNAVAILABLE' } } } : { json: FULL_RESPONSE }));
+    const server = await serve((_request, index) =>
+      index === 0
+        ? { status: 503, json: { error: { code: 503, message: 'Overloaded.', status: 'UNAVAILABLE' } } }
+        : { json: FULL_RESPONSE },
+    );
     const { wire, seen, requests, responses } = recordWire();
     await gemini(server, { retry: { initialDelayMs: 1 } }).generate(GOLDEN_REQUEST, { wire });
     expect(requests()).toHaveLength(2);
@@ -324,7 +435,11 @@ describe('Gemini adapter: what it tells the wire observer', () => {
 
   it('never tells the key: sent in its header, absent from the url and body recorded, and redacted where the text quotes it', async () => {
     const key = 'AIzaSy-gemini-test-key-0123';
-    const server = await serve((request) => (request.url.includes(':streamGenerateContent') ? { events: [{ data: (TEXT_REPLY as { json: unknown }).json }] } : TEXT_REPLY));
+    const server = await serve((request) =>
+      request.url.includes(':streamGenerateContent')
+        ? { events: [{ data: (TEXT_REPLY as { json: unknown }).json }] }
+        : TEXT_REPLY,
+    );
     const model = gemini(server, { apiKey: key });
     const { wire, seen } = recordWire();
     await model.generate(GOLDEN_REQUEST, { wire });
@@ -346,10 +461,21 @@ describe('Gemini adapter: what it tells the wire observer', () => {
     });
     const model = gemini(server);
     const calls = ['first', 'second', 'third'].map((system) => ({ system, record: recordWire() }));
-    await Promise.all([...calls.map(({ system, record }) => model.generate({ ...GOLDEN_REQUEST, system }, { wire: record.wire })), model.generate(GOLDEN_REQUEST)]);
+    await Promise.all([
+      ...calls.map(({ system, record }) => model.generate({ ...GOLDEN_REQUEST, system }, { wire: record.wire })),
+      model.generate(GOLDEN_REQUEST),
+    ]);
     expect(server.received).toHaveLength(4);
     for (const { system, record } of calls) {
-      expect(record.requests().map((sent) => (JSON.parse(sent.body) as { systemInstruction: { parts: { text: string }[] } }).systemInstruction.parts[0]?.text)).toEqual([system]);
+      expect(
+        record
+          .requests()
+          .map(
+            (sent) =>
+              (JSON.parse(sent.body) as { systemInstruction: { parts: { text: string }[] } }).systemInstruction.parts[0]
+                ?.text,
+          ),
+      ).toEqual([system]);
       expect(record.responses()).toHaveLength(1);
     }
   });
@@ -365,33 +491,68 @@ describe('Gemini adapter: with the runner', () => {
 
   async function runWeather(streaming: boolean) {
     const server = await serve((_request, index) => {
-      const call = { ...candidate([{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }], { finishReason: 'STOP' }), usageMetadata: { promptTokenCount: 50, candidatesTokenCount: 5, totalTokenCount: 55 } };
+      const call = {
+        ...candidate([{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }], { finishReason: 'STOP' }),
+        usageMetadata: { promptTokenCount: 50, candidatesTokenCount: 5, totalTokenCount: 55 },
+      };
       if (index === 0) return streaming ? { events: [{ data: call }] } : { json: call };
-      if (streaming) return { events: [{ data: candidate([{ text: 'Sunny ' }]) }, { data: candidate([{ text: 'in Paris.' }], { finishReason: 'STOP' }) }] };
+      if (streaming)
+        return {
+          events: [
+            { data: candidate([{ text: 'Sunny ' }]) },
+            { data: candidate([{ text: 'in Paris.' }], { finishReason: 'STOP' }) },
+          ],
+        };
       return { json: candidate([{ text: 'Sunny in Paris.' }], { finishReason: 'STOP' }) };
     });
-    const runner = createRunner({ ...testClock(), agents: llmAgent({ name: 'weather', instruction: 'Answer weather questions.', tools: [getWeather] }), model: gemini(server), streaming });
+    const runner = createRunner({
+      ...testClock(),
+      agents: llmAgent({ name: 'weather', instruction: 'Answer weather questions.', tools: [getWeather] }),
+      model: gemini(server),
+      streaming,
+    });
     await runner.createSession({ userId: 'u1', sessionId: 's1' });
     return { server, events: await collect(runner, { message: 'Weather in Paris?' }) };
   }
 
   it('runs a function-call round trip: the second request carries the call and its response, ids hidden', async () => {
     const { server, events } = await runWeather(false);
-    expect(describeEvents(events)).toEqual(['user: Weather in Paris?', 'weather: call get_weather({"city":"Paris"})', 'weather: get_weather → {"city":"Paris","sky":"sunny"}', 'weather: Sunny in Paris.']);
+    expect(describeEvents(events)).toEqual([
+      'user: Weather in Paris?',
+      'weather: call get_weather({"city":"Paris"})',
+      'weather: get_weather → {"city":"Paris","sky":"sunny"}',
+      'weather: Sunny in Paris.',
+    ]);
     expect(events[1]?.usage).toEqual({ promptTokens: 50, outputTokens: 5, totalTokens: 55 });
-    const first = server.received[0]?.body as { systemInstruction: unknown; tools: { functionDeclarations: { parametersJsonSchema: unknown }[] }[] };
-    expect(first.systemInstruction).toEqual({ parts: [{ text: expect.stringContaining('Answer weather questions.') }] });
-    expect(first.tools[0]?.functionDeclarations[0]?.parametersJsonSchema).toMatchObject({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
+    const first = server.received[0]?.body as {
+      systemInstruction: unknown;
+      tools: { functionDeclarations: { parametersJsonSchema: unknown }[] }[];
+    };
+    expect(first.systemInstruction).toEqual({
+      parts: [{ text: expect.stringContaining('Answer weather questions.') }],
+    });
+    expect(first.tools[0]?.functionDeclarations[0]?.parametersJsonSchema).toMatchObject({
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+    });
     expect((server.received[1]?.body as { contents: unknown }).contents).toEqual([
       { role: 'user', parts: [{ text: 'Weather in Paris?' }] },
       { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] },
-      { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { city: 'Paris', sky: 'sunny' } } }] },
+      {
+        role: 'user',
+        parts: [{ functionResponse: { name: 'get_weather', response: { city: 'Paris', sky: 'sunny' } } }],
+      },
     ]);
   });
 
   it('streams through the runner: partial events first, then the stored answer', async () => {
     const { server, events } = await runWeather(true);
-    expect(describeEvents(events).slice(-3)).toEqual(['weather (partial): Sunny ', 'weather (partial): in Paris.', 'weather: Sunny in Paris.']);
+    expect(describeEvents(events).slice(-3)).toEqual([
+      'weather (partial): Sunny ',
+      'weather (partial): in Paris.',
+      'weather: Sunny in Paris.',
+    ]);
     expect(server.received[1]?.url).toBe(`/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`);
   });
 });
@@ -399,7 +560,9 @@ describe('Gemini adapter: with the runner', () => {
 describe('Gemini adapter: boundaries', () => {
   it('keeps @google/genai inside gemini-model.ts', () => {
     const folder = new URL('../../src/models/gemini/', import.meta.url);
-    const importers = readdirSync(folder).filter((name) => /from '@google\/genai'/.test(readFileSync(new URL(name, folder), 'utf8')));
+    const importers = readdirSync(folder).filter((name) =>
+      /from '@google\/genai'/.test(readFileSync(new URL(name, folder), 'utf8')),
+    );
     expect(importers).toEqual(['gemini-model.ts']);
   });
 });

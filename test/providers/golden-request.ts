@@ -11,9 +11,17 @@ export const GOLDEN_REQUEST: LlmRequest = {
     {
       name: 'get_weather',
       description: 'Gets the weather for a city.',
-      parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name' }, unit: { type: 'string', enum: ['c', 'f'] } }, required: ['city'] },
+      parameters: {
+        type: 'object',
+        properties: { city: { type: 'string', description: 'City name' }, unit: { type: 'string', enum: ['c', 'f'] } },
+        required: ['city'],
+      },
     },
-    { name: 'get_time', description: 'Gets the local time of a city.', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+    {
+      name: 'get_time',
+      description: 'Gets the local time of a city.',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
   ],
   messages: [
     { role: 'user', content: [{ text: 'Weather and time in Paris?' }] },
@@ -34,7 +42,13 @@ export const GOLDEN_REQUEST: LlmRequest = {
       ],
     },
     { role: 'model', content: [{ text: 'It is 18 °C and clear; the time is 14:05.' }] },
-    { role: 'user', content: [{ text: 'And what is in this picture?' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] },
+    {
+      role: 'user',
+      content: [
+        { text: 'And what is in this picture?' },
+        { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } },
+      ],
+    },
   ],
   config: { model: 'the-model', temperature: 0.2, maxOutputTokens: 512, topP: 0.9, stopSequences: ['END'] },
 };

@@ -8,18 +8,38 @@ import { inChild } from '../support/in-child.js';
 // seconds instead of freezing the suite.
 
 /** In the child: a runner on a scripted model whose one rule matches `pattern`, run on `message`; its last event. */
-async function turnOnPattern(modules: { runner: string; model: string; agent: string; sessions: string }, pattern: string, message: string) {
+async function turnOnPattern(
+  modules: { runner: string; model: string; agent: string; sessions: string },
+  pattern: string,
+  message: string,
+) {
   const { createRunner } = (await import(modules.runner)) as typeof import('../../src/presets/create-runner.js');
-  const { createScriptedModel } = (await import(modules.model)) as typeof import('../../src/models/scripted/scripted-model.js');
+  const { createScriptedModel } = (await import(
+    modules.model
+  )) as typeof import('../../src/models/scripted/scripted-model.js');
   const { llmAgent } = (await import(modules.agent)) as typeof import('../../src/engine/agent/define-agent.js');
-  const { createInMemorySessionStore } = (await import(modules.sessions)) as typeof import('../../src/engine/session/in-memory-session-store.js');
-  const model = createScriptedModel({ rules: [{ when: { lastUserMatches: pattern }, respond: { text: 'matched' } }], fallback: { text: 'no match' } });
-  const runner = createRunner({ agents: llmAgent({ name: 'echo', instruction: 'Answer.' }), model, sessions: createInMemorySessionStore() });
+  const { createInMemorySessionStore } = (await import(
+    modules.sessions
+  )) as typeof import('../../src/engine/session/in-memory-session-store.js');
+  const model = createScriptedModel({
+    rules: [{ when: { lastUserMatches: pattern }, respond: { text: 'matched' } }],
+    fallback: { text: 'no match' },
+  });
+  const runner = createRunner({
+    agents: llmAgent({ name: 'echo', instruction: 'Answer.' }),
+    model,
+    sessions: createInMemorySessionStore(),
+  });
   await runner.createSession({ userId: 'u', sessionId: 's' });
   const started = performance.now();
   let last: { errorCode?: string; errorMessage?: string; content?: unknown } | undefined;
   for await (const event of runner.run({ userId: 'u', sessionId: 's', message })) last = event;
-  return { ms: performance.now() - started, errorCode: last?.errorCode, errorMessage: last?.errorMessage, content: last?.content };
+  return {
+    ms: performance.now() - started,
+    errorCode: last?.errorCode,
+    errorMessage: last?.errorMessage,
+    content: last?.content,
+  };
 }
 
 const MODULES = {
@@ -33,15 +53,25 @@ export const rows = defineRows(import.meta.url, 'faults', [
   {
     id: 'hang.script-regex',
     entry: 'scripted model',
-    tried: "a rule with `lastUserMatches: '(a+)+$'` and a client message of 40 a's and a '!' (catastrophic backtracking)",
-    expected: 'the turn ends within the 100 ms match limit (plus start-up) with an error event naming the expression and how to rewrite it; a harmless expression on the same message still matches',
+    tried:
+      "a rule with `lastUserMatches: '(a+)+$'` and a client message of 40 a's and a '!' (catastrophic backtracking)",
+    expected:
+      'the turn ends within the 100 ms match limit (plus start-up) with an error event naming the expression and how to rewrite it; a harmless expression on the same message still matches',
     run: async () => {
-      const outcome = await inChild(turnOnPattern, { args: [MODULES, '(a+)+$', `${'a'.repeat(40)}!`], timeoutMs: 10_000 });
+      const outcome = await inChild(turnOnPattern, {
+        args: [MODULES, '(a+)+$', `${'a'.repeat(40)}!`],
+        timeoutMs: 10_000,
+      });
       expect(outcome.kind, JSON.stringify(outcome)).toBe('returned');
       if (outcome.kind !== 'returned') return;
-      expect(outcome.value.errorMessage).toContain('lastUserMatches "(a+)+$" did not finish within 100 ms on a user message of 41 characters');
+      expect(outcome.value.errorMessage).toContain(
+        'lastUserMatches "(a+)+$" did not finish within 100 ms on a user message of 41 characters',
+      );
       expect(outcome.value.ms).toBeLessThan(5_000);
-      const harmless = await inChild(turnOnPattern, { args: [MODULES, '^a+!$', `${'a'.repeat(40)}!`], timeoutMs: 10_000 });
+      const harmless = await inChild(turnOnPattern, {
+        args: [MODULES, '^a+!$', `${'a'.repeat(40)}!`],
+        timeoutMs: 10_000,
+      });
       expect(harmless).toMatchObject({ kind: 'returned', value: { content: { parts: [{ text: 'matched' }] } } });
     },
   },

@@ -25,7 +25,12 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-const lookup = functionTool({ name: 'lookup', description: 'Looks a word up.', jsonSchema: { type: 'object', properties: { word: { type: 'string' } } }, execute: () => ({ meaning: 'a long explanation '.repeat(300) }) });
+const lookup = functionTool({
+  name: 'lookup',
+  description: 'Looks a word up.',
+  jsonSchema: { type: 'object', properties: { word: { type: 'string' } } },
+  execute: () => ({ meaning: 'a long explanation '.repeat(300) }),
+});
 const script = () =>
   createScriptedModel([
     { functionCall: { name: 'lookup', args: { word: 'cache' } } },
@@ -33,7 +38,11 @@ const script = () =>
     { functionCall: { name: 'lookup', args: { word: 'prefix' } } },
     { text: 'It comes first.' },
   ]);
-const agent = llmAgent({ name: 'glossary', instruction: `Explain words. ${'Be exact. '.repeat(400)}`, tools: [lookup] });
+const agent = llmAgent({
+  name: 'glossary',
+  instruction: `Explain words. ${'Be exact. '.repeat(400)}`,
+  tools: [lookup],
+});
 
 async function runTwoTurns(model: Model, stream = false) {
   const dir = await mkdtemp(join(tmpdir(), 'agentctx-billing-'));
@@ -42,18 +51,28 @@ async function runTwoTurns(model: Model, stream = false) {
   let ids = 0;
   const runner = createRunner({ agents: agent, sessions, model, streaming: stream, newId: () => `id-${++ids}` });
   await runner.createSession({ userId: 'u', sessionId: 's' });
-  for (const message of ['What is a cache?', 'And a prefix?']) for await (const event of runner.run({ userId: 'u', sessionId: 's', message })) void event;
+  for (const message of ['What is a cache?', 'And a prefix?'])
+    for await (const event of runner.run({ userId: 'u', sessionId: 's', message })) void event;
   const calls = await sessions.listModelCalls({ appName: 'glossary', userId: 'u', sessionId: 's' });
-  const records = await Promise.all(calls.map((call) => sessions.getModelCall({ appName: 'glossary', userId: 'u', sessionId: 's', index: call.index })));
+  const records = await Promise.all(
+    calls.map((call) => sessions.getModelCall({ appName: 'glossary', userId: 'u', sessionId: 's', index: call.index })),
+  );
   await sessions.close();
   return { calls, records };
 }
 
 describe('withSimulatedBilling', () => {
   it("records each call under the model that answered, with the usage Anthropic's cache rules give its exact body", async () => {
-    const { calls, records } = await runTwoTurns(withSimulatedBilling(script(), { provider: 'anthropic', modelId: 'claude-sonnet-4-6' }));
+    const { calls, records } = await runTwoTurns(
+      withSimulatedBilling(script(), { provider: 'anthropic', modelId: 'claude-sonnet-4-6' }),
+    );
     expect(calls).toHaveLength(4);
-    for (const call of calls) expect(call.model).toEqual({ provider: 'scripted', modelId: 'scripted', billedAs: { provider: 'anthropic', modelId: 'claude-sonnet-4-6' } });
+    for (const call of calls)
+      expect(call.model).toEqual({
+        provider: 'scripted',
+        modelId: 'scripted',
+        billedAs: { provider: 'anthropic', modelId: 'claude-sonnet-4-6' },
+      });
 
     // The same bodies billed by hand, in order, on the same clock, give the same usage.
     const { count } = await loadTokenCounter();
@@ -63,8 +82,14 @@ describe('withSimulatedBilling', () => {
     for (const record of records) {
       if (record === undefined) throw new Error('a recorded call is missing');
       now += 5_000;
-      const body = toAnthropicRequest(record.request, { model: 'claude-sonnet-4-6', cache: {}, stablePrefix: stablePrefixOf(record.request, record.provenance) });
-      expected.push(toUsage(simulator.bill(body, { outputTokens: count(JSON.stringify(record.response?.content?.parts ?? [])) })));
+      const body = toAnthropicRequest(record.request, {
+        model: 'claude-sonnet-4-6',
+        cache: {},
+        stablePrefix: stablePrefixOf(record.request, record.provenance),
+      });
+      expected.push(
+        toUsage(simulator.bill(body, { outputTokens: count(JSON.stringify(record.response?.content?.parts ?? [])) })),
+      );
     }
     expect(calls.map((call) => call.usage)).toEqual(expected);
     // Later calls read the instruction and tools from the cache the first one wrote.
@@ -73,7 +98,11 @@ describe('withSimulatedBilling', () => {
   });
 
   it('is priced as the billed model, where the scripted model alone has no price', async () => {
-    const billed = costOfCalls((await runTwoTurns(withSimulatedBilling(script(), { provider: 'anthropic', modelId: 'claude-sonnet-4-6' }))).calls, DEFAULT_PRICES);
+    const billed = costOfCalls(
+      (await runTwoTurns(withSimulatedBilling(script(), { provider: 'anthropic', modelId: 'claude-sonnet-4-6' })))
+        .calls,
+      DEFAULT_PRICES,
+    );
     expect(billed.total.unpricedCalls).toBe(0);
     expect(billed.total.usd).toBeGreaterThan(0);
     expect(billed.calls[0]?.price?.model).toBe('claude-sonnet-4-6');
@@ -83,14 +112,21 @@ describe('withSimulatedBilling', () => {
 
   it('bills a streamed call on its final chunk, the same as a call that is not streamed', async () => {
     const plain = await runTwoTurns(withSimulatedBilling(script(), { provider: 'openai', modelId: 'gpt-5.1' }));
-    const streamed = await runTwoTurns(withSimulatedBilling(script(), { provider: 'openai', modelId: 'gpt-5.1' }), true);
+    const streamed = await runTwoTurns(
+      withSimulatedBilling(script(), { provider: 'openai', modelId: 'gpt-5.1' }),
+      true,
+    );
     expect(streamed.calls.map((call) => call.usage)).toEqual(plain.calls.map((call) => call.usage));
     expect(plain.calls[0]?.usage?.promptTokens).toBeGreaterThan(1_000);
   });
 
   it('bills Gemini bodies too, and the same run the same way every time', async () => {
-    const first = await runTwoTurns(withSimulatedBilling(script(), { provider: 'google', modelId: 'gemini-2.5-flash' }));
-    const second = await runTwoTurns(withSimulatedBilling(script(), { provider: 'google', modelId: 'gemini-2.5-flash' }));
+    const first = await runTwoTurns(
+      withSimulatedBilling(script(), { provider: 'google', modelId: 'gemini-2.5-flash' }),
+    );
+    const second = await runTwoTurns(
+      withSimulatedBilling(script(), { provider: 'google', modelId: 'gemini-2.5-flash' }),
+    );
     expect(second.calls.map((call) => call.usage)).toEqual(first.calls.map((call) => call.usage));
     expect(costOfCalls(first.calls, DEFAULT_PRICES).total.unpricedCalls).toBe(0);
   });

@@ -6,10 +6,18 @@ import type { FakeServer } from './fake-server.js';
 export type WireRecord = (['request', WireRequest] | ['response', WireResponse])[];
 
 /** An observer that keeps everything it is told. */
-export function recordWire(): { wire: WireObserver; seen: WireRecord; requests: () => WireRequest[]; responses: () => WireResponse[] } {
+export function recordWire(): {
+  wire: WireObserver;
+  seen: WireRecord;
+  requests: () => WireRequest[];
+  responses: () => WireResponse[];
+} {
   const seen: WireRecord = [];
   return {
-    wire: { request: (sent) => void seen.push(['request', sent]), response: (received) => void seen.push(['response', received]) },
+    wire: {
+      request: (sent) => void seen.push(['request', sent]),
+      response: (received) => void seen.push(['response', received]),
+    },
     seen,
     requests: () => seen.flatMap(([kind, value]) => (kind === 'request' ? [value as WireRequest] : [])),
     responses: () => seen.flatMap(([kind, value]) => (kind === 'response' ? [value as WireResponse] : [])),

@@ -59,7 +59,12 @@ export function testName(row: Row): string {
  * Declares a file's rows and, when vitest runs that file, runs each row as a test. Another file importing the rows
  * (the table test, the table writer) gets the declarations only, so the table and the tests come from one list.
  */
-export function defineRows(moduleUrl: string, area: Area, rows: Row[], hooks: { afterAll?: () => unknown } = {}): RowGroup {
+export function defineRows(
+  moduleUrl: string,
+  area: Area,
+  rows: Row[],
+  hooks: { afterAll?: () => unknown } = {},
+): RowGroup {
   const path = fileURLToPath(moduleUrl);
   const group: RowGroup = { area, file: relative(REPOSITORY, path), rows };
   if (process.env['VITEST'] !== undefined && expect.getState().testPath === path) {
@@ -70,9 +75,13 @@ export function defineRows(moduleUrl: string, area: Area, rows: Row[], hooks: { 
           console.warn(`${row.id}: SKIPPED, ${row.skip}`);
           it.skip(`${testName(row)} (SKIPPED: ${row.skip})`, () => undefined);
         } else {
-          it(testName(row), async () => {
-            await row.run();
-          }, row.timeout ?? (area === 'fuzzing' && process.env['AGENTCTX_FUZZ'] === '1' ? FUZZ_TIMEOUT_MS : undefined));
+          it(
+            testName(row),
+            async () => {
+              await row.run();
+            },
+            row.timeout ?? (area === 'fuzzing' && process.env['AGENTCTX_FUZZ'] === '1' ? FUZZ_TIMEOUT_MS : undefined),
+          );
         }
       }
     });

@@ -18,7 +18,10 @@ export async function caught(run: () => unknown): Promise<unknown> {
 }
 
 /** A typed agentctx error (never a TypeError, RangeError…) with this code, whose message and hint match. */
-export function expectTyped(error: unknown, expected: { code?: string; message: RegExp; hint?: RegExp; name?: string }): void {
+export function expectTyped(
+  error: unknown,
+  expected: { code?: string; message: RegExp; hint?: RegExp; name?: string },
+): void {
   expect(AgentctxError.isInstance(error), `not an AgentctxError: ${String(error)}`).toBe(true);
   const typed = error as AgentctxError;
   if (expected.name !== undefined) expect(typed.name).toBe(expected.name);
@@ -51,7 +54,10 @@ export function scratch() {
 }
 
 /** Runs one invocation to its end and returns the events it yielded. */
-export async function turn(runner: Runner, input: Omit<RunInput, 'userId' | 'sessionId'> & Partial<RunInput>): Promise<Event[]> {
+export async function turn(
+  runner: Runner,
+  input: Omit<RunInput, 'userId' | 'sessionId'> & Partial<RunInput>,
+): Promise<Event[]> {
   const events: Event[] = [];
   for await (const event of runner.run({ userId: 'u1', sessionId: 's1', ...input })) events.push(event);
   return events;

@@ -11,7 +11,9 @@ describe('docs/reliability.md', () => {
   it('is generated from the rows the tests declare (npm run reliability:table)', async () => {
     groups = await loadRowGroups();
     const committed = await readFile(new URL(`../../${TABLE_PATH}`, import.meta.url), 'utf8').catch(() => '');
-    expect(committed, `${TABLE_PATH} is out of date: run \`npm run reliability:table\` and commit the result`).toBe(renderTable(groups));
+    expect(committed, `${TABLE_PATH} is out of date: run \`npm run reliability:table\` and commit the result`).toBe(
+      renderTable(groups),
+    );
   });
 
   it('has more than 70 rows, every one distinct and complete, and every part of the issue covered', () => {
@@ -23,9 +25,14 @@ describe('docs/reliability.md', () => {
       expect(row.id, row.id).toMatch(/^[a-z0-9]+(?:[.-][a-z0-9]+)*$/);
       for (const field of [row.entry, row.tried, row.expected]) expect(field.trim(), row.id).not.toBe('');
     }
-    for (const area of Object.keys(AREAS)) expect(groups.some((group) => group.area === area && group.rows.length > 0), area).toBe(true);
+    for (const area of Object.keys(AREAS))
+      expect(
+        groups.some((group) => group.area === area && group.rows.length > 0),
+        area,
+      ).toBe(true);
     const badInput = groups.filter((group) => group.area === 'bad-input').flatMap((group) => group.rows);
-    for (const entry of ENTRY_POINTS) expect(badInput.filter((row) => row.entry === entry).length, entry).toBeGreaterThanOrEqual(2);
+    for (const entry of ENTRY_POINTS)
+      expect(badInput.filter((row) => row.entry === entry).length, entry).toBeGreaterThanOrEqual(2);
   });
 
   it('puts every row under a guarantee, and every guarantee has rows and limits', () => {

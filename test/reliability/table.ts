@@ -32,9 +32,11 @@ const INTRO: Record<Area, string> = {
   fuzzing:
     'Property-based tests (fast-check). `npm test` runs them with a fixed seed; `npm run fuzz` runs 100 times as many cases with fresh seeds and prints the seed of any failure.',
   faults:
-    'Processes killed with SIGKILL mid-invocation, mid-compaction and mid-write, on SQLite and on PostgreSQL (those rows skip, loudly, without `TEST_POSTGRES_URL`; `.ci/run` always sets it): after a restart every acknowledged event is stored, nothing is half-written (the revision equals the number of events, state equals the events\' deltas), the session loads and the next turn works. Models and tools that hang are cut off; failing providers are retried, then reported. PostgreSQL restarted under running servers, its pool exhausted, a statement past its timeout: 503 `store_unavailable`, nothing half-written, and the same process answers once the database does.',
-  isolation: 'What one user, session or app can see of another, through the runner, the stores, the HTTP API, the web inspector and `agentctx inspect`.',
-  untrusted: 'Text the agent did not write (skills, memory files, tool output, file paths from the model, network peers) and secrets.',
+    "Processes killed with SIGKILL mid-invocation, mid-compaction and mid-write, on SQLite and on PostgreSQL (those rows skip, loudly, without `TEST_POSTGRES_URL`; `.ci/run` always sets it): after a restart every acknowledged event is stored, nothing is half-written (the revision equals the number of events, state equals the events' deltas), the session loads and the next turn works. Models and tools that hang are cut off; failing providers are retried, then reported. PostgreSQL restarted under running servers, its pool exhausted, a statement past its timeout: 503 `store_unavailable`, nothing half-written, and the same process answers once the database does.",
+  isolation:
+    'What one user, session or app can see of another, through the runner, the stores, the HTTP API, the web inspector and `agentctx inspect`.',
+  untrusted:
+    'Text the agent did not write (skills, memory files, tool output, file paths from the model, network peers) and secrets.',
 };
 
 function cell(text: string): string {
@@ -43,7 +45,9 @@ function cell(text: string): string {
 
 /** `docs/reliability.md`, generated: one section per guarantee (what holds, its limits, the rows that show it). */
 export function renderTable(groups: readonly RowGroup[]): string {
-  const listed = groups.flatMap((group) => group.rows.map((row) => ({ row, area: group.area, file: group.file.replace(/^test\//, '') })));
+  const listed = groups.flatMap((group) =>
+    group.rows.map((row) => ({ row, area: group.area, file: group.file.replace(/^test\//, '') })),
+  );
   const all = listed.map(({ row }) => row);
   const count = (area: Area) => listed.filter((entry) => entry.area === area).length;
   const kind = (area: Area) => AREAS[area].replace(/^\d+\. /, '').toLowerCase();
@@ -55,7 +59,7 @@ export function renderTable(groups: readonly RowGroup[]): string {
     'Each section states a guarantee, its limits, and the rows that show it. Every row is a test: test files beside what',
     'they test (`test/cli/`, `test/server/`, `test/runner/`, …) declare each row (entry point, what was tried, what',
     'happens) with the code that checks it, run it in `npm test`, and this page is generated from the same declarations;',
-    '`test/reliability/table.test.ts` fails when this page differs from them, so a changed behaviour fails its row\'s test',
+    "`test/reliability/table.test.ts` fails when this page differs from them, so a changed behaviour fails its row's test",
     "and a new or changed row fails until the page is regenerated. Run one row with `npx vitest run test -t '<id>'`.",
     '',
     `${all.length} rows, of five kinds: ${(Object.keys(AREAS) as Area[]).map((area) => `${count(area)} ${kind(area)}`).join(', ')}.`,
@@ -69,7 +73,16 @@ export function renderTable(groups: readonly RowGroup[]): string {
   ];
   let number = 0;
   GUARANTEES.forEach((guarantee, index) => {
-    lines.push('', `## ${index + 1}. ${guarantee.title}`, '', guarantee.promise, '', '**Limits**', '', ...guarantee.limits.map((limit) => `- ${limit}`));
+    lines.push(
+      '',
+      `## ${index + 1}. ${guarantee.title}`,
+      '',
+      guarantee.promise,
+      '',
+      '**Limits**',
+      '',
+      ...guarantee.limits.map((limit) => `- ${limit}`),
+    );
     const shown = listed.filter(({ row }) => guaranteeOf(row) === guarantee);
     // Bad input in the issue's order of entry points, then by kind (stable: each file keeps its order within one).
     const rank = ({ row, area }: (typeof listed)[number]) => {
@@ -80,7 +93,9 @@ export function renderTable(groups: readonly RowGroup[]): string {
     lines.push('', '| # | kind | entry point | tried | what happens | test |', '|---|---|---|---|---|---|');
     for (const { row, area, file } of shown) {
       number += 1;
-      lines.push(`| ${number} | ${kind(area)} | ${cell(row.entry)} | ${cell(row.tried)} | ${cell(row.expected)} | \`${file}\` › \`${row.id}\` |`);
+      lines.push(
+        `| ${number} | ${kind(area)} | ${cell(row.entry)} | ${cell(row.tried)} | ${cell(row.expected)} | \`${file}\` › \`${row.id}\` |`,
+      );
     }
   });
   return `${lines.join('\n')}\n`;

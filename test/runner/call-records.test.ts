@@ -20,7 +20,9 @@ describe('recorded model calls', () => {
   it('are stored pending before the model is asked, then answered with latency, response and usage', async () => {
     const sessions = createInMemorySessionStore();
     const seen: string[] = [];
-    const inner = createScriptedModel([{ text: 'Hello.', usage: { promptTokens: 12, outputTokens: 3, cachedTokens: 4 } }]);
+    const inner = createScriptedModel([
+      { text: 'Hello.', usage: { promptTokens: 12, outputTokens: 3, cachedTokens: 4 } },
+    ]);
     const model: Model = {
       ...inner,
       generate: async (request, options) => {
@@ -46,12 +48,26 @@ describe('recorded model calls', () => {
   it('record a failing model as failed, and a model past its time limit as timed_out', async () => {
     const failing: Model = { ...createScriptedModel([]), generate: () => Promise.reject(new Error('boom')) };
     const sessions = createInMemorySessionStore();
-    await collect(await setup({ agents: llmAgent({ name: 'coordinator', instruction: 'Greet.' }), model: failing, sessions }), { message: 'Hi' });
-    expect(await sessions.getModelCall({ ...key, index: 1 })).toMatchObject({ status: 'failed', error: expect.stringContaining('boom') });
+    await collect(
+      await setup({ agents: llmAgent({ name: 'coordinator', instruction: 'Greet.' }), model: failing, sessions }),
+      { message: 'Hi' },
+    );
+    expect(await sessions.getModelCall({ ...key, index: 1 })).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('boom'),
+    });
 
     const slow: Model = { ...createScriptedModel([]), generate: () => new Promise(() => undefined) };
     const other = createInMemorySessionStore();
-    await collect(await setup({ agents: llmAgent({ name: 'coordinator', instruction: 'Greet.' }), model: slow, sessions: other, modelTimeoutMs: 30 }), { message: 'Hi' });
+    await collect(
+      await setup({
+        agents: llmAgent({ name: 'coordinator', instruction: 'Greet.' }),
+        model: slow,
+        sessions: other,
+        modelTimeoutMs: 30,
+      }),
+      { message: 'Hi' },
+    );
     const timedOut = await other.getModelCall({ ...key, index: 1 });
     expect(timedOut).toMatchObject({ status: 'timed_out' });
     expect(timedOut?.request.messages[0]?.content).toEqual([{ text: 'Hi' }]);
@@ -68,9 +84,16 @@ describe('recorded model calls', () => {
         }),
     };
     const sessions = createInMemorySessionStore();
-    const runner = await setup({ agents: llmAgent({ name: 'coordinator', instruction: 'Greet.' }), model: hanging, sessions });
+    const runner = await setup({
+      agents: llmAgent({ name: 'coordinator', instruction: 'Greet.' }),
+      model: hanging,
+      sessions,
+    });
     await collect(runner, { message: 'Hi', signal: controller.signal });
-    expect(await sessions.getModelCall({ ...key, index: 1 })).toMatchObject({ status: 'aborted', request: { system: expect.stringContaining('Greet.') } });
+    expect(await sessions.getModelCall({ ...key, index: 1 })).toMatchObject({
+      status: 'aborted',
+      request: { system: expect.stringContaining('Greet.') },
+    });
   });
 
   it('include the calls an agent tool makes, in the calling session, linked to the tool call that asked', async () => {
@@ -78,12 +101,20 @@ describe('recorded model calls', () => {
     const model = createScriptedModel({
       rules: [
         { when: { agent: 'researcher' }, respond: { text: 'Open 9 to 5.' } },
-        { when: { agent: 'coordinator' }, times: 1, respond: { functionCall: { id: 'call-1', name: 'researcher', args: { request: 'opening hours' } } } },
+        {
+          when: { agent: 'coordinator' },
+          times: 1,
+          respond: { functionCall: { id: 'call-1', name: 'researcher', args: { request: 'opening hours' } } },
+        },
       ],
       fallback: { text: 'Nine to five.' },
     });
     const researcher = llmAgent({ name: 'researcher', description: 'Finds facts.', instruction: 'Find facts.' });
-    const runner = await setup({ agents: llmAgent({ name: 'coordinator', instruction: 'Help.', tools: [agentTool(researcher)] }), model, sessions });
+    const runner = await setup({
+      agents: llmAgent({ name: 'coordinator', instruction: 'Help.', tools: [agentTool(researcher)] }),
+      model,
+      sessions,
+    });
     await collect(runner, { message: 'When do you open?' });
     const calls = await sessions.listModelCalls(key);
     expect(calls.map((call) => [call.index, call.agent, call.status, call.parent])).toEqual([
@@ -98,28 +129,54 @@ describe('recorded model calls', () => {
   it('include the calls of an agent a function tool runs through its context', async () => {
     const sessions = createInMemorySessionStore();
     const researcher = llmAgent({ name: 'researcher', description: 'Finds facts.', instruction: 'Find facts.' });
-    const lookup = functionTool({ name: 'lookup', description: 'Looks things up.', parameters: z.object({ q: z.string() }), execute: ({ q }, context) => context.runAgent(researcher, `look up ${q}`) });
+    const lookup = functionTool({
+      name: 'lookup',
+      description: 'Looks things up.',
+      parameters: z.object({ q: z.string() }),
+      execute: ({ q }, context) => context.runAgent(researcher, `look up ${q}`),
+    });
     const model = createScriptedModel({
       rules: [
         { when: { agent: 'researcher' }, respond: { text: 'Found it.' } },
-        { when: { agent: 'coordinator' }, times: 1, respond: { functionCall: { id: 'call-7', name: 'lookup', args: { q: 'hours' } } } },
+        {
+          when: { agent: 'coordinator' },
+          times: 1,
+          respond: { functionCall: { id: 'call-7', name: 'lookup', args: { q: 'hours' } } },
+        },
       ],
       fallback: { text: 'Done.' },
     });
-    const runner = await setup({ agents: llmAgent({ name: 'coordinator', instruction: 'Help.', tools: [lookup] }), model, sessions });
+    const runner = await setup({
+      agents: llmAgent({ name: 'coordinator', instruction: 'Help.', tools: [lookup] }),
+      model,
+      sessions,
+    });
     const events = await collect(runner, { message: 'Look it up' });
-    expect(events.flatMap((event) => event.content?.parts ?? []).find((part) => 'functionResponse' in part)).toMatchObject({ functionResponse: { response: { result: 'Found it.' } } });
+    expect(
+      events.flatMap((event) => event.content?.parts ?? []).find((part) => 'functionResponse' in part),
+    ).toMatchObject({ functionResponse: { response: { result: 'Found it.' } } });
     const calls = await sessions.listModelCalls(key);
-    expect(calls[1]).toMatchObject({ agent: 'researcher', parent: { callIndex: 1, functionCallId: 'call-7', tool: 'lookup' } });
+    expect(calls[1]).toMatchObject({
+      agent: 'researcher',
+      parent: { callIndex: 1, functionCallId: 'call-7', tool: 'lookup' },
+    });
   });
 
   it('hold every call an invocation made up to its limit, nested ones included', async () => {
     const sessions = createInMemorySessionStore();
     let asked = 0;
-    const inner = createScriptedModel({ rules: [{ when: { agent: 'echo' }, respond: { text: 'again' } }], fallback: { functionCall: { name: 'echo', args: { request: 'ping' } } } });
+    const inner = createScriptedModel({
+      rules: [{ when: { agent: 'echo' }, respond: { text: 'again' } }],
+      fallback: { functionCall: { name: 'echo', args: { request: 'ping' } } },
+    });
     const model: Model = { ...inner, generate: (request, options) => ((asked += 1), inner.generate(request, options)) };
     const echo = llmAgent({ name: 'echo', description: 'Echoes.', instruction: 'Echo.' });
-    const runner = await setup({ agents: llmAgent({ name: 'coordinator', instruction: 'Loop.', tools: [agentTool(echo)] }), model, sessions, maxLlmCalls: 40 });
+    const runner = await setup({
+      agents: llmAgent({ name: 'coordinator', instruction: 'Loop.', tools: [agentTool(echo)] }),
+      model,
+      sessions,
+      maxLlmCalls: 40,
+    });
     await collect(runner, { message: 'go' });
     expect(asked).toBeGreaterThan(20);
     expect((await sessions.listModelCalls(key)).length).toBe(asked);
@@ -133,16 +190,25 @@ describe('recorded model calls', () => {
       instruction: 'You help Ada.',
       callbacks: { beforeModel: ({ request }) => void (request.system += '\n\nAppended by the callback.') },
     });
-    const redactor = { name: 'redactor', hooks: { beforeModel: ({ request }: { request: { system: string } }) => void (request.system = request.system.replace('Ada', 'REDACTED')) } };
+    const redactor = {
+      name: 'redactor',
+      hooks: {
+        beforeModel: ({ request }: { request: { system: string } }) =>
+          void (request.system = request.system.replace('Ada', 'REDACTED')),
+      },
+    };
     const runner = await setup({ agents: agent, model, sessions, plugins: [redactor] });
     await collect(runner, { message: 'Hi' });
     const call = await sessions.getModelCall({ ...key, index: 1 });
     if (call === undefined) throw new Error('no call');
-    expect(call.request.system).toBe('You help REDACTED.\n\nYou are an agent. Your internal name is "coordinator".\n\nAppended by the callback.');
+    expect(call.request.system).toBe(
+      'You help REDACTED.\n\nYou are an agent. Your internal name is "coordinator".\n\nAppended by the callback.',
+    );
     expect(call.editedByCallback).toBe(true);
     const pieces = systemPieces(call.request, call.provenance);
     expect(pieces.map((piece) => call.request.system.slice(piece.start, piece.end)).join('')).toBe(call.request.system);
-    const by = (text: string) => pieces.find((piece) => call.request.system.slice(piece.start, piece.end).includes(text))?.source;
+    const by = (text: string) =>
+      pieces.find((piece) => call.request.system.slice(piece.start, piece.end).includes(text))?.source;
     expect(by('REDACTED')).toMatchObject({ kind: 'callback', extension: 'redactor' });
     expect(by('Appended by the callback.')).toMatchObject({ kind: 'callback', field: 'callbacks.beforeModel' });
     expect(by('You help')).toMatchObject({ kind: 'instruction' });

@@ -36,7 +36,8 @@ const model: Model = {
   generate: async (request) => {
     await tick();
     const last = request.messages.at(-1);
-    if (last?.content.some((part) => 'functionResponse' in part)) return { content: { role: 'model', parts: [{ text: 'noted' }] } };
+    if (last?.content.some((part) => 'functionResponse' in part))
+      return { content: { role: 'model', parts: [{ text: 'noted' }] } };
     const text = last?.content.find((part): part is { text: string } => 'text' in part)?.text ?? '';
     return { content: { role: 'model', parts: [{ functionCall: { name: 'note', args: { turn: text } } }] } };
   },
@@ -59,10 +60,11 @@ function twoStores(kind: 'memory' | 'sqlite'): [SessionStore, SessionStore] {
 function countingRefusals(store: SessionStore): { store: SessionStore; refused: () => number } {
   let refused = 0;
   const append = store.appendEvent.bind(store);
-  store.appendEvent = (input) => append(input).catch((error: unknown) => {
-    refused += 1;
-    throw error;
-  });
+  store.appendEvent = (input) =>
+    append(input).catch((error: unknown) => {
+      refused += 1;
+      throw error;
+    });
   return { store, refused: () => refused };
 }
 
@@ -76,7 +78,12 @@ async function oneSessionTwoRunners(kind: 'memory' | 'sqlite'): Promise<void> {
   const results = await Promise.all(
     turns.map(async (message, index) => {
       const events: Event[] = [];
-      for await (const event of (runners[index % 2] as (typeof runners)[0]).run({ userId: 'u', sessionId: 's', message })) events.push(event);
+      for await (const event of (runners[index % 2] as (typeof runners)[0]).run({
+        userId: 'u',
+        sessionId: 's',
+        message,
+      }))
+        events.push(event);
       return events;
     }),
   );
@@ -90,7 +97,9 @@ async function oneSessionTwoRunners(kind: 'memory' | 'sqlite'): Promise<void> {
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     expect(events.at(-1)?.content?.parts[0]).toEqual({ text: 'noted' });
   }
-  expect(stored?.events.filter((event) => event.content?.parts.some((part) => 'functionResponse' in part))).toHaveLength(turns.length);
+  expect(
+    stored?.events.filter((event) => event.content?.parts.some((part) => 'functionResponse' in part)),
+  ).toHaveLength(turns.length);
   expect(counted.reduce((sum, { refused }) => sum + refused(), 0)).toBeGreaterThan(0);
   // The tool's read-modify-write of a shared key lost no increment: a stale one was refused and the tool ran again.
   expect(stored?.state['user:turns']).toBe(turns.length);
@@ -103,9 +112,15 @@ async function sessionsOfOneUser(kind: 'memory' | 'sqlite'): Promise<void> {
   const runners = [createRunner({ agents, model, sessions: first }), createRunner({ agents, model, sessions: second })];
   const ids = Array.from({ length: 6 }, (_, index) => `s${index}`);
   for (const sessionId of ids) await runners[0]?.createSession({ userId: 'u', sessionId });
-  await Promise.all(ids.map(async (sessionId, index) => {
-    for await (const _event of (runners[index % 2] as (typeof runners)[0]).run({ userId: 'u', sessionId, message: `hello from ${sessionId}` }));
-  }));
+  await Promise.all(
+    ids.map(async (sessionId, index) => {
+      for await (const _event of (runners[index % 2] as (typeof runners)[0]).run({
+        userId: 'u',
+        sessionId,
+        message: `hello from ${sessionId}`,
+      }));
+    }),
+  );
   const state = (await second.getSession({ appName: 'scribe', userId: 'u', sessionId: 's0' }))?.state;
   expect(state?.['user:turns']).toBe(ids.length);
   for (const store of new Set([first, second])) await store.close();
@@ -118,14 +133,17 @@ export const rows = defineRows(
     {
       id: `conflict.one-session.${kind}`,
       entry: `invocation (${kind === 'memory' ? 'memory' : 'SQLite, two connections'})`,
-      tried: 'eight turns of one session at once from two runners that know nothing of each other, each calling a tool that increments `user:turns` (read, then write)',
-      expected: 'every event a client was given is stored once, in the order given; stale appends are refused and retried after a reload (the tool runs again on fresh state), so `user:turns` ends at 8',
+      tried:
+        'eight turns of one session at once from two runners that know nothing of each other, each calling a tool that increments `user:turns` (read, then write)',
+      expected:
+        'every event a client was given is stored once, in the order given; stale appends are refused and retried after a reload (the tool runs again on fresh state), so `user:turns` ends at 8',
       run: () => oneSessionTwoRunners(kind),
     },
     {
       id: `conflict.user-key.${kind}`,
       entry: `invocation (${kind === 'memory' ? 'memory' : 'SQLite, two connections'})`,
-      tried: 'six sessions of one user running at once from two runners, each turn incrementing the user\'s `user:turns`',
+      tried:
+        "six sessions of one user running at once from two runners, each turn incrementing the user's `user:turns`",
       expected: 'no increment is lost: `user:turns` ends at 6 in every session of the user',
       run: () => sessionsOfOneUser(kind),
     },

@@ -16,7 +16,12 @@ const textOf = (message: unknown) => JSON.stringify(message);
 
 /** Two specialists that answer from a script, and a router that picks one by the user's words, writing its choice to state. */
 function routerTree() {
-  const model = createScriptedModel({ rules: [{ when: (_request, call) => call.agentName === 'billing', respond: { text: 'Refund sent.' } }, { respond: { text: 'Happy to help.' } }] });
+  const model = createScriptedModel({
+    rules: [
+      { when: (_request, call) => call.agentName === 'billing', respond: { text: 'Refund sent.' } },
+      { respond: { text: 'Happy to help.' } },
+    ],
+  });
   const billing = llmAgent({ name: 'billing', instruction: 'Handle billing.' });
   const support = llmAgent({ name: 'support', instruction: 'Help.' });
   const router = customAgent({
@@ -38,13 +43,20 @@ describe('customAgent', () => {
     const { router, model } = routerTree();
     const runner = await runnerWithSession({ agents: router, model });
     const events = await collect(runner, { message: 'I want a refund' });
-    expect(describeEvents(events)).toEqual(['user: I want a refund', 'router: Routing to billing.', 'billing: Refund sent.']);
+    expect(describeEvents(events)).toEqual([
+      'user: I want a refund',
+      'router: Routing to billing.',
+      'billing: Refund sent.',
+    ]);
     expect(events[1]?.actions.stateDelta).toEqual({ routed_to: 'billing' });
     const stored = await runner.sessions.getSession({ appName: 'router', userId: 'u1', sessionId: 's1' });
     expect(stored?.events.map((event) => event.id)).toEqual(events.map((event) => event.id));
     expect(stored?.state).toEqual({ routed_to: 'billing' });
     // The next turn routes again, and sees what was said before.
-    expect(describeEvents(await collect(runner, { message: 'thanks' })).slice(1)).toEqual(['router: Routing to support.', 'support: Happy to help.']);
+    expect(describeEvents(await collect(runner, { message: 'thanks' })).slice(1)).toEqual([
+      'router: Routing to support.',
+      'support: Happy to help.',
+    ]);
   });
 
   it('runs in a sequential and a loop agent, and ends the loop when it escalates', async () => {
@@ -56,14 +68,26 @@ describe('customAgent', () => {
         yield count >= 3 ? { content: say(`done at ${count}`), escalate: true } : { content: say(`count ${count}`) };
       },
     });
-    const runner = await runnerWithSession({ agents: sequentialAgent({ name: 'flow', subAgents: [loopAgent({ name: 'again', subAgents: [counter] })] }), model: createScriptedModel([]) });
-    expect(describeEvents(await collect(runner, { message: 'go' }))).toEqual(['user: go', 'counter: count 1', 'counter: count 2', 'counter: done at 3']);
+    const runner = await runnerWithSession({
+      agents: sequentialAgent({ name: 'flow', subAgents: [loopAgent({ name: 'again', subAgents: [counter] })] }),
+      model: createScriptedModel([]),
+    });
+    expect(describeEvents(await collect(runner, { message: 'go' }))).toEqual([
+      'user: go',
+      'counter: count 1',
+      'counter: count 2',
+      'counter: done at 3',
+    ]);
   });
 
   it('is a transfer target of an LLM agent, and hands over itself with transferToAgent', async () => {
     const model = createScriptedModel({
       rules: [
-        { when: (_request, call) => call.agentName === 'front', respond: { functionCall: { name: 'transfer_to_agent', args: { agent_name: 'gate' } } }, times: 1 },
+        {
+          when: (_request, call) => call.agentName === 'front',
+          respond: { functionCall: { name: 'transfer_to_agent', args: { agent_name: 'gate' } } },
+          times: 1,
+        },
         { when: (_request, call) => call.agentName === 'closer', respond: { text: 'Closed.' } },
         { respond: { text: 'unexpected' } },
       ],
@@ -76,14 +100,26 @@ describe('customAgent', () => {
         yield { content: say('never stored') };
       },
     });
-    const front = llmAgent({ name: 'front', instruction: 'Route.', subAgents: [gate, llmAgent({ name: 'closer', instruction: 'Close.' })] });
+    const front = llmAgent({
+      name: 'front',
+      instruction: 'Route.',
+      subAgents: [gate, llmAgent({ name: 'closer', instruction: 'Close.' })],
+    });
     const runner = await runnerWithSession({ agents: front, model });
     const events = await collect(runner, { message: 'close my ticket' });
-    expect(describeEvents(events)).toEqual(['user: close my ticket', 'front: call transfer_to_agent({"agent_name":"gate"})', 'front: transfer_to_agent → {"result":null}', 'gate: Checked.', 'closer: Closed.']);
+    expect(describeEvents(events)).toEqual([
+      'user: close my ticket',
+      'front: call transfer_to_agent({"agent_name":"gate"})',
+      'front: transfer_to_agent → {"result":null}',
+      'gate: Checked.',
+      'closer: Closed.',
+    ]);
     expect(events[3]?.actions.transferToAgent).toBe('closer');
     // The transfer tool offered the custom agent by its description.
     const request = model.requests[0];
-    expect(request?.system).toContain('Agent name: gate\nAgent description: Checks the request, then hands it to closer.');
+    expect(request?.system).toContain(
+      'Agent name: gate\nAgent description: Checks the request, then hands it to closer.',
+    );
   });
 
   it('runs as an agent tool: its last text is the result, its state comes back', async () => {
@@ -102,10 +138,15 @@ describe('customAgent', () => {
         { respond: { functionCall: { name: 'shout', args: { request: 'hello' } } } },
       ],
     });
-    const runner = await runnerWithSession({ agents: llmAgent({ name: 'host', instruction: 'Use shout.', tools: [agentTool(shout)] }), model });
+    const runner = await runnerWithSession({
+      agents: llmAgent({ name: 'host', instruction: 'Use shout.', tools: [agentTool(shout)] }),
+      model,
+    });
     const events = await collect(runner, { message: 'shout hello' });
     expect(describeEvents(events)[2]).toBe('host: shout → {"result":"HELLO"}');
-    expect((await runner.sessions.getSession({ appName: 'host', userId: 'u1', sessionId: 's1' }))?.state).toEqual({ shouted: true });
+    expect((await runner.sessions.getSession({ appName: 'host', userId: 'u1', sessionId: 's1' }))?.state).toEqual({
+      shouted: true,
+    });
   });
 
   it('stores state written after its last reply on an event of its own, and names an unknown sub-agent', async () => {
@@ -124,12 +165,16 @@ describe('customAgent', () => {
       ['quiet', undefined, { seen: 1 }],
     ]);
     const error = await collect(runner, { message: 'missing' }).catch((caught: unknown) => caught);
-    expect(AgentctxError.isInstance(error) && [error.code, error.message, error.hint]).toEqual(['not_found', "Agent 'quiet' has no sub-agent 'nobody'.", 'Its sub-agents are: helper.']);
+    expect(AgentctxError.isInstance(error) && [error.code, error.message, error.hint]).toEqual([
+      'not_found',
+      "Agent 'quiet' has no sub-agent 'nobody'.",
+      'Its sub-agents are: helper.',
+    ]);
   });
 
   it('is refused without a run function or with a bad name, naming each problem', () => {
     expect(() => customAgent({ name: 'not ok', run: undefined as never })).toThrow(
-      "Invalid agent 'not ok': name: \"not ok\" is not a valid agent name: use a letter or underscore, then letters, digits or underscores; run: expected a function (an async generator of replies and events)",
+      'Invalid agent \'not ok\': name: "not ok" is not a valid agent name: use a letter or underscore, then letters, digits or underscores; run: expected a function (an async generator of replies and events)',
     );
   });
 });
@@ -141,14 +186,26 @@ describe('a custom agent behind the servers', () => {
     const { router, model } = routerTree();
     const runner = await runnerWithSession({ agents: router, model, telemetry: undefined });
     const own = api((await res.serve({ runner })).url);
-    const frames = parseSse(await (await own.run('/apps/router/users/u1/sessions/s1', { message: 'invoice please' })).text());
-    expect(frames.map((frame) => (frame.data as { author?: string }).author)).toEqual(['user', 'router', 'billing', undefined]);
+    const frames = parseSse(
+      await (await own.run('/apps/router/users/u1/sessions/s1', { message: 'invoice please' })).text(),
+    );
+    expect(frames.map((frame) => (frame.data as { author?: string }).author)).toEqual([
+      'user',
+      'router',
+      'billing',
+      undefined,
+    ]);
 
     const adk = createAdkServer({ runners: [runner], onError: () => undefined });
     const { url } = await adk.listen(0);
     try {
       const client = api(url);
-      const ran = await client.post('/run', { appName: 'router', userId: 'u1', sessionId: 's1', newMessage: { role: 'user', parts: [{ text: 'hello' }] } });
+      const ran = await client.post('/run', {
+        appName: 'router',
+        userId: 'u1',
+        sessionId: 's1',
+        newMessage: { role: 'user', parts: [{ text: 'hello' }] },
+      });
       expect((ran.json as { author: string }[]).map((event) => event.author)).toEqual(['router', 'support']);
       const graph = await client.get('/dev/apps/router/build_graph');
       expect(graph.status).toBe(200);

@@ -10,7 +10,10 @@ export function testClock(): { now: () => number; newId: () => string } {
 }
 
 /** Runs one invocation to the end and returns its events. */
-export async function collect(runner: Runner, input: Omit<RunInput, 'userId' | 'sessionId'> & Partial<RunInput>): Promise<Event[]> {
+export async function collect(
+  runner: Runner,
+  input: Omit<RunInput, 'userId' | 'sessionId'> & Partial<RunInput>,
+): Promise<Event[]> {
   const events: Event[] = [];
   for await (const event of runner.run({ userId: 'u1', sessionId: 's1', ...input })) events.push(event);
   return events;
@@ -22,8 +25,10 @@ export function describeEvents(events: readonly Event[]): string[] {
     if (event.errorCode !== undefined) return `${event.author} ERROR ${event.errorCode}`;
     const parts = (event.content?.parts ?? []).map((part) => {
       if ('text' in part) return part.thought === true ? `(thought) ${part.text}` : part.text;
-      if ('functionCall' in part) return `call ${part.functionCall.name}(${JSON.stringify(part.functionCall.args ?? {})})`;
-      if ('functionResponse' in part) return `${part.functionResponse.name} → ${JSON.stringify(part.functionResponse.response)}`;
+      if ('functionCall' in part)
+        return `call ${part.functionCall.name}(${JSON.stringify(part.functionCall.args ?? {})})`;
+      if ('functionResponse' in part)
+        return `${part.functionResponse.name} → ${JSON.stringify(part.functionResponse.response)}`;
       return '[data]';
     });
     return `${event.author}${event.partial === true ? ' (partial)' : ''}: ${parts.join(' | ')}`;

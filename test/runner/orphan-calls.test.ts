@@ -24,14 +24,34 @@ const T0 = 1_600_000_000;
 async function sessionWith(events: readonly EventInput[]): Promise<SessionStore> {
   const sessions = createInMemorySessionStore();
   const session = await sessions.createSession(KEY);
-  for (const [index, input] of events.entries()) await sessions.appendEvent({ session, event: createEvent({ timestamp: T0 + index, ...input }) });
+  for (const [index, input] of events.entries())
+    await sessions.appendEvent({ session, event: createEvent({ timestamp: T0 + index, ...input }) });
   return sessions;
 }
 
-const user = (text: string, invocationId: string): EventInput => ({ author: 'user', invocationId, content: { role: 'user', parts: [{ text }] } });
-const calls = (invocationId: string, ...ids: string[]): EventInput => ({ author: 'helper', invocationId, content: { role: 'model', parts: ids.map((id) => ({ functionCall: { id, name: 'note', args: { turn: 0 } } })) } });
-const answers = (invocationId: string, ...ids: string[]): EventInput => ({ author: 'helper', invocationId, content: { role: 'user', parts: ids.map((id) => ({ functionResponse: { id, name: 'note', response: { noted: 0 } } })) } });
-const said = (text: string, invocationId: string): EventInput => ({ author: 'helper', invocationId, content: { role: 'model', parts: [{ text }] } });
+const user = (text: string, invocationId: string): EventInput => ({
+  author: 'user',
+  invocationId,
+  content: { role: 'user', parts: [{ text }] },
+});
+const calls = (invocationId: string, ...ids: string[]): EventInput => ({
+  author: 'helper',
+  invocationId,
+  content: { role: 'model', parts: ids.map((id) => ({ functionCall: { id, name: 'note', args: { turn: 0 } } })) },
+});
+const answers = (invocationId: string, ...ids: string[]): EventInput => ({
+  author: 'helper',
+  invocationId,
+  content: {
+    role: 'user',
+    parts: ids.map((id) => ({ functionResponse: { id, name: 'note', response: { noted: 0 } } })),
+  },
+});
+const said = (text: string, invocationId: string): EventInput => ({
+  author: 'helper',
+  invocationId,
+  content: { role: 'model', parts: [{ text }] },
+});
 
 /** Turns of a user message, a `note` call, its result and an answer; the orphan turn stops after its call. */
 function history(turns: number, orphanTurn: number): EventInput[] {
@@ -50,12 +70,23 @@ function runner(sessions: SessionStore, options: Partial<RunnerOptions> = {}) {
   let clock = T0 + 1000;
   let id = 0;
   const prefix = `r${++runners}-`;
-  const made = createRunner({ appName: 'helper', agents: llmAgent({ name: 'helper', tools: [note] }), model, sessions, now: () => (clock += 0.001), newId: () => `${prefix}${++id}`, ...options });
+  const made = createRunner({
+    appName: 'helper',
+    agents: llmAgent({ name: 'helper', tools: [note] }),
+    model,
+    sessions,
+    now: () => (clock += 0.001),
+    newId: () => `${prefix}${++id}`,
+    ...options,
+  });
   return { runner: made, model, setClock: (time: number) => (clock = time) };
 }
 
 const eventsOf = async (sessions: SessionStore) => (await sessions.getSession(KEY))?.events ?? [];
-const isInterrupted = (event: Event | undefined) => (event?.content?.parts ?? []).some((part) => 'functionResponse' in part && part.functionResponse.response?.['error'] === INTERRUPTED_CALL_ERROR);
+const isInterrupted = (event: Event | undefined) =>
+  (event?.content?.parts ?? []).some(
+    (part) => 'functionResponse' in part && part.functionResponse.response?.['error'] === INTERRUPTED_CALL_ERROR,
+  );
 
 /** A tool whose first run waits until released (`begun` resolves with its call id); later runs answer at once. */
 function gatedTool() {
@@ -84,14 +115,22 @@ export const rows = defineRows(import.meta.url, 'faults', [
   {
     id: 'crash.orphan-call',
     entry: 'invocation (memory)',
-    tried: 'a session whose last model event made two parallel calls and got a response to one (a run killed mid-tool), then `runner.run`; also a call waiting for a person, and a message that answers the call itself',
-    expected: 'before the user message, one event by the agent, in the call\'s invocation, answers only the missing call with `{ error: "interrupted: …" }`; the request pairs every call; the next run answers nothing again; the call waiting for a person and the call the message answers are left alone',
+    tried:
+      'a session whose last model event made two parallel calls and got a response to one (a run killed mid-tool), then `runner.run`; also a call waiting for a person, and a message that answers the call itself',
+    expected:
+      'before the user message, one event by the agent, in the call\'s invocation, answers only the missing call with `{ error: "interrupted: …" }`; the request pairs every call; the next run answers nothing again; the call waiting for a person and the call the message answers are left alone',
     run: async () => {
       const sessions = await sessionWith([user('turn 1', 'inv1'), calls('inv1', 'a', 'b'), answers('inv1', 'a')]);
       const { runner: made, model } = runner(sessions);
       const first = await turn(made, { message: 'turn 2' });
       expect(first.map((event) => event.author)).toEqual(['helper', 'user', 'helper', 'helper', 'helper']);
-      expect(first[0]).toMatchObject({ invocationId: 'inv1', content: { role: 'user', parts: [{ functionResponse: { id: 'b', name: 'note', response: { error: INTERRUPTED_CALL_ERROR } } }] } });
+      expect(first[0]).toMatchObject({
+        invocationId: 'inv1',
+        content: {
+          role: 'user',
+          parts: [{ functionResponse: { id: 'b', name: 'note', response: { error: INTERRUPTED_CALL_ERROR } } }],
+        },
+      });
       expect(INTERRUPTED_CALL_ERROR).toMatch(/^interrupted: .*unknown whether the tool did anything/);
       expect(model.requests.flatMap(openCalls)).toEqual([]);
       await turn(made, { message: 'turn 3' });
@@ -99,20 +138,30 @@ export const rows = defineRows(import.meta.url, 'faults', [
       expect([responsesTo(stored, 'a').length, responsesTo(stored, 'b').length]).toEqual([1, 1]);
 
       // Waiting for a person (a confirmation request names the call), and answered by the incoming message itself.
-      const waiting = await sessionWith([user('turn 1', 'inv1'), { ...calls('inv1', 'ask'), actions: { requestedToolConfirmations: { ask: { hint: 'sure?' } } } }]);
+      const waiting = await sessionWith([
+        user('turn 1', 'inv1'),
+        { ...calls('inv1', 'ask'), actions: { requestedToolConfirmations: { ask: { hint: 'sure?' } } } },
+      ]);
       expect((await turn(runner(waiting).runner, { message: 'turn 2' }))[0]?.author).toBe('user');
       const client = await sessionWith([user('turn 1', 'inv1'), calls('inv1', 'x')]);
-      const reply: Content = { role: 'user', parts: [{ functionResponse: { id: 'x', name: 'note', response: { noted: 'by the client' } } }] };
+      const reply: Content = {
+        role: 'user',
+        parts: [{ functionResponse: { id: 'x', name: 'note', response: { noted: 'by the client' } } }],
+      };
       const replied = await turn(runner(client).runner, { message: reply });
       expect(replied[0]?.content).toEqual(reply);
-      expect(responsesTo(await eventsOf(client), 'x').map(({ response }) => response)).toEqual([{ noted: 'by the client' }]);
+      expect(responsesTo(await eventsOf(client), 'x').map(({ response }) => response)).toEqual([
+        { noted: 'by the client' },
+      ]);
     },
   },
   {
     id: 'crash.orphan-in-flight',
     entry: 'invocation (memory)',
-    tried: 'a call of an invocation still running in this process (another runner on the same store); a call another process made less than `toolTimeoutMs` + 1 s ago, and one under a minute old without a limit; a call of an invocation that ended in this process (its result could not be stored); a run whose call another process answers as interrupted while its tool runs',
-    expected: 'the first three are left alone (answered once older); the fourth is answered at once; the run whose call was answered stores no second answer and ends with error event `tool_results_discarded`; one response per call in every case; `interruptedAfterMs: -1` is refused',
+    tried:
+      'a call of an invocation still running in this process (another runner on the same store); a call another process made less than `toolTimeoutMs` + 1 s ago, and one under a minute old without a limit; a call of an invocation that ended in this process (its result could not be stored); a run whose call another process answers as interrupted while its tool runs',
+    expected:
+      'the first three are left alone (answered once older); the fourth is answered at once; the run whose call was answered stores no second answer and ends with error event `tool_results_discarded`; one response per call in every case; `interruptedAfterMs: -1` is refused',
     run: async () => {
       // Running here: another runner of this process is inside the tool.
       const live = await sessionWith([]);
@@ -142,12 +191,19 @@ export const rows = defineRows(import.meta.url, 'faults', [
       expect((await turn(unlimited.runner, { message: 'turn 2' })).some(isInterrupted)).toBe(false);
       unlimited.setClock(T0 + 1 + 61);
       expect(isInterrupted((await turn(unlimited.runner, { message: 'turn 3' }))[0])).toBe(true);
-      expect(() => runner(minute, { interruptedAfterMs: -1 })).toThrow(/interruptedAfterMs must be a number of milliseconds, 0 or more; got -1/);
+      expect(() => runner(minute, { interruptedAfterMs: -1 })).toThrow(
+        /interruptedAfterMs must be a number of milliseconds, 0 or more; got -1/,
+      );
 
       // Ended here: a tool result that cannot be stored (a Map in state) ends the invocation; the next turn answers at once.
       const failed = await sessionWith([]);
       let writes = 0;
-      const mapWriter = functionTool({ name: 'slow', description: 'Writes a Map once.', parameters: z.object({ turn: z.number() }), execute: (_args, context) => (writes++ === 0 && context.state.set('k', new Map()), { ok: true }) });
+      const mapWriter = functionTool({
+        name: 'slow',
+        description: 'Writes a Map once.',
+        parameters: z.object({ turn: z.number() }),
+        execute: (_args, context) => (writes++ === 0 && context.state.set('k', new Map()), { ok: true }),
+      });
       const here = runner(failed, { agents: llmAgent({ name: 'helper', tools: [mapWriter] }) });
       await expect(turn(here.runner, { message: 'turn 1' })).rejects.toThrow(/cannot be stored as JSON/);
       const next = await turn(here.runner, { message: 'turn 2' });
@@ -156,32 +212,60 @@ export const rows = defineRows(import.meta.url, 'faults', [
       // Answered as interrupted by another process while the tool runs here: no second answer.
       const raced = await sessionWith([]);
       const slow = gatedTool();
-      const running = turn(runner(raced, { agents: llmAgent({ name: 'helper', tools: [slow.tool] }) }).runner, { message: 'turn 1' });
+      const running = turn(runner(raced, { agents: llmAgent({ name: 'helper', tools: [slow.tool] }) }).runner, {
+        message: 'turn 1',
+      });
       const callId = await slow.begun;
       const elsewhere = (await raced.getSession(KEY)) as NonNullable<Awaited<ReturnType<SessionStore['getSession']>>>;
       const orphan = elsewhere.events.at(-1) as Event;
-      await raced.appendEvent({ session: elsewhere, event: interruptedResponse({ event: orphan, calls: [{ id: callId, name: 'slow' }] }, { now: () => T0 + 5000, newId: () => 'other' }) });
+      await raced.appendEvent({
+        session: elsewhere,
+        event: interruptedResponse(
+          { event: orphan, calls: [{ id: callId, name: 'slow' }] },
+          { now: () => T0 + 5000, newId: () => 'other' },
+        ),
+      });
       slow.release();
       const ended = await running;
-      expect(ended.at(-1)).toMatchObject({ errorCode: 'tool_results_discarded', errorMessage: expect.stringMatching(/tool calls 'slow' were not stored: while they ran, another run on this session recorded them as interrupted/) });
+      expect(ended.at(-1)).toMatchObject({
+        errorCode: 'tool_results_discarded',
+        errorMessage: expect.stringMatching(
+          /tool calls 'slow' were not stored: while they ran, another run on this session recorded them as interrupted/,
+        ),
+      });
       expect(responsesTo(await eventsOf(raced), callId).map(({ event }) => event.id)).toEqual(['other']);
     },
   },
   {
     id: 'crash.orphan-compaction',
     entry: 'compaction (memory)',
-    tried: 'the stalled session of the report: a killed run\'s call followed by 40 more events, with everything before it summarized; planned as `agentctx compact --dry-run` plans a stored session, then run with a token trigger (and, apart, a sliding window)',
-    expected: 'before the fix the token trigger found nothing older than the retained events to summarize and the window took one event; now both plan past the unanswered call; after the run answers it, each compacts the call together with its interrupted answer',
+    tried:
+      "the stalled session of the report: a killed run's call followed by 40 more events, with everything before it summarized; planned as `agentctx compact --dry-run` plans a stored session, then run with a token trigger (and, apart, a sliding window)",
+    expected:
+      'before the fix the token trigger found nothing older than the retained events to summarize and the window took one event; now both plan past the unanswered call; after the run answers it, each compacts the call together with its interrupted answer',
     run: async () => {
       const events = history(13, 3);
-      const orphanAt = events.findIndex((input) => input.content?.parts.some((part) => 'functionCall' in part && part.functionCall.id === 'c3'));
+      const orphanAt = events.findIndex((input) =>
+        input.content?.parts.some((part) => 'functionCall' in part && part.functionCall.id === 'c3'),
+      );
       expect(events.length - orphanAt - 1).toBe(40);
       const sessions = await sessionWith(events);
       const raw = await eventsOf(sessions);
       const orphan = raw[orphanAt] as Event;
       // What an earlier token compaction had made: everything before the call summarized.
       const before = raw.slice(0, orphanAt).map((event) => event.id);
-      const summary = createEvent({ author: 'user', timestamp: T0 + 100, actions: { compaction: { startTimestamp: T0, endTimestamp: T0 + orphanAt - 1, eventIds: before, compactedContent: { role: 'model', parts: [{ text: 'earlier' }] } } } });
+      const summary = createEvent({
+        author: 'user',
+        timestamp: T0 + 100,
+        actions: {
+          compaction: {
+            startTimestamp: T0,
+            endTimestamp: T0 + orphanAt - 1,
+            eventIds: before,
+            compactedContent: { role: 'model', parts: [{ text: 'earlier' }] },
+          },
+        },
+      });
       const withSummary = [...raw, summary];
       const token = { tokenThreshold: 10, eventRetentionSize: 3 };
       const stored = { moment: { kind: 'stored' } as const, promptTokens: 1000, summaries: 'exact' as const };
@@ -195,7 +279,9 @@ export const rows = defineRows(import.meta.url, 'faults', [
 
       for (const config of [{ ...token }, { compactionInterval: 2, overlapSize: 0 }]) {
         const copy = await sessionWith(events);
-        const made = runner(copy, { eventsCompactionConfig: { ...config, summarizer: new ExtractiveSummarizer() } }).runner;
+        const made = runner(copy, {
+          eventsCompactionConfig: { ...config, summarizer: new ExtractiveSummarizer() },
+        }).runner;
         const ran = await turn(made, { message: 'turn 14' });
         expect(isInterrupted(ran[0])).toBe(true);
         await turn(made, { message: 'turn 15' });

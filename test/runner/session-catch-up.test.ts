@@ -28,12 +28,18 @@ function watched(store: SessionStore): { store: SessionStore; reads: GetSessionI
 
 async function alternate(open: () => SessionStore): Promise<void> {
   const stores = [watched(open()), watched(open())];
-  const model = createScriptedModel({ rules: [{ respond: (request: LlmRequest) => ({ text: `heard ${request.messages.length} messages` }) }] });
+  const model = createScriptedModel({
+    rules: [{ respond: (request: LlmRequest) => ({ text: `heard ${request.messages.length} messages` }) }],
+  });
   const agents = llmAgent({ name: 'echo', instruction: 'Answer.' });
   const runners = stores.map(({ store }) => createRunner({ agents, model, sessions: store }));
   await runners[0]?.createSession({ userId: 'u', sessionId: 's' });
   for (let turn = 0; turn < 6; turn++) {
-    for await (const _event of (runners[turn % 2] as (typeof runners)[0]).run({ userId: 'u', sessionId: 's', message: `turn ${turn}` }));
+    for await (const _event of (runners[turn % 2] as (typeof runners)[0]).run({
+      userId: 'u',
+      sessionId: 's',
+      message: `turn ${turn}`,
+    }));
   }
   // The sixth request carried all five turns before it (user message and answer each) and its own message.
   expect(model.requests.map((request) => request.messages.length)).toEqual([1, 3, 5, 7, 9, 11]);

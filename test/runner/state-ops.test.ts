@@ -24,7 +24,10 @@ import { createTestDatabase, skipWithoutPostgres, TEST_POSTGRES_URL } from '../s
 
 type CountTool = (args: { turn: string }, context: ToolContext) => Record<string, unknown>;
 // bench:scale's tool bodies: the read-modify-write one, and the same work with state operations.
-const { countTurn, countTurnWithOps } = (await import(new URL('../../bench/count-turn.mjs', import.meta.url).href)) as { countTurn: CountTool; countTurnWithOps: CountTool };
+const { countTurn, countTurnWithOps } = (await import(new URL('../../bench/count-turn.mjs', import.meta.url).href)) as {
+  countTurn: CountTool;
+  countTurnWithOps: CountTool;
+};
 const tick = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
 
 function countingAgent(count: CountTool) {
@@ -50,7 +53,8 @@ const model: Model = {
   generate: async (request) => {
     await tick();
     const last = request.messages.at(-1);
-    if (last?.content.some((part) => 'functionResponse' in part)) return { content: { role: 'model', parts: [{ text: request.system.split('\n')[0] ?? '' }] } };
+    if (last?.content.some((part) => 'functionResponse' in part))
+      return { content: { role: 'model', parts: [{ text: request.system.split('\n')[0] ?? '' }] } };
     const text = last?.content.find((part): part is { text: string } => 'text' in part)?.text ?? '';
     return { content: { role: 'model', parts: [{ functionCall: { name: 'count_turn', args: { turn: text } } }] } };
   },
@@ -58,7 +62,12 @@ const model: Model = {
 
 type Result = { conflictsRetried: number; state: Record<string, unknown>; errors: string[]; events: Event[][] };
 
-async function runMany(stores: [SessionStore, SessionStore], count: CountTool, sessions = 6, turns = 3): Promise<Result> {
+async function runMany(
+  stores: [SessionStore, SessionStore],
+  count: CountTool,
+  sessions = 6,
+  turns = 3,
+): Promise<Result> {
   const agents = countingAgent(count);
   const runners = stores.map((sessionStore) => createRunner({ agents, model, sessions: sessionStore }));
   const ids = Array.from({ length: sessions }, (_, index) => `s${index}`);
@@ -67,7 +76,9 @@ async function runMany(stores: [SessionStore, SessionStore], count: CountTool, s
     ids.map(async (sessionId, index) => {
       const runner = runners[index % 2] as (typeof runners)[number];
       const seen: Event[] = [];
-      for (let turn = 0; turn < turns; turn++) for await (const event of runner.run({ userId: 'u', sessionId, message: `${sessionId} turn ${turn}` })) seen.push(event);
+      for (let turn = 0; turn < turns; turn++)
+        for await (const event of runner.run({ userId: 'u', sessionId, message: `${sessionId} turn ${turn}` }))
+          seen.push(event);
       return seen;
     }),
   );
@@ -75,7 +86,9 @@ async function runMany(stores: [SessionStore, SessionStore], count: CountTool, s
   return {
     conflictsRetried: runners.reduce((sum, runner) => sum + runner.stats.conflictsRetried, 0),
     state,
-    errors: events.flat().flatMap((event) => (event.errorCode === undefined ? [] : [`${event.errorCode}: ${event.errorMessage}`])),
+    errors: events
+      .flat()
+      .flatMap((event) => (event.errorCode === undefined ? [] : [`${event.errorCode}: ${event.errorMessage}`])),
     events,
   };
 }
@@ -85,7 +98,9 @@ function expectCounted(result: Result, sessions = 6, turns = 3): void {
   expect(result.state['user:turns']).toBe(sessions * turns);
   expect(result.state['turns']).toBe(turns);
   expect([...(result.state['user:log'] as string[])].sort()).toEqual(
-    Array.from({ length: sessions }, (_, s) => Array.from({ length: turns }, (__, t) => `s${s} turn ${t}`)).flat().sort(),
+    Array.from({ length: sessions }, (_, s) => Array.from({ length: turns }, (__, t) => `s${s} turn ${t}`))
+      .flat()
+      .sort(),
   );
 }
 
@@ -116,12 +131,16 @@ async function comparison(stores: () => Promise<[SessionStore, SessionStore]>): 
   const readModifyWrite = await runMany(await stores(), countTurn);
   expect(readModifyWrite.errors).toEqual([]);
   expect(readModifyWrite.state['user:turns']).toBe(18);
-  console.info(`conflicts retried, 6 sessions × 3 turns: ${withOps.conflictsRetried} with state operations, ${readModifyWrite.conflictsRetried} with read-modify-write`);
+  console.info(
+    `conflicts retried, 6 sessions × 3 turns: ${withOps.conflictsRetried} with state operations, ${readModifyWrite.conflictsRetried} with read-modify-write`,
+  );
 }
 
 describe('state operations in the runner', () => {
-  it('counts every turn of many sessions of one user without a conflict: memory', () => comparison(async () => pair('memory')));
-  it('counts every turn of many sessions of one user without a conflict: SQLite, two connections', () => comparison(async () => pair('sqlite')));
+  it('counts every turn of many sessions of one user without a conflict: memory', () =>
+    comparison(async () => pair('memory')));
+  it('counts every turn of many sessions of one user without a conflict: SQLite, two connections', () =>
+    comparison(async () => pair('sqlite')));
 
   it('shows the tool and the next instruction the value a set would give, and stores the operations on the event', async () => {
     const stores = pair('memory');
@@ -129,8 +148,12 @@ describe('state operations in the runner', () => {
     // Each turn: the user's message, the call, the tool's response, the answer.
     const [first, second] = [result.events[0]?.slice(0, 4), result.events[0]?.slice(4)];
     const response = (events: Event[] | undefined) => events?.[2]?.content?.parts[0];
-    expect(response(first)).toMatchObject({ functionResponse: { response: { counted: 's0 turn 0', userTurns: 1, turns: 1 } } });
-    expect(response(second)).toMatchObject({ functionResponse: { response: { counted: 's0 turn 1', userTurns: 2, turns: 2 } } });
+    expect(response(first)).toMatchObject({
+      functionResponse: { response: { counted: 's0 turn 0', userTurns: 1, turns: 1 } },
+    });
+    expect(response(second)).toMatchObject({
+      functionResponse: { response: { counted: 's0 turn 1', userTurns: 2, turns: 2 } },
+    });
     // The model's answer quotes the instruction it was given after the tool ran: the count includes the tool's add.
     expect(first?.[3]?.content?.parts[0]).toEqual({ text: 'Turns so far: 1.' });
     expect(second?.[3]?.content?.parts[0]).toEqual({ text: 'Turns so far: 2.' });
@@ -141,8 +164,16 @@ describe('state operations in the runner', () => {
       { op: 'add', key: 'turns', by: 1 },
       { op: 'append', key: 'user:log', items: ['s0 turn 0'] },
     ]);
-    const plain = { bold: (text: string) => text, dim: (text: string) => text, red: (text: string) => text, cyan: (text: string) => text, yellow: (text: string) => text } as Parameters<typeof formatEvent>[1];
-    expect(formatEvent(toolEvent, plain)).toContain('    state: user:turns += 1, turns += 1, user:log append ["s0 turn 0"]');
+    const plain = {
+      bold: (text: string) => text,
+      dim: (text: string) => text,
+      red: (text: string) => text,
+      cyan: (text: string) => text,
+      yellow: (text: string) => text,
+    } as Parameters<typeof formatEvent>[1];
+    expect(formatEvent(toolEvent, plain)).toContain(
+      '    state: user:turns += 1, turns += 1, user:log append ["s0 turn 0"]',
+    );
     // A plain set gives the same text.
     const withSet = await runMany(pair('memory'), countTurn, 1, 2);
     expect(withSet.events[0]?.[7]?.content?.parts[0]).toEqual({ text: 'Turns so far: 2.' });
@@ -169,7 +200,11 @@ describe('state operations in the runner', () => {
       ],
     });
     const sessions = createInMemorySessionStore();
-    const runner = createRunner({ agents: llmAgent({ name: 'parent', tools: [agentTool(child)] }), model: scripted, sessions });
+    const runner = createRunner({
+      agents: llmAgent({ name: 'parent', tools: [agentTool(child)] }),
+      model: scripted,
+      sessions,
+    });
     await runner.createSession({ userId: 'u', sessionId: 's', state: { 'user:n': 1, log: ['parent'] } });
     const events: Event[] = [];
     for await (const event of runner.run({ userId: 'u', sessionId: 's', message: 'go' })) events.push(event);
@@ -179,7 +214,11 @@ describe('state operations in the runner', () => {
       { op: 'add', key: 'user:n', by: 2 },
       { op: 'append', key: 'log', items: ['child'] },
     ]);
-    expect((await sessions.getSession({ appName: 'parent', userId: 'u', sessionId: 's' }))?.state).toEqual({ 'user:n': 3, log: ['parent', 'child'], plain: 'set by child' });
+    expect((await sessions.getSession({ appName: 'parent', userId: 'u', sessionId: 's' }))?.state).toEqual({
+      'user:n': 3,
+      log: ['parent', 'child'],
+      plain: 'set by child',
+    });
   });
 });
 
@@ -201,7 +240,10 @@ if (TEST_POSTGRES_URL === undefined) {
       comparison(async () => {
         const schema = `ops${++schemas}`;
         const url = database?.url as string;
-        const stores: [SessionStore, SessionStore] = [createPostgresSessionStore({ url, schema, pool: { max: 3 } }), createPostgresSessionStore({ url, schema, pool: { max: 3 } })];
+        const stores: [SessionStore, SessionStore] = [
+          createPostgresSessionStore({ url, schema, pool: { max: 3 } }),
+          createPostgresSessionStore({ url, schema, pool: { max: 3 } }),
+        ];
         closing.push(...stores);
         return stores;
       }));

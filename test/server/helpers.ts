@@ -77,7 +77,9 @@ export function waitingAgent(release: Promise<void>, started?: () => void): { ag
     jsonSchema: { type: 'object', properties: {} },
     execute: async (_args, context) => {
       started?.();
-      const aborted = new Promise<string>((resolve) => context.signal?.addEventListener('abort', () => resolve('aborted'), { once: true }));
+      const aborted = new Promise<string>((resolve) =>
+        context.signal?.addEventListener('abort', () => resolve('aborted'), { once: true }),
+      );
       return { outcome: await Promise.race([release.then(() => 'released'), aborted]) };
     },
   });
@@ -100,13 +102,20 @@ export function parseSse(text: string): SseFrame[] {
     .map((block) => {
       const lines = block.split('\n').filter((line) => !line.startsWith(':'));
       const event = lines.find((line) => line.startsWith('event: '))?.slice(7) ?? 'message';
-      const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+      const data = lines
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n');
       return { event, data: JSON.parse(data) as unknown };
     });
 }
 
 /** Reads an event stream frame by frame, as they arrive. */
-export function sseReader(response: Response): { next(): Promise<SseFrame | undefined>; rest(): Promise<SseFrame[]>; cancel(): Promise<void> } {
+export function sseReader(response: Response): {
+  next(): Promise<SseFrame | undefined>;
+  rest(): Promise<SseFrame[]>;
+  cancel(): Promise<void>;
+} {
   const body = response.body;
   if (body === null) throw new Error('no body');
   const reader = body.getReader();
@@ -147,7 +156,12 @@ export function api(base: string, headers: Record<string, string> = {}) {
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, text, json: (text === '' ? undefined : JSON.parse(text)) as any };
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      json: (text === '' ? undefined : JSON.parse(text)) as any,
+    };
   };
   return {
     get: (path: string) => call('GET', path),
@@ -156,6 +170,10 @@ export function api(base: string, headers: Record<string, string> = {}) {
     call,
     /** Starts a turn and returns the raw response (an event stream, or a JSON error). */
     run: (path: string, body: unknown) =>
-      fetch(`${base}${path}/run`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      fetch(`${base}${path}/run`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
   };
 }

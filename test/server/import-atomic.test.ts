@@ -27,7 +27,8 @@ export const rows = defineRows(
     id: `http.adk-import-${kind}`,
     entry: 'HTTP API body',
     tried: `ADK's session import (${kind} store): \`POST …/sessions/imp5\` with an event setting \`user:str\` to "s", then one adding 1 to it (valid alone, refused when stored); then the same import without the bad event`,
-    expected: '400 naming the operation; the session is not there (404), `user:str` is as it was (absent), and the retry creates the session (200, not 409) with its one event',
+    expected:
+      '400 naming the operation; the session is not there (404), `user:str` is as it was (absent), and the retry creates the session (200, not 409) with its one event',
     skip: storeSkip(kind),
     run: async () => {
       const sessions = await stores.open(kind);
@@ -36,7 +37,11 @@ export const rows = defineRows(
       servers.push(server);
       const { url } = await server.listen(0);
       const call = async (method: string, path: string, body?: unknown) => {
-        const response = await fetch(`${url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+        const response = await fetch(`${url}${path}`, {
+          method,
+          headers: body === undefined ? {} : { 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
         return { status: response.status, json: (await response.json()) as unknown };
       };
       const base = '/apps/weather_agent/users/mallory/sessions';

@@ -57,14 +57,21 @@ describe('server lifecycle', () => {
     expect(server.activeRequests).toBe(0);
     const session = await runner.sessions.getSession(key);
     expect(session?.events).toHaveLength(4);
-    expect(session?.events[2]?.content?.parts[0]).toMatchObject({ functionResponse: { response: { outcome: 'released' } } });
+    expect(session?.events[2]?.content?.parts[0]).toMatchObject({
+      functionResponse: { response: { outcome: 'released' } },
+    });
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
   });
 
   it('aborts the turn when the client goes away, and a graceful close waits until the aborted turn is stored', async () => {
     const { server, url, runner, toolStarted } = await waitingServer();
     const controller = new AbortController();
-    const response = await fetch(`${url}${app}/s/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message":"go"}', signal: controller.signal });
+    const response = await fetch(`${url}${app}/s/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"message":"go"}',
+      signal: controller.signal,
+    });
     await sseReader(response).next();
     await toolStarted.opened;
     controller.abort();
@@ -91,7 +98,8 @@ describe('server lifecycle', () => {
     release.open();
     let text = '';
     const decoder = new TextDecoder();
-    for (let chunk = await reader?.read(); chunk !== undefined && !chunk.done; chunk = await reader?.read()) text += decoder.decode(chunk.value, { stream: true });
+    for (let chunk = await reader?.read(); chunk !== undefined && !chunk.done; chunk = await reader?.read())
+      text += decoder.decode(chunk.value, { stream: true });
     expect(text).toContain(': ping\n\n');
     expect(parseSse(text).map((frame) => frame.event)).toEqual(['event', 'event', 'event', 'event', 'done']);
   });
@@ -100,7 +108,12 @@ describe('server lifecycle', () => {
     const { createScriptedModel } = await import('../../src/models/scripted/scripted-model.js');
     const { llmAgent } = await import('../../src/engine/agent/define-agent.js');
     const sessions = res.sqlite(join(await res.dir(), 'agentctx.db'));
-    const runner = createRunner({ agents: llmAgent({ name: 'waiter' }), sessions, model: createScriptedModel([{ text: 'one two three' }]), streaming: true });
+    const runner = createRunner({
+      agents: llmAgent({ name: 'waiter' }),
+      sessions,
+      model: createScriptedModel([{ text: 'one two three' }]),
+      streaming: true,
+    });
     const { url } = await res.serve({ runner });
     await api(url).post(app, { sessionId: 's' });
     const frames = parseSse(await (await api(url).run(`${app}/s`, { message: 'count' })).text());
@@ -128,7 +141,10 @@ describe('several servers on one database', () => {
     for (const [index, [url, message]] of turns.entries()) {
       const frames = parseSse(await (await api(url).run(`${sessions}/shared`, { message })).text());
       expect(frames.at(-1)).toEqual({ event: 'done', data: { events: 3 } });
-      const [fromFirst, fromSecond] = await Promise.all([api(first.url).get(`${sessions}/shared/events`), api(second.url).get(`${sessions}/shared/events`)]);
+      const [fromFirst, fromSecond] = await Promise.all([
+        api(first.url).get(`${sessions}/shared/events`),
+        api(second.url).get(`${sessions}/shared/events`),
+      ]);
       expect(fromFirst.json.events).toHaveLength(3 * (index + 1));
       expect(fromSecond.json.events).toEqual(fromFirst.json.events);
     }
@@ -139,7 +155,9 @@ describe('several servers on one database', () => {
     const texts = JSON.stringify(fifth.request.messages);
     expect(texts).toContain('Now about Y');
     expect(texts).toContain('And Z');
-    const revisions = await Promise.all([first.url, second.url].map(async (url) => (await api(url).get(`${sessions}/shared?limit=0`)).json.revision));
+    const revisions = await Promise.all(
+      [first.url, second.url].map(async (url) => (await api(url).get(`${sessions}/shared?limit=0`)).json.revision),
+    );
     expect(revisions).toEqual([12, 12]);
     // No append was refused as stale: each runner saw the other's turns by reloading before its own, not by retrying.
     expect(conflicts).toEqual([]);

@@ -8,7 +8,10 @@ import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.
 import { createInMemoryArtifactStore } from '../../src/engine/session/in-memory-artifact-store.js';
 import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import { createFsArtifactStore } from '../../src/stores/fs/fs-artifact-store.js';
-import { createPostgresArtifactStore, createPostgresSessionStore } from '../../src/stores/postgres/create-postgres-store.js';
+import {
+  createPostgresArtifactStore,
+  createPostgresSessionStore,
+} from '../../src/stores/postgres/create-postgres-store.js';
 import { createSqliteArtifactStore, createSqliteSessionStore } from '../../src/stores/sqlite/create-sqlite-store.js';
 import { caught } from '../reliability/support.js';
 import { createTestDatabase, TEST_POSTGRES_URL } from '../support/postgres.js';
@@ -27,10 +30,14 @@ export type Backend = {
 export type BackendName = 'memory' | 'sqlite' | 'postgres';
 
 /** Why the PostgreSQL row cannot run here, or `undefined` when it can. */
-export const NO_POSTGRES: string | undefined = TEST_POSTGRES_URL === undefined ? 'TEST_POSTGRES_URL is not set (eval "$(bash .ci/postgres.sh start)")' : undefined;
+export const NO_POSTGRES: string | undefined =
+  TEST_POSTGRES_URL === undefined ? 'TEST_POSTGRES_URL is not set (eval "$(bash .ci/postgres.sh start)")' : undefined;
 
 /** Runs `check` on a fresh backend of each kind, closing and removing everything afterwards. */
-export async function onBackends(names: readonly BackendName[], check: (backend: Backend) => Promise<void>): Promise<void> {
+export async function onBackends(
+  names: readonly BackendName[],
+  check: (backend: Backend) => Promise<void>,
+): Promise<void> {
   for (const name of names) {
     const closers: (() => Promise<void>)[] = [];
     try {
@@ -57,7 +64,12 @@ async function open(name: BackendName, closers: (() => Promise<void>)[]): Promis
     const dir = await mkdtemp(join(tmpdir(), 'agentctx-hostile-'));
     closers.push(() => rm(dir, { recursive: true, force: true }));
     const path = join(dir, 'hostile.db');
-    return { name, store: closing(createSqliteSessionStore({ path })), reload: () => closing(createSqliteSessionStore({ path })), artifacts: closing(createSqliteArtifactStore({ path })) };
+    return {
+      name,
+      store: closing(createSqliteSessionStore({ path })),
+      reload: () => closing(createSqliteSessionStore({ path })),
+      artifacts: closing(createSqliteArtifactStore({ path })),
+    };
   }
   if (TEST_POSTGRES_URL === undefined) throw new Error(NO_POSTGRES);
   const database = await createTestDatabase(TEST_POSTGRES_URL, 'hostile');
@@ -74,11 +86,19 @@ async function open(name: BackendName, closers: (() => Promise<void>)[]): Promis
 /** A file artifact store in a fresh folder, and the folder (removed by `cleanup`). */
 export async function fsArtifacts(): Promise<{ artifacts: ArtifactStore; root: string; cleanup: () => Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'agentctx-hostile-files-'));
-  return { artifacts: createFsArtifactStore({ root }), root, cleanup: () => rm(root, { recursive: true, force: true }) };
+  return {
+    artifacts: createFsArtifactStore({ root }),
+    root,
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
 }
 
 /** Refused with a ValidationError (never a TypeError, RangeError, URIError or a driver's error) whose first issue is at `path`. */
-export async function expectRefused(run: () => unknown, path: RegExp | string, message: RegExp): Promise<ValidationError> {
+export async function expectRefused(
+  run: () => unknown,
+  path: RegExp | string,
+  message: RegExp,
+): Promise<ValidationError> {
   const error = await caught(run);
   expect(ValidationError.isInstance(error), `not a ValidationError: ${String(error)}`).toBe(true);
   const refused = error as ValidationError;

@@ -15,12 +15,23 @@ import { propertyRuns } from '../support/property-runs.js';
 const key = fc.oneof(fc.constantFrom('n', 'user:n', 'app:log', 'temp:x'), fc.stringMatching(/^[a-z]{1,6}$/));
 const json = fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.parse(JSON.stringify(value)) as unknown);
 const stateOp: fc.Arbitrary<StateOp> = fc.oneof(
-  fc.record({ op: fc.constant('add' as const), key, by: fc.double({ noNaN: true, noDefaultInfinity: true }).map((by) => (by === 0 ? 0 : by)) }),
+  fc.record({
+    op: fc.constant('add' as const),
+    key,
+    by: fc.double({ noNaN: true, noDefaultInfinity: true }).map((by) => (by === 0 ? 0 : by)),
+  }),
   fc.record({ op: fc.constant('append' as const), key, items: fc.array(json, { maxLength: 3 }) }),
-  fc.record({ op: fc.constant('setField' as const), key, field: fc.string({ maxLength: 5 }).filter((field) => field !== '__proto__'), value: json }),
+  fc.record({
+    op: fc.constant('setField' as const),
+    key,
+    field: fc.string({ maxLength: 5 }).filter((field) => field !== '__proto__'),
+    value: json,
+  }),
   fc.record({ op: fc.constant('addToSet' as const), key, items: fc.array(json, { maxLength: 3 }) }),
 );
-const withOps = fc.tuple(anyEvent, fc.array(stateOp, { minLength: 1, maxLength: 4 })).map(([event, stateOps]): Event => ({ ...event, actions: { ...event.actions, stateOps } }));
+const withOps = fc
+  .tuple(anyEvent, fc.array(stateOp, { minLength: 1, maxLength: 4 }))
+  .map(([event, stateOps]): Event => ({ ...event, actions: { ...event.actions, stateOps } }));
 
 function refusal(value: unknown): string[] {
   try {
@@ -41,7 +52,9 @@ describe('stateOps in the JSON form of events', () => {
         for (const op of json.actions.stateOps ?? []) expect(Object.keys(op).slice(0, 2)).toEqual(['op', 'key']);
         const text = JSON.stringify(json);
         expect(JSON.stringify(eventToJson(parseEvent(JSON.parse(text))))).toBe(text);
-        expect(parseEvent(JSON.parse(text)).actions.stateOps).toEqual(JSON.parse(JSON.stringify(event.actions.stateOps)));
+        expect(parseEvent(JSON.parse(text)).actions.stateOps).toEqual(
+          JSON.parse(JSON.stringify(event.actions.stateOps)),
+        );
       }),
       propertyRuns(200),
     );
@@ -50,8 +63,14 @@ describe('stateOps in the JSON form of events', () => {
   it('leaves an empty list out, and ADK’s form of the event leaves them out altogether', () => {
     const event = createEvent({ author: 'a', actions: { stateDelta: {}, stateOps: [] } });
     expect(Object.keys(eventToJson(event).actions)).toEqual(['stateDelta', 'artifactDelta']);
-    expect(parseEvent({ id: 'e', author: 'a', timestamp: 1, actions: { stateOps: [] } }).actions).toEqual({ stateDelta: {}, artifactDelta: {} });
-    const withAdd = createEvent({ author: 'a', actions: { stateDelta: {}, stateOps: [{ op: 'add', key: 'user:n', by: 1 }] } });
+    expect(parseEvent({ id: 'e', author: 'a', timestamp: 1, actions: { stateOps: [] } }).actions).toEqual({
+      stateDelta: {},
+      artifactDelta: {},
+    });
+    const withAdd = createEvent({
+      author: 'a',
+      actions: { stateDelta: {}, stateOps: [{ op: 'add', key: 'user:n', by: 1 }] },
+    });
     expect(toAdkEvent(withAdd).actions).not.toHaveProperty('stateOps');
   });
 
@@ -89,10 +108,15 @@ describe('stateOps in the JSON form of events', () => {
   it('is refused by a store before anything is written, naming the field', async () => {
     const store = createInMemorySessionStore();
     const session = await store.createSession({ appName: 'app', userId: 'u' });
-    const bad = createEvent({ author: 'a', actions: { stateDelta: { n: 1 }, stateOps: [{ op: 'add', key: 'n', by: Number.POSITIVE_INFINITY }] } });
+    const bad = createEvent({
+      author: 'a',
+      actions: { stateDelta: { n: 1 }, stateOps: [{ op: 'add', key: 'n', by: Number.POSITIVE_INFINITY }] },
+    });
     const error = await store.appendEvent({ session, event: bad }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).issues).toEqual([{ path: 'event.actions.stateOps[0].by', message: 'must be a finite number' }]);
+    expect((error as ValidationError).issues).toEqual([
+      { path: 'event.actions.stateOps[0].by', message: 'must be a finite number' },
+    ]);
     expect([session.revision, session.state]).toEqual([0, {}]);
   });
 });

@@ -20,7 +20,10 @@ async function play(store: SessionStore, ops: Op[]) {
   for (const op of ops) {
     if (op[0] === 'create') {
       const [, userId, sessionId, state] = op;
-      sessions.set(sessionId, await store.createSession({ appName: APP, userId, sessionId, state: state ?? undefined }));
+      sessions.set(
+        sessionId,
+        await store.createSession({ appName: APP, userId, sessionId, state: state ?? undefined }),
+      );
     } else {
       const [, sessionId, stateDelta] = op;
       const session = sessions.get(sessionId) as Session;
@@ -49,7 +52,11 @@ const scenarios: Record<string, (vector: Vector) => Promise<void>> = {
   },
   async merge_order(vector) {
     const input = vector.input as { session_state: object; app_state: object; user_state: object };
-    const merged = mergeScopedState({ session: { ...input.session_state }, app: { ...input.app_state }, user: { ...input.user_state } });
+    const merged = mergeScopedState({
+      session: { ...input.session_state },
+      app: { ...input.app_state },
+      user: { ...input.user_state },
+    });
     expect(merged).toEqual((vector.expected as { state: object }).state);
   },
   async stale_session_error(vector) {
@@ -64,7 +71,9 @@ const scenarios: Record<string, (vector: Vector) => Promise<void>> = {
   async already_exists(vector) {
     const store = createInMemorySessionStore();
     await store.createSession({ appName: APP, userId: 'u1', sessionId: 'existing_session' });
-    const error = await errorOf(() => store.createSession({ appName: APP, userId: 'u1', sessionId: 'existing_session' }));
+    const error = await errorOf(() =>
+      store.createSession({ appName: APP, userId: 'u1', sessionId: 'existing_session' }),
+    );
     expect(error.message).toBe((vector.expected as { error: { message: string } }).error.message);
   },
 };

@@ -23,7 +23,8 @@ import { createTestDatabase, TEST_POSTGRES_URL } from '../support/postgres.js';
 const tmp = scratch();
 const CHILD = join(repositoryRoot, 'test/fixtures/fault-child.mjs');
 const KEY = { appName: 'faulty', userId: 'u1', sessionId: 's1' };
-const NO_POSTGRES = TEST_POSTGRES_URL === undefined ? 'TEST_POSTGRES_URL is not set (eval "$(bash .ci/postgres.sh start)")' : undefined;
+const NO_POSTGRES =
+  TEST_POSTGRES_URL === undefined ? 'TEST_POSTGRES_URL is not set (eval "$(bash .ci/postgres.sh start)")' : undefined;
 
 type Target = { spec: string; open: () => SqlSessionStore; check: () => void; dispose: () => Promise<void> };
 
@@ -46,7 +47,12 @@ async function sqliteTarget(): Promise<Target> {
 
 async function postgresTarget(): Promise<Target> {
   const database = await createTestDatabase(TEST_POSTGRES_URL as string, 'faults');
-  return { spec: database.url, open: () => createPostgresSessionStore({ url: database.url }), check: () => undefined, dispose: database.drop };
+  return {
+    spec: database.url,
+    open: () => createPostgresSessionStore({ url: database.url }),
+    check: () => undefined,
+    dispose: database.drop,
+  };
 }
 
 /** A sequence of numbers in [0, 1) from a seed (a 32-bit linear congruential generator): the same kill points on every run. */
@@ -62,8 +68,16 @@ function seeded(seed: number): () => number {
  * Runs the child with a kill plan (see test/fixtures/fault-child.mjs): it kills itself at the planned point, or this
  * process kills it when `killWhen` says so. Returns the ids it acknowledged and where it died.
  */
-async function runAndKill(mode: string, target: Target, plan: string, killWhen: (line: string, acks: number) => boolean | Promise<boolean> = () => false): Promise<{ acks: string[]; where: string }> {
-  const child = spawn(process.execPath, [CHILD, mode, target.spec, ...(plan === '' ? [] : [plan])], { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+async function runAndKill(
+  mode: string,
+  target: Target,
+  plan: string,
+  killWhen: (line: string, acks: number) => boolean | Promise<boolean> = () => false,
+): Promise<{ acks: string[]; where: string }> {
+  const child = spawn(process.execPath, [CHILD, mode, target.spec, ...(plan === '' ? [] : [plan])], {
+    cwd: repositoryRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
@@ -80,7 +94,9 @@ async function runAndKill(mode: string, target: Target, plan: string, killWhen: 
     }
   }
   clearTimeout(guard);
-  expect(await exited, `the child was to be killed (plan ${plan || 'none'}; stderr: ${stderr.slice(0, 500)})`).toBe('SIGKILL');
+  expect(await exited, `the child was to be killed (plan ${plan || 'none'}; stderr: ${stderr.slice(0, 500)})`).toBe(
+    'SIGKILL',
+  );
   expect(where, `plan ${plan || 'none'}: not killed at its point`).not.toMatch(/^(?:the guard|DONE)/);
   return { acks, where };
 }
@@ -94,13 +110,18 @@ async function expectConsistent(target: Target, acks: readonly string[], context
     expect(session, `${context}: the session loads`).toBeDefined();
     const events = session?.events ?? [];
     const ids = events.map((event) => event.id);
-    expect(acks.filter((id) => !ids.includes(id)), `${context}: acknowledged but lost`).toEqual([]);
+    expect(
+      acks.filter((id) => !ids.includes(id)),
+      `${context}: acknowledged but lost`,
+    ).toEqual([]);
     expect(new Set(ids).size, `${context}: duplicated events`).toBe(ids.length);
     expect(session?.revision, `${context}: no half-written append, one revision per stored event`).toBe(events.length);
     const folded: Record<string, unknown> = { started: true };
     for (const event of events) Object.assign(folded, event.actions.stateDelta);
     expect(session?.state, `${context}: state = the stored events' deltas`).toEqual(folded);
-    for (const call of await store.listModelCalls(KEY)) if (call.responseEventId !== undefined) expect(ids, `${context}: call ${call.index}'s answer`).toContain(call.responseEventId);
+    for (const call of await store.listModelCalls(KEY))
+      if (call.responseEventId !== undefined)
+        expect(ids, `${context}: call ${call.index}'s answer`).toContain(call.responseEventId);
     return events;
   } finally {
     await store.close();
@@ -111,10 +132,23 @@ async function expectConsistent(target: Target, acks: readonly string[], context
 async function expectNextTurn(target: Target): Promise<void> {
   const store = target.open();
   try {
-    const note = functionTool({ name: 'note', description: 'Counts turns.', jsonSchema: { type: 'object' }, execute: () => ({ turns: 0 }) });
-    const runner = createRunner({ appName: 'faulty', agents: llmAgent({ name: 'counter', tools: [note] }), model: createScriptedModel([{ text: 'recovered' }]), sessions: store });
+    const note = functionTool({
+      name: 'note',
+      description: 'Counts turns.',
+      jsonSchema: { type: 'object' },
+      execute: () => ({ turns: 0 }),
+    });
+    const runner = createRunner({
+      appName: 'faulty',
+      agents: llmAgent({ name: 'counter', tools: [note] }),
+      model: createScriptedModel([{ text: 'recovered' }]),
+      sessions: store,
+    });
     const next = await turn(runner, { message: 'after the restart' });
-    expect(next.filter((event) => event.errorCode !== undefined), 'no error in the next turn').toEqual([]);
+    expect(
+      next.filter((event) => event.errorCode !== undefined),
+      'no error in the next turn',
+    ).toEqual([]);
     expect(next[0]?.content?.parts).toEqual([{ text: 'after the restart' }]);
     expect(next.at(-1)?.content?.parts).toEqual([{ text: 'recovered' }]);
     const after = await store.getSession(KEY);
@@ -125,7 +159,11 @@ async function expectNextTurn(target: Target): Promise<void> {
 }
 
 /** Kills one child per plan, in order, on one store; after each, what a restart finds is checked. */
-async function killEach(mode: string, target: Target, plans: readonly { plan: string; killWhen?: (line: string, acks: number) => boolean | Promise<boolean> }[]): Promise<{ acks: string[]; events: Event[] }> {
+async function killEach(
+  mode: string,
+  target: Target,
+  plans: readonly { plan: string; killWhen?: (line: string, acks: number) => boolean | Promise<boolean> }[],
+): Promise<{ acks: string[]; events: Event[] }> {
   const acks: string[] = [];
   let events: Event[] = [];
   for (const { plan, killWhen } of plans) {
@@ -156,7 +194,8 @@ function killRows(store: 'sqlite' | 'postgres', makeTarget: () => Promise<Target
       id: `kill.model.${store}`,
       entry: `invocation (${name})`,
       tried: `SIGKILL at ${askKinds.length + writeKills} seeded points of the runner's write path, one process each, on one session: right after the n-th event is acknowledged to the caller (a question, a call, a result, an answer), right after the n-th database write (user messages, model-call records, answers with their call's outcome, tool results with state); then while a model call waits in the third turn`,
-      expected: 'after every kill: every acknowledged event stored, nothing half-written (revision = events, state = their deltas, a call\'s recorded answer is an event); the next turn answers',
+      expected:
+        "after every kill: every acknowledged event stored, nothing half-written (revision = events, state = their deltas, a call's recorded answer is an event); the next turn answers",
       timeout: 90_000,
       skip,
       run: withTarget(async (target) => {
@@ -165,7 +204,10 @@ function killRows(store: 'sqlite' | 'postgres', makeTarget: () => Promise<Target
         const acks = askKinds.map((kind) => ({ plan: `ack:${4 * Math.floor(random() * 2) + kind}` }));
         const writes = Array.from({ length: writeKills }, () => ({ plan: `write:${1 + Math.floor(random() * 90)}` }));
         const plans = acks.flatMap((ack, i) => [ack, ...(writes[i] === undefined ? [] : [writes[i]])]);
-        const { events } = await killEach('model', target, [...plans, { plan: '', killWhen: (line) => line === 'HANG model' }]);
+        const { events } = await killEach('model', target, [
+          ...plans,
+          { plan: '', killWhen: (line) => line === 'HANG model' },
+        ]);
         // Each process killed after an acknowledgement had its question stored first.
         expect(events.filter((event) => event.author === 'user').length).toBeGreaterThanOrEqual(acks.length);
       }),
@@ -174,11 +216,14 @@ function killRows(store: 'sqlite' | 'postgres', makeTarget: () => Promise<Target
       id: `kill.compaction.${store}`,
       entry: `compaction (${name})`,
       tried: 'SIGKILL while a slow summarizer compacts two invocations',
-      expected: 'no compaction event, nothing half-written; both turns intact; the session loads and the next turn answers',
+      expected:
+        'no compaction event, nothing half-written; both turns intact; the session loads and the next turn answers',
       timeout: 30_000,
       skip,
       run: withTarget(async (target) => {
-        const { events } = await killEach('compaction', target, [{ plan: '', killWhen: (line) => line === 'HANG compaction' }]);
+        const { events } = await killEach('compaction', target, [
+          { plan: '', killWhen: (line) => line === 'HANG compaction' },
+        ]);
         expect(events.some((event) => event.actions.compaction !== undefined)).toBe(false);
         expect(events).toHaveLength(8);
       }),
@@ -187,17 +232,27 @@ function killRows(store: 'sqlite' | 'postgres', makeTarget: () => Promise<Target
       id: `kill.write.${store}`,
       entry: `store write (${name})`,
       tried: `SIGKILL at ${appendKills} seeded points of a loop of 200 KB appends that write session and \`user:\` state, one process each, on one session: after the 1st, 2nd, … ${appendKills}th database write of a seeded append (${appendKills > 5 ? 'every statement of an append, its commit included' : 'its statements before the commit'}); then at a seeded moment after a seeded number of appends`,
-      expected: 'after every kill: every acknowledged append stored whole (the one in flight entirely or not at all); revision = events; state = their deltas; the next turn answers',
+      expected:
+        'after every kill: every acknowledged append stored whole (the one in flight entirely or not at all); revision = events; state = their deltas; the next turn answers',
       timeout: 90_000,
       skip,
       run: withTarget(async (target) => {
         const random = seeded(store === 'sqlite' ? 0x5eed03 : 0x5eed04);
-        const plans = Array.from({ length: appendKills }, (_, i) => ({ plan: `write:${1 + Math.floor(random() * 4)}.${i + 1}` }));
+        const plans = Array.from({ length: appendKills }, (_, i) => ({
+          plan: `write:${1 + Math.floor(random() * 4)}.${i + 1}`,
+        }));
         const after = 2 + Math.floor(random() * 10);
         const delay = random() * 4;
-        const timed = { plan: '', killWhen: async (_line: string, count: number) => count >= after && (await new Promise((resolve) => setTimeout(resolve, delay)), true) };
+        const timed = {
+          plan: '',
+          killWhen: async (_line: string, count: number) =>
+            count >= after && (await new Promise((resolve) => setTimeout(resolve, delay)), true),
+        };
         const { acks, events } = await killEach('writes', target, [...plans, timed]);
-        expect(events.length, `the last kill came ${delay.toFixed(2)} ms after ${after} acknowledged appends`).toBeGreaterThanOrEqual(acks.length);
+        expect(
+          events.length,
+          `the last kill came ${delay.toFixed(2)} ms after ${after} acknowledged appends`,
+        ).toBeGreaterThanOrEqual(acks.length);
       }),
     },
   ];

@@ -37,17 +37,34 @@ describe('createFsArtifactStore', () => {
 
   it('gives concurrent saves distinct versions', async () => {
     const store = createFsArtifactStore({ root: await newRoot() });
-    const versions = await Promise.all(Array.from({ length: 8 }, (_, i) => store.save({ ...key, artifact: textArtifact(`v${i}`) })));
+    const versions = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => store.save({ ...key, artifact: textArtifact(`v${i}`) })),
+    );
     expect([...versions].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     const texts = await Promise.all(versions.map((version) => store.load({ ...key, version })));
-    expect(texts.map((artifact) => (artifact?.kind === 'text' ? artifact.text : '')).sort()).toEqual(['v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7']);
+    expect(texts.map((artifact) => (artifact?.kind === 'text' ? artifact.text : '')).sort()).toEqual([
+      'v0',
+      'v1',
+      'v2',
+      'v3',
+      'v4',
+      'v5',
+      'v6',
+      'v7',
+    ]);
   });
 
   it('never writes outside its root, whatever the names', async () => {
     const parent = await newRoot();
     const root = join(parent, 'root');
     const store = createFsArtifactStore({ root });
-    await store.save({ appName: '..', userId: '../..', sessionId: '/etc', filename: '../../../escape', artifact: textArtifact('x') });
+    await store.save({
+      appName: '..',
+      userId: '../..',
+      sessionId: '/etc',
+      filename: '../../../escape',
+      artifact: textArtifact('x'),
+    });
     expect(await readdir(parent)).toEqual(['root']);
   });
 });

@@ -5,13 +5,23 @@ import type { StoreClock } from '../../src/contracts/session-store.js';
 import type { Session } from '../../src/contracts/session.js';
 import { textArtifact } from '../../src/engine/session/artifacts.js';
 import { createEvent } from '../../src/engine/session/create-event.js';
-import { createPostgresArtifactStore, createPostgresSessionStore, type PostgresSessionStoreOptions } from '../../src/stores/postgres/create-postgres-store.js';
+import {
+  createPostgresArtifactStore,
+  createPostgresSessionStore,
+  type PostgresSessionStoreOptions,
+} from '../../src/stores/postgres/create-postgres-store.js';
 import { createPgDriver } from '../../src/stores/postgres/pg-driver.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/stores/sql/migrations.js';
 import type { SqlArtifactStore } from '../../src/stores/sql/sql-artifact-store.js';
 import type { SqlSessionStore } from '../../src/stores/sql/sql-session-store.js';
 import { testArtifactStore, testModelCallLog, testSessionStore } from '../../src/testing/conformance/index.js';
-import { createTestDatabase, explainDirect, queryDirect, skipWithoutPostgres, TEST_POSTGRES_URL } from '../support/postgres.js';
+import {
+  createTestDatabase,
+  explainDirect,
+  queryDirect,
+  skipWithoutPostgres,
+  TEST_POSTGRES_URL,
+} from '../support/postgres.js';
 
 if (TEST_POSTGRES_URL === undefined) {
   skipWithoutPostgres('PostgreSQL session and artifact stores');
@@ -62,9 +72,11 @@ if (TEST_POSTGRES_URL === undefined) {
   testArtifactStore({ name: 'postgres', create: () => openArtifacts(newSchema()) });
 
   let counter = 0;
-  const event = (input: Partial<EventInput> = {}) => createEvent({ author: 'user', invocationId: 'inv', ...input }, { newId: () => `ev-${++counter}` });
+  const event = (input: Partial<EventInput> = {}) =>
+    createEvent({ author: 'user', invocationId: 'inv', ...input }, { newId: () => `ev-${++counter}` });
   const key = { appName: 'app', userId: 'u1', sessionId: 's1' };
-  const codeOf = (reason: unknown) => (AgentctxError.isInstance(reason) ? reason.code : `not an AgentctxError: ${String(reason)}`);
+  const codeOf = (reason: unknown) =>
+    AgentctxError.isInstance(reason) ? reason.code : `not an AgentctxError: ${String(reason)}`;
 
   describe('postgres stores under real concurrency', () => {
     // Appends issued in one tick leave together on one connection. The refused one aborts its transaction before
@@ -95,12 +107,19 @@ if (TEST_POSTGRES_URL === undefined) {
           driver.query<{ pid: number }>(backend),
           driver.query('SELECT 1 / 0 AS never'),
           driver.atomic((tx) => [{ result: tx.run('INSERT INTO batched VALUES (?, ?)', [1, 'kept']) }]),
-          driver.atomic((tx) => [{ result: tx.run('INSERT INTO batched VALUES (?, ?)', [2, 'rolled back']) }, { result: tx.run('INSERT INTO batched VALUES (?, ?)', [1, 'duplicate']) }]),
-          driver.query<{ id: number; note: string; pid: number }>('SELECT id, note, pg_backend_pid() AS pid FROM batched ORDER BY id'),
+          driver.atomic((tx) => [
+            { result: tx.run('INSERT INTO batched VALUES (?, ?)', [2, 'rolled back']) },
+            { result: tx.run('INSERT INTO batched VALUES (?, ?)', [1, 'duplicate']) },
+          ]),
+          driver.query<{ id: number; note: string; pid: number }>(
+            'SELECT id, note, pg_backend_pid() AS pid FROM batched ORDER BY id',
+          ),
           driver.query<{ pid: number }>(backend),
         ]);
         // One connection took them all; a lone statement's error and a refused write left it usable for what followed.
-        const pids = [pidBefore, read, pidAfter].map((settled) => (settled.status === 'fulfilled' ? settled.value[0]?.pid : undefined));
+        const pids = [pidBefore, read, pidAfter].map((settled) =>
+          settled.status === 'fulfilled' ? settled.value[0]?.pid : undefined,
+        );
         expect(new Set(pids).size).toBe(1);
         expect(pids[0]).toEqual(expect.any(Number));
         expect(failed.status === 'rejected' && (failed.reason as { code?: string }).code).toBe('22012');
@@ -120,9 +139,20 @@ if (TEST_POSTGRES_URL === undefined) {
       for (let round = 0; round < 5; round++) {
         const copies = await Promise.all(stores.map(async (store) => (await store.getSession(key)) as Session));
         expect(new Set(copies.map((copy) => copy.revision))).toEqual(new Set([round]));
-        const results = await Promise.allSettled(stores.map((store, i) => store.appendEvent({ session: copies[i] as Session, event: event({ actions: { stateDelta: { winner: i } } }) })));
+        const results = await Promise.allSettled(
+          stores.map((store, i) =>
+            store.appendEvent({
+              session: copies[i] as Session,
+              event: event({ actions: { stateDelta: { winner: i } } }),
+            }),
+          ),
+        );
         expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
-        expect(results.flatMap((result) => (result.status === 'rejected' ? [codeOf(result.reason)] : [])).every((code) => code === 'stale_session')).toBe(true);
+        expect(
+          results
+            .flatMap((result) => (result.status === 'rejected' ? [codeOf(result.reason)] : []))
+            .every((code) => code === 'stale_session'),
+        ).toBe(true);
       }
       const final = (await stores[0]?.getSession(key)) as Session;
       expect(final.revision).toBe(5);
@@ -140,7 +170,10 @@ if (TEST_POSTGRES_URL === undefined) {
             const session = (await store.getSession({ ...key, sessionId: `s${i}` })) as Session;
             const count = ((session.state['user:count'] as number | undefined) ?? 0) + 1;
             try {
-              await store.appendEvent({ session, event: event({ actions: { stateDelta: { 'user:count': count, mine: count } } }) });
+              await store.appendEvent({
+                session,
+                event: event({ actions: { stateDelta: { 'user:count': count, mine: count } } }),
+              });
               return;
             } catch (error) {
               expect(codeOf(error)).toBe('stale_shared_state');
@@ -153,9 +186,13 @@ if (TEST_POSTGRES_URL === undefined) {
       const state = (await stores[0]?.createSession({ ...key, sessionId: 'check' }))?.state;
       expect(state).toEqual({ 'user:count': 20 });
       // Every session stored exactly one event: a refused append left nothing behind.
-      for (let i = 0; i < 20; i++) expect((await stores[0]?.getSession({ ...key, sessionId: `s${i}` }))?.events).toHaveLength(1);
+      for (let i = 0; i < 20; i++)
+        expect((await stores[0]?.getSession({ ...key, sessionId: `s${i}` }))?.events).toHaveLength(1);
       expect(conflicts).toBeGreaterThan(0);
-      const rows = await queryDirect<{ version: number }>(url(), `SELECT version FROM ${schema}.agentctx_user_state WHERE state_key = 'count'`);
+      const rows = await queryDirect<{ version: number }>(
+        url(),
+        `SELECT version FROM ${schema}.agentctx_user_state WHERE state_key = 'count'`,
+      );
       expect(rows).toEqual([{ version: 20 }]);
     });
 
@@ -166,7 +203,11 @@ if (TEST_POSTGRES_URL === undefined) {
       await Promise.all(
         stores.map(async (store, i) => {
           const session = (await store.getSession({ ...key, sessionId: `s${i}` })) as Session;
-          for (let n = 0; n < 5; n++) await store.appendEvent({ session, event: event({ actions: { stateDelta: { [`user:k${i}`]: n, [`app:k${i}`]: n } } }) });
+          for (let n = 0; n < 5; n++)
+            await store.appendEvent({
+              session,
+              event: event({ actions: { stateDelta: { [`user:k${i}`]: n, [`app:k${i}`]: n } } }),
+            });
         }),
       );
       const state = (await stores[0]?.createSession({ ...key, sessionId: 'check' }))?.state ?? {};
@@ -174,14 +215,18 @@ if (TEST_POSTGRES_URL === undefined) {
       expect(Object.values(state).every((value) => value === 4)).toBe(true);
 
       const artifacts = Array.from({ length: 10 }, () => openArtifacts(schema));
-      const versions = await Promise.all(artifacts.map((store, i) => store.save({ ...key, filename: 'log.txt', artifact: textArtifact(`v${i}`) })));
+      const versions = await Promise.all(
+        artifacts.map((store, i) => store.save({ ...key, filename: 'log.txt', artifact: textArtifact(`v${i}`) })),
+      );
       expect([...versions].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     });
 
     it('migrates a new schema once when many stores open it at the same moment', async () => {
       const schema = newSchema();
       const results = await Promise.all(Array.from({ length: 8 }, () => open({ schema }).migrate()));
-      expect(results.filter((result) => result.applied.length > 0)).toEqual([{ from: 0, to: SCHEMA_VERSION, applied: MIGRATIONS.map((m) => m.name) }]);
+      expect(results.filter((result) => result.applied.length > 0)).toEqual([
+        { from: 0, to: SCHEMA_VERSION, applied: MIGRATIONS.map((m) => m.name) },
+      ]);
     });
   });
 
@@ -191,12 +236,17 @@ if (TEST_POSTGRES_URL === undefined) {
       const store = open({ schema });
       const session = await store.createSession({ ...key, state: { 'user:profile': { zeta: 1, alpha: 'a\u0000b' } } });
       const odd = { z: 1, a: [{ y: 'lone \ud800 surrogate', b: null }], 'key with \u0000': true };
-      const input = event({ content: { role: 'model', parts: [{ functionCall: { name: 'f', args: odd } }] }, actions: { stateDelta: { own: odd, 'app:odd': odd } } });
+      const input = event({
+        content: { role: 'model', parts: [{ functionCall: { name: 'f', args: odd } }] },
+        actions: { stateDelta: { own: odd, 'app:odd': odd } },
+      });
       const stored = await store.appendEvent({ session, event: input });
       const reloaded = (await store.getSession(key)) as Session;
       expect(JSON.stringify(reloaded.events)).toBe(JSON.stringify([stored]));
       expect(JSON.stringify(reloaded.events[0]?.content)).toBe(JSON.stringify(input.content));
-      expect(JSON.stringify(reloaded.state)).toBe(JSON.stringify({ own: odd, 'app:odd': odd, 'user:profile': { zeta: 1, alpha: 'a\u0000b' } }));
+      expect(JSON.stringify(reloaded.state)).toBe(
+        JSON.stringify({ own: odd, 'app:odd': odd, 'user:profile': { zeta: 1, alpha: 'a\u0000b' } }),
+      );
       const types = await queryDirect<{ table_name: string; column_name: string; data_type: string }>(
         url(),
         `SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND column_name IN ('event_json', 'value_json') ORDER BY table_name`,
@@ -210,12 +260,19 @@ if (TEST_POSTGRES_URL === undefined) {
       const store = open({ schema });
       const session = await store.createSession(key);
       for (let i = 0; i < 30; i++) await store.appendEvent({ session, event: event({ timestamp: 100 + i }) });
-      expect((await store.getSession({ ...key, numRecentEvents: 3 }))?.events.map((e) => e.timestamp)).toEqual([127, 128, 129]);
-      const explain = async (sql: string): Promise<string> => (await explainDirect(url(), sql.replace('FROM agentctx_events', `FROM ${schema}.agentctx_events`))).join('\n');
-      const recent = await explain(`SELECT event_json FROM agentctx_events WHERE app_name = 'app' AND user_id = 'u1' AND session_id = 's1' ORDER BY seq DESC LIMIT 20`);
+      expect((await store.getSession({ ...key, numRecentEvents: 3 }))?.events.map((e) => e.timestamp)).toEqual([
+        127, 128, 129,
+      ]);
+      const explain = async (sql: string): Promise<string> =>
+        (await explainDirect(url(), sql.replace('FROM agentctx_events', `FROM ${schema}.agentctx_events`))).join('\n');
+      const recent = await explain(
+        `SELECT event_json FROM agentctx_events WHERE app_name = 'app' AND user_id = 'u1' AND session_id = 's1' ORDER BY seq DESC LIMIT 20`,
+      );
       expect(recent).toMatch(/Index Scan Backward using agentctx_events_pkey/);
       expect(recent).not.toMatch(/Sort|Seq Scan/);
-      const after = await explain(`SELECT event_json FROM agentctx_events WHERE app_name = 'app' AND user_id = 'u1' AND session_id = 's1' AND event_time >= 125 ORDER BY seq`);
+      const after = await explain(
+        `SELECT event_json FROM agentctx_events WHERE app_name = 'app' AND user_id = 'u1' AND session_id = 's1' AND event_time >= 125 ORDER BY seq`,
+      );
       expect(after).toMatch(/agentctx_events_by_time|agentctx_events_pkey/);
       expect(after).not.toMatch(/Seq Scan/);
     });
@@ -232,7 +289,11 @@ if (TEST_POSTGRES_URL === undefined) {
       await driver.close();
       const store = open({ schema });
       const session = (await store.getSession(key)) as Session;
-      expect(session).toMatchObject({ revision: 1, state: { 'user:count': 1 }, sharedStateVersions: { 'user:count': 1 } });
+      expect(session).toMatchObject({
+        revision: 1,
+        state: { 'user:count': 1 },
+        sharedStateVersions: { 'user:count': 1 },
+      });
       expect(Object.keys(session.events[0]?.actions.stateDelta ?? {})).toEqual(['b', 'a']);
       await store.appendEvent({ session, event: event({ actions: { stateDelta: { 'user:count': 2 } } }) });
       expect(await store.migrate()).toEqual({ from: SCHEMA_VERSION, to: SCHEMA_VERSION, applied: [] });
@@ -245,25 +306,74 @@ if (TEST_POSTGRES_URL === undefined) {
       await migrate(driver, { migrations: MIGRATIONS.slice(0, previous) });
       const old = { system: 'S', tools: [], messages: [{ role: 'user', content: [{ text: 'first ✓' }] }], config: {} };
       await driver.run(`INSERT INTO agentctx_sessions VALUES ('app', 'u1', 's1', 0, 1, 10, 11)`);
-      await driver.run(`INSERT INTO agentctx_model_calls VALUES ('app', 'u1', 's1', 1, 'inv-1', 'a', 10.5, 1, 'ev-1', '{"outputTokens":2}', ?, ?, '{"system":[],"tools":[],"messages":[[]]}', NULL, NULL)`, [
-        JSON.stringify(old).length,
-        JSON.stringify(old),
-      ]);
+      await driver.run(
+        `INSERT INTO agentctx_model_calls VALUES ('app', 'u1', 's1', 1, 'inv-1', 'a', 10.5, 1, 'ev-1', '{"outputTokens":2}', ?, ?, '{"system":[],"tools":[],"messages":[[]]}', NULL, NULL)`,
+        [JSON.stringify(old).length, JSON.stringify(old)],
+      );
       await driver.close();
       const store = open({ schema });
       expect(await store.listModelCalls(key)).toEqual([
-        { index: 1, invocationId: 'inv-1', agent: 'a', timestamp: 10.5, editedByCallback: true, status: 'answered', responseEventId: 'ev-1', usage: { outputTokens: 2 }, requestChars: JSON.stringify(old).length },
+        {
+          index: 1,
+          invocationId: 'inv-1',
+          agent: 'a',
+          timestamp: 10.5,
+          editedByCallback: true,
+          status: 'answered',
+          responseEventId: 'ev-1',
+          usage: { outputTokens: 2 },
+          requestChars: JSON.stringify(old).length,
+        },
       ]);
       expect((await store.getModelCall({ ...key, index: 1 }))?.request).toEqual(old);
-      expect(await store.recordModelCall({ ...key, call: { invocationId: 'inv-2', agent: 'a', timestamp: 12, request: old as never, provenance: { system: [], tools: [], messages: [[]] }, editedByCallback: false } })).toBe(2);
+      expect(
+        await store.recordModelCall({
+          ...key,
+          call: {
+            invocationId: 'inv-2',
+            agent: 'a',
+            timestamp: 12,
+            request: old as never,
+            provenance: { system: [], tools: [], messages: [[]] },
+            editedByCallback: false,
+          },
+        }),
+      ).toBe(2);
       // Completing a call writes its outcome row and leaves the request row as it was: the same version (xmin) in the same place (ctid).
-      const requestRow = () => queryDirect<{ version: string }>(url(), `SELECT xmin::text || ' ' || ctid::text AS version FROM ${schema}.agentctx_model_calls WHERE call_index = 2`);
+      const requestRow = () =>
+        queryDirect<{ version: string }>(
+          url(),
+          `SELECT xmin::text || ' ' || ctid::text AS version FROM ${schema}.agentctx_model_calls WHERE call_index = 2`,
+        );
       const before = await requestRow();
-      await store.completeModelCall({ ...key, index: 2, outcome: { status: 'answered', latencyMs: 0.125, firstTokenMs: 1e-3, wire: { url: 'u', method: 'POST', body: 'nul \u0000 and 👋', attempts: 1 } } });
+      await store.completeModelCall({
+        ...key,
+        index: 2,
+        outcome: {
+          status: 'answered',
+          latencyMs: 0.125,
+          firstTokenMs: 1e-3,
+          wire: { url: 'u', method: 'POST', body: 'nul \u0000 and 👋', attempts: 1 },
+        },
+      });
       expect(await requestRow()).toEqual(before);
-      expect(await store.getModelCall({ ...key, index: 2 })).toMatchObject({ status: 'answered', latencyMs: 0.125, firstTokenMs: 1e-3, wire: { body: 'nul \u0000 and 👋' } });
-      expect(codeOf(await store.completeModelCall({ ...key, index: 2, outcome: { status: 'failed', latencyMs: 1 } }).catch((error: unknown) => error))).toBe('already_exists');
-      const outcomes = await queryDirect<{ call_index: number; status: string }>(url(), `SELECT call_index, status FROM ${schema}.agentctx_model_call_outcomes ORDER BY call_index`);
+      expect(await store.getModelCall({ ...key, index: 2 })).toMatchObject({
+        status: 'answered',
+        latencyMs: 0.125,
+        firstTokenMs: 1e-3,
+        wire: { body: 'nul \u0000 and 👋' },
+      });
+      expect(
+        codeOf(
+          await store
+            .completeModelCall({ ...key, index: 2, outcome: { status: 'failed', latencyMs: 1 } })
+            .catch((error: unknown) => error),
+        ),
+      ).toBe('already_exists');
+      const outcomes = await queryDirect<{ call_index: number; status: string }>(
+        url(),
+        `SELECT call_index, status FROM ${schema}.agentctx_model_call_outcomes ORDER BY call_index`,
+      );
       expect(outcomes).toEqual([
         { call_index: 1, status: 'answered' },
         { call_index: 2, status: 'answered' },
@@ -273,8 +383,19 @@ if (TEST_POSTGRES_URL === undefined) {
         `SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name LIKE 'agentctx_model_call%' ORDER BY table_name, ordinal_position`,
         [schema],
       );
-      const of = (table: string) => columns.filter((row) => row.table_name === table).map((row) => `${row.column_name} ${row.data_type}`);
-      expect(of('agentctx_model_calls').slice(15)).toEqual(['model_provider text', 'model_id text', 'parent_call_index integer', 'parent_function_call_id text', 'parent_tool text', 'warnings_json text', 'operation text', 'billed_provider text', 'billed_model_id text']);
+      const of = (table: string) =>
+        columns.filter((row) => row.table_name === table).map((row) => `${row.column_name} ${row.data_type}`);
+      expect(of('agentctx_model_calls').slice(15)).toEqual([
+        'model_provider text',
+        'model_id text',
+        'parent_call_index integer',
+        'parent_function_call_id text',
+        'parent_tool text',
+        'warnings_json text',
+        'operation text',
+        'billed_provider text',
+        'billed_model_id text',
+      ]);
       expect(of('agentctx_model_call_outcomes')).toEqual([
         'app_name text',
         'user_id text',
@@ -300,7 +421,10 @@ if (TEST_POSTGRES_URL === undefined) {
       const schema = newSchema();
       const store = open({ schema });
       const session = await store.createSession({ ...key, state: { 'temp:init': 'TEMP-SECRET-1' } });
-      await store.appendEvent({ session, event: event({ actions: { stateDelta: { 'temp:x': 'TEMP-SECRET-2', 'user:y': 1 } } }) });
+      await store.appendEvent({
+        session,
+        event: event({ actions: { stateDelta: { 'temp:x': 'TEMP-SECRET-2', 'user:y': 1 } } }),
+      });
       const rows = await queryDirect<{ dump: string }>(
         url(),
         `SELECT concat_ws('|', (SELECT string_agg(event_json::text, '|') FROM ${schema}.agentctx_events), (SELECT string_agg(state_key || value_json::text, '|') FROM ${schema}.agentctx_user_state), (SELECT string_agg(state_key || value_json::text, '|') FROM ${schema}.agentctx_session_state)) AS dump`,
@@ -312,7 +436,9 @@ if (TEST_POSTGRES_URL === undefined) {
     });
 
     it('refuses a schema name it would have to quote', () => {
-      expect(() => createPostgresSessionStore({ url: url(), schema: 'Bad-Name' })).toThrow(/schema: "Bad-Name" must be lower-case/);
+      expect(() => createPostgresSessionStore({ url: url(), schema: 'Bad-Name' })).toThrow(
+        /schema: "Bad-Name" must be lower-case/,
+      );
     });
   });
 }

@@ -58,7 +58,10 @@ function lookupRunner(sessions: SessionStore, calls?: ModelCallLog | false) {
   });
   const model = createScriptedModel({
     rules: [
-      { when: (request) => JSON.stringify(request.messages.at(-1)).includes('"functionResponse"'), respond: { text: 'It means hello.' } },
+      {
+        when: (request) => JSON.stringify(request.messages.at(-1)).includes('"functionResponse"'),
+        respond: { text: 'It means hello.' },
+      },
       { respond: { functionCall: { name: 'lookup', args: { q: 'ciao' } } } },
     ],
   });
@@ -103,7 +106,9 @@ describe.each(kinds)('a session-only store: %s', (_label, open) => {
       [1, 'answered', events[1]?.id],
       [2, 'answered', events[3]?.id],
     ]);
-    expect((await log.getModelCall({ ...key, index: 2 }))?.request.messages.at(-1)?.content[0]).toMatchObject({ functionResponse: { name: 'lookup' } });
+    expect((await log.getModelCall({ ...key, index: 2 }))?.request.messages.at(-1)?.content[0]).toMatchObject({
+      functionResponse: { name: 'lookup' },
+    });
     await runner.deleteSession({ userId: 'u1', sessionId: 's1' });
     expect(await sessions.getSession(key)).toBeUndefined();
     expect(await log.listModelCalls(key)).toEqual([]);
@@ -125,7 +130,8 @@ describe.each(kinds)('a session-only store: %s', (_label, open) => {
       if (calls === undefined) expect(first.json.error.message).toBe('Session s1 has no call 1; it has 0.');
       expect((await client.delete(`${path}/s1`)).status).toBe(204);
       expect((await client.get(`${path}/s1`)).status).toBe(404);
-      if (calls !== undefined) expect(await calls.listModelCalls({ appName: 'glossary', userId: 'u1', sessionId: 's1' })).toEqual([]);
+      if (calls !== undefined)
+        expect(await calls.listModelCalls({ appName: 'glossary', userId: 'u1', sessionId: 's1' })).toEqual([]);
     }
   });
 
@@ -136,9 +142,18 @@ describe.each(kinds)('a session-only store: %s', (_label, open) => {
     try {
       const client = api(url);
       expect((await client.post('/apps/glossary/users/u1/sessions/s1', {})).status).toBe(200);
-      const ran = await client.post('/run', { appName: 'glossary', userId: 'u1', sessionId: 's1', newMessage: { role: 'user', parts: [{ text: 'What is ciao?' }] } });
+      const ran = await client.post('/run', {
+        appName: 'glossary',
+        userId: 'u1',
+        sessionId: 's1',
+        newMessage: { role: 'user', parts: [{ text: 'What is ciao?' }] },
+      });
       expect(ran.status).toBe(200);
-      expect((ran.json as { author: string }[]).map((event) => event.author)).toEqual(['glossary', 'glossary', 'glossary']);
+      expect((ran.json as { author: string }[]).map((event) => event.author)).toEqual([
+        'glossary',
+        'glossary',
+        'glossary',
+      ]);
       const traced = await client.get('/debug/trace/session/s1');
       expect(traced.status).toBe(200);
       expect((traced.json as { name: string }[]).filter((span) => span.name === 'call_llm')).toHaveLength(2);
@@ -156,8 +171,17 @@ describe.each(kinds)('a session-only store: %s', (_label, open) => {
     await runner.createSession({ userId: 'u1', sessionId: 's1' });
     await turn(runner, 's1');
     const session = '/api/apps/glossary/users/u1/sessions/s1';
-    for (const [callLog, count] of [[log, 2], [undefined, 0]] as const) {
-      const app = createInspectorApp({ store: sessions, ...(callLog === undefined ? {} : { callLog }), onError: (error) => { throw error; } });
+    for (const [callLog, count] of [
+      [log, 2],
+      [undefined, 0],
+    ] as const) {
+      const app = createInspectorApp({
+        store: sessions,
+        ...(callLog === undefined ? {} : { callLog }),
+        onError: (error) => {
+          throw error;
+        },
+      });
       const got = await app.request(`http://127.0.0.1${session}`);
       expect(got.status).toBe(200);
       expect(((await got.json()) as { calls: unknown[] }).calls).toHaveLength(count);

@@ -11,10 +11,19 @@ import type { Session } from '../../src/contracts/session.js';
 import { createEvent } from '../../src/engine/session/create-event.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/stores/sql/migrations.js';
 import type { SqlArtifactStore } from '../../src/stores/sql/sql-artifact-store.js';
-import { numberPlaceholders, type SqlDriver, type SqlExecutor, type SqlParam } from '../../src/stores/sql/sql-driver.js';
+import {
+  numberPlaceholders,
+  type SqlDriver,
+  type SqlExecutor,
+  type SqlParam,
+} from '../../src/stores/sql/sql-driver.js';
 import { createSqlSessionStore, type SqlSessionStore } from '../../src/stores/sql/sql-session-store.js';
 import { createBetterSqlite3Driver } from '../../src/stores/sqlite/better-sqlite3-driver.js';
-import { createSqliteArtifactStore, createSqliteSessionStore, type SqliteSessionStoreOptions } from '../../src/stores/sqlite/create-sqlite-store.js';
+import {
+  createSqliteArtifactStore,
+  createSqliteSessionStore,
+  type SqliteSessionStoreOptions,
+} from '../../src/stores/sqlite/create-sqlite-store.js';
 import { testArtifactStore, testModelCallLog, testSessionStore } from '../../src/testing/conformance/index.js';
 
 const dirs: string[] = [];
@@ -62,7 +71,8 @@ testArtifactStore({ name: 'sqlite :memory:', create: () => openArtifacts({ path:
 testArtifactStore({ name: 'sqlite file', create: async () => openArtifacts({ path: await newPath() }) });
 
 let counter = 0;
-const event = (input: Partial<EventInput> = {}) => createEvent({ author: 'user', invocationId: 'inv-1', ...input }, { newId: () => `ev-${++counter}` });
+const event = (input: Partial<EventInput> = {}) =>
+  createEvent({ author: 'user', invocationId: 'inv-1', ...input }, { newId: () => `ev-${++counter}` });
 const key = { appName: 'app', userId: 'u1', sessionId: 's1' };
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
@@ -77,7 +87,9 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
 function dumpTables(path: string): Record<string, unknown[]> {
   const db = new Database(path, { readonly: true });
   try {
-    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[];
+    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as {
+      name: string;
+    }[];
     return Object.fromEntries(tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}"`).all()]));
   } finally {
     db.close();
@@ -89,8 +101,14 @@ describe('sqlite session store', () => {
     const path = await newPath();
     const store = open({ path });
     const session = await store.createSession({ ...key, state: { 'temp:init': 'TEMP-SECRET-1', kept: 1 } });
-    await store.appendEvent({ session, event: event({ actions: { stateDelta: { 'temp:scratch': 'TEMP-SECRET-2', 'user:seen': true } } }) });
-    await store.appendEvent({ session, event: event({ actions: { stateDelta: { 'temp:other': { v: 'TEMP-SECRET-3' }, 'app:n': 2 } } }) });
+    await store.appendEvent({
+      session,
+      event: event({ actions: { stateDelta: { 'temp:scratch': 'TEMP-SECRET-2', 'user:seen': true } } }),
+    });
+    await store.appendEvent({
+      session,
+      event: event({ actions: { stateDelta: { 'temp:other': { v: 'TEMP-SECRET-3' }, 'app:n': 2 } } }),
+    });
     expect(session.state).toMatchObject({ 'temp:scratch': 'TEMP-SECRET-2', 'temp:other': { v: 'TEMP-SECRET-3' } });
 
     const tables = dumpTables(path);
@@ -122,7 +140,9 @@ describe('sqlite session store', () => {
     const tables = dumpTables(path);
     expect(tables['agentctx_events']).toHaveLength(1);
     expect(tables['agentctx_sessions']).toMatchObject([{ revision: 1 }]);
-    expect(JSON.stringify([tables['agentctx_session_state'], tables['agentctx_user_state'], tables['agentctx_app_state']])).not.toContain('lost');
+    expect(
+      JSON.stringify([tables['agentctx_session_state'], tables['agentctx_user_state'], tables['agentctx_app_state']]),
+    ).not.toContain('lost');
   });
 
   it('lets exactly one of two concurrent appends from the same revision win', async () => {
@@ -147,11 +167,17 @@ describe('sqlite session store', () => {
     const s1 = await first.createSession({ ...key, sessionId: 's1' });
     const s2 = await second.createSession({ ...key, sessionId: 's2' });
     const writer = async (store: SqlSessionStore, session: Session, prefix: string) => {
-      for (let i = 0; i < 10; i++) await store.appendEvent({ session, event: event({ actions: { stateDelta: { [`user:${prefix}${i}`]: i } } }) });
+      for (let i = 0; i < 10; i++)
+        await store.appendEvent({ session, event: event({ actions: { stateDelta: { [`user:${prefix}${i}`]: i } } }) });
     };
     await Promise.all([writer(first, s1, 'a'), writer(second, s2, 'b')]);
     const state = (await first.createSession({ ...key, sessionId: 's3' })).state;
-    expect(Object.keys(state).sort()).toEqual([...Array.from({ length: 10 }, (_, i) => `user:a${i}`), ...Array.from({ length: 10 }, (_, i) => `user:b${i}`)].sort());
+    expect(Object.keys(state).sort()).toEqual(
+      [
+        ...Array.from({ length: 10 }, (_, i) => `user:a${i}`),
+        ...Array.from({ length: 10 }, (_, i) => `user:b${i}`),
+      ].sort(),
+    );
   });
 
   it('rolls back an append whose event id is taken: no revision, no state', async () => {
@@ -160,9 +186,14 @@ describe('sqlite session store', () => {
     const session = await store.createSession({ ...key });
     const first = event();
     await store.appendEvent({ session, event: first });
-    expect(await codeOf(store.appendEvent({ session, event: { ...first, actions: { stateDelta: { 'app:half': 1, half: 1 }, artifactDelta: {} } } }))).toBe(
-      'already_exists',
-    );
+    expect(
+      await codeOf(
+        store.appendEvent({
+          session,
+          event: { ...first, actions: { stateDelta: { 'app:half': 1, half: 1 }, artifactDelta: {} } },
+        }),
+      ),
+    ).toBe('already_exists');
     const tables = dumpTables(path);
     expect(tables['agentctx_sessions']).toMatchObject([{ revision: 1 }]);
     expect(JSON.stringify(tables)).not.toContain('half');
@@ -172,10 +203,27 @@ describe('sqlite session store', () => {
   it('keeps everything across closing and reopening the file', async () => {
     const path = await newPath();
     const store = createSqliteSessionStore({ path });
-    const session = await store.createSession({ ...key, state: { 'app:a': 1, 'user:u': [1], own: { x: 'héllo こんにちは' } } });
-    for (let i = 0; i < 3; i++) await store.appendEvent({ session, event: event({ content: { role: 'user', parts: [{ text: `m${i}` }] }, actions: { stateDelta: { n: i } } }) });
+    const session = await store.createSession({
+      ...key,
+      state: { 'app:a': 1, 'user:u': [1], own: { x: 'héllo こんにちは' } },
+    });
+    for (let i = 0; i < 3; i++)
+      await store.appendEvent({
+        session,
+        event: event({ content: { role: 'user', parts: [{ text: `m${i}` }] }, actions: { stateDelta: { n: i } } }),
+      });
     const request = { system: 'S', tools: [], messages: [], config: { model: 'm' } };
-    await store.recordModelCall({ ...key, call: { invocationId: 'inv-1', agent: 'a', timestamp: 5, request, provenance: { system: [], tools: [], messages: [] }, editedByCallback: true } });
+    await store.recordModelCall({
+      ...key,
+      call: {
+        invocationId: 'inv-1',
+        agent: 'a',
+        timestamp: 5,
+        request,
+        provenance: { system: [], tools: [], messages: [] },
+        editedByCallback: true,
+      },
+    });
     const before = await store.getSession(key);
     await store.close();
     await expect(store.getSession(key)).rejects.toMatchObject({ code: 'usage' });
@@ -183,8 +231,22 @@ describe('sqlite session store', () => {
     const reopened = open({ path });
     expect(await reopened.getSession(key)).toEqual(before);
     expect(before?.events).toEqual(session.events);
-    expect(await reopened.listModelCalls(key)).toMatchObject([{ index: 1, editedByCallback: true, requestChars: JSON.stringify(request).length }]);
-    expect(await reopened.recordModelCall({ ...key, call: { invocationId: 'inv-2', agent: 'a', timestamp: 6, request, provenance: { system: [], tools: [], messages: [] }, editedByCallback: false } })).toBe(2);
+    expect(await reopened.listModelCalls(key)).toMatchObject([
+      { index: 1, editedByCallback: true, requestChars: JSON.stringify(request).length },
+    ]);
+    expect(
+      await reopened.recordModelCall({
+        ...key,
+        call: {
+          invocationId: 'inv-2',
+          agent: 'a',
+          timestamp: 6,
+          request,
+          provenance: { system: [], tools: [], messages: [] },
+          editedByCallback: false,
+        },
+      }),
+    ).toBe(2);
   });
 
   it('removes every row of a deleted session but keeps shared state', async () => {
@@ -192,14 +254,32 @@ describe('sqlite session store', () => {
     const store = open({ path });
     const session = await store.createSession({ ...key, state: { own: 1, 'user:u': 1, 'app:a': 1 } });
     await store.appendEvent({ session, event: event() });
-    const call = { invocationId: 'i', agent: 'a', timestamp: 1, request: { system: '', tools: [], messages: [], config: {} }, provenance: { system: [], tools: [], messages: [] }, editedByCallback: false };
+    const call = {
+      invocationId: 'i',
+      agent: 'a',
+      timestamp: 1,
+      request: { system: '', tools: [], messages: [], config: {} },
+      provenance: { system: [], tools: [], messages: [] },
+      editedByCallback: false,
+    };
     await store.recordModelCall({ ...key, call });
-    await store.completeModelCall({ ...key, index: 1, outcome: { status: 'answered', latencyMs: 1, wire: { url: 'u', method: 'POST', body: '{}', attempts: 1 } } });
+    await store.completeModelCall({
+      ...key,
+      index: 1,
+      outcome: { status: 'answered', latencyMs: 1, wire: { url: 'u', method: 'POST', body: '{}', attempts: 1 } },
+    });
     await store.recordModelCall({ ...key, call: { ...call, status: 'failed', error: 'x' } });
     expect(dumpTables(path)['agentctx_model_call_outcomes']).toHaveLength(2);
     await store.deleteSession(key);
     const tables = dumpTables(path);
-    for (const table of ['agentctx_sessions', 'agentctx_events', 'agentctx_session_state', 'agentctx_model_calls', 'agentctx_model_call_outcomes']) expect(tables[table], table).toEqual([]);
+    for (const table of [
+      'agentctx_sessions',
+      'agentctx_events',
+      'agentctx_session_state',
+      'agentctx_model_calls',
+      'agentctx_model_call_outcomes',
+    ])
+      expect(tables[table], table).toEqual([]);
     expect(tables['agentctx_user_state']).toHaveLength(1);
     expect(tables['agentctx_app_state']).toHaveLength(1);
   });
@@ -228,7 +308,9 @@ describe('sqlite session store', () => {
     expect(eventQueries).toHaveLength(1);
     expect(eventQueries[0]?.rows).toBe(20);
     const db = new Database(path, { readonly: true });
-    const plan = db.prepare(`EXPLAIN QUERY PLAN ${eventQueries[0]?.sql}`).all(...(eventQueries[0]?.params ?? [])) as { detail: string }[];
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${eventQueries[0]?.sql}`).all(...(eventQueries[0]?.params ?? [])) as {
+      detail: string;
+    }[];
     db.close();
     const details = plan.map((step) => step.detail).join(' | ');
     expect(details).toMatch(/SEARCH agentctx_events USING INDEX/);
@@ -277,10 +359,16 @@ describe('sqlite session store', () => {
 
     const store = open({ path });
     const session = (await store.getSession(key)) as Session;
-    expect(session).toMatchObject({ revision: 1, state: { 'user:count': 1, 'app:mode': 'on' }, sharedStateVersions: { 'user:count': 1, 'app:mode': 1 } });
+    expect(session).toMatchObject({
+      revision: 1,
+      state: { 'user:count': 1, 'app:mode': 'on' },
+      sharedStateVersions: { 'user:count': 1, 'app:mode': 1 },
+    });
     expect(session.events.map((e) => e.id)).toEqual(['ev-old']);
     await store.appendEvent({ session, event: event({ actions: { stateDelta: { 'user:count': 2 } } }) });
-    expect(dumpTables(path)['agentctx_user_state']).toEqual([{ app_name: 'app', user_id: 'u1', state_key: 'count', value_json: '2', version: 2 }]);
+    expect(dumpTables(path)['agentctx_user_state']).toEqual([
+      { app_name: 'app', user_id: 'u1', state_key: 'count', value_json: '2', version: 2 },
+    ]);
     expect(dumpTables(path)['agentctx_migrations']).toHaveLength(SCHEMA_VERSION);
   });
 
@@ -294,20 +382,34 @@ describe('sqlite session store', () => {
     };
     const future = SCHEMA_VERSION + 1;
     edit(`INSERT INTO agentctx_migrations (version, name, applied_at) VALUES (${future}, 'from the future', 0)`);
-    const newer = await open({ path }).getSession(key).catch((caught: unknown) => caught);
+    const newer = await open({ path })
+      .getSession(key)
+      .catch((caught: unknown) => caught);
     expect(newer).toMatchObject({ name: 'ValidationError', code: 'unsupported_version' });
     expect((newer as Error).message).toBe(
       `Invalid database schema: agentctx_migrations: version ${future} is newer than this release of agentctx, which knows versions up to ${SCHEMA_VERSION}`,
     );
     expect((newer as AgentctxError).hint).toMatch(/Upgrade agentctx/);
 
-    edit(`DELETE FROM agentctx_migrations WHERE version = ${future}; UPDATE agentctx_migrations SET name = 'something else' WHERE version = 1`);
-    const renamed = await open({ path }).listSessions({ appName: 'app' }).catch((caught: unknown) => caught);
-    expect(renamed).toMatchObject({ code: 'invalid_input', message: expect.stringContaining(`names version 1 "something else"`) });
+    edit(
+      `DELETE FROM agentctx_migrations WHERE version = ${future}; UPDATE agentctx_migrations SET name = 'something else' WHERE version = 1`,
+    );
+    const renamed = await open({ path })
+      .listSessions({ appName: 'app' })
+      .catch((caught: unknown) => caught);
+    expect(renamed).toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining(`names version 1 "something else"`),
+    });
 
     edit(`DROP TABLE agentctx_migrations; CREATE TABLE agentctx_migrations (v TEXT)`);
-    const foreign = await open({ path }).migrate().catch((caught: unknown) => caught);
-    expect(foreign).toMatchObject({ code: 'invalid_input', message: expect.stringContaining('agentctx_migrations: cannot be read') });
+    const foreign = await open({ path })
+      .migrate()
+      .catch((caught: unknown) => caught);
+    expect(foreign).toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('agentctx_migrations: cannot be read'),
+    });
   });
 });
 
@@ -317,7 +419,11 @@ describe('recorded model calls on sqlite', () => {
     agent: 'a',
     timestamp,
     request: request as never,
-    provenance: { system: [], tools: [], messages: (request as { messages: unknown[] }).messages.map(() => []) } as never,
+    provenance: {
+      system: [],
+      tools: [],
+      messages: (request as { messages: unknown[] }).messages.map(() => []),
+    } as never,
     editedByCallback: false,
   });
 
@@ -325,13 +431,19 @@ describe('recorded model calls on sqlite', () => {
     const path = await newPath();
     const store = open({ path });
     await store.createSession(key);
-    const messages = Array.from({ length: 50 }, (_, i) => ({ role: 'user', content: [{ text: `message ${i} ${'x'.repeat(100)}` }] }));
+    const messages = Array.from({ length: 50 }, (_, i) => ({
+      role: 'user',
+      content: [{ text: `message ${i} ${'x'.repeat(100)}` }],
+    }));
     const first = { system: 'S', tools: [], messages: messages.slice(0, 49), config: {} };
     const second = { system: 'S', tools: [], messages, config: {} };
     const one = call(first, 1);
     await store.recordModelCall({ ...key, call: one });
     const two = call(second, 2);
-    two.provenance = { ...(two.provenance as object), messages: [...(one.provenance as { messages: unknown[] }).messages, []] } as never;
+    two.provenance = {
+      ...(two.provenance as object),
+      messages: [...(one.provenance as { messages: unknown[] }).messages, []],
+    } as never;
     await store.recordModelCall({ ...key, call: two });
     const rows = dumpTables(path)['agentctx_model_calls'] as { base_call_index: number | null; request_json: string }[];
     expect(rows.map((row) => row.base_call_index)).toEqual([null, 1]);
@@ -348,17 +460,44 @@ describe('recorded model calls on sqlite', () => {
     await writer.recordModelCall({ ...key, call: call({ system: 'S', tools: [], messages, config: {} }, 1) });
     await other.deleteSession(key);
     await other.createSession(key);
-    await other.recordModelCall({ ...key, call: call({ system: 'other', tools: [], messages: [{ role: 'user', content: [{ text: 'new history' }] }], config: {} }, 5) });
-    const next = { system: 'S', tools: [], messages: [...messages, { role: 'model', content: [{ text: 'reply' }] }], config: {} };
+    await other.recordModelCall({
+      ...key,
+      call: call(
+        { system: 'other', tools: [], messages: [{ role: 'user', content: [{ text: 'new history' }] }], config: {} },
+        5,
+      ),
+    });
+    const next = {
+      system: 'S',
+      tools: [],
+      messages: [...messages, { role: 'model', content: [{ text: 'reply' }] }],
+      config: {},
+    };
     await writer.recordModelCall({ ...key, call: call(next, 6) });
     expect((await other.getModelCall({ ...key, index: 2 }))?.request).toEqual(JSON.parse(JSON.stringify(next)));
   });
 });
 
 describe('model call lifecycle on sqlite', () => {
-  const request = { system: 'S', tools: [], messages: [{ role: 'user' as const, content: [{ text: 'hi' }] }], config: {} };
-  const pending = (n: number) => ({ invocationId: `inv-${n}`, agent: 'a', timestamp: n, request, provenance: { system: [], tools: [], messages: [[]] }, editedByCallback: false });
-  const answered = (body: string) => ({ status: 'answered' as const, latencyMs: 5, wire: { url: 'https://x.test', method: 'POST', body, attempts: 1 } });
+  const request = {
+    system: 'S',
+    tools: [],
+    messages: [{ role: 'user' as const, content: [{ text: 'hi' }] }],
+    config: {},
+  };
+  const pending = (n: number) => ({
+    invocationId: `inv-${n}`,
+    agent: 'a',
+    timestamp: n,
+    request,
+    provenance: { system: [], tools: [], messages: [[]] },
+    editedByCallback: false,
+  });
+  const answered = (body: string) => ({
+    status: 'answered' as const,
+    latencyMs: 5,
+    wire: { url: 'https://x.test', method: 'POST', body, attempts: 1 },
+  });
   const growing = (count: number) => {
     const history: string[] = [];
     return Array.from({ length: count }, (_, n) => {
@@ -376,7 +515,13 @@ describe('model call lifecycle on sqlite', () => {
       await store.recordModelCall({ ...key, call: pending(n + 1) });
       await store.completeModelCall({ ...key, index: n + 1, outcome: answered(body) });
     }
-    type Row = { call_index: number; wire_base_index: number | null; wire_body_json: string; wire_json: string; status: string };
+    type Row = {
+      call_index: number;
+      wire_base_index: number | null;
+      wire_body_json: string;
+      wire_json: string;
+      status: string;
+    };
     const rows = dumpTables(path)['agentctx_model_call_outcomes'] as Row[];
     expect(rows.map((row) => [row.call_index, row.status])).toEqual(bodies.map((_body, n) => [n + 1, 'answered']));
     expect(rows.map((row) => row.wire_base_index)).toEqual([null, ...Array.from({ length: 29 }, (_, n) => n + 1)]);
@@ -385,7 +530,8 @@ describe('model call lifecycle on sqlite', () => {
     expect(stored * 10).toBeLessThan(whole);
     expect(JSON.parse(rows[0]?.wire_json ?? '')).toEqual({ url: 'https://x.test', method: 'POST', attempts: 1 });
     const reopened = open({ path });
-    for (const [n, body] of bodies.entries()) expect((await reopened.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
+    for (const [n, body] of bodies.entries())
+      expect((await reopened.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
   });
 
   it('completes a call with one INSERT by primary key, the same however long the session, and lists without the heavy columns', async () => {
@@ -414,7 +560,9 @@ describe('model call lifecycle on sqlite', () => {
       ),
     ]);
     expect(writes(second)).toEqual(writes(first));
-    expect(second.every((sql) => /WHERE app_name = \? AND user_id = \? AND session_id = \? AND call_index = \?/.test(sql))).toBe(true);
+    expect(
+      second.every((sql) => /WHERE app_name = \? AND user_id = \? AND session_id = \? AND call_index = \?/.test(sql)),
+    ).toBe(true);
 
     seen.length = 0;
     const summaries = await store.listModelCalls(key);
@@ -432,13 +580,25 @@ describe('model call lifecycle on sqlite', () => {
     opened.push(store);
     await store.createSession(key);
     // Unrelated first messages, so every request is stored whole: 3 is two megabytes, 1 and 2 a few bytes.
-    const sized = (n: number, chars: number) => ({ ...pending(n), request: { ...request, messages: [{ role: 'user' as const, content: [{ text: `${n}:${'y'.repeat(chars)}` }] }] } });
+    const sized = (n: number, chars: number) => ({
+      ...pending(n),
+      request: { ...request, messages: [{ role: 'user' as const, content: [{ text: `${n}:${'y'.repeat(chars)}` }] }] },
+    });
     const bodies = growing(3);
-    for (const [n, chars] of [10, 10, 2_000_000].entries()) await store.recordModelCall({ ...key, call: sized(n + 1, chars) });
+    for (const [n, chars] of [10, 10, 2_000_000].entries())
+      await store.recordModelCall({ ...key, call: sized(n + 1, chars) });
     const db = new Database(path);
     try {
-      const pagesOf = (table: string): Set<number> => new Set((db.prepare(`SELECT pageno FROM dbstat WHERE name = ?`).all(table) as { pageno: number }[]).map((row) => row.pageno));
-      const requestPages = new Set([...pagesOf('agentctx_model_calls'), ...pagesOf('sqlite_autoindex_agentctx_model_calls_1')]);
+      const pagesOf = (table: string): Set<number> =>
+        new Set(
+          (db.prepare(`SELECT pageno FROM dbstat WHERE name = ?`).all(table) as { pageno: number }[]).map(
+            (row) => row.pageno,
+          ),
+        );
+      const requestPages = new Set([
+        ...pagesOf('agentctx_model_calls'),
+        ...pagesOf('sqlite_autoindex_agentctx_model_calls_1'),
+      ]);
       expect(requestPages.size).toBeGreaterThan(400);
       const rowsBefore = db.prepare(`SELECT rowid, * FROM agentctx_model_calls ORDER BY call_index`).all();
       // Empties the WAL, completes the call, and reads which pages the completion wrote: each WAL frame names one.
@@ -464,17 +624,25 @@ describe('model call lifecycle on sqlite', () => {
       expect(large.pages.length).toBe(small.pages.length);
       // Each statement finds its rows by primary key; the request table only through its index, so the row is never read.
       for (const { sql, params } of large.statements) {
-        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((step) => step.detail);
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map(
+          (step) => step.detail,
+        );
         expect(plan.length, sql).toBeGreaterThan(0);
         for (const step of plan) {
-          expect(step, sql).toMatch(/^SEARCH (agentctx_model_calls USING COVERING INDEX|agentctx_model_call_outcomes USING INDEX) sqlite_autoindex_\w+ \(app_name=\? AND user_id=\? AND session_id=\? AND call_index=\?\)$/);
+          expect(step, sql).toMatch(
+            /^SEARCH (agentctx_model_calls USING COVERING INDEX|agentctx_model_call_outcomes USING INDEX) sqlite_autoindex_\w+ \(app_name=\? AND user_id=\? AND session_id=\? AND call_index=\?\)$/,
+          );
         }
       }
       expect(db.prepare(`SELECT rowid, * FROM agentctx_model_calls ORDER BY call_index`).all()).toEqual(rowsBefore);
     } finally {
       db.close();
     }
-    expect((await store.listModelCalls(key)).map((summary) => summary.status)).toEqual(['answered', 'answered', 'answered']);
+    expect((await store.listModelCalls(key)).map((summary) => summary.status)).toEqual([
+      'answered',
+      'answered',
+      'answered',
+    ]);
     expect((await store.getModelCall({ ...key, index: 3 }))?.wire?.body).toBe(bodies[2]);
   });
 
@@ -487,32 +655,89 @@ describe('model call lifecycle on sqlite', () => {
     await migrate(driver, { migrations: MIGRATIONS.slice(0, previous) });
     await driver.close();
     // Rows as the release before wrote them: call 2 continues call 1's history.
-    const old = { system: 'S', tools: [], messages: [{ role: 'user', content: [{ text: 'first' }] }], config: { model: 'm' } };
+    const old = {
+      system: 'S',
+      tools: [],
+      messages: [{ role: 'user', content: [{ text: 'first' }] }],
+      config: { model: 'm' },
+    };
     const db = new Database(path);
     db.exec(`INSERT INTO agentctx_sessions VALUES ('app', 'u1', 's1', 0, 2, 10, 11)`);
-    const insert = db.prepare(`INSERT INTO agentctx_model_calls VALUES ('app', 'u1', 's1', ?, ?, 'a', ?, 0, ?, ?, ?, ?, ?, ?, ?)`);
-    insert.run(1, 'inv-1', 10, 'ev-1', '{"promptTokens":3}', JSON.stringify(old).length, JSON.stringify(old), '{"system":[],"tools":[],"messages":[[]]}', null, null);
+    const insert = db.prepare(
+      `INSERT INTO agentctx_model_calls VALUES ('app', 'u1', 's1', ?, ?, 'a', ?, 0, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    insert.run(
+      1,
+      'inv-1',
+      10,
+      'ev-1',
+      '{"promptTokens":3}',
+      JSON.stringify(old).length,
+      JSON.stringify(old),
+      '{"system":[],"tools":[],"messages":[[]]}',
+      null,
+      null,
+    );
     const added = { role: 'model', content: [{ text: 'second' }] };
-    insert.run(2, 'inv-2', 11, null, null, JSON.stringify({ ...old, messages: [...old.messages, added] }).length, JSON.stringify({ ...old, messages: [added] }), '{"system":[],"tools":[],"messages":[[]]}', 1, 1);
+    insert.run(
+      2,
+      'inv-2',
+      11,
+      null,
+      null,
+      JSON.stringify({ ...old, messages: [...old.messages, added] }).length,
+      JSON.stringify({ ...old, messages: [added] }),
+      '{"system":[],"tools":[],"messages":[[]]}',
+      1,
+      1,
+    );
     db.close();
 
     const store = open({ path });
     expect(await store.listModelCalls(key)).toEqual([
-      { index: 1, invocationId: 'inv-1', agent: 'a', timestamp: 10, editedByCallback: false, status: 'answered', responseEventId: 'ev-1', usage: { promptTokens: 3 }, requestChars: JSON.stringify(old).length },
-      { index: 2, invocationId: 'inv-2', agent: 'a', timestamp: 11, editedByCallback: false, status: 'answered', requestChars: JSON.stringify({ ...old, messages: [...old.messages, added] }).length },
+      {
+        index: 1,
+        invocationId: 'inv-1',
+        agent: 'a',
+        timestamp: 10,
+        editedByCallback: false,
+        status: 'answered',
+        responseEventId: 'ev-1',
+        usage: { promptTokens: 3 },
+        requestChars: JSON.stringify(old).length,
+      },
+      {
+        index: 2,
+        invocationId: 'inv-2',
+        agent: 'a',
+        timestamp: 11,
+        editedByCallback: false,
+        status: 'answered',
+        requestChars: JSON.stringify({ ...old, messages: [...old.messages, added] }).length,
+      },
     ]);
     expect((await store.getModelCall({ ...key, index: 1 }))?.request).toEqual(old);
-    expect((await store.getModelCall({ ...key, index: 2 }))?.request).toEqual({ ...old, messages: [...old.messages, added] });
+    expect((await store.getModelCall({ ...key, index: 2 }))?.request).toEqual({
+      ...old,
+      messages: [...old.messages, added],
+    });
     expect(await codeOf(store.completeModelCall({ ...key, index: 1, outcome: answered('{}') }))).toBe('already_exists');
     // Migration 5 gave each of them an outcome row, `answered`; their usage and response event stayed on the call's row.
-    const outcomes = dumpTables(path)['agentctx_model_call_outcomes'] as { call_index: number; status: string; usage_json: string | null }[];
+    const outcomes = dumpTables(path)['agentctx_model_call_outcomes'] as {
+      call_index: number;
+      status: string;
+      usage_json: string | null;
+    }[];
     expect(outcomes.map((row) => [row.call_index, row.status, row.usage_json])).toEqual([
       [1, 'answered', null],
       [2, 'answered', null],
     ]);
     expect(await store.recordModelCall({ ...key, call: pending(3) })).toBe(3);
     await store.completeModelCall({ ...key, index: 3, outcome: answered('{"new":true}') });
-    expect(await store.getModelCall({ ...key, index: 3 })).toMatchObject({ status: 'answered', wire: { body: '{"new":true}' } });
+    expect(await store.getModelCall({ ...key, index: 3 })).toMatchObject({
+      status: 'answered',
+      wire: { body: '{"new":true}' },
+    });
     expect(dumpTables(path)['agentctx_migrations']).toHaveLength(SCHEMA_VERSION);
   });
 });

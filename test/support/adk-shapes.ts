@@ -10,17 +10,28 @@ const PLACEHOLDER_BYTES = 'PGJ5dGVzPg==';
 
 export function partFromAdk(raw: Raw): Part {
   const thought = raw['thought'] === true ? { thought: true } : {};
-  if (typeof raw['text'] === 'string') return { text: raw['text'], ...(raw['thought'] === undefined ? {} : { thought: raw['thought'] as boolean }) };
+  if (typeof raw['text'] === 'string')
+    return { text: raw['text'], ...(raw['thought'] === undefined ? {} : { thought: raw['thought'] as boolean }) };
   if (raw['function_call'] !== undefined) {
     const call = raw['function_call'] as Raw;
     return {
-      functionCall: { ...idOf(call), name: call['name'] as string, ...(call['args'] == null ? {} : { args: call['args'] as Raw }) },
+      functionCall: {
+        ...idOf(call),
+        name: call['name'] as string,
+        ...(call['args'] == null ? {} : { args: call['args'] as Raw }),
+      },
       ...thought,
     };
   }
   if (raw['function_response'] !== undefined) {
     const response = raw['function_response'] as Raw;
-    return { functionResponse: { ...idOf(response), name: response['name'] as string, ...(response['response'] == null ? {} : { response: response['response'] as Raw }) } };
+    return {
+      functionResponse: {
+        ...idOf(response),
+        name: response['name'] as string,
+        ...(response['response'] == null ? {} : { response: response['response'] as Raw }),
+      },
+    };
   }
   if (raw['inline_data'] !== undefined) {
     const data = raw['inline_data'] as Raw;
@@ -42,8 +53,10 @@ export function partFromAdk(raw: Raw): Part {
       },
     };
   }
-  if (raw['executable_code'] !== undefined) return { executableCode: raw['executable_code'] as { code: string; language: string } };
-  if (raw['code_execution_result'] !== undefined) return { codeExecutionResult: raw['code_execution_result'] as { outcome: string; output?: string } };
+  if (raw['executable_code'] !== undefined)
+    return { executableCode: raw['executable_code'] as { code: string; language: string } };
+  if (raw['code_execution_result'] !== undefined)
+    return { codeExecutionResult: raw['code_execution_result'] as { outcome: string; output?: string } };
   throw new Error(`unknown part ${JSON.stringify(raw)}`);
 }
 
@@ -74,14 +87,22 @@ export function eventsFromAdk(rawEvents: Raw[]): Event[] {
       ...(typeof raw['branch'] === 'string' ? { branch: raw['branch'] } : {}),
       timestamp: (raw['timestamp'] as number | undefined) ?? index + 1,
       ...(raw['content'] == null ? {} : { content: contentFromAdk(raw['content'] as Raw) }),
-      ...(usage?.['prompt_token_count'] == null ? {} : { usage: { promptTokens: usage['prompt_token_count'] as number } }),
+      ...(usage?.['prompt_token_count'] == null
+        ? {}
+        : { usage: { promptTokens: usage['prompt_token_count'] as number } }),
       actions: {
         stateDelta: (actions['state_delta'] as Raw | undefined) ?? {},
         artifactDelta: {},
         ...(actions['skip_summarization'] === true ? { skipSummarization: true } : {}),
-        ...(typeof actions['rewind_before_invocation_id'] === 'string' ? { rewindBeforeInvocationId: actions['rewind_before_invocation_id'] } : {}),
-        ...(actions['requested_tool_confirmations'] == null ? {} : { requestedToolConfirmations: actions['requested_tool_confirmations'] as Raw }),
-        ...(actions['requested_auth_configs'] == null ? {} : { requestedAuthConfigs: actions['requested_auth_configs'] as Raw }),
+        ...(typeof actions['rewind_before_invocation_id'] === 'string'
+          ? { rewindBeforeInvocationId: actions['rewind_before_invocation_id'] }
+          : {}),
+        ...(actions['requested_tool_confirmations'] == null
+          ? {}
+          : { requestedToolConfirmations: actions['requested_tool_confirmations'] as Raw }),
+        ...(actions['requested_auth_configs'] == null
+          ? {}
+          : { requestedAuthConfigs: actions['requested_auth_configs'] as Raw }),
         ...(compaction === undefined
           ? {}
           : {

@@ -18,7 +18,10 @@ const path = new URL('../fixtures/adk-vectors.json', import.meta.url);
  */
 export async function loadVectors(component: string, options: { pythonNumbers?: boolean } = {}): Promise<Vector[]> {
   const pythonNumbers = options.pythonNumbers ?? true;
-  const all = (await parseDocument(readFileSync(path, 'utf8'), { filename: 'adk-vectors.json', pythonNumbers })) as Vector[];
+  const all = (await parseDocument(readFileSync(path, 'utf8'), {
+    filename: 'adk-vectors.json',
+    pythonNumbers,
+  })) as Vector[];
   const selected = all.filter((vector) => vector.component === component);
   if (selected.length === 0) throw new Error(`no vectors for component ${component}`);
   return selected;

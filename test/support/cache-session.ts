@@ -22,13 +22,28 @@ export const CACHE_CALLS: { index: number; previous?: number; where?: string; ki
   { index: 5, previous: 4 },
 ];
 
-const tick = functionTool({ name: 'tick', description: 'Moves the clock on.', execute: (_args, context) => (context.state.set('current_time', '09:05'), { ok: true }) });
+const tick = functionTool({
+  name: 'tick',
+  description: 'Moves the clock on.',
+  execute: (_args, context) => (context.state.set('current_time', '09:05'), { ok: true }),
+});
 const lookup = functionTool({ name: 'lookup', description: 'Looks a word up.', execute: () => ({ found: true }) });
 
 function analyst(tools: Tool[]) {
   // The page goes into the system text (placement `system`), so paging a batch in changes the system text.
-  const items = paging({ name: 'items', maxPerRead: 5, load: (id: string) => `Report ${id}: revenue 100.`, placement: 'system' });
-  return llmAgent({ name: 'analyst', description: 'Reads reports.', instruction: 'Analyze the items you page in. The time is {current_time}. Be brief.', tools, extensions: [items] });
+  const items = paging({
+    name: 'items',
+    maxPerRead: 5,
+    load: (id: string) => `Report ${id}: revenue 100.`,
+    placement: 'system',
+  });
+  return llmAgent({
+    name: 'analyst',
+    description: 'Reads reports.',
+    instruction: 'Analyze the items you page in. The time is {current_time}. Be brief.',
+    tools,
+    extensions: [items],
+  });
 }
 
 export async function writeCacheSession(store: SessionStore): Promise<void> {
@@ -44,7 +59,12 @@ export async function writeCacheSession(store: SessionStore): Promise<void> {
   const clock = { now: () => (time += 0.001), newId: () => `id${++id}` };
   const run = async (tools: Tool[], message: string) => {
     const runner = createRunner({ ...clock, agents: analyst(tools), appName: CACHED.appName, model, sessions: store });
-    if ((await store.getSession(CACHED)) === undefined) await runner.createSession({ userId: CACHED.userId, sessionId: CACHED.sessionId, state: { current_time: '09:00' } });
+    if ((await store.getSession(CACHED)) === undefined)
+      await runner.createSession({
+        userId: CACHED.userId,
+        sessionId: CACHED.sessionId,
+        state: { current_time: '09:00' },
+      });
     for await (const event of runner.run({ userId: CACHED.userId, sessionId: CACHED.sessionId, message })) void event;
   };
   await run([tick, lookup], 'Sum the revenue.');

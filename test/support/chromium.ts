@@ -6,7 +6,15 @@ import { describe, it } from 'vitest';
 export const CHROMIUM_PATH: string = process.env['AGENTCTX_CHROMIUM'] || '/usr/bin/chromium';
 
 /** Launch flags for a headless Chromium in a container (deps.md §7); playwright adds --headless itself. */
-export const CHROMIUM_ARGS: string[] = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS: string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export function hasChromium(): boolean {
   return existsSync(CHROMIUM_PATH);
@@ -25,13 +33,16 @@ export function skipWithoutChromium(title: string): void {
  * Chromium with one page, and the problems the page reports (script errors, console errors, refused loads) collected
  * as they come, so a test can end with `expect(problems).toEqual([])`.
  */
-export async function launchPage(viewport = { width: 1400, height: 1000 }): Promise<{ browser: Browser; page: Page; problems: string[] }> {
+export async function launchPage(
+  viewport = { width: 1400, height: 1000 },
+): Promise<{ browser: Browser; page: Page; problems: string[] }> {
   const problems: string[] = [];
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const page = await browser.newPage({ viewport });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' || /Refused to/.test(message.text())) problems.push(`console ${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || /Refused to/.test(message.text()))
+      problems.push(`console ${message.type()}: ${message.text()}`);
   });
   return { browser, page, problems };
 }

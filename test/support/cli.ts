@@ -4,9 +4,11 @@ import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import { main } from '../../src/cli/main.js';
 
-// The one harness for CLI tests: the built `bin/agentctx.js` as a user runs it (`agentctx`, `agentctxWith`,
-// `agentctxWithInput`, `spawnAgentctx` for servers), or its `main` in this process (`cli`), and what the CLI promises
-// about errors.
+// The one harness for CLI tests. Most test what a command prints and returns: `agentctx` and `agentctxWith` run the
+// CLI's `main` in this process (what `bin/agentctx.js` calls), as a user would from the repository root, which costs
+// no process start. Where the process boundary is what is tested — the built bin, exit codes set by the process,
+// signals, standard input, a module's import side effects, a pipe closed early — `agentctxProcess` and
+// `agentctxProcessWith` run the built CLI as a child, and `spawnAgentctx` starts servers (`serve`, `web`).
 
 const run = promisify(execFile);
 export const repositoryRoot = new URL('../..', import.meta.url).pathname;
@@ -14,20 +16,38 @@ const bin = join(repositoryRoot, 'bin', 'agentctx.js');
 
 export type CliResult = { code: number; stdout: string; stderr: string };
 
-/** Runs the built CLI as a user would, from the repository root; `npm test` builds it first. */
+/** Runs the CLI's `main` in this process, from the repository root, with this process's environment. */
 export async function agentctx(...args: string[]): Promise<CliResult> {
   return agentctxWith({}, ...args);
 }
 
 /** The same, with extra environment variables. */
 export async function agentctxWith(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  return cli(args, { env: { ...stringEnv(process.env), NO_COLOR: '1', ...env } });
+}
+
+/** Runs the built CLI as a child process, as a user would, from the repository root; `npm test` builds it first. */
+export async function agentctxProcess(...args: string[]): Promise<CliResult> {
+  return agentctxProcessWith({}, ...args);
+}
+
+/** The same, with extra environment variables. */
+export async function agentctxProcessWith(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: repositoryRoot, env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      cwd: repositoryRoot,
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
+}
+
+function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 /** Runs the CLI with text on its standard input (not a terminal), as a pipe would. */
@@ -45,15 +65,30 @@ export function agentctxWithInput(input: string, ...args: string[]): Promise<Cli
 }
 
 /** The built CLI as a long-running child (`serve`, `web`), from the repository root. */
-export function spawnAgentctx(args: readonly string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [bin, ...args], { cwd: repositoryRoot, env: { ...process.env, NO_COLOR: '1', ...env } });
+export function spawnAgentctx(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [bin, ...args], {
+    cwd: repositoryRoot,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+  });
 }
 
 /** The CLI's `main`, in this process (what `bin/agentctx.js` calls), with its output captured. */
-export async function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+export async function cli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
-  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), cwd: options.cwd ?? repositoryRoot, env: options.env ?? {}, isTty: false };
+  const io = {
+    stdout: (text: string) => void (stdout += text),
+    stderr: (text: string) => void (stderr += text),
+    cwd: options.cwd ?? repositoryRoot,
+    env: options.env ?? {},
+    isTty: false,
+  };
   const code = await main(args, io);
   return { code, stdout, stderr };
 }

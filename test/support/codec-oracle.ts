@@ -8,9 +8,41 @@ import { ValidationError } from '../../src/contracts/errors/validation-error.js'
 // with itself here.
 
 /** The JSON form's key order: an event's top level, its actions, and a session (docs/server.md). */
-export const EVENT_KEYS = ['id', 'invocationId', 'author', 'branch', 'timestamp', 'content', 'actions', 'usage', 'partial', 'errorCode', 'errorMessage'];
-export const ACTION_KEYS = ['stateDelta', 'stateOps', 'artifactDelta', 'transferToAgent', 'escalate', 'skipSummarization', 'compaction', 'rewindBeforeInvocationId', 'requestedToolConfirmations', 'requestedAuthConfigs'];
-export const SESSION_KEYS = ['schemaVersion', 'appName', 'userId', 'id', 'state', 'events', 'lastUpdateTime', 'revision'];
+export const EVENT_KEYS = [
+  'id',
+  'invocationId',
+  'author',
+  'branch',
+  'timestamp',
+  'content',
+  'actions',
+  'usage',
+  'partial',
+  'errorCode',
+  'errorMessage',
+];
+export const ACTION_KEYS = [
+  'stateDelta',
+  'stateOps',
+  'artifactDelta',
+  'transferToAgent',
+  'escalate',
+  'skipSummarization',
+  'compaction',
+  'rewindBeforeInvocationId',
+  'requestedToolConfirmations',
+  'requestedAuthConfigs',
+];
+export const SESSION_KEYS = [
+  'schemaVersion',
+  'appName',
+  'userId',
+  'id',
+  'state',
+  'events',
+  'lastUpdateTime',
+  'revision',
+];
 const USAGE_KEYS = ['promptTokens', 'outputTokens', 'cachedTokens', 'totalTokens'];
 // ADK's action fields that a reader accepts and drops.
 const ADK_ACTION_KEYS = ['endOfAgent', 'agentState', 'renderUiWidgets', 'route', 'setModelResponse'];
@@ -18,7 +50,8 @@ const ADK_ACTION_KEYS = ['endOfAgent', 'agentState', 'renderUiWidgets', 'route',
 /** A plain copy through JSON text: what the generated value says, with undefined fields gone. */
 export const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Checks that the keys of `value` come in the documented `order` (and are all documented). */
 export function expectKeyOrder(value: unknown, order: readonly string[], what: string): void {
@@ -45,17 +78,31 @@ export const EVENT_VECTORS: { name: string; text: string; canonical: string }[] 
   {
     name: 'the fewest fields',
     text: '{"id":"e2","author":"user","timestamp":0}',
-    canonical: '{"id":"e2","invocationId":"","author":"user","timestamp":0,"actions":{"stateDelta":{},"artifactDelta":{}}}',
+    canonical:
+      '{"id":"e2","invocationId":"","author":"user","timestamp":0,"actions":{"stateDelta":{},"artifactDelta":{}}}',
   },
   {
     name: "ADK's form (usageMetadata, ADK-only fields, an empty branch)",
     text: '{"id":"e3","invocationId":"i","author":"model_agent","branch":"","timestamp":1.25,"content":{"role":"model","parts":[{"text":"ok"}]},"actions":{"stateDelta":{},"artifactDelta":{},"endOfAgent":true},"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":2,"totalTokenCount":7,"trafficType":"x"},"turnComplete":true,"modelVersion":"m"}',
-    canonical: '{"id":"e3","invocationId":"i","author":"model_agent","timestamp":1.25,"content":{"role":"model","parts":[{"text":"ok"}]},"actions":{"stateDelta":{},"artifactDelta":{}},"usage":{"promptTokens":5,"outputTokens":2,"totalTokens":7}}',
+    canonical:
+      '{"id":"e3","invocationId":"i","author":"model_agent","timestamp":1.25,"content":{"role":"model","parts":[{"text":"ok"}]},"actions":{"stateDelta":{},"artifactDelta":{}},"usage":{"promptTokens":5,"outputTokens":2,"totalTokens":7}}',
   },
 ];
 
 /** The fields of an event the garbage test replaces. */
-export const REPLACED_FIELDS = ['id', 'invocationId', 'author', 'branch', 'timestamp', 'content', 'actions', 'usage', 'partial', 'errorCode', 'errorMessage'] as const;
+export const REPLACED_FIELDS = [
+  'id',
+  'invocationId',
+  'author',
+  'branch',
+  'timestamp',
+  'content',
+  'actions',
+  'usage',
+  'partial',
+  'errorCode',
+  'errorMessage',
+] as const;
 export type ReplacedField = (typeof REPLACED_FIELDS)[number];
 
 const ABSENT = Symbol('absent');
@@ -83,16 +130,26 @@ export function verdictFor(field: ReplacedField, value: unknown): Verdict {
       return typeof value === 'boolean' ? read(value) : REFUSED;
     case 'usage':
       if (value === null) return read(ABSENT);
-      return isRecord(value) && Object.entries(value).every(([key, count]) => USAGE_KEYS.includes(key) && Number.isInteger(count) && (count as number) >= 0) ? read(value) : REFUSED;
+      return isRecord(value) &&
+        Object.entries(value).every(
+          ([key, count]) => USAGE_KEYS.includes(key) && Number.isInteger(count) && (count as number) >= 0,
+        )
+        ? read(value)
+        : REFUSED;
     case 'content': {
       if (value === null) return read(ABSENT);
-      if (!isRecord(value) || (value['role'] !== 'user' && value['role'] !== 'model') || !Array.isArray(value['parts'])) return REFUSED;
+      if (!isRecord(value) || (value['role'] !== 'user' && value['role'] !== 'model') || !Array.isArray(value['parts']))
+        return REFUSED;
       if (Object.keys(value).some((key) => key !== 'role' && key !== 'parts')) return REFUSED;
       return value['parts'].length === 0 ? read(value) : undefined;
     }
     case 'actions': {
       if (value === null) return read(EMPTY_ACTIONS);
-      if (!isRecord(value) || Object.keys(value).some((key) => !ACTION_KEYS.includes(key) && !ADK_ACTION_KEYS.includes(key))) return REFUSED;
+      if (
+        !isRecord(value) ||
+        Object.keys(value).some((key) => !ACTION_KEYS.includes(key) && !ADK_ACTION_KEYS.includes(key))
+      )
+        return REFUSED;
       return Object.keys(value).every((key) => ADK_ACTION_KEYS.includes(key)) ? read(EMPTY_ACTIONS) : undefined;
     }
   }
@@ -102,7 +159,11 @@ export function verdictFor(field: ReplacedField, value: unknown): Verdict {
 export const NEAR_MISSES: { field: ReplacedField; value: unknown; verdict: Verdict }[] = [
   ...['', ' ', '\t\n', 7, null, ['e'], {}].map((value) => ({ field: 'id' as const, value, verdict: REFUSED })),
   { field: 'id', value: ' e ', verdict: read(' e ') },
-  ...[-1, -0.001, '1', true, null, [], 1e400 /* Infinity */].map((value) => ({ field: 'timestamp' as const, value, verdict: REFUSED })),
+  ...[-1, -0.001, '1', true, null, [], 1e400 /* Infinity */].map((value) => ({
+    field: 'timestamp' as const,
+    value,
+    verdict: REFUSED,
+  })),
   { field: 'timestamp', value: 0, verdict: read(0) },
   { field: 'timestamp', value: 1e12 + 0.5, verdict: read(1e12 + 0.5) },
   ...[null, 0, 'false', []].map((value) => ({ field: 'partial' as const, value, verdict: REFUSED })),
@@ -112,7 +173,9 @@ export const NEAR_MISSES: { field: ReplacedField; value: unknown; verdict: Verdi
   { field: 'branch', value: null, verdict: REFUSED },
   { field: 'invocationId', value: null, verdict: REFUSED },
   { field: 'errorMessage', value: null, verdict: REFUSED },
-  ...[{ promptTokens: 1.5 }, { promptTokens: -1 }, { prompt_tokens: 1 }, { totalTokens: '3' }, [], 'usage'].map((value) => ({ field: 'usage' as const, value, verdict: REFUSED })),
+  ...[{ promptTokens: 1.5 }, { promptTokens: -1 }, { prompt_tokens: 1 }, { totalTokens: '3' }, [], 'usage'].map(
+    (value) => ({ field: 'usage' as const, value, verdict: REFUSED }),
+  ),
   { field: 'usage', value: {}, verdict: read({}) },
   { field: 'usage', value: { promptTokens: 0, totalTokens: 9 }, verdict: read({ promptTokens: 0, totalTokens: 9 }) },
   ...[
@@ -129,8 +192,16 @@ export const NEAR_MISSES: { field: ReplacedField; value: unknown; verdict: Verdi
     { role: 'model', parts: [{ text: 'a', thought: 'yes' }] },
     'text',
   ].map((value) => ({ field: 'content' as const, value, verdict: REFUSED })),
-  { field: 'content', value: { role: 'user', parts: [{ text: '{x}' }, { functionResponse: { name: 'f' } }] }, verdict: read({ role: 'user', parts: [{ text: '{x}' }, { functionResponse: { name: 'f' } }] }) },
-  { field: 'content', value: { role: 'model', parts: [{ executableCode: { code: 'x' } }] }, verdict: read({ role: 'model', parts: [{ executableCode: { code: 'x', language: 'PYTHON' } }] }) },
+  {
+    field: 'content',
+    value: { role: 'user', parts: [{ text: '{x}' }, { functionResponse: { name: 'f' } }] },
+    verdict: read({ role: 'user', parts: [{ text: '{x}' }, { functionResponse: { name: 'f' } }] }),
+  },
+  {
+    field: 'content',
+    value: { role: 'model', parts: [{ executableCode: { code: 'x' } }] },
+    verdict: read({ role: 'model', parts: [{ executableCode: { code: 'x', language: 'PYTHON' } }] }),
+  },
   ...[
     [],
     { stateDelta: [] },
@@ -141,17 +212,25 @@ export const NEAR_MISSES: { field: ReplacedField; value: unknown; verdict: Verdi
     { rewindBeforeInvocationId: ' ' },
     { compaction: { startTimestamp: 2, endTimestamp: 1, compactedContent: { role: 'user', parts: [] } } },
     { compaction: { startTimestamp: 1, endTimestamp: 2 } },
-    { compaction: { startTimestamp: 1, endTimestamp: 2, compactedContent: { role: 'user', parts: [] }, eventIds: [1] } },
+    {
+      compaction: { startTimestamp: 1, endTimestamp: 2, compactedContent: { role: 'user', parts: [] }, eventIds: [1] },
+    },
     { requestedToolConfirmations: [] },
   ].map((value) => ({ field: 'actions' as const, value, verdict: REFUSED })),
   { field: 'actions', value: {}, verdict: read(EMPTY_ACTIONS) },
   { field: 'actions', value: { endOfAgent: true, stateDelta: null }, verdict: read(EMPTY_ACTIONS) },
-  { field: 'actions', value: { stateDelta: { 'user:k': [1] }, escalate: true }, verdict: read({ stateDelta: { 'user:k': [1] }, artifactDelta: {}, escalate: true }) },
+  {
+    field: 'actions',
+    value: { stateDelta: { 'user:k': [1] }, escalate: true },
+    verdict: read({ stateDelta: { 'user:k': [1] }, artifactDelta: {}, escalate: true }),
+  },
 ];
 
 /** A value for a field: any JSON (judged by `verdictFor`), or a hand-judged near miss. */
 export const replacement: fc.Arbitrary<{ field: ReplacedField; value: unknown; verdict: Verdict }> = fc.oneof(
-  fc.tuple(fc.constantFrom(...REPLACED_FIELDS), fc.jsonValue({ maxDepth: 3 })).map(([field, value]) => ({ field, value, verdict: verdictFor(field, value) })),
+  fc
+    .tuple(fc.constantFrom(...REPLACED_FIELDS), fc.jsonValue({ maxDepth: 3 }))
+    .map(([field, value]) => ({ field, value, verdict: verdictFor(field, value) })),
   fc.constantFrom(...NEAR_MISSES),
 );
 
@@ -159,7 +238,12 @@ export const replacement: fc.Arbitrary<{ field: ReplacedField; value: unknown; v
  * Checks what `parse` did with `event` whose `field` now holds a value of this verdict: refused with a
  * ValidationError naming the field, or read as the event with that field's value as the verdict says.
  */
-export function expectVerdict(parse: () => unknown, event: Record<string, unknown>, field: ReplacedField, verdict: Verdict): void {
+export function expectVerdict(
+  parse: () => unknown,
+  event: Record<string, unknown>,
+  field: ReplacedField,
+  verdict: Verdict,
+): void {
   let result: unknown;
   let error: unknown;
   try {
@@ -174,7 +258,10 @@ export function expectVerdict(parse: () => unknown, event: Record<string, unknow
   if (verdict.refused) {
     expect(error, `${field} must be refused`).toBeInstanceOf(ValidationError);
     const paths = (error as ValidationError).issues.map((issue) => issue.path);
-    expect(paths.some((path) => path === field || path.startsWith(`${field}.`) || path.startsWith(`${field}[`)), `issues name ${field}: ${paths.join(', ')}`).toBe(true);
+    expect(
+      paths.some((path) => path === field || path.startsWith(`${field}.`) || path.startsWith(`${field}[`)),
+      `issues name ${field}: ${paths.join(', ')}`,
+    ).toBe(true);
     return;
   }
   expect(error, `${field} must be read: ${String(error)}`).toBeUndefined();

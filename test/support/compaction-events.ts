@@ -7,10 +7,19 @@ import type { Event } from '../../src/contracts/event.js';
  */
 export function eventBuilders() {
   let clock = 0;
-  const base = (id: string, invocationId: string, author: string): Event => ({ id, invocationId, author, timestamp: ++clock, actions: { stateDelta: {}, artifactDelta: {} } });
+  const base = (id: string, invocationId: string, author: string): Event => ({
+    id,
+    invocationId,
+    author,
+    timestamp: ++clock,
+    actions: { stateDelta: {}, artifactDelta: {} },
+  });
   return {
     base,
-    user: (id: string, invocationId: string, text = `question ${id}`): Event => ({ ...base(id, invocationId, 'user'), content: { role: 'user', parts: [{ text }] } }),
+    user: (id: string, invocationId: string, text = `question ${id}`): Event => ({
+      ...base(id, invocationId, 'user'),
+      content: { role: 'user', parts: [{ text }] },
+    }),
     answer: (id: string, invocationId: string, promptTokens?: number): Event => ({
       ...base(id, invocationId, 'agent'),
       content: { role: 'model', parts: [{ text: `answer ${id}` }] },
@@ -18,7 +27,10 @@ export function eventBuilders() {
     }),
     call: (id: string, invocationId: string, callId: string | null = `c-${id}`, name = 'tool'): Event => ({
       ...base(id, invocationId, 'agent'),
-      content: { role: 'model', parts: [{ functionCall: { ...(callId === null ? {} : { id: callId }), name, args: {} } }] },
+      content: {
+        role: 'model',
+        parts: [{ functionCall: { ...(callId === null ? {} : { id: callId }), name, args: {} } }],
+      },
     }),
     result: (id: string, invocationId: string, callId: string, author = 'agent'): Event => ({
       ...base(id, invocationId, author),

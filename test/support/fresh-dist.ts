@@ -39,12 +39,15 @@ function modified(path: string): number | undefined {
   }
 }
 
-const listed = (files: readonly string[]) => `${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`;
+const listed = (files: readonly string[]) =>
+  `${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`;
 
 export default function setup(): void {
   const stale = staleModules();
   if (stale.length === 0) return;
-  console.warn(`dist/ is older than src/ (${listed(stale)}): rebuilding it with tsc -p tsconfig.build.json, so tests that run dist/ test the code as it is now`);
+  console.warn(
+    `dist/ is older than src/ (${listed(stale)}): rebuilding it with tsc -p tsconfig.build.json, so tests that run dist/ test the code as it is now`,
+  );
   let output = '';
   try {
     execFileSync(process.execPath, [TSC, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe', timeout: 300_000 });
@@ -53,6 +56,10 @@ export default function setup(): void {
     output = String((error as { stdout?: Buffer }).stdout ?? error);
   }
   const still = staleModules();
-  if (still.length > 0) throw new Error(`dist/ is still older than src/ after tsc -p tsconfig.build.json (${listed(still)}); tests that run dist/ would test stale code.\n${output.slice(0, 2000)}`);
-  if (output !== '') console.warn(`tsc -p tsconfig.build.json reported errors (dist/ was written anyway):\n${output.slice(0, 2000)}`);
+  if (still.length > 0)
+    throw new Error(
+      `dist/ is still older than src/ after tsc -p tsconfig.build.json (${listed(still)}); tests that run dist/ would test stale code.\n${output.slice(0, 2000)}`,
+    );
+  if (output !== '')
+    console.warn(`tsc -p tsconfig.build.json reported errors (dist/ was written anyway):\n${output.slice(0, 2000)}`);
 }

@@ -4,17 +4,26 @@
 type Job = { source: string; args: unknown[] } | { module: string; exportName: string; args: unknown[] };
 
 // A function's source comes from a test file that vitest transformed, which turns `import(x)` into this call.
-(globalThis as { __vite_ssr_dynamic_import__?: unknown }).__vite_ssr_dynamic_import__ = (specifier: string) => import(specifier);
+(globalThis as { __vite_ssr_dynamic_import__?: unknown }).__vite_ssr_dynamic_import__ = (specifier: string) =>
+  import(specifier);
 
 process.on('disconnect', () => process.exit(0));
 
 process.once('message', async (job: Job) => {
   try {
-    const run = 'source' in job ? ((0, eval)(`(${job.source})`) as (...args: unknown[]) => unknown) : await exported(job.module, job.exportName);
+    const run =
+      'source' in job
+        ? ((0, eval)(`(${job.source})`) as (...args: unknown[]) => unknown)
+        : await exported(job.module, job.exportName);
     const value = await run(...job.args);
     process.send!({ kind: 'returned', value });
   } catch (error) {
-    const { name = 'Error', message = String(error), stack, code } = (error ?? {}) as { name?: string; message?: string; stack?: string; code?: unknown };
+    const {
+      name = 'Error',
+      message = String(error),
+      stack,
+      code,
+    } = (error ?? {}) as { name?: string; message?: string; stack?: string; code?: unknown };
     process.send!({ kind: 'threw', error: { name, message, stack, code } });
   }
 });

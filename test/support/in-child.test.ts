@@ -33,7 +33,10 @@ describe('inChild', () => {
     const outcome = await inChild(() => {
       throw Object.assign(new RangeError('out of range'), { code: 'E_RANGE' });
     });
-    expect(outcome).toMatchObject({ kind: 'threw', error: { name: 'RangeError', message: 'out of range', code: 'E_RANGE' } });
+    expect(outcome).toMatchObject({
+      kind: 'threw',
+      error: { name: 'RangeError', message: 'out of range', code: 'E_RANGE' },
+    });
   });
 
   it('reports a function that never returns as timed out, and kills it and the processes it started', async () => {
@@ -57,7 +60,10 @@ describe('inChild', () => {
   });
 
   it('stops a catastrophic regular expression', async () => {
-    const outcome = await inChild((input: string) => /(a+)+$/u.test(input), { args: ['a'.repeat(40) + '!'], timeoutMs: 1_000 });
+    const outcome = await inChild((input: string) => /(a+)+$/u.test(input), {
+      args: ['a'.repeat(40) + '!'],
+      timeoutMs: 1_000,
+    });
     expect(outcome.kind).toBe('timed-out');
   });
 
@@ -70,12 +76,21 @@ describe('inChild', () => {
   });
 
   it('runs an exported function of a TypeScript module', async () => {
-    const outcome = await inChild({ module: new URL('../../src/engine/util/json-reader.ts', import.meta.url), exportName: 'closest' }, { args: ['stat', ['state', 'tools']] });
+    const outcome = await inChild(
+      { module: new URL('../../src/engine/util/json-reader.ts', import.meta.url), exportName: 'closest' },
+      { args: ['stat', ['state', 'tools']] },
+    );
     expect(outcome).toMatchObject({ kind: 'returned', value: 'state' });
   });
 
   it('says when the module has no such function', async () => {
-    const outcome = await inChild({ module: new URL('../../src/engine/util/json-reader.ts', import.meta.url), exportName: 'nothing' });
-    expect(outcome).toMatchObject({ kind: 'threw', error: { name: 'TypeError', message: expect.stringContaining('exports no function named nothing') } });
+    const outcome = await inChild({
+      module: new URL('../../src/engine/util/json-reader.ts', import.meta.url),
+      exportName: 'nothing',
+    });
+    expect(outcome).toMatchObject({
+      kind: 'threw',
+      error: { name: 'TypeError', message: expect.stringContaining('exports no function named nothing') },
+    });
   });
 });

@@ -33,12 +33,22 @@ const RUNNER = fileURLToPath(new URL('./in-child-runner.ts', import.meta.url));
  * arguments and `await import(...)` of absolute URLs, but no variable from around it). A value returned (or
  * resolved) must survive structured clone.
  */
-export function inChild<T = unknown>(code: ChildModule | ((...args: never[]) => T | Promise<T>), options: InChildOptions = {}): Promise<ChildOutcome<Awaited<T>>> {
+export function inChild<T = unknown>(
+  code: ChildModule | ((...args: never[]) => T | Promise<T>),
+  options: InChildOptions = {},
+): Promise<ChildOutcome<Awaited<T>>> {
   const timeoutMs = options.timeoutMs ?? 5_000;
-  const job = typeof code === 'function' ? { source: code.toString(), args: options.args ?? [] } : { module: moduleUrl(code.module), exportName: code.exportName, args: options.args ?? [] };
+  const job =
+    typeof code === 'function'
+      ? { source: code.toString(), args: options.args ?? [] }
+      : { module: moduleUrl(code.module), exportName: code.exportName, args: options.args ?? [] };
   const started = performance.now();
   // Its own process group, so that a timeout kills whatever the code started as well.
-  const child = spawn(process.execPath, ['--import', 'tsx', RUNNER], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced', detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', RUNNER], {
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    serialization: 'advanced',
+    detached: true,
+  });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4_000)));
   return new Promise((resolve, reject) => {
@@ -54,11 +64,21 @@ export function inChild<T = unknown>(code: ChildModule | ((...args: never[]) => 
       outcome ??= { kind: 'timed-out', timeoutMs };
       killGroup();
     }, timeoutMs);
-    child.on('message', (message: { kind: 'returned'; value: Awaited<T> } | { kind: 'threw'; error: { name: string; message: string; stack?: string; code?: unknown } }) => {
-      const ms = performance.now() - started;
-      outcome ??= message.kind === 'returned' ? { kind: 'returned', value: message.value, ms } : { kind: 'threw', error: message.error, ms };
-      killGroup();
-    });
+    child.on(
+      'message',
+      (
+        message:
+          | { kind: 'returned'; value: Awaited<T> }
+          | { kind: 'threw'; error: { name: string; message: string; stack?: string; code?: unknown } },
+      ) => {
+        const ms = performance.now() - started;
+        outcome ??=
+          message.kind === 'returned'
+            ? { kind: 'returned', value: message.value, ms }
+            : { kind: 'threw', error: message.error, ms };
+        killGroup();
+      },
+    );
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
@@ -73,4 +93,5 @@ export function inChild<T = unknown>(code: ChildModule | ((...args: never[]) => 
   });
 }
 
-const moduleUrl = (module: string | URL): string => (module instanceof URL ? module.href : module.startsWith('file:') ? module : new URL(module, 'file://').href);
+const moduleUrl = (module: string | URL): string =>
+  module instanceof URL ? module.href : module.startsWith('file:') ? module : new URL(module, 'file://').href;

@@ -17,7 +17,11 @@ export type Listening = {
  * Starts the built CLI with `args` (which name `--port 0`) and watches its output for the URL it listens on: the one
  * helper every test that spawns a server uses. `pattern`'s first group is the URL.
  */
-export function spawnListening(args: readonly string[], env: Record<string, string> = {}, pattern: RegExp = /(http:\/\/127\.0\.0\.1:\d+)/): Listening {
+export function spawnListening(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  pattern: RegExp = /(http:\/\/127\.0\.0\.1:\d+)/,
+): Listening {
   const child = spawnAgentctx(args, env);
   let stdout = '';
   let stderr = '';
@@ -29,7 +33,9 @@ export function spawnListening(args: readonly string[], env: Record<string, stri
       const match = pattern.exec(stdout);
       if (match?.[1] !== undefined) resolve(match[1]);
     });
-    void exited.then((code) => reject(new Error(`agentctx ${args[0] ?? ''} exited with ${String(code)} before listening: ${stderr}`)));
+    void exited.then((code) =>
+      reject(new Error(`agentctx ${args[0] ?? ''} exited with ${String(code)} before listening: ${stderr}`)),
+    );
   });
   // A caller that never awaits the URL (it expects the exit) must not leave an unhandled rejection behind.
   url.catch(() => undefined);

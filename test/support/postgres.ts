@@ -17,7 +17,10 @@ export function skipWithoutPostgres(title: string): void {
  * A database of its own for one test file, so runs never see each other's data: made from the server's URL,
  * dropped (with any connection left) by `drop`.
  */
-export async function createTestDatabase(serverUrl: string, label: string): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
+export async function createTestDatabase(
+  serverUrl: string,
+  label: string,
+): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
   const name = `agentctx_${label}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   await admin(serverUrl, `CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);

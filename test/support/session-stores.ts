@@ -13,13 +13,18 @@ export type StoreKind = (typeof STORE_KINDS)[number];
 
 /** Why a row on `kind` cannot run here, or undefined when it can. */
 export const storeSkip = (kind: StoreKind): string | undefined =>
-  kind === 'postgres' && TEST_POSTGRES_URL === undefined ? 'TEST_POSTGRES_URL is not set (eval "$(bash .ci/postgres.sh start)")' : undefined;
+  kind === 'postgres' && TEST_POSTGRES_URL === undefined
+    ? 'TEST_POSTGRES_URL is not set (eval "$(bash .ci/postgres.sh start)")'
+    : undefined;
 
 /**
  * Opens fresh session stores (a new SQLite file, a new PostgreSQL database each) and closes them all at the end.
  * `label` names the database: lower-case letters, digits and _.
  */
-export function sessionStores(label: string): { open(kind: StoreKind): Promise<SessionStoreWithCallLog>; closeAll(): Promise<void> } {
+export function sessionStores(label: string): {
+  open(kind: StoreKind): Promise<SessionStoreWithCallLog>;
+  closeAll(): Promise<void>;
+} {
   const cleanups: (() => Promise<void>)[] = [];
   return {
     async open(kind) {

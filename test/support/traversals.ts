@@ -19,7 +19,10 @@ const UPS = ['%2e%2e', '%2E%2E', '.%2e', '%2e.', '%252e%252e', '...', '. .'];
 const SEPARATORS = ['\\', '%2f', '%2F', '%5c', '%252f', '//', '/./'];
 
 /** Filenames that walk from a session of another user to `user`'s artifacts (names as in `targets`). */
-export function traversalNames(root: string | undefined, aim: { user: string; session: string; filename: string; userFilename: string }): string[] {
+export function traversalNames(
+  root: string | undefined,
+  aim: { user: string; session: string; filename: string; userFilename: string },
+): string[] {
   const goals = targets(aim.user, aim.session, aim.filename, aim.userFilename);
   const names = new Set<string>();
   // Plain walks, deep enough to reach the app's folder, the root, and past it.
@@ -32,8 +35,12 @@ export function traversalNames(root: string | undefined, aim: { user: string; se
   }
   // Encoded and odd spellings, at the depths that reach the app's folder and the root.
   for (const depth of [3, 4, 5]) {
-    for (const up of UPS) for (const separator of ['/', ...SEPARATORS]) for (const goal of goals.slice(0, 3)) names.add(`${`${up}${separator}`.repeat(depth)}${goal.replaceAll('/', separator)}`);
-    for (const separator of SEPARATORS) for (const goal of goals) names.add(`${`..${separator}`.repeat(depth)}${goal.replaceAll('/', separator)}`);
+    for (const up of UPS)
+      for (const separator of ['/', ...SEPARATORS])
+        for (const goal of goals.slice(0, 3))
+          names.add(`${`${up}${separator}`.repeat(depth)}${goal.replaceAll('/', separator)}`);
+    for (const separator of SEPARATORS)
+      for (const goal of goals) names.add(`${`..${separator}`.repeat(depth)}${goal.replaceAll('/', separator)}`);
   }
   // Absolute paths: from the filesystem root, and the store's own layout when it has one.
   for (const goal of goals) {
@@ -43,8 +50,12 @@ export function traversalNames(root: string | undefined, aim: { user: string; se
     names.add(`file:///${goal}`);
     if (root !== undefined) {
       names.add(`${root}/${goal}`);
-      names.add(`${root}/vault/${encodeURIComponent(aim.user)}/user/${encodeURIComponent(aim.userFilename).replace(/\./g, '%2E')}`);
-      names.add(`${root}/vault/${encodeURIComponent(aim.user)}/sessions/${aim.session}/${aim.filename.replace(/\./g, '%2E')}`);
+      names.add(
+        `${root}/vault/${encodeURIComponent(aim.user)}/user/${encodeURIComponent(aim.userFilename).replace(/\./g, '%2E')}`,
+      );
+      names.add(
+        `${root}/vault/${encodeURIComponent(aim.user)}/sessions/${aim.session}/${aim.filename.replace(/\./g, '%2E')}`,
+      );
     }
   }
   return [...names];
@@ -54,7 +65,19 @@ export function traversalNames(root: string | undefined, aim: { user: string; se
 export function traversalIds(user: string, session: string): { userIds: string[]; sessionIds: string[] } {
   const walks = ['..', '../..', '../../..', '..\\..', '%2e%2e', '%2e%2e%2f%2e%2e', '..%2f..'];
   return {
-    userIds: [`x/../${user}`, `../${user}`, `../vault/${user}`, `..\\${user}`, `x%2f..%2f${user}`, `%2e%2e/${user}`, `./${user}`, `${user}/.`, `${user}/`, `${user}/x/..`, ...walks],
+    userIds: [
+      `x/../${user}`,
+      `../${user}`,
+      `../vault/${user}`,
+      `..\\${user}`,
+      `x%2f..%2f${user}`,
+      `%2e%2e/${user}`,
+      `./${user}`,
+      `${user}/.`,
+      `${user}/`,
+      `${user}/x/..`,
+      ...walks,
+    ],
     sessionIds: [
       ...walks,
       `../../${user}/sessions/${session}`,

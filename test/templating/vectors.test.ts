@@ -20,7 +20,11 @@ describe('inject_session_state vectors (ADK Python)', () => {
 
   for (const vector of vectors) {
     it(vector.name, async () => {
-      const input = vector.input as { template: string; state: Record<string, unknown>; artifacts?: Record<string, string> | null };
+      const input = vector.input as {
+        template: string;
+        state: Record<string, unknown>;
+        artifacts?: Record<string, string> | null;
+      };
       const state = Object.fromEntries(Object.entries(input.state).map(([key, value]) => [key, fromVector(value)]));
       const run = injectState(input.template, {
         state,

@@ -27,24 +27,35 @@ describe('bench:tools', () => {
 
   it("every task's words find the tool it needs within the 5 a search loads", { timeout: 60_000 }, async () => {
     const toolsets = generateToolsets(await loadTokenCounter(), true);
-    const assembled = await assembleRequest({ agents: llmAgent({ name: 'assistant', toolsets: toolsets.map((each) => each.toolset), extensions: [toolSearch()] }) });
+    const assembled = await assembleRequest({
+      agents: llmAgent({
+        name: 'assistant',
+        toolsets: toolsets.map((each) => each.toolset),
+        extensions: [toolSearch()],
+      }),
+    });
     const search = assembled.tools.find((entry) => entry.declaration.name === SEARCH_TOOLS)?.tool;
     const missed: string[] = [];
     for (const task of TASKS) {
       for (const need of task.needs) {
         const result = (await search?.execute?.({ query: need.words }, {} as never)) as { loaded: string[] };
-        if (!result.loaded.includes(need.tool)) missed.push(`${task.id}: ${need.tool} for ${JSON.stringify(need.words)} (found ${result.loaded.join(', ')})`);
+        if (!result.loaded.includes(need.tool))
+          missed.push(`${task.id}: ${need.tool} for ${JSON.stringify(need.words)} (found ${result.loaded.join(', ')})`);
       }
     }
     expect(missed).toEqual([]);
   });
 
-  it('runs both modes: deferred definitions per call ≤ 15% of all-tools, no tool called before it was offered', { timeout: 120_000 }, async () => {
+  it('runs both modes: deferred definitions per call ≤ 15% of all-tools, no tool called before it was offered', {
+    timeout: 120_000,
+  }, async () => {
     const result = await runToolsBench({ tasks: TASKS.slice(0, 8) });
     expect(result).toMatchObject({ tasks: 8, missedTools: 0, missedToolsAllTools: 0, allToolsCalls: 16 });
     expect(result.deferredCalls).toBe(24);
     expect(result.definitionRatio).toBeLessThanOrEqual(0.15);
     expect(result.deferredTokensPerCall).toBeLessThan(result.allToolsTokensPerCall);
-    expect(Object.keys(result)).toEqual(expect.arrayContaining(['allToolsTokensPerCall', 'deferredTokensPerCall', 'tasks', 'missedTools']));
+    expect(Object.keys(result)).toEqual(
+      expect.arrayContaining(['allToolsTokensPerCall', 'deferredTokensPerCall', 'tasks', 'missedTools']),
+    );
   });
 });

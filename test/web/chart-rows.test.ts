@@ -12,7 +12,11 @@ type Chart = { calls: { index: number; total: number; billedPromptTokens: number
 function watched(store: SessionStoreWithCallLog) {
   const seen = { reads: 0, counted: 0 };
   const spied: SessionStoreWithCallLog = Object.create(store, {
-    getModelCall: { value: (input: Parameters<SessionStoreWithCallLog['getModelCall']>[0]) => (seen.reads++, store.getModelCall(input)) },
+    getModelCall: {
+      value: (input: Parameters<SessionStoreWithCallLog['getModelCall']>[0]) => (
+        seen.reads++, store.getModelCall(input)
+      ),
+    },
   });
   const counter: TokenCounter = { encoding: 'chars/4', count: (text) => (seen.counted++, Math.ceil(text.length / 4)) };
   const app = createInspectorApp({ store: spied, tokenCounter: async () => counter });
@@ -28,7 +32,10 @@ describe('the chart of a session opened again', () => {
   it('reads and counts only the calls that are new or still pending', async () => {
     const store = createInMemorySessionStore();
     await writeLongSession(store, 3);
-    const pending = await store.recordModelCall({ ...LONG, call: { ...(await store.getModelCall({ ...LONG, index: 3 }))!, status: 'pending' } });
+    const pending = await store.recordModelCall({
+      ...LONG,
+      call: { ...(await store.getModelCall({ ...LONG, index: 3 }))!, status: 'pending' },
+    });
     const chart = watched(store);
 
     const first = await chart();
@@ -38,7 +45,11 @@ describe('the chart of a session opened again', () => {
     expect(second.reads).toBe(1);
     expect(second.chart).toEqual(first.chart);
 
-    await store.completeModelCall({ ...LONG, index: pending, outcome: { status: 'answered', latencyMs: 5, usage: { promptTokens: 77 } } });
+    await store.completeModelCall({
+      ...LONG,
+      index: pending,
+      outcome: { status: 'answered', latencyMs: 5, usage: { promptTokens: 77 } },
+    });
     const third = await chart();
     expect(third.reads).toBe(1);
     expect(third.chart.calls[3]).toMatchObject({ index: pending, billedPromptTokens: 77 });
@@ -57,6 +68,8 @@ describe('the chart of a session opened again', () => {
     const after = await chart();
     expect(after.reads).toBe(4);
     expect(after.chart.calls).toHaveLength(4);
-    expect(after.chart.calls.slice(0, 3).map((call) => call.total)).toEqual(before.chart.calls.map((call) => call.total));
+    expect(after.chart.calls.slice(0, 3).map((call) => call.total)).toEqual(
+      before.chart.calls.map((call) => call.total),
+    );
   });
 });

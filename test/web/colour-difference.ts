@@ -2,9 +2,15 @@
 
 /** sRGB `#rrggbb` to CIELAB (D65). */
 export function toLab(hex: string): [number, number, number] {
-  const [r, g, b] = [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16) / 255).map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)) as [number, number, number];
+  const [r, g, b] = [1, 3, 5]
+    .map((at) => parseInt(hex.slice(at, at + 2), 16) / 255)
+    .map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)) as [number, number, number];
   const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116);
-  const [x, y, z] = [f((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047), f(0.2126 * r + 0.7152 * g + 0.0722 * b), f((0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883)];
+  const [x, y, z] = [
+    f((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047),
+    f(0.2126 * r + 0.7152 * g + 0.0722 * b),
+    f((0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883),
+  ];
   return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
 }
 
@@ -25,12 +31,19 @@ export function colourDifference(one: string, two: string): number {
   else if (dh < -180) dh += 360;
   const dH = 2 * Math.sqrt(C1 * C2) * Math.sin((dh / 2) * RAD);
   const [meanL, meanCp] = [(L1 + L2) / 2, (C1 + C2) / 2];
-  const meanH = C1 * C2 === 0 ? h1 + h2 : Math.abs(h1 - h2) > 180 ? (h1 + h2 + (h1 + h2 < 360 ? 360 : -360)) / 2 : (h1 + h2) / 2;
-  const T = 1 - 0.17 * Math.cos((meanH - 30) * RAD) + 0.24 * Math.cos(2 * meanH * RAD) + 0.32 * Math.cos((3 * meanH + 6) * RAD) - 0.2 * Math.cos((4 * meanH - 63) * RAD);
+  const meanH =
+    C1 * C2 === 0 ? h1 + h2 : Math.abs(h1 - h2) > 180 ? (h1 + h2 + (h1 + h2 < 360 ? 360 : -360)) / 2 : (h1 + h2) / 2;
+  const T =
+    1 -
+    0.17 * Math.cos((meanH - 30) * RAD) +
+    0.24 * Math.cos(2 * meanH * RAD) +
+    0.32 * Math.cos((3 * meanH + 6) * RAD) -
+    0.2 * Math.cos((4 * meanH - 63) * RAD);
   const SL = 1 + (0.015 * (meanL - 50) ** 2) / Math.sqrt(20 + (meanL - 50) ** 2);
   const SC = 1 + 0.045 * meanCp;
   const SH = 1 + 0.015 * meanCp * T;
-  const RT = -2 * Math.sqrt(meanCp ** 7 / (meanCp ** 7 + 25 ** 7)) * Math.sin(60 * Math.exp(-(((meanH - 275) / 25) ** 2)) * RAD);
+  const RT =
+    -2 * Math.sqrt(meanCp ** 7 / (meanCp ** 7 + 25 ** 7)) * Math.sin(60 * Math.exp(-(((meanH - 275) / 25) ** 2)) * RAD);
   const [l, c, h] = [(L2 - L1) / SL, (C2 - C1) / SC, dH / SH];
   return Math.sqrt(l * l + c * c + h * h + RT * c * h);
 }

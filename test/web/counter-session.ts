@@ -12,16 +12,60 @@ const T0 = 1_770_000_000;
 
 export async function writeCounterSession(store: SessionStoreWithCallLog): Promise<void> {
   const session = await store.createSession({ ...COUNTERS });
-  const append = (input: Parameters<typeof createEvent>[0]) => store.appendEvent({ session, event: createEvent(input) });
+  const append = (input: Parameters<typeof createEvent>[0]) =>
+    store.appendEvent({ session, event: createEvent(input) });
   const call = (timestamp: number, responseEventId: string) =>
     store.recordModelCall({
       ...COUNTERS,
-      call: { invocationId: 'inv-1', agent: AGENT, timestamp, request: { system: 'Count.', tools: [], messages: [{ role: 'user', content: [{ text: 'count' }] }], config: {} }, provenance: { system: [], tools: [], messages: [[]] }, editedByCallback: false, status: 'answered', latencyMs: 10, responseEventId },
+      call: {
+        invocationId: 'inv-1',
+        agent: AGENT,
+        timestamp,
+        request: {
+          system: 'Count.',
+          tools: [],
+          messages: [{ role: 'user', content: [{ text: 'count' }] }],
+          config: {},
+        },
+        provenance: { system: [], tools: [], messages: [[]] },
+        editedByCallback: false,
+        status: 'answered',
+        latencyMs: 10,
+        responseEventId,
+      },
     });
   const actions = (stateOps: StateOp[]) => ({ stateDelta: {}, artifactDelta: {}, stateOps });
-  await append({ id: 'e-start', invocationId: 'inv-1', author: 'user', timestamp: T0, content: { role: 'user', parts: [{ text: 'count' }] }, actions: actions([{ op: 'add', key: 'count', by: 1 }, { op: 'add', key: 'user:visits', by: 1 }, { op: 'append', key: 'log', items: ['one'] }]) });
+  await append({
+    id: 'e-start',
+    invocationId: 'inv-1',
+    author: 'user',
+    timestamp: T0,
+    content: { role: 'user', parts: [{ text: 'count' }] },
+    actions: actions([
+      { op: 'add', key: 'count', by: 1 },
+      { op: 'add', key: 'user:visits', by: 1 },
+      { op: 'append', key: 'log', items: ['one'] },
+    ]),
+  });
   await call(T0 + 1, 'e-answer-1');
-  await append({ id: 'e-answer-1', invocationId: 'inv-1', author: AGENT, timestamp: T0 + 2, content: { role: 'model', parts: [{ text: 'one' }] }, actions: actions([{ op: 'add', key: 'count', by: 1 }, { op: 'append', key: 'log', items: ['two'] }]) });
+  await append({
+    id: 'e-answer-1',
+    invocationId: 'inv-1',
+    author: AGENT,
+    timestamp: T0 + 2,
+    content: { role: 'model', parts: [{ text: 'one' }] },
+    actions: actions([
+      { op: 'add', key: 'count', by: 1 },
+      { op: 'append', key: 'log', items: ['two'] },
+    ]),
+  });
   await call(T0 + 3, 'e-answer-2');
-  await append({ id: 'e-answer-2', invocationId: 'inv-1', author: AGENT, timestamp: T0 + 4, content: { role: 'model', parts: [{ text: 'two' }] }, actions: actions([{ op: 'add', key: 'count', by: 1 }]) });
+  await append({
+    id: 'e-answer-2',
+    invocationId: 'inv-1',
+    author: AGENT,
+    timestamp: T0 + 4,
+    content: { role: 'model', parts: [{ text: 'two' }] },
+    actions: actions([{ op: 'add', key: 'count', by: 1 }]),
+  });
 }

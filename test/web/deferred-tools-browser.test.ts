@@ -18,52 +18,93 @@ const KEY = { appName: 'dev', userId: 'u', sessionId: 's' };
 
 /** A session whose second call has a search in its history that loaded `merge_pull_request`, on a model that loads deferred tools. */
 async function writeDeferredSession(store: SessionStore): Promise<void> {
-  const tool = (name: string, description: string) => declareTool({ name, description, parameters: { type: 'object', properties: { number: { type: 'integer' } } } });
+  const tool = (name: string, description: string) =>
+    declareTool({ name, description, parameters: { type: 'object', properties: { number: { type: 'integer' } } } });
   const github: Toolset = {
     kind: 'toolset',
     name: 'github',
     deferred: true,
     origin: { kind: 'mcp', server: 'github' },
-    listTools: async () => ({ tools: [tool('merge_pull_request', 'Merges a pull request into its base branch.'), tool('create_issue', 'Creates an issue in a repository.')] }),
+    listTools: async () => ({
+      tools: [
+        tool('merge_pull_request', 'Merges a pull request into its base branch.'),
+        tool('create_issue', 'Creates an issue in a repository.'),
+      ],
+    }),
   };
-  const scripted = createScriptedModel([{ functionCall: { id: 'search-1', name: SEARCH_TOOLS, args: { query: 'merge a pull request', limit: 1 } } }, { text: 'Found it.' }]);
-  const runner = createRunner({ agents: llmAgent({ name: 'dev', instruction: 'Help.', toolsets: [github], extensions: [toolSearch()] }), model: { ...scripted, loadsDeferredTools: true }, sessions: store });
+  const scripted = createScriptedModel([
+    { functionCall: { id: 'search-1', name: SEARCH_TOOLS, args: { query: 'merge a pull request', limit: 1 } } },
+    { text: 'Found it.' },
+  ]);
+  const runner = createRunner({
+    agents: llmAgent({ name: 'dev', instruction: 'Help.', toolsets: [github], extensions: [toolSearch()] }),
+    model: { ...scripted, loadsDeferredTools: true },
+    sessions: store,
+  });
   await runner.createSession({ userId: KEY.userId, sessionId: KEY.sessionId });
   for await (const _event of runner.run({ userId: KEY.userId, sessionId: KEY.sessionId, message: 'Merge PR 4.' }));
 }
 
 if (!hasChromium()) skipWithoutChromium('deferred tool definitions in the web inspector');
-else describe('deferred tool definitions in the web inspector, in Chromium', () => {
-  let opened: InspectorPage;
-  let served: ServedInspector;
-  let page: Page;
-  let problems: string[] = [];
+else
+  describe('deferred tool definitions in the web inspector, in Chromium', () => {
+    let opened: InspectorPage;
+    let served: ServedInspector;
+    let page: Page;
+    let problems: string[] = [];
 
-  beforeAll(async () => {
-    opened = await openInspectorPage({ prefix: 'agentctx-web-deferred-', apps: [KEY.appName], write: writeDeferredSession });
-    ({ served, page, problems } = opened);
-  }, 90_000);
+    beforeAll(async () => {
+      opened = await openInspectorPage({
+        prefix: 'agentctx-web-deferred-',
+        apps: [KEY.appName],
+        write: writeDeferredSession,
+      });
+      ({ served, page, problems } = opened);
+    }, 90_000);
 
-  afterAll(() => opened?.close());
+    afterAll(() => opened?.close());
 
-  it('lists the held-back definitions apart from the tools, marks the one a search loaded and counts only it', async () => {
-    const params = new URLSearchParams({ app: KEY.appName, user: KEY.userId, session: KEY.sessionId, call: '2' });
-    await page.goto(`${served.url}#${params.toString()}`);
-    const section = page.locator('.request[data-call="2"] .deferred-tools');
-    await section.waitFor();
-    const view = (await (await fetch(`${served.url}api/apps/dev/users/u/sessions/s/calls/2`)).json()) as { tokens: { deferredTools: number }; deferredTools: { tokens: number; loaded: boolean }[] };
-    expect(view.deferredTools.map((tool) => tool.loaded)).toEqual([true, false]);
-    expect(view.tokens.deferredTools).toBe(view.deferredTools[0]?.tokens);
-    expect(view.tokens.deferredTools).toBeGreaterThan(0);
-    expect(await section.locator('h4').textContent()).toBe(`deferred tools: 2, 1 loaded by ${SEARCH_TOOLS}, ${view.tokens.deferredTools} tokens`);
-    const pieces = await section.locator('.piece').evaluateAll((nodes) => nodes.map((node) => [node.getAttribute('data-path'), node.getAttribute('data-tokens'), node.querySelector('.piece-label')?.textContent]));
-    expect(pieces).toEqual([
-      ['deferredTools.declarations[0]', String(view.tokens.deferredTools), 'deferredTools.declarations[0] merge_pull_request · MCP server github, tool merge_pull_request · loaded'],
-      ['deferredTools.declarations[1]', '0', 'deferredTools.declarations[1] create_issue · MCP server github, tool create_issue · held back'],
-    ]);
-    // The tools the model sees up front: search_tools only.
-    expect(await page.locator('.request[data-call="2"] .tools .piece .piece-label').allTextContents()).toEqual([expect.stringContaining(`tools[0] ${SEARCH_TOOLS}`)]);
-    await section.screenshot({ path: join(SCREENSHOTS, 'deferred-tools.png') });
-    expect(problems).toEqual([]);
+    it('lists the held-back definitions apart from the tools, marks the one a search loaded and counts only it', async () => {
+      const params = new URLSearchParams({ app: KEY.appName, user: KEY.userId, session: KEY.sessionId, call: '2' });
+      await page.goto(`${served.url}#${params.toString()}`);
+      const section = page.locator('.request[data-call="2"] .deferred-tools');
+      await section.waitFor();
+      const view = (await (await fetch(`${served.url}api/apps/dev/users/u/sessions/s/calls/2`)).json()) as {
+        tokens: { deferredTools: number };
+        deferredTools: { tokens: number; loaded: boolean }[];
+      };
+      expect(view.deferredTools.map((tool) => tool.loaded)).toEqual([true, false]);
+      expect(view.tokens.deferredTools).toBe(view.deferredTools[0]?.tokens);
+      expect(view.tokens.deferredTools).toBeGreaterThan(0);
+      expect(await section.locator('h4').textContent()).toBe(
+        `deferred tools: 2, 1 loaded by ${SEARCH_TOOLS}, ${view.tokens.deferredTools} tokens`,
+      );
+      const pieces = await section
+        .locator('.piece')
+        .evaluateAll((nodes) =>
+          nodes.map((node) => [
+            node.getAttribute('data-path'),
+            node.getAttribute('data-tokens'),
+            node.querySelector('.piece-label')?.textContent,
+          ]),
+        );
+      expect(pieces).toEqual([
+        [
+          'deferredTools.declarations[0]',
+          String(view.tokens.deferredTools),
+          'deferredTools.declarations[0] merge_pull_request · MCP server github, tool merge_pull_request · loaded',
+        ],
+        [
+          'deferredTools.declarations[1]',
+          '0',
+          'deferredTools.declarations[1] create_issue · MCP server github, tool create_issue · held back',
+        ],
+      ]);
+      // The tools the model sees up front: search_tools only.
+      expect(await page.locator('.request[data-call="2"] .tools .piece .piece-label').allTextContents()).toEqual([
+        expect.stringContaining(`tools[0] ${SEARCH_TOOLS}`),
+      ]);
+      await section.screenshot({ path: join(SCREENSHOTS, 'deferred-tools.png') });
+      expect(problems).toEqual([]);
+    });
   });
-});

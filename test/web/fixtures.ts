@@ -56,8 +56,15 @@ export async function createFixtureStore(): Promise<InspectorFixture> {
 }
 
 async function writeHostileSession(store: SessionStoreWithCallLog): Promise<void> {
-  const agent = llmAgent({ name: 'notes_agent', instruction: 'You keep notes. The latest note: {note}. From the user: {user:signature}', outputKey: 'last_answer' });
-  const model = createScriptedModel({ fallback: { text: `Noted. ${MARKUP_IN_OUTPUT}` } }, { modelId: 'scripted-notes' });
+  const agent = llmAgent({
+    name: 'notes_agent',
+    instruction: 'You keep notes. The latest note: {note}. From the user: {user:signature}',
+    outputKey: 'last_answer',
+  });
+  const model = createScriptedModel(
+    { fallback: { text: `Noted. ${MARKUP_IN_OUTPUT}` } },
+    { modelId: 'scripted-notes' },
+  );
   const runner = createRunner({
     agents: agent,
     appName: HOSTILE.appName,
@@ -65,7 +72,11 @@ async function writeHostileSession(store: SessionStoreWithCallLog): Promise<void
     model,
     eventsCompactionConfig: { compactionInterval: 2, overlapSize: 0, summarizer: new ExtractiveSummarizer() },
   });
-  await runner.createSession({ userId: HOSTILE.userId, sessionId: HOSTILE.sessionId, state: { note: SCRIPT_IN_STATE, 'user:signature': MARKUP_IN_OUTPUT } });
+  await runner.createSession({
+    userId: HOSTILE.userId,
+    sessionId: HOSTILE.sessionId,
+    state: { note: SCRIPT_IN_STATE, 'user:signature': MARKUP_IN_OUTPUT },
+  });
   for (const message of ['first note', `second note ${SCRIPT_IN_STATE}`, 'third note']) {
     for await (const event of runner.run({ userId: HOSTILE.userId, sessionId: HOSTILE.sessionId, message })) void event;
   }

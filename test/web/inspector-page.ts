@@ -13,13 +13,28 @@ import { repositoryRoot } from '../support/cli.js';
 export const SCREENSHOTS: string = join(repositoryRoot, 'test-results', 'screenshots');
 
 /** A SQLite store in a folder of its own, written by `write`, served by the inspector, and a Chromium page. */
-export type InspectorPage = { dir: string; store: SessionStoreWithCallLog; served: ServedInspector; browser: Browser; page: Page; problems: string[]; close(): Promise<void> };
+export type InspectorPage = {
+  dir: string;
+  store: SessionStoreWithCallLog;
+  served: ServedInspector;
+  browser: Browser;
+  page: Page;
+  problems: string[];
+  close(): Promise<void>;
+};
 
-export async function openInspectorPage(options: { prefix: string; apps: string[]; write(store: SessionStoreWithCallLog): Promise<void> }): Promise<InspectorPage> {
+export async function openInspectorPage(options: {
+  prefix: string;
+  apps: string[];
+  write(store: SessionStoreWithCallLog): Promise<void>;
+}): Promise<InspectorPage> {
   const dir = await mkdtemp(join(tmpdir(), options.prefix));
   const store = createSqliteSessionStore({ path: join(dir, 'agentctx.db') });
   await options.write(store);
-  const served = await serveInspector({ app: createInspectorApp({ store, apps: options.apps, version: 'test' }), port: 0 });
+  const served = await serveInspector({
+    app: createInspectorApp({ store, apps: options.apps, version: 'test' }),
+    port: 0,
+  });
   await mkdir(SCREENSHOTS, { recursive: true });
   const { browser, page, problems } = await launchPage();
   return {

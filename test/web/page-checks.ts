@@ -19,7 +19,9 @@ export function wordsBrokenNeedlessly(page: Page, selector: string): Promise<str
           const range = doc.createRange();
           range.setStart(node, match.index);
           range.setEnd(node, (match.index as number) + match[0].length);
-          const lines = new Set([...range.getClientRects()].filter((rect: any) => rect.width > 0).map((rect: any) => Math.round(rect.top)));
+          const lines = new Set(
+            [...range.getClientRects()].filter((rect: any) => rect.width > 0).map((rect: any) => Math.round(rect.top)),
+          );
           if (lines.size <= 1) continue;
           const probe = doc.createElement('span');
           probe.style.cssText = 'position: absolute; visibility: hidden; white-space: nowrap';
@@ -39,7 +41,15 @@ export function wordsBrokenNeedlessly(page: Page, selector: string): Promise<str
 }
 
 /** How wide the page and the chart are against the room they have: nothing may be wider than its box. */
-export function widths(page: Page): Promise<{ scrollWidth: number; clientWidth: number; chart: number; chartBox: number; chartBoxScroll: number; sidebarBottom: number; mainTop: number }> {
+export function widths(page: Page): Promise<{
+  scrollWidth: number;
+  clientWidth: number;
+  chart: number;
+  chartBox: number;
+  chartBoxScroll: number;
+  sidebarBottom: number;
+  mainTop: number;
+}> {
   return page.evaluate(() => {
     const doc = (globalThis as any).document;
     const box = (selector: string) => doc.querySelector(selector).getBoundingClientRect();

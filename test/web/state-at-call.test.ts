@@ -30,23 +30,37 @@ describe('the state at a call', () => {
     const eleventh = (await get(`${SESSION}/calls/11/state`)).body;
     expect(eleventh.call).toBe(11);
     expect(eleventh.state.map((entry: { key: string }) => entry.key)).toEqual([...batches(10), 'owner', 'user:lang']);
-    expect(eleventh.state.find((entry: { key: string }) => entry.key === 'batch-10')).toEqual({ key: 'batch-10', scope: 'session', value: 'saved 10', eventId: 'e-result-10' });
+    expect(eleventh.state.find((entry: { key: string }) => entry.key === 'batch-10')).toEqual({
+      key: 'batch-10',
+      scope: 'session',
+      value: 'saved 10',
+      eventId: 'e-result-10',
+    });
   });
 
   it("leaves out what the call's own answer wrote, even one stamped before the call, and never shows temp: keys", async () => {
-    const keys = (await get(`${SESSION}/calls/${SKEWED_CALL}/state`)).body.state.map((entry: { key: string }) => entry.key);
+    const keys = (await get(`${SESSION}/calls/${SKEWED_CALL}/state`)).body.state.map(
+      (entry: { key: string }) => entry.key,
+    );
     expect(keys).toEqual([...batches(BATCH_COUNT), 'owner', 'user:lang']);
   });
 
   it('lists the final state with keys in natural order', async () => {
     const session = (await get(SESSION)).body;
-    expect(session.state.map((entry: { key: string }) => entry.key)).toEqual([...batches(BATCH_COUNT), 'owner', 'summary', 'user:lang']);
+    expect(session.state.map((entry: { key: string }) => entry.key)).toEqual([
+      ...batches(BATCH_COUNT),
+      'owner',
+      'summary',
+      'user:lang',
+    ]);
   });
 
   it('answers a call the session does not have with 404', async () => {
     expect((await get(`${SESSION}/calls/99/state`)).status).toBe(404);
     expect((await get(`${SESSION}/calls/0/state`)).status).toBe(400);
-    expect((await get(`/api/apps/${BATCHES.appName}/users/${BATCHES.userId}/sessions/missing/calls/1/state`)).status).toBe(404);
+    expect(
+      (await get(`/api/apps/${BATCHES.appName}/users/${BATCHES.userId}/sessions/missing/calls/1/state`)).status,
+    ).toBe(404);
   });
 });
 
@@ -60,14 +74,25 @@ describe('the state at a call, for keys changed by operations', () => {
     actions: { stateDelta: {}, artifactDelta: {}, ...actions },
   });
   const call = { timestamp: 3.5 };
-  const at = (state: Record<string, unknown>, events: Event[]) => Object.fromEntries(stateAtCall(state, events, call).map(({ key, ...entry }) => [key, entry]));
+  const at = (state: Record<string, unknown>, events: Event[]) =>
+    Object.fromEntries(stateAtCall(state, events, call).map(({ key, ...entry }) => [key, entry]));
 
   it('applies the operations stored after the last value set before the call', () => {
     const events = [
       event(1, { stateDelta: { log: ['a'], count: 10 } }),
-      event(2, { stateOps: [{ op: 'append', key: 'log', items: ['b'] }, { op: 'add', key: 'count', by: 5 }] }),
+      event(2, {
+        stateOps: [
+          { op: 'append', key: 'log', items: ['b'] },
+          { op: 'add', key: 'count', by: 5 },
+        ],
+      }),
       event(3, { stateOps: [{ op: 'setField', key: 'prefs', field: 'tone', value: 'dry' }] }),
-      event(4, { stateOps: [{ op: 'append', key: 'log', items: ['c'] }, { op: 'add', key: 'count', by: 100 }] }),
+      event(4, {
+        stateOps: [
+          { op: 'append', key: 'log', items: ['c'] },
+          { op: 'add', key: 'count', by: 100 },
+        ],
+      }),
     ];
     const state = { log: ['a', 'b', 'c'], count: 115, prefs: { tone: 'dry' } };
     expect(at(state, events)).toEqual({
@@ -83,7 +108,12 @@ describe('the state at a call, for keys changed by operations', () => {
     const events = [
       event(1, { stateOps: [{ op: 'add', key: 'turns', by: 1 }] }),
       event(2, { stateOps: [{ op: 'append', key: 'seen', items: [{ id: 1 }] }] }),
-      event(4, { stateOps: [{ op: 'add', key: 'turns', by: 1 }, { op: 'append', key: 'seen', items: [{ id: 2 }] }] }),
+      event(4, {
+        stateOps: [
+          { op: 'add', key: 'turns', by: 1 },
+          { op: 'append', key: 'seen', items: [{ id: 2 }] },
+        ],
+      }),
       event(5, { stateOps: [{ op: 'add', key: 'turns', by: 0.5 }] }),
     ];
     expect(at({ turns: 9.5, seen: [{ id: 0 }, { id: 1 }, { id: 2 }] }, events)).toEqual({
@@ -94,7 +124,13 @@ describe('the state at a call, for keys changed by operations', () => {
 
   it('says "not known" where the value then cannot be worked out, and never shows a value the key may not have had', () => {
     const events = [
-      event(1, { stateOps: [{ op: 'add', key: 'user:turns', by: 1 }, { op: 'add', key: 'total', by: 1 }, { op: 'append', key: 'tags', items: ['x'] }] }),
+      event(1, {
+        stateOps: [
+          { op: 'add', key: 'user:turns', by: 1 },
+          { op: 'add', key: 'total', by: 1 },
+          { op: 'append', key: 'tags', items: ['x'] },
+        ],
+      }),
       // A set after the call hides what the value was before it; an append whose items the list no longer ends with too.
       event(4, { stateDelta: { total: 0 }, stateOps: [{ op: 'append', key: 'tags', items: ['y'] }] }),
     ];

@@ -30,38 +30,124 @@ type Provider = {
 const PROVIDERS: Provider[] = [
   {
     name: 'openai-compatible',
-    model: (server) => createOpenAICompatibleModel({ baseURL: `${server.url}/v1`, model: 'local-model', env: {}, retry: false }),
-    systemOf: (body) => String((body['messages'] as { role: string; content: string }[]).find((message) => message.role === 'system')?.content),
+    model: (server) =>
+      createOpenAICompatibleModel({ baseURL: `${server.url}/v1`, model: 'local-model', env: {}, retry: false }),
+    systemOf: (body) =>
+      String(
+        (body['messages'] as { role: string; content: string }[]).find((message) => message.role === 'system')?.content,
+      ),
     toolCall: {
       json: {
         id: 'c1',
         object: 'chat.completion',
         created: 1,
         model: 'local-model',
-        choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'researcher', arguments: '{"request":"find the opening hours"}' } }] } }],
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'tool_calls',
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  id: 'call_1',
+                  type: 'function',
+                  function: { name: 'researcher', arguments: '{"request":"find the opening hours"}' },
+                },
+              ],
+            },
+          },
+        ],
         usage: { prompt_tokens: 120, completion_tokens: 12, total_tokens: 132 },
       },
     },
-    text: (text) => ({ json: { id: 'c2', object: 'chat.completion', created: 1, model: 'local-model', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: text } }], usage: { prompt_tokens: 90, completion_tokens: 5, total_tokens: 95 } } }),
+    text: (text) => ({
+      json: {
+        id: 'c2',
+        object: 'chat.completion',
+        created: 1,
+        model: 'local-model',
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: text } }],
+        usage: { prompt_tokens: 90, completion_tokens: 5, total_tokens: 95 },
+      },
+    }),
     hasToolResult: (body) => body.includes('"role":"tool"'),
   },
   {
     name: 'anthropic',
-    model: (server) => createAnthropicModel({ baseURL: server.url, apiKey: 'sk-ant-test', model: 'claude-test-5', env: {}, retry: false }),
+    model: (server) =>
+      createAnthropicModel({
+        baseURL: server.url,
+        apiKey: 'sk-ant-test',
+        model: 'claude-test-5',
+        env: {},
+        retry: false,
+      }),
     systemOf: (body) => {
       const system = body['system'];
       return typeof system === 'string' ? system : (system as { text: string }[]).map((block) => block.text).join('');
     },
-    toolCall: { json: { id: 'm1', type: 'message', role: 'assistant', model: 'claude-test-5', content: [{ type: 'tool_use', id: 'toolu_1', name: 'researcher', input: { request: 'find the opening hours' } }], stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 120, output_tokens: 12 } } },
-    text: (text) => ({ json: { id: 'm2', type: 'message', role: 'assistant', model: 'claude-test-5', content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 90, output_tokens: 5 } } }),
+    toolCall: {
+      json: {
+        id: 'm1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-test-5',
+        content: [
+          { type: 'tool_use', id: 'toolu_1', name: 'researcher', input: { request: 'find the opening hours' } },
+        ],
+        stop_reason: 'tool_use',
+        stop_sequence: null,
+        usage: { input_tokens: 120, output_tokens: 12 },
+      },
+    },
+    text: (text) => ({
+      json: {
+        id: 'm2',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-test-5',
+        content: [{ type: 'text', text }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 90, output_tokens: 5 },
+      },
+    }),
     hasToolResult: (body) => body.includes('"tool_result"'),
   },
   {
     name: 'gemini',
-    model: (server) => createGeminiModel({ baseURL: server.url, apiKey: 'gemini-test-key', model: 'gemini-test', env: {}, retry: false }),
-    systemOf: (body) => ((body['systemInstruction'] as { parts: { text: string }[] }).parts ?? []).map((part) => part.text).join(''),
-    toolCall: { json: { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'researcher', args: { request: 'find the opening hours' } } }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 120, candidatesTokenCount: 12, totalTokenCount: 132 } } },
-    text: (text) => ({ json: { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 90, candidatesTokenCount: 5, totalTokenCount: 95 } } }),
+    model: (server) =>
+      createGeminiModel({
+        baseURL: server.url,
+        apiKey: 'gemini-test-key',
+        model: 'gemini-test',
+        env: {},
+        retry: false,
+      }),
+    systemOf: (body) =>
+      ((body['systemInstruction'] as { parts: { text: string }[] }).parts ?? []).map((part) => part.text).join(''),
+    toolCall: {
+      json: {
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [{ functionCall: { name: 'researcher', args: { request: 'find the opening hours' } } }],
+            },
+            finishReason: 'STOP',
+          },
+        ],
+        usageMetadata: { promptTokenCount: 120, candidatesTokenCount: 12, totalTokenCount: 132 },
+      },
+    },
+    text: (text) => ({
+      json: {
+        candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP' }],
+        usageMetadata: { promptTokenCount: 90, candidatesTokenCount: 5, totalTokenCount: 95 },
+      },
+    }),
     hasToolResult: (body) => body.includes('"functionResponse"'),
   },
 ];
@@ -92,7 +178,11 @@ describe.each(PROVIDERS)('truth to the wire: $name', (provider) => {
     });
     try {
       const model = provider.model(server);
-      const researcher = llmAgent({ name: 'researcher', description: 'Finds facts.', instruction: 'Find facts about the shop.' });
+      const researcher = llmAgent({
+        name: 'researcher',
+        description: 'Finds facts.',
+        instruction: 'Find facts about the shop.',
+      });
       const coordinator = llmAgent({
         name: 'coordinator',
         instruction: 'You help customers of Ada’s shop. Ada is the owner.',
@@ -110,7 +200,12 @@ describe.each(PROVIDERS)('truth to the wire: $name', (provider) => {
       const base = ['inspect', '--session', 's1', '--app', 'coordinator', '--store', store];
       const list = await agentctx(...base, '--json');
       expect(list.code).toBe(0);
-      const calls = JSON.parse(list.stdout) as { index: number; agent: string; status: string; parent?: { callIndex?: number; tool: string } }[];
+      const calls = JSON.parse(list.stdout) as {
+        index: number;
+        agent: string;
+        status: string;
+        parent?: { callIndex?: number; tool: string };
+      }[];
       expect(calls.map((call) => [call.agent, call.status])).toEqual([
         ['coordinator', 'answered'],
         ['researcher', 'answered'],

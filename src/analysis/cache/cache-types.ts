@@ -7,8 +7,8 @@ import type { Source } from '../../contracts/source.js';
  */
 export type CacheLocation =
   | { where: 'start' }
-  | { where: 'tools'; /** Index in the tool list. */ tool: number }
-  | { where: 'system'; /** Character offset in the system text. */ offset: number }
+  | { where: 'tools' /** Index in the tool list. */; tool: number }
+  | { where: 'system' /** Character offset in the system text. */; offset: number }
   | { where: 'message'; message: number; part: number };
 
 /** What changed, by the provenance of the pieces on both sides. */

@@ -47,17 +47,37 @@ export function toolCause(previous: Call, current: Call, index: number): CacheMi
   const left = previous.request.tools[index];
   const right = current.request.tools[index];
   const sides = withSources(previous.provenance.tools[index], current.provenance.tools[index]);
-  const edited = [previous.provenance, current.provenance].some((provenance) => (provenance.edits ?? []).some((edit) => edit.target.in === 'tool' && edit.target.tool === index));
-  if (edited || sides.currentSource?.kind === 'callback') return { kind: 'callback', text: `tool written by a callback: ${right?.name ?? left?.name ?? ''}`, ...sides };
+  const edited = [previous.provenance, current.provenance].some((provenance) =>
+    (provenance.edits ?? []).some((edit) => edit.target.in === 'tool' && edit.target.tool === index),
+  );
+  if (edited || sides.currentSource?.kind === 'callback')
+    return { kind: 'callback', text: `tool written by a callback: ${right?.name ?? left?.name ?? ''}`, ...sides };
   if (left !== undefined && right !== undefined && left.name === right.name) {
     const what = left.description !== right.description ? 'description' : 'parameters';
     return { kind: 'tool-changed', text: `tool changed: ${left.name} (${what})`, tool: left.name, ...sides };
   }
   const sameSet = before.length === now.length && [...before].sort().join('\n') === [...now].sort().join('\n');
-  const reordered: CacheMissCause = { kind: 'tools-reordered', text: 'tools reordered', order: { previous: before, current: now }, ...sides };
+  const reordered: CacheMissCause = {
+    kind: 'tools-reordered',
+    text: 'tools reordered',
+    order: { previous: before, current: now },
+    ...sides,
+  };
   if (sameSet) return reordered;
-  if (right !== undefined && !before.includes(right.name)) return { kind: 'tool-added', text: `tool added: ${right.name}${owner(sides.currentSource)}`, tool: right.name, ...sides };
-  if (left !== undefined && !now.includes(left.name)) return { kind: 'tool-removed', text: `tool removed: ${left.name}${owner(sides.previousSource)}`, tool: left.name, ...sides };
+  if (right !== undefined && !before.includes(right.name))
+    return {
+      kind: 'tool-added',
+      text: `tool added: ${right.name}${owner(sides.currentSource)}`,
+      tool: right.name,
+      ...sides,
+    };
+  if (left !== undefined && !now.includes(left.name))
+    return {
+      kind: 'tool-removed',
+      text: `tool removed: ${left.name}${owner(sides.previousSource)}`,
+      tool: left.name,
+      ...sides,
+    };
   return reordered;
 }
 
@@ -67,7 +87,8 @@ export function systemCause(previous: Call, current: Call, offset: number): Cach
   const right = blockAt(current.provenance, offset);
   const sides = withSources(left?.source, right?.source);
   const edit = editAt(previous.provenance, offset) ?? editAt(current.provenance, offset);
-  if (edit !== undefined) return { kind: 'callback', text: `system text written by a callback${by(edit.by)}`, ...sides };
+  if (edit !== undefined)
+    return { kind: 'callback', text: `system text written by a callback${by(edit.by)}`, ...sides };
   const hook = [right?.source, left?.source].find((source) => source?.kind === 'callback');
   if (hook !== undefined) return { kind: 'callback', text: `system text written by a callback${by(hook)}`, ...sides };
   const special = byKind(sides.previousSource, sides.currentSource);
@@ -75,22 +96,40 @@ export function systemCause(previous: Call, current: Call, offset: number): Cach
   if (left !== undefined && right !== undefined && sameOrigin(left.source, right.source)) {
     const substitution = changedSubstitution(previous.request.system, left, current.request.system, right, offset);
     const label = sourceLabel(left.source);
-    if (substitution !== undefined) return { kind: 'substitution-changed', text: `${label}: ${substitution.placeholder} changed`, substitution, ...sides };
-    if (left.source.note?.includes('instruction provider') === true) return { kind: 'provider-changed', text: `${label} provider returned other text`, ...sides };
+    if (substitution !== undefined)
+      return {
+        kind: 'substitution-changed',
+        text: `${label}: ${substitution.placeholder} changed`,
+        substitution,
+        ...sides,
+      };
+    if (left.source.note?.includes('instruction provider') === true)
+      return { kind: 'provider-changed', text: `${label} provider returned other text`, ...sides };
     return { kind: 'text-changed', text: `${label} changed`, ...sides };
   }
-  return moved(sides, previous.provenance.system.map((block) => block.source), current.provenance.system.map((block) => block.source));
+  return moved(
+    sides,
+    previous.provenance.system.map((block) => block.source),
+    current.provenance.system.map((block) => block.source),
+  );
 }
 
 /** The cause of a difference at part `part` of message `message`. */
 export function messageCause(previous: Call, current: Call, message: number, part: number): CacheMissCause {
-  const sides = withSources(previous.provenance.messages[message]?.[part], current.provenance.messages[message]?.[part]);
+  const sides = withSources(
+    previous.provenance.messages[message]?.[part],
+    current.provenance.messages[message]?.[part],
+  );
   const edited = [previous.provenance, current.provenance].some((provenance) =>
-    (provenance.edits ?? []).some((edit) => edit.target.in === 'part' && edit.target.message === message && edit.target.part === part),
+    (provenance.edits ?? []).some(
+      (edit) => edit.target.in === 'part' && edit.target.message === message && edit.target.part === part,
+    ),
   );
   const hook = [sides.currentSource, sides.previousSource].find((source) => source?.kind === 'callback');
-  if (edited || hook !== undefined) return { kind: 'callback', text: `message written by a callback${hook === undefined ? '' : by(hook)}`, ...sides };
-  if (sides.previousSource?.kind === 'summary' || sides.currentSource?.kind === 'summary') return { kind: 'compaction', text: 'history rewritten: compaction', ...sides };
+  if (edited || hook !== undefined)
+    return { kind: 'callback', text: `message written by a callback${hook === undefined ? '' : by(hook)}`, ...sides };
+  if (sides.previousSource?.kind === 'summary' || sides.currentSource?.kind === 'summary')
+    return { kind: 'compaction', text: 'history rewritten: compaction', ...sides };
   const special = byKind(sides.previousSource, sides.currentSource);
   if (special !== undefined) return special;
   const left = previous.request.messages[message]?.content[part];
@@ -99,16 +138,31 @@ export function messageCause(previous: Call, current: Call, message: number, par
   const eventsBefore = new Set(previous.provenance.messages.flat().flatMap((source) => source.eventIds ?? []));
   const leftEvents = sides.previousSource?.eventIds ?? [];
   const rightEvents = sides.currentSource?.eventIds ?? [];
-  if (left !== undefined && (right === undefined || (leftEvents.length > 0 && !leftEvents.some((id) => eventsNow.has(id))))) {
-    return { kind: 'history-rewritten', text: `history rewritten: ${partLabel(left)} removed${toolOwner(previous, left)}`, ...sides };
+  if (
+    left !== undefined &&
+    (right === undefined || (leftEvents.length > 0 && !leftEvents.some((id) => eventsNow.has(id))))
+  ) {
+    return {
+      kind: 'history-rewritten',
+      text: `history rewritten: ${partLabel(left)} removed${toolOwner(previous, left)}`,
+      ...sides,
+    };
   }
   if (right !== undefined && rightEvents.length > 0 && !rightEvents.some((id) => eventsBefore.has(id))) {
     return { kind: 'history-rewritten', text: `history rewritten: ${partLabel(right)} inserted`, ...sides };
   }
-  if (sides.previousSource !== undefined && sides.currentSource !== undefined && sameOrigin(sides.previousSource, sides.currentSource)) {
+  if (
+    sides.previousSource !== undefined &&
+    sides.currentSource !== undefined &&
+    sameOrigin(sides.previousSource, sides.currentSource)
+  ) {
     const event = rightEvents[0];
     const label = sourceLabel(sides.currentSource);
-    return { kind: HISTORY.has(sides.currentSource.kind) ? 'history-rewritten' : 'text-changed', text: event === undefined ? `${label} changed` : `history rewritten: event ${event} changed`, ...sides };
+    return {
+      kind: HISTORY.has(sides.currentSource.kind) ? 'history-rewritten' : 'text-changed',
+      text: event === undefined ? `${label} changed` : `history rewritten: event ${event} changed`,
+      ...sides,
+    };
   }
   return moved(sides, previous.provenance.messages.flat(), current.provenance.messages.flat());
 }
@@ -123,26 +177,41 @@ function byKind(previous: Source | undefined, current: Source | undefined): Cach
     const page = (current !== undefined && isPage(current) ? current : previous) as Source;
     const name = page.extension ?? page.processor;
     if (isPage(current) && isPage(previous)) return { kind: 'page-changed', text: `page changed: ${name}`, ...sides };
-    return isPage(current) ? { kind: 'page-added', text: `page added: ${name}`, ...sides } : { kind: 'page-removed', text: `page removed: ${name}`, ...sides };
+    return isPage(current)
+      ? { kind: 'page-added', text: `page added: ${name}`, ...sides }
+      : { kind: 'page-removed', text: `page removed: ${name}`, ...sides };
   }
-  const skill = (source: Source | undefined) => (source?.kind === 'skill' ? (source.field ?? '').replace(/^skills\./, '') : undefined);
-  if (skill(current) !== undefined && skill(previous) === skill(current)) return { kind: 'skill-changed', text: `skill changed: ${skill(current)}`, ...sides };
+  const skill = (source: Source | undefined) =>
+    source?.kind === 'skill' ? (source.field ?? '').replace(/^skills\./, '') : undefined;
+  if (skill(current) !== undefined && skill(previous) === skill(current))
+    return { kind: 'skill-changed', text: `skill changed: ${skill(current)}`, ...sides };
   if (skill(current) !== undefined) return { kind: 'skill-loaded', text: `skill loaded: ${skill(current)}`, ...sides };
-  if (skill(previous) !== undefined) return { kind: 'skill-unloaded', text: `skill unloaded: ${skill(previous)}`, ...sides };
+  if (skill(previous) !== undefined)
+    return { kind: 'skill-unloaded', text: `skill unloaded: ${skill(previous)}`, ...sides };
   const memory = [current, previous].find((source) => source?.kind === 'memory');
-  if (memory !== undefined) return { kind: 'memory-changed', text: `memory block changed${memory.field === undefined ? '' : `: ${memory.field.replace(/^memory\./, '')}`}`, ...sides };
-  if (current?.kind === 'skill-listing' || previous?.kind === 'skill-listing') return { kind: 'text-changed', text: 'skill listing changed', ...sides };
+  if (memory !== undefined)
+    return {
+      kind: 'memory-changed',
+      text: `memory block changed${memory.field === undefined ? '' : `: ${memory.field.replace(/^memory\./, '')}`}`,
+      ...sides,
+    };
+  if (current?.kind === 'skill-listing' || previous?.kind === 'skill-listing')
+    return { kind: 'text-changed', text: 'skill listing changed', ...sides };
   return undefined;
 }
 
 /** Two different pieces at one place: one was put in before the other, or taken out, or replaced it. */
 function moved(sides: Sides, before: readonly Source[], now: readonly Source[]): CacheMissCause {
   const { previousSource: previous, currentSource: current } = sides;
-  if (previous === undefined && current !== undefined) return { kind: 'piece-added', text: `${sourceLabel(current)} added`, ...sides };
-  if (current === undefined && previous !== undefined) return { kind: 'piece-removed', text: `${sourceLabel(previous)} removed`, ...sides };
+  if (previous === undefined && current !== undefined)
+    return { kind: 'piece-added', text: `${sourceLabel(current)} added`, ...sides };
+  if (current === undefined && previous !== undefined)
+    return { kind: 'piece-removed', text: `${sourceLabel(previous)} removed`, ...sides };
   if (previous === undefined || current === undefined) return { kind: 'text-changed', text: 'text changed', ...sides };
-  if (now.some((source) => sameOrigin(source, previous)) && !before.some((source) => sameOrigin(source, current))) return { kind: 'piece-added', text: `${sourceLabel(current)} added`, ...sides };
-  if (before.some((source) => sameOrigin(source, current)) && !now.some((source) => sameOrigin(source, previous))) return { kind: 'piece-removed', text: `${sourceLabel(previous)} removed`, ...sides };
+  if (now.some((source) => sameOrigin(source, previous)) && !before.some((source) => sameOrigin(source, current)))
+    return { kind: 'piece-added', text: `${sourceLabel(current)} added`, ...sides };
+  if (before.some((source) => sameOrigin(source, current)) && !now.some((source) => sameOrigin(source, previous)))
+    return { kind: 'piece-removed', text: `${sourceLabel(previous)} removed`, ...sides };
   return { kind: 'text-changed', text: `${sourceLabel(previous)} replaced by ${sourceLabel(current)}`, ...sides };
 }
 
@@ -150,40 +219,72 @@ function moved(sides: Sides, before: readonly Source[], now: readonly Source[]):
  * The templated value the difference falls in: the template is the same on both sides (same placeholders in the
  * same order), so the text before the first changed value is identical, and the difference lies in that value.
  */
-function changedSubstitution(previousText: string, left: Block, currentText: string, right: Block, offset: number): ChangedSubstitution | undefined {
+function changedSubstitution(
+  previousText: string,
+  left: Block,
+  currentText: string,
+  right: Block,
+  offset: number,
+): ChangedSubstitution | undefined {
   const before = left.source.substitutions ?? [];
   const now = right.source.substitutions ?? [];
-  if (before.length !== now.length || before.some((substitution, index) => substitution.placeholder !== now[index]?.placeholder)) return undefined;
+  if (
+    before.length !== now.length ||
+    before.some((substitution, index) => substitution.placeholder !== now[index]?.placeholder)
+  )
+    return undefined;
   for (let index = 0; index < before.length; index++) {
     const a = before[index] as SourceSubstitution;
     const b = now[index] as SourceSubstitution;
     const previousValue = previousText.slice(left.start + a.start, left.start + a.end);
     const currentValue = currentText.slice(right.start + b.start, right.start + b.end);
     if (previousValue === currentValue) continue;
-    const inside = (block: Block, substitution: SourceSubstitution) => block.start + substitution.start <= offset && offset <= block.start + substitution.end;
+    const inside = (block: Block, substitution: SourceSubstitution) =>
+      block.start + substitution.start <= offset && offset <= block.start + substitution.end;
     if (!inside(left, a) && !inside(right, b)) return undefined;
-    return { placeholder: a.placeholder, key: a.kind === 'state' ? a.key : `artifact.${a.name}`, previousValue: previousValue.slice(0, VALUE_CHARS), currentValue: currentValue.slice(0, VALUE_CHARS) };
+    return {
+      placeholder: a.placeholder,
+      key: a.kind === 'state' ? a.key : `artifact.${a.name}`,
+      previousValue: previousValue.slice(0, VALUE_CHARS),
+      currentValue: currentValue.slice(0, VALUE_CHARS),
+    };
   }
   return undefined;
 }
 
 /** The block holding `offset`, or the next one after it when `offset` is in a separator (or past the end: none). */
 function blockAt(provenance: Provenance, offset: number): Block | undefined {
-  return provenance.system.find((block) => block.start <= offset && offset < block.end) ?? provenance.system.find((block) => block.start >= offset && block.end > block.start);
+  return (
+    provenance.system.find((block) => block.start <= offset && offset < block.end) ??
+    provenance.system.find((block) => block.start >= offset && block.end > block.start)
+  );
 }
 
 function editAt(provenance: Provenance, offset: number): RequestEdit | undefined {
-  return (provenance.edits ?? []).find((edit) => edit.target.in === 'system' && (edit.start === edit.end ? edit.start === offset : edit.start <= offset && offset < edit.end));
+  return (provenance.edits ?? []).find(
+    (edit) =>
+      edit.target.in === 'system' &&
+      (edit.start === edit.end ? edit.start === offset : edit.start <= offset && offset < edit.end),
+  );
 }
 
 function sameOrigin(a: Source, b: Source): boolean {
-  return a.kind === b.kind && a.agent === b.agent && a.field === b.field && a.processor === b.processor && a.extension === b.extension;
+  return (
+    a.kind === b.kind &&
+    a.agent === b.agent &&
+    a.field === b.field &&
+    a.processor === b.processor &&
+    a.extension === b.extension
+  );
 }
 
 type Sides = { previousSource?: Source; currentSource?: Source };
 
 function withSources(previous: Source | undefined, current: Source | undefined): Sides {
-  return { ...(previous === undefined ? {} : { previousSource: previous }), ...(current === undefined ? {} : { currentSource: current }) };
+  return {
+    ...(previous === undefined ? {} : { previousSource: previous }),
+    ...(current === undefined ? {} : { currentSource: current }),
+  };
 }
 
 function owner(source: Source | undefined): string {
@@ -204,7 +305,12 @@ function partLabel(part: Part): string {
 
 /** ` (a tool of paging:items)` when the part is a call or result of a tool an extension offers. */
 function toolOwner(call: Call, part: Part): string {
-  const name = 'functionCall' in part ? part.functionCall.name : 'functionResponse' in part ? part.functionResponse.name : undefined;
+  const name =
+    'functionCall' in part
+      ? part.functionCall.name
+      : 'functionResponse' in part
+        ? part.functionResponse.name
+        : undefined;
   if (name === undefined) return '';
   const index = call.request.tools.findIndex((tool) => tool.name === name);
   const extension = call.provenance.tools[index]?.extension;

@@ -14,7 +14,11 @@ const AFTER = 160;
 
 /** A tool's declaration as canonical text: its JSON, keys in the order of `requestToJson`. */
 export function toolText(tool: ToolDeclaration): string {
-  return JSON.stringify({ name: tool.name, description: tool.description, ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }) });
+  return JSON.stringify({
+    name: tool.name,
+    description: tool.description,
+    ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }),
+  });
 }
 
 /** A message part as canonical text: its JSON. */
@@ -23,18 +27,25 @@ export function partJson(part: Part): string {
 }
 
 /** The first place where the previous call's stable prefix stops leading the current request; undefined when it all does. */
-export function firstDifference(previous: LlmRequest, previousPrefix: StablePrefix, current: LlmRequest, currentPrefix: StablePrefix): CacheLocation | undefined {
+export function firstDifference(
+  previous: LlmRequest,
+  previousPrefix: StablePrefix,
+  current: LlmRequest,
+  currentPrefix: StablePrefix,
+): CacheLocation | undefined {
   for (let tool = 0; tool < Math.max(previous.tools.length, current.tools.length); tool++) {
     const left = previous.tools[tool];
     const right = current.tools[tool];
-    if (left === undefined || right === undefined || toolText(left) !== toolText(right)) return { where: 'tools', tool };
+    if (left === undefined || right === undefined || toolText(left) !== toolText(right))
+      return { where: 'tools', tool };
   }
   const stableBefore = previous.system.slice(0, previousPrefix.systemChars);
   const stableNow = current.system.slice(0, currentPrefix.systemChars);
   const common = commonLength(stableBefore, stableNow);
   if (common < stableBefore.length) return { where: 'system', offset: common };
   // More stable system text now: where the previous prefix went on with its messages, the current one has text.
-  if (previousPrefix.messages > 0 && stableNow.length > stableBefore.length) return { where: 'system', offset: stableBefore.length };
+  if (previousPrefix.messages > 0 && stableNow.length > stableBefore.length)
+    return { where: 'system', offset: stableBefore.length };
   for (let message = 0; message < previousPrefix.messages; message++) {
     const left = previous.messages[message];
     const right = current.messages[message];
@@ -43,10 +54,12 @@ export function firstDifference(previous: LlmRequest, previousPrefix: StablePref
     for (let part = 0; part < left.content.length; part++) {
       const mine = left.content[part] as Part;
       const theirs = right.content[part];
-      if (theirs === undefined || (theirs !== mine && partJson(theirs) !== partJson(mine))) return { where: 'message', message, part };
+      if (theirs === undefined || (theirs !== mine && partJson(theirs) !== partJson(mine)))
+        return { where: 'message', message, part };
     }
     // Parts added to a message that more of the prefix follows push that rest back.
-    if (right.content.length > left.content.length && message < previousPrefix.messages - 1) return { where: 'message', message, part: left.content.length };
+    if (right.content.length > left.content.length && message < previousPrefix.messages - 1)
+      return { where: 'message', message, part: left.content.length };
   }
   return undefined;
 }
@@ -57,7 +70,12 @@ export function firstDifference(previous: LlmRequest, previousPrefix: StablePref
  * Split inside the system text, the kept side is the text before the offset and the re-billed side the rest of the
  * whole text's count, so `prefix` is the same for every split.
  */
-export function prefixTokens(request: LlmRequest, prefix: StablePrefix, location: CacheLocation | undefined, count: CountTokens): Omit<CacheTokens, 'dropped'> {
+export function prefixTokens(
+  request: LlmRequest,
+  prefix: StablePrefix,
+  location: CacheLocation | undefined,
+  count: CountTokens,
+): Omit<CacheTokens, 'dropped'> {
   let kept = 0;
   let rebilled = 0;
   const add = (tokens: number, isKept: boolean) => {
@@ -65,7 +83,9 @@ export function prefixTokens(request: LlmRequest, prefix: StablePrefix, location
     else rebilled += tokens;
   };
   const rank = location === undefined ? 4 : RANK[location.where];
-  request.tools.forEach((tool, index) => add(count(toolText(tool)), rank > 1 || (location?.where === 'tools' && index < location.tool)));
+  request.tools.forEach((tool, index) =>
+    add(count(toolText(tool)), rank > 1 || (location?.where === 'tools' && index < location.tool)),
+  );
   const system = request.system.slice(0, prefix.systemChars);
   if (location?.where === 'system') {
     // Split inside the system text: the whole counts as itself, so a prefix totals the same however it is split.
@@ -78,13 +98,14 @@ export function prefixTokens(request: LlmRequest, prefix: StablePrefix, location
   }
   request.messages.slice(0, prefix.messages).forEach((message, index) =>
     message.content.forEach((part, partIndex) => {
-      const before = location?.where === 'message' && (index < location.message || (index === location.message && partIndex < location.part));
+      const before =
+        location?.where === 'message' &&
+        (index < location.message || (index === location.message && partIndex < location.part));
       add(count(partJson(part)), rank > 3 || before);
     }),
   );
   return { prefix: kept + rebilled, kept, rebilled };
 }
-
 
 const RANK: Record<CacheLocation['where'], number> = { start: 0, tools: 1, system: 2, message: 3 };
 
@@ -113,7 +134,11 @@ function around(previous: string, current: string): CacheExcerpt {
 }
 
 function aroundAt(previous: string, current: string, offset: number): CacheExcerpt {
-  return { before: previous.slice(Math.max(0, offset - BEFORE), offset), previous: previous.slice(offset, offset + AFTER), current: current.slice(offset, offset + AFTER) };
+  return {
+    before: previous.slice(Math.max(0, offset - BEFORE), offset),
+    previous: previous.slice(offset, offset + AFTER),
+    current: current.slice(offset, offset + AFTER),
+  };
 }
 
 /** How many characters two texts share from their start. */

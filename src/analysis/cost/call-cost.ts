@@ -55,7 +55,13 @@ export function billedTokens(usage: Usage | undefined): BilledTokens {
  * table, or a kind of token the call used whose price the entry lacks, leaves `usd` out and says which. Cache writes
  * of a model without a write price are billed as input (providers that do not charge extra for writes).
  */
-export function costOfCall(called: { provider: string; modelId: string; billedAs?: { provider: string; modelId: string } | undefined } | undefined, usage: Usage | undefined, table: PriceTable): CallCost {
+export function costOfCall(
+  called:
+    | { provider: string; modelId: string; billedAs?: { provider: string; modelId: string } | undefined }
+    | undefined,
+  usage: Usage | undefined,
+  table: PriceTable,
+): CallCost {
   const tokens = billedTokens(usage);
   if (usage === undefined) return { tokens, unpriced: 'the call reported no usage' };
   if (called === undefined) return { tokens, unpriced: 'the call names no model' };
@@ -83,8 +89,13 @@ export function costOfCall(called: { provider: string; modelId: string; billedAs
     output: per('output', tokens.output),
     storage: per('cacheStoragePerHour', tokens.storageTokenHours),
   };
-  if (missing.length > 0) return { tokens, price, unpriced: `the price of ${entry.model} has no ${[...new Set(missing)].join(', ')}` };
-  return { tokens, price, usd: { ...usd, total: usd.input + usd.cacheRead + usd.cacheWrite + usd.output + usd.storage } };
+  if (missing.length > 0)
+    return { tokens, price, unpriced: `the price of ${entry.model} has no ${[...new Set(missing)].join(', ')}` };
+  return {
+    tokens,
+    price,
+    usd: { ...usd, total: usd.input + usd.cacheRead + usd.cacheWrite + usd.output + usd.storage },
+  };
 }
 
 // A long prompt may be billed at the entry's higher tier, for every kind of token the tier prices.

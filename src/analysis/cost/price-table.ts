@@ -47,10 +47,15 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  */
 export function parsePriceTable(value: unknown, subject = 'price table'): PriceTable {
   const issues: ValidationIssue[] = [];
-  if (!isRecord(value)) throw new ValidationError({ subject, issues: [{ path: '', message: 'expected an object with currency, perTokens and models' }] });
+  if (!isRecord(value))
+    throw new ValidationError({
+      subject,
+      issues: [{ path: '', message: 'expected an object with currency, perTokens and models' }],
+    });
   if (value['currency'] !== 'USD') issues.push({ path: 'currency', message: 'must be "USD"' });
   const perTokens = value['perTokens'];
-  if (typeof perTokens !== 'number' || !Number.isInteger(perTokens) || perTokens <= 0) issues.push({ path: 'perTokens', message: 'must be a positive whole number (1000000)' });
+  if (typeof perTokens !== 'number' || !Number.isInteger(perTokens) || perTokens <= 0)
+    issues.push({ path: 'perTokens', message: 'must be a positive whole number (1000000)' });
   const models = value['models'];
   if (!Array.isArray(models)) issues.push({ path: 'models', message: 'must be a list of model prices' });
   const seen = new Set<string>();
@@ -60,33 +65,51 @@ export function parsePriceTable(value: unknown, subject = 'price table'): PriceT
       issues.push({ path, message: 'expected an object' });
       return;
     }
-    for (const key of Object.keys(entry)) if (!MODEL_KEYS.has(key)) issues.push({ path: `${path}.${key}`, message: `unknown field; expected one of ${[...MODEL_KEYS].join(', ')}` });
+    for (const key of Object.keys(entry))
+      if (!MODEL_KEYS.has(key))
+        issues.push({
+          path: `${path}.${key}`,
+          message: `unknown field; expected one of ${[...MODEL_KEYS].join(', ')}`,
+        });
     for (const key of ['provider', 'model', 'source'] as const) {
-      if (typeof entry[key] !== 'string' || entry[key] === '') issues.push({ path: `${path}.${key}`, message: 'must be a non-empty string' });
+      if (typeof entry[key] !== 'string' || entry[key] === '')
+        issues.push({ path: `${path}.${key}`, message: 'must be a non-empty string' });
     }
-    if (typeof entry['date'] !== 'string' || !DATE.test(entry['date'])) issues.push({ path: `${path}.date`, message: 'must be a date, YYYY-MM-DD' });
+    if (typeof entry['date'] !== 'string' || !DATE.test(entry['date']))
+      issues.push({ path: `${path}.date`, message: 'must be a date, YYYY-MM-DD' });
     checkPrices(entry, path, issues);
     const match = entry['match'];
-    if (match !== undefined && (!Array.isArray(match) || !match.every((pattern) => typeof pattern === 'string' && pattern !== '' && !pattern.slice(0, -1).includes('*')))) {
+    if (
+      match !== undefined &&
+      (!Array.isArray(match) ||
+        !match.every((pattern) => typeof pattern === 'string' && pattern !== '' && !pattern.slice(0, -1).includes('*')))
+    ) {
       issues.push({ path: `${path}.match`, message: 'must be a list of model ids, each with at most a trailing *' });
     }
     const above = entry['above'];
     if (above !== undefined) {
-      if (!isRecord(above) || typeof above['inputTokens'] !== 'number' || above['inputTokens'] <= 0) issues.push({ path: `${path}.above.inputTokens`, message: 'must be a positive number of prompt tokens' });
+      if (!isRecord(above) || typeof above['inputTokens'] !== 'number' || above['inputTokens'] <= 0)
+        issues.push({ path: `${path}.above.inputTokens`, message: 'must be a positive number of prompt tokens' });
       else checkPrices(above, `${path}.above`, issues);
     }
     const id = `${String(entry['provider'])}:${String(entry['model'])}`;
     if (seen.has(id)) issues.push({ path: `${path}.model`, message: `${id} is listed twice` });
     seen.add(id);
   });
-  if (issues.length > 0) throw new ValidationError({ subject, issues, hint: 'Prices are USD per perTokens tokens; see assets/schema/prices.schema.json.' });
+  if (issues.length > 0)
+    throw new ValidationError({
+      subject,
+      issues,
+      hint: 'Prices are USD per perTokens tokens; see assets/schema/prices.schema.json.',
+    });
   return value as PriceTable;
 }
 
 function checkPrices(entry: Record<string, unknown>, path: string, issues: ValidationIssue[]): void {
   for (const field of PRICE_FIELDS) {
     const price = entry[field];
-    if (price !== undefined && (typeof price !== 'number' || !Number.isFinite(price) || price < 0)) issues.push({ path: `${path}.${field}`, message: 'must be a price: a number, 0 or more' });
+    if (price !== undefined && (typeof price !== 'number' || !Number.isFinite(price) || price < 0))
+      issues.push({ path: `${path}.${field}`, message: 'must be a price: a number, 0 or more' });
   }
 }
 
@@ -94,7 +117,11 @@ function checkPrices(entry: Record<string, unknown>, path: string, issues: Valid
 export function mergePriceTables(base: PriceTable, override: PriceTable): PriceTable {
   if (override.perTokens !== base.perTokens) {
     const factor = base.perTokens / override.perTokens;
-    return mergePriceTables(base, { ...override, perTokens: base.perTokens, models: override.models.map((model) => rescale(model, factor)) });
+    return mergePriceTables(base, {
+      ...override,
+      perTokens: base.perTokens,
+      models: override.models.map((model) => rescale(model, factor)),
+    });
   }
   const key = (model: ModelPrice) => `${model.provider}:${model.model}`;
   const replaced = new Set(override.models.map(key));
@@ -106,7 +133,8 @@ function rescale(model: ModelPrice, factor: number): ModelPrice {
   for (const field of PRICE_FIELDS) if (model[field] !== undefined) scaled[field] = (model[field] as number) * factor;
   if (model.above !== undefined) {
     const above = { ...model.above };
-    for (const field of PRICE_FIELDS) if (model.above[field] !== undefined) above[field] = (model.above[field] as number) * factor;
+    for (const field of PRICE_FIELDS)
+      if (model.above[field] !== undefined) above[field] = (model.above[field] as number) * factor;
     scaled.above = above;
   }
   return scaled;

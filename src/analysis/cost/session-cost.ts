@@ -56,7 +56,15 @@ export function costOfCalls(calls: readonly ModelCallSummary[], table: PriceTabl
 
 /** Costs added up. */
 export function sumCosts(rows: readonly CallCost[]): CostTotal {
-  const tokens: BilledTokens = { input: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, output: 0, reasoning: 0, storageTokenHours: 0 };
+  const tokens: BilledTokens = {
+    input: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    cacheWrite1h: 0,
+    output: 0,
+    reasoning: 0,
+    storageTokenHours: 0,
+  };
   let usd: number | undefined;
   let unpricedCalls = 0;
   for (const row of rows) {
@@ -65,7 +73,14 @@ export function sumCosts(rows: readonly CallCost[]): CostTotal {
     else usd = (usd ?? 0) + row.usd.total;
   }
   const promptTokens = promptOf(tokens);
-  return { calls: rows.length, tokens, promptTokens, cacheHitRatio: ratio(tokens.cacheRead, promptTokens), ...(usd === undefined ? {} : { usd }), unpricedCalls };
+  return {
+    calls: rows.length,
+    tokens,
+    promptTokens,
+    cacheHitRatio: ratio(tokens.cacheRead, promptTokens),
+    ...(usd === undefined ? {} : { usd }),
+    unpricedCalls,
+  };
 }
 
 function promptOf(tokens: BilledTokens): number {

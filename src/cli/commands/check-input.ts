@@ -26,7 +26,13 @@ const CHECK_FILE_FIELDS = ['template', 'templates', 'state', 'artifacts', 'value
 export async function readCheckInput(path: string, cwd: string): Promise<CheckInput> {
   if (!DOCUMENT_EXTENSIONS.has(extname(path).toLowerCase())) {
     const text = await readInputFile(path, cwd);
-    return { templates: [{ name: path, text }], state: undefined, artifacts: undefined, valueFormat: 'default', escapes: false };
+    return {
+      templates: [{ name: path, text }],
+      state: undefined,
+      artifacts: undefined,
+      valueFormat: 'default',
+      escapes: false,
+    };
   }
   const { value: document } = await loadDocumentFile(path, cwd);
   if (isAgentDocument(document) || isCaseDocument(document)) return readAgentTemplates(document, path, cwd);
@@ -47,10 +53,12 @@ export async function readCheckInput(path: string, cwd: string): Promise<CheckIn
   if (templates.length === 0 && reader.issues.length === 0) {
     reader.issue('', "has no templates: add 'template: <text>' or a 'templates:' mapping");
   }
-  const state = record['state'] == null ? undefined : reader.object(record['state'], 'state', 'a mapping of state keys to values');
+  const state =
+    record['state'] == null ? undefined : reader.object(record['state'], 'state', 'a mapping of state keys to values');
   const artifacts = readArtifacts(reader, record['artifacts']);
   const valueFormat = record['valueFormat'] ?? 'default';
-  if (valueFormat !== 'default' && valueFormat !== 'python') reader.issue('valueFormat', "expected 'default' or 'python'");
+  if (valueFormat !== 'default' && valueFormat !== 'python')
+    reader.issue('valueFormat', "expected 'default' or 'python'");
   const escapes = reader.boolean(record, 'escapes', '') ?? false;
   if (reader.issues.length > 0) throw new ValidationError({ subject: path, issues: reader.issues });
   return { templates, state, artifacts, valueFormat: valueFormat === 'python' ? 'python' : 'default', escapes };
@@ -61,13 +69,19 @@ export async function readCheckInput(path: string, cwd: string): Promise<CheckIn
  * templated), or a case file's with its state, artifacts and conventions.
  */
 async function readAgentTemplates(document: Record<string, unknown>, path: string, cwd: string): Promise<CheckInput> {
-  const caseFile = await parseCaseFile(document, { filename: path, load: relativeLoader(cwd), files: nodeAgentFiles(cwd) });
+  const caseFile = await parseCaseFile(document, {
+    filename: path,
+    load: relativeLoader(cwd),
+    files: nodeAgentFiles(cwd),
+  });
   const templates: { name: string; text: string }[] = [];
   for (const node of caseFile.tree.nodes) {
     const agent = node.definition;
     if (!isLlmAgent(agent)) continue;
-    if (typeof agent.globalInstruction === 'string') templates.push({ name: `${agent.name}.globalInstruction`, text: agent.globalInstruction });
-    if (typeof agent.instruction === 'string') templates.push({ name: `${agent.name}.instruction`, text: agent.instruction });
+    if (typeof agent.globalInstruction === 'string')
+      templates.push({ name: `${agent.name}.globalInstruction`, text: agent.globalInstruction });
+    if (typeof agent.instruction === 'string')
+      templates.push({ name: `${agent.name}.instruction`, text: agent.instruction });
   }
   const isCase = isCaseDocument(document);
   return {
@@ -93,11 +107,14 @@ function readArtifacts(reader: JsonReader, value: unknown): Record<string, strin
 }
 
 /** Reads a `--state` file: a mapping of state keys to values. */
-export async function readStateFile(path: string, cwd: string, pythonNumbers: boolean): Promise<Record<string, unknown>> {
+export async function readStateFile(
+  path: string,
+  cwd: string,
+  pythonNumbers: boolean,
+): Promise<Record<string, unknown>> {
   const document = await parseDocument(await readInputFile(path, cwd), { filename: path, pythonNumbers });
   const reader = new JsonReader();
   const state = reader.object(document, '', 'a mapping of state keys to values');
   if (state === undefined) throw new ValidationError({ subject: path, issues: reader.issues });
   return state;
 }
-

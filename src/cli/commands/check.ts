@@ -1,6 +1,10 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { recordTextReader } from '../../engine/session/artifact-rules.js';
-import { checkTemplate, type TemplatePlaceholder, type TemplateReport } from '../../features/templating/check-template.js';
+import {
+  checkTemplate,
+  type TemplatePlaceholder,
+  type TemplateReport,
+} from '../../features/templating/check-template.js';
 import { injectState } from '../../features/templating/inject-state.js';
 import { lintAgentTree, type ContextWarning } from '../../features/lint/context-lint.js';
 import { parseCommandArgs } from '../args.js';
@@ -80,8 +84,10 @@ export const checkCommand: Command = {
       json: { type: 'boolean' },
     });
     const [file, ...extra] = positionals;
-    if (file === undefined) throw new UsageError('check needs a file to check.', "Run 'agentctx check --help' for the file format.");
-    if (extra.length > 0) throw new UsageError(`check takes one file, got ${positionals.length}.`, 'Check them one at a time.');
+    if (file === undefined)
+      throw new UsageError('check needs a file to check.', "Run 'agentctx check --help' for the file format.");
+    if (extra.length > 0)
+      throw new UsageError(`check takes one file, got ${positionals.length}.`, 'Check them one at a time.');
     const format = values['value-format'];
     if (format !== undefined && format !== 'default' && format !== 'python') {
       throw new UsageError(`--value-format must be 'default' or 'python', got '${format}'.`);
@@ -96,9 +102,12 @@ export const checkCommand: Command = {
     }
     const results = await checkAll(input);
     const ok = results.every((result) => result.report.ok);
-    const warnings = input.tree === undefined ? [] : lintAgentTree(input.tree, { state: input.state, escapes: input.escapes });
+    const warnings =
+      input.tree === undefined ? [] : lintAgentTree(input.tree, { state: input.state, escapes: input.escapes });
     if (values.json === true) {
-      io.stdout(`${JSON.stringify({ file, ok, templates: results, ...(input.tree === undefined ? {} : { warnings }) }, null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify({ file, ok, templates: results, ...(input.tree === undefined ? {} : { warnings }) }, null, 2)}\n`,
+      );
     } else {
       const style = createStyle(io.isTty);
       io.stdout(formatResults(file, input, results, style));
@@ -129,7 +138,9 @@ async function checkAll(input: CheckInput): Promise<TemplateResult[]> {
 
 function formatResults(file: string, input: CheckInput, results: TemplateResult[], style: Style): string {
   const placeholderCount = results.reduce((sum, result) => sum + result.report.placeholders.length, 0);
-  const lines = [style.bold(`${file}: ${plural(results.length, 'template')}, ${plural(placeholderCount, 'placeholder')}`)];
+  const lines = [
+    style.bold(`${file}: ${plural(results.length, 'template')}, ${plural(placeholderCount, 'placeholder')}`),
+  ];
   for (const result of results) {
     lines.push('', style.bold(style.cyan(result.name)));
     const rows = result.report.placeholders.map((placeholder) => [
@@ -149,29 +160,44 @@ function formatResults(file: string, input: CheckInput, results: TemplateResult[
       ]);
       lines.push(...table(literalRows).map((row) => `  ${row}`));
     }
-    for (const note of result.report.notes) lines.push(`  ${style.yellow('note')} ${position(result.text, note.start)}: ${note.message}`);
+    for (const note of result.report.notes)
+      lines.push(`  ${style.yellow('note')} ${position(result.text, note.start)}: ${note.message}`);
     if (result.rendered !== undefined) {
       lines.push(style.dim('  renders as:'));
       for (const line of result.rendered.replace(/\n$/, '').split('\n')) lines.push(`  ${style.dim('│')} ${line}`);
     }
   }
   const missing = results.flatMap((result) =>
-    result.report.placeholders.filter((p) => p.status === 'missing' || p.status === 'no-artifact-store').map((p) => `${p.text} in ${result.name}`),
+    result.report.placeholders
+      .filter((p) => p.status === 'missing' || p.status === 'no-artifact-store')
+      .map((p) => `${p.text} in ${result.name}`),
   );
   lines.push('');
-  if (missing.length > 0) lines.push(style.red(`✗ ${plural(missing.length, 'required placeholder')} would fail at run time: ${missing.join(', ')}`));
-  else if (input.state === undefined) lines.push(style.dim('no state given: placeholders were listed, not resolved (use --state or a check file)'));
+  if (missing.length > 0)
+    lines.push(
+      style.red(`✗ ${plural(missing.length, 'required placeholder')} would fail at run time: ${missing.join(', ')}`),
+    );
+  else if (input.state === undefined)
+    lines.push(style.dim('no state given: placeholders were listed, not resolved (use --state or a check file)'));
   else lines.push(style.green('✓ every required placeholder resolves'));
   return `${lines.join('\n')}\n`;
 }
 
 // The context lint's warnings: each names the agent, the field, the text and the fix. They do not change the exit status.
 function formatWarnings(warnings: readonly ContextWarning[], style: Style): string {
-  if (warnings.length === 0) return `${style.green('✓ context lint: nothing restates what agentctx writes itself, and every description is written for its readers')}\n`;
+  if (warnings.length === 0)
+    return `${style.green('✓ context lint: nothing restates what agentctx writes itself, and every description is written for its readers')}\n`;
   const lines = ['', style.bold(`context lint: ${plural(warnings.length, 'warning')}`)];
   for (const warning of warnings) {
-    const quoted = warning.text === '' ? '' : ` ${JSON.stringify(warning.text.length > 80 ? `${warning.text.slice(0, 77)}…` : warning.text)}`;
-    lines.push(`${style.yellow('⚠')} ${warning.agent}.${warning.field}${quoted} ${style.dim(`[${warning.rule}]`)}`, `  ${warning.message}.`, `  ${style.dim('fix:')} ${warning.fix}`);
+    const quoted =
+      warning.text === ''
+        ? ''
+        : ` ${JSON.stringify(warning.text.length > 80 ? `${warning.text.slice(0, 77)}…` : warning.text)}`;
+    lines.push(
+      `${style.yellow('⚠')} ${warning.agent}.${warning.field}${quoted} ${style.dim(`[${warning.rule}]`)}`,
+      `  ${warning.message}.`,
+      `  ${style.dim('fix:')} ${warning.fix}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -197,13 +223,17 @@ function position(text: string, offset: number): string {
   return `${line}:${column}`;
 }
 
-
 // Left-aligned columns; widths measured before styling so escape codes do not skew them.
 function table(rows: string[][]): string[] {
   const widths: number[] = [];
   const plain = (text: string) => text.replace(/\u001b\[\d+m/g, '');
-  for (const row of rows) row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, plain(cell).length)));
+  for (const row of rows)
+    row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, plain(cell).length)));
   return rows.map((row) =>
-    row.map((cell, index) => (index === row.length - 1 ? cell : cell + ' '.repeat((widths[index] ?? 0) - plain(cell).length))).join('  '),
+    row
+      .map((cell, index) =>
+        index === row.length - 1 ? cell : cell + ' '.repeat((widths[index] ?? 0) - plain(cell).length),
+      )
+      .join('  '),
   );
 }

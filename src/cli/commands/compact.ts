@@ -85,7 +85,8 @@ Examples:
   agentctx compact agent.yaml --session demo --interval 3 --overlap 1 --summarizer model
 `;
 
-const FLAG_HINT = '(--interval sets compactionInterval, --overlap overlapSize, --threshold tokenThreshold, --retention eventRetentionSize.)';
+const FLAG_HINT =
+  '(--interval sets compactionInterval, --overlap overlapSize, --threshold tokenThreshold, --retention eventRetentionSize.)';
 
 export const compactCommand: Command = {
   name: 'compact',
@@ -111,22 +112,44 @@ export const compactCommand: Command = {
     if (extra.length > 0) throw new UsageError(`compact takes one file, got ${positionals.length}.`);
     const dryRun = values['dry-run'] === true;
     if (dryRun && (values.summarizer !== undefined || values.model !== undefined)) {
-      throw new UsageError('--summarizer and --model choose who writes a real summary; a dry run always estimates with the extractive summary.');
+      throw new UsageError(
+        '--summarizer and --model choose who writes a real summary; a dry run always estimates with the extractive summary.',
+      );
     }
     const summarizer = values.summarizer ?? 'extractive';
-    if (summarizer !== 'extractive' && summarizer !== 'model') throw new UsageError(`--summarizer must be extractive or model, got '${summarizer}'.`);
+    if (summarizer !== 'extractive' && summarizer !== 'model')
+      throw new UsageError(`--summarizer must be extractive or model, got '${summarizer}'.`);
     const flags = flagConfig(values);
     if (values.session !== undefined) {
-      if (values.agent !== undefined) throw new UsageError("--agent is for case files; a session is compacted for its agent file's root agent.");
+      if (values.agent !== undefined)
+        throw new UsageError("--agent is for case files; a session is compacted for its agent file's root agent.");
       const config = mergeConfig(undefined, flags, 'a stored session takes its settings from the flags');
-      return compactSession(file, { ...values, dryRun, json: values.json === true, adk: values.adk === true, summarizer }, config, io, runtime);
+      return compactSession(
+        file,
+        { ...values, dryRun, json: values.json === true, adk: values.adk === true, summarizer },
+        config,
+        io,
+        runtime,
+      );
     }
-    if (file === undefined) throw new UsageError('compact needs a case file, or an agent file with --session.', "Run 'agentctx compact --help' for both forms.");
-    if (values.app !== undefined || values.user !== undefined || values.store !== undefined) throw new UsageError('--app, --user and --store go with --session.');
-    if (!dryRun) throw new UsageError(`Case files are only planned: add --dry-run to see what would be summarized (a stored session is compacted with --session).`);
+    if (file === undefined)
+      throw new UsageError(
+        'compact needs a case file, or an agent file with --session.',
+        "Run 'agentctx compact --help' for both forms.",
+      );
+    if (values.app !== undefined || values.user !== undefined || values.store !== undefined)
+      throw new UsageError('--app, --user and --store go with --session.');
+    if (!dryRun)
+      throw new UsageError(
+        `Case files are only planned: add --dry-run to see what would be summarized (a stored session is compacted with --session).`,
+      );
 
     const { value } = await loadDocumentFile(file, io.cwd);
-    const caseFile = await parseCaseFile(value, { filename: file, load: relativeLoader(io.cwd), files: nodeAgentFiles(io.cwd) });
+    const caseFile = await parseCaseFile(value, {
+      filename: file,
+      load: relativeLoader(io.cwd),
+      files: nodeAgentFiles(io.cwd),
+    });
     if (values.agent !== undefined) {
       caseFile.tree.getAgent(values.agent);
       caseFile.currentAgent = values.agent;
@@ -134,12 +157,25 @@ export const compactCommand: Command = {
     if (values.adk === true) caseFile.profile = caseProfile('adk', caseFile.profileChanges);
     const config = mergeConfig(caseFile.eventsCompactionConfig, flags, `${file} has no eventsCompactionConfig`);
     const preview = await previewCaseCompaction(caseFile, config);
-    io.stdout(values.json === true ? compactionJson(preview) : formatPreview(preview, `Compaction dry run · ${file} · agent '${caseFile.currentAgent}'`, createStyle(io.isTty)));
+    io.stdout(
+      values.json === true
+        ? compactionJson(preview)
+        : formatPreview(
+            preview,
+            `Compaction dry run · ${file} · agent '${caseFile.currentAgent}'`,
+            createStyle(io.isTty),
+          ),
+    );
     return 0;
   },
 };
 
-type FlagValues = { interval?: string | undefined; overlap?: string | undefined; threshold?: string | undefined; retention?: string | undefined };
+type FlagValues = {
+  interval?: string | undefined;
+  overlap?: string | undefined;
+  threshold?: string | undefined;
+  retention?: string | undefined;
+};
 
 function flagConfig(values: FlagValues): Record<string, number> {
   const flags: Record<string, number> = {};
@@ -158,9 +194,16 @@ function flagConfig(values: FlagValues): Record<string, number> {
 }
 
 // The file's settings with the flags over them, checked together (a flag may complete or break a pair).
-function mergeConfig(base: EventsCompactionConfig | undefined, flags: Record<string, number>, missing: string): EventsCompactionConfig {
+function mergeConfig(
+  base: EventsCompactionConfig | undefined,
+  flags: Record<string, number>,
+  missing: string,
+): EventsCompactionConfig {
   if (base === undefined && Object.keys(flags).length === 0) {
-    throw new UsageError(`No compaction is configured: ${missing}.`, 'Pass --interval and --overlap (sliding window), or --threshold and --retention (token threshold).');
+    throw new UsageError(
+      `No compaction is configured: ${missing}.`,
+      'Pass --interval and --overlap (sliding window), or --threshold and --retention (token threshold).',
+    );
   }
   try {
     return parseCompactionConfig({ ...base, ...flags });

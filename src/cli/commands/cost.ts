@@ -49,11 +49,19 @@ export const costCommand: Command = {
       prices: { type: 'string' },
       json: { type: 'boolean' },
     });
-    if (positionals.length > 1) throw new UsageError(`cost takes one agent file, got ${positionals.length}.`, 'For example: agentctx cost agent.yaml --session s1');
+    if (positionals.length > 1)
+      throw new UsageError(
+        `cost takes one agent file, got ${positionals.length}.`,
+        'For example: agentctx cost agent.yaml --session s1',
+      );
     const prices = await loadPrices(values.prices, io.cwd);
     const { store, key } = await openRecordedSession(positionals[0], values, io.cwd, runtime);
     const report = costOfCalls(await store.listModelCalls(key), prices);
-    io.stdout(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatCostReport(report, key.sessionId, createStyle(io.isTty)));
+    io.stdout(
+      values.json === true
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : formatCostReport(report, key.sessionId, createStyle(io.isTty)),
+    );
     return 0;
   },
 };

@@ -52,40 +52,77 @@ export const diffCommand: Command = {
       user: { type: 'string' },
       store: { type: 'string' },
     });
-    const [left, right] = values.session === undefined && values.call === undefined ? await caseRequests(positionals, values, io) : await recordedRequests(positionals, values, io, runtime);
+    const [left, right] =
+      values.session === undefined && values.call === undefined
+        ? await caseRequests(positionals, values, io)
+        : await recordedRequests(positionals, values, io, runtime);
     const diff = diffRequests(left.request, right.request);
-    io.stdout(values.json === true ? `${JSON.stringify(diff, null, 2)}\n` : formatDiff([left.label, right.label], diff, createStyle(io.isTty)));
+    io.stdout(
+      values.json === true
+        ? `${JSON.stringify(diff, null, 2)}\n`
+        : formatDiff([left.label, right.label], diff, createStyle(io.isTty)),
+    );
     return diff.identical ? 0 : 1;
   },
 };
 
 type Side = { label: string; request: LlmRequest };
 
-async function caseRequests(files: string[], values: { app?: string | undefined; user?: string | undefined; store?: string | undefined }, io: CliIo): Promise<[Side, Side]> {
-  if (files.length !== 2) throw new UsageError(`diff compares two case files, got ${files.length}.`, "Or compare recorded calls with --session and --call; run 'agentctx diff --help'.");
+async function caseRequests(
+  files: string[],
+  values: { app?: string | undefined; user?: string | undefined; store?: string | undefined },
+  io: CliIo,
+): Promise<[Side, Side]> {
+  if (files.length !== 2)
+    throw new UsageError(
+      `diff compares two case files, got ${files.length}.`,
+      "Or compare recorded calls with --session and --call; run 'agentctx diff --help'.",
+    );
   for (const flag of ['app', 'user', 'store'] as const) {
-    if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --session: case files carry their own situation.`);
+    if (values[flag] !== undefined)
+      throw new UsageError(`--${flag} goes with --session: case files carry their own situation.`);
   }
-  const [left, right] = await Promise.all(files.map(async (file): Promise<Side> => ({ label: file, request: await caseRequest(file, io) })));
+  const [left, right] = await Promise.all(
+    files.map(async (file): Promise<Side> => ({ label: file, request: await caseRequest(file, io) })),
+  );
   return [left as Side, right as Side];
 }
 
 async function caseRequest(file: string, io: CliIo): Promise<LlmRequest> {
   const { value } = await loadDocumentFile(file, io.cwd);
-  const caseFile = await parseCaseFile(value, { filename: file, load: relativeLoader(io.cwd), files: nodeAgentFiles(io.cwd) });
+  const caseFile = await parseCaseFile(value, {
+    filename: file,
+    load: relativeLoader(io.cwd),
+    files: nodeAgentFiles(io.cwd),
+  });
   return (await assembleCaseForModel(caseFile)).request;
 }
 
 /** Two recorded calls: two of one session, or one of each of two sessions (the same index when one is given). */
-async function recordedRequests(files: string[], values: Omit<RecordedSessionOptions, 'session'> & { session?: string[] | undefined; call?: string[] | undefined }, io: CliIo, runtime: CliRuntime): Promise<[Side, Side]> {
-  if (files.length > 1) throw new UsageError(`diff of recorded calls takes at most one agent file (for the app), got ${files.length}.`, "Run 'agentctx diff --help'.");
+async function recordedRequests(
+  files: string[],
+  values: Omit<RecordedSessionOptions, 'session'> & { session?: string[] | undefined; call?: string[] | undefined },
+  io: CliIo,
+  runtime: CliRuntime,
+): Promise<[Side, Side]> {
+  if (files.length > 1)
+    throw new UsageError(
+      `diff of recorded calls takes at most one agent file (for the app), got ${files.length}.`,
+      "Run 'agentctx diff --help'.",
+    );
   const sessions = values.session ?? [];
   const calls = values.call ?? [];
-  if (sessions.length === 0 || sessions.length > 2) throw new UsageError(`Name one session (two calls of it) or two sessions with --session, got ${sessions.length}.`, "Run 'agentctx diff --help'.");
+  if (sessions.length === 0 || sessions.length > 2)
+    throw new UsageError(
+      `Name one session (two calls of it) or two sessions with --session, got ${sessions.length}.`,
+      "Run 'agentctx diff --help'.",
+    );
   const callCount = sessions.length === 1 ? [2] : [1, 2];
   if (!callCount.includes(calls.length)) {
     throw new UsageError(
-      sessions.length === 1 ? `Comparing calls of one session takes two --call options, got ${calls.length}.` : `Comparing two sessions takes one --call (the same call of each) or two, got ${calls.length}.`,
+      sessions.length === 1
+        ? `Comparing calls of one session takes two --call options, got ${calls.length}.`
+        : `Comparing two sessions takes one --call (the same call of each) or two, got ${calls.length}.`,
       "For example: --session demo --call 1 --call 2; run 'agentctx diff --help'.",
     );
   }
@@ -93,7 +130,10 @@ async function recordedRequests(files: string[], values: Omit<RecordedSessionOpt
   const otherKey = { ...key, sessionId: sessions[1] ?? key.sessionId };
   if (sessions[1] !== undefined) await requireSession(store, otherKey);
   const [first = '', second = first] = calls;
-  const side = async (sessionKey: SessionKey, call: string): Promise<Side> => ({ label: `session ${sessionKey.sessionId}, call ${call}`, request: (await recordedCall(store, sessionKey, call)).request });
+  const side = async (sessionKey: SessionKey, call: string): Promise<Side> => ({
+    label: `session ${sessionKey.sessionId}, call ${call}`,
+    request: (await recordedCall(store, sessionKey, call)).request,
+  });
   return [await side(key, first), await side(otherKey, second)];
 }
 
@@ -101,12 +141,21 @@ function formatDiff([left, right]: [string, string], diff: RequestDiff, style: S
   const same = (text: string) => style.green(text);
   const differs = (text: string) => style.yellow(text);
   const lines = [style.bold(`a: ${left}`), style.bold(`b: ${right}`), ''];
-  lines.push(`system    ${diff.system.identical ? same(`byte-identical (${diff.system.a} chars)`) : differs(`differs from char ${diff.system.firstDifference} (${diff.system.a} vs ${diff.system.b} chars)`)}`);
-  lines.push(`tools     ${diff.tools.identical ? same(`byte-identical (${diff.tools.a} tool${diff.tools.a === 1 ? '' : 's'})`) : differs(`differ: ${diff.tools.differing.join(', ')} (${diff.tools.a} vs ${diff.tools.b} tools)`)}`);
-  lines.push(`messages  ${diff.messages.identical ? same(`byte-identical (${diff.messages.a} messages)`) : differs(`differ from ${diff.messages.firstDifference} (${diff.messages.a} vs ${diff.messages.b} messages)`)}`);
+  lines.push(
+    `system    ${diff.system.identical ? same(`byte-identical (${diff.system.a} chars)`) : differs(`differs from char ${diff.system.firstDifference} (${diff.system.a} vs ${diff.system.b} chars)`)}`,
+  );
+  lines.push(
+    `tools     ${diff.tools.identical ? same(`byte-identical (${diff.tools.a} tool${diff.tools.a === 1 ? '' : 's'})`) : differs(`differ: ${diff.tools.differing.join(', ')} (${diff.tools.a} vs ${diff.tools.b} tools)`)}`,
+  );
+  lines.push(
+    `messages  ${diff.messages.identical ? same(`byte-identical (${diff.messages.a} messages)`) : differs(`differ from ${diff.messages.firstDifference} (${diff.messages.a} vs ${diff.messages.b} messages)`)}`,
+  );
   lines.push(`config    ${diff.config.identical ? same('byte-identical') : differs('differs')}`);
   const share = diff.commonPrefix.of === 0 ? 100 : Math.round((diff.commonPrefix.chars / diff.commonPrefix.of) * 100);
-  lines.push('', `common prefix: ${diff.commonPrefix.chars} of ${diff.commonPrefix.of} chars (${share}%), what a prompt cache could reuse`);
+  lines.push(
+    '',
+    `common prefix: ${diff.commonPrefix.chars} of ${diff.commonPrefix.of} chars (${share}%), what a prompt cache could reuse`,
+  );
   lines.push(diff.identical ? same('the requests are identical') : differs('the requests differ'));
   return `${lines.join('\n')}\n`;
 }

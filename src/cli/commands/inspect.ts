@@ -127,30 +127,54 @@ export const inspectCommand: Command = {
     const [file, ...extra] = positionals;
     if (values.cache === true) return inspectCache(file, extra, values, io, runtime);
     if (values.session !== undefined) return inspectRecorded(file, values, io, runtime);
-    if (values.wire === true || values.call !== undefined) throw new UsageError(`${values.wire === true ? '--wire' : '--call'} reads a recorded call: add --session <id>.`);
-    if (file === undefined) throw new UsageError('inspect needs a case file.', "Run 'agentctx inspect --help' for its format.");
+    if (values.wire === true || values.call !== undefined)
+      throw new UsageError(`${values.wire === true ? '--wire' : '--call'} reads a recorded call: add --session <id>.`);
+    if (file === undefined)
+      throw new UsageError('inspect needs a case file.', "Run 'agentctx inspect --help' for its format.");
     if (extra.length > 0) throw new UsageError(`inspect takes one case file, got ${positionals.length}.`);
     if (values.provenance === true && values.json !== true) throw new UsageError('--provenance goes with --json.');
 
     const { value } = await loadDocumentFile(file, io.cwd);
-    const caseFile = await parseCaseFile(value, { filename: file, load: relativeLoader(io.cwd), files: nodeAgentFiles(io.cwd) });
+    const caseFile = await parseCaseFile(value, {
+      filename: file,
+      load: relativeLoader(io.cwd),
+      files: nodeAgentFiles(io.cwd),
+    });
     if (values.agent !== undefined) {
       caseFile.tree.getAgent(values.agent);
       caseFile.currentAgent = values.agent;
     }
     const { request, provenance, trace, warnings } = await assembleCaseForModel(caseFile);
     const model = request.config.model === undefined ? '' : ` (model ${request.config.model})`;
-    return show(request, provenance, trace, `Request for agent '${caseFile.currentAgent}'${model} · ${file}`, values, io, warnings);
+    return show(
+      request,
+      provenance,
+      trace,
+      `Request for agent '${caseFile.currentAgent}'${model} · ${file}`,
+      values,
+      io,
+      warnings,
+    );
   },
 };
 
-type CacheOptions = RecordedSessionOptions & { call?: string | undefined; json?: boolean | undefined; [option: string]: unknown };
+type CacheOptions = RecordedSessionOptions & {
+  call?: string | undefined;
+  json?: boolean | undefined;
+  [option: string]: unknown;
+};
 
 /**
  * `inspect --session <id> --cache`: every recorded call against its agent's previous call (`explainSessionCache`),
  * counted with the local tokenizer; with `--call <n>`, that call in detail.
  */
-async function inspectCache(file: string | undefined, extra: readonly string[], values: CacheOptions, io: CliIo, runtime: CliRuntime): Promise<number> {
+async function inspectCache(
+  file: string | undefined,
+  extra: readonly string[],
+  values: CacheOptions,
+  io: CliIo,
+  runtime: CliRuntime,
+): Promise<number> {
   if (values.session === undefined) throw new UsageError('--cache reads a recorded session: add --session <id>.');
   if (extra.length > 0) throw new UsageError(`inspect takes one agent file, got ${extra.length + 1}.`);
   const other = ['wire', 'tokens', 'find', 'provenance', 'agent'].find((option) => values[option] !== undefined);
@@ -160,14 +184,23 @@ async function inspectCache(file: string | undefined, extra: readonly string[], 
   const listed = await store.listModelCalls(key);
   const records = await Promise.all(listed.map((call) => store.getModelCall({ ...key, index: call.index })));
   const counter = await loadTokenCounter();
-  const report = explainSessionCache(records.filter((record): record is ModelCallRecord => record !== undefined), (text) => counter.count(text));
+  const report = explainSessionCache(
+    records.filter((record): record is ModelCallRecord => record !== undefined),
+    (text) => counter.count(text),
+  );
   const style = createStyle(io.isTty);
   if (wanted === undefined) {
-    io.stdout(values.json === true ? `${JSON.stringify(cacheReportJson(report, key, counter.encoding), null, 2)}\n` : formatCacheReport(report, key.sessionId, style));
+    io.stdout(
+      values.json === true
+        ? `${JSON.stringify(cacheReportJson(report, key, counter.encoding), null, 2)}\n`
+        : formatCacheReport(report, key.sessionId, style),
+    );
     return 0;
   }
   const entry = report.calls.find((candidate) => candidate.index === wanted.index);
   if (entry === undefined) throw new UsageError(`Call ${wanted.index} is not among the session's listed calls.`);
-  io.stdout(values.json === true ? `${JSON.stringify(entry, null, 2)}\n` : formatCacheCall(entry, key.sessionId, style));
+  io.stdout(
+    values.json === true ? `${JSON.stringify(entry, null, 2)}\n` : formatCacheCall(entry, key.sessionId, style),
+  );
   return 0;
 }

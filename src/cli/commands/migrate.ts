@@ -33,15 +33,23 @@ export const migrateCommand: Command = {
       store: { type: 'string' },
       json: { type: 'boolean' },
     });
-    if (positionals.length > 0) throw new UsageError(`migrate takes no arguments, got ${JSON.stringify(positionals[0])}.`, 'Name the store with --store.');
+    if (positionals.length > 0)
+      throw new UsageError(
+        `migrate takes no arguments, got ${JSON.stringify(positionals[0])}.`,
+        'Name the store with --store.',
+      );
     const opened = await runtime.sqlStore(values.store);
     const result = await usingStore(opened, () => opened.store.migrate());
     if (values.json === true) {
       io.stdout(`${JSON.stringify({ store: opened.shown, ...result }, null, 2)}\n`);
     } else if (result.applied.length === 0) {
-      io.stdout(`${opened.shown} is at schema version ${result.to}, the newest this release knows: nothing to apply.\n`);
+      io.stdout(
+        `${opened.shown} is at schema version ${result.to}, the newest this release knows: nothing to apply.\n`,
+      );
     } else {
-      io.stdout(`Migrated ${opened.shown} from schema version ${result.from} to ${result.to}: applied ${result.applied.join(', ')}.\n`);
+      io.stdout(
+        `Migrated ${opened.shown} from schema version ${result.from} to ${result.to}: applied ${result.applied.join(', ')}.\n`,
+      );
     }
     return 0;
   },

@@ -86,12 +86,19 @@ export const runCommand: Command = {
       'tool-timeout': { type: 'string' },
     });
     const [file, ...extra] = positionals;
-    if (file === undefined) throw new UsageError('run needs an agent file or module.', "Run 'agentctx run --help' for the forms it takes.");
-    if (extra.length > 0) throw new UsageError(`run takes one agent file, got ${positionals.length}; pass the message with --message.`);
+    if (file === undefined)
+      throw new UsageError('run needs an agent file or module.', "Run 'agentctx run --help' for the forms it takes.");
+    if (extra.length > 0)
+      throw new UsageError(`run takes one agent file, got ${positionals.length}; pass the message with --message.`);
 
     const limits = timeLimitOptions(values);
     const seed = await readSessionSeed(values, io.cwd);
-    const { runner, sessions, artifacts } = await runtime.runner(file, { store: values.store, model: values.model, streaming: values.stream === true, ...limits });
+    const { runner, sessions, artifacts } = await runtime.runner(file, {
+      store: values.store,
+      model: values.model,
+      streaming: values.stream === true,
+      ...limits,
+    });
     const userId = values.user ?? 'user';
     const { sessionId, created } = await openSession(runner, sessions, userId, values.session, seed.state);
     await saveSeedArtifacts(artifacts, { appName: runner.appName, userId, sessionId }, seed);
@@ -101,7 +108,13 @@ export const runCommand: Command = {
     let stateDelta = created ? undefined : seed.state;
     try {
       const say = (message: string) => {
-        const input = { userId, sessionId, message, signal: interrupt.signal, ...(stateDelta === undefined ? {} : { stateDelta }) };
+        const input = {
+          userId,
+          sessionId,
+          message,
+          signal: interrupt.signal,
+          ...(stateDelta === undefined ? {} : { stateDelta }),
+        };
         stateDelta = undefined;
         return turn(runner, input, io, values.json === true);
       };
@@ -145,22 +158,38 @@ function onInterrupt(): { signal: AbortSignal; dispose(): void } {
 async function interruptedLine(sessions: SessionStoreWithCallLog, key: SessionKey, file: string): Promise<string> {
   const calls = await sessions.listModelCalls(key);
   const call = calls.findLast((summary) => summary.status === 'aborted' || summary.status === 'pending');
-  if (call === undefined) return `Interrupted: session ${key.sessionId} is stored as it was; no model call was under way.`;
+  if (call === undefined)
+    return `Interrupted: session ${key.sessionId} is stored as it was; no model call was under way.`;
   return `Interrupted: call ${call.index} of session ${key.sessionId} was recorded as ${call.status}; see it with agentctx inspect ${file} --session ${key.sessionId} --call ${call.index}`;
 }
 
-async function openSession(runner: Runner, sessions: SessionStoreWithCallLog, userId: string, sessionId: string | undefined, state: Record<string, unknown> | undefined): Promise<{ sessionId: string; created: boolean }> {
+async function openSession(
+  runner: Runner,
+  sessions: SessionStoreWithCallLog,
+  userId: string,
+  sessionId: string | undefined,
+  state: Record<string, unknown> | undefined,
+): Promise<{ sessionId: string; created: boolean }> {
   if (sessionId !== undefined) {
     const existing = await sessions.getSession({ appName: runner.appName, userId, sessionId, numRecentEvents: 0 });
     if (existing !== undefined) return { sessionId: existing.id, created: false };
   }
-  const session = await runner.createSession({ userId, ...(sessionId === undefined ? {} : { sessionId }), ...(state === undefined ? {} : { state }) });
+  const session = await runner.createSession({
+    userId,
+    ...(sessionId === undefined ? {} : { sessionId }),
+    ...(state === undefined ? {} : { state }),
+  });
   return { sessionId: session.id, created: true };
 }
 
 // Prints the events of one turn, then what assembly warned of in its model calls (each warning once); false when it
 // ended with an error event.
-async function turn(runner: Runner<SessionStoreWithCallLog>, input: RunInput, io: CliIo, json: boolean): Promise<boolean> {
+async function turn(
+  runner: Runner<SessionStoreWithCallLog>,
+  input: RunInput,
+  io: CliIo,
+  json: boolean,
+): Promise<boolean> {
   const style = createStyle(io.isTty);
   const key = { appName: runner.appName, userId: input.userId, sessionId: input.sessionId };
   const callsBefore = (await runner.sessions.listModelCalls(key)).length;
@@ -169,7 +198,12 @@ async function turn(runner: Runner<SessionStoreWithCallLog>, input: RunInput, io
     if (event.errorCode !== undefined) ok = false;
     if (json) io.stdout(`${JSON.stringify(event)}\n`);
     else if (event.author !== 'user' && event.partial !== true) io.stdout(formatEvent(event, style));
-    else if (event.partial === true) io.stdout(style.dim(`[${event.author}] …${(event.content?.parts ?? []).map((part) => ('text' in part ? part.text : '')).join('')}\n`));
+    else if (event.partial === true)
+      io.stdout(
+        style.dim(
+          `[${event.author}] …${(event.content?.parts ?? []).map((part) => ('text' in part ? part.text : '')).join('')}\n`,
+        ),
+      );
   }
   const calls = (await runner.sessions.listModelCalls(key)).filter((call) => call.index > callsBefore);
   for (const warning of new Set(calls.flatMap((call) => call.warnings ?? []))) {
@@ -180,7 +214,11 @@ async function turn(runner: Runner<SessionStoreWithCallLog>, input: RunInput, io
 }
 
 async function* readMessages(io: CliIo): AsyncGenerator<string> {
-  const lines = createInterface({ input: process.stdin, output: io.isTty ? process.stdout : undefined, terminal: io.isTty });
+  const lines = createInterface({
+    input: process.stdin,
+    output: io.isTty ? process.stdout : undefined,
+    terminal: io.isTty,
+  });
   try {
     if (!io.isTty) {
       // Piped input: one message per line; the iterator buffers lines that arrive while a turn runs.

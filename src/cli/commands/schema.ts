@@ -26,7 +26,12 @@ Examples:
   agentctx schema case
 `;
 
-const SCHEMAS = { agent: agentFileSchema, case: caseFileSchema, script: scriptFileSchema, prices: priceTableSchema } as const;
+const SCHEMAS = {
+  agent: agentFileSchema,
+  case: caseFileSchema,
+  script: scriptFileSchema,
+  prices: priceTableSchema,
+} as const;
 
 export const schemaCommand: Command = {
   name: 'schema',
@@ -35,7 +40,10 @@ export const schemaCommand: Command = {
     const { positionals } = parseCommandArgs('schema', args, {});
     const [which, ...extra] = positionals;
     if (which === undefined || extra.length > 0 || !(which in SCHEMAS)) {
-      throw new UsageError(`schema takes agent, case, script or prices, got ${positionals.length === 0 ? 'nothing' : `'${positionals.join(' ')}'`}.`, "For example: agentctx schema agent; see 'agentctx schema --help'.");
+      throw new UsageError(
+        `schema takes agent, case, script or prices, got ${positionals.length === 0 ? 'nothing' : `'${positionals.join(' ')}'`}.`,
+        "For example: agentctx schema agent; see 'agentctx schema --help'.",
+      );
     }
     io.stdout(`${JSON.stringify(SCHEMAS[which as keyof typeof SCHEMAS](), null, 2)}\n`);
     return 0;

@@ -125,40 +125,102 @@ export const serveCommand: Command = {
       'headers-timeout': { type: 'string' },
     });
     const protocol = values.protocol ?? 'agentctx';
-    if (protocol !== 'agentctx' && protocol !== 'adk') throw new UsageError(`--protocol must be agentctx or adk, got '${protocol}'.`);
+    if (protocol !== 'agentctx' && protocol !== 'adk')
+      throw new UsageError(`--protocol must be agentctx or adk, got '${protocol}'.`);
     const [file, ...extra] = positionals;
-    if (file === undefined) throw new UsageError('serve needs an agent file or module.', "Run 'agentctx serve --help' for the forms it takes.");
-    if (values['dev-ui'] === true && protocol !== 'adk') throw new UsageError('--dev-ui needs --protocol adk: ADK’s dev UI speaks ADK’s protocol.');
-    if (extra.length > 0 && protocol !== 'adk') throw new UsageError(`serve takes one agent file, got ${positionals.length}.`, 'Serve several agents as several apps with --protocol adk.');
+    if (file === undefined)
+      throw new UsageError(
+        'serve needs an agent file or module.',
+        "Run 'agentctx serve --help' for the forms it takes.",
+      );
+    if (values['dev-ui'] === true && protocol !== 'adk')
+      throw new UsageError('--dev-ui needs --protocol adk: ADK’s dev UI speaks ADK’s protocol.');
+    if (extra.length > 0 && protocol !== 'adk')
+      throw new UsageError(
+        `serve takes one agent file, got ${positionals.length}.`,
+        'Serve several agents as several apps with --protocol adk.',
+      );
     const { port, host, token } = listenOptions(values, io.env, { port: 8080, service: 'server' });
     const timeouts = { ...httpTimeoutOptions(values), allowedOrigins: allowedOrigins(values['allow-origin'] ?? []) };
-    const limits = timeLimitOptions(values, { modelTimeoutMs: DEFAULT_MODEL_TIMEOUT_MS, toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS });
-    const onError = (error: unknown) => io.stderr(`agentctx serve: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    const limits = timeLimitOptions(values, {
+      modelTimeoutMs: DEFAULT_MODEL_TIMEOUT_MS,
+      toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+    });
+    const onError = (error: unknown) =>
+      io.stderr(
+        `agentctx serve: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
 
     if (protocol === 'adk') {
-      if (values.state !== undefined || values.artifact !== undefined) throw new UsageError('--state and --artifact are not taken with --protocol adk.', "ADK's clients give a new session its state themselves.");
+      if (values.state !== undefined || values.artifact !== undefined)
+        throw new UsageError(
+          '--state and --artifact are not taken with --protocol adk.',
+          "ADK's clients give a new session its state themselves.",
+        );
       // One store for every app, so the inspector (and `--store memory`) sees them all.
-      const first = await runtime.runner(file, { store: values.store, model: values.model, streaming: true, ...limits });
+      const first = await runtime.runner(file, {
+        store: values.store,
+        model: values.model,
+        streaming: true,
+        ...limits,
+      });
       const runners = [first.runner];
-      for (const each of extra) runners.push((await runtime.runner(each, { store: values.store, model: values.model, streaming: true, ...limits, stores: first })).runner);
+      for (const each of extra)
+        runners.push(
+          (
+            await runtime.runner(each, {
+              store: values.store,
+              model: values.model,
+              streaming: true,
+              ...limits,
+              stores: first,
+            })
+          ).runner,
+        );
       const apps = runners.map((runner) => runner.appName);
       // The dev UI's pages need Hono (an optional package), loaded only when asked for.
       const web = values['dev-ui'] === true ? await loadWeb() : undefined;
-      const inspector = web?.createInspectorApp({ store: first.sessions, apps, token, version: packageVersion(), onError });
+      const inspector = web?.createInspectorApp({
+        store: first.sessions,
+        apps,
+        token,
+        version: packageVersion(),
+        onError,
+      });
       const pages = web === undefined || inspector === undefined ? undefined : await web.createAdkDevUi({ inspector });
-      const inspectorLink = web === undefined ? undefined : (key: SessionKey, call: number) => `${web.INSPECTOR_PATH}#${new URLSearchParams({ app: key.appName, user: key.userId, session: key.sessionId, call: String(call) }).toString()}`;
-      const server = createAdkServer({ runners, token, version: packageVersion(), pages, inspectorLink, ...timeouts, onError });
+      const inspectorLink =
+        web === undefined
+          ? undefined
+          : (key: SessionKey, call: number) =>
+              `${web.INSPECTOR_PATH}#${new URLSearchParams({ app: key.appName, user: key.userId, session: key.sessionId, call: String(call) }).toString()}`;
+      const server = createAdkServer({
+        runners,
+        token,
+        version: packageVersion(),
+        pages,
+        inspectorLink,
+        ...timeouts,
+        onError,
+      });
       const { url } = await server.listen(port, host).catch((error: unknown) => {
         throw listenError(error, host, port);
       });
-      io.stdout(`listening on ${url} (ADK protocol; app${runners.length === 1 ? '' : 's'} ${runners.map((runner) => runner.appName).join(', ')})\n`);
-      if (web !== undefined && pages !== undefined) io.stdout(`ADK dev UI on ${url}${web.ADK_DEV_UI_PATH}, agentctx's inspector on ${url}${web.INSPECTOR_PATH}\n`);
+      io.stdout(
+        `listening on ${url} (ADK protocol; app${runners.length === 1 ? '' : 's'} ${runners.map((runner) => runner.appName).join(', ')})\n`,
+      );
+      if (web !== undefined && pages !== undefined)
+        io.stdout(`ADK dev UI on ${url}${web.ADK_DEV_UI_PATH}, agentctx's inspector on ${url}${web.INSPECTOR_PATH}\n`);
       await untilStopped(server, io);
       return 0;
     }
 
     const newSessions = await readSessionSeed(values, io.cwd);
-    const { runner } = await runtime.runner(file, { store: values.store, model: values.model, streaming: values.stream === true, ...limits });
+    const { runner } = await runtime.runner(file, {
+      store: values.store,
+      model: values.model,
+      streaming: values.stream === true,
+      ...limits,
+    });
     const server = createServer({ runner, token, newSessions, ...timeouts, onError });
     const { url } = await server.listen(port, host).catch((error: unknown) => {
       throw listenError(error, host, port);
@@ -181,7 +243,9 @@ function untilStopped(server: AgentctxServer, io: CliIo): Promise<void> {
       }
       stopping = true;
       const running = server.activeRequests;
-      io.stderr(`${signal}: shutting down${running === 0 ? '' : `, waiting for ${running} request${running === 1 ? '' : 's'} in flight`}\n`);
+      io.stderr(
+        `${signal}: shutting down${running === 0 ? '' : `, waiting for ${running} request${running === 1 ? '' : 's'} in flight`}\n`,
+      );
       server.close().then(() => {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
@@ -204,7 +268,10 @@ function allowedOrigins(values: readonly string[]): string[] {
       origin = undefined;
     }
     if (origin !== value) {
-      throw new UsageError(`--allow-origin takes an origin such as https://app.example or http://localhost:3000, got '${value}'${origin === undefined || origin === 'null' ? '' : ` (did you mean '${origin}'?)`}.`, 'Give scheme, host and port only, without a path or a trailing slash; or * for any origin.');
+      throw new UsageError(
+        `--allow-origin takes an origin such as https://app.example or http://localhost:3000, got '${value}'${origin === undefined || origin === 'null' ? '' : ` (did you mean '${origin}'?)`}.`,
+        'Give scheme, host and port only, without a path or a trailing slash; or * for any origin.',
+      );
     }
   }
   return [...values];

@@ -48,7 +48,11 @@ export const tokensCommand: Command = {
       rows.push({ index: summary.index, agent: summary.agent, estimate, billed: summary.usage?.promptTokens });
     }
     const calibration = calibrate(rows);
-    io.stdout(values.json === true ? `${JSON.stringify(calibration, null, 2)}\n` : formatCalibration(calibration, createStyle(io.isTty)));
+    io.stdout(
+      values.json === true
+        ? `${JSON.stringify(calibration, null, 2)}\n`
+        : formatCalibration(calibration, createStyle(io.isTty)),
+    );
     return 0;
   },
 };
@@ -58,9 +62,21 @@ function formatCalibration(calibration: Calibration, style: Style): string {
   for (const row of calibration.rows) {
     const billed = row.billed === undefined ? '—' : String(row.billed);
     const ratio = row.ratio === undefined ? '—' : row.ratio.toFixed(3);
-    lines.push(`${String(row.index).padStart(5)}  ${row.agent.padEnd(20)} ${String(row.estimate).padStart(9)} ${billed.padStart(9)}   ${ratio.padStart(8)}`);
+    lines.push(
+      `${String(row.index).padStart(5)}  ${row.agent.padEnd(20)} ${String(row.estimate).padStart(9)} ${billed.padStart(9)}   ${ratio.padStart(8)}`,
+    );
   }
-  if (calibration.factor === undefined) lines.push('', style.dim('No call carries billed usage (a scripted model reports none unless its script says so): nothing to calibrate.'));
-  else lines.push('', `calibration factor ${style.bold(calibration.factor.toFixed(3))} (median of ${calibration.rows.filter((row) => row.ratio !== undefined).length} calls; largest deviation ${((calibration.spread ?? 0) * 100).toFixed(1)}%)`);
+  if (calibration.factor === undefined)
+    lines.push(
+      '',
+      style.dim(
+        'No call carries billed usage (a scripted model reports none unless its script says so): nothing to calibrate.',
+      ),
+    );
+  else
+    lines.push(
+      '',
+      `calibration factor ${style.bold(calibration.factor.toFixed(3))} (median of ${calibration.rows.filter((row) => row.ratio !== undefined).length} calls; largest deviation ${((calibration.spread ?? 0) * 100).toFixed(1)}%)`,
+    );
   return `${lines.join('\n')}\n`;
 }

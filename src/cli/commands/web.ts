@@ -82,7 +82,11 @@ export const webCommand: Command = {
       io.stdout(HELP);
       return 0;
     }
-    if (positionals.length > 0) throw new UsageError(`web takes no file, got '${positionals[0] ?? ''}'.`, "Name the store with --store, and apps with --app; see 'agentctx web --help'.");
+    if (positionals.length > 0)
+      throw new UsageError(
+        `web takes no file, got '${positionals[0] ?? ''}'.`,
+        "Name the store with --store, and apps with --app; see 'agentctx web --help'.",
+      );
     const timeouts = httpTimeoutOptions(values);
     refuseMissingStore(values.store, io.cwd);
     const { port, host, token } = listenOptions(values, io.env, { port: DEFAULT_PORT, service: 'inspector' });
@@ -92,11 +96,23 @@ export const webCommand: Command = {
     // Hono loads only when the inspector runs, so the other commands do not pay for it (nor need it installed).
     const { createInspectorApp, serveInspector } = await loadWeb();
     const store = await runtime.store(values.store);
-    const app = createInspectorApp({ store, token, apps, prices, version: packageVersion(), onError: (error) => io.stderr(`agentctx web: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`) });
+    const app = createInspectorApp({
+      store,
+      token,
+      apps,
+      prices,
+      version: packageVersion(),
+      onError: (error) =>
+        io.stderr(
+          `agentctx web: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        ),
+    });
     const served = await serveInspector({ app, port, host, ...timeouts }).catch((error: unknown) => {
       throw listenError(error, host, port);
     });
-    io.stdout(`inspector on ${served.url} (store ${store.name}${apps.length === 0 ? '' : `, apps ${apps.join(', ')}`}${token === undefined ? '' : ', token required'})\n`);
+    io.stdout(
+      `inspector on ${served.url} (store ${store.name}${apps.length === 0 ? '' : `, apps ${apps.join(', ')}`}${token === undefined ? '' : ', token required'})\n`,
+    );
     await untilSignal(io);
     await served.close();
     return 0;

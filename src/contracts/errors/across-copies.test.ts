@@ -15,7 +15,17 @@ import { ValidationError } from './validation-error.js';
 
 // Two installs of agentctx are two copies of these files, each with its own classes. Each copy here is the whole
 // errors folder in its own temporary directory, loaded as a module graph of its own.
-const here = { AgentctxError, ConflictError, ModelError, NotFoundError, ProcessorError, TemplateError, UnavailableError, UsageError, ValidationError };
+const here = {
+  AgentctxError,
+  ConflictError,
+  ModelError,
+  NotFoundError,
+  ProcessorError,
+  TemplateError,
+  UnavailableError,
+  UsageError,
+  ValidationError,
+};
 type Errors = typeof here;
 
 const copies: Errors[] = [];
@@ -42,7 +52,12 @@ describe('error classes across copies of the package', () => {
     const [a, b] = copies as [Errors, Errors];
     expect(a.ModelError).not.toBe(b.ModelError);
     expect(a.AgentctxError).not.toBe(here.AgentctxError);
-    expect(Object.prototype.isPrototypeOf.call(b.ModelError.prototype, new a.ModelError({ provider: 'p', message: 'm', retryable: false }))).toBe(false);
+    expect(
+      Object.prototype.isPrototypeOf.call(
+        b.ModelError.prototype,
+        new a.ModelError({ provider: 'p', message: 'm', retryable: false }),
+      ),
+    ).toBe(false);
   });
 
   it('recognises an error from copy A as an instance of its class and every class above it in copy B', () => {
@@ -83,7 +98,16 @@ describe('error classes across copies of the package', () => {
       new a.ModelError({ provider: 'p', message: 'm', retryable: false }),
       new a.UnavailableError({ store: 'postgres', reason: 'disconnected', message: 'm' }),
     ];
-    const classes = [b.ConflictError, b.NotFoundError, b.ProcessorError, b.TemplateError, b.UsageError, b.ValidationError, b.ModelError, b.UnavailableError];
+    const classes = [
+      b.ConflictError,
+      b.NotFoundError,
+      b.ProcessorError,
+      b.TemplateError,
+      b.UsageError,
+      b.ValidationError,
+      b.ModelError,
+      b.UnavailableError,
+    ];
     made.forEach((error, index) => {
       expect(classes.map((type) => error instanceof type)).toEqual(classes.map((_type, other) => other === index));
       expect(error instanceof b.AgentctxError).toBe(true);

@@ -71,7 +71,10 @@ export class AgentctxError extends Error {
     return (this as AgentctxErrorClass) === AgentctxError && marks[LEGACY_MARKER] === true;
   }
 
-  static override [Symbol.hasInstance]<T extends AgentctxErrorClass>(this: T, value: unknown): value is InstanceType<T> {
+  static override [Symbol.hasInstance]<T extends AgentctxErrorClass>(
+    this: T,
+    value: unknown,
+  ): value is InstanceType<T> {
     return AgentctxError.isInstance.call(this, value);
   }
 

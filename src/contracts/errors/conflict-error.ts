@@ -11,7 +11,12 @@ export class ConflictError extends AgentctxError {
   /** For `stale_shared_state`: the prefixed key (`user:count`) whose stored version moved on. */
   readonly key: string | undefined;
 
-  constructor(options: { code: 'already_exists' | 'stale_session' | 'stale_shared_state'; message: string; hint?: string; key?: string }) {
+  constructor(options: {
+    code: 'already_exists' | 'stale_session' | 'stale_shared_state';
+    message: string;
+    hint?: string;
+    key?: string;
+  }) {
     super(options);
     this.key = options.key;
   }

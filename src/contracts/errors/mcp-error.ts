@@ -28,7 +28,12 @@ export class McpError extends AgentctxError {
   readonly failure: McpFailure;
 
   constructor(options: McpErrorOptions) {
-    super({ code: 'mcp_error', message: `MCP server '${options.server}': ${options.message}`, hint: options.hint, cause: options.cause });
+    super({
+      code: 'mcp_error',
+      message: `MCP server '${options.server}': ${options.message}`,
+      hint: options.hint,
+      cause: options.cause,
+    });
     this.server = options.server;
     this.failure = options.failure;
   }

@@ -1,6 +1,10 @@
 import { AgentctxError } from './agentctx-error.js';
 
-export type TemplateErrorCode = 'missing_state_key' | 'missing_artifact' | 'artifact_store_missing' | 'artifact_not_text';
+export type TemplateErrorCode =
+  | 'missing_state_key'
+  | 'missing_artifact'
+  | 'artifact_store_missing'
+  | 'artifact_not_text';
 
 /**
  * A `{placeholder}` that cannot be filled. The messages of the first three codes are

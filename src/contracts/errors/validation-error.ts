@@ -35,7 +35,9 @@ export class ValidationError extends AgentctxError {
 }
 
 function formatMessage(subject: string, issues: readonly ValidationIssue[]): string {
-  const shown = issues.slice(0, 3).map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`));
+  const shown = issues
+    .slice(0, 3)
+    .map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`));
   const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : '';
   return `Invalid ${subject}: ${shown.join('; ')}${more}`;
 }

@@ -13,7 +13,9 @@ export function createAgentTree(root: AgentDefinition): AgentTree {
       const where = (node: AgentNode | undefined) => (node === undefined ? 'at the root' : `under '${node.name}'`);
       throw new ValidationError({
         subject: 'agent tree',
-        issues: [{ path: definition.name, message: `the name is used twice: ${where(existing.parent)} and ${where(parent)}` }],
+        issues: [
+          { path: definition.name, message: `the name is used twice: ${where(existing.parent)} and ${where(parent)}` },
+        ],
         hint: 'Agent names must be unique in a tree; rename one of them.',
       });
     }

@@ -1,4 +1,13 @@
-import type { AgentDefinition, AgentNode, AgentTree, LlmAgentDefinition, Extension, Plugin, AssemblyContext, Processor } from '../../contracts/agent.js';
+import type {
+  AgentDefinition,
+  AgentNode,
+  AgentTree,
+  LlmAgentDefinition,
+  Extension,
+  Plugin,
+  AssemblyContext,
+  Processor,
+} from '../../contracts/agent.js';
 import type { ArtifactTextReader } from '../../contracts/artifact.js';
 import type { Content } from '../../contracts/content.js';
 import type { DraftMessage, RequestDraft } from '../../contracts/draft.js';
@@ -54,7 +63,10 @@ export type AssembleOptions = {
  * Builds the exact request a model call receives, and where every part of it came from, by running the pipeline's
  * processors in order; `fallback` is the pipeline used when neither the options nor the agent name one.
  */
-export async function assembleWithFallback(options: AssembleOptions, fallback: () => readonly Processor[]): Promise<AssembledRequest> {
+export async function assembleWithFallback(
+  options: AssembleOptions,
+  fallback: () => readonly Processor[],
+): Promise<AssembledRequest> {
   const tree = 'root' in options.agents ? options.agents : createAgentTree(options.agents);
   const node = options.agentName === undefined ? tree.root : tree.getAgent(options.agentName);
   const agent = llmAgentOf(node);
@@ -126,12 +138,24 @@ export async function assemble(context: AssemblyContext, pipeline: readonly Proc
     };
     if (extension !== undefined) {
       draft = attribute(before, draft, extension);
-      trace.push({ processor: step.processor, extension, systemBlocks: step.systemBlocks, tools: step.tools, messages: step.messages });
+      trace.push({
+        processor: step.processor,
+        extension,
+        systemBlocks: step.systemBlocks,
+        tools: step.tools,
+        messages: step.messages,
+      });
     } else {
       trace.push(step);
     }
   }
-  return { ...finishDraft(draft), trace, tools: draft.tools, deferredTools: draft.deferredTools?.tools ?? [], handlers: draft.handlers ?? [] };
+  return {
+    ...finishDraft(draft),
+    trace,
+    tools: draft.tools,
+    deferredTools: draft.deferredTools?.tools ?? [],
+    handlers: draft.handlers ?? [],
+  };
 }
 
 // What an extension's processor added carries the extension's name, so provenance says where it came from. A tool
@@ -155,9 +179,17 @@ function attribute(before: RequestDraft, after: RequestDraft, extension: string)
   };
   return {
     ...after,
-    systemBlocks: after.systemBlocks.map((block) => (known.has(block.source) ? block : { ...block, source: stamp(block.source) })),
-    tools: after.tools.map((tool) => (known.has(tool.source) || (tool.tool !== undefined && knownTools.has(tool.tool)) ? tool : { ...tool, source: stamp(tool.source) })),
-    messages: after.messages.map((message) => (knownMessages.has(message) ? message : { message: message.message, sources: message.sources.map(stamp) })),
+    systemBlocks: after.systemBlocks.map((block) =>
+      known.has(block.source) ? block : { ...block, source: stamp(block.source) },
+    ),
+    tools: after.tools.map((tool) =>
+      known.has(tool.source) || (tool.tool !== undefined && knownTools.has(tool.tool))
+        ? tool
+        : { ...tool, source: stamp(tool.source) },
+    ),
+    messages: after.messages.map((message) =>
+      knownMessages.has(message) ? message : { message: message.message, sources: message.sources.map(stamp) },
+    ),
   };
 }
 
@@ -169,7 +201,13 @@ function withBuiltInTools(draft: RequestDraft, agent: LlmAgentDefinition): Reque
     ...draft,
     builtInTools: tools.map((tool, index) => ({
       tool: structuredClone(tool),
-      source: { kind: 'tool', processor: 'agent', agent: agent.name, field: `builtInTools[${index}]`, tool: { kind: 'built-in', provider: tool.provider } },
+      source: {
+        kind: 'tool',
+        processor: 'agent',
+        agent: agent.name,
+        field: `builtInTools[${index}]`,
+        tool: { kind: 'built-in', provider: tool.provider },
+      },
     })),
   };
 }
@@ -177,7 +215,11 @@ function withBuiltInTools(draft: RequestDraft, agent: LlmAgentDefinition): Reque
 // The model comes from the agent or its nearest LLM ancestor, as in ADK; settings keep a fixed key order.
 function requestConfig(node: AgentNode, agent: LlmAgentDefinition): RequestConfig {
   let model: string | undefined;
-  for (let current: AgentNode | undefined = node; current !== undefined && model === undefined; current = current.parent) {
+  for (
+    let current: AgentNode | undefined = node;
+    current !== undefined && model === undefined;
+    current = current.parent
+  ) {
     if (isLlmAgent(current.definition)) model = current.definition.model;
   }
   const settings: Record<string, unknown> = agent.generateConfig ?? {};

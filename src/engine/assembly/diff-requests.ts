@@ -23,14 +23,29 @@ export type RequestDiff = {
 
 /** Compares two requests field by field; "identical" means byte for byte in their JSON form. */
 export function diffRequests(a: LlmRequest, b: LlmRequest): RequestDiff {
-  const system = { identical: a.system === b.system, a: a.system.length, b: b.system.length, firstDifference: a.system === b.system ? undefined : firstDifferentChar(a.system, b.system) };
+  const system = {
+    identical: a.system === b.system,
+    a: a.system.length,
+    b: b.system.length,
+    firstDifference: a.system === b.system ? undefined : firstDifferentChar(a.system, b.system),
+  };
   const differingTools: string[] = [];
   for (let index = 0; index < Math.max(a.tools.length, b.tools.length); index++) {
     if (JSON.stringify(a.tools[index]) !== JSON.stringify(b.tools[index])) differingTools.push(`tools[${index}]`);
   }
-  const tools = { identical: differingTools.length === 0, a: a.tools.length, b: b.tools.length, differing: differingTools };
+  const tools = {
+    identical: differingTools.length === 0,
+    a: a.tools.length,
+    b: b.tools.length,
+    differing: differingTools,
+  };
   const messagesDifference = firstDifferentPart(a, b);
-  const messages = { identical: messagesDifference === undefined, a: a.messages.length, b: b.messages.length, firstDifference: messagesDifference };
+  const messages = {
+    identical: messagesDifference === undefined,
+    a: a.messages.length,
+    b: b.messages.length,
+    firstDifference: messagesDifference,
+  };
   const config = { identical: JSON.stringify(a.config) === JSON.stringify(b.config) };
   const textA = JSON.stringify(requestToJson(a));
   const textB = JSON.stringify(requestToJson(b));
@@ -40,7 +55,10 @@ export function diffRequests(a: LlmRequest, b: LlmRequest): RequestDiff {
     tools,
     messages,
     config,
-    commonPrefix: { chars: textA === textB ? textA.length : firstDifferentChar(textA, textB), of: Math.max(textA.length, textB.length) },
+    commonPrefix: {
+      chars: textA === textB ? textA.length : firstDifferentChar(textA, textB),
+      of: Math.max(textA.length, textB.length),
+    },
   };
 }
 

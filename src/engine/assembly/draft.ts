@@ -20,7 +20,10 @@ export function withLeadingSystemBlock(draft: RequestDraft, text: string, source
 
 /** The draft with one more tool; `tool` is what the runner calls when the model calls it. */
 export function withTool(draft: RequestDraft, declaration: ToolDeclaration, source: Source, tool?: Tool): RequestDraft {
-  return { ...draft, tools: [...draft.tools, tool === undefined ? { declaration, source } : { declaration, source, tool }] };
+  return {
+    ...draft,
+    tools: [...draft.tools, tool === undefined ? { declaration, source } : { declaration, source, tool }],
+  };
 }
 
 /** A message whose parts all share one source. */
@@ -34,7 +37,10 @@ export function draftMessage(role: Role, content: Part[], source: Source): Draft
  * instruction), which also swallows that separator. Blocks placed at the `start` are then put in front one by one,
  * in order, as ADK's `GlobalInstructionPlugin` prepends: `text\n\n` before a non-empty system text, alone otherwise.
  */
-export function joinSystemBlocks(blocks: readonly SystemBlock[]): { text: string; ranges: { start: number; end: number }[] } {
+export function joinSystemBlocks(blocks: readonly SystemBlock[]): {
+  text: string;
+  ranges: { start: number; end: number }[];
+} {
   let text = '';
   const ranges: { start: number; end: number }[] = new Array(blocks.length);
   const placed: { start: number; end: number }[] = [];

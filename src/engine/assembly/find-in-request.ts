@@ -23,7 +23,12 @@ export function findInRequest(request: LlmRequest, text: string, provenance?: Pr
   if (text === '') return [];
   const found: Occurrence[] = [];
   for (const start of indexesOf(request.system, text)) {
-    found.push({ path: 'system', start, end: start + text.length, source: provenance === undefined ? undefined : sourceAt(request, provenance, { in: 'system' }, start) });
+    found.push({
+      path: 'system',
+      start,
+      end: start + text.length,
+      source: provenance === undefined ? undefined : sourceAt(request, provenance, { in: 'system' }, start),
+    });
   }
   request.tools.forEach((tool, index) => {
     const source = provenance?.tools[index];
@@ -35,7 +40,10 @@ export function findInRequest(request: LlmRequest, text: string, provenance?: Pr
     for (const [field, value] of fields) {
       for (const start of indexesOf(value, text)) {
         // A hook may have written part of a description; the rest of a tool is the tool's.
-        const at = field === 'description' && provenance !== undefined ? sourceAt(request, provenance, { in: 'tool', tool: index }, start) : source;
+        const at =
+          field === 'description' && provenance !== undefined
+            ? sourceAt(request, provenance, { in: 'tool', tool: index }, start)
+            : source;
         found.push({ path: `tools[${index}].${field}`, start, end: start + text.length, source: at });
       }
     }
@@ -43,8 +51,16 @@ export function findInRequest(request: LlmRequest, text: string, provenance?: Pr
   request.messages.forEach((message, messageIndex) => {
     message.content.forEach((part, partIndex) => {
       for (const start of indexesOf(searchableText(part), text)) {
-        const source = provenance === undefined ? undefined : sourceAt(request, provenance, { in: 'part', message: messageIndex, part: partIndex }, start);
-        found.push({ path: `messages[${messageIndex}].content[${partIndex}]`, start, end: start + text.length, source });
+        const source =
+          provenance === undefined
+            ? undefined
+            : sourceAt(request, provenance, { in: 'part', message: messageIndex, part: partIndex }, start);
+        found.push({
+          path: `messages[${messageIndex}].content[${partIndex}]`,
+          start,
+          end: start + text.length,
+          source,
+        });
       }
     });
   });
@@ -53,6 +69,7 @@ export function findInRequest(request: LlmRequest, text: string, provenance?: Pr
 
 function indexesOf(haystack: string, needle: string): number[] {
   const found: number[] = [];
-  for (let index = haystack.indexOf(needle); index !== -1; index = haystack.indexOf(needle, index + 1)) found.push(index);
+  for (let index = haystack.indexOf(needle); index !== -1; index = haystack.indexOf(needle, index + 1))
+    found.push(index);
   return found;
 }

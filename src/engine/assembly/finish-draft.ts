@@ -7,17 +7,23 @@ import { joinSystemBlocks } from './draft.js';
 /** Turns a finished draft into the request and its provenance (system blocks in the order the text has them). */
 export function finishDraft(draft: RequestDraft): { request: LlmRequest; provenance: Provenance; warnings: string[] } {
   const system = joinSystemBlocks(draft.systemBlocks);
-  const blocks = draft.systemBlocks.map((block, index) => ({ ...(system.ranges[index] as { start: number; end: number }), source: block.source }));
+  const blocks = draft.systemBlocks.map((block, index) => ({
+    ...(system.ranges[index] as { start: number; end: number }),
+    source: block.source,
+  }));
   // Blocks placed at the start lead the text; a stable sort keeps every other block where it was.
   if (draft.systemBlocks.some((block) => block.placement === 'start')) blocks.sort((a, b) => a.start - b.start);
   // A request with no deferred definitions has no `deferredTools`, so every other request keeps its bytes.
-  const deferred = draft.deferredTools !== undefined && draft.deferredTools.tools.length > 0 ? draft.deferredTools : undefined;
+  const deferred =
+    draft.deferredTools !== undefined && draft.deferredTools.tools.length > 0 ? draft.deferredTools : undefined;
   const builtIn = draft.builtInTools ?? [];
   return {
     request: {
       system: system.text,
       tools: draft.tools.map((tool) => tool.declaration),
-      ...(deferred === undefined ? {} : { deferredTools: { loader: deferred.loader, declarations: deferred.tools.map((tool) => tool.declaration) } }),
+      ...(deferred === undefined
+        ? {}
+        : { deferredTools: { loader: deferred.loader, declarations: deferred.tools.map((tool) => tool.declaration) } }),
       ...(builtIn.length === 0 ? {} : { builtInTools: builtIn.map((entry) => entry.tool) }),
       messages: draft.messages.map((draftMessage) => draftMessage.message),
       config: draft.config,

@@ -20,7 +20,12 @@ const provenance: Provenance = {
     { start: 8, end: 15, source: b },
   ],
   tools: [{ kind: 'tool', processor: 'tools', agent: 'root' }],
-  messages: [[{ kind: 'history', processor: 'contents', agent: 'root' }, { kind: 'history', processor: 'contents', agent: 'root' }]],
+  messages: [
+    [
+      { kind: 'history', processor: 'contents', agent: 'root' },
+      { kind: 'history', processor: 'contents', agent: 'root' },
+    ],
+  ],
   edits: [
     { target: { in: 'system' }, start: 12, end: 12, by: hook, replaced: 'x' },
     { target: { in: 'system' }, start: 13, end: 15, by: hook },
@@ -41,7 +46,13 @@ describe('provenance pieces', () => {
 
   it('treats text outside every block as separator', () => {
     const loose: Provenance = { system: [{ start: 2, end: 4, source: a }], tools: [], messages: [] };
-    expect(systemPieces({ ...request, system: '--ab--' }, loose).map((piece) => [piece.start, piece.end, piece.separator ?? false])).toEqual([
+    expect(
+      systemPieces({ ...request, system: '--ab--' }, loose).map((piece) => [
+        piece.start,
+        piece.end,
+        piece.separator ?? false,
+      ]),
+    ).toEqual([
       [0, 2, true],
       [2, 4, false],
       [4, 6, true],
@@ -49,7 +60,9 @@ describe('provenance pieces', () => {
   });
 
   it('gives parts and tool descriptions their pieces', () => {
-    expect(toolDescriptionPieces(request, provenance, 0).map((piece) => [piece.start, piece.end, piece.source])).toEqual([
+    expect(
+      toolDescriptionPieces(request, provenance, 0).map((piece) => [piece.start, piece.end, piece.source]),
+    ).toEqual([
       [0, 4, hook],
       [4, 11, provenance.tools[0]],
     ]);

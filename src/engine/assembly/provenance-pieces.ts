@@ -7,7 +7,13 @@ import { searchableText } from './part-text.js';
  * A run of text with one origin: a block's or piece's own text (its source), text a hook wrote (`edit`, source the
  * hook), or the separator assembly put between system blocks (no source).
  */
-export type TextPiece = { start: number; end: number; source: Source | undefined; edit?: RequestEdit; separator?: true };
+export type TextPiece = {
+  start: number;
+  end: number;
+  source: Source | undefined;
+  edit?: RequestEdit;
+  separator?: true;
+};
 
 /** The pieces of `request.system`, covering it exactly and in order; empty pieces are left out. */
 export function systemPieces(request: LlmRequest, provenance: Provenance): TextPiece[] {
@@ -19,7 +25,14 @@ export function systemPieces(request: LlmRequest, provenance: Provenance): TextP
     const start = Math.min(Math.max(block.start, cursor), length);
     const end = Math.min(Math.max(block.end, start), length);
     pushSeparator(pieces, cursor, start);
-    pieces.push(...piecesIn(start, end, block.source, edits.filter((edit) => edit.start >= start && edit.end <= end)));
+    pieces.push(
+      ...piecesIn(
+        start,
+        end,
+        block.source,
+        edits.filter((edit) => edit.start >= start && edit.end <= end),
+      ),
+    );
     cursor = end;
   }
   pushSeparator(pieces, cursor, length);
@@ -38,7 +51,11 @@ export function textPieces(text: string, source: Source | undefined, edits: read
 export function partPieces(request: LlmRequest, provenance: Provenance, message: number, part: number): TextPiece[] {
   const value = request.messages[message]?.content[part];
   if (value === undefined) return [];
-  return textPieces(searchableText(value), provenance.messages[message]?.[part], editsIn(provenance, { in: 'part', message, part }));
+  return textPieces(
+    searchableText(value),
+    provenance.messages[message]?.[part],
+    editsIn(provenance, { in: 'part', message, part }),
+  );
 }
 
 /** The pieces of a tool's description. */
@@ -49,7 +66,12 @@ export function toolDescriptionPieces(request: LlmRequest, provenance: Provenanc
 }
 
 /** The one source of the character at `offset` of a target's text; undefined for a separator or outside the text. */
-export function sourceAt(request: LlmRequest, provenance: Provenance, target: EditTarget, offset: number): Source | undefined {
+export function sourceAt(
+  request: LlmRequest,
+  provenance: Provenance,
+  target: EditTarget,
+  offset: number,
+): Source | undefined {
   const pieces =
     target.in === 'system'
       ? systemPieces(request, provenance)
@@ -61,7 +83,9 @@ export function sourceAt(request: LlmRequest, provenance: Provenance, target: Ed
 
 /** The edits made in one target, in order. */
 export function editsIn(provenance: Provenance, target: EditTarget): RequestEdit[] {
-  return (provenance.edits ?? []).filter((edit) => sameTarget(edit.target, target)).sort((a, b) => a.start - b.start || a.end - b.end);
+  return (provenance.edits ?? [])
+    .filter((edit) => sameTarget(edit.target, target))
+    .sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
 function sameTarget(a: EditTarget, b: EditTarget): boolean {

@@ -21,13 +21,19 @@ export function reconcileMessages(
   const result: Source[][] = new Array(after.length);
   const carry = (from: number, to: number, parts: readonly (readonly [number, number])[]): void => {
     for (const [oldPart, newPart] of parts) {
-      for (const edit of earlier.get(partKey(from, oldPart)) ?? []) edits.push({ target: { in: 'part', message: to, part: newPart }, ...edit });
+      for (const edit of earlier.get(partKey(from, oldPart)) ?? [])
+        edits.push({ target: { in: 'part', message: to, part: newPart }, ...edit });
     }
   };
   const keepMessage = (from: number, to: number): void => {
     const partSources = sources[from] ?? [];
     result[to] = (after[to] as Message).content.map((_, part) => partSources[part] ?? by);
-    if (earlier.size > 0) carry(from, to, partSources.map((_, part) => [part, part] as const));
+    if (earlier.size > 0)
+      carry(
+        from,
+        to,
+        partSources.map((_, part) => [part, part] as const),
+      );
   };
   const addMessage = (to: number): void => {
     result[to] = (after[to] as Message).content.map(() => by);
@@ -61,13 +67,21 @@ export function reconcileMessages(
           const oldValue = oldPart === undefined ? undefined : oldParts[oldPart];
           const newValue = newPart === undefined ? undefined : newParts[newPart];
           if (oldPart !== undefined && newPart !== undefined && isText(oldValue) && isText(newValue)) {
-            const reconciled = reconcileWhole(oldValue.text, newValue.text, partSources[oldPart] ?? by, earlier.get(partKey(from, oldPart)) ?? [], by);
+            const reconciled = reconcileWhole(
+              oldValue.text,
+              newValue.text,
+              partSources[oldPart] ?? by,
+              earlier.get(partKey(from, oldPart)) ?? [],
+              by,
+            );
             target[newPart] = reconciled.source;
-            for (const edit of reconciled.edits) edits.push({ target: { in: 'part', message: to, part: newPart }, ...edit });
+            for (const edit of reconciled.edits)
+              edits.push({ target: { in: 'part', message: to, part: newPart }, ...edit });
             continue;
           }
           if (newPart !== undefined) target[newPart] = by;
-          if (oldPart !== undefined && oldValue !== undefined) removed.push(removal('part', partSources[oldPart] ?? by, by, partText(oldValue)));
+          if (oldPart !== undefined && oldValue !== undefined)
+            removed.push(removal('part', partSources[oldPart] ?? by, by, partText(oldValue)));
         }
       },
     );
@@ -104,7 +118,8 @@ function pairInGap(before: readonly Message[], after: readonly Message[]): (read
   if (m * n > MAX_GAP_CELLS) return pairByRole(before, after);
   const oldTexts = before.map(messageText);
   const newTexts = after.map(messageText);
-  const score = (i: number, j: number): number => (before[i]?.role === after[j]?.role ? shared(oldTexts[i] as string, newTexts[j] as string) : 0);
+  const score = (i: number, j: number): number =>
+    before[i]?.role === after[j]?.role ? shared(oldTexts[i] as string, newTexts[j] as string) : 0;
   // best[i][j]: the most shared text aligning the first i old with the first j new messages.
   const best = Array.from({ length: m + 1 }, () => new Float64Array(n + 1));
   for (let i = 1; i <= m; i++) {
@@ -130,9 +145,14 @@ function pairInGap(before: readonly Message[], after: readonly Message[]): (read
 }
 
 function pairByRole(before: readonly Message[], after: readonly Message[]): (readonly [number, number])[] {
-  const roleIds = (messages: readonly Message[]): Int32Array => Int32Array.from(messages, (message) => (message.role === 'user' ? 0 : 1));
+  const roleIds = (messages: readonly Message[]): Int32Array =>
+    Int32Array.from(messages, (message) => (message.role === 'user' ? 0 : 1));
   const pairs: [number, number][] = [];
-  walkMatches(diffSequences(roleIds(before), roleIds(after)), (from, to) => pairs.push([from, to]), () => undefined);
+  walkMatches(
+    diffSequences(roleIds(before), roleIds(after)),
+    (from, to) => pairs.push([from, to]),
+    () => undefined,
+  );
   return pairs;
 }
 
@@ -142,7 +162,8 @@ function shared(a: string, b: string): number {
   let prefix = 0;
   while (prefix < shorter && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
   let suffix = 0;
-  while (suffix < shorter - prefix && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix)) suffix++;
+  while (suffix < shorter - prefix && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix))
+    suffix++;
   return prefix + suffix;
 }
 
@@ -162,10 +183,16 @@ function matchSequences(before: readonly Message[], after: readonly Message[]): 
   let prefix = 0;
   while (prefix < shorter && oldKeys[prefix] === newKeys[prefix]) prefix++;
   let suffix = 0;
-  while (suffix < shorter - prefix && oldKeys[oldKeys.length - 1 - suffix] === newKeys[newKeys.length - 1 - suffix]) suffix++;
+  while (suffix < shorter - prefix && oldKeys[oldKeys.length - 1 - suffix] === newKeys[newKeys.length - 1 - suffix])
+    suffix++;
   const ids = new Map<string, number>();
-  const middle = (keys: string[]): Int32Array => Int32Array.from(keys.slice(prefix, keys.length - suffix), (key) => internKey(ids, key));
-  return [{ op: 'equal', length: prefix }, ...diffSequences(middle(oldKeys), middle(newKeys)), { op: 'equal', length: suffix }];
+  const middle = (keys: string[]): Int32Array =>
+    Int32Array.from(keys.slice(prefix, keys.length - suffix), (key) => internKey(ids, key));
+  return [
+    { op: 'equal', length: prefix },
+    ...diffSequences(middle(oldKeys), middle(newKeys)),
+    { op: 'equal', length: suffix },
+  ];
 }
 
 /** Calls `match` for each pair of equal items and `gap` for each run of changes, in order. */

@@ -15,19 +15,29 @@ const timeout = process.env['AGENTCTX_FUZZ'] === '1' ? 15 * 60_000 : undefined;
 /** Each hook writes its own character, used nowhere else, so what it wrote can be told apart afterwards. */
 const MARKERS = ['§', '¶', '¤', '¦'] as const;
 const SEPARATOR = '\n\n';
-const text = (maxLength: number): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom('a', 'b', 'c', ' ', '\n', '.'), maxLength });
+const text = (maxLength: number): fc.Arbitrary<string> =>
+  fc.string({ unit: fc.constantFrom('a', 'b', 'c', ' ', '\n', '.'), maxLength });
 
 /** What the assembled request held: each source's text, and each substitution's inserted value. */
 type Original = { texts: Map<string, string>; values: Map<string, string>; separators: string };
 type Assembled = { request: LlmRequest; provenance: Provenance; original: Original };
 
-const blockArbitrary = fc.array(fc.oneof(text(8).map((literal) => ({ literal })), text(4).map((value) => ({ value }))), { minLength: 1, maxLength: 5 });
+const blockArbitrary = fc.array(
+  fc.oneof(
+    text(8).map((literal) => ({ literal })),
+    text(4).map((value) => ({ value })),
+  ),
+  { minLength: 1, maxLength: 5 },
+);
 const toolArbitrary = fc.record({ description: text(12), parameters: fc.option(fc.nat(3), { nil: undefined }) });
 const partArbitrary = fc.oneof(
   text(12).map((value): Part => ({ text: value })),
   fc.nat(5).map((x): Part => ({ functionCall: { name: 'lookup', args: { x } } })),
 );
-const messageArbitrary = fc.record({ role: fc.constantFrom('user' as const, 'model' as const), content: fc.array(partArbitrary, { minLength: 1, maxLength: 3 }) });
+const messageArbitrary = fc.record({
+  role: fc.constantFrom('user' as const, 'model' as const),
+  content: fc.array(partArbitrary, { minLength: 1, maxLength: 3 }),
+});
 const requestArbitrary = fc.record({
   blocks: fc.array(blockArbitrary, { maxLength: 4 }),
   tools: fc.array(toolArbitrary, { maxLength: 3 }),
@@ -76,7 +86,15 @@ function assemble(generated: typeof requestArbitrary extends fc.Arbitrary<infer 
       if ('literal' in segment) block += segment.literal;
       else {
         const placeholder = `{v${index}_${position}}`;
-        substitutions.push({ placeholder, start: block.length, end: block.length + segment.value.length, kind: 'state', key: placeholder, scope: 'session', present: true });
+        substitutions.push({
+          placeholder,
+          start: block.length,
+          end: block.length + segment.value.length,
+          kind: 'state',
+          key: placeholder,
+          scope: 'session',
+          present: true,
+        });
         original.values.set(placeholder, segment.value);
         block += segment.value;
       }
@@ -90,9 +108,14 @@ function assemble(generated: typeof requestArbitrary extends fc.Arbitrary<infer 
   });
   const tools = generated.tools.map((tool, index): ToolDeclaration => {
     original.texts.set(`tool${index}`, tool.description);
-    return tool.parameters === undefined ? { name: `t${index}`, description: tool.description } : { name: `t${index}`, description: tool.description, parameters: { type: 'object', n: tool.parameters } };
+    return tool.parameters === undefined
+      ? { name: `t${index}`, description: tool.description }
+      : { name: `t${index}`, description: tool.description, parameters: { type: 'object', n: tool.parameters } };
   });
-  const messages: Message[] = generated.messages.map((message) => ({ role: message.role, content: message.content.map((part) => structuredClone(part)) }));
+  const messages: Message[] = generated.messages.map((message) => ({
+    role: message.role,
+    content: message.content.map((part) => structuredClone(part)),
+  }));
   const partSources = messages.map((message, index) =>
     message.content.map((part, position): Source => {
       const processor = `part${index}.${position}`;
@@ -102,19 +125,32 @@ function assemble(generated: typeof requestArbitrary extends fc.Arbitrary<infer 
   );
   return {
     request: { system, tools, messages, config: {} },
-    provenance: { system: blocks, tools: tools.map((_, index) => ({ kind: 'tool', processor: `tool${index}`, agent: 'root' })), messages: partSources },
+    provenance: {
+      system: blocks,
+      tools: tools.map((_, index) => ({ kind: 'tool', processor: `tool${index}`, agent: 'root' })),
+      messages: partSources,
+    },
     original,
   };
 }
 
 function hookSource(hook: number): Source {
   return hook % 2 === 0
-    ? { kind: 'callback', processor: `hook${hook}`, agent: 'root', field: 'callbacks.beforeModel', note: 'beforeModel callback' }
+    ? {
+        kind: 'callback',
+        processor: `hook${hook}`,
+        agent: 'root',
+        field: 'callbacks.beforeModel',
+        note: 'beforeModel callback',
+      }
     : { kind: 'callback', processor: `hook${hook}`, extension: 'redactor', agent: 'root', note: 'plugin hook' };
 }
 
 function applyOp(request: LlmRequest, op: Op, hook: number, index: number): void {
-  const written = op.text.slice(0, op.c % (op.text.length + 1)) + (MARKERS[hook] as string).repeat(op.markers) + op.text.slice(op.c % (op.text.length + 1));
+  const written =
+    op.text.slice(0, op.c % (op.text.length + 1)) +
+    (MARKERS[hook] as string).repeat(op.markers) +
+    op.text.slice(op.c % (op.text.length + 1));
   const splice = (value: string): string => {
     const start = op.a % (value.length + 1);
     const end = Math.min(value.length, start + (op.b % 12));
@@ -160,7 +196,11 @@ function applyOp(request: LlmRequest, op: Op, hook: number, index: number): void
       break;
     }
     case 'part-insert':
-      message?.content.splice(op.b % (message.content.length + 1), 0, op.c % 3 === 0 ? { functionCall: { name: 'lookup', args: { hook } } } : { text: written });
+      message?.content.splice(
+        op.b % (message.content.length + 1),
+        0,
+        op.c % 3 === 0 ? { functionCall: { name: 'lookup', args: { hook } } } : { text: written },
+      );
       break;
     case 'part-remove':
       if (message !== undefined && message.content.length > 0) message.content.splice(op.b % message.content.length, 1);
@@ -181,12 +221,28 @@ function applyOp(request: LlmRequest, op: Op, hook: number, index: number): void
 }
 
 /** Every text the provenance attributes, with its pieces and target. */
-function attributedTexts(request: LlmRequest, provenance: Provenance): { target: EditTarget; text: string; pieces: TextPiece[] }[] {
-  const texts: { target: EditTarget; text: string; pieces: TextPiece[] }[] = [{ target: { in: 'system' }, text: request.system, pieces: systemPieces(request, provenance) }];
-  request.tools.forEach((tool, index) => texts.push({ target: { in: 'tool', tool: index }, text: tool.description, pieces: toolDescriptionPieces(request, provenance, index) }));
+function attributedTexts(
+  request: LlmRequest,
+  provenance: Provenance,
+): { target: EditTarget; text: string; pieces: TextPiece[] }[] {
+  const texts: { target: EditTarget; text: string; pieces: TextPiece[] }[] = [
+    { target: { in: 'system' }, text: request.system, pieces: systemPieces(request, provenance) },
+  ];
+  request.tools.forEach((tool, index) =>
+    texts.push({
+      target: { in: 'tool', tool: index },
+      text: tool.description,
+      pieces: toolDescriptionPieces(request, provenance, index),
+    }),
+  );
   request.messages.forEach((message, index) =>
     message.content.forEach((part, position) => {
-      if ('text' in part) texts.push({ target: { in: 'part', message: index, part: position }, text: part.text, pieces: partPieces(request, provenance, index, position) });
+      if ('text' in part)
+        texts.push({
+          target: { in: 'part', message: index, part: position },
+          text: part.text,
+          pieces: partPieces(request, provenance, index, position),
+        });
     }),
   );
   return texts;
@@ -212,7 +268,13 @@ function isSubsequence(needle: string, haystack: string): boolean {
 const RANK = { system: 0, tool: 1, part: 2 } as const;
 function orderKey(edit: RequestEdit): number[] {
   const target = edit.target;
-  return [RANK[target.in], target.in === 'tool' ? target.tool : target.in === 'part' ? target.message : 0, target.in === 'part' ? target.part : 0, edit.start, edit.end];
+  return [
+    RANK[target.in],
+    target.in === 'tool' ? target.tool : target.in === 'part' ? target.message : 0,
+    target.in === 'part' ? target.part : 0,
+    edit.start,
+    edit.end,
+  ];
 }
 
 function checkInvariants(state: Assembled, hooksRun: number): void {
@@ -229,12 +291,16 @@ function checkInvariants(state: Assembled, hooksRun: number): void {
     for (const substitution of block.source.substitutions ?? []) {
       expect(substitution.start).toBeGreaterThanOrEqual(0);
       expect(substitution.end).toBeLessThanOrEqual(block.end - block.start);
-      expect(system.slice(block.start + substitution.start, block.start + substitution.end)).toBe(original.values.get(substitution.placeholder));
+      expect(system.slice(block.start + substitution.start, block.start + substitution.end)).toBe(
+        original.values.get(substitution.placeholder),
+      );
     }
   }
   // (c) parallel to the request.
   expect(provenance.tools.length).toBe(request.tools.length);
-  expect(provenance.messages.map((parts) => parts.length)).toEqual(request.messages.map((message) => message.content.length));
+  expect(provenance.messages.map((parts) => parts.length)).toEqual(
+    request.messages.map((message) => message.content.length),
+  );
   // (c) edits: present only when some, in request order, inside their text (system: inside one block), not overlapping.
   if (provenance.edits !== undefined) expect(provenance.edits.length).toBeGreaterThan(0);
   if (provenance.removed !== undefined) expect(provenance.removed.length).toBeGreaterThan(0);
@@ -245,7 +311,8 @@ function checkInvariants(state: Assembled, hooksRun: number): void {
       const [a, b] = [orderKey(edit), orderKey(next)];
       const firstDifference = a.findIndex((value, position) => value !== b[position]);
       if (firstDifference >= 0) expect(a[firstDifference]).toBeLessThan(b[firstDifference] as number);
-      if (JSON.stringify(edit.target) === JSON.stringify(next.target) && edit.end > edit.start && next.end > next.start) expect(next.start).toBeGreaterThanOrEqual(edit.end);
+      if (JSON.stringify(edit.target) === JSON.stringify(next.target) && edit.end > edit.start && next.end > next.start)
+        expect(next.start).toBeGreaterThanOrEqual(edit.end);
     }
     expect(edit.by.kind).toBe('callback');
     const textOfTarget = targetText(request, edit.target);
@@ -253,13 +320,17 @@ function checkInvariants(state: Assembled, hooksRun: number): void {
     expect(edit.start).toBeGreaterThanOrEqual(0);
     expect(edit.end).toBeGreaterThanOrEqual(edit.start);
     expect(edit.end).toBeLessThanOrEqual((textOfTarget as string).length);
-    if (edit.target.in === 'system') expect(provenance.system.some((block) => block.start <= edit.start && edit.end <= block.end)).toBe(true);
+    if (edit.target.in === 'system')
+      expect(provenance.system.some((block) => block.start <= edit.start && edit.end <= block.end)).toBe(true);
   });
   for (const removal of provenance.removed ?? []) expect(removal.preview.length).toBeLessThanOrEqual(120);
   // Every assembled block is still there, with text, or listed as removed; never both, never twice.
   const present = provenance.system.filter((block) => block.source.kind !== 'callback');
-  const removedBlocks = (provenance.removed ?? []).filter((removal) => removal.what === 'system-block' && removal.source.kind !== 'callback').map((removal) => removal.source.processor);
-  for (const block of present) if ((original.texts.get(block.source.processor) ?? '') !== '') expect(block.end).toBeGreaterThan(block.start);
+  const removedBlocks = (provenance.removed ?? [])
+    .filter((removal) => removal.what === 'system-block' && removal.source.kind !== 'callback')
+    .map((removal) => removal.source.processor);
+  for (const block of present)
+    if ((original.texts.get(block.source.processor) ?? '') !== '') expect(block.end).toBeGreaterThan(block.start);
   const blockNames = [...present.map((block) => block.source.processor), ...removedBlocks].sort();
   const assembledBlocks = [...original.texts.keys()].filter((name) => name.startsWith('block')).sort();
   expect(blockNames).toEqual(assembledBlocks);
@@ -283,9 +354,11 @@ function checkInvariants(state: Assembled, hooksRun: number): void {
     expect(pieces.map((piece) => value.slice(piece.start, piece.end)).join('')).toBe(value);
 
     const sources: (Source | undefined)[] = new Array(value.length);
-    for (const piece of pieces) for (let offset = piece.start; offset < piece.end; offset++) sources[offset] = piece.source;
+    for (const piece of pieces)
+      for (let offset = piece.start; offset < piece.end; offset++) sources[offset] = piece.source;
     // sourceAt agrees with the pieces.
-    for (let offset = 0; offset < value.length; offset += 7) expect(sourceAt(request, provenance, target, offset)).toBe(sources[offset]);
+    for (let offset = 0; offset < value.length; offset += 7)
+      expect(sourceAt(request, provenance, target, offset)).toBe(sources[offset]);
 
     // (d) a hook's marker is its own, or a later hook's that rewrote it.
     for (let offset = 0; offset < value.length; offset++) {
@@ -301,12 +374,18 @@ function checkInvariants(state: Assembled, hooksRun: number): void {
     const credited = new Map<string, string>();
     for (const piece of pieces) {
       if (piece.source === undefined || piece.edit !== undefined || piece.source.kind === 'callback') continue;
-      credited.set(piece.source.processor, (credited.get(piece.source.processor) ?? '') + value.slice(piece.start, piece.end));
+      credited.set(
+        piece.source.processor,
+        (credited.get(piece.source.processor) ?? '') + value.slice(piece.start, piece.end),
+      );
     }
     for (const [processor, chars] of credited) {
       const own = original.texts.get(processor);
       expect(own, processor).toBeDefined();
-      expect(isSubsequence(chars, own as string), `${processor}: ${JSON.stringify(chars)} from ${JSON.stringify(own)}`).toBe(true);
+      expect(
+        isSubsequence(chars, own as string),
+        `${processor}: ${JSON.stringify(chars)} from ${JSON.stringify(own)}`,
+      ).toBe(true);
     }
   }
   // (e) separators are what assembly put between blocks.
@@ -314,24 +393,30 @@ function checkInvariants(state: Assembled, hooksRun: number): void {
 }
 
 describe('reconcileProvenance (property)', () => {
-  it('keeps every character of a request attributed through a sequence of hooks', () => {
-    fc.assert(
-      fc.property(requestArbitrary, hooksArbitrary, (generated, hooks) => {
-        let state = assemble(generated);
-        checkInvariants(state, 0);
-        hooks.forEach((ops, hook) => {
-          const request = structuredClone(state.request);
-          ops.forEach((op, index) => applyOp(request, op, hook, index));
-          const snapshot = structuredClone({ request: state.request, provenance: state.provenance });
-          const provenance = reconcileProvenance(state.request, state.provenance, request, hookSource(hook));
-          expect({ request: state.request, provenance: state.provenance }).toEqual(snapshot);
-          state = { request, provenance, original: state.original };
-          checkInvariants(state, hook + 1);
-        });
-        // A hook that changes nothing changes no provenance.
-        expect(reconcileProvenance(state.request, state.provenance, structuredClone(state.request), hookSource(9))).toEqual(state.provenance);
-      }),
-      runs,
-    );
-  }, timeout);
+  it(
+    'keeps every character of a request attributed through a sequence of hooks',
+    () => {
+      fc.assert(
+        fc.property(requestArbitrary, hooksArbitrary, (generated, hooks) => {
+          let state = assemble(generated);
+          checkInvariants(state, 0);
+          hooks.forEach((ops, hook) => {
+            const request = structuredClone(state.request);
+            ops.forEach((op, index) => applyOp(request, op, hook, index));
+            const snapshot = structuredClone({ request: state.request, provenance: state.provenance });
+            const provenance = reconcileProvenance(state.request, state.provenance, request, hookSource(hook));
+            expect({ request: state.request, provenance: state.provenance }).toEqual(snapshot);
+            state = { request, provenance, original: state.original };
+            checkInvariants(state, hook + 1);
+          });
+          // A hook that changes nothing changes no provenance.
+          expect(
+            reconcileProvenance(state.request, state.provenance, structuredClone(state.request), hookSource(9)),
+          ).toEqual(state.provenance);
+        }),
+        runs,
+      );
+    },
+    timeout,
+  );
 });

@@ -5,17 +5,35 @@ import type { Source, SourceSubstitution } from '../../contracts/source.js';
 import { partPieces, sourceAt, systemPieces, toolDescriptionPieces } from './provenance-pieces.js';
 import { reconcileProvenance } from './reconcile-provenance.js';
 
-const hook: Source = { kind: 'callback', processor: 'beforeModel', agent: 'support', field: 'callbacks.beforeModel', note: 'beforeModel callback' };
-const plugin: Source = { kind: 'callback', processor: 'beforeModel', extension: 'redactor', agent: 'support', note: 'redactor plugin' };
+const hook: Source = {
+  kind: 'callback',
+  processor: 'beforeModel',
+  agent: 'support',
+  field: 'callbacks.beforeModel',
+  note: 'beforeModel callback',
+};
+const plugin: Source = {
+  kind: 'callback',
+  processor: 'beforeModel',
+  extension: 'redactor',
+  agent: 'support',
+  note: 'redactor plugin',
+};
 
 function source(processor: string, substitutions?: SourceSubstitution[]): Source {
-  return substitutions === undefined ? { kind: 'instruction', processor, agent: 'support' } : { kind: 'instruction', processor, agent: 'support', substitutions };
+  return substitutions === undefined
+    ? { kind: 'instruction', processor, agent: 'support' }
+    : { kind: 'instruction', processor, agent: 'support', substitutions };
 }
 
 type Assembled = { request: LlmRequest; provenance: Provenance };
 
 /** A request as assembly would leave it: blocks joined by blank lines, one source per block, tool and part. */
-function assembled(blocks: { text: string; source: Source }[], tools: ToolDeclaration[] = [], messages: Message[] = []): Assembled {
+function assembled(
+  blocks: { text: string; source: Source }[],
+  tools: ToolDeclaration[] = [],
+  messages: Message[] = [],
+): Assembled {
   let system = '';
   const ranges: Provenance['system'] = [];
   for (const block of blocks) {
@@ -28,7 +46,14 @@ function assembled(blocks: { text: string; source: Source }[], tools: ToolDeclar
     provenance: {
       system: ranges,
       tools: tools.map((tool) => ({ kind: 'tool', processor: 'tools', agent: 'support', field: `tools.${tool.name}` })),
-      messages: messages.map((message, index) => message.content.map((_, part) => ({ kind: 'history', processor: 'contents', agent: 'support', eventIds: [`e${index}.${part}`] }))),
+      messages: messages.map((message, index) =>
+        message.content.map((_, part) => ({
+          kind: 'history',
+          processor: 'contents',
+          agent: 'support',
+          eventIds: [`e${index}.${part}`],
+        })),
+      ),
     },
   };
 }
@@ -46,7 +71,11 @@ function hookRun(from: Assembled, by: Source, edit: (request: LlmRequest) => voi
 function systemView(result: Assembled): [string, string | undefined][] {
   return systemPieces(result.request, result.provenance).map((piece) => [
     result.request.system.slice(piece.start, piece.end),
-    piece.separator === true ? 'separator' : piece.edit !== undefined ? `edit:${piece.edit.by.extension ?? piece.edit.by.processor}` : piece.source?.processor,
+    piece.separator === true
+      ? 'separator'
+      : piece.edit !== undefined
+        ? `edit:${piece.edit.by.extension ?? piece.edit.by.processor}`
+        : piece.source?.processor,
   ]);
 }
 
@@ -61,7 +90,14 @@ const base = (): Assembled =>
 describe('reconcileProvenance: system', () => {
   it('leaves the provenance of an unedited request as it was', () => {
     const start = assembled(
-      [{ text: 'Hi {name}', source: source('a', [{ placeholder: '{name}', start: 3, end: 6, kind: 'state', key: 'name', scope: 'session', present: true }]) }],
+      [
+        {
+          text: 'Hi {name}',
+          source: source('a', [
+            { placeholder: '{name}', start: 3, end: 6, kind: 'state', key: 'name', scope: 'session', present: true },
+          ]),
+        },
+      ],
       [{ name: 'search', description: 'Search the web.' }],
       [{ role: 'user', content: [{ text: 'hello' }, { functionCall: { name: 'search', args: { q: 'x' } } }] }],
     );
@@ -79,7 +115,9 @@ describe('reconcileProvenance: system', () => {
       { start: 0, end: 28, source: role },
       { start: 30, end: 60, source: user },
     ]);
-    expect(result.provenance.edits).toEqual([{ target: { in: 'system' }, start: 42, end: 50, by: hook, replaced: 'Ada' }]);
+    expect(result.provenance.edits).toEqual([
+      { target: { in: 'system' }, start: 42, end: 50, by: hook, replaced: 'Ada' },
+    ]);
     expect(systemView(result)).toEqual([
       ['You are a helpful assistant.', 'instruction'],
       ['\n\n', 'separator'],
@@ -141,7 +179,9 @@ describe('reconcileProvenance: system', () => {
       { start: 0, end: 6, source: source('one') },
       { start: 8, end: 14, source: source('three') },
     ]);
-    expect(result.provenance.removed).toEqual([{ what: 'system-block', source: source('two'), by: hook, preview: 'Second.' }]);
+    expect(result.provenance.removed).toEqual([
+      { what: 'system-block', source: source('two'), by: hook, preview: 'Second.' },
+    ]);
     expect(result.provenance.edits).toBeUndefined();
   });
 
@@ -149,7 +189,9 @@ describe('reconcileProvenance: system', () => {
     const result = hookRun(base(), hook, (request) => {
       request.system = request.system.replace(' Lovelace', '');
     });
-    expect(result.provenance.edits).toEqual([{ target: { in: 'system' }, start: 45, end: 45, by: hook, replaced: ' Lovelace' }]);
+    expect(result.provenance.edits).toEqual([
+      { target: { in: 'system' }, start: 45, end: 45, by: hook, replaced: ' Lovelace' },
+    ]);
     expect(result.provenance.system[1]).toEqual({ start: 30, end: 46, source: user });
   });
 
@@ -173,8 +215,24 @@ describe('reconcileProvenance: system', () => {
   });
 
   it('shifts substitutions after an edit and drops the one it rewrote', () => {
-    const name: SourceSubstitution = { placeholder: '{name}', start: 6, end: 9, kind: 'state', key: 'name', scope: 'session', present: true };
-    const city: SourceSubstitution = { placeholder: '{city}', start: 22, end: 27, kind: 'state', key: 'city', scope: 'user', present: true };
+    const name: SourceSubstitution = {
+      placeholder: '{name}',
+      start: 6,
+      end: 9,
+      kind: 'state',
+      key: 'name',
+      scope: 'session',
+      present: true,
+    };
+    const city: SourceSubstitution = {
+      placeholder: '{city}',
+      start: 22,
+      end: 27,
+      kind: 'state',
+      key: 'city',
+      scope: 'user',
+      present: true,
+    };
     const start = assembled([{ text: 'Hello Ada, you are in Paris.', source: source('greeting', [name, city]) }]);
     const renamed = hookRun(start, hook, (request) => {
       request.system = request.system.replace('Ada', 'Roberta');
@@ -262,7 +320,12 @@ describe('reconcileProvenance: messages', () => {
     const result = hookRun(start, hook, (request) => {
       request.messages.splice(1, 0, { role: 'user', content: [{ text: 'Context: it is July.' }] });
     });
-    expect(result.provenance.messages).toEqual([start.provenance.messages[0], [hook], start.provenance.messages[1], start.provenance.messages[2]]);
+    expect(result.provenance.messages).toEqual([
+      start.provenance.messages[0],
+      [hook],
+      start.provenance.messages[1],
+      start.provenance.messages[2],
+    ]);
     expect(result.provenance.edits).toBeUndefined();
   });
 
@@ -275,7 +338,9 @@ describe('reconcileProvenance: messages', () => {
     });
     expect(result.provenance.messages[0]).toEqual([hook]);
     expect(result.provenance.messages[1]).toEqual(start.provenance.messages[0]);
-    expect(result.provenance.edits).toEqual([{ target: { in: 'part', message: 1, part: 0 }, start: 23, end: 27, by: hook, replaced: 'Paris' }]);
+    expect(result.provenance.edits).toEqual([
+      { target: { in: 'part', message: 1, part: 0 }, start: 23, end: 27, by: hook, replaced: 'Paris' },
+    ]);
     expect(result.provenance.removed).toBeUndefined();
   });
 
@@ -286,8 +351,18 @@ describe('reconcileProvenance: messages', () => {
     });
     expect(result.provenance.messages).toEqual([start.provenance.messages[0]]);
     expect(result.provenance.removed).toEqual([
-      { what: 'message', source: start.provenance.messages[1]?.[0], by: hook, preview: '{"functionCall":{"name":"weather","args":{"city":"Paris"}}}' },
-      { what: 'message', source: start.provenance.messages[2]?.[0], by: hook, preview: '{"functionResponse":{"name":"weather","response":{"sky":"clear"}}}' },
+      {
+        what: 'message',
+        source: start.provenance.messages[1]?.[0],
+        by: hook,
+        preview: '{"functionCall":{"name":"weather","args":{"city":"Paris"}}}',
+      },
+      {
+        what: 'message',
+        source: start.provenance.messages[2]?.[0],
+        by: hook,
+        preview: '{"functionResponse":{"name":"weather","response":{"sky":"clear"}}}',
+      },
     ]);
   });
 
@@ -298,8 +373,12 @@ describe('reconcileProvenance: messages', () => {
       if (part !== undefined && 'text' in part) part.text = part.text.replace('Paris', 'Lyon');
     });
     expect(edited.provenance.messages[0]).toEqual(start.provenance.messages[0]);
-    expect(edited.provenance.edits).toEqual([{ target: { in: 'part', message: 0, part: 0 }, start: 23, end: 27, by: hook, replaced: 'Paris' }]);
-    expect(partPieces(edited.request, edited.provenance, 0, 0).map((piece) => [piece.start, piece.end, piece.source?.kind])).toEqual([
+    expect(edited.provenance.edits).toEqual([
+      { target: { in: 'part', message: 0, part: 0 }, start: 23, end: 27, by: hook, replaced: 'Paris' },
+    ]);
+    expect(
+      partPieces(edited.request, edited.provenance, 0, 0).map((piece) => [piece.start, piece.end, piece.source?.kind]),
+    ).toEqual([
       [0, 23, 'history'],
       [23, 27, 'callback'],
       [27, 28, 'history'],
@@ -309,19 +388,33 @@ describe('reconcileProvenance: messages', () => {
       request.messages.unshift({ role: 'user', content: [{ text: 'Earlier: hi' }] });
       request.messages[3]?.content.push({ text: 'extra' });
     });
-    expect(moved.provenance.edits).toEqual([{ target: { in: 'part', message: 1, part: 0 }, start: 23, end: 27, by: hook, replaced: 'Paris' }]);
+    expect(moved.provenance.edits).toEqual([
+      { target: { in: 'part', message: 1, part: 0 }, start: 23, end: 27, by: hook, replaced: 'Paris' },
+    ]);
     expect(moved.provenance.messages[3]).toEqual([...(start.provenance.messages[2] ?? []), plugin]);
   });
 
   it('re-maps the substitutions of an edited text part', () => {
-    const city: SourceSubstitution = { placeholder: '{city}', start: 9, end: 14, kind: 'state', key: 'city', scope: 'user', present: true };
+    const city: SourceSubstitution = {
+      placeholder: '{city}',
+      start: 9,
+      end: 14,
+      kind: 'state',
+      key: 'city',
+      scope: 'user',
+      present: true,
+    };
     const start = assembled([], [], [{ role: 'user', content: [{ text: 'I am in Paris.' }] }]);
-    start.provenance.messages[0] = [{ kind: 'history', processor: 'contents', agent: 'support', substitutions: [city] }];
+    start.provenance.messages[0] = [
+      { kind: 'history', processor: 'contents', agent: 'support', substitutions: [city] },
+    ];
     const result = hookRun(start, hook, (request) => {
       request.messages[0] = { role: 'user', content: [{ text: 'Note: I am in Paris.' }] };
     });
     expect(result.provenance.messages[0]?.[0]?.substitutions).toEqual([{ ...city, start: 15, end: 20 }]);
-    expect(result.provenance.edits).toEqual([{ target: { in: 'part', message: 0, part: 0 }, start: 0, end: 6, by: hook }]);
+    expect(result.provenance.edits).toEqual([
+      { target: { in: 'part', message: 0, part: 0 }, start: 0, end: 6, by: hook },
+    ]);
   });
 
   it('replaces a changed non-text part and lists the old one', () => {
@@ -331,7 +424,12 @@ describe('reconcileProvenance: messages', () => {
     });
     expect(result.provenance.messages[1]).toEqual([hook]);
     expect(result.provenance.removed).toEqual([
-      { what: 'part', source: start.provenance.messages[1]?.[0], by: hook, preview: '{"functionCall":{"name":"weather","args":{"city":"Paris"}}}' },
+      {
+        what: 'part',
+        source: start.provenance.messages[1]?.[0],
+        by: hook,
+        preview: '{"functionCall":{"name":"weather","args":{"city":"Paris"}}}',
+      },
     ]);
   });
 
@@ -361,7 +459,9 @@ describe('reconcileProvenance: tools', () => {
       request.tools.push({ name: 'calc', description: 'Compute.' });
     });
     expect(result.provenance.tools).toEqual([start.provenance.tools[1], hook]);
-    expect(result.provenance.removed).toEqual([{ what: 'tool', source: start.provenance.tools[0], by: hook, preview: 'search: Search the web for a query.' }]);
+    expect(result.provenance.removed).toEqual([
+      { what: 'tool', source: start.provenance.tools[0], by: hook, preview: 'search: Search the web for a query.' },
+    ]);
   });
 
   it('keeps the source of a tool whose description alone changed, with edits', () => {
@@ -371,12 +471,14 @@ describe('reconcileProvenance: tools', () => {
       if (tool !== undefined) tool.description = tool.description.replace('the web', 'our docs');
     });
     expect(result.provenance.tools).toEqual(start.provenance.tools);
-    expect(result.provenance.edits).toEqual([{ target: { in: 'tool', tool: 0 }, start: 7, end: 15, by: hook, replaced: 'the web' }]);
-    expect(toolDescriptionPieces(result.request, result.provenance, 0).map((piece) => result.request.tools[0]?.description.slice(piece.start, piece.end))).toEqual([
-      'Search ',
-      'our docs',
-      ' for a query.',
+    expect(result.provenance.edits).toEqual([
+      { target: { in: 'tool', tool: 0 }, start: 7, end: 15, by: hook, replaced: 'the web' },
     ]);
+    expect(
+      toolDescriptionPieces(result.request, result.provenance, 0).map((piece) =>
+        result.request.tools[0]?.description.slice(piece.start, piece.end),
+      ),
+    ).toEqual(['Search ', 'our docs', ' for a query.']);
   });
 
   it('gives a tool whose parameters changed to the hook, noting where it came from', () => {
@@ -387,16 +489,25 @@ describe('reconcileProvenance: tools', () => {
       if (tool !== undefined) tool.parameters = { type: 'object', properties: { q: { type: 'string' } } };
     });
     expect(result.provenance.tools[0]).toEqual(start.provenance.tools[1]);
-    expect(result.provenance.tools[1]).toEqual({ ...hook, note: 'beforeModel callback changed this tool; it was tool from agent support' });
+    expect(result.provenance.tools[1]).toEqual({
+      ...hook,
+      note: 'beforeModel callback changed this tool; it was tool from agent support',
+    });
   });
 });
 
 describe('reconcileProvenance: size', () => {
   it('reconciles a 100 KB system text and a 500-message history to the one edit and the one removal', () => {
     const paragraph = 'The user is Ada Lovelace and wants long answers about engines. '.repeat(80);
-    const messages: Message[] = Array.from({ length: 500 }, (_, index) => ({ role: index % 2 === 0 ? 'user' : 'model', content: [{ text: `message ${index} ${'lorem ipsum '.repeat(20)}` }] }));
+    const messages: Message[] = Array.from({ length: 500 }, (_, index) => ({
+      role: index % 2 === 0 ? 'user' : 'model',
+      content: [{ text: `message ${index} ${'lorem ipsum '.repeat(20)}` }],
+    }));
     const start = assembled(
-      Array.from({ length: 20 }, (_, index) => ({ text: `Block ${index}: ${paragraph}`, source: source(`block${index}`) })),
+      Array.from({ length: 20 }, (_, index) => ({
+        text: `Block ${index}: ${paragraph}`,
+        source: source(`block${index}`),
+      })),
       [],
       messages,
     );

@@ -11,17 +11,37 @@ import { reconcileTools } from './reconcile-tools.js';
  * provenance of `before`: what the hook left keeps its source, what it wrote is attributed to it, what it took out is
  * listed in `removed`. Edits and removals recorded by earlier hooks carry over, re-mapped. Inputs are not mutated.
  */
-export function reconcileProvenance(before: LlmRequest, provenance: Provenance, after: LlmRequest, by: Source): Provenance {
+export function reconcileProvenance(
+  before: LlmRequest,
+  provenance: Provenance,
+  after: LlmRequest,
+  by: Source,
+): Provenance {
   const earlier = groupEdits(provenance.edits ?? []);
   const edits: RequestEdit[] = [];
   const removed: RequestRemoval[] = [...(provenance.removed ?? [])];
 
-  const system = reconcileText(before.system, after.system, { blocks: provenance.system, edits: earlier.system }, by, false);
+  const system = reconcileText(
+    before.system,
+    after.system,
+    { blocks: provenance.system, edits: earlier.system },
+    by,
+    false,
+  );
   for (const edit of system.edits) edits.push({ target: { in: 'system' }, ...edit });
-  for (const block of system.removed) removed.push(removal('system-block', block.source, by, before.system.slice(block.start, block.end)));
+  for (const block of system.removed)
+    removed.push(removal('system-block', block.source, by, before.system.slice(block.start, block.end)));
 
   const tools = reconcileTools(before.tools, after.tools, provenance.tools, earlier.tools, by, edits, removed);
-  const messages = reconcileMessages(before.messages, after.messages, provenance.messages, earlier.parts, by, edits, removed);
+  const messages = reconcileMessages(
+    before.messages,
+    after.messages,
+    provenance.messages,
+    earlier.parts,
+    by,
+    edits,
+    removed,
+  );
 
   const result: Provenance = { system: system.blocks, tools, messages };
   if (after.deferredTools !== undefined) result.deferredTools = reconcileDeferred(before, provenance, after, by);
@@ -54,7 +74,11 @@ function reconcileBuiltIn(before: LlmRequest, provenance: Provenance, after: Llm
   return (after.builtInTools ?? []).map((tool) => earlier.get(JSON.stringify(tool)) ?? by);
 }
 
-function groupEdits(edits: readonly RequestEdit[]): { system: TextEdit[]; tools: Map<number, TextEdit[]>; parts: Map<string, TextEdit[]> } {
+function groupEdits(edits: readonly RequestEdit[]): {
+  system: TextEdit[];
+  tools: Map<number, TextEdit[]>;
+  parts: Map<string, TextEdit[]>;
+} {
   const system: TextEdit[] = [];
   const tools = new Map<number, TextEdit[]>();
   const parts = new Map<string, TextEdit[]>();
@@ -75,7 +99,9 @@ function requestOrder(a: RequestEdit, b: RequestEdit): number {
   return (
     TARGET_RANK[a.target.in] - TARGET_RANK[b.target.in] ||
     (a.target.in === 'tool' && b.target.in === 'tool' ? a.target.tool - b.target.tool : 0) ||
-    (a.target.in === 'part' && b.target.in === 'part' ? a.target.message - b.target.message || a.target.part - b.target.part : 0) ||
+    (a.target.in === 'part' && b.target.in === 'part'
+      ? a.target.message - b.target.message || a.target.part - b.target.part
+      : 0) ||
     a.start - b.start ||
     a.end - b.end
   );

@@ -14,8 +14,19 @@ type ReconciledText = { blocks: Block[]; edits: TextEdit[]; removed: Block[] };
  * Re-maps blocks, substitutions and earlier edits of `before` onto `after` through a character diff, and records
  * what changed as edits of the block that owns it. With `whole`, the text is one block that always survives.
  */
-export function reconcileText(before: string, after: string, layout: TextLayout, by: Source, whole: boolean): ReconciledText {
-  if (before === after) return { blocks: layout.blocks.map((block) => ({ ...block })), edits: layout.edits.map((edit) => ({ ...edit })), removed: [] };
+export function reconcileText(
+  before: string,
+  after: string,
+  layout: TextLayout,
+  by: Source,
+  whole: boolean,
+): ReconciledText {
+  if (before === after)
+    return {
+      blocks: layout.blocks.map((block) => ({ ...block })),
+      edits: layout.edits.map((edit) => ({ ...edit })),
+      removed: [],
+    };
   const hunks = hunksOf(diffText(before, after, { semantic: true }));
   const map = (position: number, side: 'left' | 'right'): number => mapPosition(hunks, position, side);
   const blocks = layout.blocks;
@@ -70,7 +81,14 @@ export function reconcileText(before: string, after: string, layout: TextLayout,
 }
 
 /** The edits one hunk makes: one in its owner (the text written, and what it replaced), deletions in the others. */
-function hunkEdits(before: string, hunk: Hunk, left: number | undefined, right: number | undefined, blocks: readonly Block[], by: Source): TextEdit[] {
+function hunkEdits(
+  before: string,
+  hunk: Hunk,
+  left: number | undefined,
+  right: number | undefined,
+  blocks: readonly Block[],
+  by: Source,
+): TextEdit[] {
   const inserted = hunk.ne > hunk.ns;
   if (left !== undefined && left === right) return [textEdit(hunk.ns, hunk.ne, by, before.slice(hunk.os, hunk.oe))];
   const leftEnd = left === undefined ? hunk.os : Math.min(hunk.oe, (blocks[left] as Block).end);
@@ -80,7 +98,8 @@ function hunkEdits(before: string, hunk: Hunk, left: number | undefined, right: 
     // What the other surviving block lost is its own deletion, so every edit stays inside one block.
     if (inserted) edits.push(textEdit(hunk.ns, hunk.ne, by, before.slice(hunk.os, rightStart)));
     else if (leftEnd > hunk.os) edits.push(textEdit(hunk.ns, hunk.ns, by, before.slice(hunk.os, leftEnd)));
-    if (right !== undefined && rightStart < hunk.oe) edits.push(textEdit(hunk.ne, hunk.ne, by, before.slice(rightStart, hunk.oe)));
+    if (right !== undefined && rightStart < hunk.oe)
+      edits.push(textEdit(hunk.ne, hunk.ne, by, before.slice(rightStart, hunk.oe)));
   } else if (right !== undefined) {
     if (inserted) edits.push(textEdit(hunk.ns, hunk.ne, by, before.slice(hunk.os, hunk.oe)));
     else if (rightStart < hunk.oe) edits.push(textEdit(hunk.ns, hunk.ns, by, before.slice(rightStart, hunk.oe)));
@@ -92,11 +111,21 @@ function hunkEdits(before: string, hunk: Hunk, left: number | undefined, right: 
  * An earlier hook's edit in the new text: the characters of it that survive (split around what this hook rewrote,
  * which is now this hook's), or, for a deletion mark, its new place inside its block while that block survives.
  */
-function carryEdit(edit: TextEdit, hunks: readonly Hunk[], blocks: readonly Block[], placed: readonly (Block | undefined)[], whole: boolean): TextEdit[] {
+function carryEdit(
+  edit: TextEdit,
+  hunks: readonly Hunk[],
+  blocks: readonly Block[],
+  placed: readonly (Block | undefined)[],
+  whole: boolean,
+): TextEdit[] {
   if (edit.start === edit.end) {
     const inside = overlappingHunk(hunks, edit.start, edit.start);
     const at = inside === undefined ? mapPosition(hunks, edit.start, 'left') : inside.ns;
-    const blockIndex = whole ? 0 : blocks.findIndex((block, index) => block.start <= edit.start && edit.start <= block.end && placed[index] !== undefined);
+    const blockIndex = whole
+      ? 0
+      : blocks.findIndex(
+          (block, index) => block.start <= edit.start && edit.start <= block.end && placed[index] !== undefined,
+        );
     const block = placed[blockIndex];
     if (block === undefined) return [];
     const position = Math.min(Math.max(at, block.start), block.end);
@@ -112,7 +141,11 @@ function carryEdit(edit: TextEdit, hunks: readonly Hunk[], blocks: readonly Bloc
   }
   if (cursor < edit.end) pieces.push([cursor, edit.end]);
   return pieces.map(([start, end], index) => {
-    const piece: TextEdit = { start: mapPosition(hunks, start, 'right'), end: mapPosition(hunks, end, 'left'), by: edit.by };
+    const piece: TextEdit = {
+      start: mapPosition(hunks, start, 'right'),
+      end: mapPosition(hunks, end, 'left'),
+      by: edit.by,
+    };
     // The replaced text is told once, on the first piece that is left.
     if (index === 0 && edit.replaced !== undefined) piece.replaced = edit.replaced;
     return piece;
@@ -188,7 +221,13 @@ function textEdit(start: number, end: number, by: Source, replaced: string): Tex
 }
 
 /** A part's text or a tool's description, as one block whose source may carry substitutions. */
-export function reconcileWhole(before: string, after: string, source: Source, edits: readonly TextEdit[], by: Source): { source: Source; edits: TextEdit[] } {
+export function reconcileWhole(
+  before: string,
+  after: string,
+  source: Source,
+  edits: readonly TextEdit[],
+  by: Source,
+): { source: Source; edits: TextEdit[] } {
   const result = reconcileText(before, after, { blocks: [{ start: 0, end: before.length, source }], edits }, by, true);
   return { source: (result.blocks[0] as Block).source, edits: result.edits };
 }

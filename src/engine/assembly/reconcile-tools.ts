@@ -27,13 +27,15 @@ export function reconcileTools(
     const source = sources[old] ?? by;
     const oldEdits = earlier.get(old) ?? [];
     const target: EditTarget = { in: 'tool', tool: index };
-    if (canonicalJson(withoutDescription(oldTool)) !== canonicalJson(withoutDescription(tool))) return changedBy(by, source);
+    if (canonicalJson(withoutDescription(oldTool)) !== canonicalJson(withoutDescription(tool)))
+      return changedBy(by, source);
     const reconciled = reconcileWhole(oldTool.description, tool.description, source, oldEdits, by);
     for (const edit of reconciled.edits) edits.push({ target, ...edit });
     return reconciled.source;
   });
   before.forEach((tool, index) => {
-    if (!matched.has(index)) removed.push(removal('tool', sources[index] ?? by, by, `${tool.name}: ${tool.description}`));
+    if (!matched.has(index))
+      removed.push(removal('tool', sources[index] ?? by, by, `${tool.name}: ${tool.description}`));
   });
   return result;
 }
@@ -45,5 +47,8 @@ function withoutDescription(tool: ToolDeclaration): Omit<ToolDeclaration, 'descr
 
 /** A tool the hook rewrote beyond its description is the hook's now; the note keeps where it first came from. */
 function changedBy(by: Source, original: Source): Source {
-  return { ...by, note: `${by.note ?? by.processor} changed this tool; it was ${original.kind} from agent ${original.agent}` };
+  return {
+    ...by,
+    note: `${by.note ?? by.processor} changed this tool; it was ${original.kind} from agent ${original.agent}`,
+  };
 }

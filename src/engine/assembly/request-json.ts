@@ -5,7 +5,14 @@ export function requestToJson(request: LlmRequest): LlmRequest {
   return {
     system: request.system,
     tools: request.tools.map(declarationJson),
-    ...(request.deferredTools === undefined ? {} : { deferredTools: { loader: request.deferredTools.loader, declarations: request.deferredTools.declarations.map(declarationJson) } }),
+    ...(request.deferredTools === undefined
+      ? {}
+      : {
+          deferredTools: {
+            loader: request.deferredTools.loader,
+            declarations: request.deferredTools.declarations.map(declarationJson),
+          },
+        }),
     ...(request.builtInTools === undefined ? {} : { builtInTools: request.builtInTools.map(builtInJson) }),
     messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
     config: request.config,
@@ -13,11 +20,19 @@ export function requestToJson(request: LlmRequest): LlmRequest {
 }
 
 function builtInJson(tool: BuiltInTool): BuiltInTool {
-  return { provider: tool.provider, type: tool.type, ...(tool.settings === undefined ? {} : { settings: tool.settings }) };
+  return {
+    provider: tool.provider,
+    type: tool.type,
+    ...(tool.settings === undefined ? {} : { settings: tool.settings }),
+  };
 }
 
 function declarationJson(tool: ToolDeclaration): ToolDeclaration {
-  return { name: tool.name, description: tool.description, ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }) };
+  return {
+    name: tool.name,
+    description: tool.description,
+    ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }),
+  };
 }
 
 /**

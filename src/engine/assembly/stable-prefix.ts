@@ -35,6 +35,7 @@ export function stablePrefixOf(request: LlmRequest, provenance: Provenance): Sta
     else if (edit.target.in === 'part') messages = Math.min(messages, edit.target.message);
   }
   // Text between the last stable block and a volatile one is the separator; the prefix ends with the stable text.
-  if (systemChars < request.system.length) while (systemChars > 0 && /\s/.test(request.system[systemChars - 1] ?? '')) systemChars--;
+  if (systemChars < request.system.length)
+    while (systemChars > 0 && /\s/.test(request.system[systemChars - 1] ?? '')) systemChars--;
   return { systemChars, messages };
 }

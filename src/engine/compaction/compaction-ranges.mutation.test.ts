@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Event, EventCompaction } from '../../contracts/event.js';
-import { afterCompaction, coveredEventIds, coversEvent, keptCompactions, latestCompaction, subsumes } from './compaction-ranges.js';
+import {
+  afterCompaction,
+  coveredEventIds,
+  coversEvent,
+  keptCompactions,
+  latestCompaction,
+  subsumes,
+} from './compaction-ranges.js';
 
 // Which summaries a history keeps and what they stand for (docs/mutation.md, module `compaction`): subsumption by
 // listed ids (agentctx) or by time range (ADK), the edges of a range, and events that share a timestamp with an edge.
@@ -12,12 +19,31 @@ const range = (startTimestamp: number, endTimestamp: number, eventIds?: string[]
   ...(eventIds === undefined ? {} : { eventIds }),
 });
 const at = (index: number, compaction: EventCompaction) => ({ compaction, index });
-const event = (id: string, timestamp: number): Event => ({ id, invocationId: 'i', author: 'agent', timestamp, content: { role: 'model', parts: [{ text: id }] }, actions: { stateDelta: {}, artifactDelta: {} } });
-const summary = (id: string, timestamp: number, compaction: EventCompaction): Event => ({ id, invocationId: 'i', author: 'user', timestamp, actions: { stateDelta: {}, artifactDelta: {}, compaction } });
+const event = (id: string, timestamp: number): Event => ({
+  id,
+  invocationId: 'i',
+  author: 'agent',
+  timestamp,
+  content: { role: 'model', parts: [{ text: id }] },
+  actions: { stateDelta: {}, artifactDelta: {} },
+});
+const summary = (id: string, timestamp: number, compaction: EventCompaction): Event => ({
+  id,
+  invocationId: 'i',
+  author: 'user',
+  timestamp,
+  actions: { stateDelta: {}, artifactDelta: {}, compaction },
+});
 
 // a (t1) and b (t2) summarized by SA, listing both; c shares b's timestamp and is summarized later, alone, by SB.
 // By listed ids both summaries are needed; by time range SA (1–2) swallows SB (2–2), and c is lost as in ADK.
-const sharedEdge = [event('a', 1), event('b', 2), summary('SA', 3, range(1, 2, ['a', 'b'])), event('c', 2), summary('SB', 4, range(2, 2, ['c']))];
+const sharedEdge = [
+  event('a', 1),
+  event('b', 2),
+  summary('SA', 3, range(1, 2, ['a', 'b'])),
+  event('c', 2),
+  summary('SB', 4, range(2, 2, ['c'])),
+];
 const A = at(2, range(1, 2, ['a', 'b']));
 const B = at(4, range(2, 2, ['c']));
 
@@ -119,7 +145,13 @@ describe('coveredEventIds', () => {
   });
 
   it('without ids, takes the raw events in the kept summary’s range, never a summary event', () => {
-    const events = [event('a', 1), summary('S1', 2, range(1, 1)), event('b', 3), event('c', 5), summary('S2', 6, range(1, 3))];
+    const events = [
+      event('a', 1),
+      summary('S1', 2, range(1, 1)),
+      event('b', 3),
+      event('c', 5),
+      summary('S2', 6, range(1, 3)),
+    ];
     // S2 (1–3) subsumes S1 (1–1); S1's own event falls in S2's range but is no raw event.
     expect([...coveredEventIds(events)]).toEqual(['a', 'b']);
     expect([...coveredEventIds(events.slice(0, 2))]).toEqual(['a']);

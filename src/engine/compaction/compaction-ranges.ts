@@ -8,7 +8,9 @@ export type CompactionEntry = {
 };
 
 /** The compactions of a history, in list order. */
-export function listCompactions<E extends { readonly actions: Event['actions'] }>(events: readonly E[]): { event: E; compaction: EventCompaction; index: number }[] {
+export function listCompactions<E extends { readonly actions: Event['actions'] }>(
+  events: readonly E[],
+): { event: E; compaction: EventCompaction; index: number }[] {
   const entries: { event: E; compaction: EventCompaction; index: number }[] = [];
   events.forEach((event, index) => {
     const compaction = event.actions.compaction;
@@ -22,7 +24,11 @@ export function listCompactions<E extends { readonly actions: Event['actions'] }
  * written later (ADK's rule). Compared by event ids when both list them, so events that share a timestamp with a
  * range's edge are told apart; by timestamp range otherwise, and always with `byIds` false, as ADK does.
  */
-export function subsumes(y: { compaction: EventCompaction; index: number }, x: { compaction: EventCompaction; index: number }, byIds = true): boolean {
+export function subsumes(
+  y: { compaction: EventCompaction; index: number },
+  x: { compaction: EventCompaction; index: number },
+  byIds = true,
+): boolean {
   if (byIds && y.compaction.eventIds !== undefined && x.compaction.eventIds !== undefined) {
     const covered = idSet(y.compaction);
     const inner = idSet(x.compaction);
@@ -47,8 +53,13 @@ function idSet(compaction: EventCompaction): ReadonlySet<string> {
 }
 
 /** The compactions no other one subsumes, in list order: the summaries a request shows. */
-export function keptCompactions<C extends { compaction: EventCompaction; index: number }>(entries: readonly C[], byIds = true): C[] {
-  return entries.filter((candidate) => !entries.some((other) => other !== candidate && subsumes(other, candidate, byIds)));
+export function keptCompactions<C extends { compaction: EventCompaction; index: number }>(
+  entries: readonly C[],
+  byIds = true,
+): C[] {
+  return entries.filter(
+    (candidate) => !entries.some((other) => other !== candidate && subsumes(other, candidate, byIds)),
+  );
 }
 
 /** The last compaction in list order that no other one subsumes: where the next summary continues from. */
@@ -57,7 +68,10 @@ export function latestCompaction(events: readonly Event[], byIds = true): Compac
 }
 
 /** Whether a compaction stands for this event: listed by id, or (without ids) inside its timestamp range. */
-export function coversEvent(compaction: EventCompaction, event: { readonly id: string; readonly timestamp: number }): boolean {
+export function coversEvent(
+  compaction: EventCompaction,
+  event: { readonly id: string; readonly timestamp: number },
+): boolean {
   if (compaction.eventIds !== undefined) return compaction.eventIds.includes(event.id);
   return event.timestamp >= compaction.startTimestamp && event.timestamp <= compaction.endTimestamp;
 }
@@ -66,7 +80,11 @@ export function coversEvent(compaction: EventCompaction, event: { readonly id: s
  * Which events come after what a compaction stands for. By position, after the last event it lists, when it lists
  * them (equal timestamps cannot confuse this); by timestamp otherwise, as ADK does.
  */
-export function afterCompaction(events: readonly Event[], compaction: EventCompaction | undefined, byIds: boolean): (event: Event, index: number) => boolean {
+export function afterCompaction(
+  events: readonly Event[],
+  compaction: EventCompaction | undefined,
+  byIds: boolean,
+): (event: Event, index: number) => boolean {
   if (compaction === undefined) return () => true;
   if (byIds && compaction.eventIds !== undefined) {
     const ids = new Set(compaction.eventIds);
@@ -84,7 +102,9 @@ export function coveredEventIds(events: readonly Event[]): Set<string> {
   const covered = new Set<string>();
   for (const { compaction } of keptCompactions(listCompactions(events))) {
     if (compaction.eventIds !== undefined) for (const id of compaction.eventIds) covered.add(id);
-    else for (const event of events) if (event.actions.compaction === undefined && coversEvent(compaction, event)) covered.add(event.id);
+    else
+      for (const event of events)
+        if (event.actions.compaction === undefined && coversEvent(compaction, event)) covered.add(event.id);
   }
   return covered;
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { eventBuilders } from '../../../test/support/compaction-events.js';
 import type { Event, EventCompaction } from '../../contracts/event.js';
-import { abandonedCalls, closeOverPairs, cutAtPendingCall, cutAtPendingRequest, summarizedCallIds } from './pending-calls.js';
+import {
+  abandonedCalls,
+  closeOverPairs,
+  cutAtPendingCall,
+  cutAtPendingRequest,
+  summarizedCallIds,
+} from './pending-calls.js';
 import { planTokenCompaction } from './token-threshold.js';
 
 // Never splitting a function call from its response (docs/mutation.md, module `compaction`): which calls a stopped run
@@ -12,7 +18,10 @@ const { base, user, answer, call, result } = eventBuilders();
 /** A model turn that says something and calls a tool in the same message. */
 const sayAndCall = (id: string, invocationId: string, callId = `c-${id}`): Event => ({
   ...base(id, invocationId, 'agent'),
-  content: { role: 'model', parts: [{ text: 'let me look that up' }, { functionCall: { id: callId, name: 'tool', args: {} } }] },
+  content: {
+    role: 'model',
+    parts: [{ text: 'let me look that up' }, { functionCall: { id: callId, name: 'tool', args: {} } }],
+  },
 });
 const ids = (events: readonly Event[] | undefined) => events?.map((event) => event.id);
 
@@ -24,7 +33,9 @@ describe('abandonedCalls', () => {
   it('leaves a call of the turn still running, or one answered, alone', () => {
     expect([...abandonedCalls([user('u1', 'i1'), call('k1', 'i1')])]).toEqual([]);
     expect([...abandonedCalls([user('u1', 'i1'), call('k1', 'i1'), user('u1b', 'i1')])]).toEqual([]);
-    expect([...abandonedCalls([user('u1', 'i1'), call('k1', 'i1'), user('u2', 'i2'), result('r1', 'i2', 'c-k1')])]).toEqual([]);
+    expect([
+      ...abandonedCalls([user('u1', 'i1'), call('k1', 'i1'), user('u2', 'i2'), result('r1', 'i2', 'c-k1')]),
+    ]).toEqual([]);
   });
 
   it('in histories without invocation ids, counts any later user message as moving on', () => {
@@ -36,18 +47,28 @@ describe('abandonedCalls', () => {
     const history = [user('u1', 'i1'), call('k1', 'i1')];
     // A person's answer to a request arrives as a user event holding only a function response.
     expect([...abandonedCalls([...history, result('r-x', 'i2', 'confirm-x', 'user')])]).toEqual([]);
-    const compaction: EventCompaction = { startTimestamp: 0, endTimestamp: 1, compactedContent: { role: 'model', parts: [{ text: 'summary' }] }, eventIds: ['u0'] };
+    const compaction: EventCompaction = {
+      startTimestamp: 0,
+      endTimestamp: 1,
+      compactedContent: { role: 'model', parts: [{ text: 'summary' }] },
+      eventIds: ['u0'],
+    };
     const summaryWithText: Event = { ...user('s', 'i2'), actions: { stateDelta: {}, artifactDelta: {}, compaction } };
     expect([...abandonedCalls([...history, summaryWithText])]).toEqual([]);
     // A message with text and an attachment is a message.
-    const withImage: Event = { ...base('u2', 'i2', 'user'), content: { role: 'user', parts: [{ text: 'see this' }, { inlineData: { mimeType: 'image/png', data: 'AA==' } }] } };
+    const withImage: Event = {
+      ...base('u2', 'i2', 'user'),
+      content: { role: 'user', parts: [{ text: 'see this' }, { inlineData: { mimeType: 'image/png', data: 'AA==' } }] },
+    };
     expect([...abandonedCalls([...history, withImage])]).toEqual(['c-k1']);
   });
 
   it('never lists a call without an id, nor ADK’s own request calls', () => {
     const moved = [user('u2', 'i2'), answer('a2', 'i2')];
     expect([...abandonedCalls([user('u1', 'i1'), call('k1', 'i1', null), ...moved])]).toEqual([]);
-    expect([...abandonedCalls([user('u1', 'i1'), call('k1', 'i1', 'c1', 'adk_request_confirmation'), ...moved])]).toEqual([]);
+    expect([
+      ...abandonedCalls([user('u1', 'i1'), call('k1', 'i1', 'c1', 'adk_request_confirmation'), ...moved]),
+    ]).toEqual([]);
     expect([...abandonedCalls([user('u1', 'i1'), call('k1', 'i1', 'c1', 'lookup_adk_'), ...moved])]).toEqual(['c1']);
   });
 });
@@ -60,7 +81,10 @@ describe('cutAtPendingCall and cutAtPendingRequest', () => {
   });
 
   it('cut at a request for a person no later response resolves, even as the first event', () => {
-    const request: Event = { ...call('k1', 'i1'), actions: { stateDelta: {}, artifactDelta: {}, requestedToolConfirmations: { 'c-k1': {} } } };
+    const request: Event = {
+      ...call('k1', 'i1'),
+      actions: { stateDelta: {}, artifactDelta: {}, requestedToolConfirmations: { 'c-k1': {} } },
+    };
     const waiting = [request, answer('a1', 'i1')];
     expect(ids(cutAtPendingRequest(waiting, waiting))).toEqual([]);
     const resolved = [request, result('r1', 'i1', 'c-k1', 'user'), answer('a1', 'i1')];
@@ -74,7 +98,13 @@ describe('closeOverPairs', () => {
   const none = new Set<string>();
 
   it('cuts at a call answered only after the run, even in a message with text', () => {
-    const session = [user('u1', 'i1'), sayAndCall('k1', 'i1'), user('u2', 'i2'), result('r1', 'i2', 'c-k1'), answer('a2', 'i2')];
+    const session = [
+      user('u1', 'i1'),
+      sayAndCall('k1', 'i1'),
+      user('u2', 'i2'),
+      result('r1', 'i2', 'c-k1'),
+      answer('a2', 'i2'),
+    ];
     expect(ids(closeOverPairs(session.slice(0, 2), session, none))).toEqual(['u1']);
     expect(ids(closeOverPairs(session.slice(0, 4), session, none))).toEqual(['u1', 'k1', 'u2', 'r1']);
   });
@@ -108,7 +138,13 @@ describe('summarizedCallIds', () => {
 
 describe('the pair-safe split of a token compaction', () => {
   it('walks back over events without content', () => {
-    const history = [user('u1', 'i1'), call('k1', 'i1'), result('r1', 'i1', 'c-k1'), answer('a1', 'i1'), base('state', 'i1', 'agent')];
+    const history = [
+      user('u1', 'i1'),
+      call('k1', 'i1'),
+      result('r1', 'i1', 'c-k1'),
+      answer('a1', 'i1'),
+      base('state', 'i1', 'agent'),
+    ];
     const plan = planTokenCompaction(history, { tokenThreshold: 1, eventRetentionSize: 1 }, { promptTokens: 1 });
     expect(ids(plan?.events)).toEqual(['u1', 'k1', 'r1', 'a1']);
   });

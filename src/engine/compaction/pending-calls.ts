@@ -5,12 +5,19 @@ import type { Event } from '../../contracts/event.js';
  * everything after it, must reach the model raw, or its response would arrive with no call to pair with. `settled`
  * calls (see {@link abandonedCalls}) do not cut.
  */
-export function cutAtPendingCall(slice: readonly Event[], session: readonly Event[], settled: ReadonlySet<string> = NONE): Event[] {
+export function cutAtPendingCall(
+  slice: readonly Event[],
+  session: readonly Event[],
+  settled: ReadonlySet<string> = NONE,
+): Event[] {
   const answered = new Set<string | undefined>(settled);
   for (const event of session) {
-    for (const part of event.content?.parts ?? []) if ('functionResponse' in part) answered.add(part.functionResponse.id);
+    for (const part of event.content?.parts ?? [])
+      if ('functionResponse' in part) answered.add(part.functionResponse.id);
   }
-  const cut = slice.findIndex((event) => (event.content?.parts ?? []).some((part) => 'functionCall' in part && !answered.has(part.functionCall.id)));
+  const cut = slice.findIndex((event) =>
+    (event.content?.parts ?? []).some((part) => 'functionCall' in part && !answered.has(part.functionCall.id)),
+  );
   return cut === -1 ? [...slice] : slice.slice(0, cut);
 }
 
@@ -29,7 +36,8 @@ export function abandonedCalls(session: readonly Event[]): Set<string> {
   for (const event of session) {
     for (const id of Object.keys(event.actions.requestedToolConfirmations ?? {})) answered.add(id);
     for (const id of Object.keys(event.actions.requestedAuthConfigs ?? {})) answered.add(id);
-    for (const part of event.content?.parts ?? []) if ('functionResponse' in part) answered.add(part.functionResponse.id);
+    for (const part of event.content?.parts ?? [])
+      if ('functionResponse' in part) answered.add(part.functionResponse.id);
   }
   const abandoned = new Set<string>();
   // Walking back: the invocations of the user messages seen so far (two distinct ones tell whether another exists).
@@ -38,13 +46,25 @@ export function abandonedCalls(session: readonly Event[]): Set<string> {
     const event = session[index] as Event;
     const parts = event.content?.parts ?? [];
     if (event.author === 'user') {
-      if (event.actions.compaction === undefined && parts.some((part) => 'text' in part) && !later.includes(event.invocationId) && later.length < 2) later.push(event.invocationId);
+      if (
+        event.actions.compaction === undefined &&
+        parts.some((part) => 'text' in part) &&
+        !later.includes(event.invocationId) &&
+        later.length < 2
+      )
+        later.push(event.invocationId);
       continue;
     }
     // Moved on from: a user message of another invocation after it (or any later one, in histories without ids).
     if (!later.some((id) => id !== event.invocationId || id === '')) continue;
     for (const part of parts) {
-      if ('functionCall' in part && part.functionCall.id !== undefined && !answered.has(part.functionCall.id) && !part.functionCall.name.startsWith('adk_')) abandoned.add(part.functionCall.id);
+      if (
+        'functionCall' in part &&
+        part.functionCall.id !== undefined &&
+        !answered.has(part.functionCall.id) &&
+        !part.functionCall.name.startsWith('adk_')
+      )
+        abandoned.add(part.functionCall.id);
     }
   }
   return abandoned;
@@ -58,10 +78,14 @@ export function cutAtPendingRequest(slice: readonly Event[], session: readonly E
   const position = new Map(session.map((event, index) => [event, index]));
   const lastAnswer = new Map<string | undefined, number>();
   session.forEach((event, index) => {
-    for (const part of event.content?.parts ?? []) if ('functionResponse' in part) lastAnswer.set(part.functionResponse.id, index);
+    for (const part of event.content?.parts ?? [])
+      if ('functionResponse' in part) lastAnswer.set(part.functionResponse.id, index);
   });
   const cut = slice.findIndex((event) => {
-    const ids = [...Object.keys(event.actions.requestedToolConfirmations ?? {}), ...Object.keys(event.actions.requestedAuthConfigs ?? {})];
+    const ids = [
+      ...Object.keys(event.actions.requestedToolConfirmations ?? {}),
+      ...Object.keys(event.actions.requestedAuthConfigs ?? {}),
+    ];
     const at = position.get(event) ?? -1;
     return ids.some((id) => (lastAnswer.get(id) ?? -1) <= at);
   });
@@ -69,7 +93,11 @@ export function cutAtPendingRequest(slice: readonly Event[], session: readonly E
 }
 
 /** Both cuts, in ADK's order. */
-export function cutAtPending(slice: readonly Event[], session: readonly Event[], settled: ReadonlySet<string> = NONE): Event[] {
+export function cutAtPending(
+  slice: readonly Event[],
+  session: readonly Event[],
+  settled: ReadonlySet<string> = NONE,
+): Event[] {
   return cutAtPendingRequest(cutAtPendingCall(slice, session, settled), session);
 }
 
@@ -84,7 +112,12 @@ export function pairSafeEnd(events: readonly Event[], end: number, summarized: R
   const open = new Set<string | undefined>();
   for (let index = events.length - 1; index >= 0; index--) {
     const parts = (events[index] as Event).content?.parts ?? [];
-    for (const part of parts) if ('functionResponse' in part && !(part.functionResponse.id !== undefined && summarized.has(part.functionResponse.id))) open.add(part.functionResponse.id);
+    for (const part of parts)
+      if (
+        'functionResponse' in part &&
+        !(part.functionResponse.id !== undefined && summarized.has(part.functionResponse.id))
+      )
+        open.add(part.functionResponse.id);
     for (const part of parts) if ('functionCall' in part) open.delete(part.functionCall.id);
     if (open.size === 0 && index <= end) return index;
   }
@@ -98,7 +131,12 @@ export function pairSafeEnd(events: readonly Event[], end: number, summarized: R
  * ADK only cuts at calls never answered, so a long-running tool answered in a later turn loses its call to a summary
  * and the raw response is left with nothing to pair with.
  */
-export function closeOverPairs(slice: readonly Event[], session: readonly Event[], covered: ReadonlySet<string>, settled: ReadonlySet<string> = NONE): Event[] {
+export function closeOverPairs(
+  slice: readonly Event[],
+  session: readonly Event[],
+  covered: ReadonlySet<string>,
+  settled: ReadonlySet<string> = NONE,
+): Event[] {
   const owner = new Map<string, { calls: Set<string>; responses: Set<string> }>();
   const partners = (id: string | undefined) => {
     const key = id ?? '';
@@ -120,7 +158,9 @@ export function closeOverPairs(slice: readonly Event[], session: readonly Event[
       (event.content?.parts ?? []).some((part) => {
         if ('functionCall' in part) {
           const responses = partners(part.functionCall.id).responses;
-          return responses.size === 0 && part.functionCall.id !== undefined && settled.has(part.functionCall.id) ? false : !closed(responses);
+          return responses.size === 0 && part.functionCall.id !== undefined && settled.has(part.functionCall.id)
+            ? false
+            : !closed(responses);
         }
         if ('functionResponse' in part) return !closed(partners(part.functionResponse.id).calls);
         return false;
@@ -137,7 +177,8 @@ export function summarizedCallIds(session: readonly Event[], covered: ReadonlySe
   if (covered.size === 0) return ids;
   for (const event of session) {
     if (!covered.has(event.id)) continue;
-    for (const part of event.content?.parts ?? []) if ('functionCall' in part && part.functionCall.id !== undefined) ids.add(part.functionCall.id);
+    for (const part of event.content?.parts ?? [])
+      if ('functionCall' in part && part.functionCall.id !== undefined) ids.add(part.functionCall.id);
   }
   return ids;
 }

@@ -18,13 +18,26 @@ export type PlanCompactionOptions = {
  * The compaction a configuration calls for now, as the runner would make it after an invocation: the token trigger
  * first (it wins the turn), else the sliding window. Plans only; nothing is summarized or written.
  */
-export function planCompaction(events: readonly Event[], config: EventsCompactionConfig, options: PlanCompactionOptions = {}): CompactionPlan | undefined {
+export function planCompaction(
+  events: readonly Event[],
+  config: EventsCompactionConfig,
+  options: PlanCompactionOptions = {},
+): CompactionPlan | undefined {
   const byIds = options.summaries !== 'adk';
   if (config.tokenThreshold !== undefined && config.eventRetentionSize !== undefined) {
     const trigger = { tokenThreshold: config.tokenThreshold, eventRetentionSize: config.eventRetentionSize };
-    const plan = planTokenCompaction(events, trigger, { promptTokens: options.promptTokens, byIds, keepFrom: options.keepFrom, ...(options.newId === undefined ? {} : { newId: options.newId }) });
+    const plan = planTokenCompaction(events, trigger, {
+      promptTokens: options.promptTokens,
+      byIds,
+      keepFrom: options.keepFrom,
+      ...(options.newId === undefined ? {} : { newId: options.newId }),
+    });
     if (plan !== undefined) return plan;
   }
   if (config.compactionInterval === undefined || config.overlapSize === undefined) return undefined;
-  return planSlidingWindow(events, { compactionInterval: config.compactionInterval, overlapSize: config.overlapSize }, byIds);
+  return planSlidingWindow(
+    events,
+    { compactionInterval: config.compactionInterval, overlapSize: config.overlapSize },
+    byIds,
+  );
 }

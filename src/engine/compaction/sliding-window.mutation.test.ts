@@ -7,7 +7,10 @@ import { planSlidingWindow } from './sliding-window.js';
 // where the window starts and ends, and when there is nothing left to summarize.
 
 const { base, user, answer, call, result } = eventBuilders();
-const withCompaction = (id: string, compaction: EventCompaction): Event => ({ ...base(id, '', 'user'), actions: { stateDelta: {}, artifactDelta: {}, compaction } });
+const withCompaction = (id: string, compaction: EventCompaction): Event => ({
+  ...base(id, '', 'user'),
+  actions: { stateDelta: {}, artifactDelta: {}, compaction },
+});
 const summary = (id: string, covered: readonly Event[]): Event =>
   withCompaction(id, {
     startTimestamp: (covered[0] as Event).timestamp,
@@ -15,7 +18,11 @@ const summary = (id: string, covered: readonly Event[]): Event =>
     compactedContent: { role: 'model', parts: [{ text: 'the story so far' }] },
     eventIds: covered.map((event) => event.id),
   });
-const turns = (count: number, from = 1): Event[] => Array.from({ length: count }, (_, i) => [user(`u${from + i}`, `i${from + i}`), answer(`a${from + i}`, `i${from + i}`)]).flat();
+const turns = (count: number, from = 1): Event[] =>
+  Array.from({ length: count }, (_, i) => [
+    user(`u${from + i}`, `i${from + i}`),
+    answer(`a${from + i}`, `i${from + i}`),
+  ]).flat();
 const ids = (events: readonly Event[] | undefined) => events?.map((event) => event.id);
 const every = { compactionInterval: 1, overlapSize: 0 };
 
@@ -35,7 +42,11 @@ describe('planSlidingWindow', () => {
 
   it('ignores a summary with an empty range (end time 0) when finding the last one', () => {
     const first = turns(1);
-    const empty: EventCompaction = { startTimestamp: 0, endTimestamp: 0, compactedContent: { role: 'model', parts: [{ text: '' }] } };
+    const empty: EventCompaction = {
+      startTimestamp: 0,
+      endTimestamp: 0,
+      compactedContent: { role: 'model', parts: [{ text: '' }] },
+    };
     const events = [...first, summary('s1', first), ...turns(1, 2), withCompaction('s0', empty)];
     expect(ids(planSlidingWindow(events, every)?.events)).toEqual(['u2', 'a2']);
   });

@@ -10,16 +10,23 @@ import { abandonedCalls, closeOverPairs, cutAtPending } from './pending-calls.js
  * With `byIds` (agentctx), the last compaction is placed by the events it lists rather than by its end time, and the
  * window also stops before a call answered only after it (ADK lets a long-running tool's call be summarized away).
  */
-export function planSlidingWindow(events: readonly Event[], window: SlidingWindow, byIds = true): CompactionPlan | undefined {
+export function planSlidingWindow(
+  events: readonly Event[],
+  window: SlidingWindow,
+  byIds = true,
+): CompactionPlan | undefined {
   // ADK takes the last compaction in list order here (not the widest), whatever it covers.
-  const last = events.findLast((event) => event.actions.compaction !== undefined && event.actions.compaction.endTimestamp !== 0)?.actions.compaction;
+  const last = events.findLast(
+    (event) => event.actions.compaction !== undefined && event.actions.compaction.endTimestamp !== 0,
+  )?.actions.compaction;
   const isNew = afterCompaction(events, last, byIds);
   // Invocations in order of first appearance, each with the position (and time) of its last event.
   const invocations = new Map<string, { first: number; last: number; fresh: boolean }>();
   events.forEach((event, index) => {
     if (event.actions.compaction !== undefined || event.invocationId === '') return;
     const seen = invocations.get(event.invocationId);
-    if (seen === undefined) invocations.set(event.invocationId, { first: index, last: index, fresh: isNew(event, index) });
+    if (seen === undefined)
+      invocations.set(event.invocationId, { first: index, last: index, fresh: isNew(event, index) });
     else {
       seen.last = index;
       // ADK compares the invocation's latest timestamp, so one new event makes the invocation new.

@@ -17,7 +17,11 @@ const summary = (id: string, covered: readonly Event[], listIds = true): Event =
   };
   return { ...base(id, '', 'user'), actions: { stateDelta: {}, artifactDelta: {}, compaction } };
 };
-const turns = (count: number, from = 1): Event[] => Array.from({ length: count }, (_, i) => [user(`u${from + i}`, `i${from + i}`), answer(`a${from + i}`, `i${from + i}`)]).flat();
+const turns = (count: number, from = 1): Event[] =>
+  Array.from({ length: count }, (_, i) => [
+    user(`u${from + i}`, `i${from + i}`),
+    answer(`a${from + i}`, `i${from + i}`),
+  ]).flat();
 const ids = (events: readonly Event[] | undefined) => events?.map((event) => event.id);
 
 describe('planTokenCompaction', () => {
@@ -38,18 +42,30 @@ describe('planTokenCompaction', () => {
   });
 
   it('plans nothing when no more events than it keeps raw are new', () => {
-    expect(planTokenCompaction(history, { tokenThreshold: 1, eventRetentionSize: 4 }, { promptTokens: 5 })).toBeUndefined();
-    expect(ids(planTokenCompaction(history, { tokenThreshold: 1, eventRetentionSize: 3 }, { promptTokens: 5 })?.events)).toEqual(['u1']);
+    expect(
+      planTokenCompaction(history, { tokenThreshold: 1, eventRetentionSize: 4 }, { promptTokens: 5 }),
+    ).toBeUndefined();
+    expect(
+      ids(planTokenCompaction(history, { tokenThreshold: 1, eventRetentionSize: 3 }, { promptTokens: 5 })?.events),
+    ).toEqual(['u1']);
   });
 
   it('summarizes a response whose call an earlier summary took in, under either rules', () => {
     // A long-running tool: its call was summarized while it ran, its response came after.
     const started = [user('u1', 'i1'), call('k1', 'i1')];
     const rest = [result('r1', 'i1', 'c-k1'), answer('a1', 'i1'), ...turns(1, 2)];
-    const exact = planTokenCompaction([...started, summary('s', started), ...rest], { tokenThreshold: 1, eventRetentionSize: 0 }, { promptTokens: 1 });
+    const exact = planTokenCompaction(
+      [...started, summary('s', started), ...rest],
+      { tokenThreshold: 1, eventRetentionSize: 0 },
+      { promptTokens: 1 },
+    );
     expect(ids(exact?.events)).toEqual(['r1', 'a1', 'u2', 'a2']);
     expect(exact?.eventIds).toEqual(['u1', 'k1', 'r1', 'a1', 'u2', 'a2']);
-    const adk = planTokenCompaction([...started, summary('s', started, false), ...rest], { tokenThreshold: 1, eventRetentionSize: 0 }, { promptTokens: 1, byIds: false });
+    const adk = planTokenCompaction(
+      [...started, summary('s', started, false), ...rest],
+      { tokenThreshold: 1, eventRetentionSize: 0 },
+      { promptTokens: 1, byIds: false },
+    );
     expect(ids(adk?.events)).toEqual(['r1', 'a1', 'u2', 'a2']);
     expect(adk?.eventIds).toEqual(['u1', 'k1', 'r1', 'a1', 'u2', 'a2']);
   });
@@ -60,7 +76,11 @@ describe('planTokenCompaction', () => {
     const second = turns(1, 2);
     const wider = summary('s2', [...first, older, ...second], false);
     const events = [...first, older, ...second, wider, ...turns(1, 3)];
-    const plan = planTokenCompaction(events, { tokenThreshold: 1, eventRetentionSize: 1 }, { promptTokens: 1, byIds: false });
+    const plan = planTokenCompaction(
+      events,
+      { tokenThreshold: 1, eventRetentionSize: 1 },
+      { promptTokens: 1, byIds: false },
+    );
     expect(plan?.eventIds).toEqual(['u1', 'a1', 'u2', 'a2', 'u3']);
     expect(plan?.seed?.id).toBe('seed-s2');
   });
@@ -69,7 +89,9 @@ describe('planTokenCompaction', () => {
 describe('latestPromptTokens', () => {
   it('takes the most recent count, the first event’s included', () => {
     expect(latestPromptTokens([answer('a1', 'i1', 120)], false)).toBe(120);
-    expect(latestPromptTokens([answer('a1', 'i1', 120), user('u2', 'i2'), answer('a2', 'i2', 300), user('u3', 'i3')], false)).toBe(300);
+    expect(
+      latestPromptTokens([answer('a1', 'i1', 120), user('u2', 'i2'), answer('a2', 'i2', 300), user('u3', 'i3')], false),
+    ).toBe(300);
     expect(latestPromptTokens([user('u1', 'i1')], false)).toBeUndefined();
   });
 

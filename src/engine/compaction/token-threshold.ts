@@ -23,7 +23,11 @@ export type TokenPlanOptions = {
  * moving the split earlier so a kept response keeps its call, and stopping before calls still waiting. A previous
  * summary is carried in as the seed, so the new one replaces it.
  */
-export function planTokenCompaction(events: readonly Event[], trigger: TokenTrigger, options: TokenPlanOptions): CompactionPlan | undefined {
+export function planTokenCompaction(
+  events: readonly Event[],
+  trigger: TokenTrigger,
+  options: TokenPlanOptions,
+): CompactionPlan | undefined {
   const promptTokens = options.promptTokens;
   if (promptTokens === undefined || promptTokens < trigger.tokenThreshold) return undefined;
   const byIds = options.byIds ?? true;
@@ -35,14 +39,23 @@ export function planTokenCompaction(events: readonly Event[], trigger: TokenTrig
   const covered = byIds ? coveredEventIds(events) : new Set<string>();
   const settled = byIds ? abandonedCalls(events) : undefined;
   const summarized = byIds ? summarizedCallIds(events, covered) : undefined;
-  const split = trigger.eventRetentionSize === 0 ? candidates.length : pairSafeEnd(candidates, candidates.length - trigger.eventRetentionSize, summarized);
+  const split =
+    trigger.eventRetentionSize === 0
+      ? candidates.length
+      : pairSafeEnd(candidates, candidates.length - trigger.eventRetentionSize, summarized);
   let head = cutAtPending(candidates.slice(0, split), events, settled);
   const keep = options.keepFrom === undefined ? -1 : head.findIndex((event) => event.id === options.keepFrom);
   if (keep !== -1) head = head.slice(0, keep);
   if (byIds) head = closeOverPairs(head, events, covered, settled);
   if (head.length === 0) return undefined;
   const seed = previous === undefined ? undefined : seedEvent(previous.event, previous.compaction, options.newId);
-  const previousIds = previous === undefined ? [] : previous.compaction.eventIds ?? events.filter((event) => event.actions.compaction === undefined && coversEvent(previous.compaction, event)).map((event) => event.id);
+  const previousIds =
+    previous === undefined
+      ? []
+      : (previous.compaction.eventIds ??
+        events
+          .filter((event) => event.actions.compaction === undefined && coversEvent(previous.compaction, event))
+          .map((event) => event.id));
   return {
     trigger: 'token_threshold',
     events: head,
@@ -55,7 +68,11 @@ export function planTokenCompaction(events: readonly Event[], trigger: TokenTrig
 }
 
 // The previous summary, dressed as the model's turn at the time its range began (ADK's seed event).
-function seedEvent(event: Event, compaction: NonNullable<Event['actions']['compaction']>, newId: (() => string) | undefined): Event {
+function seedEvent(
+  event: Event,
+  compaction: NonNullable<Event['actions']['compaction']>,
+  newId: (() => string) | undefined,
+): Event {
   return {
     id: `seed-${event.id}`,
     invocationId: newId?.() ?? crypto.randomUUID(),

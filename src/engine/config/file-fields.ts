@@ -10,12 +10,17 @@ export function refuse(reader: FieldReader, path: string): Record<string, never>
 }
 
 /** A folder or file that is missing or broken is an issue at the field naming it, not a crash. */
-export async function readNamedFiles<T>(reader: FieldReader, path: string, read: () => Promise<T>): Promise<T | undefined> {
+export async function readNamedFiles<T>(
+  reader: FieldReader,
+  path: string,
+  read: () => Promise<T>,
+): Promise<T | undefined> {
   try {
     return await read();
   } catch (error) {
     if (error instanceof ValidationError) {
-      for (const issue of error.issues) reader.issue(path, `${error.subject}: ${issue.path === '' ? '' : `${issue.path}: `}${issue.message}`);
+      for (const issue of error.issues)
+        reader.issue(path, `${error.subject}: ${issue.path === '' ? '' : `${issue.path}: `}${issue.message}`);
       return undefined;
     }
     return reader.issue(path, `cannot be read (${error instanceof Error ? error.message : String(error)})`);

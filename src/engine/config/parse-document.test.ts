@@ -10,7 +10,10 @@ describe('parseDocument', () => {
   });
 
   it('keeps 1.0 a float and big integers exact when asked', async () => {
-    const value = (await parseDocument('{"f": 1.0, "i": 1, "big": 12345678901234567890, "e": 1e16}', { filename: 'f.json', pythonNumbers: true })) as Record<string, unknown>;
+    const value = (await parseDocument('{"f": 1.0, "i": 1, "big": 12345678901234567890, "e": 1e16}', {
+      filename: 'f.json',
+      pythonNumbers: true,
+    })) as Record<string, unknown>;
     expect(value['f']).toBeInstanceOf(PyFloat);
     expect(value['i']).toBe(1);
     expect(value['big']).toBe(12345678901234567890n);

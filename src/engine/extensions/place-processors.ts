@@ -11,7 +11,10 @@ const unplaced = new WeakMap<readonly Processor[], PlacedProcessor[]>();
  * The pipeline with the processors of each extension placed, extension by extension, in order. Names stay unique
  * (an extension's processor may not share a name with another); an anchor that is not there is an error naming it.
  */
-export function placeProcessors(pipeline: readonly Processor[], extensions: readonly Extension[]): readonly PlacedProcessor[] {
+export function placeProcessors(
+  pipeline: readonly Processor[],
+  extensions: readonly Extension[],
+): readonly PlacedProcessor[] {
   if (!extensions.some((extension) => (extension.processors?.length ?? 0) > 0)) {
     let placed = unplaced.get(pipeline);
     if (placed === undefined) {
@@ -32,7 +35,10 @@ function place(pipeline: PlacedProcessor[], extension: string, placement: Proces
   const entry = { processor: placement.processor, extension };
   if ('at' in placement) return placement.at === 'start' ? [entry, ...pipeline] : [...pipeline, entry];
   const before = 'before' in placement;
-  const anchors = typeof (before ? placement.before : placement.after) === 'string' ? [(before ? placement.before : placement.after) as string] : ((before ? placement.before : placement.after) as readonly string[]);
+  const anchors =
+    typeof (before ? placement.before : placement.after) === 'string'
+      ? [(before ? placement.before : placement.after) as string]
+      : ((before ? placement.before : placement.after) as readonly string[]);
   for (const anchor of anchors) {
     const index = pipeline.findIndex((candidate) => candidate.processor.name === anchor);
     if (index === -1) continue;
@@ -41,7 +47,12 @@ function place(pipeline: PlacedProcessor[], extension: string, placement: Proces
   }
   throw new ValidationError({
     subject: `extension '${extension}'`,
-    issues: [{ path: `processors.${placement.processor.name}`, message: `goes ${before ? 'before' : 'after'} ${anchors.map((anchor) => `'${anchor}'`).join(' or ')}, which the pipeline does not have` }],
+    issues: [
+      {
+        path: `processors.${placement.processor.name}`,
+        message: `goes ${before ? 'before' : 'after'} ${anchors.map((anchor) => `'${anchor}'`).join(' or ')}, which the pipeline does not have`,
+      },
+    ],
     hint: `The pipeline has: ${pipeline.map((candidate) => candidate.processor.name).join(', ')}.`,
   });
 }

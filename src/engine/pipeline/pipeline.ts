@@ -9,7 +9,11 @@ export function defineProcessor(processor: Processor): Processor {
 export type ProcessorPosition = { before: string } | { after: string };
 
 /** A pipeline with `processor` added before or after the named one. */
-export function insertProcessor(pipeline: readonly Processor[], position: ProcessorPosition, processor: Processor): Processor[] {
+export function insertProcessor(
+  pipeline: readonly Processor[],
+  position: ProcessorPosition,
+  processor: Processor,
+): Processor[] {
   const anchor = 'before' in position ? position.before : position.after;
   const index = indexOf(pipeline, anchor);
   const at = 'before' in position ? index : index + 1;
@@ -33,10 +37,16 @@ export function checkPipeline(pipeline: readonly Processor[]): void {
   const seen = new Set<string>();
   pipeline.forEach((processor, index) => {
     if (typeof processor.name !== 'string' || processor.name === '' || typeof processor.process !== 'function') {
-      throw new ValidationError({ subject: 'pipeline', issues: [{ path: `[${index}]`, message: 'a processor needs a name and a process function' }] });
+      throw new ValidationError({
+        subject: 'pipeline',
+        issues: [{ path: `[${index}]`, message: 'a processor needs a name and a process function' }],
+      });
     }
     if (seen.has(processor.name)) {
-      throw new ValidationError({ subject: 'pipeline', issues: [{ path: `[${index}]`, message: `two processors are named '${processor.name}'` }] });
+      throw new ValidationError({
+        subject: 'pipeline',
+        issues: [{ path: `[${index}]`, message: `two processors are named '${processor.name}'` }],
+      });
     }
     seen.add(processor.name);
   });

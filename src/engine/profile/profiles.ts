@@ -32,7 +32,8 @@ export function resolveProfile(profile: ProfileName | Profile | undefined): Prof
   if (profile === undefined) return agentctxProfile;
   if (typeof profile === 'string') {
     const named = PROFILES[profile];
-    if (named === undefined) throw invalid([{ path: '', message: `expected 'agentctx' or 'adk', got ${JSON.stringify(profile)}` }]);
+    if (named === undefined)
+      throw invalid([{ path: '', message: `expected 'agentctx' or 'adk', got ${JSON.stringify(profile)}` }]);
     return named;
   }
   const issues = checkProfile(profile);
@@ -49,21 +50,38 @@ function checkProfile(profile: Profile): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const value = profile as unknown as Record<string, unknown>;
   const oneOf = (key: string, allowed: readonly unknown[]) => {
-    if (!allowed.includes(value[key])) issues.push({ path: key, message: `expected ${allowed.map((item) => JSON.stringify(item)).join(' or ')}, got ${JSON.stringify(value[key])}` });
+    if (!allowed.includes(value[key]))
+      issues.push({
+        path: key,
+        message: `expected ${allowed.map((item) => JSON.stringify(item)).join(' or ')}, got ${JSON.stringify(value[key])}`,
+      });
   };
-  if (typeof value['name'] !== 'string' || value['name'] === '') issues.push({ path: 'name', message: 'must be a non-empty string' });
-  if (value['valueFormat'] !== 'default' && value['valueFormat'] !== 'python' && typeof value['valueFormat'] !== 'function') {
-    issues.push({ path: 'valueFormat', message: `expected 'default', 'python' or a function, got ${JSON.stringify(value['valueFormat'])}` });
+  if (typeof value['name'] !== 'string' || value['name'] === '')
+    issues.push({ path: 'name', message: 'must be a non-empty string' });
+  if (
+    value['valueFormat'] !== 'default' &&
+    value['valueFormat'] !== 'python' &&
+    typeof value['valueFormat'] !== 'function'
+  ) {
+    issues.push({
+      path: 'valueFormat',
+      message: `expected 'default', 'python' or a function, got ${JSON.stringify(value['valueFormat'])}`,
+    });
   }
   oneOf('templateEscapes', [true, false]);
   oneOf('stateAlias', [true, false]);
   oneOf('summaries', ['exact', 'adk']);
   oneOf('summaryPrompt', ['agentctx', 'adk']);
   oneOf('promptTokens', ['request', 'adk']);
-  if (typeof value['generatedCallIdPrefix'] !== 'string' || value['generatedCallIdPrefix'] === '') issues.push({ path: 'generatedCallIdPrefix', message: 'must be a non-empty string' });
+  if (typeof value['generatedCallIdPrefix'] !== 'string' || value['generatedCallIdPrefix'] === '')
+    issues.push({ path: 'generatedCallIdPrefix', message: 'must be a non-empty string' });
   return issues;
 }
 
 function invalid(issues: ValidationIssue[]): ValidationError {
-  return new ValidationError({ subject: 'profile', issues, hint: "Pass 'agentctx' or 'adk', or derive one with deriveProfile('agentctx', { … })." });
+  return new ValidationError({
+    subject: 'profile',
+    issues,
+    hint: "Pass 'agentctx' or 'adk', or derive one with deriveProfile('agentctx', { … }).",
+  });
 }

@@ -40,7 +40,9 @@ function reprObject(value: object | null): string {
   if (value instanceof Set) return value.size === 0 ? 'set()' : `{${[...value].map(pythonRepr).join(', ')}}`;
   if (value instanceof Map) return `{${[...value].map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
   if (value instanceof Date) return reprString(value.toISOString());
-  return `{${Object.entries(value).map(([k, v]) => `${reprString(k)}: ${pythonRepr(v)}`).join(', ')}}`;
+  return `{${Object.entries(value)
+    .map(([k, v]) => `${reprString(k)}: ${pythonRepr(v)}`)
+    .join(', ')}}`;
 }
 
 /** `repr(float)`: the shortest round-tripping digits, positional for exponents -5 < e < 16, else `d.ddde±XX`. */

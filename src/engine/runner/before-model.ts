@@ -23,10 +23,16 @@ export type BeforeModel = {
  * the request in place; after each one that did, provenance is brought in line with the edited request, so what it
  * wrote is attributed to it and what it left keeps its source.
  */
-export async function runBeforeModel(run: LlmAgentRun, assembled: AssembledRequest, sources: readonly Extension[], context: CallbackContext): Promise<BeforeModel> {
+export async function runBeforeModel(
+  run: LlmAgentRun,
+  assembled: AssembledRequest,
+  sources: readonly Extension[],
+  context: CallbackContext,
+): Promise<BeforeModel> {
   const agent = run.node.definition;
   const callbacks = agent.callbacks?.beforeModel;
-  if (callbacks === undefined && !hasHook(sources, 'beforeModel')) return { request: assembled.request, provenance: assembled.provenance, edited: false, response: undefined };
+  if (callbacks === undefined && !hasHook(sources, 'beforeModel'))
+    return { request: assembled.request, provenance: assembled.provenance, edited: false, response: undefined };
 
   const request = cloneRequest(assembled.request);
   let provenance = assembled.provenance;
@@ -46,7 +52,9 @@ export async function runBeforeModel(run: LlmAgentRun, assembled: AssembledReque
   for (const extension of sources) {
     const hook = extension.hooks?.beforeModel;
     if (hook === undefined) continue;
-    const answer = await runHook(extension, 'beforeModel', () => hook.call(extension.hooks, { agent: run.node, context, request }));
+    const answer = await runHook(extension, 'beforeModel', () =>
+      hook.call(extension.hooks, { agent: run.node, context, request }),
+    );
     settle(hookSource(run, extension.name));
     if (answer !== undefined && answer !== null) return { request, provenance, edited, response: answer };
   }
@@ -60,7 +68,13 @@ export async function runBeforeModel(run: LlmAgentRun, assembled: AssembledReque
 }
 
 function hookSource(run: AgentRun, extension: string): Source {
-  return { kind: 'callback', processor: 'beforeModel', extension, agent: run.node.name, note: `beforeModel hook of ${extension}` };
+  return {
+    kind: 'callback',
+    processor: 'beforeModel',
+    extension,
+    agent: run.node.name,
+    note: `beforeModel hook of ${extension}`,
+  };
 }
 
 function callbackSource(run: AgentRun, position: number | undefined): Source {

@@ -1,4 +1,10 @@
-import type { ModelCallOutcome, ModelCallParent, NewModelCall, RecordedResponse, WireRecord } from '../../contracts/model-call.js';
+import type {
+  ModelCallOutcome,
+  ModelCallParent,
+  NewModelCall,
+  RecordedResponse,
+  WireRecord,
+} from '../../contracts/model-call.js';
 import type { Model, ModelResponse, WireObserver } from '../../contracts/model.js';
 import type { ModelCallLog } from '../../contracts/model-call-log.js';
 import type { SessionKey } from '../../contracts/session.js';
@@ -12,7 +18,13 @@ import { addAttributes, openSpan } from '../telemetry/spans.js';
  */
 /** The model a call names: the one that answered, and the one its usage is billed as when that is another. */
 export function calledModel(model: Model): NonNullable<NewModelCall['model']> {
-  return { provider: model.provider, modelId: model.modelId, ...(model.billedAs === undefined ? {} : { billedAs: { provider: model.billedAs.provider, modelId: model.billedAs.modelId } }) };
+  return {
+    provider: model.provider,
+    modelId: model.modelId,
+    ...(model.billedAs === undefined
+      ? {}
+      : { billedAs: { provider: model.billedAs.provider, modelId: model.billedAs.modelId } }),
+  };
 }
 
 export type CallLog = {
@@ -22,7 +34,12 @@ export type CallLog = {
 };
 
 /** How a call ended, as the runner tells it. */
-export type CallEnding = { status: ModelCallOutcome['status']; response?: ModelResponse | undefined; error?: string | undefined; responseEventId?: string | undefined };
+export type CallEnding = {
+  status: ModelCallOutcome['status'];
+  response?: ModelResponse | undefined;
+  error?: string | undefined;
+  responseEventId?: string | undefined;
+};
 
 /**
  * A call recorded `pending` before it is sent; `end` writes how it ended. It watches the wire and the stream on the
@@ -41,7 +58,15 @@ export class PendingCall {
   #wire: WireRecord | undefined;
   #ended = false;
 
-  private constructor(log: CallLog, index: number | undefined, now: () => number, started: number, span: TelemetrySpan, model: { provider: string; modelId: string } | undefined, price: CallPricer | undefined) {
+  private constructor(
+    log: CallLog,
+    index: number | undefined,
+    now: () => number,
+    started: number,
+    span: TelemetrySpan,
+    model: { provider: string; modelId: string } | undefined,
+    price: CallPricer | undefined,
+  ) {
     this.#log = log;
     this.index = index;
     this.#now = now;
@@ -52,13 +77,19 @@ export class PendingCall {
   }
 
   /** Records the call as about to be sent, at the clock's time now, and opens its span (`chat <model>`) under `trace.parent`. */
-  static async begin(log: CallLog, now: () => number, call: Omit<NewModelCall, 'timestamp' | 'status' | 'parent'>, trace?: { telemetry: Telemetry | undefined; parent: TelemetrySpan | undefined; price?: CallPricer | undefined }): Promise<PendingCall> {
+  static async begin(
+    log: CallLog,
+    now: () => number,
+    call: Omit<NewModelCall, 'timestamp' | 'status' | 'parent'>,
+    trace?: { telemetry: Telemetry | undefined; parent: TelemetrySpan | undefined; price?: CallPricer | undefined },
+  ): Promise<PendingCall> {
     const started = now();
     const recorded: NewModelCall = { ...call, timestamp: started };
     if (log.parent !== undefined) recorded.parent = log.parent;
     recorded.status = 'pending';
     const { appName, userId, sessionId } = log.key;
-    const index = log.log === undefined ? undefined : await log.log.recordModelCall({ appName, userId, sessionId, call: recorded });
+    const index =
+      log.log === undefined ? undefined : await log.log.recordModelCall({ appName, userId, sessionId, call: recorded });
     const name = `${call.operation ?? 'chat'} ${call.model?.modelId ?? call.request.config.model ?? 'unknown'}`;
     const span = openSpan(trace?.telemetry, name, trace?.parent, () => modelCallAttributes(call, log.key, index));
     return new PendingCall(log, index, now, started, span, call.model, trace?.price);
@@ -85,7 +116,8 @@ export class PendingCall {
   /** Writes the outcome; only the first call counts, so a failure path cannot overwrite an answer. */
   async end(outcome: CallEnding): Promise<void> {
     const written = this.outcome(outcome);
-    if (written !== undefined && this.index !== undefined) await this.#log.log?.completeModelCall({ ...this.#log.key, index: this.index, outcome: written });
+    if (written !== undefined && this.index !== undefined)
+      await this.#log.log?.completeModelCall({ ...this.#log.key, index: this.index, outcome: written });
   }
 
   /**
@@ -116,7 +148,13 @@ export class PendingCall {
    */
   recordedIn(sessions: object, key: SessionKey): boolean {
     const own = this.#log.key;
-    return this.index !== undefined && this.#log.log === sessions && own.sessionId === key.sessionId && own.userId === key.userId && own.appName === key.appName;
+    return (
+      this.index !== undefined &&
+      this.#log.log === sessions &&
+      own.sessionId === key.sessionId &&
+      own.userId === key.userId &&
+      own.appName === key.appName
+    );
   }
 
   // Milliseconds on the runner's clock, to the microsecond: the clock is injectable, so records stay deterministic in tests.

@@ -13,11 +13,17 @@ export function checkModelResponse(value: unknown, provider: string): ModelRespo
   const record = reader.object(value, '', 'a response object ({ content?, usage?, errorCode?, … })');
   if (record !== undefined && record['content'] != null) readContent(reader, record['content'], 'content');
   for (const key of ['errorCode', 'errorMessage', 'finishReason'] as const) {
-    if (record !== undefined && record[key] != null && typeof record[key] !== 'string') reader.issue(key, `expected a string, got ${typeof record[key]}`);
+    if (record !== undefined && record[key] != null && typeof record[key] !== 'string')
+      reader.issue(key, `expected a string, got ${typeof record[key]}`);
   }
   if (reader.issues.length === 0) return value as ModelResponse;
-  const shown = reader.issues.slice(0, 3).map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`));
-  return failMalformed(provider, `${shown.join('; ')}${reader.issues.length > 3 ? ` (and ${reader.issues.length - 3} more)` : ''}`);
+  const shown = reader.issues
+    .slice(0, 3)
+    .map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`));
+  return failMalformed(
+    provider,
+    `${shown.join('; ')}${reader.issues.length > 3 ? ` (and ${reader.issues.length - 3} more)` : ''}`,
+  );
 }
 
 function failMalformed(provider: string, problems: string): never {

@@ -7,7 +7,13 @@ import type { AgentRun } from './invocation.js';
 import type { SavedVersion } from './saved-artifacts.js';
 
 /** A callback or tool context over the live session; its writes collect in `delta`, `ops` and `artifactDelta`. */
-export function createCallbackContext(run: AgentRun): { context: CallbackContext; delta: Record<string, unknown>; ops: StateOp[]; artifactDelta: Record<string, number>; saved: SavedVersion[] } {
+export function createCallbackContext(run: AgentRun): {
+  context: CallbackContext;
+  delta: Record<string, unknown>;
+  ops: StateOp[];
+  artifactDelta: Record<string, number>;
+  saved: SavedVersion[];
+} {
   const { invocation, node, branch } = run;
   const delta: Record<string, unknown> = {};
   const ops: StateOp[] = [];
@@ -19,12 +25,17 @@ export function createCallbackContext(run: AgentRun): { context: CallbackContext
   const store = invocation.settings.artifacts;
   const needStore = () => {
     if (store === undefined) {
-      throw new AgentctxError({ code: 'artifact_store_missing', message: 'No artifact store is configured.', hint: 'Pass `artifacts` to createRunner.' });
+      throw new AgentctxError({
+        code: 'artifact_store_missing',
+        message: 'No artifact store is configured.',
+        hint: 'Pass `artifacts` to createRunner.',
+      });
     }
     return store;
   };
   const artifacts: SessionArtifacts = {
-    load: (name: string, version?: number): Promise<StoredArtifact | undefined> => needStore().load({ ...key, filename: name, version }),
+    load: (name: string, version?: number): Promise<StoredArtifact | undefined> =>
+      needStore().load({ ...key, filename: name, version }),
     async save(name: string, artifact: Artifact): Promise<number> {
       const version = await needStore().save({ ...key, filename: name, artifact });
       artifactDelta[name] = version;
@@ -53,7 +64,14 @@ export function createToolContext(
   functionCallId: string | undefined,
   signal: AbortSignal | undefined,
   runAgent: ToolContext['runAgent'],
-): { context: ToolContext; delta: Record<string, unknown>; ops: StateOp[]; artifactDelta: Record<string, number>; saved: SavedVersion[]; actions: ToolActions } {
+): {
+  context: ToolContext;
+  delta: Record<string, unknown>;
+  ops: StateOp[];
+  artifactDelta: Record<string, number>;
+  saved: SavedVersion[];
+  actions: ToolActions;
+} {
   const base = createCallbackContext(run);
   const actions: ToolActions = {};
   return { ...base, actions, context: { ...base.context, functionCallId, actions, signal, runAgent } };

@@ -23,26 +23,62 @@ export type EmbedScope = {
  * An embedding call of the invocation, recorded like a model call (operation `embeddings`): pending before it is
  * sent, then answered with its usage and wire record, or failed; its span carries its tokens and cost.
  */
-export async function recordedEmbed(scope: EmbedScope, model: Model, texts: readonly string[], options: Pick<EmbedOptions, 'dimensions' | 'purpose'> & { agent?: string | undefined }): Promise<EmbedResponse> {
+export async function recordedEmbed(
+  scope: EmbedScope,
+  model: Model,
+  texts: readonly string[],
+  options: Pick<EmbedOptions, 'dimensions' | 'purpose'> & { agent?: string | undefined },
+): Promise<EmbedResponse> {
   if (model.embed === undefined) {
-    throw new ValidationError({ subject: 'embedding call', issues: [{ path: 'model', message: `${model.provider}:${model.modelId} cannot embed (it has no embed method)` }], hint: 'Use an embedding model of the OpenAI or Gemini adapter.' });
+    throw new ValidationError({
+      subject: 'embedding call',
+      issues: [{ path: 'model', message: `${model.provider}:${model.modelId} cannot embed (it has no embed method)` }],
+      hint: 'Use an embedding model of the OpenAI or Gemini adapter.',
+    });
   }
   const agent = options.agent ?? scope.agent;
   // The texts as what was asked: one user message, a text part each, each part from the caller.
-  const request: LlmRequest = { system: '', tools: [], messages: [{ role: 'user', content: texts.map((text) => ({ text })) }], config: { model: model.modelId } };
-  const provenance: Provenance = { system: [], tools: [], messages: [texts.map(() => ({ kind: 'custom', processor: 'embed', agent, note: 'text to embed' }))] };
+  const request: LlmRequest = {
+    system: '',
+    tools: [],
+    messages: [{ role: 'user', content: texts.map((text) => ({ text })) }],
+    config: { model: model.modelId },
+  };
+  const provenance: Provenance = {
+    system: [],
+    tools: [],
+    messages: [texts.map(() => ({ kind: 'custom', processor: 'embed', agent, note: 'text to embed' }))],
+  };
   const pending = await PendingCall.begin(
     scope.calls,
     scope.now,
-    { invocationId: scope.invocationId, agent, model: calledModel(model), request, provenance, editedByCallback: false, operation: 'embeddings' },
+    {
+      invocationId: scope.invocationId,
+      agent,
+      model: calledModel(model),
+      request,
+      provenance,
+      editedByCallback: false,
+      operation: 'embeddings',
+    },
     { telemetry: scope.telemetry, parent: scope.span, price: scope.price },
   );
   try {
-    const answer = await model.embed(texts, { signal: scope.signal, wire: pending.wire, ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }), ...(options.purpose === undefined ? {} : { purpose: options.purpose }) });
+    const answer = await model.embed(texts, {
+      signal: scope.signal,
+      wire: pending.wire,
+      ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }),
+      ...(options.purpose === undefined ? {} : { purpose: options.purpose }),
+    });
     await pending.end({ status: 'answered', response: answer.usage === undefined ? {} : { usage: answer.usage } });
     return answer;
   } catch (error) {
-    await pending.end({ status: scope.signal?.aborted === true ? 'aborted' : 'failed', error: error instanceof Error ? error.message : String(error) }).catch(() => undefined);
+    await pending
+      .end({
+        status: scope.signal?.aborted === true ? 'aborted' : 'failed',
+        error: error instanceof Error ? error.message : String(error),
+      })
+      .catch(() => undefined);
     throw error;
   }
 }

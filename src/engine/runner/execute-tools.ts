@@ -17,7 +17,14 @@ import type { AgentRun, LlmAgentRun } from './invocation.js';
 import { runAgentTool } from './run-agent-tool.js';
 import { addAttributes, openSpan } from '../telemetry/spans.js';
 
-type CallResult = { part: Part; delta: Record<string, unknown>; ops: StateOp[]; artifactDelta: Record<string, number>; saved: SavedVersion[]; actions: ToolActions };
+type CallResult = {
+  part: Part;
+  delta: Record<string, unknown>;
+  ops: StateOp[];
+  artifactDelta: Record<string, number>;
+  saved: SavedVersion[];
+  actions: ToolActions;
+};
 
 /** The response event to one model turn's calls, and the error to end the invocation with, when a tool asked for that. */
 export type AnsweredCalls = { event: Event; endInvocation?: { code: string; message: string } };
@@ -29,7 +36,12 @@ export type AnsweredCalls = { event: Event; endInvocation?: { code: string; mess
  * model can act on; the invocation goes on. `callIndex` is the recorded call that asked, which calls made by agent
  * tools are linked to.
  */
-export async function executeFunctionCalls(run: LlmAgentRun, calls: readonly FunctionCall[], assembled: Pick<AssembledRequest, 'tools' | 'handlers'>, callIndex?: number): Promise<AnsweredCalls> {
+export async function executeFunctionCalls(
+  run: LlmAgentRun,
+  calls: readonly FunctionCall[],
+  assembled: Pick<AssembledRequest, 'tools' | 'handlers'>,
+  callIndex?: number,
+): Promise<AnsweredCalls> {
   const agent = run.node.definition;
   const tools = callableTools(run, agent, assembled.tools);
   const handlers = new Map(assembled.handlers.map((tool) => [tool.name, tool]));
@@ -53,7 +65,10 @@ export async function executeFunctionCalls(run: LlmAgentRun, calls: readonly Fun
     content: { role: 'user', parts: results.map((result) => result.part) },
     actions: { ...stateActions(state), artifactDelta, ...actions },
   });
-  noteSaved(event, results.flatMap((result) => result.saved));
+  noteSaved(
+    event,
+    results.flatMap((result) => result.saved),
+  );
   return endInvocation === undefined ? { event } : { event, endInvocation };
 }
 
@@ -61,32 +76,50 @@ export async function executeFunctionCalls(run: LlmAgentRun, calls: readonly Fun
 // (not deferred ones: a deferred tool the request left out is not loaded, and the request's handler says so).
 function callableTools(run: AgentRun, agent: LlmAgentDefinition, offered: readonly DraftTool[]): Map<string, Tool> {
   const tools = new Map<string, Tool>();
-  for (const entry of offered) if (entry.tool !== undefined && !tools.has(entry.declaration.name)) tools.set(entry.declaration.name, entry.tool);
+  for (const entry of offered)
+    if (entry.tool !== undefined && !tools.has(entry.declaration.name)) tools.set(entry.declaration.name, entry.tool);
   for (const tool of agent.tools) if (!tools.has(tool.name) && tool.deferred !== true) tools.set(tool.name, tool);
-  for (const extension of hookSources(run)) for (const tool of extension.tools ?? []) if (!tools.has(tool.name) && tool.deferred !== true) tools.set(tool.name, tool);
+  for (const extension of hookSources(run))
+    for (const tool of extension.tools ?? [])
+      if (!tools.has(tool.name) && tool.deferred !== true) tools.set(tool.name, tool);
   return tools;
 }
 
-async function executeCall(given: AgentRun, agent: LlmAgentDefinition, call: FunctionCall, tools: ReadonlyMap<string, Tool>, handlers: ReadonlyMap<string, Tool>, callIndex: number | undefined): Promise<CallResult> {
+async function executeCall(
+  given: AgentRun,
+  agent: LlmAgentDefinition,
+  call: FunctionCall,
+  tools: ReadonlyMap<string, Tool>,
+  handlers: ReadonlyMap<string, Tool>,
+  callIndex: number | undefined,
+): Promise<CallResult> {
   const { invocation } = given;
   const deadline = new Deadline(invocation.signal, invocation.settings.toolTimeoutMs);
   const tool = tools.get(call.name) ?? handlers.get(call.name);
-  const span = openSpan(invocation.settings.telemetry, `execute_tool ${call.name}`, given.span ?? invocation.span, () => ({
-    'gen_ai.operation.name': 'execute_tool',
-    'gen_ai.tool.name': call.name,
-    ...(tool === undefined || tool.description === '' ? {} : { 'gen_ai.tool.description': tool.description }),
-    'gen_ai.tool.type': tool?.agent === undefined ? 'function' : 'agent',
-    ...(call.id === undefined ? {} : { 'gen_ai.tool.call.id': call.id }),
-    'gen_ai.tool.call.arguments': JSON.stringify(call.args ?? {}),
-    'gen_ai.conversation.id': invocation.session.id,
-    'agentctx.invocation.id': invocation.id,
-  }));
+  const span = openSpan(
+    invocation.settings.telemetry,
+    `execute_tool ${call.name}`,
+    given.span ?? invocation.span,
+    () => ({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': call.name,
+      ...(tool === undefined || tool.description === '' ? {} : { 'gen_ai.tool.description': tool.description }),
+      'gen_ai.tool.type': tool?.agent === undefined ? 'function' : 'agent',
+      ...(call.id === undefined ? {} : { 'gen_ai.tool.call.id': call.id }),
+      'gen_ai.tool.call.arguments': JSON.stringify(call.args ?? {}),
+      'gen_ai.conversation.id': invocation.session.id,
+      'agentctx.invocation.id': invocation.id,
+    }),
+  );
   // An agent this tool runs gets its spans under the tool call's.
   const run: AgentRun = { ...given, span };
   try {
     const result = await executeWithin(run, agent, call, tools, handlers, deadline, callIndex);
     const response = 'functionResponse' in result.part ? result.part.functionResponse.response : undefined;
-    addAttributes(span, () => ({ 'gen_ai.tool.call.result': JSON.stringify(response ?? {}), ...(response?.['error'] === undefined ? {} : { 'error.type': 'tool_error' }) }));
+    addAttributes(span, () => ({
+      'gen_ai.tool.call.result': JSON.stringify(response ?? {}),
+      ...(response?.['error'] === undefined ? {} : { 'error.type': 'tool_error' }),
+    }));
     return result;
   } catch (error) {
     span.fail(error);
@@ -97,11 +130,29 @@ async function executeCall(given: AgentRun, agent: LlmAgentDefinition, call: Fun
   }
 }
 
-async function executeWithin(run: AgentRun, agent: LlmAgentDefinition, call: FunctionCall, tools: ReadonlyMap<string, Tool>, handlers: ReadonlyMap<string, Tool>, deadline: Deadline, callIndex: number | undefined): Promise<CallResult> {
+async function executeWithin(
+  run: AgentRun,
+  agent: LlmAgentDefinition,
+  call: FunctionCall,
+  tools: ReadonlyMap<string, Tool>,
+  handlers: ReadonlyMap<string, Tool>,
+  deadline: Deadline,
+  callIndex: number | undefined,
+): Promise<CallResult> {
   // An agent run from inside this tool call records its model calls under it, as an agent tool's do.
-  const origin = (tool: string) => ({ ...(callIndex === undefined ? {} : { callIndex }), functionCallId: call.id ?? '', tool });
-  const runAgent: ToolContext['runAgent'] = (target, request) => runAgentTool(run, target, { request }, context, origin(call.name));
-  const { context, delta, ops, artifactDelta, saved, actions } = createToolContext(run, call.id, deadline.signal, runAgent);
+  const origin = (tool: string) => ({
+    ...(callIndex === undefined ? {} : { callIndex }),
+    functionCallId: call.id ?? '',
+    tool,
+  });
+  const runAgent: ToolContext['runAgent'] = (target, request) =>
+    runAgentTool(run, target, { request }, context, origin(call.name));
+  const { context, delta, ops, artifactDelta, saved, actions } = createToolContext(
+    run,
+    call.id,
+    deadline.signal,
+    runAgent,
+  );
   const args = call.args ?? {};
   const respond = (response: Record<string, unknown>): CallResult => ({
     part: { functionResponse: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, response } },
@@ -114,32 +165,50 @@ async function executeWithin(run: AgentRun, agent: LlmAgentDefinition, call: Fun
   const tool = tools.get(call.name) ?? handlers.get(call.name);
   if (tool === undefined) {
     const names = [...tools.keys()];
-    return respond({ error: `Tool '${call.name}' is not available. ${names.length === 0 ? 'This agent has no tools.' : `Available tools: ${names.join(', ')}.`}` });
+    return respond({
+      error: `Tool '${call.name}' is not available. ${names.length === 0 ? 'This agent has no tools.' : `Available tools: ${names.join(', ')}.`}`,
+    });
   }
   let checked = args;
   const sources = hookSources(run);
   try {
     if (tool.checkArgs !== undefined) {
       const check = await tool.checkArgs(args);
-      if (!check.ok) return respond({ error: `Invalid arguments for tool '${tool.name}': ${check.issues.join('; ')}. Call it again with arguments that match its parameters.` });
+      if (!check.ok)
+        return respond({
+          error: `Invalid arguments for tool '${tool.name}': ${check.issues.join('; ')}. Call it again with arguments that match its parameters.`,
+        });
       checked = check.value;
     }
     const callbacks = agent.callbacks;
     const result: Record<string, unknown> =
       (await firstHook(sources, 'beforeTool', { tool, args: checked, context })) ??
       (await firstResult(callbacks?.beforeTool, { tool, args: checked, context })) ??
-      (await deadline.race(tool.agent === undefined ? Promise.resolve(runTool(tool, checked, context)).then(toResponse) : runAgentTool(run, tool.agent, checked, context, origin(tool.name))));
+      (await deadline.race(
+        tool.agent === undefined
+          ? Promise.resolve(runTool(tool, checked, context)).then(toResponse)
+          : runAgentTool(run, tool.agent, checked, context, origin(tool.name)),
+      ));
     if (tool.skipSummarization === true) actions.skipSummarization = true;
     const response =
-      (await firstHook(sources, 'afterTool', { tool, args: checked, context, result })) ?? (await firstResult(callbacks?.afterTool, { tool, args: checked, context, result })) ?? result;
+      (await firstHook(sources, 'afterTool', { tool, args: checked, context, result })) ??
+      (await firstResult(callbacks?.afterTool, { tool, args: checked, context, result })) ??
+      result;
     const problem = findNonJson(response, 'response');
     if (problem !== undefined) {
-      return respond({ error: `Tool '${tool.name}' returned a value that cannot be stored as JSON (${problem.path}: found ${problem.found}); it must return plain JSON data.` });
+      return respond({
+        error: `Tool '${tool.name}' returned a value that cannot be stored as JSON (${problem.path}: found ${problem.found}); it must return plain JSON data.`,
+      });
     }
     return respond(response);
   } catch (error) {
-    if (deadline.expired) return respond({ error: `Tool '${tool.name}' did not answer within ${deadline.ms} ms and was stopped. Try again with a smaller task, or without this tool.` });
-    const standIn = await firstHook(sources, 'onToolError', { tool, args: checked, context, error }).catch(() => undefined);
+    if (deadline.expired)
+      return respond({
+        error: `Tool '${tool.name}' did not answer within ${deadline.ms} ms and was stopped. Try again with a smaller task, or without this tool.`,
+      });
+    const standIn = await firstHook(sources, 'onToolError', { tool, args: checked, context, error }).catch(
+      () => undefined,
+    );
     if (standIn !== undefined) return respond(standIn);
     return respond({ error: `Tool '${tool.name}' failed: ${error instanceof Error ? error.message : String(error)}` });
   }
@@ -152,7 +221,12 @@ function runTool(tool: Tool, args: Record<string, unknown>, context: ToolContext
 
 /** ADK's rule: a plain object is the response as it is; anything else is wrapped as `{ result }`. */
 function toResponse(value: unknown): Record<string, unknown> {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype) {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.getPrototypeOf(value) === Object.prototype
+  ) {
     return value as Record<string, unknown>;
   }
   return { result: value === undefined ? null : value };

@@ -31,11 +31,14 @@ function canStayWith(node: AgentNode): boolean {
 // When the last event is a function response (a user answering a tool call), the agent that made the call resumes.
 function callerOfPendingResponse(tree: AgentTree, events: readonly Event[]): AgentNode | undefined {
   const last = events.at(-1);
-  const responseIds = new Set((last?.content?.parts ?? []).flatMap((part) => ('functionResponse' in part ? [part.functionResponse.id] : [])));
+  const responseIds = new Set(
+    (last?.content?.parts ?? []).flatMap((part) => ('functionResponse' in part ? [part.functionResponse.id] : [])),
+  );
   if (responseIds.size === 0) return undefined;
   for (let index = events.length - 2; index >= 0; index--) {
     const event = events[index] as Event;
-    if ((event.content?.parts ?? []).some((part) => 'functionCall' in part && responseIds.has(part.functionCall.id))) return tree.findAgent(event.author);
+    if ((event.content?.parts ?? []).some((part) => 'functionCall' in part && responseIds.has(part.functionCall.id)))
+      return tree.findAgent(event.author);
   }
   return undefined;
 }

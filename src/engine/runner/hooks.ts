@@ -22,7 +22,11 @@ export function hasHook(extensions: readonly Extension[], name: HookName): boole
 }
 
 /** Runs the hooks of one kind in order until one answers (anything but undefined or null); that answer, or undefined. */
-export async function firstHook<K extends HookName>(extensions: readonly Extension[], name: K, args: HookArgs<K>): Promise<HookAnswer<K> | undefined> {
+export async function firstHook<K extends HookName>(
+  extensions: readonly Extension[],
+  name: K,
+  args: HookArgs<K>,
+): Promise<HookAnswer<K> | undefined> {
   for (const extension of extensions) {
     const hook = extension.hooks?.[name] as ((args: HookArgs<K>) => unknown) | undefined;
     if (hook === undefined) continue;
@@ -33,7 +37,11 @@ export async function firstHook<K extends HookName>(extensions: readonly Extensi
 }
 
 /** Runs every hook of one kind, in order, and returns their answers. */
-export async function everyHook<K extends HookName>(extensions: readonly Extension[], name: K, args: HookArgs<K>): Promise<HookAnswer<K>[]> {
+export async function everyHook<K extends HookName>(
+  extensions: readonly Extension[],
+  name: K,
+  args: HookArgs<K>,
+): Promise<HookAnswer<K>[]> {
   const answers: HookAnswer<K>[] = [];
   for (const extension of extensions) {
     const hook = extension.hooks?.[name] as ((args: HookArgs<K>) => unknown) | undefined;
@@ -49,7 +57,15 @@ export async function runHook(extension: Extension, name: HookName, call: () => 
   try {
     return await call();
   } catch (error) {
-    const reason = AgentctxError.isInstance(error) ? error.describe() : error instanceof Error ? error.message : String(error);
-    throw new AgentctxError({ code: 'extension_failed', message: `Extension '${extension.name}' failed in its ${name} hook: ${reason}`, cause: error });
+    const reason = AgentctxError.isInstance(error)
+      ? error.describe()
+      : error instanceof Error
+        ? error.message
+        : String(error);
+    throw new AgentctxError({
+      code: 'extension_failed',
+      message: `Extension '${extension.name}' failed in its ${name} hook: ${reason}`,
+      cause: error,
+    });
   }
 }

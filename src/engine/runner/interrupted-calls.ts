@@ -53,7 +53,10 @@ export const DEFAULT_INTERRUPTED_AFTER_MS = 60_000;
  * the runner's `interruptedAfterMs` when given; else past its `toolTimeoutMs` and a second for the write (a live run
  * with the same limit would have answered by then); else {@link DEFAULT_INTERRUPTED_AFTER_MS}.
  */
-export function interruptedAfterMs(settings: { interruptedAfterMs?: number | undefined; toolTimeoutMs?: number | undefined }): number {
+export function interruptedAfterMs(settings: {
+  interruptedAfterMs?: number | undefined;
+  toolTimeoutMs?: number | undefined;
+}): number {
   if (settings.interruptedAfterMs !== undefined) return settings.interruptedAfterMs;
   return settings.toolTimeoutMs === undefined ? DEFAULT_INTERRUPTED_AFTER_MS : settings.toolTimeoutMs + 1000;
 }
@@ -67,21 +70,37 @@ export function interruptedCalls(invocation: Invocation, answered: ReadonlySet<s
   const { session, settings } = invocation;
   const quiet = interruptedAfterMs(settings);
   const now = settings.now();
-  return invocation.memo.get(UNANSWERED_CALLS).find(session.events, answered).filter(({ event }) => {
-    const key = runningKey(session, event.invocationId);
-    if (running.has(key)) return false;
-    return ended.has(key) || quiet === 0 || (now - event.timestamp) * 1000 >= quiet;
-  });
+  return invocation.memo
+    .get(UNANSWERED_CALLS)
+    .find(session.events, answered)
+    .filter(({ event }) => {
+      const key = runningKey(session, event.invocationId);
+      if (running.has(key)) return false;
+      return ended.has(key) || quiet === 0 || (now - event.timestamp) * 1000 >= quiet;
+    });
 }
 
 /** The event that answers interrupted calls: by the agent that made them, on its branch, in its invocation. */
-export function interruptedResponse(unanswered: UnansweredCalls, clock: { now: () => number; newId: () => string }): Event {
+export function interruptedResponse(
+  unanswered: UnansweredCalls,
+  clock: { now: () => number; newId: () => string },
+): Event {
   const { event, calls } = unanswered;
   const content: Content = {
     role: 'user',
-    parts: calls.map((call) => ({ functionResponse: { id: call.id as string, name: call.name, response: { error: INTERRUPTED_CALL_ERROR } } })),
+    parts: calls.map((call) => ({
+      functionResponse: { id: call.id as string, name: call.name, response: { error: INTERRUPTED_CALL_ERROR } },
+    })),
   };
-  return createEvent({ author: event.author, invocationId: event.invocationId, ...(event.branch === undefined ? {} : { branch: event.branch }), content }, clock);
+  return createEvent(
+    {
+      author: event.author,
+      invocationId: event.invocationId,
+      ...(event.branch === undefined ? {} : { branch: event.branch }),
+      content,
+    },
+    clock,
+  );
 }
 
 /** Thrown by a retried write that finds, in the session as it now is, nothing left to answer. */
@@ -94,7 +113,11 @@ class NothingLeft extends Error {}
  * it) is never answered twice. Returns the stored events, oldest first.
  */
 export async function answerInterruptedCalls(invocation: Invocation, incoming: Content | undefined): Promise<Event[]> {
-  const answered = new Set((incoming?.parts ?? []).flatMap((part) => ('functionResponse' in part && part.functionResponse.id !== undefined ? [part.functionResponse.id] : [])));
+  const answered = new Set(
+    (incoming?.parts ?? []).flatMap((part) =>
+      'functionResponse' in part && part.functionResponse.id !== undefined ? [part.functionResponse.id] : [],
+    ),
+  );
   const clock = { now: invocation.settings.now, newId: invocation.settings.newId };
   const stored: Event[] = [];
   for (;;) {
@@ -117,12 +140,17 @@ export async function answerInterruptedCalls(invocation: Invocation, incoming: C
  * The calls of a model event that nothing after it in the session answers: all of them, unless another run answered
  * some (recording them as interrupted) while they ran here.
  */
-export function stillOpen(calls: readonly FunctionCall[], events: readonly Event[], modelEventId: string): FunctionCall[] {
+export function stillOpen(
+  calls: readonly FunctionCall[],
+  events: readonly Event[],
+  modelEventId: string,
+): FunctionCall[] {
   const answered = new Set<string>();
   for (let index = events.length - 1; index >= 0; index--) {
     const event = events[index] as Event;
     if (event.id === modelEventId) break;
-    for (const part of event.content?.parts ?? []) if ('functionResponse' in part && part.functionResponse.id !== undefined) answered.add(part.functionResponse.id);
+    for (const part of event.content?.parts ?? [])
+      if ('functionResponse' in part && part.functionResponse.id !== undefined) answered.add(part.functionResponse.id);
   }
   return answered.size === 0 ? [...calls] : calls.filter((call) => call.id === undefined || !answered.has(call.id));
 }

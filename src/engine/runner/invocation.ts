@@ -1,4 +1,11 @@
-import type { AgentNode, AgentTree, LlmAgentNode, Plugin, InvocationContext, Processor } from '../../contracts/agent.js';
+import type {
+  AgentNode,
+  AgentTree,
+  LlmAgentNode,
+  Plugin,
+  InvocationContext,
+  Processor,
+} from '../../contracts/agent.js';
 import type { ArtifactStore } from '../../contracts/artifact-store.js';
 import type { ArtifactTextReader } from '../../contracts/artifact.js';
 import type { Content } from '../../contracts/content.js';
@@ -126,7 +133,8 @@ export class Invocation {
     this.memo = options.memo ?? createSessionMemo();
     this.session = options.session;
     const key = { appName: options.session.appName, userId: options.session.userId, sessionId: options.session.id };
-    this.artifactTexts = options.settings.artifacts === undefined ? undefined : artifactTextReader(options.settings.artifacts, key);
+    this.artifactTexts =
+      options.settings.artifacts === undefined ? undefined : artifactTextReader(options.settings.artifacts, key);
     this.id = options.id;
     this.userContent = options.userContent;
     this.signal = options.signal;
@@ -146,7 +154,11 @@ export class Invocation {
    * stored again, within {@link CONFLICT_BUDGET_MS}, then the conflict is thrown. `completes` is a recorded
    * call of this session the event answers, completed in the same write.
    */
-  persist(event: Event, remake?: () => Promise<Event>, completes?: AppendEventInput['completeModelCall']): Promise<Event> {
+  persist(
+    event: Event,
+    remake?: () => Promise<Event>,
+    completes?: AppendEventInput['completeModelCall'],
+  ): Promise<Event> {
     const write = this.#writes.then(() => this.#appendWithRetries(event, remake, completes));
     this.#writes = write.catch(() => undefined);
     return write;
@@ -170,18 +182,29 @@ export class Invocation {
   /** How many times a write was retried after a conflict, in this invocation. */
   conflictsRetried = 0;
 
-  async #appendWithRetries(first: Event, remake: (() => Promise<Event>) | undefined, completes: AppendEventInput['completeModelCall']): Promise<Event> {
+  async #appendWithRetries(
+    first: Event,
+    remake: (() => Promise<Event>) | undefined,
+    completes: AppendEventInput['completeModelCall'],
+  ): Promise<Event> {
     // Each attempt refused for certain drops the artifact versions saved for it, before any remake saves new ones.
     const append = async (event: Event) => {
       try {
-        return await this.settings.sessions.appendEvent(completes === undefined ? { session: this.session, event } : { session: this.session, event, completeModelCall: completes });
+        return await this.settings.sessions.appendEvent(
+          completes === undefined
+            ? { session: this.session, event }
+            : { session: this.session, event, completeModelCall: completes },
+        );
       } catch (error) {
         await this.#dropUnrecorded(event, error);
         throw error;
       }
     };
     const lanes = this.settings.retryLanes;
-    const laneOf = (error: ConflictError) => JSON.stringify(error.code === 'stale_shared_state' ? [this.session.userId] : [this.session.userId, this.session.id]);
+    const laneOf = (error: ConflictError) =>
+      JSON.stringify(
+        error.code === 'stale_shared_state' ? [this.session.userId] : [this.session.userId, this.session.id],
+      );
     try {
       this.#attempted(1);
       return await append(first);
@@ -195,7 +218,9 @@ export class Invocation {
           this.conflictsRetried += 1;
           this.settings.stats.conflictsRetried += 1;
           // A random pause whose ceiling doubles with each attempt (from 8 ms up to 500 ms), so processes spread out.
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(CONFLICT_PAUSE_MS, 4 * 2 ** attempt)));
+          await new Promise((resolve) =>
+            setTimeout(resolve, Math.random() * Math.min(CONFLICT_PAUSE_MS, 4 * 2 ** attempt)),
+          );
           await this.reload();
           const event = remake === undefined ? first : await remake();
           this.#attempted(attempt);
@@ -266,7 +291,16 @@ export class Invocation {
       modelFor: (node) => this.settings.modelFor(node),
       embed: (model, texts, options = {}) =>
         recordedEmbed(
-          { calls: this.calls, invocationId: this.id, agent: this.settings.tree.root.name, now: this.settings.now, telemetry: this.settings.telemetry, span: this.span, price: this.settings.priceCall, signal: this.signal },
+          {
+            calls: this.calls,
+            invocationId: this.id,
+            agent: this.settings.tree.root.name,
+            now: this.settings.now,
+            telemetry: this.settings.telemetry,
+            span: this.span,
+            price: this.settings.priceCall,
+            signal: this.signal,
+          },
           model,
           texts,
           options,

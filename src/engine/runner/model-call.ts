@@ -10,18 +10,27 @@ import type { AgentRun } from './invocation.js';
  * deadline covers the whole call; when it passes, the call is abandoned even if the model ignores its signal. The
  * pending record is told of the wire and of the first streamed piece.
  */
-export async function* callModel(run: AgentRun, model: Model, request: LlmRequest, stablePrefix: StablePrefix, deadline: Deadline, pending: PendingCall): AsyncGenerator<Event, ModelResponse> {
+export async function* callModel(
+  run: AgentRun,
+  model: Model,
+  request: LlmRequest,
+  stablePrefix: StablePrefix,
+  deadline: Deadline,
+  pending: PendingCall,
+): AsyncGenerator<Event, ModelResponse> {
   const { invocation, node, branch } = run;
   const { appName, userId, id: sessionId } = invocation.session;
   const options = {
     signal: deadline.signal,
     agentName: node.name,
     wire: pending.wire,
-    readState: (key: string) => (Object.hasOwn(invocation.session.state, key) ? invocation.session.state[key] : undefined),
+    readState: (key: string) =>
+      Object.hasOwn(invocation.session.state, key) ? invocation.session.state[key] : undefined,
     stablePrefix,
     session: { appName, userId, sessionId },
   };
-  if (!invocation.settings.streaming || model.stream === undefined) return deadline.race(model.generate(request, options));
+  if (!invocation.settings.streaming || model.stream === undefined)
+    return deadline.race(model.generate(request, options));
   let final: ModelResponse | undefined;
   const chunks = model.stream(request, options)[Symbol.asyncIterator]();
   let finished = false;
@@ -35,7 +44,12 @@ export async function* callModel(run: AgentRun, model: Model, request: LlmReques
         continue;
       }
       if (chunk.content !== undefined) {
-        yield invocation.event({ author: node.name, ...(branch === undefined ? {} : { branch }), content: chunk.content, partial: true });
+        yield invocation.event({
+          author: node.name,
+          ...(branch === undefined ? {} : { branch }),
+          content: chunk.content,
+          partial: true,
+        });
       }
     }
     finished = true;

@@ -12,11 +12,19 @@ import type { LlmAgentRun } from './invocation.js';
  * hooks appended reach the caller first.
  */
 export async function* prepareRequest(run: LlmAgentRun, model: Model): AsyncGenerator<Event, AssembledRequest> {
-  const capabilities = { preserveFunctionCallIds: model.pairsCallsById === true, loadsDeferredTools: model.loadsDeferredTools === true };
+  const capabilities = {
+    preserveFunctionCallIds: model.pairsCallsById === true,
+    loadsDeferredTools: model.loadsDeferredTools === true,
+  };
   const assembled = await assembleFor(run, capabilities);
   const sources = hookSources(run);
   if (!sources.some((extension) => extension.hooks?.afterAssembly !== undefined)) return assembled;
-  const answers = await everyHook(sources, 'afterAssembly', { agent: run.node, branch: run.branch, context: run.invocation.context, assembled });
+  const answers = await everyHook(sources, 'afterAssembly', {
+    agent: run.node,
+    branch: run.branch,
+    context: run.invocation.context,
+    assembled,
+  });
   yield* run.invocation.drain();
   return answers.some((answer) => answer.reassemble) ? assembleFor(run, capabilities) : assembled;
 }
@@ -24,7 +32,10 @@ export async function* prepareRequest(run: LlmAgentRun, model: Model): AsyncGene
 // What the model's provider does with a request that assembly adapts to.
 type ModelCapabilities = { preserveFunctionCallIds: boolean; loadsDeferredTools: boolean };
 
-function assembleFor(run: LlmAgentRun, { preserveFunctionCallIds, loadsDeferredTools }: ModelCapabilities): Promise<AssembledRequest> {
+function assembleFor(
+  run: LlmAgentRun,
+  { preserveFunctionCallIds, loadsDeferredTools }: ModelCapabilities,
+): Promise<AssembledRequest> {
   const { invocation, node, branch } = run;
   const { settings, session } = invocation;
   const agent = node.definition;

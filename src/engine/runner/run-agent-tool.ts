@@ -16,13 +16,23 @@ import { Invocation, type AgentRun } from './invocation.js';
  * state (not its `temp:` keys); state it changes comes back to the caller's state; its final text is the result.
  * Its model calls are recorded with the caller's, linked to `origin`, the tool call that started it.
  */
-export async function runAgentTool(run: AgentRun, target: NonNullable<Tool['agent']>, args: Record<string, unknown>, context: ToolContext, origin: ModelCallParent): Promise<Record<string, unknown>> {
+export async function runAgentTool(
+  run: AgentRun,
+  target: NonNullable<Tool['agent']>,
+  args: Record<string, unknown>,
+  context: ToolContext,
+  origin: ModelCallParent,
+): Promise<Record<string, unknown>> {
   const parent = run.invocation;
   const agent = asAgentDefinition(target);
   const tree = createAgentTree(agent);
   const sessions = createInMemorySessionStore({ now: parent.settings.now, newId: parent.settings.newId });
   const seed = Object.fromEntries(Object.entries(context.state.toRecord({ includeTemp: false })));
-  const session = await sessions.createSession({ appName: parent.session.appName, userId: parent.session.userId, state: seed });
+  const session = await sessions.createSession({
+    appName: parent.session.appName,
+    userId: parent.session.userId,
+    state: seed,
+  });
   const before = copyValue(session.state);
   const request = typeof args['request'] === 'string' ? args['request'] : JSON.stringify(args);
   const settings = { ...parent.settings, tree, sessions };
@@ -30,15 +40,32 @@ export async function runAgentTool(run: AgentRun, target: NonNullable<Tool['agen
   const calls = { ...parent.calls, parent: origin };
   const id = `e-${settings.newId()}`;
   // Its spans go under the tool call's (run.span), as an invocation of its own.
-  const span = openSpan(settings.telemetry, 'invocation', run.span ?? parent.span, () => ({ 'gen_ai.conversation.id': session.id, 'agentctx.app': session.appName, 'agentctx.invocation.id': id, 'agentctx.agent_tool': agent.name }));
-  const invocation = new Invocation({ settings, session, id, userContent: { role: 'user', parts: [{ text: request }] }, signal: context.signal, calls, span });
+  const span = openSpan(settings.telemetry, 'invocation', run.span ?? parent.span, () => ({
+    'gen_ai.conversation.id': session.id,
+    'agentctx.app': session.appName,
+    'agentctx.invocation.id': id,
+    'agentctx.agent_tool': agent.name,
+  }));
+  const invocation = new Invocation({
+    settings,
+    session,
+    id,
+    userContent: { role: 'user', parts: [{ text: request }] },
+    signal: context.signal,
+    calls,
+    span,
+  });
   let answer: string | undefined;
   let failure: string | undefined;
   try {
-    await invocation.persist(invocation.event({ author: 'user', content: { role: 'user', parts: [{ text: request }] } }));
+    await invocation.persist(
+      invocation.event({ author: 'user', content: { role: 'user', parts: [{ text: request }] } }),
+    );
     for await (const event of settings.runAgent({ invocation, node: tree.root, branch: undefined })) {
       if (event.errorMessage !== undefined) failure = event.errorMessage;
-      const texts = (event.content?.parts ?? []).flatMap((part) => ('text' in part && part.thought !== true ? [part.text] : []));
+      const texts = (event.content?.parts ?? []).flatMap((part) =>
+        'text' in part && part.thought !== true ? [part.text] : [],
+      );
       if (event.author !== 'user' && texts.length > 0) answer = texts.join('');
     }
   } finally {
@@ -47,7 +74,11 @@ export async function runAgentTool(run: AgentRun, target: NonNullable<Tool['agen
   parent.llmCalls += invocation.llmCalls;
   // Keys the agent only changed by operations come back as those operations, so they stay free of conflicts.
   const changes: StateChanges = { delta: {}, ops: [] };
-  for (const event of session.events) mergeStateChanges(changes, { delta: event.actions.stateDelta, ops: (event.actions.stateOps ?? []).filter((op) => !isTempKey(op.key)) });
+  for (const event of session.events)
+    mergeStateChanges(changes, {
+      delta: event.actions.stateDelta,
+      ops: (event.actions.stateOps ?? []).filter((op) => !isTempKey(op.key)),
+    });
   const operated = new Set(changes.ops.map((op) => op.key));
   for (const [key, value] of Object.entries(session.state)) {
     if (isTempKey(key) || operated.has(key) || JSON.stringify(before[key]) === JSON.stringify(value)) continue;
@@ -61,8 +92,14 @@ export async function runAgentTool(run: AgentRun, target: NonNullable<Tool['agen
 // An agent tool carries its agent typed loosely (tools do not know agents); it must be a whole definition.
 function asAgentDefinition(target: NonNullable<Tool['agent']>): AgentDefinition {
   const candidate = target as Partial<AgentDefinition>;
-  if (['llm', 'sequential', 'parallel', 'loop', 'custom'].includes(String(candidate.kind)) && Array.isArray(candidate.subAgents)) return target as AgentDefinition;
-  throw new TypeError(`the tool's agent '${target.name}' is not an agent definition (make agent tools with agentTool(llmAgent({ … })))`);
+  if (
+    ['llm', 'sequential', 'parallel', 'loop', 'custom'].includes(String(candidate.kind)) &&
+    Array.isArray(candidate.subAgents)
+  )
+    return target as AgentDefinition;
+  throw new TypeError(
+    `the tool's agent '${target.name}' is not an agent definition (make agent tools with agentTool(llmAgent({ … })))`,
+  );
 }
 
 function replayStateOp(state: SessionState, op: StateOp): void {

@@ -20,22 +20,30 @@ export async function* runAgent(given: AgentRun): AsyncGenerator<Event> {
   if (given.invocation.ended) return;
   const definition = given.node.definition;
   const { invocation, node } = given;
-  const span = openSpan(invocation.settings.telemetry, `invoke_agent ${node.name}`, given.span ?? invocation.span, () => ({
-    'gen_ai.operation.name': 'invoke_agent',
-    'gen_ai.agent.name': node.name,
-    ...(definition.description === undefined || definition.description === '' ? {} : { 'gen_ai.agent.description': definition.description }),
-    'gen_ai.conversation.id': invocation.session.id,
-    'agentctx.invocation.id': invocation.id,
-    'agentctx.agent.kind': definition.kind,
-    ...(given.branch === undefined ? {} : { 'agentctx.branch': given.branch }),
-  }));
+  const span = openSpan(
+    invocation.settings.telemetry,
+    `invoke_agent ${node.name}`,
+    given.span ?? invocation.span,
+    () => ({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': node.name,
+      ...(definition.description === undefined || definition.description === ''
+        ? {}
+        : { 'gen_ai.agent.description': definition.description }),
+      'gen_ai.conversation.id': invocation.session.id,
+      'agentctx.invocation.id': invocation.id,
+      'agentctx.agent.kind': definition.kind,
+      ...(given.branch === undefined ? {} : { 'agentctx.branch': given.branch }),
+    }),
+  );
   const run: AgentRun = { invocation, node, branch: given.branch, span };
   try {
     const skip = yield* agentHook(run, 'beforeAgent');
     if (skip) return;
     const outcome = yield* runOwnLogic(run);
     // The agent it hands over to runs beside it, under the same parent.
-    if (outcome.transferTo !== undefined) yield* runAgent({ invocation, node: outcome.transferTo, branch: run.branch, span: given.span });
+    if (outcome.transferTo !== undefined)
+      yield* runAgent({ invocation, node: outcome.transferTo, branch: run.branch, span: given.span });
     if (!invocation.ended) yield* agentHook(run, 'afterAgent');
   } catch (error) {
     span.fail(error);
@@ -52,8 +60,15 @@ async function* agentHook(run: AgentRun, kind: 'beforeAgent' | 'afterAgent'): As
   const sources = hookSources(run);
   if (callbacks === undefined && !sources.some((extension) => extension.hooks?.[kind] !== undefined)) return false;
   const { context, delta, ops, artifactDelta } = createCallbackContext(run);
-  const content = (await firstHook(sources, kind, { agent: run.node, context })) ?? (await firstResult(callbacks, { context }));
-  if (content === undefined && Object.keys(delta).length === 0 && ops.length === 0 && Object.keys(artifactDelta).length === 0) return false;
+  const content =
+    (await firstHook(sources, kind, { agent: run.node, context })) ?? (await firstResult(callbacks, { context }));
+  if (
+    content === undefined &&
+    Object.keys(delta).length === 0 &&
+    ops.length === 0 &&
+    Object.keys(artifactDelta).length === 0
+  )
+    return false;
   const event = run.invocation.event({
     author: run.node.name,
     ...(run.branch === undefined ? {} : { branch: run.branch }),
@@ -73,7 +88,11 @@ function runOwnLogic(run: AgentRun): AsyncGenerator<Event, Outcome> {
   if (isLlmNode(node)) return runLlmAgent({ ...run, node });
   if (isCustomNode(node)) return runCustomAgent({ ...run, node });
   if (isWorkflowNode(node)) return runWorkflow({ ...run, node });
-  throw new ValidationError({ subject: `agent '${node.name}'`, issues: [{ path: 'kind', message: `unknown kind ${JSON.stringify((node.definition as { kind?: unknown }).kind)}` }], hint: 'Define agents with llmAgent, sequentialAgent, parallelAgent, loopAgent or customAgent.' });
+  throw new ValidationError({
+    subject: `agent '${node.name}'`,
+    issues: [{ path: 'kind', message: `unknown kind ${JSON.stringify((node.definition as { kind?: unknown }).kind)}` }],
+    hint: 'Define agents with llmAgent, sequentialAgent, parallelAgent, loopAgent or customAgent.',
+  });
 }
 
 function isCustomNode(node: AgentNode): node is AgentNode<CustomAgentDefinition> {
@@ -85,10 +104,17 @@ function isWorkflowNode(node: AgentNode): node is AgentNode<WorkflowAgentDefinit
   return kind === 'sequential' || kind === 'parallel' || kind === 'loop';
 }
 
-async function* runWorkflow(run: AgentRun & { node: AgentNode<WorkflowAgentDefinition> }): AsyncGenerator<Event, Outcome> {
+async function* runWorkflow(
+  run: AgentRun & { node: AgentNode<WorkflowAgentDefinition> },
+): AsyncGenerator<Event, Outcome> {
   const { invocation, node } = run;
   const definition = node.definition;
-  const child = (index: number, branch = run.branch): AgentRun => ({ invocation, node: node.children[index] as AgentNode, branch, span: run.span });
+  const child = (index: number, branch = run.branch): AgentRun => ({
+    invocation,
+    node: node.children[index] as AgentNode,
+    branch,
+    span: run.span,
+  });
   if (definition.kind === 'sequential') {
     for (let index = 0; index < node.children.length && !invocation.ended; index++) yield* runAgent(child(index));
     return {};
@@ -96,7 +122,9 @@ async function* runWorkflow(run: AgentRun & { node: AgentNode<WorkflowAgentDefin
   if (definition.kind === 'parallel') {
     // Each child gets its own branch, so it sees its own turns and its ancestors', never its siblings'.
     const prefix = run.branch === undefined ? '' : `${run.branch}.`;
-    yield* mergeStreams(node.children.map((childNode, index) => runAgent(child(index, `${prefix}${node.name}.${childNode.name}`))));
+    yield* mergeStreams(
+      node.children.map((childNode, index) => runAgent(child(index, `${prefix}${node.name}.${childNode.name}`))),
+    );
     return {};
   }
   for (let iteration = 0; definition.maxIterations === undefined || iteration < definition.maxIterations; iteration++) {

@@ -13,7 +13,9 @@ export type CustomAgentOutcome = { transferTo?: AgentNode };
  * artifacts written since the last one, and its sub-agents' events (from `runSubAgent`, stored already), passed on
  * as they are. State written after its last reply is stored on an event of its own.
  */
-export async function* runCustomAgent(run: AgentRun & { node: AgentNode<CustomAgentDefinition> }): AsyncGenerator<Event, CustomAgentOutcome> {
+export async function* runCustomAgent(
+  run: AgentRun & { node: AgentNode<CustomAgentDefinition> },
+): AsyncGenerator<Event, CustomAgentOutcome> {
   const { invocation, node, branch } = run;
   const settings = invocation.settings;
   // Events its sub-agents stored: yielded on as they are, never stored twice.
@@ -43,8 +45,20 @@ export async function* runCustomAgent(run: AgentRun & { node: AgentNode<CustomAg
   const store = async (reply: CustomAgentReply | undefined): Promise<Event> => {
     const { delta, ops, artifactDelta } = pending;
     pending = createCallbackContext(run);
-    const actions = { ...stateActions({ delta, ops }), artifactDelta, ...(reply?.escalate === true ? { escalate: true } : {}), ...(reply?.transferToAgent === undefined ? {} : { transferToAgent: reply.transferToAgent }) };
-    return invocation.persist(invocation.event({ author: node.name, ...(branch === undefined ? {} : { branch }), ...(reply?.content === undefined ? {} : { content: reply.content }), actions }));
+    const actions = {
+      ...stateActions({ delta, ops }),
+      artifactDelta,
+      ...(reply?.escalate === true ? { escalate: true } : {}),
+      ...(reply?.transferToAgent === undefined ? {} : { transferToAgent: reply.transferToAgent }),
+    };
+    return invocation.persist(
+      invocation.event({
+        author: node.name,
+        ...(branch === undefined ? {} : { branch }),
+        ...(reply?.content === undefined ? {} : { content: reply.content }),
+        actions,
+      }),
+    );
   };
   for await (const item of node.definition.run(context)) {
     if (invocation.ended) break;
@@ -58,7 +72,8 @@ export async function* runCustomAgent(run: AgentRun & { node: AgentNode<CustomAg
     if (reply.escalate === true || transferTo !== undefined) break;
   }
   const { delta, ops, artifactDelta } = pending;
-  if (!invocation.ended && (Object.keys(delta).length > 0 || ops.length > 0 || Object.keys(artifactDelta).length > 0)) yield await store(undefined);
+  if (!invocation.ended && (Object.keys(delta).length > 0 || ops.length > 0 || Object.keys(artifactDelta).length > 0))
+    yield await store(undefined);
   return transferTo === undefined ? {} : { transferTo };
 }
 

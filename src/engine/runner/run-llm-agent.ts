@@ -92,17 +92,31 @@ async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
       },
       { telemetry: settings.telemetry, parent: run.span ?? invocation.span, price: settings.priceCall },
     );
-    const called = yield* callWithin(run, model, request, stablePrefixOf(request, prepared.provenance), callNumber, context, pending);
+    const called = yield* callWithin(
+      run,
+      model,
+      request,
+      stablePrefixOf(request, prepared.provenance),
+      callNumber,
+      context,
+      pending,
+    );
     if (called.response === undefined) {
       return STOPPED;
     }
     const got = called.response;
     // A stand-in from `onModelError` was recorded with the failure; only a real answer completes the call as answered.
     if (!called.standIn) answered = got;
-    response = (await firstHook(sources, 'afterModel', { agent: node, context, response: got })) ?? (await firstResult(agent.callbacks?.afterModel, { context, response: got })) ?? got;
+    response =
+      (await firstHook(sources, 'afterModel', { agent: node, context, response: got })) ??
+      (await firstResult(agent.callbacks?.afterModel, { context, response: got })) ??
+      got;
   }
 
-  const content = response.content === undefined ? undefined : withCallIds(response.content, settings.newId, settings.profile.generatedCallIdPrefix);
+  const content =
+    response.content === undefined
+      ? undefined
+      : withCallIds(response.content, settings.newId, settings.profile.generatedCallIdPrefix);
   const draft = invocation.event({
     author: agent.name,
     ...(branch === undefined ? {} : { branch }),
@@ -114,29 +128,48 @@ async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
   });
   // The answer and its call's completion go in one write when the call is recorded in this session (not for agent tools).
   const session = invocation.session;
-  const together = pending !== undefined && answered !== undefined && pending.recordedIn(settings.sessions, { appName: session.appName, userId: session.userId, sessionId: session.id });
-  const completes = together ? pending?.outcome({ status: 'answered', response: answered, responseEventId: draft.id }) : undefined;
+  const together =
+    pending !== undefined &&
+    answered !== undefined &&
+    pending.recordedIn(settings.sessions, { appName: session.appName, userId: session.userId, sessionId: session.id });
+  const completes = together
+    ? pending?.outcome({ status: 'answered', response: answered, responseEventId: draft.id })
+    : undefined;
   let modelEvent: Event;
   try {
-    modelEvent = await invocation.persist(withOutputKey(agent, draft), undefined, completes === undefined ? undefined : { index: (pending as PendingCall).index as number, outcome: completes });
+    modelEvent = await invocation.persist(
+      withOutputKey(agent, draft),
+      undefined,
+      completes === undefined ? undefined : { index: (pending as PendingCall).index as number, outcome: completes },
+    );
   } catch (error) {
     // The model answered, but its answer could not be stored: the record says so rather than staying pending.
     const failure = `the answer could not be stored: ${error instanceof Error ? error.message : String(error)}`;
-    if (completes === undefined) await pending?.end({ status: 'failed', response: answered, error: failure }).catch(() => undefined);
+    if (completes === undefined)
+      await pending?.end({ status: 'failed', response: answered, error: failure }).catch(() => undefined);
     else {
       const { responseEventId: _unstored, ...outcome } = completes;
       const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
-      await settings.calls?.completeModelCall({ ...key, index: (pending as PendingCall).index as number, outcome: { ...outcome, status: 'failed', error: failure } }).catch(() => undefined);
+      await settings.calls
+        ?.completeModelCall({
+          ...key,
+          index: (pending as PendingCall).index as number,
+          outcome: { ...outcome, status: 'failed', error: failure },
+        })
+        .catch(() => undefined);
     }
     throw error;
   }
-  if (!together && pending !== undefined && answered !== undefined) await pending.end({ status: 'answered', response: answered, responseEventId: modelEvent.id });
+  if (!together && pending !== undefined && answered !== undefined)
+    await pending.end({ status: 'answered', response: answered, responseEventId: modelEvent.id });
   yield modelEvent;
   if (response.errorCode !== undefined) {
     return { last: modelEvent, stop: true };
   }
 
-  const calls = (modelEvent.content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : []));
+  const calls = (modelEvent.content?.parts ?? []).flatMap((part) =>
+    'functionCall' in part ? [part.functionCall] : [],
+  );
   if (calls.length === 0) return { last: modelEvent, stop: false };
   // Tools read state as it was loaded; after a conflict they run again on the session as it now is, for the calls
   // no other run has answered meanwhile (another process may have recorded them as interrupted).
@@ -177,13 +210,28 @@ async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
  * goes to the `onModelError` hooks, whose answer stands in for the response; without one it ends the invocation with
  * an error event, and no response is returned.
  */
-async function* callWithin(run: AgentRun, model: Model, request: LlmRequest, prefix: StablePrefix, callNumber: number, context: CallbackContext, pending: PendingCall): AsyncGenerator<Event, { response: ModelResponse | undefined; standIn: boolean }> {
+async function* callWithin(
+  run: AgentRun,
+  model: Model,
+  request: LlmRequest,
+  prefix: StablePrefix,
+  callNumber: number,
+  context: CallbackContext,
+  pending: PendingCall,
+): AsyncGenerator<Event, { response: ModelResponse | undefined; standIn: boolean }> {
   const { invocation, node, branch } = run;
   const deadline = new Deadline(invocation.signal, invocation.settings.modelTimeoutMs);
   try {
-    return { response: checkModelResponse(yield* callModel(run, model, request, prefix, deadline, pending), model.provider), standIn: false };
+    return {
+      response: checkModelResponse(yield* callModel(run, model, request, prefix, deadline, pending), model.provider),
+      standIn: false,
+    };
   } catch (error) {
-    const reason = AgentctxError.isInstance(error) ? error.describe() : error instanceof Error ? error.message : String(error);
+    const reason = AgentctxError.isInstance(error)
+      ? error.describe()
+      : error instanceof Error
+        ? error.message
+        : String(error);
     const status = deadline.expired ? 'timed_out' : invocation.signal?.aborted === true ? 'aborted' : 'failed';
     const standIn = await firstHook(hookSources(run), 'onModelError', { agent: node, context, request, error });
     if (standIn !== undefined) {
@@ -191,10 +239,19 @@ async function* callWithin(run: AgentRun, model: Model, request: LlmRequest, pre
       return { response: standIn, standIn: true };
     }
     const failure = deadline.expired
-      ? { code: 'model_timeout', message: `The model call got no complete answer within ${deadline.ms} ms and was abandoned (call ${callNumber} of this invocation, agent '${node.name}'). Raise modelTimeoutMs if the model needs longer.` }
+      ? {
+          code: 'model_timeout',
+          message: `The model call got no complete answer within ${deadline.ms} ms and was abandoned (call ${callNumber} of this invocation, agent '${node.name}'). Raise modelTimeoutMs if the model needs longer.`,
+        }
       : status === 'aborted'
-        ? { code: 'aborted', message: `The run was aborted during a model call (call ${callNumber} of this invocation, agent '${node.name}'): ${reason}` }
-        : { code: 'model_error', message: `The model call failed (call ${callNumber} of this invocation, agent '${node.name}'): ${reason}` };
+        ? {
+            code: 'aborted',
+            message: `The run was aborted during a model call (call ${callNumber} of this invocation, agent '${node.name}'): ${reason}`,
+          }
+        : {
+            code: 'model_error',
+            message: `The model call failed (call ${callNumber} of this invocation, agent '${node.name}'): ${reason}`,
+          };
     // Recorded first: an aborted run may not get to store its error event.
     await pending.end({ status, error: reason });
     yield await invocation.persist(invocation.failure(node.name, branch, failure.code, failure.message));

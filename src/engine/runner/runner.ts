@@ -109,7 +109,12 @@ export type Runner<S extends SessionStore = SessionStore> = {
   /** Runs one invocation and yields its events as they happen; every complete event is stored before it is yielded. */
   run(input: RunInput): AsyncGenerator<Event>;
   /** `events`: a history the session starts with, stored with it or not at all (see `CreateSessionInput`). */
-  createSession(input: { userId: string; sessionId?: string; state?: Record<string, unknown>; events?: readonly Event[] }): Promise<Session>;
+  createSession(input: {
+    userId: string;
+    sessionId?: string;
+    state?: Record<string, unknown>;
+    events?: readonly Event[];
+  }): Promise<Session>;
   /** Deletes a session of this app and its recorded model calls (from the call log too, when it is one of its own). */
   deleteSession(input: { userId: string; sessionId: string }): Promise<void>;
   /**
@@ -120,14 +125,20 @@ export type Runner<S extends SessionStore = SessionStore> = {
 };
 
 /** A runner over agents, a session store and models; `defaultPipeline` is what agents run that name none. */
-export function createEngineRunner<S extends SessionStore = SessionStoreWithCallLog>(options: EngineRunnerOptions<S>, defaultPipeline: readonly Processor[]): Runner<S> {
+export function createEngineRunner<S extends SessionStore = SessionStoreWithCallLog>(
+  options: EngineRunnerOptions<S>,
+  defaultPipeline: readonly Processor[],
+): Runner<S> {
   for (const name of ['modelTimeoutMs', 'toolTimeoutMs'] as const) {
     const problem = checkTimeoutOption(name, options[name]);
     if (problem !== undefined) throw configurationError(problem, 'Leave it out for no limit.');
   }
   const waitMs = options.interruptedAfterMs;
   if (waitMs !== undefined && !(typeof waitMs === 'number' && Number.isFinite(waitMs) && waitMs >= 0)) {
-    throw configurationError(`interruptedAfterMs must be a number of milliseconds, 0 or more; got ${String(waitMs)}.`, 'Leave it out for the default (toolTimeoutMs + 1000, else 60000).');
+    throw configurationError(
+      `interruptedAfterMs must be a number of milliseconds, 0 or more; got ${String(waitMs)}.`,
+      'Leave it out for the default (toolTimeoutMs + 1000, else 60000).',
+    );
   }
   const plugins = Object.freeze([...(options.plugins ?? [])]);
   const issues = checkExtensions(plugins, 'plugins', 'runner');
@@ -175,7 +186,12 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
     runAgent,
   };
   // Which run-level hooks exist is known up front, so a runner without them pays nothing for them.
-  const has = { onUserMessage: hasHook(plugins, 'onUserMessage'), beforeRun: hasHook(plugins, 'beforeRun'), onEvent: hasHook(plugins, 'onEvent'), afterRun: hasHook(plugins, 'afterRun') };
+  const has = {
+    onUserMessage: hasHook(plugins, 'onUserMessage'),
+    beforeRun: hasHook(plugins, 'beforeRun'),
+    onEvent: hasHook(plugins, 'onEvent'),
+    afterRun: hasHook(plugins, 'afterRun'),
+  };
 
   return {
     appName,
@@ -193,7 +209,9 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
       if (calls !== undefined && (calls as object) !== sessions) await calls.deleteModelCalls(key);
     },
     close: async () => {
-      const results = await Promise.allSettled([...toolsetsOf(tree.nodes.map((node) => node.definition))].map((toolset) => toolset.close?.()));
+      const results = await Promise.allSettled(
+        [...toolsetsOf(tree.nodes.map((node) => node.definition))].map((toolset) => toolset.close?.()),
+      );
       const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
     },
@@ -207,36 +225,56 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
           hint: 'Create it first with runner.createSession.',
         });
       }
-      const userContent: Content = typeof input.message === 'string' ? { role: 'user', parts: [{ text: input.message }] } : input.message;
+      const userContent: Content =
+        typeof input.message === 'string' ? { role: 'user', parts: [{ text: input.message }] } : input.message;
       const { session, memo } = loaded;
       const id = `e-${newId()}`;
       // Every agent must have a model before anything is written.
       for (const node of tree.nodes) if (isLlmAgent(node.definition)) await settings.modelFor(node);
-      const span = openSpan(settings.telemetry, 'invocation', undefined, () => ({ 'gen_ai.conversation.id': session.id, 'agentctx.app': appName, 'agentctx.invocation.id': id }));
+      const span = openSpan(settings.telemetry, 'invocation', undefined, () => ({
+        'gen_ai.conversation.id': session.id,
+        'agentctx.app': appName,
+        'agentctx.invocation.id': id,
+      }));
       const invocation = new Invocation({ settings, session, id, userContent, signal: input.signal, memo, span });
       settings.stats.invocations += 1;
       let completed = false;
-      const handOver = async (event: Event): Promise<Event> => (await firstHook(plugins, 'onEvent', { context: invocation.context, event })) ?? event;
+      const handOver = async (event: Event): Promise<Event> =>
+        (await firstHook(plugins, 'onEvent', { context: invocation.context, event })) ?? event;
       // While it runs, no other run of this process calls this invocation's tool calls interrupted.
       const release = markRunning(session, invocation.id);
       try {
         if (has.onUserMessage) {
-          const replaced = await firstHook(plugins, 'onUserMessage', { context: invocation.context, message: userContent });
+          const replaced = await firstHook(plugins, 'onUserMessage', {
+            context: invocation.context,
+            message: userContent,
+          });
           if (replaced !== undefined) invocation.userContent = replaced;
         }
         // Calls an earlier run left without a response (it was killed mid-tool) get one first: the model never sees them open.
-        for (const answer of await answerInterruptedCalls(invocation, invocation.userContent)) yield has.onEvent ? await handOver(answer) : answer;
-        const stored = await invocation.persist(invocation.event({ author: 'user', content: invocation.userContent as Content, actions: { stateDelta: input.stateDelta ?? {} } }));
+        for (const answer of await answerInterruptedCalls(invocation, invocation.userContent))
+          yield has.onEvent ? await handOver(answer) : answer;
+        const stored = await invocation.persist(
+          invocation.event({
+            author: 'user',
+            content: invocation.userContent as Content,
+            actions: { stateDelta: input.stateDelta ?? {} },
+          }),
+        );
         yield has.onEvent ? await handOver(stored) : stored;
         const node = findAgentToRun(tree, session.events);
-        const early = has.beforeRun ? await firstHook(plugins, 'beforeRun', { context: invocation.context }) : undefined;
+        const early = has.beforeRun
+          ? await firstHook(plugins, 'beforeRun', { context: invocation.context })
+          : undefined;
         for (const event of invocation.drain()) yield has.onEvent ? await handOver(event) : event;
         if (early !== undefined) {
           const answer = await invocation.persist(invocation.event({ author: node.name, content: early }));
           yield has.onEvent ? await handOver(answer) : answer;
         } else {
-          for await (const event of runAgent({ invocation, node, branch: undefined })) yield has.onEvent ? await handOver(event) : event;
-          if (has.afterRun && input.signal?.aborted !== true) await everyHook(plugins, 'afterRun', { context: invocation.context });
+          for await (const event of runAgent({ invocation, node, branch: undefined }))
+            yield has.onEvent ? await handOver(event) : event;
+          if (has.afterRun && input.signal?.aborted !== true)
+            await everyHook(plugins, 'afterRun', { context: invocation.context });
         }
         for (const event of invocation.drain()) yield has.onEvent ? await handOver(event) : event;
         completed = true;
@@ -258,16 +296,25 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
 async function modelFor(options: EngineRunnerOptions, node: AgentNode): Promise<Model> {
   if (options.model !== undefined) return options.model;
   let name: string | undefined;
-  for (let current: AgentNode | undefined = node; current !== undefined && name === undefined; current = current.parent) {
+  for (
+    let current: AgentNode | undefined = node;
+    current !== undefined && name === undefined;
+    current = current.parent
+  ) {
     if (isLlmAgent(current.definition)) name = current.definition.model;
   }
   if (name === undefined) {
-    throw configurationError(`Agent '${node.name}' has no model.`, 'Name one in its definition (or an ancestor’s), or pass `model` to createRunner.');
+    throw configurationError(
+      `Agent '${node.name}' has no model.`,
+      'Name one in its definition (or an ancestor’s), or pass `model` to createRunner.',
+    );
   }
   const model = await options.models?.(name);
   if (model === undefined) {
-    throw configurationError(`No model is available for '${name}' (agent '${node.name}').`, 'Pass `model` or a `models` resolver to createRunner.');
+    throw configurationError(
+      `No model is available for '${name}' (agent '${node.name}').`,
+      'Pass `model` or a `models` resolver to createRunner.',
+    );
   }
   return model;
 }
-

@@ -15,5 +15,8 @@ export function noteSaved(event: Event, versions: readonly SavedVersion[]): void
 
 /** The versions saved for `event`: those noted, or else the ones its `artifactDelta` names. */
 export function savedFor(event: Event): readonly SavedVersion[] {
-  return saved.get(event) ?? Object.entries(event.actions.artifactDelta ?? {}).map(([filename, version]) => ({ filename, version }));
+  return (
+    saved.get(event) ??
+    Object.entries(event.actions.artifactDelta ?? {}).map(([filename, version]) => ({ filename, version }))
+  );
 }

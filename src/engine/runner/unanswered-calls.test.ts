@@ -7,13 +7,26 @@ import { UnansweredIndex, findUnansweredCalls, type UnansweredCalls } from './un
 
 // The rule read the plain way, the whole history at once: the oracle the incremental index must agree with.
 function reference(events: readonly Event[], answered: ReadonlySet<string>): UnansweredCalls[] {
-  const related = (a: string | undefined, b: string | undefined) => a === undefined || a === '' || b === undefined || b === '' || a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+  const related = (a: string | undefined, b: string | undefined) =>
+    a === undefined ||
+    a === '' ||
+    b === undefined ||
+    b === '' ||
+    a === b ||
+    a.startsWith(`${b}.`) ||
+    b.startsWith(`${a}.`);
   const waiting = new Set<string>();
   const responses: { id: string; index: number; branch: string | undefined }[] = [];
   const hidden = new Set<number>();
   events.forEach((event, index) => {
-    for (const id of Object.keys({ ...event.actions.requestedToolConfirmations, ...event.actions.requestedAuthConfigs })) waiting.add(id);
-    for (const part of event.content?.parts ?? []) if ('functionResponse' in part && part.functionResponse.id !== undefined) responses.push({ id: part.functionResponse.id, index, branch: event.branch });
+    for (const id of Object.keys({
+      ...event.actions.requestedToolConfirmations,
+      ...event.actions.requestedAuthConfigs,
+    }))
+      waiting.add(id);
+    for (const part of event.content?.parts ?? [])
+      if ('functionResponse' in part && part.functionResponse.id !== undefined)
+        responses.push({ id: part.functionResponse.id, index, branch: event.branch });
     const target = event.actions.rewindBeforeInvocationId;
     if (target !== undefined) {
       const first = events.findIndex((candidate) => candidate.invocationId === target);
@@ -22,12 +35,24 @@ function reference(events: readonly Event[], answered: ReadonlySet<string>): Una
   });
   const found: UnansweredCalls[] = [];
   events.forEach((event, index) => {
-    if (event.author === 'user' || event.partial === true || event.content?.role !== 'model' || hidden.has(index)) return;
+    if (event.author === 'user' || event.partial === true || event.content?.role !== 'model' || hidden.has(index))
+      return;
     const calls = event.content.parts.flatMap((part) => {
       if (!('functionCall' in part)) return [];
       const call = part.functionCall;
-      if (call.id === undefined || call.id === '' || ['adk_framework', 'adk_request_credential', 'adk_request_confirmation'].includes(call.name) || waiting.has(call.id) || answered.has(call.id)) return [];
-      return responses.some((response) => response.id === call.id && response.index > index && related(event.branch, response.branch)) ? [] : [call];
+      if (
+        call.id === undefined ||
+        call.id === '' ||
+        ['adk_framework', 'adk_request_credential', 'adk_request_confirmation'].includes(call.name) ||
+        waiting.has(call.id) ||
+        answered.has(call.id)
+      )
+        return [];
+      return responses.some(
+        (response) => response.id === call.id && response.index > index && related(event.branch, response.branch),
+      )
+        ? []
+        : [call];
     });
     if (calls.length > 0) found.push({ event, calls });
   });
@@ -36,11 +61,21 @@ function reference(events: readonly Event[], answered: ReadonlySet<string>): Una
 
 const ids = ['a', 'b', 'c', 'd', ''];
 const part = fc.oneof(
-  fc.record({ functionCall: fc.record({ id: fc.option(fc.constantFrom(...ids), { nil: undefined }), name: fc.constantFrom('f', 'g', 'adk_request_confirmation'), args: fc.constant({}) }) }).map((value) => {
-    const { id, ...rest } = value.functionCall;
-    return { functionCall: id === undefined ? rest : { ...rest, id } } as Part;
-  }),
-  fc.record({ functionResponse: fc.record({ id: fc.constantFrom(...ids), name: fc.constant('f'), response: fc.constant({}) }) }) as fc.Arbitrary<Part>,
+  fc
+    .record({
+      functionCall: fc.record({
+        id: fc.option(fc.constantFrom(...ids), { nil: undefined }),
+        name: fc.constantFrom('f', 'g', 'adk_request_confirmation'),
+        args: fc.constant({}),
+      }),
+    })
+    .map((value) => {
+      const { id, ...rest } = value.functionCall;
+      return { functionCall: id === undefined ? rest : { ...rest, id } } as Part;
+    }),
+  fc.record({
+    functionResponse: fc.record({ id: fc.constantFrom(...ids), name: fc.constant('f'), response: fc.constant({}) }),
+  }) as fc.Arbitrary<Part>,
   fc.constant({ text: 'hm' } as Part),
 );
 const event = fc
@@ -54,21 +89,25 @@ const event = fc
     rewind: fc.option(fc.constantFrom('i1', 'i2', 'i3', 'i4'), { nil: undefined, freq: 8 }),
     confirm: fc.option(fc.constantFrom(...ids), { nil: undefined, freq: 8 }),
   })
-  .map((drawn): Omit<Event, 'id'> => ({
-    invocationId: drawn.invocation,
-    author: drawn.author,
-    timestamp: 1,
-    ...(drawn.branch === undefined ? {} : { branch: drawn.branch }),
-    ...(drawn.partial ? { partial: true } : {}),
-    content: { role: drawn.role as 'model' | 'user', parts: drawn.parts },
-    actions: {
-      stateDelta: {},
-      artifactDelta: {},
-      ...(drawn.rewind === undefined ? {} : { rewindBeforeInvocationId: drawn.rewind }),
-      ...(drawn.confirm === undefined ? {} : { requestedToolConfirmations: { [drawn.confirm]: { hint: '' } } }),
-    },
-  }));
-const history = fc.array(event, { maxLength: 24 }).map((drawn) => drawn.map((each, index) => ({ ...each, id: `e${index}` }) as Event));
+  .map(
+    (drawn): Omit<Event, 'id'> => ({
+      invocationId: drawn.invocation,
+      author: drawn.author,
+      timestamp: 1,
+      ...(drawn.branch === undefined ? {} : { branch: drawn.branch }),
+      ...(drawn.partial ? { partial: true } : {}),
+      content: { role: drawn.role as 'model' | 'user', parts: drawn.parts },
+      actions: {
+        stateDelta: {},
+        artifactDelta: {},
+        ...(drawn.rewind === undefined ? {} : { rewindBeforeInvocationId: drawn.rewind }),
+        ...(drawn.confirm === undefined ? {} : { requestedToolConfirmations: { [drawn.confirm]: { hint: '' } } }),
+      },
+    }),
+  );
+const history = fc
+  .array(event, { maxLength: 24 })
+  .map((drawn) => drawn.map((each, index) => ({ ...each, id: `e${index}` }) as Event));
 
 describe('UnansweredIndex', () => {
   it('agrees with the whole-history rule after every event, read as the session grows', () => {

@@ -14,7 +14,10 @@ const WAITING_FOR_A_PERSON = new Set(['adk_framework', 'adk_request_credential',
  * or credentials request, or a call one of those names), calls of rewound invocations, and `answered` ids (those the
  * message about to be stored answers). The runner keeps an `UnansweredIndex` per session instead of calling this.
  */
-export function findUnansweredCalls(events: readonly Event[], answered: ReadonlySet<string> = new Set()): UnansweredCalls[] {
+export function findUnansweredCalls(
+  events: readonly Event[],
+  answered: ReadonlySet<string> = new Set(),
+): UnansweredCalls[] {
   return new UnansweredIndex().find(events, answered);
 }
 
@@ -74,7 +77,8 @@ export class UnansweredIndex {
     for (const id of Object.keys(event.actions.requestedAuthConfigs ?? {})) this.#waiting.add(id);
     // Responses first: one answers only calls of earlier events.
     for (const part of event.content?.parts ?? []) {
-      if ('functionResponse' in part && part.functionResponse.id !== undefined) this.#close(part.functionResponse.id, event.branch);
+      if ('functionResponse' in part && part.functionResponse.id !== undefined)
+        this.#close(part.functionResponse.id, event.branch);
     }
     if (event.author === 'user' || event.partial === true || event.content?.role !== 'model') return;
     const calls = event.content.parts.flatMap((part) => {
@@ -84,7 +88,8 @@ export class UnansweredIndex {
     });
     if (calls.length === 0) return;
     this.#open.set(index, { event, calls });
-    for (const call of calls) this.#openById.set(call.id as string, [...(this.#openById.get(call.id as string) ?? []), index]);
+    for (const call of calls)
+      this.#openById.set(call.id as string, [...(this.#openById.get(call.id as string) ?? []), index]);
   }
 
   #close(id: string, branch: string | undefined): void {
@@ -117,4 +122,7 @@ function related(a: string | undefined, b: string | undefined): boolean {
 }
 
 /** The session's index, kept in the runner's memo of the session. */
-export const UNANSWERED_CALLS: MemoKey<UnansweredIndex> = { name: 'runner.unansweredCalls', create: () => new UnansweredIndex() };
+export const UNANSWERED_CALLS: MemoKey<UnansweredIndex> = {
+  name: 'runner.unansweredCalls',
+  create: () => new UnansweredIndex(),
+};

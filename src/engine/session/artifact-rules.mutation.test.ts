@@ -22,7 +22,10 @@ describe('checkArtifactInput', () => {
 
   it('refuses a MIME type that is not a string', () => {
     for (const mimeType of [undefined, 7]) {
-      expect(paths(caught(() => checkArtifactInput(key, { kind: 'text', mimeType, text: 'x' } as never))), String(mimeType)).toEqual(['artifact.mimeType']);
+      expect(
+        paths(caught(() => checkArtifactInput(key, { kind: 'text', mimeType, text: 'x' } as never))),
+        String(mimeType),
+      ).toEqual(['artifact.mimeType']);
     }
   });
 
@@ -38,7 +41,9 @@ describe('checkArtifactInput', () => {
       expect(paths(error), field).toEqual([field]);
       expect((error as ValidationError).hint, field).toBe(IDENTIFIER_HINT);
     }
-    const mixed = caught(() => checkArtifactInput({ ...key, userId: 'u\u0000' }, { kind: 'text', mimeType: '', text: 'x' }));
+    const mixed = caught(() =>
+      checkArtifactInput({ ...key, userId: 'u\u0000' }, { kind: 'text', mimeType: '', text: 'x' }),
+    );
     expect(paths(mixed)).toEqual(['userId', 'artifact.mimeType']);
     expect((mixed as ValidationError).hint).toBe(IDENTIFIER_HINT);
     expect((caught(() => checkArtifactInput(key, undefined, -1)) as ValidationError).hint).toBeUndefined();
@@ -55,6 +60,8 @@ describe('checkArtifactScope', () => {
     expect(error).toBeInstanceOf(ValidationError);
     expect(error).toMatchObject({ subject: 'artifact listing', hint: IDENTIFIER_HINT });
     expect(paths(error)).toEqual(['appName', 'userId', 'sessionId']);
-    expect(paths(caught(() => checkArtifactScope({ appName: 'a', userId: 'u', sessionId: 's\ud800' })))).toEqual(['sessionId']);
+    expect(paths(caught(() => checkArtifactScope({ appName: 'a', userId: 'u', sessionId: 's\ud800' })))).toEqual([
+      'sessionId',
+    ]);
   });
 });

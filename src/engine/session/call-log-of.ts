@@ -1,7 +1,13 @@
 import type { ModelCallLog, ModelCallReader } from '../../contracts/model-call-log.js';
 import type { SessionStore } from '../../contracts/session-store.js';
 
-const LOG_METHODS = ['recordModelCall', 'completeModelCall', 'listModelCalls', 'getModelCall', 'deleteModelCalls'] as const;
+const LOG_METHODS = [
+  'recordModelCall',
+  'completeModelCall',
+  'listModelCalls',
+  'getModelCall',
+  'deleteModelCalls',
+] as const;
 
 /** Whether a value implements the model-call log contract (every one of its methods), as a session store may. */
 export function isModelCallLog(value: unknown): value is ModelCallLog {
@@ -13,7 +19,10 @@ export function isModelCallLog(value: unknown): value is ModelCallLog {
  * The log a runner records calls in when it is given none: the session store itself when it keeps calls, else
  * none (calls are recorded nowhere). `false` asks for none either way.
  */
-export function defaultCallLog(sessions: SessionStore, given: ModelCallLog | false | undefined): ModelCallLog | undefined {
+export function defaultCallLog(
+  sessions: SessionStore,
+  given: ModelCallLog | false | undefined,
+): ModelCallLog | undefined {
   if (given === false) return undefined;
   return given ?? (isModelCallLog(sessions) ? sessions : undefined);
 }

@@ -6,7 +6,8 @@ import { createEvent } from './create-event.js';
 import { createInMemorySessionStore } from './in-memory-session-store.js';
 
 const key = { appName: 'app', userId: 'u', sessionId: 's' };
-const say = (text: string, timestamp: number) => createEvent({ author: 'user', content: { role: 'user', parts: [{ text }] }, timestamp });
+const say = (text: string, timestamp: number) =>
+  createEvent({ author: 'user', content: { role: 'user', parts: [{ text }] }, timestamp });
 
 async function twoCopies() {
   const store = createInMemorySessionStore();
@@ -27,12 +28,17 @@ describe('catchUp', () => {
   it('adds only what other writers appended, keeps the events it holds, and takes the stored state', async () => {
     const { store, writer, held } = await twoCopies();
     const first = held.events[0];
-    await store.appendEvent({ session: writer, event: { ...say('two', 2), actions: { stateDelta: { 'user:count': 2 }, artifactDelta: {} } } });
+    await store.appendEvent({
+      session: writer,
+      event: { ...say('two', 2), actions: { stateDelta: { 'user:count': 2 }, artifactDelta: {} } },
+    });
     await store.appendEvent({ session: writer, event: say('three', 3) });
     const { spy, reads } = watched(store);
     expect(await catchUp(spy, held)).toBe('advanced');
     expect(reads).toEqual([{ ...key, afterRevision: 0 }]);
-    expect(held.events.map((event) => JSON.stringify(event.content))).toEqual(['one', 'two', 'three'].map((text) => JSON.stringify({ role: 'user', parts: [{ text }] })));
+    expect(held.events.map((event) => JSON.stringify(event.content))).toEqual(
+      ['one', 'two', 'three'].map((text) => JSON.stringify({ role: 'user', parts: [{ text }] })),
+    );
     expect(held.events[0]).toBe(first);
     expect(held).toMatchObject({ revision: 3, state: { 'user:count': 2 }, lastUpdateTime: writer.lastUpdateTime });
     expect(held.events).toEqual(writer.events);
@@ -41,7 +47,10 @@ describe('catchUp', () => {
   it('says current, after one read, when nothing was appended (state still refreshed)', async () => {
     const { store, held } = await twoCopies();
     const other = await store.createSession({ ...key, sessionId: 'other' });
-    await store.appendEvent({ session: other, event: { ...say('x', 5), actions: { stateDelta: { 'user:count': 7 }, artifactDelta: {} } } });
+    await store.appendEvent({
+      session: other,
+      event: { ...say('x', 5), actions: { stateDelta: { 'user:count': 7 }, artifactDelta: {} } },
+    });
     const { spy, reads } = watched(store);
     expect(await catchUp(spy, held)).toBe('current');
     expect(reads).toHaveLength(1);
@@ -70,7 +79,10 @@ describe('catchUp', () => {
     const { store, held } = await twoCopies();
     await store.appendEvent({ session: held, event: say('two', 2) });
     await store.appendEvent({ session: (await store.getSession(key)) as Session, event: say('three', 3) });
-    const ignoring: SessionStore = { ...store, getSession: ({ afterRevision: _ignored, ...rest }) => store.getSession(rest) };
+    const ignoring: SessionStore = {
+      ...store,
+      getSession: ({ afterRevision: _ignored, ...rest }) => store.getSession(rest),
+    };
     const read = vi.spyOn(ignoring, 'getSession');
     expect(await catchUp(ignoring, held)).toBe('reloaded');
     expect(read).toHaveBeenCalledTimes(2);

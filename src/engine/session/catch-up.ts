@@ -24,7 +24,11 @@ export async function catchUp(store: SessionStore, session: Session): Promise<Ca
   if (fresh === undefined) return 'gone';
   const first = fresh.events[0];
   const continues =
-    extendable && fresh.revision >= held && fresh.events.length === fresh.revision - since && (overlap === 0 || (first !== undefined && last !== undefined && first.id === last.id && first.timestamp === last.timestamp));
+    extendable &&
+    fresh.revision >= held &&
+    fresh.events.length === fresh.revision - since &&
+    (overlap === 0 ||
+      (first !== undefined && last !== undefined && first.id === last.id && first.timestamp === last.timestamp));
   if (continues) {
     const current = fresh.revision === held && fresh.lastUpdateTime === session.lastUpdateTime;
     for (const event of fresh.events.slice(overlap)) session.events.push(event);

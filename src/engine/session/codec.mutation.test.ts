@@ -35,14 +35,37 @@ describe('parseEvents', () => {
 describe('parseEvent', () => {
   it('names the path of a problem inside actions, usage and content', () => {
     expect(paths(() => parseEvent({ ...minimal, actions: { stateDelta: [] } }))).toEqual(['actions.stateDelta']);
-    expect(paths(() => parseEvent({ ...minimal, actions: { artifactDelta: { a: -1 } } }))).toEqual(['actions.artifactDelta.a']);
-    expect(paths(() => parseEvent({ ...minimal, actions: { requestedAuthConfigs: 1 } }))).toEqual(['actions.requestedAuthConfigs']);
+    expect(paths(() => parseEvent({ ...minimal, actions: { artifactDelta: { a: -1 } } }))).toEqual([
+      'actions.artifactDelta.a',
+    ]);
+    expect(paths(() => parseEvent({ ...minimal, actions: { requestedAuthConfigs: 1 } }))).toEqual([
+      'actions.requestedAuthConfigs',
+    ]);
     expect(paths(() => parseEvent({ ...minimal, usage: { promptTokens: 1.5 } }))).toEqual(['usage.promptTokens']);
-    expect(paths(() => parseEvent({ ...minimal, content: { role: 'model', parts: [{ text: 'a' }, { functionResponse: { name: 'f', response: 1 } }] } }))).toEqual(['content.parts[1].functionResponse.response']);
-    expect(paths(() => parseEvent({ ...minimal, content: { role: 'model', parts: [{ fileData: { fileUri: '' } }] } }))).toEqual(['content.parts[0].fileData.fileUri']);
-    expect(paths(() => parseEvent({ ...minimal, content: { role: 'model', parts: [{ inlineData: { mimeType: '', data: 'AA' } }] } }))).toEqual(['content.parts[0].inlineData.mimeType']);
-    expect(paths(() => parseEvent({ ...minimal, content: { role: 'model', parts: [{ executableCode: { language: 'PYTHON' } }] } }))).toEqual(['content.parts[0].executableCode.code']);
-    expect(paths(() => parseEvent({ ...minimal, content: { role: 'model', parts: [{ codeExecutionResult: {} }] } }))).toEqual(['content.parts[0].codeExecutionResult.outcome']);
+    expect(
+      paths(() =>
+        parseEvent({
+          ...minimal,
+          content: { role: 'model', parts: [{ text: 'a' }, { functionResponse: { name: 'f', response: 1 } }] },
+        }),
+      ),
+    ).toEqual(['content.parts[1].functionResponse.response']);
+    expect(
+      paths(() => parseEvent({ ...minimal, content: { role: 'model', parts: [{ fileData: { fileUri: '' } }] } })),
+    ).toEqual(['content.parts[0].fileData.fileUri']);
+    expect(
+      paths(() =>
+        parseEvent({ ...minimal, content: { role: 'model', parts: [{ inlineData: { mimeType: '', data: 'AA' } }] } }),
+      ),
+    ).toEqual(['content.parts[0].inlineData.mimeType']);
+    expect(
+      paths(() =>
+        parseEvent({ ...minimal, content: { role: 'model', parts: [{ executableCode: { language: 'PYTHON' } }] } }),
+      ),
+    ).toEqual(['content.parts[0].executableCode.code']);
+    expect(
+      paths(() => parseEvent({ ...minimal, content: { role: 'model', parts: [{ codeExecutionResult: {} }] } })),
+    ).toEqual(['content.parts[0].codeExecutionResult.outcome']);
   });
 
   it('keeps the parts it can read, and reads code parts whole', () => {
@@ -50,28 +73,68 @@ describe('parseEvent', () => {
       ...minimal,
       content: {
         role: 'model',
-        parts: [{ executableCode: { code: 'print(1)' } }, { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } }, { functionCall: { name: 'f', args: { a: 1 } }, thought: true }],
+        parts: [
+          { executableCode: { code: 'print(1)' } },
+          { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } },
+          { functionCall: { name: 'f', args: { a: 1 } }, thought: true },
+        ],
       },
     });
-    expect(event.content?.parts).toEqual([
-      { executableCode: { code: 'print(1)', language: 'PYTHON' } },
-      { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } },
-      { functionCall: { name: 'f', payload: undefined, args: { a: 1 } }, thought: true },
-    ].map((part) => JSON.parse(JSON.stringify(part)) as unknown));
+    expect(event.content?.parts).toEqual(
+      [
+        { executableCode: { code: 'print(1)', language: 'PYTHON' } },
+        { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } },
+        { functionCall: { name: 'f', payload: undefined, args: { a: 1 } }, thought: true },
+      ].map((part) => JSON.parse(JSON.stringify(part)) as unknown),
+    );
   });
 
   it('refuses a summary whose range ends before it starts, and reads one that does not', () => {
     const compaction = (startTimestamp: number, endTimestamp: number) => ({
       ...minimal,
-      actions: { compaction: { startTimestamp, endTimestamp, compactedContent: { role: 'model', parts: [{ text: 's' }] }, eventIds: ['x'] } },
+      actions: {
+        compaction: {
+          startTimestamp,
+          endTimestamp,
+          compactedContent: { role: 'model', parts: [{ text: 's' }] },
+          eventIds: ['x'],
+        },
+      },
     });
     expect(paths(() => parseEvent(compaction(2, 1)))).toEqual(['actions.compaction']);
-    expect(parseEvent(compaction(1, 1)).actions.compaction).toEqual({ startTimestamp: 1, endTimestamp: 1, compactedContent: { role: 'model', parts: [{ text: 's' }] }, eventIds: ['x'] });
-    expect(paths(() => parseEvent({ ...minimal, actions: { compaction: { startTimestamp: 1, endTimestamp: 2, compactedContent: { role: 'model', parts: [] }, eventIds: [1] } } }))).toEqual(['actions.compaction.eventIds']);
+    expect(parseEvent(compaction(1, 1)).actions.compaction).toEqual({
+      startTimestamp: 1,
+      endTimestamp: 1,
+      compactedContent: { role: 'model', parts: [{ text: 's' }] },
+      eventIds: ['x'],
+    });
+    expect(
+      paths(() =>
+        parseEvent({
+          ...minimal,
+          actions: {
+            compaction: {
+              startTimestamp: 1,
+              endTimestamp: 2,
+              compactedContent: { role: 'model', parts: [] },
+              eventIds: [1],
+            },
+          },
+        }),
+      ),
+    ).toEqual(['actions.compaction.eventIds']);
   });
 
   it('takes ADK’s usage counts that are whole and not negative, zero included', () => {
-    const usage = parseEvent({ ...minimal, usageMetadata: { promptTokenCount: 0, candidatesTokenCount: 3, cachedContentTokenCount: -1, totalTokenCount: 2.5 } }).usage;
+    const usage = parseEvent({
+      ...minimal,
+      usageMetadata: {
+        promptTokenCount: 0,
+        candidatesTokenCount: 3,
+        cachedContentTokenCount: -1,
+        totalTokenCount: 2.5,
+      },
+    }).usage;
     expect(usage).toEqual({ promptTokens: 0, outputTokens: 3 });
     expect(parseEvent({ ...minimal, usageMetadata: { promptTokenCount: '7' } }).usage).toEqual({});
     expect(parseEvent({ ...minimal, usageMetadata: 'none' }).usage).toBeUndefined();
@@ -82,13 +145,19 @@ describe('parseSession', () => {
   const session = { appName: 'a', userId: 'u', id: 's', state: {}, events: [] };
 
   it('refuses empty ids and names each', () => {
-    expect(paths(() => parseSession({ ...session, appName: '', userId: ' ', id: '' }))).toEqual(['appName', 'userId', 'id']);
+    expect(paths(() => parseSession({ ...session, appName: '', userId: ' ', id: '' }))).toEqual([
+      'appName',
+      'userId',
+      'id',
+    ]);
     expect(paths(() => parseSession([]))).toEqual(['']);
     expect(paths(() => parseSession({ ...session, state: [] }))).toEqual(['state']);
   });
 
   it('names the event and field of a problem in its events', () => {
-    expect(paths(() => parseSession({ ...session, events: [minimal, { ...minimal, id: 'e2', author: 3 }] }))).toEqual(['events[1].author']);
+    expect(paths(() => parseSession({ ...session, events: [minimal, { ...minimal, id: 'e2', author: 3 }] }))).toEqual([
+      'events[1].author',
+    ]);
     expect(paths(() => parseSession({ ...session, events: [minimal, minimal] }))).toEqual(['events[1].id']);
   });
 });

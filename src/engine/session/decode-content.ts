@@ -2,7 +2,15 @@ import type { Content, Part, ProviderMetadata } from '../../contracts/content.js
 import { setOwn } from '../util/copy-value.js';
 import { JsonReader, describeValue, joinPath } from '../util/json-reader.js';
 
-const PART_KINDS = ['text', 'functionCall', 'functionResponse', 'inlineData', 'fileData', 'executableCode', 'codeExecutionResult'] as const;
+const PART_KINDS = [
+  'text',
+  'functionCall',
+  'functionResponse',
+  'inlineData',
+  'fileData',
+  'executableCode',
+  'codeExecutionResult',
+] as const;
 
 /** Reads a message in its JSON form, reporting problems to `reader`. */
 export function readContent(reader: JsonReader, value: unknown, path: string): Content | undefined {
@@ -34,8 +42,15 @@ export function readPart(reader: JsonReader, value: unknown, path: string): Part
   }
   const signature = reader.string(record, 'thoughtSignature', path, { optional: true });
   const metadata = readProviderMetadata(reader, record['providerMetadata'], joinPath(path, 'providerMetadata'));
-  const extras = { ...(signature === undefined ? {} : { thoughtSignature: signature }), ...(metadata === undefined ? {} : { providerMetadata: metadata }) };
-  if (metadata !== undefined && kinds[0] !== 'text' && kinds[0] !== 'functionCall') return reader.issue(joinPath(path, 'providerMetadata'), 'only a text or function call part carries provider metadata');
+  const extras = {
+    ...(signature === undefined ? {} : { thoughtSignature: signature }),
+    ...(metadata === undefined ? {} : { providerMetadata: metadata }),
+  };
+  if (metadata !== undefined && kinds[0] !== 'text' && kinds[0] !== 'functionCall')
+    return reader.issue(
+      joinPath(path, 'providerMetadata'),
+      'only a text or function call part carries provider metadata',
+    );
   switch (kinds[0]) {
     case 'text': {
       const text = reader.string(record, 'text', path);
@@ -66,7 +81,8 @@ export function readPart(reader: JsonReader, value: unknown, path: string): Part
       if (code === undefined) return undefined;
       reader.keys(code, joinPath(path, 'executableCode'), ['code', 'language']);
       const text = reader.string(code, 'code', joinPath(path, 'executableCode'));
-      const language = reader.string(code, 'language', joinPath(path, 'executableCode'), { optional: true }) ?? 'PYTHON';
+      const language =
+        reader.string(code, 'language', joinPath(path, 'executableCode'), { optional: true }) ?? 'PYTHON';
       return text === undefined ? undefined : { executableCode: { code: text, language } };
     }
     default: {
@@ -119,7 +135,8 @@ function readInlineData(reader: JsonReader, value: unknown, path: string): Part 
   const mimeType = reader.string(record, 'mimeType', path, { nonEmpty: true });
   const data = reader.string(record, 'data', path);
   const displayName = reader.string(record, 'displayName', path, { optional: true });
-  if (data !== undefined && !/^[A-Za-z0-9+/_-]*={0,2}$/.test(data)) reader.issue(joinPath(path, 'data'), 'expected base64 text');
+  if (data !== undefined && !/^[A-Za-z0-9+/_-]*={0,2}$/.test(data))
+    reader.issue(joinPath(path, 'data'), 'expected base64 text');
   if (mimeType === undefined || data === undefined) return undefined;
   return { inlineData: { mimeType, data, ...(displayName === undefined ? {} : { displayName }) } };
 }
@@ -133,6 +150,10 @@ function readFileData(reader: JsonReader, value: unknown, path: string): Part | 
   const displayName = reader.string(record, 'displayName', path, { optional: true });
   if (fileUri === undefined) return undefined;
   return {
-    fileData: { fileUri, ...(mimeType === undefined ? {} : { mimeType }), ...(displayName === undefined ? {} : { displayName }) },
+    fileData: {
+      fileUri,
+      ...(mimeType === undefined ? {} : { mimeType }),
+      ...(displayName === undefined ? {} : { displayName }),
+    },
   };
 }

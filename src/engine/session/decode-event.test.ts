@@ -7,7 +7,13 @@ const minimal = { id: 'e1', author: 'user', timestamp: 1.5 };
 
 describe('parseEvent', () => {
   it('fills defaults for a minimal event', () => {
-    expect(parseEvent(minimal)).toEqual({ id: 'e1', invocationId: '', author: 'user', timestamp: 1.5, actions: { stateDelta: {}, artifactDelta: {} } });
+    expect(parseEvent(minimal)).toEqual({
+      id: 'e1',
+      invocationId: '',
+      author: 'user',
+      timestamp: 1.5,
+      actions: { stateDelta: {}, artifactDelta: {} },
+    });
   });
 
   it('reads every part kind', () => {
@@ -32,7 +38,13 @@ describe('parseEvent', () => {
   it('names every problem with its path', () => {
     let error: unknown;
     try {
-      parseEvent({ id: '', author: 7, timestamp: 'now', content: { role: 'assistant', parts: [{ text: 'a', functionCall: { name: 'f' } }] }, stateDetla: {} });
+      parseEvent({
+        id: '',
+        author: 7,
+        timestamp: 'now',
+        content: { role: 'assistant', parts: [{ text: 'a', functionCall: { name: 'f' } }] },
+        stateDetla: {},
+      });
     } catch (caught) {
       error = caught;
     }
@@ -53,13 +65,21 @@ describe('parseEvent', () => {
   });
 
   it("accepts ADK's event JSON, mapping usageMetadata and ignoring fields agentctx does not use", () => {
-    const event = parseEvent({ ...minimal, usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 3, totalTokenCount: 15 }, longRunningToolIds: [], turnComplete: true });
+    const event = parseEvent({
+      ...minimal,
+      usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 3, totalTokenCount: 15 },
+      longRunningToolIds: [],
+      turnComplete: true,
+    });
     expect(event.usage).toEqual({ promptTokens: 12, outputTokens: 3, totalTokens: 15 });
   });
 
   it('refuses a compaction whose range runs backwards', () => {
     expect(() =>
-      parseEvent({ ...minimal, actions: { compaction: { startTimestamp: 5, endTimestamp: 4, compactedContent: { role: 'model', parts: [] } } } }),
+      parseEvent({
+        ...minimal,
+        actions: { compaction: { startTimestamp: 5, endTimestamp: 4, compactedContent: { role: 'model', parts: [] } } },
+      }),
     ).toThrow(/startTimestamp 5 is after endTimestamp 4/);
   });
 
@@ -70,7 +90,14 @@ describe('parseEvent', () => {
 
 describe('parseSession / sessionToJson', () => {
   it('round-trips a session through JSON text', () => {
-    const session = parseSession({ appName: 'a', userId: 'u', id: 's', state: { k: [1] }, events: [minimal], lastUpdateTime: 2 });
+    const session = parseSession({
+      appName: 'a',
+      userId: 'u',
+      id: 's',
+      state: { k: [1] },
+      events: [minimal],
+      lastUpdateTime: 2,
+    });
     const text = JSON.stringify(sessionToJson(session));
     expect(parseSession(JSON.parse(text))).toEqual(session);
     expect(JSON.parse(text)).toMatchObject({ schemaVersion: 1, revision: 1 });
@@ -78,7 +105,10 @@ describe('parseSession / sessionToJson', () => {
 
   it('refuses a session written by a newer schema version', () => {
     expect(() => parseSession({ schemaVersion: 2, appName: 'a', userId: 'u', id: 's' })).toThrow(
-      expect.objectContaining({ code: 'unsupported_version', message: expect.stringContaining('version 2 is not supported') }),
+      expect.objectContaining({
+        code: 'unsupported_version',
+        message: expect.stringContaining('version 2 is not supported'),
+      }),
     );
   });
 });

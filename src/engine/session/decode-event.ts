@@ -7,21 +7,55 @@ import { readContent } from './decode-content.js';
 import { eventIssues } from './input-rules.js';
 
 const EVENT_FIELDS = [
-  'id', 'invocationId', 'author', 'branch', 'timestamp', 'content', 'actions', 'usage', 'partial', 'errorCode', 'errorMessage',
+  'id',
+  'invocationId',
+  'author',
+  'branch',
+  'timestamp',
+  'content',
+  'actions',
+  'usage',
+  'partial',
+  'errorCode',
+  'errorMessage',
 ] as const;
 
 // Fields of ADK's serialized events that carry nothing agentctx uses; accepted so ADK exports load as they are.
 const ADK_ONLY_FIELDS = [
-  'usageMetadata', 'longRunningToolIds', 'turnComplete', 'interrupted', 'finishReason', 'modelVersion', 'groundingMetadata',
-  'citationMetadata', 'customMetadata', 'avgLogprobs', 'logprobsResult', 'liveSessionResumptionUpdate', 'inputTranscription',
-  'outputTranscription', 'nodeInfo', 'isolationScope', 'output', 'interactionId', 'cacheMetadata',
+  'usageMetadata',
+  'longRunningToolIds',
+  'turnComplete',
+  'interrupted',
+  'finishReason',
+  'modelVersion',
+  'groundingMetadata',
+  'citationMetadata',
+  'customMetadata',
+  'avgLogprobs',
+  'logprobsResult',
+  'liveSessionResumptionUpdate',
+  'inputTranscription',
+  'outputTranscription',
+  'nodeInfo',
+  'isolationScope',
+  'output',
+  'interactionId',
+  'cacheMetadata',
 ];
 
-const ACTION_FIELDS = ['stateDelta', 'stateOps', 'artifactDelta', 'transferToAgent', 'escalate', 'skipSummarization', 'compaction', 'rewindBeforeInvocationId', 'requestedToolConfirmations', 'requestedAuthConfigs'] as const;
-const ADK_ONLY_ACTION_FIELDS = [
-  'endOfAgent', 'agentState', 'renderUiWidgets',
-  'route', 'setModelResponse',
-];
+const ACTION_FIELDS = [
+  'stateDelta',
+  'stateOps',
+  'artifactDelta',
+  'transferToAgent',
+  'escalate',
+  'skipSummarization',
+  'compaction',
+  'rewindBeforeInvocationId',
+  'requestedToolConfirmations',
+  'requestedAuthConfigs',
+] as const;
+const ADK_ONLY_ACTION_FIELDS = ['endOfAgent', 'agentState', 'renderUiWidgets', 'route', 'setModelResponse'];
 
 /** Reads one event in its JSON form, reporting problems to `reader`. */
 export function readEvent(reader: JsonReader, value: unknown, path: string): Event | undefined {
@@ -33,8 +67,12 @@ export function readEvent(reader: JsonReader, value: unknown, path: string): Eve
   const author = reader.string(record, 'author', path);
   const branch = reader.string(record, 'branch', path, { optional: true });
   const timestamp = reader.number(record, 'timestamp', path, { min: 0 });
-  const content = record['content'] == null ? undefined : readContent(reader, record['content'], joinPath(path, 'content'));
-  const actions = record['actions'] == null ? { stateDelta: {}, artifactDelta: {} } : readActions(reader, record['actions'], joinPath(path, 'actions'));
+  const content =
+    record['content'] == null ? undefined : readContent(reader, record['content'], joinPath(path, 'content'));
+  const actions =
+    record['actions'] == null
+      ? { stateDelta: {}, artifactDelta: {} }
+      : readActions(reader, record['actions'], joinPath(path, 'actions'));
   const usage = readUsage(reader, record, path);
   const partial = reader.boolean(record, 'partial', path);
   const errorCode = reader.string(record, 'errorCode', path, { optional: true });
@@ -56,15 +94,20 @@ function readActions(reader: JsonReader, value: unknown, path: string): EventAct
   const record = reader.object(value, path);
   if (record === undefined) return undefined;
   reader.keys(record, path, ACTION_FIELDS, ADK_ONLY_ACTION_FIELDS);
-  const stateDelta = record['stateDelta'] == null ? {} : reader.object(record['stateDelta'], joinPath(path, 'stateDelta'));
+  const stateDelta =
+    record['stateDelta'] == null ? {} : reader.object(record['stateDelta'], joinPath(path, 'stateDelta'));
   const artifactDelta = readArtifactDelta(reader, record['artifactDelta'], joinPath(path, 'artifactDelta'));
   const transferToAgent = reader.string(record, 'transferToAgent', path, { optional: true, nonEmpty: true });
   const escalate = reader.boolean(record, 'escalate', path);
   const skipSummarization = reader.boolean(record, 'skipSummarization', path);
   const rewind = reader.string(record, 'rewindBeforeInvocationId', path, { optional: true, nonEmpty: true });
-  const compaction = record['compaction'] == null ? undefined : readCompaction(reader, record['compaction'], joinPath(path, 'compaction'));
+  const compaction =
+    record['compaction'] == null
+      ? undefined
+      : readCompaction(reader, record['compaction'], joinPath(path, 'compaction'));
   // Checked in full (each operation's name, key and arguments) with the rest of the event, by `eventIssues`.
-  const stateOps = record['stateOps'] == null ? undefined : reader.array(record['stateOps'], joinPath(path, 'stateOps'));
+  const stateOps =
+    record['stateOps'] == null ? undefined : reader.array(record['stateOps'], joinPath(path, 'stateOps'));
   if (stateDelta === undefined || artifactDelta === undefined) return undefined;
   const actions: EventActions = { stateDelta, artifactDelta };
   if (stateOps !== undefined && stateOps.length > 0) actions.stateOps = stateOps as StateOp[];
@@ -99,14 +142,24 @@ function readCompaction(reader: JsonReader, value: unknown, path: string): Event
   reader.keys(record, path, ['startTimestamp', 'endTimestamp', 'compactedContent', 'eventIds']);
   const startTimestamp = reader.number(record, 'startTimestamp', path, { min: 0 });
   const endTimestamp = reader.number(record, 'endTimestamp', path, { min: 0 });
-  const compactedContent: Content | undefined = readContent(reader, record['compactedContent'], joinPath(path, 'compactedContent'));
+  const compactedContent: Content | undefined = readContent(
+    reader,
+    record['compactedContent'],
+    joinPath(path, 'compactedContent'),
+  );
   if (startTimestamp !== undefined && endTimestamp !== undefined && startTimestamp > endTimestamp) {
     reader.issue(path, `startTimestamp ${startTimestamp} is after endTimestamp ${endTimestamp}`);
   }
   const ids = record['eventIds'] == null ? undefined : reader.array(record['eventIds'], joinPath(path, 'eventIds'));
-  if (ids !== undefined && !ids.every((id) => typeof id === 'string')) reader.issue(joinPath(path, 'eventIds'), 'expected a list of event ids');
+  if (ids !== undefined && !ids.every((id) => typeof id === 'string'))
+    reader.issue(joinPath(path, 'eventIds'), 'expected a list of event ids');
   if (startTimestamp === undefined || endTimestamp === undefined || compactedContent === undefined) return undefined;
-  return { startTimestamp, endTimestamp, compactedContent, ...(ids === undefined ? {} : { eventIds: ids as string[] }) };
+  return {
+    startTimestamp,
+    endTimestamp,
+    compactedContent,
+    ...(ids === undefined ? {} : { eventIds: ids as string[] }),
+  };
 }
 
 const USAGE_FIELDS = ['promptTokens', 'outputTokens', 'cachedTokens', 'totalTokens'] as const;

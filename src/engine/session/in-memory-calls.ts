@@ -1,6 +1,14 @@
 import type { ModelCallOutcome, ModelCallRecord, ModelCallSummary, NewModelCall } from '../../contracts/model-call.js';
 import { toStoredJson } from '../util/json-value.js';
-import { callAlreadyEnded, callNotFound, checkOutcome, OUTCOME_FIELDS, outcomeOf, storableCall, storableOutcome } from './model-call-rules.js';
+import {
+  callAlreadyEnded,
+  callNotFound,
+  checkOutcome,
+  OUTCOME_FIELDS,
+  outcomeOf,
+  storableCall,
+  storableOutcome,
+} from './model-call-rules.js';
 import { summarizeModelCall } from './model-call-summary.js';
 
 type StoredCall = {
@@ -52,14 +60,19 @@ export class InMemoryCalls {
  * outcome fields the call was recorded with, as in the SQL store; kept by reference, as the request is (it was
  * checked to be JSON; reads hand out copies).
  */
-export function completionOf(calls: InMemoryCalls | undefined, sessionId: string, input: { index: number; outcome: ModelCallOutcome }): () => void {
+export function completionOf(
+  calls: InMemoryCalls | undefined,
+  sessionId: string,
+  input: { index: number; outcome: ModelCallOutcome },
+): () => void {
   checkOutcome(input.outcome, 'outcome', true);
   const call = calls?.stored(input.index);
   if (call === undefined) throw callNotFound(sessionId, input.index);
   if (call.record.status !== 'pending') throw callAlreadyEnded(sessionId, input.index, call.record.status);
   return () => {
     const record = call.record as Record<string, unknown>;
-    for (const field of OUTCOME_FIELDS) if (record[field] !== undefined && !(field in input.outcome)) record[field] = undefined;
+    for (const field of OUTCOME_FIELDS)
+      if (record[field] !== undefined && !(field in input.outcome)) record[field] = undefined;
     Object.assign(record, storableOutcome(input.outcome));
   };
 }

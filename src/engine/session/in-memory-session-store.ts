@@ -66,11 +66,14 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     if (record === undefined) map.set(key, (record = {}));
     return record;
   };
-  const versionKey = (appName: string, userId: string, key: string) => JSON.stringify([appName, key.startsWith(APP_PREFIX) ? null : userId, key]);
-  const versionOf = (appName: string, userId: string, key: string): number => sharedVersions.get(versionKey(appName, userId, key)) ?? 0;
+  const versionKey = (appName: string, userId: string, key: string) =>
+    JSON.stringify([appName, key.startsWith(APP_PREFIX) ? null : userId, key]);
+  const versionOf = (appName: string, userId: string, key: string): number =>
+    sharedVersions.get(versionKey(appName, userId, key)) ?? 0;
   const versionsSeen = (stored: StoredSession): Record<string, number> => {
     const seen: Record<string, number> = {};
-    for (const key of Object.keys(appState.get(stored.appName) ?? {})) seen[APP_PREFIX + key] = versionOf(stored.appName, stored.userId, APP_PREFIX + key);
+    for (const key of Object.keys(appState.get(stored.appName) ?? {}))
+      seen[APP_PREFIX + key] = versionOf(stored.appName, stored.userId, APP_PREFIX + key);
     for (const key of Object.keys(userState.get(userMapKey(stored.appName, stored.userId)) ?? {})) {
       seen[USER_PREFIX + key] = versionOf(stored.appName, stored.userId, USER_PREFIX + key);
     }
@@ -83,7 +86,11 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     const delta = event.actions.stateDelta;
     for (const op of event.actions.stateOps ?? []) {
       const key = op.key;
-      const current = Object.hasOwn(values, key) ? values[key] : Object.hasOwn(delta, key) ? delta[key] : storedValue(stored, key);
+      const current = Object.hasOwn(values, key)
+        ? values[key]
+        : Object.hasOwn(delta, key)
+          ? delta[key]
+          : storedValue(stored, key);
       setOwn(values, key, applyStateOp(current, op));
       counts[key] = (counts[key] ?? 0) + 1;
     }
@@ -118,7 +125,13 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
    * Writes the delta's keys to their scopes; returns the new versions of the shared keys it wrote, each bumped once
    * or by its count in `writes` (one per operation, as the SQL stores do).
    */
-  const applyShared = (appName: string, userId: string, delta: StateRecord, sessionState: StateRecord, writes: Readonly<Record<string, number>> = {}): Record<string, number> => {
+  const applyShared = (
+    appName: string,
+    userId: string,
+    delta: StateRecord,
+    sessionState: StateRecord,
+    writes: Readonly<Record<string, number>> = {},
+  ): Record<string, number> => {
     const written: Record<string, number> = {};
     for (const key of sharedKeysOf(delta)) {
       written[key] = versionOf(appName, userId, key) + (writes[key] ?? 1);
@@ -132,18 +145,25 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
   };
 
   /** Appends to a stored session, as `appendEvent` does: checked whole first, so a refusal writes nothing. */
-  const append = (stored: StoredSession, session: Session, event: Event, completeModelCall?: AppendEventInput['completeModelCall']): Event => {
+  const append = (
+    stored: StoredSession,
+    session: Session,
+    event: Event,
+    completeModelCall?: AppendEventInput['completeModelCall'],
+  ): Event => {
     if (session.revision !== stored.revision) throw staleSession(session.id, session.revision, stored.revision);
     if (stored.eventIds.has(event.id)) {
       throw eventExists(event.id, session.id);
     }
     const persisted = prepareStoredEvent(event);
     // Checked before anything changes, so a refused completion leaves the event unwritten too.
-    const complete = completeModelCall === undefined ? undefined : completionOf(stored.calls, session.id, completeModelCall);
+    const complete =
+      completeModelCall === undefined ? undefined : completionOf(stored.calls, session.id, completeModelCall);
     // Optimistic concurrency on shared keys: each must still be at the version this copy saw.
     for (const key of sharedKeysOf(persisted.actions.stateDelta)) {
       const current = versionOf(stored.appName, stored.userId, key);
-      if (current !== loadedVersion(session, key)) throw staleSharedState(session.id, key, loadedVersion(session, key), current);
+      if (current !== loadedVersion(session, key))
+        throw staleSharedState(session.id, key, loadedVersion(session, key), current);
     }
     // Operations apply to the values stored now (after this delta), never to the copy's: computed before anything
     // changes, so one that cannot apply leaves the append unwritten.
@@ -162,7 +182,9 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
   /** A copy of the shared state of an app and one of its users, with every version: what `restoreShared` puts back. */
   const sharedSnapshot = (appName: string, userId: string) => ({
     app: appState.has(appName) ? copyValue(appState.get(appName)) : undefined,
-    user: userState.has(userMapKey(appName, userId)) ? copyValue(userState.get(userMapKey(appName, userId))) : undefined,
+    user: userState.has(userMapKey(appName, userId))
+      ? copyValue(userState.get(userMapKey(appName, userId)))
+      : undefined,
     versions: new Map(sharedVersions),
   });
   const restoreShared = (appName: string, userId: string, snapshot: ReturnType<typeof sharedSnapshot>): void => {
@@ -173,7 +195,6 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
     sharedVersions.clear();
     for (const [key, version] of snapshot.versions) sharedVersions.set(key, version);
   };
-
 
   return {
     name: 'memory',
@@ -241,11 +262,12 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
       const { session, event } = input;
       if (event.partial === true) return event;
       checkSessionKey({ appName: session.appName, userId: session.userId, sessionId: session.id });
-      const stored = sessions.get(sessionMapKey({ appName: session.appName, userId: session.userId, sessionId: session.id }));
+      const stored = sessions.get(
+        sessionMapKey({ appName: session.appName, userId: session.userId, sessionId: session.id }),
+      );
       if (stored === undefined) throw sessionNotFound(session.id);
       return append(stored, session, event, input.completeModelCall);
     },
-
 
     async deleteSession(input: SessionKey): Promise<void> {
       checkSessionKey(input);

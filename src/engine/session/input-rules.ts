@@ -14,7 +14,10 @@ import { ENVELOPE_DEPTH, findNonJson, inspectJson, MAX_JSON_DEPTH, type JsonProb
  * Issues for identifier fields (app name, user id, session id…): each must be a string of well-formed Unicode
  * without NUL; `nonEmpty` fields must also not be empty. Absent (`undefined`) fields listed in `optional` pass.
  */
-export function identifierIssues(fields: Readonly<Record<string, unknown>>, options: { nonEmpty?: readonly string[]; optional?: readonly string[] } = {}): ValidationIssue[] {
+export function identifierIssues(
+  fields: Readonly<Record<string, unknown>>,
+  options: { nonEmpty?: readonly string[]; optional?: readonly string[] } = {},
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const [field, value] of Object.entries(fields)) {
     if (value === undefined && options.optional?.includes(field) === true) continue;
@@ -31,7 +34,11 @@ export function identifierIssues(fields: Readonly<Record<string, unknown>>, opti
 }
 
 /** Throws a `ValidationError` naming each field of a store call's key that is not a usable identifier. */
-export function checkKeyFields(subject: string, fields: Readonly<Record<string, unknown>>, options: { optional?: readonly string[] } = {}): void {
+export function checkKeyFields(
+  subject: string,
+  fields: Readonly<Record<string, unknown>>,
+  options: { optional?: readonly string[] } = {},
+): void {
   const issues = identifierIssues(fields, options);
   if (issues.length > 0) throw new ValidationError({ subject, issues, hint: IDENTIFIER_HINT });
 }
@@ -47,7 +54,8 @@ export function eventIssues(event: Event, path: string): ValidationIssue[] {
   if (idProblem !== undefined) issues.push({ path: joinPath(path, 'id'), message: idProblem });
   const delta = event.actions.stateDelta;
   issues.push(...stateKeyIssues(delta, joinPath(joinPath(path, 'actions'), 'stateDelta')));
-  if (event.actions.stateOps !== undefined) issues.push(...stateOpIssues(event.actions.stateOps, joinPath(joinPath(path, 'actions'), 'stateOps')));
+  if (event.actions.stateOps !== undefined)
+    issues.push(...stateOpIssues(event.actions.stateOps, joinPath(joinPath(path, 'actions'), 'stateOps')));
   const { problem, depth } = inspectJson(event, path, { maxDepth: MAX_JSON_DEPTH + ENVELOPE_DEPTH });
   // Deeper than a value may be: find the value that is, so the error names it and the values' own limit.
   const found = depth > MAX_JSON_DEPTH ? (valueDepthProblem(event, path) ?? problem) : problem;
@@ -83,7 +91,8 @@ function valueDepthProblem(event: Event, path: string): JsonProblem | undefined 
   });
   partPayloads(event.content, joinPath(path, 'content'), payloads);
   const compaction = event.actions.compaction;
-  if (compaction !== undefined) partPayloads(compaction.compactedContent, joinPath(joinPath(actions, 'compaction'), 'compactedContent'), payloads);
+  if (compaction !== undefined)
+    partPayloads(compaction.compactedContent, joinPath(joinPath(actions, 'compaction'), 'compactedContent'), payloads);
   for (const [value, at] of payloads) {
     const problem = findNonJson(value, at, { maxDepth: MAX_JSON_DEPTH });
     if (problem !== undefined) return problem;
@@ -95,7 +104,9 @@ function partPayloads(content: Content | undefined, path: string, checks: [unkno
   if (!Array.isArray(content?.parts)) return;
   content.parts.forEach((part, index) => {
     const at = joinPath(joinPath(path, 'parts'), index);
-    if ('functionCall' in part && part.functionCall?.args !== undefined) checks.push([part.functionCall.args, joinPath(joinPath(at, 'functionCall'), 'args')]);
-    if ('functionResponse' in part && part.functionResponse?.response !== undefined) checks.push([part.functionResponse.response, joinPath(joinPath(at, 'functionResponse'), 'response')]);
+    if ('functionCall' in part && part.functionCall?.args !== undefined)
+      checks.push([part.functionCall.args, joinPath(joinPath(at, 'functionCall'), 'args')]);
+    if ('functionResponse' in part && part.functionResponse?.response !== undefined)
+      checks.push([part.functionResponse.response, joinPath(joinPath(at, 'functionResponse'), 'response')]);
   });
 }

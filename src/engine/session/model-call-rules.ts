@@ -10,10 +10,25 @@ import { ENVELOPE_DEPTH, findNonJson, MAX_JSON_DEPTH } from '../util/json-value.
 /** A call's status with whichever outcome fields it has: what a store writes when a call is recorded or completed. */
 export type CallOutcome = Partial<Omit<ModelCallOutcome, 'status'>> & { status: ModelCallStatus };
 
-const STATUSES: ReadonlySet<string> = new Set<ModelCallStatus>(['pending', 'answered', 'failed', 'aborted', 'timed_out']);
+const STATUSES: ReadonlySet<string> = new Set<ModelCallStatus>([
+  'pending',
+  'answered',
+  'failed',
+  'aborted',
+  'timed_out',
+]);
 
 /** The fields `completeModelCall` writes; completing a call replaces all of them, status included. */
-export const OUTCOME_FIELDS: readonly (keyof ModelCallOutcome)[] = ['status', 'latencyMs', 'firstTokenMs', 'response', 'usage', 'error', 'wire', 'responseEventId'];
+export const OUTCOME_FIELDS: readonly (keyof ModelCallOutcome)[] = [
+  'status',
+  'latencyMs',
+  'firstTokenMs',
+  'response',
+  'usage',
+  'error',
+  'wire',
+  'responseEventId',
+];
 
 /** The status and outcome fields of a call to record; `pending` when it gives no status. */
 export function outcomeOf(call: NewModelCall): CallOutcome {
@@ -33,17 +48,27 @@ export function outcomeOf(call: NewModelCall): CallOutcome {
 export function checkOutcome(outcome: CallOutcome, path: string, completing: boolean): void {
   const issues: { path: string; message: string }[] = [];
   if (!STATUSES.has(outcome.status) || (completing && outcome.status === 'pending')) {
-    const allowed = completing ? "'answered', 'failed', 'aborted' or 'timed_out'" : "'pending', 'answered', 'failed', 'aborted' or 'timed_out'";
+    const allowed = completing
+      ? "'answered', 'failed', 'aborted' or 'timed_out'"
+      : "'pending', 'answered', 'failed', 'aborted' or 'timed_out'";
     issues.push({ path: `${path}.status`, message: `must be ${allowed} (found ${JSON.stringify(outcome.status)})` });
   }
   if (outcome.wire !== undefined && typeof (outcome.wire as { body?: unknown }).body !== 'string') {
     issues.push({ path: `${path}.wire.body`, message: 'must be the text sent' });
   }
   // Only a status: nothing else to check (the common case of a call recorded before it is sent).
-  const problem = Object.keys(outcome).length === 1 ? undefined : findNonJson(outcome, path, { maxDepth: MAX_JSON_DEPTH + ENVELOPE_DEPTH });
-  if (problem !== undefined) issues.push({ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` });
+  const problem =
+    Object.keys(outcome).length === 1
+      ? undefined
+      : findNonJson(outcome, path, { maxDepth: MAX_JSON_DEPTH + ENVELOPE_DEPTH });
+  if (problem !== undefined)
+    issues.push({ path: problem.path, message: `cannot be stored as JSON (found ${problem.found})` });
   if (issues.length > 0) {
-    throw new ValidationError({ subject: completing ? 'model call outcome' : 'model call', issues, hint: 'Responses, usage and wire records must be plain JSON data.' });
+    throw new ValidationError({
+      subject: completing ? 'model call outcome' : 'model call',
+      issues,
+      hint: 'Responses, usage and wire records must be plain JSON data.',
+    });
   }
 }
 
@@ -56,9 +81,17 @@ export function storableCall<T extends NewModelCall>(call: T): T {
   const stored: T = storableOutcome({ ...call, invocationId: text(call.invocationId), agent: text(call.agent) });
   if (call.model !== undefined) {
     const { billedAs } = call.model;
-    stored.model = { ...call.model, provider: text(call.model.provider), modelId: text(call.model.modelId), ...(billedAs === undefined ? {} : { billedAs: { provider: text(billedAs.provider), modelId: text(billedAs.modelId) } }) };
+    stored.model = {
+      ...call.model,
+      provider: text(call.model.provider),
+      modelId: text(call.model.modelId),
+      ...(billedAs === undefined
+        ? {}
+        : { billedAs: { provider: text(billedAs.provider), modelId: text(billedAs.modelId) } }),
+    };
   }
-  if (call.parent !== undefined) stored.parent = { ...call.parent, functionCallId: text(call.parent.functionCallId), tool: text(call.parent.tool) };
+  if (call.parent !== undefined)
+    stored.parent = { ...call.parent, functionCallId: text(call.parent.functionCallId), tool: text(call.parent.tool) };
   return stored;
 }
 
@@ -68,7 +101,9 @@ function text<T>(value: T): T {
 }
 
 /** The outcome with its error message and response event id as every store keeps them (see `storableCall`). */
-export function storableOutcome<T extends { error?: string | undefined; responseEventId?: string | undefined }>(outcome: T): T {
+export function storableOutcome<T extends { error?: string | undefined; responseEventId?: string | undefined }>(
+  outcome: T,
+): T {
   const stored = { ...outcome };
   if (outcome.error !== undefined) stored.error = text(outcome.error);
   if (outcome.responseEventId !== undefined) stored.responseEventId = text(outcome.responseEventId);

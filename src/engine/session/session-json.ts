@@ -23,16 +23,31 @@ export function parseSession(value: unknown, subject = 'session'): Session {
     throw new ValidationError({
       subject,
       code: 'unsupported_version',
-      issues: [{ path: 'schemaVersion', message: `version ${String(version)} is not supported; this release reads version ${SESSION_SCHEMA_VERSION}` }],
+      issues: [
+        {
+          path: 'schemaVersion',
+          message: `version ${String(version)} is not supported; this release reads version ${SESSION_SCHEMA_VERSION}`,
+        },
+      ],
       hint: 'Upgrade agentctx to read sessions written by a newer release.',
     });
   }
-  reader.keys(record, '', ['schemaVersion', 'appName', 'userId', 'id', 'state', 'events', 'lastUpdateTime', 'revision']);
+  reader.keys(record, '', [
+    'schemaVersion',
+    'appName',
+    'userId',
+    'id',
+    'state',
+    'events',
+    'lastUpdateTime',
+    'revision',
+  ]);
   const appName = reader.string(record, 'appName', '', { nonEmpty: true });
   const userId = reader.string(record, 'userId', '', { nonEmpty: true });
   const id = reader.string(record, 'id', '', { nonEmpty: true });
   const state = record['state'] == null ? {} : reader.object(record['state'], 'state');
-  for (const issue of identifierIssues({ appName, userId, id }, { optional: ['appName', 'userId', 'id'] })) reader.issue(issue.path, issue.message);
+  for (const issue of identifierIssues({ appName, userId, id }, { optional: ['appName', 'userId', 'id'] }))
+    reader.issue(issue.path, issue.message);
   if (state !== undefined) {
     for (const issue of stateKeyIssues(state, 'state')) reader.issue(issue.path, issue.message);
     const problem = stateValueProblem(state, 'state');
@@ -47,7 +62,13 @@ export function parseSession(value: unknown, subject = 'session'): Session {
   });
   checkUniqueEventIds(reader, events, 'events');
   const revision = reader.number(record, 'revision', '', { optional: true, integer: true, min: 0 }) ?? events.length;
-  if (reader.issues.length > 0 || appName === undefined || userId === undefined || id === undefined || state === undefined) {
+  if (
+    reader.issues.length > 0 ||
+    appName === undefined ||
+    userId === undefined ||
+    id === undefined ||
+    state === undefined
+  ) {
     throw new ValidationError({ subject, issues: reader.issues });
   }
   return { appName, userId, id, state, events, lastUpdateTime, revision };
@@ -108,14 +129,20 @@ export function eventToJson(event: Event): Event {
     ...(event.content === undefined ? {} : { content: event.content }),
     actions: {
       stateDelta: actions.stateDelta,
-      ...(actions.stateOps === undefined || actions.stateOps.length === 0 ? {} : { stateOps: actions.stateOps.map(stateOpToJson) }),
+      ...(actions.stateOps === undefined || actions.stateOps.length === 0
+        ? {}
+        : { stateOps: actions.stateOps.map(stateOpToJson) }),
       artifactDelta: actions.artifactDelta,
       ...(actions.transferToAgent === undefined ? {} : { transferToAgent: actions.transferToAgent }),
       ...(actions.escalate === undefined ? {} : { escalate: actions.escalate }),
       ...(actions.skipSummarization === undefined ? {} : { skipSummarization: actions.skipSummarization }),
       ...(actions.compaction === undefined ? {} : { compaction: actions.compaction }),
-      ...(actions.rewindBeforeInvocationId === undefined ? {} : { rewindBeforeInvocationId: actions.rewindBeforeInvocationId }),
-      ...(actions.requestedToolConfirmations === undefined ? {} : { requestedToolConfirmations: actions.requestedToolConfirmations }),
+      ...(actions.rewindBeforeInvocationId === undefined
+        ? {}
+        : { rewindBeforeInvocationId: actions.rewindBeforeInvocationId }),
+      ...(actions.requestedToolConfirmations === undefined
+        ? {}
+        : { requestedToolConfirmations: actions.requestedToolConfirmations }),
       ...(actions.requestedAuthConfigs === undefined ? {} : { requestedAuthConfigs: actions.requestedAuthConfigs }),
     },
     ...(event.usage === undefined ? {} : { usage: event.usage }),

@@ -8,13 +8,28 @@ import type { Session } from '../../contracts/session.js';
 import { artifactTextReader, checkArtifactInput, copyArtifact, recordTextReader } from './artifact-rules.js';
 import { createEvent } from './create-event.js';
 import { JSON_VALUE_HINT } from '../state/state-rules.js';
-import { checkCreateInput, checkSessionKey, loadedVersion, prepareStoredEvent, sessionNotFound, sharedKeysOf, sortSessionsForList } from './store-rules.js';
+import {
+  checkCreateInput,
+  checkSessionKey,
+  loadedVersion,
+  prepareStoredEvent,
+  sessionNotFound,
+  sharedKeysOf,
+  sortSessionsForList,
+} from './store-rules.js';
 
 // The rules every store shares, pinned where mutants survived `npm run mutate -- state` (docs/mutation.md).
 
 const paths = issuePaths;
 const session = (id: string, lastUpdateTime: number, sharedStateVersions?: Record<string, number>): Session => ({
-  appName: 'a', userId: 'u', id, state: {}, events: [], lastUpdateTime, revision: 0, ...(sharedStateVersions === undefined ? {} : { sharedStateVersions }),
+  appName: 'a',
+  userId: 'u',
+  id,
+  state: {},
+  events: [],
+  lastUpdateTime,
+  revision: 0,
+  ...(sharedStateVersions === undefined ? {} : { sharedStateVersions }),
 });
 
 describe('store rules', () => {
@@ -26,12 +41,21 @@ describe('store rules', () => {
 
   // Listing across users (no userId) can meet one session id under two users: a full tie keeps the store's order.
   it('keeps the order of sessions that tie on both update time and id', () => {
-    const listed = [{ ...session('same', 1), userId: 'u1' }, { ...session('same', 1), userId: 'u2' }, { ...session('same', 1), userId: 'u3' }];
+    const listed = [
+      { ...session('same', 1), userId: 'u1' },
+      { ...session('same', 1), userId: 'u2' },
+      { ...session('same', 1), userId: 'u3' },
+    ];
     expect(sortSessionsForList(listed).map((s) => s.userId)).toEqual(['u1', 'u2', 'u3']);
   });
 
   it('takes locks on the shared keys of a delta only, in code-unit order', () => {
-    expect(sharedKeysOf({ 'user:b': 1, a: 2, 'app:z': 3, 'temp:t': 4, 'app:a': 5, 'user:B': 6 })).toEqual(['app:a', 'app:z', 'user:B', 'user:b']);
+    expect(sharedKeysOf({ 'user:b': 1, a: 2, 'app:z': 3, 'temp:t': 4, 'app:a': 5, 'user:B': 6 })).toEqual([
+      'app:a',
+      'app:z',
+      'user:B',
+      'user:b',
+    ]);
   });
 
   it('reads the version a copy saw, 0 for a key it never saw', () => {
@@ -51,9 +75,14 @@ describe('store rules', () => {
     expect(error).toBeInstanceOf(ValidationError);
     expect(error).toMatchObject({ subject: 'session' });
     expect(paths(error)).toEqual(['appName', 'userId']);
-    expect(paths(caught(() => checkCreateInput({ appName: 'a', userId: 'u', sessionId: 's\u0000' }, {})))).toEqual(['sessionId']);
+    expect(paths(caught(() => checkCreateInput({ appName: 'a', userId: 'u', sessionId: 's\u0000' }, {})))).toEqual([
+      'sessionId',
+    ]);
     for (const state of [[], null, 'text']) {
-      expect(paths(caught(() => checkCreateInput({ appName: 'a', userId: 'u' }, state as never))), JSON.stringify(state)).toEqual(['state']);
+      expect(
+        paths(caught(() => checkCreateInput({ appName: 'a', userId: 'u' }, state as never))),
+        JSON.stringify(state),
+      ).toEqual(['state']);
     }
   });
 
@@ -87,7 +116,9 @@ describe('artifact rules', () => {
 
   it('accepts a usable key, version and artifact', () => {
     expect(() => checkArtifactInput(key, text, 0)).not.toThrow();
-    expect(() => checkArtifactInput(key, { kind: 'binary', mimeType: 'image/png', data: new Uint8Array([1]) })).not.toThrow();
+    expect(() =>
+      checkArtifactInput(key, { kind: 'binary', mimeType: 'image/png', data: new Uint8Array([1]) }),
+    ).not.toThrow();
   });
 
   it('names every field it refuses, with the identifier hint only for key fields', () => {
@@ -96,14 +127,23 @@ describe('artifact rules', () => {
     expect(paths(keyError)).toEqual(['appName', 'userId', 'sessionId', 'filename']);
     expect((keyError as ValidationError).hint).toMatch(/Ids, state keys and artifact names/);
     expect(paths(caught(() => checkArtifactInput({ ...key, filename: 'user:' })))).toEqual(['filename']);
-    for (const version of [-1, 1.5]) expect(paths(caught(() => checkArtifactInput(key, undefined, version)))).toEqual(['version']);
+    for (const version of [-1, 1.5])
+      expect(paths(caught(() => checkArtifactInput(key, undefined, version)))).toEqual(['version']);
     const artifactError = caught(() => checkArtifactInput(key, { kind: 'text', mimeType: '', text: 'x' }));
     expect(paths(artifactError)).toEqual(['artifact.mimeType']);
     expect((artifactError as ValidationError).hint).toBeUndefined();
-    expect(paths(caught(() => checkArtifactInput(key, { kind: 'text', mimeType: 'text/plain', text: 1 } as never)))).toEqual(['artifact.text']);
-    expect(paths(caught(() => checkArtifactInput(key, { kind: 'text', mimeType: 'text/plain', text: 'a\udc00' })))).toEqual(['artifact.text']);
-    expect(paths(caught(() => checkArtifactInput(key, { kind: 'binary', mimeType: 'image/png', data: [1] } as never)))).toEqual(['artifact.data']);
-    expect(paths(caught(() => checkArtifactInput(key, { kind: 'other', mimeType: 'x/y' } as never)))).toEqual(['artifact.kind']);
+    expect(
+      paths(caught(() => checkArtifactInput(key, { kind: 'text', mimeType: 'text/plain', text: 1 } as never))),
+    ).toEqual(['artifact.text']);
+    expect(
+      paths(caught(() => checkArtifactInput(key, { kind: 'text', mimeType: 'text/plain', text: 'a\udc00' }))),
+    ).toEqual(['artifact.text']);
+    expect(
+      paths(caught(() => checkArtifactInput(key, { kind: 'binary', mimeType: 'image/png', data: [1] } as never))),
+    ).toEqual(['artifact.data']);
+    expect(paths(caught(() => checkArtifactInput(key, { kind: 'other', mimeType: 'x/y' } as never)))).toEqual([
+      'artifact.kind',
+    ]);
   });
 
   it('copies an artifact so that changing the copy leaves the original', () => {
@@ -116,7 +156,10 @@ describe('artifact rules', () => {
   });
 
   it('reads artifacts as text for templates: nothing for no name or no artifact, and a typed error for binary data', async () => {
-    const stored: Record<string, Artifact> = { notes: text, image: { kind: 'binary', mimeType: 'image/png', data: new Uint8Array([1]) } };
+    const stored: Record<string, Artifact> = {
+      notes: text,
+      image: { kind: 'binary', mimeType: 'image/png', data: new Uint8Array([1]) },
+    };
     const asked: string[] = [];
     const store = {
       load: async ({ filename }: { filename: string }) => {

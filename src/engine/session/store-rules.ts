@@ -15,8 +15,16 @@ import { eventToJson } from './session-json.js';
 // Behaviour every session store shares, so the implementations cannot drift apart.
 
 /** The events a `getSession` window asks for: the last N, then those at or after a timestamp (ADK's order). */
-export function windowEvents(events: readonly Event[], window: { numRecentEvents?: number | undefined; afterTimestamp?: number | undefined }): Event[] {
-  let selected = window.numRecentEvents === undefined ? events.slice() : window.numRecentEvents <= 0 ? [] : events.slice(-window.numRecentEvents);
+export function windowEvents(
+  events: readonly Event[],
+  window: { numRecentEvents?: number | undefined; afterTimestamp?: number | undefined },
+): Event[] {
+  let selected =
+    window.numRecentEvents === undefined
+      ? events.slice()
+      : window.numRecentEvents <= 0
+        ? []
+        : events.slice(-window.numRecentEvents);
   if (window.afterTimestamp !== undefined) {
     const after = window.afterTimestamp;
     selected = selected.filter((event) => event.timestamp >= after);
@@ -34,7 +42,9 @@ export function afterRevisionOf(window: { afterRevision?: number | undefined }):
   if (typeof after !== 'number' || !Number.isSafeInteger(after) || after < 0) {
     throw new ValidationError({
       subject: 'getSession window',
-      issues: [{ path: 'afterRevision', message: `must be a whole number of appends (0 or more), got ${String(after)}` }],
+      issues: [
+        { path: 'afterRevision', message: `must be a whole number of appends (0 or more), got ${String(after)}` },
+      ],
       hint: 'Pass the revision of the copy you hold (session.revision), or leave afterRevision out for every event.',
     });
   }
@@ -64,7 +74,8 @@ export function sessionNotFound(sessionId: string): NotFoundError {
 export function staleSession(sessionId: string, loaded: number, stored: number): ConflictError {
   return new ConflictError({
     code: 'stale_session',
-    message: 'The session has been modified in storage since it was loaded. Please reload the session before appending more events.',
+    message:
+      'The session has been modified in storage since it was loaded. Please reload the session before appending more events.',
     hint: `(session ${sessionId}: loaded at revision ${loaded}, storage is at revision ${stored})`,
   });
 }
@@ -112,7 +123,10 @@ export function eventExists(eventId: string, sessionId: string): ConflictError {
 /** Refuses a `createSession` input before anything is written: the key's fields, the state's keys and values. */
 export function checkCreateInput(input: CreateSessionInput, state: StateRecord): void {
   // A blank sessionId is the stores' business (they make one up); here it only has to be well-formed when given.
-  const issues = identifierIssues({ appName: input.appName, userId: input.userId, sessionId: input.sessionId }, { nonEmpty: ['appName', 'userId'], optional: ['sessionId'] });
+  const issues = identifierIssues(
+    { appName: input.appName, userId: input.userId, sessionId: input.sessionId },
+    { nonEmpty: ['appName', 'userId'], optional: ['sessionId'] },
+  );
   if (typeof state !== 'object' || state === null || Array.isArray(state)) {
     issues.push({ path: 'state', message: 'must be an object of state keys' });
   } else {
@@ -124,7 +138,10 @@ export function checkCreateInput(input: CreateSessionInput, state: StateRecord):
 }
 
 /** Refuses a store call whose session key is not usable (a lone surrogate, a NUL, not a string) before any lookup. */
-export function checkSessionKey(key: { readonly [K in keyof SessionKey]?: string | undefined }, fields: readonly (keyof SessionKey)[] = ['appName', 'userId', 'sessionId']): void {
+export function checkSessionKey(
+  key: { readonly [K in keyof SessionKey]?: string | undefined },
+  fields: readonly (keyof SessionKey)[] = ['appName', 'userId', 'sessionId'],
+): void {
   const values: Record<string, unknown> = {};
   for (const field of fields) values[field] = key[field];
   checkKeyFields('session key', values);
@@ -136,12 +153,16 @@ export function checkSessionKey(key: { readonly [K in keyof SessionKey]?: string
  */
 export function prepareStoredEvent(event: Event): Event {
   const keyIssues = stateKeyIssues(event.actions.stateDelta, 'event.actions.stateDelta');
-  if (event.actions.stateOps !== undefined) keyIssues.push(...stateOpIssues(event.actions.stateOps, 'event.actions.stateOps'));
+  if (event.actions.stateOps !== undefined)
+    keyIssues.push(...stateOpIssues(event.actions.stateOps, 'event.actions.stateOps'));
   refuse('event', keyIssues);
   const stateDelta = withoutTempKeys(event.actions.stateDelta);
   const stateOps = event.actions.stateOps?.filter((op) => !isTempKey(op.key));
   const { stateOps: _given, ...actions } = event.actions;
-  const candidate = eventToJson({ ...event, actions: { ...actions, stateDelta, ...(stateOps === undefined || stateOps.length === 0 ? {} : { stateOps }) } });
+  const candidate = eventToJson({
+    ...event,
+    actions: { ...actions, stateDelta, ...(stateOps === undefined || stateOps.length === 0 ? {} : { stateOps }) },
+  });
   refuse('event', eventIssues(candidate, 'event'));
   return deepFreeze(toStoredJson(candidate));
 }
@@ -159,7 +180,11 @@ export function applyToSession(
   operated: Readonly<Record<string, unknown>> = {},
 ): void {
   for (const [key, value] of Object.entries(original.actions.stateDelta)) {
-    setOwn(session.state, key, copyValue(Object.hasOwn(persisted.actions.stateDelta, key) ? persisted.actions.stateDelta[key] : value));
+    setOwn(
+      session.state,
+      key,
+      copyValue(Object.hasOwn(persisted.actions.stateDelta, key) ? persisted.actions.stateDelta[key] : value),
+    );
   }
   for (const [key, value] of Object.entries(operated)) setOwn(session.state, key, copyValue(value));
   session.events.push(persisted);

@@ -47,7 +47,11 @@ describe('State: appends in place', () => {
     const key = fc.constantFrom('log', 'temp:log', 'user:log', 'n');
     const write = fc.oneof(
       fc.record({ kind: fc.constant('append' as const), key, items: fc.array(fc.integer(), { maxLength: 3 }) }),
-      fc.record({ kind: fc.constant('set' as const), key, value: fc.oneof(fc.array(fc.integer(), { maxLength: 2 }), fc.integer()) }),
+      fc.record({
+        kind: fc.constant('set' as const),
+        key,
+        value: fc.oneof(fc.array(fc.integer(), { maxLength: 2 }), fc.integer()),
+      }),
       fc.record({ kind: fc.constant('add' as const), key, by: fc.integer({ min: -5, max: 5 }) }),
     );
     fc.assert(
@@ -62,12 +66,17 @@ describe('State: appends in place', () => {
             visible.set(each.key, structuredClone(each.value));
             continue;
           }
-          const op: StateOp = each.kind === 'append' ? { op: 'append', key: each.key, items: each.items } : { op: 'add', key: each.key, by: each.by };
+          const op: StateOp =
+            each.kind === 'append'
+              ? { op: 'append', key: each.key, items: each.items }
+              : { op: 'add', key: each.key, by: each.by };
           let expected: unknown;
           try {
             expected = applyStateOp(current, structuredClone(op));
           } catch {
-            expect(() => (each.kind === 'append' ? state.append(each.key, ...each.items) : state.add(each.key, each.by))).toThrow();
+            expect(() =>
+              each.kind === 'append' ? state.append(each.key, ...each.items) : state.add(each.key, each.by),
+            ).toThrow();
             continue;
           }
           if (each.kind === 'append') state.append(each.key, ...each.items);

@@ -51,10 +51,30 @@ describe('applyStateOp', () => {
   it('adds to a set: each item once, equal JSON values (key order aside) counting as one', () => {
     expect(applyStateOp(undefined, addToSet([]))).toEqual([]);
     expect(applyStateOp(undefined, addToSet([1, 1, 'a']))).toEqual([1, 'a']);
-    expect(applyStateOp([{ a: 1, b: [2, { c: 3, d: 4 }] }], addToSet([{ b: [2, { d: 4, c: 3 }], a: 1 }, { a: 1 }]))).toEqual([{ a: 1, b: [2, { c: 3, d: 4 }] }, { a: 1 }]);
-    expect(applyStateOp(['1', 1, true, null], addToSet([1, '1', 'true', false, null]))).toEqual(['1', 1, true, null, 'true', false]);
+    expect(
+      applyStateOp([{ a: 1, b: [2, { c: 3, d: 4 }] }], addToSet([{ b: [2, { d: 4, c: 3 }], a: 1 }, { a: 1 }])),
+    ).toEqual([{ a: 1, b: [2, { c: 3, d: 4 }] }, { a: 1 }]);
+    expect(applyStateOp(['1', 1, true, null], addToSet([1, '1', 'true', false, null]))).toEqual([
+      '1',
+      1,
+      true,
+      null,
+      'true',
+      false,
+    ]);
     // A list is ordered: [1, 2] and [2, 1] are two items.
-    expect(applyStateOp([[1, 2]], addToSet([[2, 1], [1, 2]]))).toEqual([[1, 2], [2, 1]]);
+    expect(
+      applyStateOp(
+        [[1, 2]],
+        addToSet([
+          [2, 1],
+          [1, 2],
+        ]),
+      ),
+    ).toEqual([
+      [1, 2],
+      [2, 1],
+    ]);
   });
 
   it('refuses a value of another type, naming the key, the operation and the type found, with what to do', () => {
@@ -71,9 +91,13 @@ describe('applyStateOp', () => {
       const error = failure(current, op);
       expect(error).toMatchObject({ code: 'invalid_input', subject: 'state operation' });
       expect(error.message).toBe(`Invalid state operation: ${message}`);
-      expect(error.hint).toMatch(/^Set the key to (a number|a list|an object) first, or use set\(\) to replace its value\.$/);
+      expect(error.hint).toMatch(
+        /^Set the key to (a number|a list|an object) first, or use set\(\) to replace its value\.$/,
+      );
     }
-    expect(failure(1.7976931348623157e308, add(1e308)).message).toBe('Invalid state operation: n: add would leave a number too large to store (not finite)');
+    expect(failure(1.7976931348623157e308, add(1e308)).message).toBe(
+      'Invalid state operation: n: add would leave a number too large to store (not finite)',
+    );
   });
 
   it('compares JSON values by a canonical text: sorted keys, toJSON applied, -0 as 0', () => {
@@ -131,12 +155,10 @@ describe('recording operations next to values', () => {
   });
 
   it('describes operations in a few words', () => {
-    expect([add(1, 'user:turns'), add(-2), append(['x']), setField('theme', 'dark', 'user:prefs'), addToSet([1, 2])].map((op) => describeStateOp(op))).toEqual([
-      'user:turns += 1',
-      'n -= 2',
-      'log append ["x"]',
-      'user:prefs.theme = "dark"',
-      'tags addToSet [1,2]',
-    ]);
+    expect(
+      [add(1, 'user:turns'), add(-2), append(['x']), setField('theme', 'dark', 'user:prefs'), addToSet([1, 2])].map(
+        (op) => describeStateOp(op),
+      ),
+    ).toEqual(['user:turns += 1', 'n -= 2', 'log append ["x"]', 'user:prefs.theme = "dark"', 'tags addToSet [1,2]']);
   });
 });

@@ -31,7 +31,11 @@ export function applyStateOp(current: unknown, op: StateOp): unknown {
 const FAILED = Symbol('state operation failed');
 type Failed = StateOpFailure & { [FAILED]: true };
 const isFailure = (value: unknown): value is Failed => typeof value === 'object' && value !== null && FAILED in value;
-const failure = (problem: StateOpFailure['problem'], found: JsonTypeName): Failed => ({ problem, found, [FAILED]: true });
+const failure = (problem: StateOpFailure['problem'], found: JsonTypeName): Failed => ({
+  problem,
+  found,
+  [FAILED]: true,
+});
 
 /** `applyStateOp` without the key: the new value, or why there is none. For the stores' SQL functions. */
 export function tryStateOp(current: unknown, op: StateOp): { value: unknown } | { failure: StateOpFailure } {
@@ -81,8 +85,20 @@ export function jsonTypeOf(value: unknown): JsonTypeName {
   return type === 'string' || type === 'number' || type === 'boolean' ? type : 'object';
 }
 
-const NEEDS: Record<StateOpName, string> = { add: 'a number', append: 'a list', setField: 'an object', addToSet: 'a list' };
-const ARTICLE: Record<JsonTypeName, string> = { object: 'an object', array: 'a list', string: 'a string', number: 'a number', boolean: 'a boolean', null: 'null' };
+const NEEDS: Record<StateOpName, string> = {
+  add: 'a number',
+  append: 'a list',
+  setField: 'an object',
+  addToSet: 'a list',
+};
+const ARTICLE: Record<JsonTypeName, string> = {
+  object: 'an object',
+  array: 'a list',
+  string: 'a string',
+  number: 'a number',
+  boolean: 'a boolean',
+  null: 'null',
+};
 
 /** The error for an operation that cannot apply to the stored value: the same whichever store found it. */
 export function stateOpError(key: string, op: StateOpName, failed: StateOpFailure): ValidationError {

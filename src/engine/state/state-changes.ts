@@ -13,7 +13,8 @@ export type StateChanges = { delta: StateRecord; ops: StateOp[] };
 /** Records `key = value`: the value goes in the delta, and operations recorded on the key before are dropped. */
 export function recordSet(changes: StateChanges, key: string, value: unknown): void {
   setOwn(changes.delta, key, value);
-  for (let index = changes.ops.length - 1; index >= 0; index--) if (changes.ops[index]?.key === key) changes.ops.splice(index, 1);
+  for (let index = changes.ops.length - 1; index >= 0; index--)
+    if (changes.ops[index]?.key === key) changes.ops.splice(index, 1);
 }
 
 /**
@@ -34,7 +35,10 @@ export function recordOp(changes: StateChanges, op: StateOp): void {
 }
 
 /** Adds `from`'s changes to `into`, as if made after them. An operation that cannot apply to a value set is dropped. */
-export function mergeStateChanges(into: StateChanges, from: { delta: Readonly<StateRecord>; ops: readonly StateOp[] }): void {
+export function mergeStateChanges(
+  into: StateChanges,
+  from: { delta: Readonly<StateRecord>; ops: readonly StateOp[] },
+): void {
   for (const [key, value] of Object.entries(from.delta)) recordSet(into, key, value);
   for (const op of from.ops) {
     try {
@@ -50,10 +54,14 @@ export function mergeStateChanges(into: StateChanges, from: { delta: Readonly<St
 function fold(first: StateOp, second: StateOp): StateOp | undefined {
   if (first.op === 'add' && second.op === 'add') {
     const by = first.by + second.by;
-    return Number.isSafeInteger(first.by) && Number.isSafeInteger(second.by) && Number.isSafeInteger(by) ? { op: 'add', key: first.key, by } : undefined;
+    return Number.isSafeInteger(first.by) && Number.isSafeInteger(second.by) && Number.isSafeInteger(by)
+      ? { op: 'add', key: first.key, by }
+      : undefined;
   }
-  if (first.op === 'append' && second.op === 'append') return { op: 'append', key: first.key, items: first.items.concat(second.items) };
-  if (first.op === 'addToSet' && second.op === 'addToSet') return { op: 'addToSet', key: first.key, items: [...first.items, ...second.items] };
+  if (first.op === 'append' && second.op === 'append')
+    return { op: 'append', key: first.key, items: first.items.concat(second.items) };
+  if (first.op === 'addToSet' && second.op === 'addToSet')
+    return { op: 'addToSet', key: first.key, items: [...first.items, ...second.items] };
   if (first.op === 'setField' && second.op === 'setField' && first.field === second.field) return second;
   return undefined;
 }
@@ -65,11 +73,16 @@ export function stateChangesOf(actions: { stateDelta: StateRecord; stateOps?: St
 
 /** The fields of an event's actions for these changes: `stateOps` only when there are some. */
 export function stateActions(changes: StateChanges): { stateDelta: StateRecord; stateOps?: StateOp[] } {
-  return changes.ops.length === 0 ? { stateDelta: changes.delta } : { stateDelta: changes.delta, stateOps: changes.ops };
+  return changes.ops.length === 0
+    ? { stateDelta: changes.delta }
+    : { stateDelta: changes.delta, stateOps: changes.ops };
 }
 
 /** An operation in a few words, as the CLI and the inspector show it: `user:turns += 1`, `log append ["x"]`. */
-export function describeStateOp(op: StateOp, show: (value: unknown) => string = (value) => JSON.stringify(value) ?? 'null'): string {
+export function describeStateOp(
+  op: StateOp,
+  show: (value: unknown) => string = (value) => JSON.stringify(value) ?? 'null',
+): string {
   if (op.op === 'add') return op.by < 0 ? `${op.key} -= ${-op.by}` : `${op.key} += ${op.by}`;
   if (op.op === 'setField') return `${op.key}.${op.field} = ${show(op.value)}`;
   return `${op.key} ${op.op} ${show(op.items)}`;

@@ -73,14 +73,22 @@ describe('State operations', () => {
 
   it('refuses bad arguments when the operation is made: non-finite numbers, __proto__, values JSON cannot hold', () => {
     const state = new State({});
-    expect(refusal(() => state.add('n', Number.NaN)).message).toBe('Invalid state operation add on "n": by: must be a finite number');
-    expect(refusal(() => state.add('n', Infinity)).message).toBe('Invalid state operation add on "n": by: must be a finite number');
-    expect(refusal(() => state.add('n', '1' as unknown as number)).message).toBe('Invalid state operation add on "n": by: must be a finite number');
+    expect(refusal(() => state.add('n', Number.NaN)).message).toBe(
+      'Invalid state operation add on "n": by: must be a finite number',
+    );
+    expect(refusal(() => state.add('n', Infinity)).message).toBe(
+      'Invalid state operation add on "n": by: must be a finite number',
+    );
+    expect(refusal(() => state.add('n', '1' as unknown as number)).message).toBe(
+      'Invalid state operation add on "n": by: must be a finite number',
+    );
     expect(refusal(() => state.setField('o', '__proto__', 1)).message).toMatch(/field: is not a usable field name/);
     expect(refusal(() => state.setField('o', 'f', undefined)).message).toMatch(/value: is required/);
     expect(refusal(() => state.append('user:__proto__', 1)).message).toMatch(/key: is not a usable state key/);
     const json = refusal(() => state.append('log', () => 1));
-    expect(json.message).toBe('Invalid state operation append on "log": items[0]: cannot be stored as JSON (found a function)');
+    expect(json.message).toBe(
+      'Invalid state operation append on "log": items[0]: cannot be stored as JSON (found a function)',
+    );
     expect(json.hint).toMatch(/plain JSON data/);
     expect([state.toRecord(), state.stateOps()]).toEqual([{}, []]);
   });

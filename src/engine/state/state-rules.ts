@@ -21,11 +21,15 @@ export function stateKeyIssues(record: Readonly<Record<string, unknown>>, path: 
   const issues: ValidationIssue[] = [];
   for (const key of Object.keys(record)) {
     if (key === PROTO_KEY || key === APP_PREFIX + PROTO_KEY || key === USER_PREFIX + PROTO_KEY) {
-      issues.push({ path: `${path}[${JSON.stringify(key)}]`, message: 'is not a usable state key (it would replace the state object’s prototype); choose another name' });
+      issues.push({
+        path: `${path}[${JSON.stringify(key)}]`,
+        message: 'is not a usable state key (it would replace the state object’s prototype); choose another name',
+      });
       continue;
     }
     const problem = identifierProblem(key);
-    if (problem !== undefined) issues.push({ path: joinPath(path, key), message: `is not a usable state key: it ${problem}` });
+    if (problem !== undefined)
+      issues.push({ path: joinPath(path, key), message: `is not a usable state key: it ${problem}` });
   }
   return issues;
 }
@@ -38,7 +42,11 @@ export function newStateKeyIssues(record: Readonly<Record<string, unknown>>, pat
   const issues = stateKeyIssues(record, path);
   for (const key of Object.keys(record)) {
     if (key === '') issues.push({ path: joinPath(path, key), message: 'is not a usable state key: it is empty' });
-    else if (SCOPE_PREFIXES.includes(key)) issues.push({ path: joinPath(path, key), message: `is not a usable state key: it names the scope '${key}' and no key in it (write '${key}name')` });
+    else if (SCOPE_PREFIXES.includes(key))
+      issues.push({
+        path: joinPath(path, key),
+        message: `is not a usable state key: it names the scope '${key}' and no key in it (write '${key}name')`,
+      });
   }
   return issues;
 }
@@ -64,22 +72,37 @@ export function stateOpIssues(ops: unknown, path: string, options: { values?: bo
     }
     const record = op as Record<string, unknown>;
     const name = record['op'];
-    if (typeof name !== 'string' || !OP_NAMES.includes(name)) issues.push({ path: joinPath(at, 'op'), message: `must be one of ${OP_NAMES.join(', ')}` });
+    if (typeof name !== 'string' || !OP_NAMES.includes(name))
+      issues.push({ path: joinPath(at, 'op'), message: `must be one of ${OP_NAMES.join(', ')}` });
     const key = record['key'];
     if (typeof key !== 'string') issues.push({ path: joinPath(at, 'key'), message: 'must be a state key (a string)' });
-    else issues.push(...newStateKeyIssues({ [key]: true }, joinPath(at, 'key')).map((issue) => ({ ...issue, path: joinPath(at, 'key') })));
+    else
+      issues.push(
+        ...newStateKeyIssues({ [key]: true }, joinPath(at, 'key')).map((issue) => ({
+          ...issue,
+          path: joinPath(at, 'key'),
+        })),
+      );
     const args: [string, unknown][] = [];
     if (name === 'add') {
       const by = record['by'];
-      if (typeof by !== 'number' || !Number.isFinite(by)) issues.push({ path: joinPath(at, 'by'), message: 'must be a finite number' });
+      if (typeof by !== 'number' || !Number.isFinite(by))
+        issues.push({ path: joinPath(at, 'by'), message: 'must be a finite number' });
     } else if (name === 'append' || name === 'addToSet') {
-      if (!Array.isArray(record['items'])) issues.push({ path: joinPath(at, 'items'), message: 'must be a list of values' });
+      if (!Array.isArray(record['items']))
+        issues.push({ path: joinPath(at, 'items'), message: 'must be a list of values' });
       else args.push(['items', record['items']]);
     } else if (name === 'setField') {
       const field = record['field'];
-      const problem = typeof field !== 'string' ? 'must be a string' : field === PROTO_KEY ? 'is not a usable field name (it would replace the object’s prototype)' : identifierProblem(field);
+      const problem =
+        typeof field !== 'string'
+          ? 'must be a string'
+          : field === PROTO_KEY
+            ? 'is not a usable field name (it would replace the object’s prototype)'
+            : identifierProblem(field);
       if (problem !== undefined) issues.push({ path: joinPath(at, 'field'), message: problem });
-      if (record['value'] === undefined) issues.push({ path: joinPath(at, 'value'), message: 'is required (use null for no value)' });
+      if (record['value'] === undefined)
+        issues.push({ path: joinPath(at, 'value'), message: 'is required (use null for no value)' });
       else args.push(['value', record['value']]);
     }
     for (const [field, value] of options.values === true ? args : []) {

@@ -44,11 +44,21 @@ describe('State', () => {
 
 describe('scopes', () => {
   it('reads the scope from the prefix', () => {
-    expect(['app:a', 'user:b', 'temp:c', 'd', 'application:e'].map(scopeOfKey)).toEqual(['app', 'user', 'temp', 'session', 'session']);
+    expect(['app:a', 'user:b', 'temp:c', 'd', 'application:e'].map(scopeOfKey)).toEqual([
+      'app',
+      'user',
+      'temp',
+      'session',
+      'session',
+    ]);
   });
 
   it('splits a delta by owner and drops temp: keys', () => {
-    expect(splitStateDelta({ 'app:a': 1, 'user:b': 2, 'temp:c': 3, d: 4 })).toEqual({ app: { a: 1 }, user: { b: 2 }, session: { d: 4 } });
+    expect(splitStateDelta({ 'app:a': 1, 'user:b': 2, 'temp:c': 3, d: 4 })).toEqual({
+      app: { a: 1 },
+      user: { b: 2 },
+      session: { d: 4 },
+    });
   });
 
   it('removes temp: keys without copying a delta that has none', () => {

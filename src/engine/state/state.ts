@@ -95,15 +95,26 @@ export class State {
   // Checked here, so a bad call fails in the tool that made it; applied to the visible value at once, as `set`
   // of the result would be; recorded to travel on the next event (a `temp:` key's only locally).
   #operate(given: StateOp): void {
-    const issues = stateOpIssues([given], '', { values: true }).map((issue) => ({ ...issue, path: issue.path.replace(/^\[0\]\.?/, '') }));
+    const issues = stateOpIssues([given], '', { values: true }).map((issue) => ({
+      ...issue,
+      path: issue.path.replace(/^\[0\]\.?/, ''),
+    }));
     if (issues.length > 0) {
       const json = issues.some((issue) => issue.message.startsWith('cannot be stored as JSON'));
-      throw new ValidationError({ subject: `state operation ${given.op} on ${JSON.stringify(given.key)}`, issues, ...(json ? { hint: JSON_VALUE_HINT } : {}) });
+      throw new ValidationError({
+        subject: `state operation ${given.op} on ${JSON.stringify(given.key)}`,
+        issues,
+        ...(json ? { hint: JSON_VALUE_HINT } : {}),
+      });
     }
     const op = copyValue(given);
     const key = op.key;
     if (op.op === 'append' && this.#appendInPlace(op)) return;
-    const current = Object.hasOwn(this.#delta, key) ? this.#delta[key] : Object.hasOwn(this.#base, key) ? this.#base[key] : undefined;
+    const current = Object.hasOwn(this.#delta, key)
+      ? this.#delta[key]
+      : Object.hasOwn(this.#base, key)
+        ? this.#base[key]
+        : undefined;
     const result = applyStateOp(current, copyValue(op));
     setOwn(this.#base, key, result);
     if (Array.isArray(result)) this.#owned.add(result);
@@ -149,7 +160,6 @@ export class State {
     pushAll(previous.items, op.items);
     return true;
   }
-
 }
 
 /** Pushes one by one: spreading tens of thousands of items into one call would overflow the stack. */

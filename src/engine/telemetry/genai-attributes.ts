@@ -14,7 +14,11 @@ import { referencedDeferredTools } from '../tools/deferred-tools.js';
  */
 
 /** A model call as it starts: what was asked of which model, for which agent and session. */
-export function modelCallAttributes(call: Omit<NewModelCall, 'timestamp' | 'status' | 'parent'>, key: SessionKey, index: number | undefined): SpanAttributes {
+export function modelCallAttributes(
+  call: Omit<NewModelCall, 'timestamp' | 'status' | 'parent'>,
+  key: SessionKey,
+  index: number | undefined,
+): SpanAttributes {
   const { request } = call;
   const tools = [...request.tools, ...referencedDeferredTools(request)];
   const attributes: SpanAttributes = {
@@ -31,15 +35,18 @@ export function modelCallAttributes(call: Omit<NewModelCall, 'timestamp' | 'stat
     'agentctx.request.edited_by_callback': call.editedByCallback,
     'agentctx.provenance': JSON.stringify(provenanceSummary(call.provenance)),
   };
-  if (request.system !== '') attributes['gen_ai.system_instructions'] = JSON.stringify([{ type: 'text', content: request.system }]);
+  if (request.system !== '')
+    attributes['gen_ai.system_instructions'] = JSON.stringify([{ type: 'text', content: request.system }]);
   if (tools.length > 0) attributes['gen_ai.tool.definitions'] = JSON.stringify(tools.map(toSemconvTool));
-  if (request.deferredTools !== undefined) attributes['agentctx.request.deferred_tools'] = request.deferredTools.declarations.length;
+  if (request.deferredTools !== undefined)
+    attributes['agentctx.request.deferred_tools'] = request.deferredTools.declarations.length;
   const { temperature, topP, topK, maxOutputTokens, stopSequences } = request.config;
   if (temperature !== undefined) attributes['gen_ai.request.temperature'] = temperature;
   if (topP !== undefined) attributes['gen_ai.request.top_p'] = topP;
   if (topK !== undefined) attributes['gen_ai.request.top_k'] = topK;
   if (maxOutputTokens !== undefined) attributes['gen_ai.request.max_tokens'] = maxOutputTokens;
-  if (stopSequences !== undefined && stopSequences.length > 0) attributes['gen_ai.request.stop_sequences'] = stopSequences;
+  if (stopSequences !== undefined && stopSequences.length > 0)
+    attributes['gen_ai.request.stop_sequences'] = stopSequences;
   const { seed, presencePenalty, frequencyPenalty, candidateCount } = request.config;
   if (seed !== undefined) attributes['gen_ai.request.seed'] = seed;
   if (presencePenalty !== undefined) attributes['gen_ai.request.presence_penalty'] = presencePenalty;
@@ -55,14 +62,23 @@ export function modelCallAttributes(call: Omit<NewModelCall, 'timestamp' | 'stat
 export type CallPricer = (model: { provider: string; modelId: string } | undefined, usage: Usage) => number | undefined;
 
 /** How the call ended: its answer, tokens (cached ones too), cost under `price` when given, status and times. */
-export function modelOutcomeAttributes(model: { provider: string; modelId: string } | undefined, outcome: ModelCallOutcome, price?: CallPricer): SpanAttributes {
-  const attributes: SpanAttributes = { 'agentctx.call.status': outcome.status, 'agentctx.call.latency_ms': outcome.latencyMs };
+export function modelOutcomeAttributes(
+  model: { provider: string; modelId: string } | undefined,
+  outcome: ModelCallOutcome,
+  price?: CallPricer,
+): SpanAttributes {
+  const attributes: SpanAttributes = {
+    'agentctx.call.status': outcome.status,
+    'agentctx.call.latency_ms': outcome.latencyMs,
+  };
   const { response, usage } = outcome;
   if (outcome.firstTokenMs !== undefined) attributes['agentctx.call.first_token_ms'] = outcome.firstTokenMs;
   if (response?.finishReason !== undefined) attributes['gen_ai.response.finish_reasons'] = [response.finishReason];
   if (response?.content !== undefined) {
     const message = toSemconvMessage({ role: response.content.role, content: response.content.parts });
-    attributes['gen_ai.output.messages'] = JSON.stringify([{ ...message, ...(response.finishReason === undefined ? {} : { finish_reason: response.finishReason }) }]);
+    attributes['gen_ai.output.messages'] = JSON.stringify([
+      { ...message, ...(response.finishReason === undefined ? {} : { finish_reason: response.finishReason }) },
+    ]);
   }
   if (usage?.promptTokens !== undefined) attributes['gen_ai.usage.input_tokens'] = usage.promptTokens;
   if (usage?.outputTokens !== undefined) attributes['gen_ai.usage.output_tokens'] = usage.outputTokens;
@@ -91,17 +107,43 @@ export function toSemconvMessage(message: Message): { role: string; parts: Recor
 
 function toSemconvPart(part: Part): Record<string, unknown> {
   if ('text' in part) return { type: part.thought === true ? 'reasoning' : 'text', content: part.text };
-  if ('functionCall' in part) return { type: 'tool_call', ...(part.functionCall.id === undefined ? {} : { id: part.functionCall.id }), name: part.functionCall.name, arguments: part.functionCall.args ?? {} };
-  if ('functionResponse' in part) return { type: 'tool_call_response', ...(part.functionResponse.id === undefined ? {} : { id: part.functionResponse.id }), response: part.functionResponse.response ?? {} };
+  if ('functionCall' in part)
+    return {
+      type: 'tool_call',
+      ...(part.functionCall.id === undefined ? {} : { id: part.functionCall.id }),
+      name: part.functionCall.name,
+      arguments: part.functionCall.args ?? {},
+    };
+  if ('functionResponse' in part)
+    return {
+      type: 'tool_call_response',
+      ...(part.functionResponse.id === undefined ? {} : { id: part.functionResponse.id }),
+      response: part.functionResponse.response ?? {},
+    };
   // Inline bytes are named with their size, not copied into the span.
-  if ('inlineData' in part) return { type: 'blob', mime_type: part.inlineData.mimeType, size: Math.floor((part.inlineData.data.length * 3) / 4) };
-  if ('fileData' in part) return { type: 'uri', uri: part.fileData.fileUri, ...(part.fileData.mimeType === undefined ? {} : { mime_type: part.fileData.mimeType }) };
+  if ('inlineData' in part)
+    return {
+      type: 'blob',
+      mime_type: part.inlineData.mimeType,
+      size: Math.floor((part.inlineData.data.length * 3) / 4),
+    };
+  if ('fileData' in part)
+    return {
+      type: 'uri',
+      uri: part.fileData.fileUri,
+      ...(part.fileData.mimeType === undefined ? {} : { mime_type: part.fileData.mimeType }),
+    };
   if ('executableCode' in part) return { type: 'text', content: part.executableCode.code };
   return { type: 'text', content: part.codeExecutionResult.output ?? '' };
 }
 
 function toSemconvTool(tool: ToolDeclaration): Record<string, unknown> {
-  return { type: 'function', name: tool.name, description: tool.description, ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }) };
+  return {
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }),
+  };
 }
 
 /** How many pieces of each kind of source the request holds, per section: `{ system: { instruction: 2 }, tools: { function: 3 }, … }`. */
@@ -114,7 +156,9 @@ export function provenanceSummary(provenance: Provenance): Record<string, Record
   return {
     system: count(provenance.system.map((block) => block.source.kind)),
     // A function tool's source names no origin of its own (its kind is plain `tool`).
-    tools: count(provenance.tools.map((source) => source.tool?.kind ?? (source.kind === 'tool' ? 'function' : source.kind))),
+    tools: count(
+      provenance.tools.map((source) => source.tool?.kind ?? (source.kind === 'tool' ? 'function' : source.kind)),
+    ),
     messages: count(provenance.messages.flat().map((source) => source.kind)),
   };
 }

@@ -1,13 +1,23 @@
 import type { SpanAttributes, Telemetry, TelemetrySpan } from '../../contracts/telemetry.js';
 
 /** A span that records nothing: where no telemetry is configured. */
-export const NO_SPAN: TelemetrySpan = Object.freeze({ recording: false, setAttributes: () => undefined, fail: () => undefined, end: () => undefined });
+export const NO_SPAN: TelemetrySpan = Object.freeze({
+  recording: false,
+  setAttributes: () => undefined,
+  fail: () => undefined,
+  end: () => undefined,
+});
 
 /**
  * Starts a span, with its attributes built only when it records (the GenAI attributes of a model call serialize the
  * whole request, which a span nobody records must not pay for). Never throws: telemetry must not stop a run.
  */
-export function openSpan(telemetry: Telemetry | undefined, name: string, parent: TelemetrySpan | undefined, attributes: () => SpanAttributes): TelemetrySpan {
+export function openSpan(
+  telemetry: Telemetry | undefined,
+  name: string,
+  parent: TelemetrySpan | undefined,
+  attributes: () => SpanAttributes,
+): TelemetrySpan {
   if (telemetry === undefined) return NO_SPAN;
   try {
     const span = telemetry.startSpan(name, parent === NO_SPAN ? undefined : parent);

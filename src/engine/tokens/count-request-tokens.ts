@@ -30,11 +30,17 @@ const PER_IMAGE = 258;
  * given (the separators between blocks are counted with the block after them). Estimates: a provider's own count
  * may differ; `calibrate` fits a factor from billed usage.
  */
-export function countRequestTokens(request: LlmRequest, counter: TokenCounter, provenance?: Provenance): RequestTokenCount {
+export function countRequestTokens(
+  request: LlmRequest,
+  counter: TokenCounter,
+  provenance?: Provenance,
+): RequestTokenCount {
   const blocks = systemBlocks(request.system, provenance).map((text) => counter.count(text));
   const tools = request.tools.map((tool) => countToolTokens(tool, counter));
   const loaded = new Set(referencedDeferredTools(request).map((tool) => tool.name));
-  const deferredEach = (request.deferredTools?.declarations ?? []).map((tool) => (loaded.has(tool.name) ? countToolTokens(tool, counter) : 0));
+  const deferredEach = (request.deferredTools?.declarations ?? []).map((tool) =>
+    loaded.has(tool.name) ? countToolTokens(tool, counter) : 0,
+  );
   const each = request.messages.map((message) => {
     const parts = message.content.map((part) => countPart(part, counter));
     return { total: sum(parts), parts };
@@ -44,12 +50,21 @@ export function countRequestTokens(request: LlmRequest, counter: TokenCounter, p
   const toolTotal = { total: sum(tools), each: tools };
   const deferred = { total: sum(deferredEach), each: deferredEach };
   const messages = { total: sum(each.map((message) => message.total)), each };
-  return { total: system.total + toolTotal.total + deferred.total + messages.total + framing, system, tools: toolTotal, deferred, messages, framing };
+  return {
+    total: system.total + toolTotal.total + deferred.total + messages.total + framing,
+    system,
+    tools: toolTotal,
+    deferred,
+    messages,
+    framing,
+  };
 }
 
 /** A tool definition's tokens: its name, description and parameter schema as text. */
 export function countToolTokens(tool: ToolDeclaration, counter: TokenCounter): number {
-  return counter.count(`${tool.name}\n${tool.description}\n${tool.parameters === undefined ? '' : JSON.stringify(tool.parameters)}`);
+  return counter.count(
+    `${tool.name}\n${tool.description}\n${tool.parameters === undefined ? '' : JSON.stringify(tool.parameters)}`,
+  );
 }
 
 /** The text of each system block, in order; the blank line before a block is counted with it. */
@@ -75,9 +90,14 @@ function countPart(part: Part, counter: TokenCounter): number {
 
 function countPartOnce(part: Part, counter: TokenCounter): number {
   if ('text' in part) return counter.count(part.text);
-  if ('functionCall' in part) return counter.count(`${part.functionCall.name}${JSON.stringify(part.functionCall.args ?? {})}`);
-  if ('functionResponse' in part) return counter.count(`${part.functionResponse.name}${JSON.stringify(part.functionResponse.response ?? {})}`);
-  if ('inlineData' in part) return part.inlineData.mimeType.startsWith('image/') ? PER_IMAGE : Math.ceil((part.inlineData.data.length * 3) / 16);
+  if ('functionCall' in part)
+    return counter.count(`${part.functionCall.name}${JSON.stringify(part.functionCall.args ?? {})}`);
+  if ('functionResponse' in part)
+    return counter.count(`${part.functionResponse.name}${JSON.stringify(part.functionResponse.response ?? {})}`);
+  if ('inlineData' in part)
+    return part.inlineData.mimeType.startsWith('image/')
+      ? PER_IMAGE
+      : Math.ceil((part.inlineData.data.length * 3) / 16);
   if ('fileData' in part) return PER_IMAGE;
   if ('executableCode' in part) return counter.count(part.executableCode.code);
   return counter.count(part.codeExecutionResult.output ?? '');

@@ -10,7 +10,10 @@ describe('countRequestTokens', () => {
       system: 'First block.\n\nSecond block is longer than the first.',
       tools: [{ name: 'add', description: 'Adds.', parameters: { type: 'object' } }],
       messages: [
-        { role: 'user' as const, content: [{ text: 'hello world' }, { inlineData: { mimeType: 'image/png', data: 'AAAA' } }] },
+        {
+          role: 'user' as const,
+          content: [{ text: 'hello world' }, { inlineData: { mimeType: 'image/png', data: 'AAAA' } }],
+        },
         { role: 'model' as const, content: [{ functionCall: { name: 'add', args: { a: 1 } } }] },
       ],
       config: {},
@@ -24,7 +27,10 @@ describe('countRequestTokens', () => {
       messages: [],
     };
     const count = countRequestTokens(request, counter, provenance);
-    expect(count.system.blocks).toEqual([counter.count('First block.'), counter.count('\n\nSecond block is longer than the first.')]);
+    expect(count.system.blocks).toEqual([
+      counter.count('First block.'),
+      counter.count('\n\nSecond block is longer than the first.'),
+    ]);
     expect(count.messages.each[0]?.parts).toEqual([counter.count('hello world'), 258]);
     expect(count.framing).toBe(3 + 3 * 2 + 3);
     expect(count.total).toBe(count.system.total + count.tools.total + count.messages.total + count.framing);

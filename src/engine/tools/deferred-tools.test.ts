@@ -2,13 +2,22 @@ import { describe, expect, it } from 'vitest';
 import type { LlmRequest, ToolDeclaration } from '../../contracts/request.js';
 import { loadedNames, referencedDeferredTools, withDeferredToolsLoaded } from './deferred-tools.js';
 
-const declaration = (name: string): ToolDeclaration => ({ name, description: `Does ${name}.`, parameters: { type: 'object', properties: { id: { type: 'string' } } } });
-const search = (loaded: unknown, id = 'c1') => ({ functionResponse: { id, name: 'search_tools', response: { query: 'q', loaded } } });
+const declaration = (name: string): ToolDeclaration => ({
+  name,
+  description: `Does ${name}.`,
+  parameters: { type: 'object', properties: { id: { type: 'string' } } },
+});
+const search = (loaded: unknown, id = 'c1') => ({
+  functionResponse: { id, name: 'search_tools', response: { query: 'q', loaded } },
+});
 
 const request: LlmRequest = {
   system: 'Help.',
   tools: [declaration('search_tools'), declaration('clock')],
-  deferredTools: { loader: 'search_tools', declarations: [declaration('merge'), declaration('close'), declaration('label')] },
+  deferredTools: {
+    loader: 'search_tools',
+    declarations: [declaration('merge'), declaration('close'), declaration('label')],
+  },
   messages: [
     { role: 'user', content: [{ text: 'merge and label' }] },
     { role: 'model', content: [{ functionCall: { id: 'c1', name: 'search_tools', args: { query: 'q' } } }] },
@@ -52,6 +61,12 @@ describe('deferred tool definitions', () => {
 
   it('never offers a name twice', () => {
     const clash = { ...request, tools: [...request.tools, declaration('merge')] };
-    expect(withDeferredToolsLoaded(clash).tools.map((tool) => tool.name)).toEqual(['search_tools', 'clock', 'merge', 'label', 'close']);
+    expect(withDeferredToolsLoaded(clash).tools.map((tool) => tool.name)).toEqual([
+      'search_tools',
+      'clock',
+      'merge',
+      'label',
+      'close',
+    ]);
   });
 });

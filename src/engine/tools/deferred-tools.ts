@@ -40,5 +40,8 @@ export function withDeferredToolsLoaded(request: LlmRequest): LlmRequest {
   if (request.deferredTools === undefined) return request;
   const { deferredTools: _deferred, ...rest } = request;
   const offered = new Set(request.tools.map((tool) => tool.name));
-  return { ...rest, tools: [...request.tools, ...referencedDeferredTools(request).filter((tool) => !offered.has(tool.name))] };
+  return {
+    ...rest,
+    tools: [...request.tools, ...referencedDeferredTools(request).filter((tool) => !offered.has(tool.name))],
+  };
 }

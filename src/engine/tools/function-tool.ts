@@ -17,7 +17,12 @@ export type StandardSchema<TOutput> = {
 
 type StandardResult<TOutput> =
   | { readonly value: TOutput; readonly issues?: undefined }
-  | { readonly issues: readonly { readonly message: string; readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined }[] };
+  | {
+      readonly issues: readonly {
+        readonly message: string;
+        readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+      }[];
+    };
 
 export type FunctionToolConfig<TArgs> = {
   name: string;

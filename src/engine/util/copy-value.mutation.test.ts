@@ -26,7 +26,11 @@ class Kept {
 describe('copyValue', () => {
   it('returns primitives, null and undefined as they are, also inside containers', () => {
     for (const value of [null, undefined, 0, 'text', true, 10n]) expect(copyValue(value)).toBe(value);
-    expect(copyValue({ a: null, b: [null, undefined, 1], c: undefined })).toEqual({ a: null, b: [null, undefined, 1], c: undefined });
+    expect(copyValue({ a: null, b: [null, undefined, 1], c: undefined })).toEqual({
+      a: null,
+      b: [null, undefined, 1],
+      c: undefined,
+    });
   });
 
   it('copies objects without a prototype, and clones built-in containers', () => {
@@ -35,7 +39,13 @@ describe('copyValue', () => {
     expect(copied).not.toBe(bare);
     expect(copied['x']).not.toBe(bare['x']);
     expect(copied).toEqual(bare);
-    const builtIns = { date: new Date(5), map: new Map([[1, { a: 1 }]]), set: new Set([1]), bytes: new Uint8Array([1, 2]), buffer: new ArrayBuffer(2) };
+    const builtIns = {
+      date: new Date(5),
+      map: new Map([[1, { a: 1 }]]),
+      set: new Set([1]),
+      bytes: new Uint8Array([1, 2]),
+      buffer: new ArrayBuffer(2),
+    };
     const cloned = copyValue(builtIns);
     for (const key of Object.keys(builtIns) as (keyof typeof builtIns)[]) {
       expect(cloned[key], key).not.toBe(builtIns[key]);
@@ -57,12 +67,20 @@ describe('copyValue', () => {
   });
 
   it('keeps a __proto__ key as an own, writable, enumerable key, leaving the prototype alone', () => {
-    const parsed = JSON.parse('{"profile": {"__proto__": {"isAdmin": true}, "name": "eve"}}') as Record<string, Record<string, unknown>>;
+    const parsed = JSON.parse('{"profile": {"__proto__": {"isAdmin": true}, "name": "eve"}}') as Record<
+      string,
+      Record<string, unknown>
+    >;
     const copied = copyValue(parsed);
     const profile = copied['profile'] as Record<string, unknown>;
     expect(Object.getPrototypeOf(profile)).toBe(Object.prototype);
     expect((profile as { isAdmin?: unknown }).isAdmin).toBeUndefined();
-    expect(Object.getOwnPropertyDescriptor(profile, '__proto__')).toEqual({ value: { isAdmin: true }, writable: true, enumerable: true, configurable: true });
+    expect(Object.getOwnPropertyDescriptor(profile, '__proto__')).toEqual({
+      value: { isAdmin: true },
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
     expect(JSON.stringify(copied)).toBe(JSON.stringify(parsed));
     const record: Record<string, unknown> = {};
     setOwn(record, '__proto__', 1);

@@ -24,7 +24,9 @@ describe('copyValue', () => {
 
 describe('copyValue on hostile values', () => {
   it('keeps a __proto__ key as an own key of the copy instead of setting its prototype', () => {
-    const value = JSON.parse('{"profile": {"__proto__": {"isAdmin": true}, "name": "eve"}}') as { profile: Record<string, unknown> };
+    const value = JSON.parse('{"profile": {"__proto__": {"isAdmin": true}, "name": "eve"}}') as {
+      profile: Record<string, unknown>;
+    };
     const copy = copyValue(value);
     expect(Object.getPrototypeOf(copy.profile)).toBe(Object.prototype);
     expect(copy.profile['isAdmin']).toBeUndefined();

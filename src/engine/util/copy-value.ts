@@ -86,14 +86,21 @@ function isPlain(value: object): boolean {
 
 /** `record[key] = value` as an own data property, also for `__proto__` (where plain assignment sets the prototype). */
 export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
   else record[key] = value;
 }
 
 // Built-in containers are cloned; other class instances (PyFloat, a user's own classes) are shared:
 // structuredClone would silently turn them into plain objects.
 function copyInstance(value: object): unknown {
-  if (value instanceof Date || value instanceof Map || value instanceof Set || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
+  if (
+    value instanceof Date ||
+    value instanceof Map ||
+    value instanceof Set ||
+    ArrayBuffer.isView(value) ||
+    value instanceof ArrayBuffer
+  ) {
     return structuredClone(value);
   }
   return value;

@@ -18,38 +18,72 @@ export class JsonReader {
   }
 
   /** Reports keys other than `allowed`; `ignored` keys are accepted and dropped (fields of other formats). */
-  keys(record: Record<string, unknown>, path: string, allowed: readonly string[], ignored: readonly string[] = []): void {
+  keys(
+    record: Record<string, unknown>,
+    path: string,
+    allowed: readonly string[],
+    ignored: readonly string[] = [],
+  ): void {
     for (const key of Object.keys(record)) {
       if (allowed.includes(key) || ignored.includes(key)) continue;
       const guess = closest(key, allowed);
-      this.issue(joinPath(path, key), `unknown field${guess === undefined ? '' : ` (did you mean '${guess}'?)`}; allowed: ${allowed.join(', ')}`);
+      this.issue(
+        joinPath(path, key),
+        `unknown field${guess === undefined ? '' : ` (did you mean '${guess}'?)`}; allowed: ${allowed.join(', ')}`,
+      );
     }
   }
 
-  string(record: Record<string, unknown>, key: string, path: string, options: { optional: true; nonEmpty?: boolean }): string | undefined;
-  string(record: Record<string, unknown>, key: string, path: string, options?: { optional?: false; nonEmpty?: boolean }): string | undefined;
-  string(record: Record<string, unknown>, key: string, path: string, options: { optional?: boolean; nonEmpty?: boolean } = {}): string | undefined {
+  string(
+    record: Record<string, unknown>,
+    key: string,
+    path: string,
+    options: { optional: true; nonEmpty?: boolean },
+  ): string | undefined;
+  string(
+    record: Record<string, unknown>,
+    key: string,
+    path: string,
+    options?: { optional?: false; nonEmpty?: boolean },
+  ): string | undefined;
+  string(
+    record: Record<string, unknown>,
+    key: string,
+    path: string,
+    options: { optional?: boolean; nonEmpty?: boolean } = {},
+  ): string | undefined {
     const value = record[key];
-    if (value === undefined) return options.optional === true ? undefined : this.issue(joinPath(path, key), 'is required (a string)');
-    if (typeof value !== 'string') return this.issue(joinPath(path, key), `expected a string, got ${describeValue(value)}`);
+    if (value === undefined)
+      return options.optional === true ? undefined : this.issue(joinPath(path, key), 'is required (a string)');
+    if (typeof value !== 'string')
+      return this.issue(joinPath(path, key), `expected a string, got ${describeValue(value)}`);
     if (options.nonEmpty === true && value.trim() === '') return this.issue(joinPath(path, key), 'must not be empty');
     return value;
   }
 
-  number(record: Record<string, unknown>, key: string, path: string, options: { optional?: boolean; integer?: boolean; min?: number } = {}): number | undefined {
+  number(
+    record: Record<string, unknown>,
+    key: string,
+    path: string,
+    options: { optional?: boolean; integer?: boolean; min?: number } = {},
+  ): number | undefined {
     const value = record[key];
     const at = joinPath(path, key);
     if (value === undefined) return options.optional === true ? undefined : this.issue(at, 'is required (a number)');
-    if (typeof value !== 'number' || !Number.isFinite(value)) return this.issue(at, `expected a finite number, got ${describeValue(value)}`);
-    if (options.integer === true && !Number.isInteger(value)) return this.issue(at, `expected a whole number, got ${value}`);
-    if (options.min !== undefined && value < options.min) return this.issue(at, `must be at least ${options.min}, got ${value}`);
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      return this.issue(at, `expected a finite number, got ${describeValue(value)}`);
+    if (options.integer === true && !Number.isInteger(value))
+      return this.issue(at, `expected a whole number, got ${value}`);
+    if (options.min !== undefined && value < options.min)
+      return this.issue(at, `must be at least ${options.min}, got ${value}`);
     return value;
   }
 
   boolean(record: Record<string, unknown>, key: string, path: string): boolean | undefined {
     const value = record[key];
     if (value === undefined) return undefined;
-    if (typeof value !== 'boolean') return this.issue(joinPath(path, key), `expected true or false, got ${describeValue(value)}`);
+    if (typeof value !== 'boolean')
+      return this.issue(joinPath(path, key), `expected true or false, got ${describeValue(value)}`);
     return value;
   }
 

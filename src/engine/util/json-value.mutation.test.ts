@@ -4,11 +4,17 @@ import { deepFreeze, findNonJson, inspectJson } from './json-value.js';
 // The JSON checks pinned where mutants survived `npm run mutate -- state` (docs/mutation.md).
 describe('inspectJson', () => {
   it('refuses any container when no level is allowed, and counts levels from the value itself', () => {
-    expect(inspectJson({}, 'v', { maxDepth: 0 })).toEqual({ problem: { path: 'v', found: 'more than 0 levels of nesting' }, depth: 1 });
+    expect(inspectJson({}, 'v', { maxDepth: 0 })).toEqual({
+      problem: { path: 'v', found: 'more than 0 levels of nesting' },
+      depth: 1,
+    });
     expect(inspectJson('leaf', 'v', { maxDepth: 0 })).toEqual({ problem: undefined, depth: 0 });
     expect(inspectJson({}, 'v', { maxDepth: 1 })).toEqual({ problem: undefined, depth: 1 });
     expect(inspectJson({ a: [] }, 'v', { maxDepth: 2 })).toEqual({ problem: undefined, depth: 2 });
-    expect(inspectJson({ a: [{}] }, 'v', { maxDepth: 2 })).toEqual({ problem: { path: 'v.a[0]', found: 'more than 2 levels of nesting' }, depth: 3 });
+    expect(inspectJson({ a: [{}] }, 'v', { maxDepth: 2 })).toEqual({
+      problem: { path: 'v.a[0]', found: 'more than 2 levels of nesting' },
+      depth: 3,
+    });
     expect(inspectJson({ a: [1], b: { c: { d: 1 } } }, 'v').depth).toBe(3);
   });
 

@@ -28,8 +28,14 @@ describe('findNonJson', () => {
   it('allows MAX_JSON_DEPTH levels and refuses one more, however deep, without recursion', () => {
     expect(inspectJson(nested(MAX_JSON_DEPTH), 'v')).toEqual({ problem: undefined, depth: MAX_JSON_DEPTH });
     expect(findNonJson(nested(MAX_JSON_DEPTH + 1), 'v')?.found).toBe('more than 512 levels of nesting');
-    expect(findNonJson(nested(100_000), 'v')).toEqual({ path: 'v.a.a.a.a.a.a.a.a…(512 levels down)', found: 'more than 512 levels of nesting' });
-    expect(findNonJson({ a: { b: {} } }, 'v', { maxDepth: 2 })).toEqual({ path: 'v.a.b', found: 'more than 2 levels of nesting' });
+    expect(findNonJson(nested(100_000), 'v')).toEqual({
+      path: 'v.a.a.a.a.a.a.a.a…(512 levels down)',
+      found: 'more than 512 levels of nesting',
+    });
+    expect(findNonJson({ a: { b: {} } }, 'v', { maxDepth: 2 })).toEqual({
+      path: 'v.a.b',
+      found: 'more than 2 levels of nesting',
+    });
   });
 
   it('freezes deep values without recursion', () => {
@@ -41,11 +47,19 @@ describe('findNonJson', () => {
 
 describe('identifierProblem', () => {
   it('accepts well-formed text, astral pairs included', () => {
-    expect(['s1', 'é', 's😀', '', 'a\ud83d\ude00b'].map(identifierProblem)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(['s1', 'é', 's😀', '', 'a\ud83d\ude00b'].map(identifierProblem)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('names the first lone surrogate or NUL and where it is', () => {
-    expect(identifierProblem('s\ud800')).toBe('contains a lone surrogate (\\ud800) at index 1: it is not well-formed Unicode');
+    expect(identifierProblem('s\ud800')).toBe(
+      'contains a lone surrogate (\\ud800) at index 1: it is not well-formed Unicode',
+    );
     expect(identifierProblem('\ude00x')).toMatch(/\\ude00\) at index 0/);
     expect(identifierProblem('ab\ud83d')).toMatch(/\\ud83d\) at index 2/);
     expect(identifierProblem('a\u0000\ud800')).toBe('contains a NUL character (\\u0000) at index 1');

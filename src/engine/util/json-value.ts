@@ -32,7 +32,11 @@ export function findNonJson(value: unknown, path: string, options: JsonCheckOpti
 }
 
 /** `findNonJson`, and how deeply the value nests (up to where the walk stopped). */
-export function inspectJson(value: unknown, path: string, options: JsonCheckOptions = {}): { problem: JsonProblem | undefined; depth: number } {
+export function inspectJson(
+  value: unknown,
+  path: string,
+  options: JsonCheckOptions = {},
+): { problem: JsonProblem | undefined; depth: number } {
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
   const root = classify(value);
   if (root !== CONTAINER) return { problem: root === undefined ? undefined : { path, found: root }, depth: 0 };
@@ -58,8 +62,10 @@ export function inspectJson(value: unknown, path: string, options: JsonCheckOpti
     if (kind === undefined) continue;
     trail.push(key);
     if (kind !== CONTAINER) return { problem: { path: spell(path, trail), found: kind }, depth };
-    if (open.has(child as object)) return { problem: { path: spell(path, trail), found: 'a circular reference' }, depth };
-    if (frames.length >= maxDepth) return { problem: { path: spell(path, trail), found: tooDeep(maxDepth) }, depth: frames.length + 1 };
+    if (open.has(child as object))
+      return { problem: { path: spell(path, trail), found: 'a circular reference' }, depth };
+    if (frames.length >= maxDepth)
+      return { problem: { path: spell(path, trail), found: tooDeep(maxDepth) }, depth: frames.length + 1 };
     open.add(child as object);
     frames.push(frameOf(child as object));
     if (frames.length > depth) depth = frames.length;

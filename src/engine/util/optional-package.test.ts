@@ -6,7 +6,12 @@ const PG = { packages: ['pg'], purpose: 'A PostgreSQL store' } as const;
 
 // What Node throws for `import('pg')` when pg is not installed.
 function notFound(name: string, code = 'ERR_MODULE_NOT_FOUND'): Error {
-  return Object.assign(new Error(`Cannot find package '${name}' imported from /app/node_modules/agentctx/dist/stores/postgres/pg-driver.js`), { code });
+  return Object.assign(
+    new Error(
+      `Cannot find package '${name}' imported from /app/node_modules/agentctx/dist/stores/postgres/pg-driver.js`,
+    ),
+    { code },
+  );
 }
 
 describe('optionalPackage', () => {
@@ -14,11 +19,18 @@ describe('optionalPackage', () => {
     const load = optionalPackage(PG, () => Promise.reject(notFound('pg')));
     const error = await load().catch((caught: unknown) => caught);
     expect(AgentctxError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'missing_package', message: "A PostgreSQL store needs the package 'pg', which is not installed.", hint: 'Install it: npm install pg' });
+    expect(error).toMatchObject({
+      code: 'missing_package',
+      message: "A PostgreSQL store needs the package 'pg', which is not installed.",
+      hint: 'Install it: npm install pg',
+    });
   });
 
   it('names every package of the feature in the install line, and the one that is missing in the message', () => {
-    const error = missingPackageError({ packages: ['hono', '@hono/node-server'], purpose: 'The web inspector' }, notFound('@hono/node-server'));
+    const error = missingPackageError(
+      { packages: ['hono', '@hono/node-server'], purpose: 'The web inspector' },
+      notFound('@hono/node-server'),
+    );
     expect(error?.message).toBe("The web inspector needs the package '@hono/node-server', which is not installed.");
     expect(error?.hint).toBe('Install it: npm install hono @hono/node-server');
   });

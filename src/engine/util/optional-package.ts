@@ -31,7 +31,10 @@ export function missingPackageError(needs: OptionalPackage, error: unknown): Age
   if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return undefined;
   const message = error instanceof Error ? error.message : String(error);
   // Node names the package it could not find; a dependency of the package missing is a different fault.
-  const missing = needs.packages.find((name) => message.includes(`'${name}'`) || message.includes(`"${name}"`) || message.includes(`/node_modules/${name}/`));
+  const missing = needs.packages.find(
+    (name) =>
+      message.includes(`'${name}'`) || message.includes(`"${name}"`) || message.includes(`/node_modules/${name}/`),
+  );
   if (missing === undefined) return undefined;
   const install = `npm install ${needs.packages.join(' ')}`;
   return new AgentctxError({

@@ -108,7 +108,10 @@ describe('diffText', () => {
   });
 
   it('stays bounded on a large rewrite', () => {
-    const letters = (seed: number): string => Array.from({ length: 100_000 }, (_, index) => String.fromCharCode(97 + ((index * seed + (index >> 3)) % 26))).join('');
+    const letters = (seed: number): string =>
+      Array.from({ length: 100_000 }, (_, index) =>
+        String.fromCharCode(97 + ((index * seed + (index >> 3)) % 26)),
+      ).join('');
     const a = letters(7);
     const b = letters(11);
     const script = diffText(a, b);
@@ -124,7 +127,10 @@ describe('diffText', () => {
         const script = diffText(a, b, { semantic, maxEdits });
         wellFormed(script);
         expect(sides(script)).toEqual({ a, b });
-        for (const segment of script) expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(segment.text)).toBe(false);
+        for (const segment of script)
+          expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(segment.text)).toBe(
+            false,
+          );
       }),
       runs,
     );
@@ -174,11 +180,22 @@ describe('slideToBoundaries', () => {
     const b = 'You help REDACTED.\n\nYou are "x".\n\nAppended line.';
     const script = diffText(a, b, { semantic: true });
     expect(script.at(-1)).toEqual({ op: 'insert', text: '\n\nAppended line.' });
-    expect(script.filter((segment) => segment.op !== 'delete').map((segment) => segment.text).join('')).toBe(b);
+    expect(
+      script
+        .filter((segment) => segment.op !== 'delete')
+        .map((segment) => segment.text)
+        .join(''),
+    ).toBe(b);
   });
 
   it('leaves a change alone when nothing is ambiguous, and keeps surrogate pairs whole', () => {
-    expect(slideToBoundaries([{ op: 'equal', text: 'ab' }, { op: 'insert', text: 'X' }, { op: 'equal', text: 'cd' }])).toEqual([
+    expect(
+      slideToBoundaries([
+        { op: 'equal', text: 'ab' },
+        { op: 'insert', text: 'X' },
+        { op: 'equal', text: 'cd' },
+      ]),
+    ).toEqual([
       { op: 'equal', text: 'ab' },
       { op: 'insert', text: 'X' },
       { op: 'equal', text: 'cd' },
@@ -191,8 +208,18 @@ describe('slideToBoundaries', () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), (a, b) => {
         const script = diffText(a, b, { semantic: true });
-        expect(script.filter((segment) => segment.op !== 'insert').map((segment) => segment.text).join('')).toBe(a);
-        expect(script.filter((segment) => segment.op !== 'delete').map((segment) => segment.text).join('')).toBe(b);
+        expect(
+          script
+            .filter((segment) => segment.op !== 'insert')
+            .map((segment) => segment.text)
+            .join(''),
+        ).toBe(a);
+        expect(
+          script
+            .filter((segment) => segment.op !== 'delete')
+            .map((segment) => segment.text)
+            .join(''),
+        ).toBe(b);
       }),
       propertyRuns(300),
     );

@@ -29,7 +29,8 @@ export function diffText(a: string, b: string, options: DiffOptions = {}): DiffS
   while (prefix < shorter && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
   if (prefix > 0 && isHighSurrogate(a.charCodeAt(prefix - 1))) prefix--;
   let suffix = 0;
-  while (suffix < shorter - prefix && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix)) suffix++;
+  while (suffix < shorter - prefix && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix))
+    suffix++;
   if (suffix > 0 && isLowSurrogate(a.charCodeAt(a.length - suffix))) suffix--;
 
   const middleA = codePoints(a, prefix, a.length - suffix);
@@ -57,7 +58,11 @@ export function diffText(a: string, b: string, options: DiffOptions = {}): DiffS
  * An edit script turning sequence `a` into `b` (items compared with ===), in runs. Beyond `maxEdits` edits (or the
  * work limit) the differing middle is reported as one deletion and one insertion: still correct, only coarser.
  */
-export function diffSequences(a: ArrayLike<number>, b: ArrayLike<number>, maxEdits: number = DEFAULT_MAX_EDITS): DiffRun[] {
+export function diffSequences(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  maxEdits: number = DEFAULT_MAX_EDITS,
+): DiffRun[] {
   let start = 0;
   const shorter = Math.min(a.length, b.length);
   while (start < shorter && a[start] === b[start]) start++;
@@ -79,11 +84,20 @@ export function diffSequences(a: ArrayLike<number>, b: ArrayLike<number>, maxEdi
 }
 
 /** Myers' greedy forward search, keeping each round's frontier to walk the path back; undefined past the limits. */
-function myers(a: ArrayLike<number>, aOff: number, n: number, b: ArrayLike<number>, bOff: number, m: number, maxEdits: number): DiffRun[] | undefined {
-  if (n === 0 || m === 0) return [
-    { op: 'delete', length: n },
-    { op: 'insert', length: m },
-  ];
+function myers(
+  a: ArrayLike<number>,
+  aOff: number,
+  n: number,
+  b: ArrayLike<number>,
+  bOff: number,
+  m: number,
+  maxEdits: number,
+): DiffRun[] | undefined {
+  if (n === 0 || m === 0)
+    return [
+      { op: 'delete', length: n },
+      { op: 'insert', length: m },
+    ];
   const maxD = Math.min(n + m, Math.max(0, maxEdits));
   if (Math.abs(n - m) > maxD) return undefined;
   const offset = maxD + 1;
@@ -181,9 +195,20 @@ export function mergeShortEqualities(segments: readonly DiffSegment[]): DiffSegm
       const right = stack[stack.length - 1];
       const equal = stack[stack.length - 2];
       const left = stack[stack.length - 3];
-      if (right === undefined || typeof right === 'string' || typeof equal !== 'string' || left === undefined || typeof left === 'string') break;
+      if (
+        right === undefined ||
+        typeof right === 'string' ||
+        typeof equal !== 'string' ||
+        left === undefined ||
+        typeof left === 'string'
+      )
+        break;
       const size = equal.length;
-      if (size > Math.max(left.deleted.length, left.inserted.length) || size > Math.max(right.deleted.length, right.inserted.length)) break;
+      if (
+        size > Math.max(left.deleted.length, left.inserted.length) ||
+        size > Math.max(right.deleted.length, right.inserted.length)
+      )
+        break;
       stack.length -= 3;
       stack.push({ deleted: left.deleted + equal + right.deleted, inserted: left.inserted + equal + right.inserted });
     }

@@ -4,12 +4,21 @@ import type { Summarizer } from '../../contracts/summarizer.js';
 import { JsonReader } from '../../engine/util/json-reader.js';
 
 const FIELDS = ['compactionInterval', 'overlapSize', 'tokenThreshold', 'eventRetentionSize', 'summarizer'];
-const SNAKE: Record<string, string> = { compaction_interval: 'compactionInterval', overlap_size: 'overlapSize', token_threshold: 'tokenThreshold', event_retention_size: 'eventRetentionSize' };
+const SNAKE: Record<string, string> = {
+  compaction_interval: 'compactionInterval',
+  overlap_size: 'overlapSize',
+  token_threshold: 'tokenThreshold',
+  event_retention_size: 'eventRetentionSize',
+};
 
 /** ADK's validation, pair by pair, with its messages; throws a `ValidationError` listing every problem. */
 export function parseCompactionConfig(value: unknown, subject = 'eventsCompactionConfig'): EventsCompactionConfig {
   const reader = new JsonReader();
-  const raw = reader.object(value, '', 'a mapping: compactionInterval, overlapSize, tokenThreshold, eventRetentionSize');
+  const raw = reader.object(
+    value,
+    '',
+    'a mapping: compactionInterval, overlapSize, tokenThreshold, eventRetentionSize',
+  );
   if (raw === undefined) throw new ValidationError({ subject, issues: reader.issues });
   const record = Object.fromEntries(Object.entries(raw).map(([key, item]) => [SNAKE[key] ?? key, item]));
   reader.keys(record, '', FIELDS);
@@ -25,7 +34,8 @@ export function parseCompactionConfig(value: unknown, subject = 'eventsCompactio
   if (retention !== undefined) config.eventRetentionSize = retention;
   if (record['summarizer'] !== undefined) {
     const summarizer = record['summarizer'] as Summarizer;
-    if (typeof summarizer?.summarize !== 'function') reader.issue('summarizer', 'expected a summarizer (an object with summarize)');
+    if (typeof summarizer?.summarize !== 'function')
+      reader.issue('summarizer', 'expected a summarizer (an object with summarize)');
     else config.summarizer = summarizer;
   }
   if (reader.issues.length > 0) {
@@ -46,11 +56,21 @@ function toSnake(issue: ValidationIssue): ValidationIssue {
 
 function pairIssues(record: Record<string, unknown>, issues: ValidationIssue[]): void {
   const has = (key: string) => record[key] !== undefined;
-  if (has('tokenThreshold') !== has('eventRetentionSize')) issues.push({ path: has('tokenThreshold') ? 'eventRetentionSize' : 'tokenThreshold', message: 'tokenThreshold and eventRetentionSize must be set together.' });
-  if (has('compactionInterval') && !has('overlapSize')) issues.push({ path: 'overlapSize', message: 'is required with compactionInterval' });
-  if (has('overlapSize') && !has('compactionInterval')) issues.push({ path: 'compactionInterval', message: 'is required with overlapSize' });
+  if (has('tokenThreshold') !== has('eventRetentionSize'))
+    issues.push({
+      path: has('tokenThreshold') ? 'eventRetentionSize' : 'tokenThreshold',
+      message: 'tokenThreshold and eventRetentionSize must be set together.',
+    });
+  if (has('compactionInterval') && !has('overlapSize'))
+    issues.push({ path: 'overlapSize', message: 'is required with compactionInterval' });
+  if (has('overlapSize') && !has('compactionInterval'))
+    issues.push({ path: 'compactionInterval', message: 'is required with overlapSize' });
   if (!has('compactionInterval') && !has('overlapSize') && !has('tokenThreshold') && !has('eventRetentionSize')) {
-    issues.push({ path: '', message: 'configures nothing: give compactionInterval and overlapSize, or tokenThreshold and eventRetentionSize, or both' });
+    issues.push({
+      path: '',
+      message:
+        'configures nothing: give compactionInterval and overlapSize, or tokenThreshold and eventRetentionSize, or both',
+    });
   }
 }
 
@@ -61,7 +81,10 @@ export class TokenBasedContextCompactor {
   readonly summarizer: Summarizer | undefined;
 
   constructor(options: { tokenThreshold: number; eventRetentionSize: number; summarizer?: Summarizer }) {
-    const config = parseCompactionConfig({ tokenThreshold: options.tokenThreshold, eventRetentionSize: options.eventRetentionSize }, 'TokenBasedContextCompactor');
+    const config = parseCompactionConfig(
+      { tokenThreshold: options.tokenThreshold, eventRetentionSize: options.eventRetentionSize },
+      'TokenBasedContextCompactor',
+    );
     this.tokenThreshold = config.tokenThreshold as number;
     this.eventRetentionSize = config.eventRetentionSize as number;
     this.summarizer = options.summarizer;
@@ -76,14 +99,21 @@ export function compactionTriggers(config: EventsCompactionConfig | undefined): 
   if (config === undefined) return {};
   const parsed = parseCompactionConfig(config);
   return {
-    ...(parsed.compactionInterval === undefined ? {} : { window: { compactionInterval: parsed.compactionInterval, overlapSize: parsed.overlapSize as number } }),
-    ...(parsed.tokenThreshold === undefined ? {} : { token: { tokenThreshold: parsed.tokenThreshold, eventRetentionSize: parsed.eventRetentionSize as number } }),
+    ...(parsed.compactionInterval === undefined
+      ? {}
+      : { window: { compactionInterval: parsed.compactionInterval, overlapSize: parsed.overlapSize as number } }),
+    ...(parsed.tokenThreshold === undefined
+      ? {}
+      : { token: { tokenThreshold: parsed.tokenThreshold, eventRetentionSize: parsed.eventRetentionSize as number } }),
     ...(parsed.summarizer === undefined ? {} : { summarizer: parsed.summarizer }),
   };
 }
 
 /** A configuration's triggers as `planDueCompaction` takes them: the token trigger in a list, and the window. */
-export function dueTriggers(config: EventsCompactionConfig | undefined): { token?: TokenTrigger[]; window?: SlidingWindow } {
+export function dueTriggers(config: EventsCompactionConfig | undefined): {
+  token?: TokenTrigger[];
+  window?: SlidingWindow;
+} {
   const { token, window } = compactionTriggers(config);
   return { ...(token === undefined ? {} : { token: [token] }), ...(window === undefined ? {} : { window }) };
 }

@@ -8,7 +8,12 @@ import { createEvent } from '../../engine/session/create-event.js';
  * The event that records a compaction: by the user (as in ADK), without content of its own, holding the summary, the
  * time range and the ids of the events it stands for, and the summarizer's usage so its cost is on record.
  */
-export function compactionEvent(plan: CompactionPlan, summary: Summary, invocationId: string, clock: StoreClock = {}): Event {
+export function compactionEvent(
+  plan: CompactionPlan,
+  summary: Summary,
+  invocationId: string,
+  clock: StoreClock = {},
+): Event {
   return createEvent({ ...compactionEventInput(plan, summary), invocationId }, clock);
 }
 

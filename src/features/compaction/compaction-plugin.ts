@@ -1,5 +1,17 @@
-import type { AgentDefinition, AgentNode, AgentTree, InvocationContext, Plugin, PluginHooks } from '../../contracts/agent.js';
-import type { CompactionPlan, ContextCompactor, EventsCompactionConfig, TokenTrigger } from '../../contracts/compaction.js';
+import type {
+  AgentDefinition,
+  AgentNode,
+  AgentTree,
+  InvocationContext,
+  Plugin,
+  PluginHooks,
+} from '../../contracts/agent.js';
+import type {
+  CompactionPlan,
+  ContextCompactor,
+  EventsCompactionConfig,
+  TokenTrigger,
+} from '../../contracts/compaction.js';
 import type { Event } from '../../contracts/event.js';
 import type { Summarizer } from '../../contracts/summarizer.js';
 import { isLlmAgent } from '../../engine/agent/agent-tree.js';
@@ -19,22 +31,40 @@ import { promptAfterInvocation, promptBeforeCall } from './measure-prompt.js';
  * token trigger applies to some agent, after invocations when the runner has a trigger. The configuration is checked
  * here, so a bad one fails when the runner is made, not in the middle of a conversation.
  */
-export function compactionPlugin(config: EventsCompactionConfig | undefined, agents?: AgentDefinition | AgentTree): Plugin {
+export function compactionPlugin(
+  config: EventsCompactionConfig | undefined,
+  agents?: AgentDefinition | AgentTree,
+): Plugin {
   const triggers = compactionTriggers(config);
   const afterInvocation = dueTriggers(config);
-  const beforeCalls = triggers.token !== undefined || agents === undefined || hasCompactors('root' in agents ? agents.root.definition : agents);
+  const beforeCalls =
+    triggers.token !== undefined ||
+    agents === undefined ||
+    hasCompactors('root' in agents ? agents.root.definition : agents);
   const afterRuns = triggers.token !== undefined || triggers.window !== undefined;
   // Whether a token compaction ran before one of the invocation's calls: then it has had its turn.
   const tokenCompacted = new WeakSet<InvocationContext>();
   const hooks: PluginHooks = {
     async afterAssembly({ agent, branch, context, assembled }) {
       const definition = agent.definition;
-      const agentTriggers: readonly (TokenTrigger & { summarizer?: Summarizer | undefined })[] = definition.contextCompactors ?? (triggers.token === undefined ? [] : [triggers.token]);
+      const agentTriggers: readonly (TokenTrigger & { summarizer?: Summarizer | undefined })[] =
+        definition.contextCompactors ?? (triggers.token === undefined ? [] : [triggers.token]);
       if (agentTriggers.length === 0) return undefined;
       const { events, profile } = context;
       const promptTokens = (await promptBeforeCall(events, assembled, profile, agent.name, branch)).tokens;
-      const runningTurn = events.find((event) => event.invocationId === context.invocationId && event.author === 'user')?.id;
-      const due = planDueCompaction(events, { token: agentTriggers }, { moment: { kind: 'before-call', runningTurn }, promptTokens, summaries: profile.summaries, newId: () => context.newId() });
+      const runningTurn = events.find(
+        (event) => event.invocationId === context.invocationId && event.author === 'user',
+      )?.id;
+      const due = planDueCompaction(
+        events,
+        { token: agentTriggers },
+        {
+          moment: { kind: 'before-call', runningTurn },
+          promptTokens,
+          summaries: profile.summaries,
+          newId: () => context.newId(),
+        },
+      );
       if (due === undefined) return undefined;
       const compactor = agentTriggers[due.trigger ?? 0] as ContextCompactor;
       const event = await summarizeAndStore(context, due.plan, compactor.summarizer ?? triggers.summarizer, agent);
@@ -48,14 +78,25 @@ export function compactionPlugin(config: EventsCompactionConfig | undefined, age
       if (root === undefined || (triggers.token === undefined && triggers.window === undefined)) return;
       const fired = tokenCompacted.has(context);
       const { events, profile } = context;
-      const promptTokens = triggers.token === undefined || fired ? undefined : (await promptAfterInvocation(events, profile, root.name, context.memo.get(CONTENTS_MEMO))).tokens;
-      const due = planDueCompaction(events, afterInvocation, { moment: { kind: 'after-invocation', tokenCompacted: fired }, promptTokens, summaries: profile.summaries, newId: () => context.newId() });
+      const promptTokens =
+        triggers.token === undefined || fired
+          ? undefined
+          : (await promptAfterInvocation(events, profile, root.name, context.memo.get(CONTENTS_MEMO))).tokens;
+      const due = planDueCompaction(events, afterInvocation, {
+        moment: { kind: 'after-invocation', tokenCompacted: fired },
+        promptTokens,
+        summaries: profile.summaries,
+        newId: () => context.newId(),
+      });
       if (due !== undefined) await summarizeAndStore(context, due.plan, triggers.summarizer, root);
     },
   };
   return Object.freeze({
     name: 'compaction',
-    hooks: Object.freeze({ ...(beforeCalls ? { afterAssembly: hooks.afterAssembly } : {}), ...(afterRuns ? { afterRun: hooks.afterRun } : {}) }),
+    hooks: Object.freeze({
+      ...(beforeCalls ? { afterAssembly: hooks.afterAssembly } : {}),
+      ...(afterRuns ? { afterRun: hooks.afterRun } : {}),
+    }),
   });
 }
 
@@ -73,11 +114,19 @@ function hasCompactors(agent: AgentDefinition, seen: Set<AgentDefinition> = new 
 }
 
 // The summary, as a stored compaction event; a summarizer that fails leaves the history as it was, and says so.
-async function summarizeAndStore(context: InvocationContext, plan: CompactionPlan, summarizer: Summarizer | undefined, node: AgentNode): Promise<Event | undefined> {
+async function summarizeAndStore(
+  context: InvocationContext,
+  plan: CompactionPlan,
+  summarizer: Summarizer | undefined,
+  node: AgentNode,
+): Promise<Event | undefined> {
   const chosen = summarizer ?? new LlmSummarizer({ model: await context.modelFor(node), profile: context.profile });
   let summary;
   try {
-    summary = await chosen.summarize(summarizerInput(plan), { signal: context.signal, seeded: plan.seed !== undefined });
+    summary = await chosen.summarize(summarizerInput(plan), {
+      signal: context.signal,
+      seeded: plan.seed !== undefined,
+    });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const message = `Compaction (${plan.trigger}) of ${plan.events.length} events was skipped: the ${chosen.name} summarizer failed: ${reason}`;

@@ -28,8 +28,16 @@ export class ExtractiveSummarizer implements Summarizer {
     const [first, ...rest] = events;
     if (first === undefined) return Promise.resolve(undefined);
     // The summary this one continues is its oldest lines: under the budget, they are the first to go.
-    const seed = options.seeded === true ? summaryText(first).split('\n').filter((line) => line !== '' && !OMITTED.test(line)) : [];
-    const lines = [...seed, ...renderEvents(seed.length === 0 ? events : rest, this.#maxLineChars).map((line) => `- ${line}`)];
+    const seed =
+      options.seeded === true
+        ? summaryText(first)
+            .split('\n')
+            .filter((line) => line !== '' && !OMITTED.test(line))
+        : [];
+    const lines = [
+      ...seed,
+      ...renderEvents(seed.length === 0 ? events : rest, this.#maxLineChars).map((line) => `- ${line}`),
+    ];
     const kept: string[] = [];
     let budget = this.#maxChars;
     for (let index = lines.length - 1; index >= 0; index--) {

@@ -57,16 +57,27 @@ export class LlmSummarizer implements Summarizer {
   /** The request the summarizer sends for these events. */
   request(events: readonly Event[]): LlmRequest {
     const history = this.#adk ? renderEventsAdk(events) : renderEvents(events, this.#maxPartChars).join('\n');
-    return { system: '', tools: [], messages: [{ role: 'user', content: [{ text: fillTemplate(this.#template, history) }] }], config: { ...this.#config } };
+    return {
+      system: '',
+      tools: [],
+      messages: [{ role: 'user', content: [{ text: fillTemplate(this.#template, history) }] }],
+      config: { ...this.#config },
+    };
   }
 
   async summarize(events: readonly Event[], options: SummarizeOptions = {}): Promise<Summary | undefined> {
     if (events.length === 0) return undefined;
-    const response = await this.model.generate(this.request(events), { signal: options.signal, agentName: 'summarizer' });
-    if (response.errorCode !== undefined) throw new Error(`the summarizer's model answered with an error: ${response.errorMessage ?? response.errorCode}`);
+    const response = await this.model.generate(this.request(events), {
+      signal: options.signal,
+      agentName: 'summarizer',
+    });
+    if (response.errorCode !== undefined)
+      throw new Error(`the summarizer's model answered with an error: ${response.errorMessage ?? response.errorCode}`);
     if (response.content === undefined) return undefined;
     // A model's thoughts are not part of its summary (ADK keeps them).
-    const parts = this.#adk ? response.content.parts : response.content.parts.filter((part) => !('text' in part) || part.thought !== true);
+    const parts = this.#adk
+      ? response.content.parts
+      : response.content.parts.filter((part) => !('text' in part) || part.thought !== true);
     if (parts.length === 0) return undefined;
     // ADK forces the summary's role to model, whatever the provider returned.
     return { content: { role: 'model', parts }, ...(response.usage === undefined ? {} : { usage: response.usage }) };
@@ -82,7 +93,9 @@ function checkTemplate(template: string): void {
     const problem = match[1] === undefined ? `a single '${match[0]}'` : `the field {${match[1]}}`;
     throw new ValidationError({
       subject: 'promptTemplate',
-      issues: [{ path: '', message: `has ${problem} at character ${match.index}; only {conversation_history} is filled` }],
+      issues: [
+        { path: '', message: `has ${problem} at character ${match.index}; only {conversation_history} is filled` },
+      ],
       hint: 'Write literal braces twice: {{ and }}.',
     });
   }

@@ -18,9 +18,12 @@ export function renderEvents(events: readonly Event[], maxChars: number): string
 }
 
 function renderPart(author: string, part: Part, maxChars: number): string | undefined {
-  if ('text' in part) return part.text === '' || part.thought === true ? undefined : `${author}: ${shorten(part.text, maxChars)}`;
-  if ('functionCall' in part) return `${author} called ${part.functionCall.name}(${shorten(JSON.stringify(part.functionCall.args ?? {}), maxChars)})`;
-  if ('functionResponse' in part) return `${part.functionResponse.name} returned: ${shorten(JSON.stringify(part.functionResponse.response ?? {}), maxChars)}`;
+  if ('text' in part)
+    return part.text === '' || part.thought === true ? undefined : `${author}: ${shorten(part.text, maxChars)}`;
+  if ('functionCall' in part)
+    return `${author} called ${part.functionCall.name}(${shorten(JSON.stringify(part.functionCall.args ?? {}), maxChars)})`;
+  if ('functionResponse' in part)
+    return `${part.functionResponse.name} returned: ${shorten(JSON.stringify(part.functionResponse.response ?? {}), maxChars)}`;
   if ('inlineData' in part) return `${author}: [${part.inlineData.mimeType} data]`;
   if ('fileData' in part) return `${author}: [file ${part.fileData.fileUri}]`;
   return undefined;
@@ -39,7 +42,8 @@ export function shorten(text: string, maxChars: number): string {
 export function renderEventsAdk(events: readonly Event[]): string {
   const lines: string[] = [];
   for (const event of events) {
-    for (const part of event.content?.parts ?? []) if ('text' in part && part.text !== '') lines.push(`${event.author}: ${part.text}`);
+    for (const part of event.content?.parts ?? [])
+      if ('text' in part && part.text !== '') lines.push(`${event.author}: ${part.text}`);
   }
   return lines.join('\\n');
 }

@@ -9,7 +9,14 @@ import { buildContents, type ContentsOptions } from './build-contents.js';
 import { toWorkEvent } from './work-event.js';
 
 let time = 0;
-const ev = (id: string, invocationId: string, author: string, role: 'user' | 'model', parts: Part[], acts: Partial<EventActions> = {}): Event => ({
+const ev = (
+  id: string,
+  invocationId: string,
+  author: string,
+  role: 'user' | 'model',
+  parts: Part[],
+  acts: Partial<EventActions> = {},
+): Event => ({
   id,
   invocationId,
   author,
@@ -20,10 +27,32 @@ const ev = (id: string, invocationId: string, author: string, role: 'user' | 'mo
 });
 const user = (id: string, inv: string, parts: Part[] = [{ text: id }]) => ev(id, inv, 'user', 'user', parts);
 const call = (id: string, inv: string, ids: (string | undefined)[], acts: Partial<EventActions> = {}) =>
-  ev(id, inv, 'me', 'model', ids.map((callId) => ({ functionCall: { ...(callId === undefined ? {} : { id: callId }), name: 'f' } })), acts);
-const answer = (id: string, inv: string, ids: string[]) => ev(id, inv, 'me', 'user', ids.map((callId) => ({ functionResponse: { id: callId, name: 'f', response: { ok: true } } })));
-const options: ContentsOptions = { agentName: 'me', branch: undefined, preserveFunctionCallIds: true, embed: pythonStr, answerAbandonedCalls: true };
-const interrupted = (id: string): Part => ({ functionResponse: { id, name: 'f', response: { error: INTERRUPTED_CALL_ERROR } } });
+  ev(
+    id,
+    inv,
+    'me',
+    'model',
+    ids.map((callId) => ({ functionCall: { ...(callId === undefined ? {} : { id: callId }), name: 'f' } })),
+    acts,
+  );
+const answer = (id: string, inv: string, ids: string[]) =>
+  ev(
+    id,
+    inv,
+    'me',
+    'user',
+    ids.map((callId) => ({ functionResponse: { id: callId, name: 'f', response: { ok: true } } })),
+  );
+const options: ContentsOptions = {
+  agentName: 'me',
+  branch: undefined,
+  preserveFunctionCallIds: true,
+  embed: pythonStr,
+  answerAbandonedCalls: true,
+};
+const interrupted = (id: string): Part => ({
+  functionResponse: { id, name: 'f', response: { error: INTERRUPTED_CALL_ERROR } },
+});
 const lines = (messages: DraftMessage[]) =>
   messages.map(
     ({ message }) =>
@@ -45,7 +74,10 @@ describe('calls a stopped run left open', () => {
     const events = [user('u1', 'i1'), call('m1', 'i1', ['c1', 'c2']), user('u2', 'i2')];
     const messages = buildContents(events, options);
     expect(messages).toEqual([
-      { message: { role: 'user', content: [{ text: 'u1' }] }, sources: [{ kind: 'history', processor: 'contents', agent: 'user', eventIds: ['u1'] }] },
+      {
+        message: { role: 'user', content: [{ text: 'u1' }] },
+        sources: [{ kind: 'history', processor: 'contents', agent: 'user', eventIds: ['u1'] }],
+      },
       messages[1],
       {
         message: { role: 'user', content: [interrupted('c1'), interrupted('c2')] },
@@ -60,32 +92,70 @@ describe('calls a stopped run left open', () => {
       messages[3],
     ]);
     const work = answerAbandonedCalls(events.map(toWorkEvent));
-    expect(work[2]).toMatchObject({ id: 'm1:interrupted', author: 'me', timestamp: events[1]?.timestamp, branch: 'br', invocationId: 'i1', role: 'user', actions: { stateDelta: {}, artifactDelta: {} } });
+    expect(work[2]).toMatchObject({
+      id: 'm1:interrupted',
+      author: 'me',
+      timestamp: events[1]?.timestamp,
+      branch: 'br',
+      invocationId: 'i1',
+      role: 'user',
+      actions: { stateDelta: {}, artifactDelta: {} },
+    });
     expect(buildContents(events, { ...options, answerAbandonedCalls: false })).toHaveLength(3);
   });
 
   it('are merged with the responses the neighbouring calls got', () => {
-    const events = [user('u1', 'i1'), call('m1', 'i1', ['c1', 'c2', 'c3']), answer('r1', 'i1', ['c2']), user('u2', 'i2')];
-    expect(lines(buildContents(events, options))).toEqual(['user:u1', 'model:call c1|call c2|call c3', 'user:result c2|interrupted c1|interrupted c3', 'user:u2']);
+    const events = [
+      user('u1', 'i1'),
+      call('m1', 'i1', ['c1', 'c2', 'c3']),
+      answer('r1', 'i1', ['c2']),
+      user('u2', 'i2'),
+    ];
+    expect(lines(buildContents(events, options))).toEqual([
+      'user:u1',
+      'model:call c1|call c2|call c3',
+      'user:result c2|interrupted c1|interrupted c3',
+      'user:u2',
+    ]);
   });
 
   it('stay open while the turn goes on, or when only user function responses or thoughts follow', () => {
     const open = [user('u1', 'i1'), call('m1', 'i1', ['c1'])];
-    expect(lines(buildContents([...open, user('u1b', 'i1')], options))).toEqual(['user:u1', 'model:call c1', 'user:u1b']);
-    const notTurns = [...open, user('r', 'i2', [{ functionResponse: { id: 'zz', name: 'f' } }]), user('t', 'i3', [{ text: 'hmm', thought: true }, { fileData: { fileUri: 'x' } }])];
-    const agentText = [...open, ev('a2', 'i2', 'me', 'user', [{ text: 'note' }]), ev('a3', 'i3', 'user', 'model', [{ text: 'odd' }])];
-    expect(lines(buildContents(agentText, options))).toEqual(['user:u1', 'model:call c1', 'user:note', 'model:odd']);
-    expect(lines(answerAbandonedCalls(notTurns.map(toWorkEvent)).map((event) => ({ message: { role: event.role ?? 'user', content: [...event.parts] }, sources: [] })))).toEqual([
+    expect(lines(buildContents([...open, user('u1b', 'i1')], options))).toEqual([
       'user:u1',
       'model:call c1',
-      'user:result zz',
-      'user:hmm|?',
+      'user:u1b',
     ]);
+    const notTurns = [
+      ...open,
+      user('r', 'i2', [{ functionResponse: { id: 'zz', name: 'f' } }]),
+      user('t', 'i3', [{ text: 'hmm', thought: true }, { fileData: { fileUri: 'x' } }]),
+    ];
+    const agentText = [
+      ...open,
+      ev('a2', 'i2', 'me', 'user', [{ text: 'note' }]),
+      ev('a3', 'i3', 'user', 'model', [{ text: 'odd' }]),
+    ];
+    expect(lines(buildContents(agentText, options))).toEqual(['user:u1', 'model:call c1', 'user:note', 'model:odd']);
+    expect(
+      lines(
+        answerAbandonedCalls(notTurns.map(toWorkEvent)).map((event) => ({
+          message: { role: event.role ?? 'user', content: [...event.parts] },
+          sources: [],
+        })),
+      ),
+    ).toEqual(['user:u1', 'model:call c1', 'user:result zz', 'user:hmm|?']);
   });
 
   it('count as moved on when the later user message is in another invocation, even if one of the same follows it', () => {
     const events = [call('m1', 'i1', ['c1']), user('u2', 'i2'), user('u3', 'i1'), user('u4', 'i1')];
-    expect(lines(buildContents(events, options))).toEqual(['model:call c1', 'user:interrupted c1', 'user:u2', 'user:u3', 'user:u4']);
+    expect(lines(buildContents(events, options))).toEqual([
+      'model:call c1',
+      'user:interrupted c1',
+      'user:u2',
+      'user:u3',
+      'user:u4',
+    ]);
   });
 
   it('count as moved on when invocation ids are blank', () => {
@@ -95,31 +165,59 @@ describe('calls a stopped run left open', () => {
 
   it('leave out calls without ids and calls waiting for a confirmation or credentials', () => {
     const events = [
-      call('m1', 'i1', [undefined, 'ask', 'auth', 'c1'], { requestedToolConfirmations: { ask: {} }, requestedAuthConfigs: { auth: {} } }),
+      call('m1', 'i1', [undefined, 'ask', 'auth', 'c1'], {
+        requestedToolConfirmations: { ask: {} },
+        requestedAuthConfigs: { auth: {} },
+      }),
       user('u2', 'i2'),
     ];
-    expect(lines(buildContents(events, options))).toEqual(['model:call undefined|call ask|call auth|call c1', 'user:interrupted c1', 'user:u2']);
+    expect(lines(buildContents(events, options))).toEqual([
+      'model:call undefined|call ask|call auth|call c1',
+      'user:interrupted c1',
+      'user:u2',
+    ]);
   });
 
   it('leave a history with every call answered as it is', () => {
-    const events = [user('u1', 'i1'), call('m1', 'i1', ['c1']), answer('r1', 'i1', ['c1']), user('u2', 'i2')].map(toWorkEvent);
+    const events = [user('u1', 'i1'), call('m1', 'i1', ['c1']), answer('r1', 'i1', ['c1']), user('u2', 'i2')].map(
+      toWorkEvent,
+    );
     const result = answerAbandonedCalls(events);
     expect(result).toEqual(events);
     expect(result).not.toBe(events);
   });
 
   it('answers the open calls of an event that follows an answered call', () => {
-    const events = [user('u1', 'i1'), call('m1', 'i1', ['c1']), call('m2', 'i1', ['c2']), answer('r1', 'i1', ['c1']), user('u2', 'i2')];
-    expect(lines(buildContents(events, options))).toEqual(['user:u1', 'model:call c1', 'user:result c1', 'model:call c2', 'user:interrupted c2', 'user:u2']);
+    const events = [
+      user('u1', 'i1'),
+      call('m1', 'i1', ['c1']),
+      call('m2', 'i1', ['c2']),
+      answer('r1', 'i1', ['c1']),
+      user('u2', 'i2'),
+    ];
+    expect(lines(buildContents(events, options))).toEqual([
+      'user:u1',
+      'model:call c1',
+      'user:result c1',
+      'model:call c2',
+      'user:interrupted c2',
+      'user:u2',
+    ]);
   });
 
   it('counts a user message with text beside other parts as a later turn', () => {
-    const events = [call('m1', 'i1', ['c1']), user('u2', 'i2', [{ text: 'see this' }, { fileData: { fileUri: 'gs://x' } }])];
+    const events = [
+      call('m1', 'i1', ['c1']),
+      user('u2', 'i2', [{ text: 'see this' }, { fileData: { fileUri: 'gs://x' } }]),
+    ];
     expect(lines(buildContents(events, options))).toEqual(['model:call c1', 'user:interrupted c1', 'user:see this|?']);
   });
 
   it('answers the calls left open even when every event holds one', () => {
-    const events = [call('m1', 'i1', ['c1']), user('u2', 'i2', [{ text: 'u2' }, { functionCall: { id: 'c9', name: 'f' } }])];
+    const events = [
+      call('m1', 'i1', ['c1']),
+      user('u2', 'i2', [{ text: 'u2' }, { functionCall: { id: 'c9', name: 'f' } }]),
+    ];
     expect(lines(buildContents(events, options))).toEqual(['model:call c1', 'user:interrupted c1', 'user:u2|call c9']);
   });
 
@@ -131,4 +229,3 @@ describe('calls a stopped run left open', () => {
     expect(result[2]).toBe(events[1]);
   });
 });
-

@@ -27,7 +27,10 @@ export function answerAbandonedCalls(events: readonly WorkEvent[]): WorkEvent[] 
   for (let index = events.length - 1; index >= 0; index--) {
     const event = events[index] as WorkEvent;
     movedOn[index] = later.some((id) => id !== event.invocationId || id === '');
-    const userText = event.author === 'user' && event.role === 'user' && event.parts.some((part) => 'text' in part && part.thought !== true);
+    const userText =
+      event.author === 'user' &&
+      event.role === 'user' &&
+      event.parts.some((part) => 'text' in part && part.thought !== true);
     // Stryker disable next-line EqualityOperator,ConditionalExpression: `<= 2` (or no bound) is the same, a third distinct id cannot change `later.some(id !== x)` once two differ
     if (userText && !later.includes(event.invocationId) && later.length < 2) later.push(event.invocationId);
   }
@@ -55,7 +58,21 @@ function interruptedAnswer(event: WorkEvent, calls: readonly FunctionCall[]): Wo
     eventIds: [event.id],
     note: 'no response was stored for this call (its run stopped): answered as interrupted in the request',
   };
-  const parts: Part[] = calls.map((call) => ({ functionResponse: { id: call.id as string, name: call.name, response: { error: INTERRUPTED_CALL_ERROR } } }));
-  const fields = { id: `${event.id}:interrupted`, author: event.author, timestamp: event.timestamp, branch: event.branch, invocationId: event.invocationId, role: 'user' as const, actions: { stateDelta: {}, artifactDelta: {} } };
-  return withParts(fields, parts, parts.map(() => source));
+  const parts: Part[] = calls.map((call) => ({
+    functionResponse: { id: call.id as string, name: call.name, response: { error: INTERRUPTED_CALL_ERROR } },
+  }));
+  const fields = {
+    id: `${event.id}:interrupted`,
+    author: event.author,
+    timestamp: event.timestamp,
+    branch: event.branch,
+    invocationId: event.invocationId,
+    role: 'user' as const,
+    actions: { stateDelta: {}, artifactDelta: {} },
+  };
+  return withParts(
+    fields,
+    parts,
+    parts.map(() => source),
+  );
 }

@@ -4,34 +4,103 @@ import type { DraftMessage } from '../../contracts/draft.js';
 import type { Event, EventActions } from '../../contracts/event.js';
 import type { Source } from '../../contracts/source.js';
 import { pythonStr } from '../../engine/python/python-format.js';
-import { buildContents, buildSettledContents, currentTurnEvents, insertInstructionMessages, type ContentsOptions } from './build-contents.js';
+import {
+  buildContents,
+  buildSettledContents,
+  currentTurnEvents,
+  insertInstructionMessages,
+  type ContentsOptions,
+} from './build-contents.js';
 
 let counter = 0;
-function event(author: string, role: 'user' | 'model' | undefined, parts: Part[] | undefined, extra: Partial<Event> = {}, acts: Partial<EventActions> = {}): Event {
+function event(
+  author: string,
+  role: 'user' | 'model' | undefined,
+  parts: Part[] | undefined,
+  extra: Partial<Event> = {},
+  acts: Partial<EventActions> = {},
+): Event {
   counter += 1;
-  const content: Partial<Event> = role === undefined && parts === undefined ? {} : { content: role === undefined ? ({ parts } as Content) : { role, parts: parts ?? [] } };
-  return { id: `b${counter}`, invocationId: 'inv', author, timestamp: counter, actions: { stateDelta: {}, artifactDelta: {}, ...acts }, ...content, ...extra };
+  const content: Partial<Event> =
+    role === undefined && parts === undefined
+      ? {}
+      : { content: role === undefined ? ({ parts } as Content) : { role, parts: parts ?? [] } };
+  return {
+    id: `b${counter}`,
+    invocationId: 'inv',
+    author,
+    timestamp: counter,
+    actions: { stateDelta: {}, artifactDelta: {}, ...acts },
+    ...content,
+    ...extra,
+  };
 }
-const options: ContentsOptions = { agentName: 'me', branch: undefined, preserveFunctionCallIds: false, embed: pythonStr };
-const roles = (messages: DraftMessage[]) => messages.map(({ message }) => `${message.role}:${message.content.map((part) => ('text' in part ? part.text : JSON.stringify(part))).join('|')}`);
+const options: ContentsOptions = {
+  agentName: 'me',
+  branch: undefined,
+  preserveFunctionCallIds: false,
+  embed: pythonStr,
+};
+const roles = (messages: DraftMessage[]) =>
+  messages.map(
+    ({ message }) =>
+      `${message.role}:${message.content.map((part) => ('text' in part ? part.text : JSON.stringify(part))).join('|')}`,
+  );
 
 describe('buildContents: generated call ids', () => {
-  const call = event('me', 'model', [{ text: 'calling' }, { functionCall: { id: 'adk-1', name: 't', args: {} } }, { functionCall: { id: 'own', name: 't' } }, { functionCall: { name: 'u' } }]);
-  const response = event('me', 'user', [{ functionResponse: { id: 'adk-1', name: 't', response: { r: 1 } } }, { functionResponse: { id: 'own', name: 't' } }, { functionResponse: { name: 'u' } }]);
+  const call = event('me', 'model', [
+    { text: 'calling' },
+    { functionCall: { id: 'adk-1', name: 't', args: {} } },
+    { functionCall: { id: 'own', name: 't' } },
+    { functionCall: { name: 'u' } },
+  ]);
+  const response = event('me', 'user', [
+    { functionResponse: { id: 'adk-1', name: 't', response: { r: 1 } } },
+    { functionResponse: { id: 'own', name: 't' } },
+    { functionResponse: { name: 'u' } },
+  ]);
 
   it("hides ids the runner generated (prefix adk-) and keeps the provider's own", () => {
     expect(buildContents([call, response], options).map((m) => m.message)).toEqual([
-      { role: 'model', content: [{ text: 'calling' }, { functionCall: { name: 't', args: {} } }, { functionCall: { id: 'own', name: 't' } }, { functionCall: { name: 'u' } }] },
-      { role: 'user', content: [{ functionResponse: { name: 't', response: { r: 1 } } }, { functionResponse: { id: 'own', name: 't' } }, { functionResponse: { name: 'u' } }] },
+      {
+        role: 'model',
+        content: [
+          { text: 'calling' },
+          { functionCall: { name: 't', args: {} } },
+          { functionCall: { id: 'own', name: 't' } },
+          { functionCall: { name: 'u' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { functionResponse: { name: 't', response: { r: 1 } } },
+          { functionResponse: { id: 'own', name: 't' } },
+          { functionResponse: { name: 'u' } },
+        ],
+      },
     ]);
   });
 
   it('keeps them when asked, and uses a given prefix instead of adk-', () => {
-    expect(buildContents([call, response], { ...options, preserveFunctionCallIds: true }).map((m) => m.message.content)).toEqual([call.content?.parts, response.content?.parts]);
-    const custom = buildContents([call, response], { ...options, generatedCallIdPrefix: 'ow' }).map((m) => m.message.content);
+    expect(
+      buildContents([call, response], { ...options, preserveFunctionCallIds: true }).map((m) => m.message.content),
+    ).toEqual([call.content?.parts, response.content?.parts]);
+    const custom = buildContents([call, response], { ...options, generatedCallIdPrefix: 'ow' }).map(
+      (m) => m.message.content,
+    );
     expect(custom).toEqual([
-      [{ text: 'calling' }, { functionCall: { id: 'adk-1', name: 't', args: {} } }, { functionCall: { name: 't' } }, { functionCall: { name: 'u' } }],
-      [{ functionResponse: { id: 'adk-1', name: 't', response: { r: 1 } } }, { functionResponse: { name: 't' } }, { functionResponse: { name: 'u' } }],
+      [
+        { text: 'calling' },
+        { functionCall: { id: 'adk-1', name: 't', args: {} } },
+        { functionCall: { name: 't' } },
+        { functionCall: { name: 'u' } },
+      ],
+      [
+        { functionResponse: { id: 'adk-1', name: 't', response: { r: 1 } } },
+        { functionResponse: { name: 't' } },
+        { functionResponse: { name: 'u' } },
+      ],
     ]);
   });
 
@@ -41,7 +110,10 @@ describe('buildContents: generated call ids', () => {
     expect(message?.message.content).toBe(plain.content?.parts);
     const text = event('me', 'model', [{ text: 'calling' }]);
     const own = event('me', 'model', [{ functionCall: { id: 'own', name: 't' } }, { functionCall: { name: 'u' } }]);
-    const answers = event('me', 'user', [{ functionResponse: { name: 'u' } }, { functionResponse: { id: 'own', name: 't' } }]);
+    const answers = event('me', 'user', [
+      { functionResponse: { name: 'u' } },
+      { functionResponse: { id: 'own', name: 't' } },
+    ]);
     const events = [text, own, answers];
     const messages = buildContents(events, options);
     expect(messages).toHaveLength(3);
@@ -64,7 +136,21 @@ describe('buildContents: visibility', () => {
     const mixed = event('me', 'model', [{ text: 'hmm', thought: true }, { text: 'answer' }]);
     const call = event('me', 'model', [{ functionCall: { id: 'k', name: 'tool' } }]);
     const otherNoRole = event('other', undefined, [{ text: 'ghost' }]);
-    const events = [user, empty, blank, thought, noContent, noRole, otherNoRole, framework, frameworkAnswer, frameworkOther, data, mixed, call];
+    const events = [
+      user,
+      empty,
+      blank,
+      thought,
+      noContent,
+      noRole,
+      otherNoRole,
+      framework,
+      frameworkAnswer,
+      frameworkOther,
+      data,
+      mixed,
+      call,
+    ];
     expect(buildContents(events, options).map((m) => m.message)).toEqual([
       { role: 'user', content: [{ text: 'q' }] },
       { role: 'model', content: [{ fileData: { fileUri: 'gs://x' } }] },
@@ -74,9 +160,24 @@ describe('buildContents: visibility', () => {
   });
 
   it('shows events of the own branch and its ancestors only', () => {
-    const at = (branch: string | undefined, text: string) => event('me', 'model', [{ text }], branch === undefined ? {} : { branch });
-    const events = [at(undefined, 'none'), at('', 'blank'), at('a', 'a'), at('a.b', 'a.b'), at('a.b.c', 'child'), at('a.c', 'sibling'), at('ab', 'prefix'), at('b', 'other')];
-    expect(roles(buildContents(events, { ...options, branch: 'a.b' }))).toEqual(['model:none', 'model:blank', 'model:a', 'model:a.b']);
+    const at = (branch: string | undefined, text: string) =>
+      event('me', 'model', [{ text }], branch === undefined ? {} : { branch });
+    const events = [
+      at(undefined, 'none'),
+      at('', 'blank'),
+      at('a', 'a'),
+      at('a.b', 'a.b'),
+      at('a.b.c', 'child'),
+      at('a.c', 'sibling'),
+      at('ab', 'prefix'),
+      at('b', 'other'),
+    ];
+    expect(roles(buildContents(events, { ...options, branch: 'a.b' }))).toEqual([
+      'model:none',
+      'model:blank',
+      'model:a',
+      'model:a.b',
+    ]);
     expect(roles(buildContents(events, { ...options, branch: '' }))).toHaveLength(8);
     expect(roles(buildContents(events, options))).toHaveLength(8);
   });
@@ -95,12 +196,23 @@ describe('buildContents: rewinds', () => {
 
   it('hides only the rewind itself when the invocation is not found before it', () => {
     const a = event('user', 'user', [{ text: 'one' }], { invocationId: 'i1' });
-    const rewind = event('me', 'model', [{ text: 'rewind text' }], { invocationId: 'i2' }, { rewindBeforeInvocationId: 'i9' });
+    const rewind = event(
+      'me',
+      'model',
+      [{ text: 'rewind text' }],
+      { invocationId: 'i2' },
+      { rewindBeforeInvocationId: 'i9' },
+    );
     const later = event('me', 'model', [{ text: 'two' }], { invocationId: 'i9' });
     expect(roles(buildContents([a, rewind, later], options))).toEqual(['user:one', 'model:two']);
     const b = event('me', 'model', [{ text: 'b' }], { invocationId: 'i1' });
     const c = event('me', 'model', [{ text: 'c' }], { invocationId: 'i1' });
-    expect(roles(buildContents([a, b, c, rewind, later], options))).toEqual(['user:one', 'model:b', 'model:c', 'model:two']);
+    expect(roles(buildContents([a, b, c, rewind, later], options))).toEqual([
+      'user:one',
+      'model:b',
+      'model:c',
+      'model:two',
+    ]);
   });
 
   it('rewinds to the very first event, and applies nested rewinds from the end', () => {
@@ -116,7 +228,7 @@ describe('buildContents: rewinds', () => {
 });
 
 describe('currentTurnEvents', () => {
-  it("starts at the latest visible event by the user or another agent", () => {
+  it('starts at the latest visible event by the user or another agent', () => {
     const u1 = event('user', 'user', [{ text: 'first' }]);
     const m1 = event('me', 'model', [{ text: 'reply' }]);
     const other = event('other', 'model', [{ text: 'other says' }]);
@@ -143,7 +255,9 @@ describe('currentTurnEvents: framework events', () => {
   it("skips the user's answer to a request of the framework (credentials, confirmation)", () => {
     const u1 = event('user', 'user', [{ text: 'first' }]);
     const ask = event('me', 'model', [{ functionCall: { id: 'f', name: 'adk_request_credential' } }]);
-    const reply = event('user', 'user', [{ functionResponse: { id: 'f', name: 'adk_request_credential', response: { token: 'x' } } }]);
+    const reply = event('user', 'user', [
+      { functionResponse: { id: 'f', name: 'adk_request_credential', response: { token: 'x' } } },
+    ]);
     const m1 = event('me', 'model', [{ text: 'reply' }]);
     expect(currentTurnEvents([u1, ask, reply, m1], 'me', undefined)).toEqual([u1, ask, reply, m1]);
   });
@@ -151,12 +265,23 @@ describe('currentTurnEvents: framework events', () => {
 
 describe('insertInstructionMessages', () => {
   const source: Source = { kind: 'custom', processor: 'test', agent: 'test' };
-  const msg = (role: 'user' | 'model', parts: Part[]): DraftMessage => ({ message: { role, content: parts }, sources: parts.map(() => source) });
+  const msg = (role: 'user' | 'model', parts: Part[]): DraftMessage => ({
+    message: { role, content: parts },
+    sources: parts.map(() => source),
+  });
   const instruction = msg('user', [{ text: 'instruction' }]);
-  const texts = (messages: DraftMessage[]) => messages.map(({ message }) => ('text' in (message.content[0] as Part) ? (message.content[0] as { text: string }).text : 'response'));
+  const texts = (messages: DraftMessage[]) =>
+    messages.map(({ message }) =>
+      'text' in (message.content[0] as Part) ? (message.content[0] as { text: string }).text : 'response',
+    );
 
   it('places the messages before the trailing plain user messages', () => {
-    const history = [msg('user', [{ text: 'u1' }]), msg('model', [{ text: 'm1' }]), msg('user', [{ text: 'u2' }]), msg('user', [{ text: 'u3' }])];
+    const history = [
+      msg('user', [{ text: 'u1' }]),
+      msg('model', [{ text: 'm1' }]),
+      msg('user', [{ text: 'u2' }]),
+      msg('user', [{ text: 'u3' }]),
+    ];
     expect(texts(insertInstructionMessages(history, [instruction]))).toEqual(['u1', 'm1', 'instruction', 'u2', 'u3']);
     expect(texts(insertInstructionMessages(history.slice(0, 2), [instruction]))).toEqual(['u1', 'm1', 'instruction']);
     expect(texts(insertInstructionMessages(history.slice(2), [instruction]))).toEqual(['instruction', 'u2', 'u3']);
@@ -164,7 +289,11 @@ describe('insertInstructionMessages', () => {
   });
 
   it('never between a call and its response', () => {
-    const history = [msg('model', [{ functionCall: { id: 'c', name: 't' } }]), msg('user', [{ text: 'see' }, { functionResponse: { id: 'c', name: 't' } }]), msg('user', [{ text: 'u' }])];
+    const history = [
+      msg('model', [{ functionCall: { id: 'c', name: 't' } }]),
+      msg('user', [{ text: 'see' }, { functionResponse: { id: 'c', name: 't' } }]),
+      msg('user', [{ text: 'u' }]),
+    ];
     expect(texts(insertInstructionMessages(history, [instruction]))).toEqual(['response', 'see', 'instruction', 'u']);
   });
 
@@ -177,8 +306,10 @@ describe('insertInstructionMessages', () => {
 });
 
 describe('buildSettledContents', () => {
-  const call = (id: string | undefined) => event('me', 'model', [{ functionCall: { ...(id === undefined ? {} : { id }), name: 't' } }]);
-  const answer = (id: string | undefined, extra: Partial<Event> = {}) => event('me', 'user', [{ functionResponse: { ...(id === undefined ? {} : { id }), name: 't' } }], extra);
+  const call = (id: string | undefined) =>
+    event('me', 'model', [{ functionCall: { ...(id === undefined ? {} : { id }), name: 't' } }]);
+  const answer = (id: string | undefined, extra: Partial<Event> = {}) =>
+    event('me', 'user', [{ functionResponse: { ...(id === undefined ? {} : { id }), name: 't' } }], extra);
   const user = (text: string) => event('user', 'user', [{ text }]);
   const settled = (events: Event[], view: ContentsOptions = options) => {
     const built = buildSettledContents(events, view);
@@ -197,7 +328,9 @@ describe('buildSettledContents', () => {
 
   it('not when its last response is folded back to an earlier call, or a call shown has no response', () => {
     expect(settled([call('c1'), user('meanwhile'), answer('c1')])).toBe(false);
-    expect(settled([call('c1'), user('meanwhile'), answer('c1'), event('me', 'model', [{ text: 'hmm', thought: true }])])).toBe(false);
+    expect(
+      settled([call('c1'), user('meanwhile'), answer('c1'), event('me', 'model', [{ text: 'hmm', thought: true }])]),
+    ).toBe(false);
     expect(settled([user('q'), call('c1')])).toBe(false);
     expect(settled([user('q'), call('c1'), answer('c2'), user('next')])).toBe(false);
     expect(settled([user('q'), call(undefined), user('next')])).toBe(false);
@@ -206,4 +339,3 @@ describe('buildSettledContents', () => {
     expect(settled(branches, { ...options, branch: 'a' })).toBe(false);
   });
 });
-

@@ -44,10 +44,15 @@ export function buildContents(events: readonly Event[], options: ContentsOptions
  * (with more events it would not be), and every call shown has its response (an open one may later be answered as
  * interrupted).
  */
-export function buildSettledContents(events: readonly Event[], options: ContentsOptions): { messages: DraftMessage[]; settled: boolean } {
+export function buildSettledContents(
+  events: readonly Event[],
+  options: ContentsOptions,
+): { messages: DraftMessage[]; settled: boolean } {
   const visible = applyRewinds(events.map(toWorkEvent)).filter((event) => shouldIncludeEvent(options.branch, event));
   // Stryker disable next-line StringLiteral: substituteCompactions treats every view but 'adk' as exact
-  const processed = visible.some((event) => event.actions.compaction !== undefined) ? substituteCompactions(visible, options.compactionView ?? 'exact') : visible;
+  const processed = visible.some((event) => event.actions.compaction !== undefined)
+    ? substituteCompactions(visible, options.compactionView ?? 'exact')
+    : visible;
   const others = findOtherAgentEvents(options.agentName, processed);
   const presented: WorkEvent[] = [];
   for (const event of processed) {
@@ -66,7 +71,10 @@ export function buildSettledContents(events: readonly Event[], options: Contents
   const prefix = options.generatedCallIdPrefix ?? GENERATED_ID_PREFIX;
   for (const event of arranged) {
     if (event.role === undefined) continue;
-    const content = options.preserveFunctionCallIds || !event.parts.some((part) => hasGeneratedId(part, prefix)) ? event.parts : event.parts.map((part) => withoutGeneratedId(part, prefix));
+    const content =
+      options.preserveFunctionCallIds || !event.parts.some((part) => hasGeneratedId(part, prefix))
+        ? event.parts
+        : event.parts.map((part) => withoutGeneratedId(part, prefix));
     messages.push({ message: { role: event.role, content: content as Part[] }, sources: event.sources as Source[] });
   }
   return { messages, settled };
@@ -86,7 +94,11 @@ function leavesCallsOpen(events: readonly WorkEvent[]): boolean {
  * The events of the current turn, for `includeContents: 'none'`: from the latest visible event by the user or by
  * another agent. A user's function response also starts a turn there, which leaves it without its call (as in ADK).
  */
-export function currentTurnEvents(events: readonly Event[], agentName: string, branch: string | undefined): readonly Event[] {
+export function currentTurnEvents(
+  events: readonly Event[],
+  agentName: string,
+  branch: string | undefined,
+): readonly Event[] {
   for (let index = events.length - 1; index >= 0; index--) {
     const event = events[index] as Event;
     if (!shouldIncludeEvent(branch, toWorkEvent(event))) continue;
@@ -120,7 +132,10 @@ function withoutGeneratedId(part: Part, prefix: string): Part {
  * Places messages made before the history (the dynamic instruction beside a static one) just before the trailing run
  * of plain user messages, so they never land between a call and its response (ADK's `_add_instructions_to_user_content`).
  */
-export function insertInstructionMessages(messages: readonly DraftMessage[], instructionMessages: readonly DraftMessage[]): DraftMessage[] {
+export function insertInstructionMessages(
+  messages: readonly DraftMessage[],
+  instructionMessages: readonly DraftMessage[],
+): DraftMessage[] {
   // Stryker disable next-line ConditionalExpression: a shortcut; the general path returns the same copy when there is nothing to insert
   if (instructionMessages.length === 0) return [...messages];
   let insertAt = messages.length;

@@ -23,7 +23,9 @@ export const SUMMARY_HEADING = 'Summary of the earlier conversation:';
 export function substituteCompactions(events: readonly WorkEvent[], view: CompactionView): WorkEvent[] {
   const entries = listCompactions(events);
   if (entries.length === 0) return [...events];
-  return view === 'adk' ? adkView(events, keptCompactions(entries, false)) : exactView(events, keptCompactions(entries, true));
+  return view === 'adk'
+    ? adkView(events, keptCompactions(entries, false))
+    : exactView(events, keptCompactions(entries, true));
 }
 
 type Entry = { event: WorkEvent; compaction: EventCompaction; index: number };
@@ -43,11 +45,17 @@ function exactView(events: readonly WorkEvent[], kept: readonly Entry[]): WorkEv
     // Stryker disable next-line StringLiteral: summaryEvent treats every view but 'adk' as exact
     placeAt.set(position, [...(placeAt.get(position) ?? []), summaryEvent(entry, 'exact', [...ids])]);
   }
-  const summarizedCalls = new Set(events.flatMap((event) => (covered.has(event.id) ? event.calls.flatMap((call) => (call.id === undefined ? [] : [call.id])) : [])));
+  const summarizedCalls = new Set(
+    events.flatMap((event) =>
+      covered.has(event.id) ? event.calls.flatMap((call) => (call.id === undefined ? [] : [call.id])) : [],
+    ),
+  );
   const result: WorkEvent[] = [];
   events.forEach((event, index) => {
     if (event.actions.compaction === undefined && !covered.has(event.id)) {
-      const kept = event.responses.some((response) => response.id !== undefined && summarizedCalls.has(response.id)) ? withoutResponsesTo(event, summarizedCalls) : event;
+      const kept = event.responses.some((response) => response.id !== undefined && summarizedCalls.has(response.id))
+        ? withoutResponsesTo(event, summarizedCalls)
+        : event;
       if (kept !== undefined) result.push(kept);
     }
     const summaries = placeAt.get(index);
@@ -63,22 +71,41 @@ function exactView(events: readonly WorkEvent[], kept: readonly Entry[]): WorkEv
  * summary's words, such a response has nothing to pair with in a request, so it is left out as its call is.
  */
 function withoutResponsesTo(event: WorkEvent, calls: ReadonlySet<string>): WorkEvent | undefined {
-  const keep = event.parts.map((part) => !('functionResponse' in part && part.functionResponse.id !== undefined && calls.has(part.functionResponse.id)));
+  const keep = event.parts.map(
+    (part) =>
+      !('functionResponse' in part && part.functionResponse.id !== undefined && calls.has(part.functionResponse.id)),
+  );
   if (!keep.includes(true)) return undefined;
-  return withParts(event, event.parts.filter((_part, index) => keep[index]), event.sources.filter((_source, index) => keep[index]));
+  return withParts(
+    event,
+    event.parts.filter((_part, index) => keep[index]),
+    event.sources.filter((_source, index) => keep[index]),
+  );
 }
 
 function coveredIds(events: readonly WorkEvent[], compaction: EventCompaction, byIds = true): Set<string> {
   if (byIds && compaction.eventIds !== undefined) return new Set(compaction.eventIds);
   const { startTimestamp: start, endTimestamp: end } = compaction;
-  return new Set(events.filter((event) => event.actions.compaction === undefined && event.timestamp >= start && event.timestamp <= end).map((event) => event.id));
+  return new Set(
+    events
+      .filter((event) => event.actions.compaction === undefined && event.timestamp >= start && event.timestamp <= end)
+      .map((event) => event.id),
+  );
 }
 
 function adkView(events: readonly WorkEvent[], kept: readonly Entry[]): WorkEvent[] {
-  const items: { event: WorkEvent; index: number }[] = kept.map((entry) => ({ event: summaryEvent(entry, 'adk', [...coveredIds(events, entry.compaction, false)]), index: entry.index }));
+  const items: { event: WorkEvent; index: number }[] = kept.map((entry) => ({
+    event: summaryEvent(entry, 'adk', [...coveredIds(events, entry.compaction, false)]),
+    index: entry.index,
+  }));
   events.forEach((event, index) => {
     if (event.actions.compaction !== undefined) return;
-    if (kept.some(({ compaction }) => event.timestamp >= compaction.startTimestamp && event.timestamp <= compaction.endTimestamp)) return;
+    if (
+      kept.some(
+        ({ compaction }) => event.timestamp >= compaction.startTimestamp && event.timestamp <= compaction.endTimestamp,
+      )
+    )
+      return;
     items.push({ event, index });
   });
   items.sort((a, b) => a.event.timestamp - b.event.timestamp || a.index - b.index);
@@ -97,8 +124,16 @@ function summaryEvent({ event, compaction }: Entry, view: CompactionView, covere
   const parts = compaction.compactedContent.parts;
   if (view === 'adk') {
     // ADK presents the summary as a turn by author 'model', so a named agent reads it as another agent's message.
-    return withParts({ ...event, author: 'model', timestamp: compaction.endTimestamp, role: compaction.compactedContent.role }, parts, parts.map(() => source));
+    return withParts(
+      { ...event, author: 'model', timestamp: compaction.endTimestamp, role: compaction.compactedContent.role },
+      parts,
+      parts.map(() => source),
+    );
   }
   const withHeading = [{ text: SUMMARY_HEADING }, ...parts];
-  return withParts({ ...event, author: 'user', role: 'user' }, withHeading, withHeading.map(() => source));
+  return withParts(
+    { ...event, author: 'user', role: 'user' },
+    withHeading,
+    withHeading.map(() => source),
+  );
 }

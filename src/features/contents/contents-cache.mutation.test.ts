@@ -8,7 +8,15 @@ import { buildContents, type ContentsOptions } from './build-contents.js';
 import { ContentsCache } from './contents-cache.js';
 
 let time = 0;
-const ev = (id: string, invocationId: string, author: string, role: 'user' | 'model', parts: Part[], extra: Partial<Event> = {}, acts: Partial<EventActions> = {}): Event => ({
+const ev = (
+  id: string,
+  invocationId: string,
+  author: string,
+  role: 'user' | 'model',
+  parts: Part[],
+  extra: Partial<Event> = {},
+  acts: Partial<EventActions> = {},
+): Event => ({
   id,
   invocationId,
   author,
@@ -17,18 +25,51 @@ const ev = (id: string, invocationId: string, author: string, role: 'user' | 'mo
   content: { role, parts },
   ...extra,
 });
-const say = (id: string, inv: string, author = 'me', extra: Partial<Event> = {}) => ev(id, inv, author, author === 'user' ? 'user' : 'model', [{ text: id }], extra);
-const call = (id: string, inv: string, ids: string[], author = 'me') => ev(id, inv, author, 'model', ids.map((callId) => ({ functionCall: { id: callId, name: 'f', args: { x: true } } })));
-const answer = (id: string, inv: string, ids: string[], author = 'me') => ev(id, inv, author, 'user', ids.map((callId) => ({ functionResponse: { id: callId, name: 'f', response: { ok: null } } })));
-const options: ContentsOptions = { agentName: 'me', branch: undefined, preserveFunctionCallIds: false, embed: pythonStr, compactionView: 'exact' };
+const say = (id: string, inv: string, author = 'me', extra: Partial<Event> = {}) =>
+  ev(id, inv, author, author === 'user' ? 'user' : 'model', [{ text: id }], extra);
+const call = (id: string, inv: string, ids: string[], author = 'me') =>
+  ev(
+    id,
+    inv,
+    author,
+    'model',
+    ids.map((callId) => ({ functionCall: { id: callId, name: 'f', args: { x: true } } })),
+  );
+const answer = (id: string, inv: string, ids: string[], author = 'me') =>
+  ev(
+    id,
+    inv,
+    author,
+    'user',
+    ids.map((callId) => ({ functionResponse: { id: callId, name: 'f', response: { ok: null } } })),
+  );
+const options: ContentsOptions = {
+  agentName: 'me',
+  branch: undefined,
+  preserveFunctionCallIds: false,
+  embed: pythonStr,
+  compactionView: 'exact',
+};
 const lines = (messages: readonly DraftMessage[]) =>
-  messages.map(({ message }) => `${message.role}:${message.content.map((part) => ('text' in part ? part.text : 'functionCall' in part ? `call ${part.functionCall.id}` : 'functionResponse' in part ? `response ${part.functionResponse.id}` : '?')).join('|')}`);
+  messages.map(
+    ({ message }) =>
+      `${message.role}:${message.content.map((part) => ('text' in part ? part.text : 'functionCall' in part ? `call ${part.functionCall.id}` : 'functionResponse' in part ? `response ${part.functionResponse.id}` : '?')).join('|')}`,
+  );
 const summary = (id: string, inv: string, ids: string[], range: [number, number]): Event => ({
   id,
   invocationId: inv,
   author: 'user',
   timestamp: ++time,
-  actions: { stateDelta: {}, artifactDelta: {}, compaction: { startTimestamp: range[0], endTimestamp: range[1], eventIds: ids, compactedContent: { role: 'model', parts: [{ text: `sum ${id}` }] } } },
+  actions: {
+    stateDelta: {},
+    artifactDelta: {},
+    compaction: {
+      startTimestamp: range[0],
+      endTimestamp: range[1],
+      eventIds: ids,
+      compactedContent: { role: 'model', parts: [{ text: `sum ${id}` }] },
+    },
+  },
 });
 
 describe('ContentsCache', () => {
@@ -54,8 +95,12 @@ describe('ContentsCache', () => {
   it('keeps one entry per view: agent, branch, ids, prefix, summaries and format', () => {
     const events = [
       say('u1', 'i1', 'user'),
-      ev('m1', 'i1', 'other', 'model', [{ functionCall: { id: 'adk-1', name: 'f', args: { x: true } } }], { branch: 'a.b' }),
-      ev('r1', 'i1', 'other', 'user', [{ functionResponse: { id: 'adk-1', name: 'f', response: { ok: null } } }], { branch: 'a.b' }),
+      ev('m1', 'i1', 'other', 'model', [{ functionCall: { id: 'adk-1', name: 'f', args: { x: true } } }], {
+        branch: 'a.b',
+      }),
+      ev('r1', 'i1', 'other', 'user', [{ functionResponse: { id: 'adk-1', name: 'f', response: { ok: null } } }], {
+        branch: 'a.b',
+      }),
       say('u2', 'i2', 'user'),
     ];
     const variants: ContentsOptions[] = [
@@ -66,14 +111,22 @@ describe('ContentsCache', () => {
       { ...options, agentName: 'other', generatedCallIdPrefix: 'zz' },
     ];
     const cache = new ContentsCache();
-    for (const variant of [...variants, ...variants.slice().reverse()]) expect(cache.build(events, variant, 'python')).toEqual(buildContents(events, variant));
+    for (const variant of [...variants, ...variants.slice().reverse()])
+      expect(cache.build(events, variant, 'python')).toEqual(buildContents(events, variant));
     const json = { ...options, embed: embedFormatter('default') };
     expect(cache.build(events, json, 'default')).toEqual(buildContents(events, json));
-    expect(lines(cache.build(events, json, 'default'))[1]).toBe('user:For context:|[other] called tool `f` with parameters: {"x":true}');
+    expect(lines(cache.build(events, json, 'default'))[1]).toBe(
+      'user:For context:|[other] called tool `f` with parameters: {"x":true}',
+    );
   });
 
   it('keeps "no prefix given" (adk-) apart from an empty prefix (every id hidden)', () => {
-    const events = [say('u1', 'i1', 'user'), call('m1', 'i1', ['c-1']), answer('r1', 'i1', ['c-1']), say('u2', 'i2', 'user')];
+    const events = [
+      say('u1', 'i1', 'user'),
+      call('m1', 'i1', ['c-1']),
+      answer('r1', 'i1', ['c-1']),
+      say('u2', 'i2', 'user'),
+    ];
     const cache = new ContentsCache();
     const withDefault = cache.build(events, options, 'python');
     const empty = { ...options, generatedCallIdPrefix: '' };
@@ -83,11 +136,20 @@ describe('ContentsCache', () => {
 
   it('keeps apart the exact and ADK summary views', () => {
     const events = [say('u1', 'i1', 'user'), say('m1', 'i1'), say('u2', 'i2', 'user'), say('m2', 'i2')];
-    const compacted = [...events, summary('s', 'i2', ['u1', 'm1'], [events[0]?.timestamp ?? 0, events[1]?.timestamp ?? 0])];
+    const compacted = [
+      ...events,
+      summary('s', 'i2', ['u1', 'm1'], [events[0]?.timestamp ?? 0, events[1]?.timestamp ?? 0]),
+    ];
     const cache = new ContentsCache();
     const adk: ContentsOptions = { ...options, compactionView: 'adk' };
-    for (const view of [options, adk, options, adk]) expect(cache.build(compacted, view, 'python')).toEqual(buildContents(compacted, view));
-    const noView: ContentsOptions = { agentName: 'me', branch: undefined, preserveFunctionCallIds: false, embed: pythonStr };
+    for (const view of [options, adk, options, adk])
+      expect(cache.build(compacted, view, 'python')).toEqual(buildContents(compacted, view));
+    const noView: ContentsOptions = {
+      agentName: 'me',
+      branch: undefined,
+      preserveFunctionCallIds: false,
+      embed: pythonStr,
+    };
     const exact = cache.build(compacted, options, 'python');
     const defaulted = cache.build(compacted, noView, 'python');
     expect(defaulted).toEqual(buildContents(compacted, options));
@@ -117,7 +179,10 @@ describe('ContentsCache', () => {
     for (const [field, changed] of changes) {
       const cache = new ContentsCache();
       cache.build(first, options, 'python');
-      expect(lines(cache.build([first[0] as Event, changed], options, 'python'))).toEqual(['user:u1', `model:changed ${field}`]);
+      expect(lines(cache.build([first[0] as Event, changed], options, 'python'))).toEqual([
+        'user:u1',
+        `model:changed ${field}`,
+      ]);
     }
     const cache = new ContentsCache();
     cache.build(first, options, 'python');
@@ -128,20 +193,37 @@ describe('ContentsCache', () => {
     const cache = new ContentsCache();
     const base = [say('u1', 'i1', 'user'), say('m1', 'i1'), say('u2', 'i2', 'user'), say('m2', 'i2')];
     cache.build(base, options, 'python');
-    const rewound = [...base, ev('rw', 'i3', 'me', 'model', [], {}, { rewindBeforeInvocationId: 'i2' }), say('u3', 'i3', 'user')];
+    const rewound = [
+      ...base,
+      ev('rw', 'i3', 'me', 'model', [], {}, { rewindBeforeInvocationId: 'i2' }),
+      say('u3', 'i3', 'user'),
+    ];
     expect(lines(cache.build(rewound, options, 'python'))).toEqual(['user:u1', 'model:m1', 'user:u3']);
     const compacted = [...rewound, summary('s', 'i3', ['u1', 'm1'], [0, 0])];
-    expect(lines(cache.build(compacted, options, 'python'))).toEqual(['user:Summary of the earlier conversation:|sum s', 'user:u3']);
+    expect(lines(cache.build(compacted, options, 'python'))).toEqual([
+      'user:Summary of the earlier conversation:|sum s',
+      'user:u3',
+    ]);
     const more = [...compacted, say('m3', 'i3')];
-    expect(lines(cache.build(more, options, 'python'))).toEqual(['user:Summary of the earlier conversation:|sum s', 'user:u3', 'model:m3']);
+    expect(lines(cache.build(more, options, 'python'))).toEqual([
+      'user:Summary of the earlier conversation:|sum s',
+      'user:u3',
+      'model:m3',
+    ]);
 
     const calls = new ContentsCache();
-    const pending = [say('u1', 'i1', 'user'), call('m1', 'i1', ['c1']), ev('r1', 'i1', 'me', 'user', [{ functionResponse: { id: 'c1', name: 'f', response: { status: 'pending' } } }])];
+    const pending = [
+      say('u1', 'i1', 'user'),
+      call('m1', 'i1', ['c1']),
+      ev('r1', 'i1', 'me', 'user', [{ functionResponse: { id: 'c1', name: 'f', response: { status: 'pending' } } }]),
+    ];
     calls.build(pending, options, 'python');
     const late = [...pending, say('t', 'i1'), answer('r2', 'i1', ['c1'])];
     const messages = calls.build(late, options, 'python');
     expect(lines(messages)).toEqual(['user:u1', 'model:call c1', 'user:response c1']);
-    expect(messages[2]?.message.content).toEqual([{ functionResponse: { id: 'c1', name: 'f', response: { ok: null } } }]);
+    expect(messages[2]?.message.content).toEqual([
+      { functionResponse: { id: 'c1', name: 'f', response: { ok: null } } },
+    ]);
   });
 
   it('rebuilds in full when a summary arrives after a kept prefix', () => {
@@ -149,28 +231,63 @@ describe('ContentsCache', () => {
     const base = [say('u1', 'i1', 'user'), say('m1', 'i1'), say('u2', 'i2', 'user'), say('m2', 'i2')];
     cache.build(base, options, 'python');
     const compacted = [...base, summary('s', 'i2', ['u1', 'm1'], [0, 0])];
-    expect(lines(cache.build(compacted, options, 'python'))).toEqual(['user:Summary of the earlier conversation:|sum s', 'user:u2', 'model:m2']);
+    expect(lines(cache.build(compacted, options, 'python'))).toEqual([
+      'user:Summary of the earlier conversation:|sum s',
+      'user:u2',
+      'model:m2',
+    ]);
     const more = [...compacted, say('u3', 'i3', 'user')];
-    expect(lines(cache.build(more, options, 'python'))).toEqual(['user:Summary of the earlier conversation:|sum s', 'user:u2', 'model:m2', 'user:u3']);
+    expect(lines(cache.build(more, options, 'python'))).toEqual([
+      'user:Summary of the earlier conversation:|sum s',
+      'user:u2',
+      'model:m2',
+      'user:u3',
+    ]);
   });
 
   it('handles events without content anywhere in the history', () => {
-    const stateOnly = (id: string): Event => ({ id, invocationId: 'i1', author: 'me', timestamp: ++time, actions: { stateDelta: { k: 1 }, artifactDelta: {} } });
+    const stateOnly = (id: string): Event => ({
+      id,
+      invocationId: 'i1',
+      author: 'me',
+      timestamp: ++time,
+      actions: { stateDelta: { k: 1 }, artifactDelta: {} },
+    });
     const cache = new ContentsCache();
     expect(cache.build([answer('r0', 'i1', ['nothing'])], options, 'python')).toEqual([]);
     const events = [say('u1', 'i1', 'user'), stateOnly('s1')];
     expect(lines(cache.build(events, options, 'python'))).toEqual(['user:u1']);
     const more = [...events, call('m1', 'i1', ['c1']), stateOnly('s2'), answer('r1', 'i1', ['c1']), stateOnly('s3')];
-    expect(lines(cache.build(more.slice(0, 5), options, 'python'))).toEqual(['user:u1', 'model:call c1', 'user:response c1']);
+    expect(lines(cache.build(more.slice(0, 5), options, 'python'))).toEqual([
+      'user:u1',
+      'model:call c1',
+      'user:response c1',
+    ]);
     expect(lines(cache.build(more, options, 'python'))).toEqual(['user:u1', 'model:call c1', 'user:response c1']);
   });
 
   it('does not keep a prefix ending in a response to a call further back', () => {
     const cache = new ContentsCache();
-    const events = [say('u1', 'i1', 'user'), call('m1', 'i1', ['c1', 'c2']), answer('r1', 'i1', ['c1']), say('t', 'i1'), answer('r2', 'i1', ['c2'])];
-    expect(lines(cache.build(events, options, 'python'))).toEqual(['user:u1', 'model:call c1|call c2', 'user:response c1|response c2']);
+    const events = [
+      say('u1', 'i1', 'user'),
+      call('m1', 'i1', ['c1', 'c2']),
+      answer('r1', 'i1', ['c1']),
+      say('t', 'i1'),
+      answer('r2', 'i1', ['c2']),
+    ];
+    expect(lines(cache.build(events, options, 'python'))).toEqual([
+      'user:u1',
+      'model:call c1|call c2',
+      'user:response c1|response c2',
+    ]);
     const later = [...events, say('u2', 'i2', 'user')];
-    expect(lines(cache.build(later, options, 'python'))).toEqual(['user:u1', 'model:call c1|call c2', 'user:response c1|response c2', 'model:t', 'user:u2']);
+    expect(lines(cache.build(later, options, 'python'))).toEqual([
+      'user:u1',
+      'model:call c1|call c2',
+      'user:response c1|response c2',
+      'model:t',
+      'user:u2',
+    ]);
   });
 
   it('does not keep a prefix with a call still open, which may later be answered as interrupted', () => {
@@ -179,22 +296,41 @@ describe('ContentsCache', () => {
     const events = [say('u1', 'i1', 'user'), call('m1', 'i1', ['c1'])];
     expect(lines(cache.build(events, abandon, 'python'))).toEqual(['user:u1', 'model:call c1']);
     const later = [...events, say('u2', 'i2', 'user')];
-    expect(lines(cache.build(later, abandon, 'python'))).toEqual(['user:u1', 'model:call c1', 'user:response c1', 'user:u2']);
+    expect(lines(cache.build(later, abandon, 'python'))).toEqual([
+      'user:u1',
+      'model:call c1',
+      'user:response c1',
+      'user:u2',
+    ]);
     const closed = [say('v1', 'i1', 'user')];
     cache.build(closed, abandon, 'python');
     const tailOpen = [...closed, call('n1', 'i1', ['d1'])];
     cache.build(tailOpen, abandon, 'python');
     const next = [...tailOpen, say('v2', 'i2', 'user')];
-    expect(lines(cache.build(next, abandon, 'python'))).toEqual(['user:v1', 'model:call d1', 'user:response d1', 'user:v2']);
+    expect(lines(cache.build(next, abandon, 'python'))).toEqual([
+      'user:v1',
+      'model:call d1',
+      'user:response d1',
+      'user:v2',
+    ]);
   });
 });
 
 describe('ContentsCache: views and reuse', () => {
-  const withCall = (id: string, callId: string, branch: string) => ev(id, 'i1', 'me', 'model', [{ functionCall: { id: callId, name: 'f', args: { x: true } } }], { branch });
-  const withAnswer = (id: string, callId: string, branch: string) => ev(id, 'i1', 'me', 'user', [{ functionResponse: { id: callId, name: 'f', response: { ok: null } } }], { branch });
+  const withCall = (id: string, callId: string, branch: string) =>
+    ev(id, 'i1', 'me', 'model', [{ functionCall: { id: callId, name: 'f', args: { x: true } } }], { branch });
+  const withAnswer = (id: string, callId: string, branch: string) =>
+    ev(id, 'i1', 'me', 'user', [{ functionResponse: { id: callId, name: 'f', response: { ok: null } } }], { branch });
 
   it('keeps two branches apart, and two call id prefixes', () => {
-    const events = [say('u1', 'i1', 'user'), withCall('l', 'zz-1', 'a.b'), withAnswer('lr', 'zz-1', 'a.b'), withCall('r', 'qq-1', 'a.c'), withAnswer('rr', 'qq-1', 'a.c'), say('u2', 'i2', 'user')];
+    const events = [
+      say('u1', 'i1', 'user'),
+      withCall('l', 'zz-1', 'a.b'),
+      withAnswer('lr', 'zz-1', 'a.b'),
+      withCall('r', 'qq-1', 'a.c'),
+      withAnswer('rr', 'qq-1', 'a.c'),
+      say('u2', 'i2', 'user'),
+    ];
     const views: ContentsOptions[] = [
       { ...options, branch: 'a.b' },
       { ...options, branch: 'a.c' },
@@ -202,7 +338,8 @@ describe('ContentsCache: views and reuse', () => {
       { ...options, generatedCallIdPrefix: 'qq-' },
     ];
     const cache = new ContentsCache();
-    for (const view of [...views, ...views]) expect(cache.build(events, view, 'python')).toEqual(buildContents(events, view));
+    for (const view of [...views, ...views])
+      expect(cache.build(events, view, 'python')).toEqual(buildContents(events, view));
     expect(views.map((view) => lines(cache.build(events, view, 'python')).slice(1, 3))).toEqual([
       ['model:call zz-1', 'user:response zz-1'],
       ['model:call qq-1', 'user:response qq-1'],
@@ -222,12 +359,22 @@ describe('ContentsCache: views and reuse', () => {
 
   it('gives each setting of answerAbandonedCalls its own messages, also for a call answered out of view', () => {
     // The response is on a child branch: the call is open in this view, though the history answers it.
-    const events = [say('u1', 'i1', 'user', { branch: 'a' }), withCall('m1', 'c1', 'a'), withAnswer('r1', 'c1', 'a.b'), say('u2', 'i2', 'user', { branch: 'a' })];
+    const events = [
+      say('u1', 'i1', 'user', { branch: 'a' }),
+      withCall('m1', 'c1', 'a'),
+      withAnswer('r1', 'c1', 'a.b'),
+      say('u2', 'i2', 'user', { branch: 'a' }),
+    ];
     const answering: ContentsOptions = { ...options, branch: 'a', answerAbandonedCalls: true };
     const leaving: ContentsOptions = { ...options, branch: 'a' };
     const cache = new ContentsCache();
     for (let round = 0; round < 2; round++) {
-      expect(lines(cache.build(events, answering, 'python'))).toEqual(['user:u1', 'model:call c1', 'user:response c1', 'user:u2']);
+      expect(lines(cache.build(events, answering, 'python'))).toEqual([
+        'user:u1',
+        'model:call c1',
+        'user:response c1',
+        'user:u2',
+      ]);
       expect(lines(cache.build(events, leaving, 'python'))).toEqual(['user:u1', 'model:call c1', 'user:u2']);
     }
   });
@@ -254,7 +401,12 @@ describe('ContentsCache: views and reuse', () => {
   });
 
   it('keeps a prefix ending in a response to the call just before, even when it also answers an earlier call', () => {
-    const events = [say('u1', 'i1', 'user'), call('m0', 'i1', ['c0']), call('m1', 'i1', ['c1']), answer('r', 'i1', ['c1', 'c0'])];
+    const events = [
+      say('u1', 'i1', 'user'),
+      call('m0', 'i1', ['c0']),
+      call('m1', 'i1', ['c1']),
+      answer('r', 'i1', ['c1', 'c0']),
+    ];
     const cache = new ContentsCache();
     const first = cache.build(events, options, 'python');
     const longer = [...events, say('u2', 'i2', 'user')];
@@ -267,14 +419,23 @@ describe('ContentsCache: views and reuse', () => {
     const cache = new ContentsCache();
     const base = [say('u1', 'i1', 'user'), say('m1', 'i1'), say('u2', 'i2', 'user'), say('m2', 'i2')];
     cache.build(base, options, 'python');
-    const rewound = [...base, ev('rw', 'i3', 'me', 'model', [], {}, { rewindBeforeInvocationId: 'i2' }), say('u3', 'i3', 'user')];
+    const rewound = [
+      ...base,
+      ev('rw', 'i3', 'me', 'model', [], {}, { rewindBeforeInvocationId: 'i2' }),
+      say('u3', 'i3', 'user'),
+    ];
     const rebuilt = cache.build(rewound, options, 'python');
     const next = cache.build([...rewound, say('m3', 'i3')], options, 'python');
     expect(lines(next)).toEqual(['user:u1', 'model:m1', 'user:u3', 'model:m3']);
     expect(next[2]).toBe(rebuilt[2]);
 
     const calls = new ContentsCache();
-    const pending = [say('u1', 'i1', 'user'), call('m1', 'i1', ['c1']), ev('r1', 'i1', 'me', 'user', [{ functionResponse: { id: 'c1', name: 'f', response: { status: 'pending' } } }]), say('t', 'i1')];
+    const pending = [
+      say('u1', 'i1', 'user'),
+      call('m1', 'i1', ['c1']),
+      ev('r1', 'i1', 'me', 'user', [{ functionResponse: { id: 'c1', name: 'f', response: { status: 'pending' } } }]),
+      say('t', 'i1'),
+    ];
     calls.build(pending, options, 'python');
     const late = [...pending, answer('r2', 'i1', ['c1']), say('u2', 'i2', 'user')];
     const folded = calls.build(late, options, 'python');
@@ -299,9 +460,20 @@ describe('ContentsCache: what the view shows decides what is kept', () => {
   const abandon: ContentsOptions = { ...options, answerAbandonedCalls: true };
 
   it('does not keep a late response folded back to its call when events the view does not show follow it', () => {
-    const stateOnly: Event = { id: 's', invocationId: 'i1', author: 'me', timestamp: ++time, actions: { stateDelta: { k: 1 }, artifactDelta: {} } };
+    const stateOnly: Event = {
+      id: 's',
+      invocationId: 'i1',
+      author: 'me',
+      timestamp: ++time,
+      actions: { stateDelta: { k: 1 }, artifactDelta: {} },
+    };
     const view: ContentsOptions = { ...abandon, branch: 'a' };
-    for (const hidden of [stateOnly, ev('t', 'i1', 'me', 'model', [{ text: '' }]), say('   ', 'i1', 'other'), say('x', 'i1', 'me', { branch: 'b' })]) {
+    for (const hidden of [
+      stateOnly,
+      ev('t', 'i1', 'me', 'model', [{ text: '' }]),
+      say('   ', 'i1', 'other'),
+      say('x', 'i1', 'me', { branch: 'b' }),
+    ]) {
       const events = [...late, hidden, say('u2', 'i2', 'user')];
       expect(differences(events, view)).toEqual([]);
       // Without the last message the response is folded back to its call, and the user message between them is left out.
@@ -311,16 +483,25 @@ describe('ContentsCache: what the view shows decides what is kept', () => {
   });
 
   it('does not keep a late response folded back to its call when a rewind hides what followed it', () => {
-    const events = [...late, say('m2', 'i3'), ev('rw', 'i4', 'me', 'model', [], {}, { rewindBeforeInvocationId: 'i3' }), say('u2', 'i5', 'user')];
+    const events = [
+      ...late,
+      say('m2', 'i3'),
+      ev('rw', 'i4', 'me', 'model', [], {}, { rewindBeforeInvocationId: 'i3' }),
+      say('u2', 'i5', 'user'),
+    ];
     expect(differences(events, abandon)).toEqual([]);
   });
 
   it('does not keep a call whose response the view does not show, which a later turn answers as interrupted', () => {
     const onA = (event: Event): Event => ({ ...event, branch: 'a' });
-    const events = [onA(say('u1', 'i1', 'user')), onA(call('m1', 'i1', ['c1'])), { ...answer('r1', 'i1', ['c1']), branch: 'a.b' }, onA(say('u2', 'i2', 'user'))];
+    const events = [
+      onA(say('u1', 'i1', 'user')),
+      onA(call('m1', 'i1', ['c1'])),
+      { ...answer('r1', 'i1', ['c1']), branch: 'a.b' },
+      onA(say('u2', 'i2', 'user')),
+    ];
     const view: ContentsOptions = { ...abandon, branch: 'a' };
     expect(differences(events, view)).toEqual([]);
     expect(lines(buildContents(events, view))).toEqual(['user:u1', 'model:call c1', 'user:response c1', 'user:u2']);
   });
 });
-

@@ -21,12 +21,16 @@ export class ContentsCache {
     const key = `${options.agentName}\u0000${options.branch ?? ''}\u0000${String(options.preserveFunctionCallIds)}\u0000${options.generatedCallIdPrefix ?? GENERATED_ID_PREFIX}\u0000${view}\u0000${String(options.answerAbandonedCalls === true)}\u0000${formatKey}`;
     const cached = this.#entries.get(key);
     // ADK's view re-sorts the whole history by time around a summary, so a prefix holding one cannot be kept.
-    const keepable = (list: readonly Event[]) => view === 'exact' || list.every((event) => event.actions.compaction === undefined);
+    const keepable = (list: readonly Event[]) =>
+      view === 'exact' || list.every((event) => event.actions.compaction === undefined);
     let messages: DraftMessage[];
     let settled: boolean;
     let clean: boolean;
     const tail = cached !== undefined && extends_(cached, events) ? events.slice(cached.count) : undefined;
-    const appendable = tail !== undefined && tail.every((event) => event.actions.rewindBeforeInvocationId === undefined) && answersOwnCalls(tail);
+    const appendable =
+      tail !== undefined &&
+      tail.every((event) => event.actions.rewindBeforeInvocationId === undefined) &&
+      answersOwnCalls(tail);
     if (cached !== undefined && appendable && tail.every((event) => event.actions.compaction === undefined)) {
       // The kept prefix was settled, so the whole is settled when the new events are.
       const added = buildSettledContents(tail, options);
@@ -47,7 +51,13 @@ export class ContentsCache {
 
 function extends_(cached: CachedPrefix, events: readonly Event[]): boolean {
   const at = events[cached.count - 1];
-  return at !== undefined && (at === cached.last || (at.id === cached.last.id && at.timestamp === cached.last.timestamp && at.invocationId === cached.last.invocationId));
+  return (
+    at !== undefined &&
+    (at === cached.last ||
+      (at.id === cached.last.id &&
+        at.timestamp === cached.last.timestamp &&
+        at.invocationId === cached.last.invocationId))
+  );
 }
 
 // Every response in the new events answers a call among them; otherwise earlier messages may move.

@@ -10,7 +10,10 @@ import { CONTENTS_PROCESSOR } from './work-event.js';
 export { CONTENTS_PROCESSOR };
 
 /** The messages built from a session's history, kept in the session's memo so the next request builds only new events. */
-export const CONTENTS_MEMO: MemoKey<ContentsCache> = Object.freeze({ name: 'contents', create: () => new ContentsCache() });
+export const CONTENTS_MEMO: MemoKey<ContentsCache> = Object.freeze({
+  name: 'contents',
+  create: () => new ContentsCache(),
+});
 
 /**
  * The conversation: the session's events as messages (all of them, or the current turn for `includeContents: 'none'`),
@@ -21,7 +24,8 @@ export const contentsProcessor: Processor = defineProcessor({
   process(draft, context): RequestDraft {
     const agent = context.agent;
     const { valueFormat, summaries, generatedCallIdPrefix } = context.profile;
-    const events = agent.includeContents === 'none' ? currentTurnEvents(context.events, agent.name, context.branch) : context.events;
+    const events =
+      agent.includeContents === 'none' ? currentTurnEvents(context.events, agent.name, context.branch) : context.events;
     const options = {
       agentName: agent.name,
       branch: context.branch,
@@ -33,7 +37,9 @@ export const contentsProcessor: Processor = defineProcessor({
     };
     // The cache applies to the whole history with a named format; a custom formatter cannot be told apart.
     const cached = agent.includeContents === 'default' && typeof valueFormat === 'string';
-    const history = cached ? context.memo.get(CONTENTS_MEMO).build(events, options, valueFormat) : buildContents(events, options);
+    const history = cached
+      ? context.memo.get(CONTENTS_MEMO).build(events, options, valueFormat)
+      : buildContents(events, options);
     return { ...draft, messages: insertInstructionMessages(history, draft.messages) };
   },
 });

@@ -6,7 +6,8 @@ import { defineProcessor } from '../../engine/pipeline/pipeline.js';
 export const FINALIZE_PROCESSOR = 'finalize';
 
 export const EMPTY_CONTENTS_TEXT = 'Handle the requests as specified in the System Instruction.';
-export const CONTINUE_TEXT = 'Continue processing previous requests as instructed. Exit or provide a summary if no more outputs are needed.';
+export const CONTINUE_TEXT =
+  'Continue processing previous requests as instructed. Exit or provide a summary if no more outputs are needed.';
 
 /**
  * Makes the request end with a user turn, as ADK's model layer does: an empty history gets a request to follow the
@@ -18,7 +19,12 @@ export const finalizeProcessor: Processor = defineProcessor({
     const last = draft.messages.at(-1);
     if (last !== undefined && last.message.role === 'user') return draft;
     const text = last === undefined ? EMPTY_CONTENTS_TEXT : CONTINUE_TEXT;
-    const source = { kind: 'finalize' as const, processor: FINALIZE_PROCESSOR, agent: context.agent.name, note: 'added so the request ends with a user turn' };
+    const source = {
+      kind: 'finalize' as const,
+      processor: FINALIZE_PROCESSOR,
+      agent: context.agent.name,
+      note: 'added so the request ends with a user turn',
+    };
     return { ...draft, messages: [...draft.messages, draftMessage('user', [{ text }], source)] };
   },
 });

@@ -11,11 +11,30 @@ const actions = () => ({ stateDelta: {}, artifactDelta: {} });
 let counter = 0;
 function event(author: string, role: 'user' | 'model', parts: Part[], extra: Partial<Event> = {}): Event {
   counter += 1;
-  return { id: `e${counter}`, invocationId: 'inv', author, timestamp: counter, actions: actions(), content: { role, parts }, ...extra };
+  return {
+    id: `e${counter}`,
+    invocationId: 'inv',
+    author,
+    timestamp: counter,
+    actions: actions(),
+    content: { role, parts },
+    ...extra,
+  };
 }
 const history = (e: Event): Source => ({ kind: 'history', processor: 'contents', agent: e.author, eventIds: [e.id] });
-const retold = (e: Event): Source => ({ kind: 'other-agent', processor: 'contents', agent: e.author, eventIds: [e.id], note: "another agent's turn, retold as context" });
-const options: ContentsOptions = { agentName: 'me', branch: undefined, preserveFunctionCallIds: true, embed: pythonStr };
+const retold = (e: Event): Source => ({
+  kind: 'other-agent',
+  processor: 'contents',
+  agent: e.author,
+  eventIds: [e.id],
+  note: "another agent's turn, retold as context",
+});
+const options: ContentsOptions = {
+  agentName: 'me',
+  branch: undefined,
+  preserveFunctionCallIds: true,
+  embed: pythonStr,
+};
 
 describe('isOtherAgentReply', () => {
   it('counts every non-user author in a live session, and other named agents otherwise', () => {
@@ -78,7 +97,10 @@ describe("another agent's turn in the messages", () => {
     const other = event('other', 'model', [{ text: 'look' }, data]);
     const silent = event('other', 'model', [{ text: 'hmm', thought: true }, { text: '   ' }]);
     expect(buildContents([other, silent], options)).toEqual([
-      { message: { role: 'user', content: [{ text: 'For context:' }, { text: '[other] said: look' }, data] }, sources: [retold(other), retold(other), retold(other)] },
+      {
+        message: { role: 'user', content: [{ text: 'For context:' }, { text: '[other] said: look' }, data] },
+        sources: [retold(other), retold(other), retold(other)],
+      },
     ]);
   });
 
@@ -92,12 +114,17 @@ describe("another agent's turn in the messages", () => {
     const blankCall = event('', 'model', [{ functionCall: { id: 'bc', name: 'ask' } }]);
     const blankAnswer = event('me', 'user', [{ functionResponse: { id: 'bc', name: 'ask' } }]);
     const stray = event('me', 'user', [{ functionResponse: { id: 'nowhere', name: 'ask' } }]);
-    const events = [call, answer, mineCall, mineAnswer, userCall, userAnswer, blankCall, blankAnswer, stray].map(toWorkEvent);
+    const events = [call, answer, mineCall, mineAnswer, userCall, userAnswer, blankCall, blankAnswer, stray].map(
+      toWorkEvent,
+    );
     const others = findOtherAgentEvents('me', events);
     expect(events.map((e) => others.has(e))).toEqual([true, true, false, false, false, false, true, false, false]);
     const messages = buildContents([call, answer, mineCall, mineAnswer], options);
     expect(messages.map((m) => m.message)).toEqual([
-      { role: 'user', content: [{ text: 'For context:' }, { text: '[other] called tool `ask` with parameters: None' }] },
+      {
+        role: 'user',
+        content: [{ text: 'For context:' }, { text: '[other] called tool `ask` with parameters: None' }],
+      },
       { role: 'user', content: [{ text: 'For context:' }, { text: "[me] `ask` tool returned result: {'ok': True}" }] },
       { role: 'model', content: [{ functionCall: { id: 'mc', name: 'ask' } }] },
       { role: 'user', content: [{ functionResponse: { id: 'mc', name: 'ask', response: { ok: false } } }] },
@@ -118,23 +145,85 @@ describe('presentOtherAgentEvent', () => {
   });
 
   it('retells each part with its own source, keeping what the source lists, once per distinct source', () => {
-    const a: Source = { kind: 'history', processor: 'contents', agent: 'other', eventIds: ['x'], field: 'f', substitutions: [] };
-    const b: Source = { kind: 'summary', processor: 'contents', agent: 'other', eventIds: ['y', 'z'], note: 'summary of 2 events' };
+    const a: Source = {
+      kind: 'history',
+      processor: 'contents',
+      agent: 'other',
+      eventIds: ['x'],
+      field: 'f',
+      substitutions: [],
+    };
+    const b: Source = {
+      kind: 'summary',
+      processor: 'contents',
+      agent: 'other',
+      eventIds: ['y', 'z'],
+      note: 'summary of 2 events',
+    };
     const c: Source = { kind: 'summary', processor: 'contents', agent: 'other' };
-    const base = { id: 'w', author: 'other', timestamp: 1, branch: 'b', invocationId: 'i', role: 'model' as const, actions: actions() };
+    const base = {
+      id: 'w',
+      author: 'other',
+      timestamp: 1,
+      branch: 'b',
+      invocationId: 'i',
+      role: 'model' as const,
+      actions: actions(),
+    };
     const work = withParts(base, [{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'four' }], [a, a, b, c]);
     const result = presentOtherAgentEvent(work, pythonStr);
     expect(result).toEqual({
       ...base,
       author: 'user',
       role: 'user',
-      parts: [{ text: 'For context:' }, { text: '[other] said: one' }, { text: '[other] said: two' }, { text: '[other] said: three' }, { text: '[other] said: four' }],
+      parts: [
+        { text: 'For context:' },
+        { text: '[other] said: one' },
+        { text: '[other] said: two' },
+        { text: '[other] said: three' },
+        { text: '[other] said: four' },
+      ],
       sources: [
-        { kind: 'other-agent', processor: 'contents', agent: 'other', eventIds: ['x'], field: 'f', substitutions: [], note: "another agent's turn, retold as context" },
-        { kind: 'other-agent', processor: 'contents', agent: 'other', eventIds: ['x'], field: 'f', substitutions: [], note: "another agent's turn, retold as context" },
-        { kind: 'other-agent', processor: 'contents', agent: 'other', eventIds: ['x'], field: 'f', substitutions: [], note: "another agent's turn, retold as context" },
-        { kind: 'summary', processor: 'contents', agent: 'other', eventIds: ['y', 'z'], note: "summary of 2 events, retold as another agent's turn (ADK behaviour)" },
-        { kind: 'summary', processor: 'contents', agent: 'other', note: "summary, retold as another agent's turn (ADK behaviour)" },
+        {
+          kind: 'other-agent',
+          processor: 'contents',
+          agent: 'other',
+          eventIds: ['x'],
+          field: 'f',
+          substitutions: [],
+          note: "another agent's turn, retold as context",
+        },
+        {
+          kind: 'other-agent',
+          processor: 'contents',
+          agent: 'other',
+          eventIds: ['x'],
+          field: 'f',
+          substitutions: [],
+          note: "another agent's turn, retold as context",
+        },
+        {
+          kind: 'other-agent',
+          processor: 'contents',
+          agent: 'other',
+          eventIds: ['x'],
+          field: 'f',
+          substitutions: [],
+          note: "another agent's turn, retold as context",
+        },
+        {
+          kind: 'summary',
+          processor: 'contents',
+          agent: 'other',
+          eventIds: ['y', 'z'],
+          note: "summary of 2 events, retold as another agent's turn (ADK behaviour)",
+        },
+        {
+          kind: 'summary',
+          processor: 'contents',
+          agent: 'other',
+          note: "summary, retold as another agent's turn (ADK behaviour)",
+        },
       ],
       calls: [],
       responses: [],

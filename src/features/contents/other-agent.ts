@@ -88,10 +88,14 @@ function retellPart(author: string, part: Part, embed: EmbedValue): Part | undef
     return { text: `[${author}] said: ${part.text}` };
   }
   if ('functionCall' in part) {
-    return { text: `[${author}] called tool \`${part.functionCall.name}\` with parameters: ${embed(part.functionCall.args ?? null)}` };
+    return {
+      text: `[${author}] called tool \`${part.functionCall.name}\` with parameters: ${embed(part.functionCall.args ?? null)}`,
+    };
   }
   if ('functionResponse' in part) {
-    return { text: `[${author}] \`${part.functionResponse.name}\` tool returned result: ${embed(part.functionResponse.response ?? null)}` };
+    return {
+      text: `[${author}] \`${part.functionResponse.name}\` tool returned result: ${embed(part.functionResponse.response ?? null)}`,
+    };
   }
   return part;
 }

@@ -2,7 +2,14 @@ import type { Part } from '../../contracts/content.js';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import type { Source } from '../../contracts/source.js';
 import { pythonRepr } from '../../engine/python/python-format.js';
-import { functionCalls, functionResponses, hasFunctionCall, hasFunctionResponse, withParts, type WorkEvent } from './work-event.js';
+import {
+  functionCalls,
+  functionResponses,
+  hasFunctionCall,
+  hasFunctionResponse,
+  withParts,
+  type WorkEvent,
+} from './work-event.js';
 
 /** The history cannot be turned into a valid conversation (ADK raises `ValueError` with these messages). */
 function invalidHistory(message: string): AgentctxError {
@@ -15,7 +22,10 @@ function invalidHistory(message: string): AgentctxError {
 
 // Python prints these as sets; sorted so the message does not depend on hash order.
 function setRepr(ids: Iterable<string | undefined>): string {
-  return `{${[...new Set(ids)].map((id) => pythonRepr(id ?? null)).sort().join(', ')}}`;
+  return `{${[...new Set(ids)]
+    .map((id) => pythonRepr(id ?? null))
+    .sort()
+    .join(', ')}}`;
 }
 
 /**
@@ -42,7 +52,8 @@ export function rearrangeLatestResponse(events: WorkEvent[]): WorkEvent[] {
     }
     responseIds = callIds;
   }
-  if (callIndex === -1) throw invalidHistory(`No function call event found for function responses ids: ${setRepr(responseIds)}`);
+  if (callIndex === -1)
+    throw invalidHistory(`No function call event found for function responses ids: ${setRepr(responseIds)}`);
 
   const responseEvents = events
     .slice(callIndex + 1, -1)

@@ -21,7 +21,9 @@ describe('toWorkEvent', () => {
     expect(functionResponses(work)).toEqual([response]);
     expect(hasFunctionCall(work)).toBe(true);
     expect(hasFunctionResponse(work)).toBe(true);
-    expect(work.sources).toEqual([0, 1, 2].map(() => ({ kind: 'history', processor: 'contents', agent: 'me', eventIds: ['e'] })));
+    expect(work.sources).toEqual(
+      [0, 1, 2].map(() => ({ kind: 'history', processor: 'contents', agent: 'me', eventIds: ['e'] })),
+    );
   });
 
   it('gives an event without content or without calls no parts, calls or responses', () => {

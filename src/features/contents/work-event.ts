@@ -29,7 +29,15 @@ export function toWorkEvent(event: Event): WorkEvent {
   const parts = event.content?.parts ?? NONE;
   const source: Source = { kind: 'history', processor: CONTENTS_PROCESSOR, agent: event.author, eventIds: [event.id] };
   return withParts(
-    { id: event.id, author: event.author, timestamp: event.timestamp, branch: event.branch, invocationId: event.invocationId, role: event.content?.role, actions: event.actions },
+    {
+      id: event.id,
+      author: event.author,
+      timestamp: event.timestamp,
+      branch: event.branch,
+      invocationId: event.invocationId,
+      role: event.content?.role,
+      actions: event.actions,
+    },
     parts,
     new Array<Source>(parts.length).fill(source),
   );

@@ -25,13 +25,21 @@ export class GlobalInstructionPlugin implements Plugin {
     this.processors = Object.freeze([
       {
         at: 'end' as const,
-        processor: { name, process: (draft: RequestDraft, context: AssemblyContext) => prepend(draft, context, instruction, name) },
+        processor: {
+          name,
+          process: (draft: RequestDraft, context: AssemblyContext) => prepend(draft, context, instruction, name),
+        },
       },
     ]);
   }
 }
 
-async function prepend(draft: RequestDraft, context: AssemblyContext, instruction: Instruction, name: string): Promise<RequestDraft> {
+async function prepend(
+  draft: RequestDraft,
+  context: AssemblyContext,
+  instruction: Instruction,
+  name: string,
+): Promise<RequestDraft> {
   if (instruction === '') return draft;
   const resolved = await resolveInstruction(instruction, context);
   if (resolved.text === '') return draft;
@@ -41,7 +49,9 @@ async function prepend(draft: RequestDraft, context: AssemblyContext, instructio
     agent: context.agent.name,
     field: 'globalInstruction',
     ...(resolved.substitutions.length === 0 ? {} : { substitutions: resolved.substitutions }),
-    note: resolved.provided ? `GlobalInstructionPlugin '${name}', from an instruction provider (not templated)` : `GlobalInstructionPlugin '${name}'`,
+    note: resolved.provided
+      ? `GlobalInstructionPlugin '${name}', from an instruction provider (not templated)`
+      : `GlobalInstructionPlugin '${name}'`,
   };
   return withLeadingSystemBlock(draft, resolved.text, source);
 }

@@ -17,22 +17,52 @@ export const instructionsProcessor: Processor = defineProcessor({
   name: INSTRUCTIONS_PROCESSOR,
   async process(draft, context): Promise<RequestDraft> {
     const root = context.tree.root.definition;
-    const source = (kind: Source['kind'], agent: string, field: string): Source => ({ kind, processor: INSTRUCTIONS_PROCESSOR, agent, field });
+    const source = (kind: Source['kind'], agent: string, field: string): Source => ({
+      kind,
+      processor: INSTRUCTIONS_PROCESSOR,
+      agent,
+      field,
+    });
     let next = draft;
     if (isLlmAgent(root) && root.globalInstruction !== undefined && root.globalInstruction !== '') {
       const resolved = await resolveInstruction(root.globalInstruction, context);
-      next = withSystemBlock(next, resolved.text, withSubstitutions(source('global-instruction', root.name, 'globalInstruction'), resolved.substitutions, resolved.provided));
+      next = withSystemBlock(
+        next,
+        resolved.text,
+        withSubstitutions(
+          source('global-instruction', root.name, 'globalInstruction'),
+          resolved.substitutions,
+          resolved.provided,
+        ),
+      );
     }
     const agent = context.agent;
     const hasStatic = hasStaticInstruction(agent.staticInstruction);
     if (hasStatic) {
-      next = appendStaticInstruction(next, agent.staticInstruction as NonNullable<typeof agent.staticInstruction>, source('static-instruction', agent.name, 'staticInstruction'));
+      next = appendStaticInstruction(
+        next,
+        agent.staticInstruction as NonNullable<typeof agent.staticInstruction>,
+        source('static-instruction', agent.name, 'staticInstruction'),
+      );
     }
     if (agent.instruction !== undefined && agent.instruction !== '') {
       const resolved = await resolveInstruction(agent.instruction, context);
-      const instructionSource = withSubstitutions(source('instruction', agent.name, 'instruction'), resolved.substitutions, resolved.provided);
+      const instructionSource = withSubstitutions(
+        source('instruction', agent.name, 'instruction'),
+        resolved.substitutions,
+        resolved.provided,
+      );
       next = hasStatic
-        ? { ...next, messages: [...next.messages, draftMessage('user', [{ text: resolved.text }], { ...instructionSource, note: 'dynamic instruction, sent as a user turn because a static instruction is set' })] }
+        ? {
+            ...next,
+            messages: [
+              ...next.messages,
+              draftMessage('user', [{ text: resolved.text }], {
+                ...instructionSource,
+                note: 'dynamic instruction, sent as a user turn because a static instruction is set',
+              }),
+            ],
+          }
         : withSystemBlock(next, resolved.text, instructionSource);
     }
     return next;

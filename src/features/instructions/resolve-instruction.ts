@@ -11,7 +11,10 @@ export type ResolvedInstruction = {
 };
 
 /** A string instruction with its placeholders filled, or a provider's output as returned (ADK's bypass rule). */
-export async function resolveInstruction(instruction: Instruction, context: AssemblyContext): Promise<ResolvedInstruction> {
+export async function resolveInstruction(
+  instruction: Instruction,
+  context: AssemblyContext,
+): Promise<ResolvedInstruction> {
   if (typeof instruction === 'function') {
     const text = await instruction(readonlyContext(context));
     if (typeof text !== 'string') {

@@ -8,7 +8,11 @@ import { draftMessage, withSystemBlock } from '../../engine/assembly/draft.js';
  * Adds a static instruction the way ADK's `append_instructions(Content)` does: text parts join the system text;
  * each inline or file data part is referenced there by a numbered line and sent itself in a user message.
  */
-export function appendStaticInstruction(draft: RequestDraft, instruction: StaticInstruction, source: Source): RequestDraft {
+export function appendStaticInstruction(
+  draft: RequestDraft,
+  instruction: StaticInstruction,
+  source: Source,
+): RequestDraft {
   const parts = staticParts(instruction);
   const texts: string[] = [];
   const messages = [...draft.messages];
@@ -20,12 +24,16 @@ export function appendStaticInstruction(draft: RequestDraft, instruction: Static
     } else if ('inlineData' in part) {
       const { displayName, mimeType } = part.inlineData;
       const name = `inline_data_${counter++}`;
-      texts.push(`[Reference to inline binary data: ${name}${details([quoted(displayName), labelled('type', mimeType)])}]`);
+      texts.push(
+        `[Reference to inline binary data: ${name}${details([quoted(displayName), labelled('type', mimeType)])}]`,
+      );
       messages.push(draftMessage('user', [{ text: `Referenced inline data: ${name}` }, part], source));
     } else if ('fileData' in part) {
       const { displayName, fileUri, mimeType } = part.fileData;
       const name = `file_data_${counter++}`;
-      texts.push(`[Reference to file data: ${name}${details([quoted(displayName), labelled('URI', fileUri), labelled('type', mimeType)])}]`);
+      texts.push(
+        `[Reference to file data: ${name}${details([quoted(displayName), labelled('URI', fileUri), labelled('type', mimeType)])}]`,
+      );
       messages.push(draftMessage('user', [{ text: `Referenced file data: ${name}` }, part], source));
     }
   }

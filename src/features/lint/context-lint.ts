@@ -9,7 +9,13 @@ import { transferTargets } from '../transfer/agent-transfer.js';
 // read them (the agent's identity, its parent's transfer list, an agent tool's description). And keep values that
 // change from call to call out of the system text, which leads the prefix a provider caches.
 
-export type ContextWarningRule = 'self-introduction' | 'transfer-list' | 'literal-braces' | 'description-missing' | 'description-instruction-like' | 'volatile-in-prefix';
+export type ContextWarningRule =
+  | 'self-introduction'
+  | 'transfer-list'
+  | 'literal-braces'
+  | 'description-missing'
+  | 'description-instruction-like'
+  | 'volatile-in-prefix';
 
 export type ContextWarning = {
   rule: ContextWarningRule;
@@ -28,21 +34,33 @@ export type LintOptions = {
   escapes?: boolean | undefined;
 };
 
-const INTRODUCTION = /\b(you are|you're|your (?:internal )?name is|i am|i'm|act as|acting as|known as)\b|あなたは|名前は|私は/i;
-const IMPERATIVE = /^(?:you\b|always\b|never\b|do not\b|don't\b|must\b|please\b|make sure\b)|\b(?:you must|you should|you will)\b/i;
+const INTRODUCTION =
+  /\b(you are|you're|your (?:internal )?name is|i am|i'm|act as|acting as|known as)\b|あなたは|名前は|私は/i;
+const IMPERATIVE =
+  /^(?:you\b|always\b|never\b|do not\b|don't\b|must\b|please\b|make sure\b)|\b(?:you must|you should|you will)\b/i;
 
 /** Warnings for every agent of the tree and every agent offered as a tool; none for a tree that needs none. */
 export function lintAgentTree(tree: AgentTree, options: LintOptions = {}): ContextWarning[] {
   const warnings: ContextWarning[] = [];
-  const written = new Set(tree.nodes.flatMap((node) => (isLlmAgent(node.definition) && node.definition.outputKey !== undefined ? [node.definition.outputKey] : [])));
+  const written = new Set(
+    tree.nodes.flatMap((node) =>
+      isLlmAgent(node.definition) && node.definition.outputKey !== undefined ? [node.definition.outputKey] : [],
+    ),
+  );
   // Agents some LLM agent may transfer to: their descriptions are in that agent's transfer text.
-  const targets = new Set(tree.nodes.flatMap((node) => (isLlmAgent(node.definition) ? transferTargets(node).map((target) => target.name) : [])));
+  const targets = new Set(
+    tree.nodes.flatMap((node) =>
+      isLlmAgent(node.definition) ? transferTargets(node).map((target) => target.name) : [],
+    ),
+  );
   for (const node of tree.nodes) {
     const agent = node.definition;
-    if (targets.has(node.name)) lintDescription(warnings, agent.name, agent.description, 'a transfer target of other agents');
+    if (targets.has(node.name))
+      lintDescription(warnings, agent.name, agent.description, 'a transfer target of other agents');
     if (!isLlmAgent(agent)) continue;
     for (const tool of agent.tools ?? []) {
-      if (tool.agent !== undefined) lintDescription(warnings, tool.agent.name, tool.description, `an agent tool of ${agent.name}`);
+      if (tool.agent !== undefined)
+        lintDescription(warnings, tool.agent.name, tool.description, `an agent tool of ${agent.name}`);
     }
     // A custom pipeline (the harness preset among others) writes no ADK identity or transfer text.
     const adkText = agent.pipeline === undefined;
@@ -53,14 +71,18 @@ export function lintAgentTree(tree: AgentTree, options: LintOptions = {}): Conte
       }
       if (options.state === undefined) lintBraces(warnings, agent, 'instruction', agent.instruction, written, options);
     }
-    if (typeof agent.globalInstruction === 'string' && options.state === undefined) lintBraces(warnings, agent, 'globalInstruction', agent.globalInstruction, written, options);
+    if (typeof agent.globalInstruction === 'string' && options.state === undefined)
+      lintBraces(warnings, agent, 'globalInstruction', agent.globalInstruction, written, options);
     lintVolatilePrefix(warnings, agent, options);
   }
   return warnings;
 }
 
 function sentences(text: string): string[] {
-  return text.split(/(?<=[.!?。！？])\s*|\n+/).map((sentence) => sentence.trim()).filter((sentence) => sentence !== '');
+  return text
+    .split(/(?<=[.!?。！？])\s*|\n+/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence !== '');
 }
 
 function mentions(text: string, name: string): boolean {
@@ -99,9 +121,22 @@ function lintTransferList(warnings: ContextWarning[], node: AgentNode, instructi
   });
 }
 
-function lintBraces(warnings: ContextWarning[], agent: LlmAgentDefinition, field: 'instruction' | 'globalInstruction', template: string, written: ReadonlySet<string>, options: LintOptions): void {
+function lintBraces(
+  warnings: ContextWarning[],
+  agent: LlmAgentDefinition,
+  field: 'instruction' | 'globalInstruction',
+  template: string,
+  written: ReadonlySet<string>,
+  options: LintOptions,
+): void {
   for (const placeholder of checkTemplate(template, { escapes: options.escapes === true }).placeholders) {
-    if (placeholder.kind !== 'state' || placeholder.optional || placeholder.scope !== 'session' || written.has(placeholder.key)) continue;
+    if (
+      placeholder.kind !== 'state' ||
+      placeholder.optional ||
+      placeholder.scope !== 'session' ||
+      written.has(placeholder.key)
+    )
+      continue;
     warnings.push({
       rule: 'literal-braces',
       agent: agent.name,
@@ -113,7 +148,12 @@ function lintBraces(warnings: ContextWarning[], agent: LlmAgentDefinition, field
   }
 }
 
-function lintDescription(warnings: ContextWarning[], agent: string, description: string | undefined, role: string): void {
+function lintDescription(
+  warnings: ContextWarning[],
+  agent: string,
+  description: string | undefined,
+  role: string,
+): void {
   if (description === undefined || description.trim() === '') {
     warnings.push({
       rule: 'description-missing',
@@ -144,10 +184,37 @@ function lintDescription(warnings: ContextWarning[], agent: string, description:
  * (`request_id`, `trace_id`, `requestId`). Any `temp:` key is volatile too: it is set anew in every invocation.
  */
 export const VOLATILE_KEY_SEGMENTS: readonly string[] = [
-  'now', 'today', 'timestamp', 'ts', 'clock', 'epoch', 'elapsed', 'random', 'rand', 'uuid', 'guid', 'nonce', 'counter', 'seq', 'sequence', 'tick',
+  'now',
+  'today',
+  'timestamp',
+  'ts',
+  'clock',
+  'epoch',
+  'elapsed',
+  'random',
+  'rand',
+  'uuid',
+  'guid',
+  'nonce',
+  'counter',
+  'seq',
+  'sequence',
+  'tick',
 ];
 const CLOCK_WORDS: readonly string[] = ['time', 'date', 'datetime'];
-const PRESENT_WORDS: readonly string[] = ['current', 'curr', 'cur', 'local', 'utc', 'system', 'server', 'request', 'call', 'run', 'invocation'];
+const PRESENT_WORDS: readonly string[] = [
+  'current',
+  'curr',
+  'cur',
+  'local',
+  'utc',
+  'system',
+  'server',
+  'request',
+  'call',
+  'run',
+  'invocation',
+];
 const PER_REQUEST: readonly string[] = ['request', 'req', 'trace', 'span', 'correlation', 'call', 'invocation'];
 
 /** Why a state key looks volatile (see `VOLATILE_KEY_SEGMENTS`), or undefined when its name does not say so. */
@@ -164,7 +231,11 @@ export function volatileKeyReason(key: string): string | undefined {
     const segment = segments[index] as string;
     const next = segments[index + 1];
     if (VOLATILE_KEY_SEGMENTS.includes(segment)) return says(segment);
-    if (CLOCK_WORDS.includes(segment) && (segments.length === 1 || segments.some((other) => PRESENT_WORDS.includes(other)))) return says(segments.join('_'));
+    if (
+      CLOCK_WORDS.includes(segment) &&
+      (segments.length === 1 || segments.some((other) => PRESENT_WORDS.includes(other)))
+    )
+      return says(segments.join('_'));
     if (PER_REQUEST.includes(segment) && next === 'id') return says(`${segment} id`);
   }
   return undefined;
@@ -176,7 +247,9 @@ export function volatileKeyReason(key: string): string | undefined {
 function lintVolatilePrefix(warnings: ContextWarning[], agent: LlmAgentDefinition, options: LintOptions): void {
   if (agent.pipeline !== undefined && !agent.pipeline.some((step) => step.name === 'instructions')) return;
   const moved = hasStaticInstruction(agent.staticInstruction);
-  const fields: ['instruction' | 'globalInstruction', LlmAgentDefinition['instruction']][] = [['globalInstruction', agent.globalInstruction]];
+  const fields: ['instruction' | 'globalInstruction', LlmAgentDefinition['instruction']][] = [
+    ['globalInstruction', agent.globalInstruction],
+  ];
   if (!moved) fields.unshift(['instruction', agent.instruction]);
   for (const [field, value] of fields) {
     if (value === undefined || value === '') continue;

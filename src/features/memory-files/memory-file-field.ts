@@ -13,7 +13,10 @@ const ENTRIES_SCHEMA = {
     type: 'object',
     properties: {
       file: { type: 'string', description: 'a memory file (Markdown), relative to this file' },
-      mode: { enum: ['on', 'off'], description: 'on: its text goes at the start of the first user message; off (default): nowhere' },
+      mode: {
+        enum: ['on', 'off'],
+        description: 'on: its text goes at the start of the first user message; off (default): nowhere',
+      },
     },
     required: ['file'],
     additionalProperties: false,
@@ -29,7 +32,8 @@ export function memoryField(readMemory: ReadMemory | undefined): AgentFileField 
     schema: {
       memoryFiles: {
         ...ENTRIES_SCHEMA,
-        description: 'Memory files the agent may be given, each on or off (session state memory:<file> switches it per session).',
+        description:
+          'Memory files the agent may be given, each on or off (session state memory:<file> switches it per session).',
         examples: [[{ file: 'MEMORY.md', mode: 'on' }]],
       },
       memory: {
@@ -55,8 +59,12 @@ export function memoryField(readMemory: ReadMemory | undefined): AgentFileField 
         reader.keys(entry, entryPath, ['file', 'mode']);
         const memoryFile = reader.string(entry, 'file', entryPath, { nonEmpty: true });
         const mode = entry['mode'] ?? 'off';
-        if (mode !== 'on' && mode !== 'off') reader.issue(joinPath(entryPath, 'mode'), `expected on or off, got ${JSON.stringify(mode)}`);
-        const read = memoryFile === undefined ? undefined : await readNamedFiles(reader, joinPath(entryPath, 'file'), () => readMemory(memoryFile, file));
+        if (mode !== 'on' && mode !== 'off')
+          reader.issue(joinPath(entryPath, 'mode'), `expected on or off, got ${JSON.stringify(mode)}`);
+        const read =
+          memoryFile === undefined
+            ? undefined
+            : await readNamedFiles(reader, joinPath(entryPath, 'file'), () => readMemory(memoryFile, file));
         if (read !== undefined) entries.push({ file: read, mode: mode === 'on' ? 'on' : 'off' });
       }
       return { extensions: [memoryFiles(entries)] };

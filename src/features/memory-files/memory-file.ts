@@ -7,6 +7,3 @@ export type MemoryFile = {
 };
 
 export type MemoryFileMode = 'on' | 'off';
-
-/** @deprecated Renamed `MemoryFileMode`. */
-export type MemoryMode = MemoryFileMode;

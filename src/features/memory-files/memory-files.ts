@@ -21,8 +21,10 @@ export function memoryFiles(entries: readonly MemoryFileEntry[]): Extension {
   const issues: ValidationIssue[] = [];
   const names = new Set<string>();
   entries.forEach((entry, index) => {
-    if (entry.mode !== 'on' && entry.mode !== 'off') issues.push({ path: `[${index}].mode`, message: `expected on or off, got '${String(entry.mode)}'` });
-    if (names.has(entry.file.name)) issues.push({ path: `[${index}]`, message: `memory file '${entry.file.name}' is offered twice` });
+    if (entry.mode !== 'on' && entry.mode !== 'off')
+      issues.push({ path: `[${index}].mode`, message: `expected on or off, got '${String(entry.mode)}'` });
+    if (names.has(entry.file.name))
+      issues.push({ path: `[${index}]`, message: `memory file '${entry.file.name}' is offered twice` });
     names.add(entry.file.name);
   });
   if (issues.length > 0) throw new ValidationError({ subject: 'memory', issues });
@@ -35,18 +37,10 @@ export function memoryFileModeKey(name: string): string {
   return `memory:${name}`;
 }
 
-export function effectiveMemoryFileMode(entry: MemoryFileEntry, state: Readonly<Record<string, unknown>>): MemoryFileMode {
+export function effectiveMemoryFileMode(
+  entry: MemoryFileEntry,
+  state: Readonly<Record<string, unknown>>,
+): MemoryFileMode {
   const chosen = state[memoryFileModeKey(entry.file.name)];
   return chosen === 'on' || chosen === 'off' ? chosen : entry.mode;
 }
-
-/** @deprecated Renamed `memoryFiles`. */
-export const memory: typeof memoryFiles = memoryFiles;
-/** @deprecated Renamed `MEMORY_FILES`. */
-export const MEMORY: SettingKey<readonly MemoryFileEntry[]> = MEMORY_FILES;
-/** @deprecated Renamed `memoryFileModeKey`. */
-export const memoryModeKey: typeof memoryFileModeKey = memoryFileModeKey;
-/** @deprecated Renamed `effectiveMemoryFileMode`. */
-export const effectiveMemoryMode: typeof effectiveMemoryFileMode = effectiveMemoryFileMode;
-/** @deprecated Renamed `MemoryFileEntry`. */
-export type MemoryEntry = MemoryFileEntry;

@@ -83,7 +83,8 @@ const NAME = /^[a-z][a-z0-9_]{0,40}$/;
  * const analyst = llmAgent({ name: 'analyst', instruction: 'Analyze the reports you page in.', extensions: [reports] });
  */
 export function paging(options: PagingOptions): Paging {
-  if (!NAME.test(options.name)) throw new TypeError(`paging name '${options.name}' must be lowercase letters, digits and underscores`);
+  if (!NAME.test(options.name))
+    throw new TypeError(`paging name '${options.name}' must be lowercase letters, digits and underscores`);
   const name = options.name;
   const maxPerRead = options.maxPerRead ?? 10;
   const what = options.description ?? name;
@@ -92,7 +93,8 @@ export function paging(options: PagingOptions): Paging {
   const resultPrefix = `${name}:result:`;
   const results = (state: Readonly<Record<string, unknown>>): Record<string, string> => {
     const found: Record<string, string> = {};
-    for (const key of Object.keys(state).sort()) if (key.startsWith(resultPrefix)) found[key.slice(resultPrefix.length)] = String(state[key]);
+    for (const key of Object.keys(state).sort())
+      if (key.startsWith(resultPrefix)) found[key.slice(resultPrefix.length)] = String(state[key]);
     return found;
   };
 
@@ -104,11 +106,20 @@ export function paging(options: PagingOptions): Paging {
   const pageIn: Tool = Object.freeze({
     name: `get_${name}`,
     description: `Loads up to ${maxPerRead} ${what} by id ${where}, where you can read them in full. The previous batch is replaced. Returns only a receipt.`,
-    parameters: { type: 'object', properties: { ids: { type: 'array', items: { type: 'string' }, description: `At most ${maxPerRead} ids.` } }, required: ['ids'] },
+    parameters: {
+      type: 'object',
+      properties: { ids: { type: 'array', items: { type: 'string' }, description: `At most ${maxPerRead} ids.` } },
+      required: ['ids'],
+    },
     checkArgs: (args: Record<string, unknown>): ArgsCheck => {
       const ids = args['ids'];
-      if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === 'string' && id !== '')) return { ok: false, issues: ['ids: expected a non-empty list of ids'] };
-      if (ids.length > maxPerRead) return { ok: false, issues: [`ids: ${ids.length} ids asked for; at most ${maxPerRead} per read, so split them into batches`] };
+      if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === 'string' && id !== ''))
+        return { ok: false, issues: ['ids: expected a non-empty list of ids'] };
+      if (ids.length > maxPerRead)
+        return {
+          ok: false,
+          issues: [`ids: ${ids.length} ids asked for; at most ${maxPerRead} per read, so split them into batches`],
+        };
       return { ok: true, value: { ids: [...new Set(ids as string[])] } };
     },
     execute: async (args: Record<string, unknown>, context: ToolContext) => {
@@ -120,14 +131,20 @@ export function paging(options: PagingOptions): Paging {
         fetched++;
       }
       context.state.set(workingSetKey, ids);
-      return { result: `${ids.length} loaded (${fetched} fetched, ${ids.length - fetched} already cached); their text is ${inHistory ? 'below' : 'in your instruction'} now.` };
+      return {
+        result: `${ids.length} loaded (${fetched} fetched, ${ids.length - fetched} already cached); their text is ${inHistory ? 'below' : 'in your instruction'} now.`,
+      };
     },
   });
 
   const saveResult: Tool = Object.freeze({
     name: 'save_result',
     description: `Saves an intermediate result under a task id, kept for the whole session. Saving also releases the current batch from your ${inHistory ? 'conversation' : 'instruction'}.`,
-    parameters: { type: 'object', properties: { task_id: { type: 'string' }, result: { type: 'string' } }, required: ['task_id', 'result'] },
+    parameters: {
+      type: 'object',
+      properties: { task_id: { type: 'string' }, result: { type: 'string' } },
+      required: ['task_id', 'result'],
+    },
     checkArgs: (args: Record<string, unknown>): ArgsCheck =>
       typeof args['task_id'] === 'string' && args['task_id'] !== '' && typeof args['result'] === 'string'
         ? { ok: true, value: args }
@@ -150,10 +167,15 @@ export function paging(options: PagingOptions): Paging {
   const pageText = (state: Readonly<Record<string, unknown>>): { text: string; shown: string[] } | undefined => {
     const ids = state[workingSetKey];
     if (!Array.isArray(ids) || ids.length === 0) return undefined;
-    const shown = (ids as unknown[]).filter((id): id is string => typeof id === 'string' && typeof state[pageKey(id)] === 'string');
+    const shown = (ids as unknown[]).filter(
+      (id): id is string => typeof id === 'string' && typeof state[pageKey(id)] === 'string',
+    );
     if (shown.length === 0) return undefined;
     const body = shown.map((id) => `### ${id}\n${String(state[pageKey(id)])}`).join('\n\n');
-    return { text: `--- BEGIN ${label} (${shown.length}: ${shown.join(', ')}) ---\n${body}\n--- END ${label} ---`, shown };
+    return {
+      text: `--- BEGIN ${label} (${shown.length}: ${shown.join(', ')}) ---\n${body}\n--- END ${label} ---`,
+      shown,
+    };
   };
   const processor = defineProcessor({
     name: `paging:${name}`,
@@ -164,36 +186,70 @@ export function paging(options: PagingOptions): Paging {
       const savedIds = Object.keys(saved);
       if (options.releaseHistory !== false && savedIds.length > 0) {
         const lines = savedIds.map((id) => `${id}: ${saved[id] ?? ''}`).join('\n');
-        next = withSystemBlock(next, `--- SAVED RESULTS (${savedIds.length}) ---\n${lines}\n--- END SAVED RESULTS ---`, {
-          kind: 'page',
-          processor: `paging:${name}`,
-          agent: context.agent.name,
-          field: `state ${resultPrefix}*`,
-          note: 'results saved so far; the batches behind them are released from the history',
-        });
+        next = withSystemBlock(
+          next,
+          `--- SAVED RESULTS (${savedIds.length}) ---\n${lines}\n--- END SAVED RESULTS ---`,
+          {
+            kind: 'page',
+            processor: `paging:${name}`,
+            agent: context.agent.name,
+            field: `state ${resultPrefix}*`,
+            note: 'results saved so far; the batches behind them are released from the history',
+          },
+        );
       }
       const page = pageText(context.state);
       if (page === undefined) return next;
-      return withSystemBlock(next, page.text, { kind: 'page', processor: `paging:${name}`, agent: context.agent.name, field: `state ${workingSetKey}`, note: `paged in: ${page.shown.join(', ')}` });
+      return withSystemBlock(next, page.text, {
+        kind: 'page',
+        processor: `paging:${name}`,
+        agent: context.agent.name,
+        field: `state ${workingSetKey}`,
+        note: `paged in: ${page.shown.join(', ')}`,
+      });
     },
   });
 
   // In the history, a saved result stays as the save_result call that made it; in the system text it is listed there.
-  const released = new Set([pageIn.name, listResults.name, ...(inHistory ? [] : [saveResult.name]), ...(options.batchTools ?? [])]);
+  const released = new Set([
+    pageIn.name,
+    listResults.name,
+    ...(inHistory ? [] : [saveResult.name]),
+    ...(options.batchTools ?? []),
+  ]);
   const historyProcessor = defineProcessor({
     name: `paging:${name}:history`,
     process(draft, context): RequestDraft {
-      const messages = options.releaseHistory === false ? draft.messages : releaseSavedBatches(draft.messages, saveResult.name, released);
+      const messages =
+        options.releaseHistory === false
+          ? draft.messages
+          : releaseSavedBatches(draft.messages, saveResult.name, released);
       const page = inHistory ? pageText(context.state) : undefined;
       if (page === undefined) return messages === draft.messages ? draft : { ...draft, messages };
-      const source: Source = { kind: 'page', processor: `paging:${name}:history`, agent: context.agent.name, field: `state ${workingSetKey}`, note: `paged in: ${page.shown.join(', ')}` };
-      return { ...draft, messages: withPageAfterReceipt(messages, pageIn.name, { message: { role: 'user', content: [{ text: page.text }] }, sources: [source] }) };
+      const source: Source = {
+        kind: 'page',
+        processor: `paging:${name}:history`,
+        agent: context.agent.name,
+        field: `state ${workingSetKey}`,
+        note: `paged in: ${page.shown.join(', ')}`,
+      };
+      return {
+        ...draft,
+        messages: withPageAfterReceipt(messages, pageIn.name, {
+          message: { role: 'user', content: [{ text: page.text }] },
+          sources: [source],
+        }),
+      };
     },
   });
 
   const install = (pipeline: readonly Processor[]): Processor[] => {
     const anchor = pipeline.some((step) => step.name === 'instructions') ? 'instructions' : 'sections';
-    return insertProcessor(insertProcessor(pipeline, { after: anchor }, processor), { after: 'contents' }, historyProcessor);
+    return insertProcessor(
+      insertProcessor(pipeline, { after: anchor }, processor),
+      { after: 'contents' },
+      historyProcessor,
+    );
   };
   // The same places as `install`: the working set after the instruction (or the sections), the release after `contents`.
   const processors: ProcessorPlacement[] = [
@@ -221,10 +277,15 @@ export function paging(options: PagingOptions): Paging {
  * The messages with the page right after the latest receipt of a page-in (the one that loaded the working set), so
  * it keeps its place in the prompt while its batch is worked on; at the end when no receipt is in view.
  */
-function withPageAfterReceipt(messages: readonly DraftMessage[], pageInName: string, page: DraftMessage): DraftMessage[] {
+function withPageAfterReceipt(
+  messages: readonly DraftMessage[],
+  pageInName: string,
+  page: DraftMessage,
+): DraftMessage[] {
   let receipt = -1;
   messages.forEach((entry, index) => {
-    if (entry.message.content.some((part) => 'functionResponse' in part && part.functionResponse.name === pageInName)) receipt = index;
+    if (entry.message.content.some((part) => 'functionResponse' in part && part.functionResponse.name === pageInName))
+      receipt = index;
   });
   const at = receipt === -1 ? messages.length : receipt + 1;
   return [...messages.slice(0, at), page, ...messages.slice(at)];
@@ -235,10 +296,15 @@ function withPageAfterReceipt(messages: readonly DraftMessage[], pageInName: str
  * latest saved result. A batch's calls are answered before its result is saved, and one model turn's responses
  * arrive together, so calls and responses always leave in pairs; text around them stays.
  */
-function releaseSavedBatches(messages: readonly DraftMessage[], saveName: string, released: ReadonlySet<string>): DraftMessage[] {
+function releaseSavedBatches(
+  messages: readonly DraftMessage[],
+  saveName: string,
+  released: ReadonlySet<string>,
+): DraftMessage[] {
   let cut = -1;
   messages.forEach((entry, index) => {
-    if (entry.message.content.some((part) => 'functionResponse' in part && part.functionResponse.name === saveName)) cut = index;
+    if (entry.message.content.some((part) => 'functionResponse' in part && part.functionResponse.name === saveName))
+      cut = index;
   });
   if (cut === -1) return [...messages];
   const kept: DraftMessage[] = [];
@@ -250,7 +316,12 @@ function releaseSavedBatches(messages: readonly DraftMessage[], saveName: string
     const content: Part[] = [];
     const sources: Source[] = [];
     entry.message.content.forEach((part, partIndex) => {
-      const tool = 'functionCall' in part ? part.functionCall.name : 'functionResponse' in part ? part.functionResponse.name : undefined;
+      const tool =
+        'functionCall' in part
+          ? part.functionCall.name
+          : 'functionResponse' in part
+            ? part.functionResponse.name
+            : undefined;
       if (tool !== undefined && released.has(tool)) return;
       content.push(part);
       sources.push(entry.sources[partIndex] as Source);

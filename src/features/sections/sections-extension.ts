@@ -28,7 +28,13 @@ export const SECTIONS: SettingKey<SystemSections> = Object.freeze({ name: 'secti
 export function sections(text: SystemSections): Extension {
   const unknown = Object.keys(text).filter((key) => !(key in SECTION_HEADINGS));
   if (unknown.length > 0) {
-    throw new ValidationError({ subject: 'sections', issues: unknown.map((key) => ({ path: key, message: `unknown section; the sections are ${Object.keys(SECTION_HEADINGS).join(', ')}` })) });
+    throw new ValidationError({
+      subject: 'sections',
+      issues: unknown.map((key) => ({
+        path: key,
+        message: `unknown section; the sections are ${Object.keys(SECTION_HEADINGS).join(', ')}`,
+      })),
+    });
   }
   return Object.freeze({ name: 'sections', settings: [setting(SECTIONS, Object.freeze({ ...text }))] });
 }

@@ -9,15 +9,27 @@ export const sectionsField: AgentFileField = {
   schema: {
     sections: {
       type: 'object',
-      properties: Object.fromEntries(SECTION_KEYS.map((key) => [key, { type: 'string', description: `the "${SECTION_HEADINGS[key]}" section, a template` }])),
+      properties: Object.fromEntries(
+        SECTION_KEYS.map((key) => [
+          key,
+          { type: 'string', description: `the "${SECTION_HEADINGS[key]}" section, a template` },
+        ]),
+      ),
       additionalProperties: false,
-      description: 'The harness preset\u2019s sectioned system text: identity, toolGuidance, runtime, userPreferences, each a template.',
-      examples: [{ identity: 'You are a documentation assistant.', toolGuidance: 'Read a file before proposing an edit to it.' }],
+      description:
+        'The harness preset\u2019s sectioned system text: identity, toolGuidance, runtime, userPreferences, each a template.',
+      examples: [
+        { identity: 'You are a documentation assistant.', toolGuidance: 'Read a file before proposing an edit to it.' },
+      ],
     },
   },
   read({ reader, record, path }) {
     const at = joinPath(path, 'sections');
-    const value = reader.object(record['sections'], at, 'a mapping of identity, toolGuidance, runtime, userPreferences');
+    const value = reader.object(
+      record['sections'],
+      at,
+      'a mapping of identity, toolGuidance, runtime, userPreferences',
+    );
     if (value === undefined) return {};
     reader.keys(value, at, SECTION_KEYS);
     const read: Record<string, string> = {};

@@ -26,7 +26,11 @@ export const sectionsProcessor: Processor = defineProcessor({
       if (template === undefined) continue;
       const resolved = await resolveInstruction(template, context);
       const heading = `# ${SECTION_HEADINGS[key]}\n\n`;
-      const substitutions = resolved.substitutions.map((substitution) => ({ ...substitution, start: substitution.start + heading.length, end: substitution.end + heading.length }));
+      const substitutions = resolved.substitutions.map((substitution) => ({
+        ...substitution,
+        start: substitution.start + heading.length,
+        end: substitution.end + heading.length,
+      }));
       next = withSystemBlock(next, `${heading}${resolved.text}`, {
         kind: 'section',
         processor: SECTIONS_PROCESSOR,

@@ -6,7 +6,12 @@ const file = (frontmatter: string, body = 'Do the thing.') => `---\n${frontmatte
 
 describe('parseSkillFile', () => {
   it('reads name, description and body', async () => {
-    expect(await parseSkillFile(file('name: docs-check\ndescription: Review documentation changes.'), { folderName: 'docs-check', path: 'skills/docs-check/SKILL.md' })).toEqual({
+    expect(
+      await parseSkillFile(file('name: docs-check\ndescription: Review documentation changes.'), {
+        folderName: 'docs-check',
+        path: 'skills/docs-check/SKILL.md',
+      }),
+    ).toEqual({
       name: 'docs-check',
       description: 'Review documentation changes.',
       body: 'Do the thing.',
@@ -22,7 +27,9 @@ describe('parseSkillFile', () => {
     [`name: docs-check\ndescription: ${'x'.repeat(1025)}`, 'docs-check', /has 1025 characters; at most 1024/],
     ['name: docs-check', 'docs-check', /description: is required/],
   ])('refuses %j in folder %s', async (frontmatter, folder, message) => {
-    const error = await parseSkillFile(file(frontmatter), { folderName: folder, path: 'SKILL.md' }).catch((caught: unknown) => caught);
+    const error = await parseSkillFile(file(frontmatter), { folderName: folder, path: 'SKILL.md' }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).message).toMatch(message);
   });

@@ -32,18 +32,27 @@ export function skills(entries: readonly SkillEntry[], options: SkillsOptions = 
   const issues: ValidationIssue[] = [];
   const names = new Set<string>();
   entries.forEach((entry, index) => {
-    for (const issue of checkSkill(entry.skill)) issues.push({ path: `[${index}].${issue.path}`, message: issue.message });
-    if (!SKILL_MODES.includes(entry.mode)) issues.push({ path: `[${index}].mode`, message: `expected ${SKILL_MODES.join(', ')}, got '${String(entry.mode)}'` });
-    if (names.has(entry.skill.name)) issues.push({ path: `[${index}]`, message: `skill '${entry.skill.name}' is offered twice` });
+    for (const issue of checkSkill(entry.skill))
+      issues.push({ path: `[${index}].${issue.path}`, message: issue.message });
+    if (!SKILL_MODES.includes(entry.mode))
+      issues.push({
+        path: `[${index}].mode`,
+        message: `expected ${SKILL_MODES.join(', ')}, got '${String(entry.mode)}'`,
+      });
+    if (names.has(entry.skill.name))
+      issues.push({ path: `[${index}]`, message: `skill '${entry.skill.name}' is offered twice` });
     names.add(entry.skill.name);
   });
   const budget = options.listingBudget;
-  if (budget !== undefined && (!Number.isInteger(budget) || budget < 1)) issues.push({ path: 'listingBudget', message: `expected a whole number of tokens ≥ 1, got ${String(budget)}` });
+  if (budget !== undefined && (!Number.isInteger(budget) || budget < 1))
+    issues.push({ path: 'listingBudget', message: `expected a whole number of tokens ≥ 1, got ${String(budget)}` });
   if (issues.length > 0) throw new ValidationError({ subject: 'skills', issues });
   const frozen = Object.freeze([...entries]);
   return Object.freeze({
     name: 'skills',
-    settings: [setting(SKILLS, Object.freeze({ entries: frozen, ...(budget === undefined ? {} : { listingBudget: budget }) }))],
+    settings: [
+      setting(SKILLS, Object.freeze({ entries: frozen, ...(budget === undefined ? {} : { listingBudget: budget }) })),
+    ],
     ...(options.loadTool === true ? { tools: [loadSkillTool(frozen)] } : {}),
   });
 }

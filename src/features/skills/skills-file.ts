@@ -20,15 +20,27 @@ export function skillsField(readSkills: ReadSkills | undefined): AgentFileField 
       skills: {
         type: 'object',
         properties: {
-          dir: { type: 'string', description: 'a folder of Agent Skills (each a folder with SKILL.md), relative to this file' },
-          default: { enum: SKILL_MODES, description: 'each skill\u2019s mode unless modes names it: disabled, listed (default: one line in # Available skills) or loaded (its text in the request)' },
+          dir: {
+            type: 'string',
+            description: 'a folder of Agent Skills (each a folder with SKILL.md), relative to this file',
+          },
+          default: {
+            enum: SKILL_MODES,
+            description:
+              'each skill\u2019s mode unless modes names it: disabled, listed (default: one line in # Available skills) or loaded (its text in the request)',
+          },
           modes: { type: 'object', additionalProperties: { enum: SKILL_MODES }, description: 'skill name → mode' },
-          listingBudget: { type: 'integer', minimum: 1, description: 'tokens the listing may take; skills past it are left out, and said so' },
+          listingBudget: {
+            type: 'integer',
+            minimum: 1,
+            description: 'tokens the listing may take; skills past it are left out, and said so',
+          },
           loadTool: { type: 'boolean', description: 'true: the file may name load_skill among its tools' },
         },
         required: ['dir'],
         additionalProperties: false,
-        description: 'Agent Skills offered to the agent, listed or loaded (session state skill:<name> switches a skill per session).',
+        description:
+          'Agent Skills offered to the agent, listed or loaded (session state skill:<name> switches a skill per session).',
         examples: [{ dir: 'skills', default: 'listed' }],
       },
     },
@@ -40,14 +52,29 @@ export function skillsField(readSkills: ReadSkills | undefined): AgentFileField 
       reader.keys(config, at, ['dir', 'default', 'modes', 'listingBudget', 'loadTool']);
       const dir = reader.string(config, 'dir', at, { nonEmpty: true });
       const fallback = readMode(reader, config['default'], joinPath(at, 'default')) ?? 'listed';
-      const modes = config['modes'] === undefined ? {} : (reader.object(config['modes'], joinPath(at, 'modes'), 'a mapping of skill name → disabled, listed or loaded') ?? {});
+      const modes =
+        config['modes'] === undefined
+          ? {}
+          : (reader.object(
+              config['modes'],
+              joinPath(at, 'modes'),
+              'a mapping of skill name → disabled, listed or loaded',
+            ) ?? {});
       const budget = reader.number(config, 'listingBudget', at, { optional: true, integer: true, min: 1 });
       const offerLoad = reader.boolean(config, 'loadTool', at) ?? false;
-      const found = dir === undefined ? undefined : await readNamedFiles(reader, joinPath(at, 'dir'), () => readSkills(dir, file));
+      const found =
+        dir === undefined ? undefined : await readNamedFiles(reader, joinPath(at, 'dir'), () => readSkills(dir, file));
       if (dir === undefined || found === undefined) return {};
-      const entries: SkillEntry[] = found.map((skill) => ({ skill, mode: readMode(reader, modes[skill.name], joinPath(joinPath(at, 'modes'), skill.name)) ?? fallback }));
+      const entries: SkillEntry[] = found.map((skill) => ({
+        skill,
+        mode: readMode(reader, modes[skill.name], joinPath(joinPath(at, 'modes'), skill.name)) ?? fallback,
+      }));
       for (const name of Object.keys(modes)) {
-        if (!found.some((skill) => skill.name === name)) reader.issue(joinPath(joinPath(at, 'modes'), name), `no skill '${name}' in ${dir}; it has ${found.map((skill) => skill.name).join(', ') || 'none'}`);
+        if (!found.some((skill) => skill.name === name))
+          reader.issue(
+            joinPath(joinPath(at, 'modes'), name),
+            `no skill '${name}' in ${dir}; it has ${found.map((skill) => skill.name).join(', ') || 'none'}`,
+          );
       }
       return {
         extensions: [skills(entries, budget === undefined ? {} : { listingBudget: budget })],

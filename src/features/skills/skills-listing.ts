@@ -20,7 +20,9 @@ export const skillsListingProcessor: Processor = defineProcessor({
   async process(draft, context): Promise<RequestDraft> {
     const agent = context.agent;
     const settings = settingOf(context.extensions, SKILLS);
-    const offered = (settings?.entries ?? []).filter((entry) => effectiveSkillMode(entry, context.state) !== 'disabled').map((entry) => entry.skill);
+    const offered = (settings?.entries ?? [])
+      .filter((entry) => effectiveSkillMode(entry, context.state) !== 'disabled')
+      .map((entry) => entry.skill);
     if (offered.length === 0) return draft;
     const heading = `# ${SKILLS_HEADING}\n\n`;
     let listed = offered;
@@ -43,7 +45,14 @@ export const skillsListingProcessor: Processor = defineProcessor({
       processor: SKILLS_LISTING_PROCESSOR,
       agent: agent.name,
       field: `skills: ${listed.map((skill) => skill.name).join(', ')}`,
-      ...(listed.length < offered.length ? { note: `cut to its budget; left out ${offered.slice(listed.length).map((skill) => skill.name).join(', ')}` } : {}),
+      ...(listed.length < offered.length
+        ? {
+            note: `cut to its budget; left out ${offered
+              .slice(listed.length)
+              .map((skill) => skill.name)
+              .join(', ')}`,
+          }
+        : {}),
     };
     return { ...withSystemBlock(draft, listing(heading, listed), source), warnings };
   },

@@ -93,7 +93,13 @@ function statusOf(present: boolean, optional: boolean): PlaceholderStatus {
   return optional ? 'optional-missing' : 'missing';
 }
 
-function collectUnmatchedBraces(template: string, start: number, end: number, escapes: boolean, out: TemplateLiteral[]): void {
+function collectUnmatchedBraces(
+  template: string,
+  start: number,
+  end: number,
+  escapes: boolean,
+  out: TemplateLiteral[],
+): void {
   for (let i = start; i < end; i++) {
     const char = template[i];
     if (char !== '{' && char !== '}') continue;

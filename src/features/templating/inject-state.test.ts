@@ -9,18 +9,33 @@ import { injectState, renderTemplate } from './inject-state.js';
 const runs = propertyRuns();
 
 const keyArbitrary = fc.stringMatching(/^[a-z_][a-z0-9_]{0,8}$/);
-const stateArbitrary = fc.dictionary(keyArbitrary, fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)));
+const stateArbitrary = fc.dictionary(
+  keyArbitrary,
+  fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)),
+);
 const templateWithPlaceholders = fc
-  .array(fc.oneof(fc.string().map((text) => ({ text })), keyArbitrary.map((key) => ({ key }))), { maxLength: 12 })
+  .array(
+    fc.oneof(
+      fc.string().map((text) => ({ text })),
+      keyArbitrary.map((key) => ({ key })),
+    ),
+    { maxLength: 12 },
+  )
   .map((pieces) => pieces.map((piece) => ('key' in piece ? `{${piece.key}?}` : piece.text)).join(''));
 
 describe('injectState', () => {
   it('returns a template without "{" unchanged', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string().filter((text) => !text.includes('{')), stateArbitrary, async (template, state) => {
-        expect(await injectState(template, { state })).toBe(template);
-        expect(await injectState(template, { state, escapes: true, valueFormat: 'python' })).toBe(template.replace(/\\}/g, '}'));
-      }),
+      fc.asyncProperty(
+        fc.string().filter((text) => !text.includes('{')),
+        stateArbitrary,
+        async (template, state) => {
+          expect(await injectState(template, { state })).toBe(template);
+          expect(await injectState(template, { state, escapes: true, valueFormat: 'python' })).toBe(
+            template.replace(/\\}/g, '}'),
+          );
+        },
+      ),
       runs,
     );
     // Generated strings rarely hold `\}`: with escapes on, it is unescaped whether or not the template has a `{`.
@@ -30,11 +45,16 @@ describe('injectState', () => {
 
   it('never scans an inserted value again', async () => {
     await fc.assert(
-      fc.asyncProperty(keyArbitrary.map((key) => `k_${key}`), fc.string(), fc.string(), async (key, before, after) => {
-        const value = `${before}{y}{app:y?}${after}`;
-        const state = { [key]: value, y: 'SECRET' };
-        expect(await injectState(`[{${key}}]`, { state })).toBe(`[${value}]`);
-      }),
+      fc.asyncProperty(
+        keyArbitrary.map((key) => `k_${key}`),
+        fc.string(),
+        fc.string(),
+        async (key, before, after) => {
+          const value = `${before}{y}{app:y?}${after}`;
+          const state = { [key]: value, y: 'SECRET' };
+          expect(await injectState(`[{${key}}]`, { state })).toBe(`[${value}]`);
+        },
+      ),
       runs,
     );
     expect(await injectState('{x}', { state: { x: '{user:secret}', 'user:secret': 'leak' } })).toBe('{user:secret}');
@@ -67,7 +87,11 @@ describe('injectState', () => {
   });
 
   it('reads {state.key} as {key}', async () => {
-    expect(await injectState('{state.plan} / {state.app:tier} / {state.missing?}', { state: { plan: 'team', 'app:tier': 'gold' } })).toBe('team / gold / ');
+    expect(
+      await injectState('{state.plan} / {state.app:tier} / {state.missing?}', {
+        state: { plan: 'team', 'app:tier': 'gold' },
+      }),
+    ).toBe('team / gold / ');
   });
 
   it('leaves {state.key} verbatim when the alias is off (strict ADK)', async () => {
@@ -77,21 +101,29 @@ describe('injectState', () => {
   it('formats values the JavaScript way by default and the Python way on request', async () => {
     const state = { n: 1.5, i: 3, b: true, o: { a: [1, 'x'] }, none: null, f: pyFloat(2) };
     expect(await injectState('{n} {i} {b} {o} [{none}] {f}', { state })).toBe('1.5 3 true {"a":[1,"x"]} [] 2');
-    expect(await injectState('{n} {i} {b} {o} [{none}] {f}', { state, valueFormat: 'python' })).toBe("1.5 3 True {'a': [1, 'x']} [] 2.0");
+    expect(await injectState('{n} {i} {b} {o} [{none}] {f}', { state, valueFormat: 'python' })).toBe(
+      "1.5 3 True {'a': [1, 'x']} [] 2.0",
+    );
     expect(await injectState('{o}', { state, valueFormat: (value) => `<${typeof value}>` })).toBe('<object>');
   });
 
   it('throws a TemplateError with ADK message and a hint for a missing key', async () => {
     const error = await injectState('Hi {name}', { state: {} }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TemplateError);
-    expect(error).toMatchObject({ code: 'missing_state_key', key: 'name', message: 'Context variable not found: `name`.' });
+    expect(error).toMatchObject({
+      code: 'missing_state_key',
+      key: 'name',
+      message: 'Context variable not found: `name`.',
+    });
     expect((error as TemplateError).hint).toContain('{name?}');
   });
 
   it('inserts artifact text and refuses a missing artifact', async () => {
     const artifacts = recordTextReader({ 'meeting_notes.txt': 'NOTES' });
     expect(await injectState('{artifact.meeting_notes.txt}', { state: {}, artifacts })).toBe('NOTES');
-    await expect(injectState('{artifact.other.txt}', { state: {}, artifacts })).rejects.toMatchObject({ code: 'missing_artifact' });
+    await expect(injectState('{artifact.other.txt}', { state: {}, artifacts })).rejects.toMatchObject({
+      code: 'missing_artifact',
+    });
   });
 
   describe('with escapes', () => {

@@ -23,7 +23,9 @@ export type Substitution = {
   /** Position of the inserted value in the rendered text (equal when the value was empty). */
   start: number;
   end: number;
-  source: { kind: 'state'; key: string; scope: StateScope; present: boolean } | { kind: 'artifact'; name: string; present: boolean };
+  source:
+    | { kind: 'state'; key: string; scope: StateScope; present: boolean }
+    | { kind: 'artifact'; name: string; present: boolean };
 };
 
 export type RenderedTemplate = {
@@ -62,18 +64,32 @@ export async function renderTemplate(template: string, options: TemplateOptions)
     if (target.kind === 'artifact') {
       const value = await readArtifact(target.name, token.optional, options.artifacts);
       text += value ?? '';
-      substitutions.push({ ...range, start, end: text.length, source: { kind: 'artifact', name: target.name, present: value !== undefined } });
+      substitutions.push({
+        ...range,
+        start,
+        end: text.length,
+        source: { kind: 'artifact', name: target.name, present: value !== undefined },
+      });
       continue;
     }
     const present = Object.hasOwn(options.state, target.key);
     if (!present && !token.optional) throw missingStateKey(target.key);
     text += present ? format(options.state[target.key]) : '';
-    substitutions.push({ ...range, start, end: text.length, source: { kind: 'state', key: target.key, scope: target.scope, present } });
+    substitutions.push({
+      ...range,
+      start,
+      end: text.length,
+      source: { kind: 'state', key: target.key, scope: target.scope, present },
+    });
   }
   return { text, substitutions };
 }
 
-async function readArtifact(name: string, optional: boolean, artifacts: ArtifactTextReader | undefined): Promise<string | undefined> {
+async function readArtifact(
+  name: string,
+  optional: boolean,
+  artifacts: ArtifactTextReader | undefined,
+): Promise<string | undefined> {
   if (artifacts === undefined) {
     throw new TemplateError({
       code: 'artifact_store_missing',

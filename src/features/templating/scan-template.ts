@@ -26,9 +26,12 @@ export type TemplateToken =
  */
 export function scanTemplate(template: string, options: ScanOptions = {}): TemplateToken[] {
   const escapes = options.escapes === true ? findEscapes(template) : undefined;
-  const cook = escapes === undefined ? (start: number, end: number) => template.slice(start, end) : cooker(template, escapes);
-  const isOpen = (i: number) => template.charCodeAt(i) === 123 && (escapes === undefined || escapes[i] !== ESCAPED_BRACE);
-  const isClose = (i: number) => template.charCodeAt(i) === 125 && (escapes === undefined || escapes[i] !== ESCAPED_BRACE);
+  const cook =
+    escapes === undefined ? (start: number, end: number) => template.slice(start, end) : cooker(template, escapes);
+  const isOpen = (i: number) =>
+    template.charCodeAt(i) === 123 && (escapes === undefined || escapes[i] !== ESCAPED_BRACE);
+  const isClose = (i: number) =>
+    template.charCodeAt(i) === 125 && (escapes === undefined || escapes[i] !== ESCAPED_BRACE);
   const stateAlias = options.stateAlias !== false;
 
   const tokens: TemplateToken[] = [];

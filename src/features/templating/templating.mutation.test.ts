@@ -12,7 +12,16 @@ const artifacts = (files: Record<string, string>): ArtifactTextReader => ({ read
 
 describe('scanTemplate', () => {
   it('splits text and placeholders at their exact boundaries, with no empty text between them', () => {
-    expect(scanTemplate('{a}')).toEqual([{ type: 'placeholder', start: 0, end: 3, text: '{a}', optional: false, target: { kind: 'state', key: 'a', scope: 'session', alias: false } }]);
+    expect(scanTemplate('{a}')).toEqual([
+      {
+        type: 'placeholder',
+        start: 0,
+        end: 3,
+        text: '{a}',
+        optional: false,
+        target: { kind: 'state', key: 'a', scope: 'session', alias: false },
+      },
+    ]);
     expect(scanTemplate('x{a}{user:b?}y').map((token) => [token.type, token.start, token.end, token.text])).toEqual([
       ['text', 0, 1, 'x'],
       ['placeholder', 1, 4, '{a}'],
@@ -20,13 +29,32 @@ describe('scanTemplate', () => {
       ['text', 13, 14, 'y'],
     ]);
     expect(scanTemplate('{state.app:k}')).toEqual([
-      { type: 'placeholder', start: 0, end: 13, text: '{state.app:k}', optional: false, target: { kind: 'state', key: 'app:k', scope: 'app', alias: true } },
+      {
+        type: 'placeholder',
+        start: 0,
+        end: 13,
+        text: '{state.app:k}',
+        optional: false,
+        target: { kind: 'state', key: 'app:k', scope: 'app', alias: true },
+      },
     ]);
-    expect(scanTemplate('{artifact.notes.md?}')[0]).toMatchObject({ optional: true, target: { kind: 'artifact', name: 'notes.md' } });
+    expect(scanTemplate('{artifact.notes.md?}')[0]).toMatchObject({
+      optional: true,
+      target: { kind: 'artifact', name: 'notes.md' },
+    });
   });
 
   it('leaves an alias of an invalid name, and an unclosed brace, as text', () => {
-    expect(scanTemplate('{state.not a name}')).toEqual([{ type: 'placeholder', start: 0, end: 18, text: '{state.not a name}', optional: false, target: { kind: 'invalid' } }]);
+    expect(scanTemplate('{state.not a name}')).toEqual([
+      {
+        type: 'placeholder',
+        start: 0,
+        end: 18,
+        text: '{state.not a name}',
+        optional: false,
+        target: { kind: 'invalid' },
+      },
+    ]);
     expect(scanTemplate('{state.a}', { stateAlias: false })[0]).toMatchObject({ target: { kind: 'invalid' } });
     expect(scanTemplate('a {b')).toEqual([{ type: 'text', start: 0, end: 4, text: 'a {b' }]);
   });
@@ -59,12 +87,29 @@ describe('injectState and renderTemplate', () => {
   });
 
   it('report where each artifact landed and whether it was there', async () => {
-    const rendered = await renderTemplate('<{artifact.a}|{artifact.b?}>', { state: {}, artifacts: artifacts({ a: 'AA' }) });
+    const rendered = await renderTemplate('<{artifact.a}|{artifact.b?}>', {
+      state: {},
+      artifacts: artifacts({ a: 'AA' }),
+    });
     expect(rendered).toEqual({
       text: '<AA|>',
       substitutions: [
-        { placeholder: '{artifact.a}', templateStart: 1, templateEnd: 13, start: 1, end: 3, source: { kind: 'artifact', name: 'a', present: true } },
-        { placeholder: '{artifact.b?}', templateStart: 14, templateEnd: 27, start: 4, end: 4, source: { kind: 'artifact', name: 'b', present: false } },
+        {
+          placeholder: '{artifact.a}',
+          templateStart: 1,
+          templateEnd: 13,
+          start: 1,
+          end: 3,
+          source: { kind: 'artifact', name: 'a', present: true },
+        },
+        {
+          placeholder: '{artifact.b?}',
+          templateStart: 14,
+          templateEnd: 27,
+          start: 4,
+          end: 4,
+          source: { kind: 'artifact', name: 'b', present: false },
+        },
       ],
     });
   });
@@ -85,7 +130,9 @@ describe('checkTemplate', () => {
     expect(checkTemplate('{{a}}', { state: { a: 1 } }).notes).toHaveLength(1);
     expect(checkTemplate('{{a}', { state: { a: 1 } }).notes).toEqual([]);
     expect(checkTemplate('{a}}', { state: { a: 1 } }).notes).toEqual([]);
-    expect(checkTemplate('x{{a}}', { state: { a: 1 } }).notes).toEqual([{ start: 1, end: 6, message: expect.any(String) }]);
+    expect(checkTemplate('x{{a}}', { state: { a: 1 } }).notes).toEqual([
+      { start: 1, end: 6, message: expect.any(String) },
+    ]);
   });
 
   it('lists unmatched braces at their exact place, except escaped ones when escapes are on', () => {
@@ -96,8 +143,12 @@ describe('checkTemplate', () => {
     expect(checkTemplate('a \\} b', { escapes: true }).literals).toEqual([]);
     expect(checkTemplate('a \\} b').literals).toEqual([{ text: '}', start: 3, end: 4, reason: 'unmatched-brace' }]);
     // A doubled backslash escapes itself: the brace after it is a real, unmatched one.
-    expect(checkTemplate('a \\\\} b', { escapes: true }).literals).toEqual([{ text: '}', start: 4, end: 5, reason: 'unmatched-brace' }]);
-    expect(checkTemplate('} \\x', { escapes: true }).literals).toEqual([{ text: '}', start: 0, end: 1, reason: 'unmatched-brace' }]);
+    expect(checkTemplate('a \\\\} b', { escapes: true }).literals).toEqual([
+      { text: '}', start: 4, end: 5, reason: 'unmatched-brace' },
+    ]);
+    expect(checkTemplate('} \\x', { escapes: true }).literals).toEqual([
+      { text: '}', start: 0, end: 1, reason: 'unmatched-brace' },
+    ]);
   });
 });
 
@@ -126,7 +177,12 @@ describe('value formats', () => {
   it('spell null and undefined out when a value is embedded in text', () => {
     for (const format of [undefined, 'default'] as const) {
       const embed = embedFormatter(format);
-      expect([embed(null), embed(undefined), embed('x'), embed({ a: null })]).toEqual(['null', 'null', 'x', '{"a":null}']);
+      expect([embed(null), embed(undefined), embed('x'), embed({ a: null })]).toEqual([
+        'null',
+        'null',
+        'x',
+        '{"a":null}',
+      ]);
     }
     const python = embedFormatter('python');
     expect([python(null), python(undefined), python({ a: true })]).toEqual(['None', 'None', "{'a': True}"]);
@@ -143,15 +199,25 @@ describe('escapes next to backslashes that stay', () => {
 
   it('make the brace after an escaped backslash a real one, so checkTemplate sees the whole run', () => {
     // `{x\\}`: the `}` closes the run, whose name `x\` is not a name, so the run reaches the model as written.
-    expect(checkTemplate('{x\\\\}', { escapes: true }).literals).toEqual([{ text: '{x\\}', start: 0, end: 5, reason: 'not-a-name' }]);
+    expect(checkTemplate('{x\\\\}', { escapes: true }).literals).toEqual([
+      { text: '{x\\}', start: 0, end: 5, reason: 'not-a-name' },
+    ]);
   });
 });
 
 describe('checkTemplate’s doubled-brace note', () => {
   it('looks only at the braces that open and close the placeholder, not escaped ones inside an artifact name', () => {
     const names = { escapes: true, artifactNames: ['a{{b', 'a}}b'] };
-    expect(checkTemplate('{artifact.a\\{\\{b}}', names)).toMatchObject({ placeholders: [{ text: '{artifact.a{{b}}', key: 'a{{b', status: 'resolves' }], notes: [] });
-    expect(checkTemplate('{{artifact.a\\}\\}b}', names)).toMatchObject({ placeholders: [{ text: '{{artifact.a}}b}', key: 'a}}b', status: 'resolves' }], notes: [] });
-    expect(checkTemplate('{{artifact.a\\}\\}b}}', names).notes).toEqual([{ start: 0, end: 19, message: expect.stringContaining('not an escape') }]);
+    expect(checkTemplate('{artifact.a\\{\\{b}}', names)).toMatchObject({
+      placeholders: [{ text: '{artifact.a{{b}}', key: 'a{{b', status: 'resolves' }],
+      notes: [],
+    });
+    expect(checkTemplate('{{artifact.a\\}\\}b}', names)).toMatchObject({
+      placeholders: [{ text: '{{artifact.a}}b}', key: 'a}}b', status: 'resolves' }],
+      notes: [],
+    });
+    expect(checkTemplate('{{artifact.a\\}\\}b}}', names).notes).toEqual([
+      { start: 0, end: 19, message: expect.stringContaining('not an escape') },
+    ]);
   });
 });

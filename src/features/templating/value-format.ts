@@ -36,6 +36,7 @@ function formatPython(value: unknown): string {
  */
 export function embedFormatter(format: ValueFormat | undefined): ValueFormatter {
   if (format === 'python') return pythonStr;
-  if (format === undefined || format === 'default') return (value) => (value === undefined ? 'null' : formatDefault(value === null ? 'null' : value));
+  if (format === undefined || format === 'default')
+    return (value) => (value === undefined ? 'null' : formatDefault(value === null ? 'null' : value));
   return format;
 }

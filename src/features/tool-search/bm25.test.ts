@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { BM25_B, BM25_K1, createToolIndex, documentWords, NAME_WEIGHT, parameterNames, searchWords, stem } from './bm25.js';
+import {
+  BM25_B,
+  BM25_K1,
+  createToolIndex,
+  documentWords,
+  NAME_WEIGHT,
+  parameterNames,
+  searchWords,
+  stem,
+} from './bm25.js';
 
-const object = (...names: string[]) => ({ type: 'object', properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])) });
+const object = (...names: string[]) => ({
+  type: 'object',
+  properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])),
+});
 const TOOLS = [
   { name: 'create_issue', description: 'Creates an issue.', parameters: object('title', 'body') },
   { name: 'list_issues', description: 'Lists issues of a repository.', parameters: object('state') },
@@ -10,20 +22,46 @@ const TOOLS = [
 
 describe('search words', () => {
   it('splits snake, kebab, dotted and camelCase names, drops stopwords and stems', () => {
-    expect(searchWords('getPullRequest repo.list-files_v2 HTTPServer')).toEqual(['get', 'pull', 'request', 'repo', 'list', 'fil', 'v2', 'http', 'server']);
+    expect(searchWords('getPullRequest repo.list-files_v2 HTTPServer')).toEqual([
+      'get',
+      'pull',
+      'request',
+      'repo',
+      'list',
+      'fil',
+      'v2',
+      'http',
+      'server',
+    ]);
     expect(searchWords('Create an issue in the repository')).toEqual(['creat', 'issu', 'repository']);
   });
 
   it('stems plurals, -ing and -ed so a query meets a description', () => {
     expect(['create', 'creates', 'created', 'creating'].map(stem)).toEqual(['creat', 'creat', 'creat', 'creat']);
-    expect(['repositories', 'issues', 'messages', 'status', 'address'].map(stem)).toEqual(['repository', 'issu', 'messag', 'status', 'address']);
+    expect(['repositories', 'issues', 'messages', 'status', 'address'].map(stem)).toEqual([
+      'repository',
+      'issu',
+      'messag',
+      'status',
+      'address',
+    ]);
     expect(['running', 'getting', 'added', 'pulled', 'need'].map(stem)).toEqual(['run', 'get', 'add', 'pull', 'need']);
   });
 
   it('reads parameter names, nested ones included', () => {
-    const schema = { type: 'object', properties: { pullNumber: { type: 'integer' }, review: { type: 'object', properties: { body: {} } }, files: { type: 'array', items: { type: 'object', properties: { path: {} } } } } };
+    const schema = {
+      type: 'object',
+      properties: {
+        pullNumber: { type: 'integer' },
+        review: { type: 'object', properties: { body: {} } },
+        files: { type: 'array', items: { type: 'object', properties: { path: {} } } },
+      },
+    };
     expect(parameterNames(schema)).toEqual(['pullNumber', 'review', 'body', 'files', 'path']);
-    expect(documentWords({ name: 'x_tool', description: 'Does x.', parameters: schema, toolset: 'github' })).toEqual({ name: ['x', 'tool'], text: ['github', 'x', 'pull', 'number', 'review', 'body', 'fil', 'path'] });
+    expect(documentWords({ name: 'x_tool', description: 'Does x.', parameters: schema, toolset: 'github' })).toEqual({
+      name: ['x', 'tool'],
+      text: ['github', 'x', 'pull', 'number', 'review', 'body', 'fil', 'path'],
+    });
   });
 });
 
@@ -31,7 +69,8 @@ describe('BM25', () => {
   // N = 3 tools. Names: 2 words each (average 2); the rest: 4, 4 and 5 words (average 13/3).
   // Per field: idf(t) = ln(1 + (N − n + 0.5)/(n + 0.5)), term = tf·(k1+1) / (tf + k1·(1 − b + b·|d|/avgdl)).
   const idf = (n: number) => Math.log(1 + (3 - n + 0.5) / (n + 0.5));
-  const term = (tf: number, length: number, average: number) => (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * length) / average));
+  const term = (tf: number, length: number, average: number) =>
+    (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * length) / average));
   const name = (n: number) => idf(n) * term(1, 2, 2);
   const text = (n: number, tf: number, length: number) => idf(n) * term(tf, length, 13 / 3);
 
@@ -55,7 +94,10 @@ describe('BM25', () => {
       { name: 'jira_get_issue', description: 'Get a Jira issue.' },
       { name: 'jira_get_issue_dates', description: 'Get the dates of a Jira issue.' },
     ]);
-    expect(index.search('get the Jira issue', 2).map((hit) => hit.name)).toEqual(['jira_get_issue', 'jira_get_issue_dates']);
+    expect(index.search('get the Jira issue', 2).map((hit) => hit.name)).toEqual([
+      'jira_get_issue',
+      'jira_get_issue_dates',
+    ]);
   });
 
   it('breaks ties by name, honours the limit, and finds nothing for unknown words', () => {

@@ -45,7 +45,8 @@ export function stem(word: string): string {
   else if (stemmed.length > 4 && stemmed.endsWith('sses')) stemmed = stemmed.slice(0, -2);
   else if (stemmed.length > 3 && stemmed.endsWith('s') && !/(ss|us|is)$/.test(stemmed)) stemmed = stemmed.slice(0, -1);
   if (stemmed.length > 5 && stemmed.endsWith('ing')) stemmed = undouble(stemmed.slice(0, -3));
-  else if (stemmed.length > 4 && stemmed.endsWith('ed') && !stemmed.endsWith('eed')) stemmed = undouble(stemmed.slice(0, -2));
+  else if (stemmed.length > 4 && stemmed.endsWith('ed') && !stemmed.endsWith('eed'))
+    stemmed = undouble(stemmed.slice(0, -2));
   if (stemmed.length > 3 && stemmed.endsWith('e')) stemmed = stemmed.slice(0, -1);
   return stemmed;
 }
@@ -59,7 +60,11 @@ function undouble(word: string): string {
 export function documentWords(document: SearchDocument): { name: string[]; text: string[] } {
   return {
     name: searchWords(document.name),
-    text: [...(document.toolset === undefined ? [] : searchWords(document.toolset)), ...searchWords(document.description), ...parameterNames(document.parameters).flatMap(searchWords)],
+    text: [
+      ...(document.toolset === undefined ? [] : searchWords(document.toolset)),
+      ...searchWords(document.description),
+      ...parameterNames(document.parameters).flatMap(searchWords),
+    ],
   };
 }
 
@@ -106,7 +111,10 @@ export function createToolIndex(documents: readonly SearchDocument[]): ToolIndex
     const words = documentWords(document);
     return { name: document.name, fields: [field(words.name), field(words.text)] as const };
   });
-  const scorers = [scorer(entries.map((entry) => entry.fields[0])), scorer(entries.map((entry) => entry.fields[1]))] as const;
+  const scorers = [
+    scorer(entries.map((entry) => entry.fields[0])),
+    scorer(entries.map((entry) => entry.fields[1])),
+  ] as const;
   return {
     size: entries.length,
     search(query, limit) {
@@ -131,7 +139,8 @@ function field(words: readonly string[]): Field {
 // BM25 of one field over all the tools: the scorer of one tool's field for a query's distinct words.
 function scorer(fields: readonly Field[]): (field: Field, words: readonly string[]) => number {
   const documentFrequency = new Map<string, number>();
-  for (const each of fields) for (const word of each.frequencies.keys()) documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
+  for (const each of fields)
+    for (const word of each.frequencies.keys()) documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
   const total = fields.length;
   const averageLength = total === 0 ? 0 : fields.reduce((sum, each) => sum + each.length, 0) / total;
   return (each, words) => {

@@ -4,7 +4,10 @@ import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
 import { buildCatalogue, firstLine } from './catalogue.js';
 
 // One token per word: the budgets below are easy to check by hand.
-const words: TokenCounter = { encoding: 'words', count: (text) => text.split(/\s+/).filter((word) => word !== '').length };
+const words: TokenCounter = {
+  encoding: 'words',
+  count: (text) => text.split(/\s+/).filter((word) => word !== '').length,
+};
 const TOOLS = [
   { name: 'c_tool', description: 'Third tool here.\nMore text.' },
   { name: 'a_tool', description: 'First tool here.' },
@@ -15,7 +18,9 @@ const TOOLS = [
 describe('the catalogue', () => {
   it('lists every tool with its first line, sorted by name, when they fit', () => {
     const catalogue = buildCatalogue(TOOLS, 100, words);
-    expect(catalogue.text).toBe('- a_tool: First tool here.\n- b_tool: Second tool here.\n- c_tool: Third tool here.\n- d_tool');
+    expect(catalogue.text).toBe(
+      '- a_tool: First tool here.\n- b_tool: Second tool here.\n- c_tool: Third tool here.\n- d_tool',
+    );
     expect(catalogue).toMatchObject({ described: 4, named: 0, omitted: 0, tokens: 17 });
   });
 
@@ -42,7 +47,11 @@ describe('the catalogue', () => {
   });
 
   it('keeps a long first line to its first sentence, or cuts it at a word', () => {
-    expect(firstLine('\n  Creates a pull request. Then it does many other things that take a very long time to describe in full, far more than fits on one line of it.')).toBe('Creates a pull request.');
+    expect(
+      firstLine(
+        '\n  Creates a pull request. Then it does many other things that take a very long time to describe in full, far more than fits on one line of it.',
+      ),
+    ).toBe('Creates a pull request.');
     const long = `${'word '.repeat(40)}end`;
     expect(firstLine(long)).toBe(`${'word '.repeat(24).trim()}…`);
     expect(firstLine('Short.\nSecond line.')).toBe('Short.');
@@ -50,7 +59,10 @@ describe('the catalogue', () => {
 
   it('fits 150 tools in the default 1,000 tokens of the real tokenizer', async () => {
     const counter = await loadTokenCounter();
-    const many = Array.from({ length: 150 }, (_, index) => ({ name: `tool_number_${String(index).padStart(3, '0')}`, description: `Does the thing number ${index} for a repository, a channel or an issue.` }));
+    const many = Array.from({ length: 150 }, (_, index) => ({
+      name: `tool_number_${String(index).padStart(3, '0')}`,
+      description: `Does the thing number ${index} for a repository, a channel or an issue.`,
+    }));
     const catalogue = buildCatalogue(many, 1000, counter);
     expect(catalogue.tokens).toBeLessThanOrEqual(1000);
     expect(catalogue.described).toBeGreaterThan(0);

@@ -21,7 +21,11 @@ export const LINE_CHARACTERS = 120;
 
 /** The first line of a description, kept short: its first sentence when the line is long. */
 export function firstLine(description: string): string {
-  const line = description.split('\n').map((each) => each.trim()).find((each) => each !== '') ?? '';
+  const line =
+    description
+      .split('\n')
+      .map((each) => each.trim())
+      .find((each) => each !== '') ?? '';
   if (line.length <= LINE_CHARACTERS) return line;
   const sentence = line.search(/[.!?](\s|$)/);
   if (sentence !== -1 && sentence < LINE_CHARACTERS) return line.slice(0, sentence + 1);
@@ -44,7 +48,13 @@ export function buildCatalogue(entries: readonly CatalogueEntry[], budget: numbe
   const total = sorted.length;
   const render = (described: number, shown: number): string => {
     const parts = lines.slice(0, described);
-    if (shown > described) parts.push(`Also: ${sorted.slice(described, shown).map((entry) => entry.name).join(', ')}`);
+    if (shown > described)
+      parts.push(
+        `Also: ${sorted
+          .slice(described, shown)
+          .map((entry) => entry.name)
+          .join(', ')}`,
+      );
     if (shown < total) parts.push(`and ${total - shown} more — search to find them.`);
     return parts.join('\n');
   };
@@ -54,8 +64,15 @@ export function buildCatalogue(entries: readonly CatalogueEntry[], budget: numbe
     return { text, described, named: shown - described, omitted: total - shown, tokens: counter.count(text) };
   };
   if (fits(total, total)) return result(total, total);
-  if (fits(0, total)) return result(largest(0, total - 1, (described) => fits(described, total)), total);
-  return result(0, largest(0, total - 1, (shown) => fits(0, shown)));
+  if (fits(0, total))
+    return result(
+      largest(0, total - 1, (described) => fits(described, total)),
+      total,
+    );
+  return result(
+    0,
+    largest(0, total - 1, (shown) => fits(0, shown)),
+  );
 }
 
 // The largest value in [low, high] for which `holds` is true, given that it holds at `low` and holds less as values grow.

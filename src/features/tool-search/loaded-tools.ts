@@ -20,7 +20,10 @@ export type LoadedTool = {
  * session's events (the responses' `loaded` lists), of the current invocation or of the whole session. Nothing is kept
  * anywhere else, so the same events always give the same tools, after a reload too.
  */
-export function loadedTools(events: readonly Event[], options: { agent: string; searchTool: string; scope: ToolSearchScope; invocationId: string }): LoadedTool[] {
+export function loadedTools(
+  events: readonly Event[],
+  options: { agent: string; searchTool: string; scope: ToolSearchScope; invocationId: string },
+): LoadedTool[] {
   const loaded = new Map<string, LoadedTool>();
   for (const event of events) {
     if (event.author !== options.agent || event.partial === true) continue;

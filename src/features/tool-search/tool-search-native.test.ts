@@ -16,21 +16,46 @@ const github = GITHUB_TOOLSET;
 const clock = echoTool('current_time', 'Tells the time.');
 
 const names = (request: LlmRequest | undefined) => request?.tools.map((each) => each.name);
-const deferredNames = (request: LlmRequest | undefined) => request?.deferredTools?.declarations.map((each) => each.name);
+const deferredNames = (request: LlmRequest | undefined) =>
+  request?.deferredTools?.declarations.map((each) => each.name);
 const lastResponse = (request: LlmRequest) => {
   const part = request.messages.at(-1)?.content.at(-1);
   return part !== undefined && 'functionResponse' in part ? part.functionResponse.response : undefined;
 };
-const responses = (events: readonly Event[]) => events.flatMap((event) => (event.content?.parts ?? []).flatMap((part) => ('functionResponse' in part ? [part.functionResponse] : [])));
+const responses = (events: readonly Event[]) =>
+  events.flatMap((event) =>
+    (event.content?.parts ?? []).flatMap((part) => ('functionResponse' in part ? [part.functionResponse] : [])),
+  );
 
 async function setup(options: ToolSearchOptions = {}, agent: { includeContents?: 'default' | 'none' } = {}) {
   const scripted = createScriptedModel({
     rules: [
-      { when: (request) => lastResponse(request)?.['loaded'] !== undefined, respond: () => ({ functionCall: { name: 'merge_pull_request', args: { owner: 'acme', repo: 'web', pull_number: '4' } } }) },
+      {
+        when: (request) => lastResponse(request)?.['loaded'] !== undefined,
+        respond: () => ({
+          functionCall: { name: 'merge_pull_request', args: { owner: 'acme', repo: 'web', pull_number: '4' } },
+        }),
+      },
       { when: (request) => lastResponse(request) !== undefined, respond: { text: 'Done.' } },
-      { when: { lastUserText: 'search' }, respond: { functionCall: { id: 'search-1', name: SEARCH_TOOLS, args: { query: 'merge a pull request, list issues', limit: 2 } } } },
-      { when: { lastUserText: 'issue' }, respond: { functionCall: { name: 'create_issue', args: { owner: 'acme', repo: 'web', title: 'x' } } } },
-      { respond: { functionCall: { name: 'merge_pull_request', args: { owner: 'acme', repo: 'web', pull_number: '5' } } } },
+      {
+        when: { lastUserText: 'search' },
+        respond: {
+          functionCall: {
+            id: 'search-1',
+            name: SEARCH_TOOLS,
+            args: { query: 'merge a pull request, list issues', limit: 2 },
+          },
+        },
+      },
+      {
+        when: { lastUserText: 'issue' },
+        respond: { functionCall: { name: 'create_issue', args: { owner: 'acme', repo: 'web', title: 'x' } } },
+      },
+      {
+        respond: {
+          functionCall: { name: 'merge_pull_request', args: { owner: 'acme', repo: 'web', pull_number: '5' } },
+        },
+      },
     ],
   });
   const model = { ...scripted, loadsDeferredTools: true };
@@ -38,7 +63,14 @@ async function setup(options: ToolSearchOptions = {}, agent: { includeContents?:
   let id = 0;
   let time = 1_700_000_000;
   const runner = createRunner({
-    agents: llmAgent({ name: 'dev', instruction: 'Help.', tools: [clock], toolsets: [github], extensions: [toolSearch(options)], ...(agent.includeContents === undefined ? {} : { includeContents: agent.includeContents }) }),
+    agents: llmAgent({
+      name: 'dev',
+      instruction: 'Help.',
+      tools: [clock],
+      toolsets: [github],
+      extensions: [toolSearch(options)],
+      ...(agent.includeContents === undefined ? {} : { includeContents: agent.includeContents }),
+    }),
     model,
     sessions,
     now: () => (time += 0.001),
@@ -66,16 +98,24 @@ describe('toolSearch for a model that loads deferred tools itself', () => {
       expect(JSON.stringify(request.deferredTools)).toBe(JSON.stringify(requests[0]?.deferredTools));
     }
     expect(referencedDeferredTools(requests[0] as LlmRequest)).toEqual([]);
-    expect(referencedDeferredTools(requests[1] as LlmRequest).map((each) => each.name)).toEqual(['merge_pull_request', 'list_issues']);
+    expect(referencedDeferredTools(requests[1] as LlmRequest).map((each) => each.name)).toEqual([
+      'merge_pull_request',
+      'list_issues',
+    ]);
     // The loaded tool ran for real.
-    expect(responses(events)[1]?.response).toEqual({ done: 'merge_pull_request', args: { owner: 'acme', repo: 'web', pull_number: '4' } });
+    expect(responses(events)[1]?.response).toEqual({
+      done: 'merge_pull_request',
+      args: { owner: 'acme', repo: 'web', pull_number: '4' },
+    });
     expect(events.at(-1)?.content?.parts).toEqual([{ text: 'Done.' }]);
   });
 
   it('answers a call to a deferred tool no search in the history loaded with the search-first error', async () => {
     const { run } = await setup();
     const events = await run('open an issue');
-    expect(responses(events)[0]?.response).toEqual({ error: expect.stringMatching(/^Tool 'create_issue' is not loaded yet\. Call search_tools first/) as string });
+    expect(responses(events)[0]?.response).toEqual({
+      error: expect.stringMatching(/^Tool 'create_issue' is not loaded yet\. Call search_tools first/) as string,
+    });
   });
 
   it('a search in the history still loads its tools in the next invocation (the model sees them), so the call runs', async () => {
@@ -83,8 +123,14 @@ describe('toolSearch for a model that loads deferred tools itself', () => {
     await run('search and merge PR 4');
     const events = await run('merge PR 5');
     expect(names(requests[3])).toEqual(['current_time', SEARCH_TOOLS]);
-    expect(referencedDeferredTools(requests[3] as LlmRequest).map((each) => each.name)).toEqual(['merge_pull_request', 'list_issues']);
-    expect(responses(events)[0]?.response).toEqual({ done: 'merge_pull_request', args: { owner: 'acme', repo: 'web', pull_number: '5' } });
+    expect(referencedDeferredTools(requests[3] as LlmRequest).map((each) => each.name)).toEqual([
+      'merge_pull_request',
+      'list_issues',
+    ]);
+    expect(responses(events)[0]?.response).toEqual({
+      done: 'merge_pull_request',
+      args: { owner: 'acme', repo: 'web', pull_number: '5' },
+    });
   });
 
   it("offers a loaded tool in full when its search is no longer in the history (scope 'session', history left out)", async () => {
@@ -96,7 +142,10 @@ describe('toolSearch for a model that loads deferred tools itself', () => {
     expect(names(next)).toEqual(['current_time', SEARCH_TOOLS, 'merge_pull_request', 'list_issues']);
     // Never both a tool and a deferred definition: the API refuses two tools of one name.
     expect(deferredNames(next)).toEqual(['create_issue']);
-    expect(responses(events)[0]?.response).toEqual({ done: 'merge_pull_request', args: { owner: 'acme', repo: 'web', pull_number: '5' } });
+    expect(responses(events)[0]?.response).toEqual({
+      done: 'merge_pull_request',
+      args: { owner: 'acme', repo: 'web', pull_number: '5' },
+    });
   });
 
   it('builds byte-identical requests for the same session run again', async () => {
@@ -113,10 +162,20 @@ describe('toolSearch for a model that loads deferred tools itself', () => {
     const { run, sessions } = await setup();
     await run('search and merge PR 4');
     const second = await sessions.getModelCall({ appName: 'dev', userId: 'u', sessionId: 's', index: 2 });
-    expect(second?.request.deferredTools?.declarations.map((each) => each.name)).toEqual(['merge_pull_request', 'create_issue', 'list_issues']);
+    expect(second?.request.deferredTools?.declarations.map((each) => each.name)).toEqual([
+      'merge_pull_request',
+      'create_issue',
+      'list_issues',
+    ]);
     const notes = second?.provenance.deferredTools?.map((source) => source.note);
-    expect(notes?.[0]).toBe(`deferred, loaded by ${SEARCH_TOOLS}("merge a pull request, list issues"), call search-1: the provider shows it where that response is`);
+    expect(notes?.[0]).toBe(
+      `deferred, loaded by ${SEARCH_TOOLS}("merge a pull request, list issues"), call search-1: the provider shows it where that response is`,
+    );
     expect(notes?.[1]).toBe('deferred: the provider holds it back until a search loads it');
-    expect(second?.provenance.deferredTools?.[0]?.tool).toMatchObject({ kind: 'toolset', toolset: 'github', name: 'merge_pull_request' });
+    expect(second?.provenance.deferredTools?.[0]?.tool).toMatchObject({
+      kind: 'toolset',
+      toolset: 'github',
+      name: 'merge_pull_request',
+    });
   });
 });

@@ -21,23 +21,48 @@ async function setup(options?: ToolSearchOptions, sessions = createInMemorySessi
   // Each turn: search when the user says "search", then call the tool the search loaded (or the one named), then answer.
   const model = createScriptedModel({
     rules: [
-      { when: (request) => lastResponse(request)?.['loaded'] !== undefined, respond: () => ({ functionCall: { name: 'merge_pull_request', args: { owner: 'acme', repo: 'web', pull_number: '4' } } }) },
+      {
+        when: (request) => lastResponse(request)?.['loaded'] !== undefined,
+        respond: () => ({
+          functionCall: { name: 'merge_pull_request', args: { owner: 'acme', repo: 'web', pull_number: '4' } },
+        }),
+      },
       { when: (request) => lastResponse(request) !== undefined, respond: { text: 'Done.' } },
-      { when: { lastUserText: 'search' }, respond: { functionCall: { id: 'search-1', name: SEARCH_TOOLS, args: { query: 'merge a pull request, list issues', limit: 2 } } } },
+      {
+        when: { lastUserText: 'search' },
+        respond: {
+          functionCall: {
+            id: 'search-1',
+            name: SEARCH_TOOLS,
+            args: { query: 'merge a pull request, list issues', limit: 2 },
+          },
+        },
+      },
       { when: { lastUserText: 'rotate' }, respond: { functionCall: { name: 'rotate_keys', args: {} } } },
-      { respond: { functionCall: { name: 'merge_pull_request', args: { owner: 'acme', repo: 'web', pull_number: '5' } } } },
+      {
+        respond: {
+          functionCall: { name: 'merge_pull_request', args: { owner: 'acme', repo: 'web', pull_number: '5' } },
+        },
+      },
     ],
   });
   let id = 0;
   let time = 1_700_000_000;
   const runner = createRunner({
-    agents: llmAgent({ name: 'dev', instruction: 'Help.', tools: [rotate], toolsets: [github], extensions: [toolSearch(options)] }),
+    agents: llmAgent({
+      name: 'dev',
+      instruction: 'Help.',
+      tools: [rotate],
+      toolsets: [github],
+      extensions: [toolSearch(options)],
+    }),
     model,
     sessions,
     now: () => (time += 0.001),
     newId: () => `${idPrefix}${++id}`,
   });
-  if ((await sessions.getSession({ appName: 'dev', userId: 'u', sessionId: 's' })) === undefined) await runner.createSession({ userId: 'u', sessionId: 's' });
+  if ((await sessions.getSession({ appName: 'dev', userId: 'u', sessionId: 's' })) === undefined)
+    await runner.createSession({ userId: 'u', sessionId: 's' });
   const run = async (message: string): Promise<Event[]> => {
     const events: Event[] = [];
     for await (const event of runner.run({ userId: 'u', sessionId: 's', message })) events.push(event);
@@ -46,7 +71,10 @@ async function setup(options?: ToolSearchOptions, sessions = createInMemorySessi
   return { model, run, sessions };
 }
 
-const responses = (events: readonly Event[]) => events.flatMap((event) => (event.content?.parts ?? []).flatMap((part) => ('functionResponse' in part ? [part.functionResponse] : [])));
+const responses = (events: readonly Event[]) =>
+  events.flatMap((event) =>
+    (event.content?.parts ?? []).flatMap((part) => ('functionResponse' in part ? [part.functionResponse] : [])),
+  );
 
 describe('toolSearch through the runner', () => {
   it('a search loads a tool for the following calls of the invocation, and the call runs it', async () => {
@@ -56,10 +84,19 @@ describe('toolSearch through the runner', () => {
     expect(responses(events)[0]).toEqual({
       id: 'search-1',
       name: SEARCH_TOOLS,
-      response: { query: 'merge a pull request, list issues', loaded: ['merge_pull_request', 'list_issues'], result: expect.stringMatching(/^Loaded 2 tools; call them from your next step on:\n- merge_pull_request: /) as string },
+      response: {
+        query: 'merge a pull request, list issues',
+        loaded: ['merge_pull_request', 'list_issues'],
+        result: expect.stringMatching(
+          /^Loaded 2 tools; call them from your next step on:\n- merge_pull_request: /,
+        ) as string,
+      },
     });
     expect(names(model.requests[1])).toEqual([SEARCH_TOOLS, 'merge_pull_request', 'list_issues']);
-    expect(responses(events)[1]?.response).toEqual({ done: 'merge_pull_request', args: { owner: 'acme', repo: 'web', pull_number: '4' } });
+    expect(responses(events)[1]?.response).toEqual({
+      done: 'merge_pull_request',
+      args: { owner: 'acme', repo: 'web', pull_number: '4' },
+    });
     expect(names(model.requests[2])).toEqual(names(model.requests[1]));
     expect(events.at(-1)?.content?.parts).toEqual([{ text: 'Done.' }]);
   });
@@ -79,7 +116,10 @@ describe('toolSearch through the runner', () => {
     await run('search and merge PR 4');
     const events = await run('merge PR 5');
     expect(names(model.requests[3])).toEqual([SEARCH_TOOLS, 'merge_pull_request', 'list_issues']);
-    expect(responses(events)[0]?.response).toEqual({ done: 'merge_pull_request', args: { owner: 'acme', repo: 'web', pull_number: '5' } });
+    expect(responses(events)[0]?.response).toEqual({
+      done: 'merge_pull_request',
+      args: { owner: 'acme', repo: 'web', pull_number: '5' },
+    });
   });
 
   it("scope 'session': a new runner over the same store (a reload) finds the same tools loaded", async () => {
@@ -94,7 +134,9 @@ describe('toolSearch through the runner', () => {
   it("an agent's own deferred tool is not run before a search loads it", async () => {
     const { run } = await setup();
     const events = await run('rotate the keys');
-    expect(responses(events)[0]?.response).toEqual({ error: expect.stringMatching(/^Tool 'rotate_keys' is not loaded yet/) as string });
+    expect(responses(events)[0]?.response).toEqual({
+      error: expect.stringMatching(/^Tool 'rotate_keys' is not loaded yet/) as string,
+    });
   });
 
   it('the stored requests of the same session are byte for byte the same when run again', async () => {

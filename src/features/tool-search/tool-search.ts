@@ -60,11 +60,17 @@ export type ToolSearch = Extension & {
 export function toolSearch(options: ToolSearchOptions = {}): ToolSearch {
   const issues: ValidationIssue[] = [];
   const budget = options.catalogueTokens ?? DEFAULT_CATALOGUE_TOKENS;
-  if (!Number.isInteger(budget) || budget < 1) issues.push({ path: 'catalogueTokens', message: `expected a whole number of tokens ≥ 1, got ${String(options.catalogueTokens)}` });
+  if (!Number.isInteger(budget) || budget < 1)
+    issues.push({
+      path: 'catalogueTokens',
+      message: `expected a whole number of tokens ≥ 1, got ${String(options.catalogueTokens)}`,
+    });
   const scope = options.scope ?? 'invocation';
-  if (scope !== 'invocation' && scope !== 'session') issues.push({ path: 'scope', message: `expected 'invocation' or 'session', got ${JSON.stringify(options.scope)}` });
+  if (scope !== 'invocation' && scope !== 'session')
+    issues.push({ path: 'scope', message: `expected 'invocation' or 'session', got ${JSON.stringify(options.scope)}` });
   const always = options.alwaysLoaded ?? [];
-  if (!Array.isArray(always) || !always.every((name) => typeof name === 'string')) issues.push({ path: 'alwaysLoaded', message: 'expected a list of tool names' });
+  if (!Array.isArray(always) || !always.every((name) => typeof name === 'string'))
+    issues.push({ path: 'alwaysLoaded', message: 'expected a list of tool names' });
   if (issues.length > 0) throw new ValidationError({ subject: 'toolSearch', issues });
   const alwaysLoaded = new Set(always);
   const catalogues = new CatalogueCache(budget);
@@ -72,15 +78,23 @@ export function toolSearch(options: ToolSearchOptions = {}): ToolSearch {
   const processor = defineProcessor({
     name: TOOL_SEARCH,
     async process(draft, context): Promise<RequestDraft> {
-      const isDeferred = (entry: DraftTool): boolean => entry.tool?.deferred === true && !alwaysLoaded.has(entry.declaration.name);
+      const isDeferred = (entry: DraftTool): boolean =>
+        entry.tool?.deferred === true && !alwaysLoaded.has(entry.declaration.name);
       const deferred = draft.tools.filter(isDeferred);
       if (deferred.length === 0) return draft;
       if (draft.tools.some((entry) => entry.declaration.name === SEARCH_TOOLS)) {
-        throw new Error(`the agent already offers a tool named '${SEARCH_TOOLS}', which the tool search needs for itself; rename that tool`);
+        throw new Error(
+          `the agent already offers a tool named '${SEARCH_TOOLS}', which the tool search needs for itself; rename that tool`,
+        );
       }
       const agent = context.agent.name;
       const byName = new Map(deferred.map((entry) => [entry.declaration.name, entry]));
-      const loaded = loadedTools(context.events, { agent, searchTool: SEARCH_TOOLS, scope, invocationId: context.invocationId }).filter((tool) => byName.has(tool.name));
+      const loaded = loadedTools(context.events, {
+        agent,
+        searchTool: SEARCH_TOOLS,
+        scope,
+        invocationId: context.invocationId,
+      }).filter((tool) => byName.has(tool.name));
       const catalogue = catalogues.get(
         deferred.map((entry) => ({ name: entry.declaration.name, description: entry.declaration.description })),
         await loadTokenCounter(),
@@ -94,13 +108,21 @@ export function toolSearch(options: ToolSearchOptions = {}): ToolSearch {
         field: SEARCH_TOOLS,
         note: catalogueNote(deferred.length, catalogue, budget, loaded.length),
       };
-      const stable = [...draft.tools.filter((entry) => !isDeferred(entry)), { declaration: toolDeclaration(search), source, tool: search }];
+      const stable = [
+        ...draft.tools.filter((entry) => !isDeferred(entry)),
+        { declaration: toolDeclaration(search), source, tool: search },
+      ];
       if (context.loadsDeferredTools === true) return withNativeLoading(draft, stable, deferred, loaded);
       const loadedNames = new Set(loaded.map((tool) => tool.name));
       return {
         ...draft,
         tools: [...stable, ...loaded.map((tool) => loadedEntry(byName.get(tool.name) as DraftTool, tool))],
-        handlers: [...(draft.handlers ?? []), ...deferred.filter((entry) => !loadedNames.has(entry.declaration.name)).map((entry) => notLoaded(entry.declaration.name, entry.declaration.description))],
+        handlers: [
+          ...(draft.handlers ?? []),
+          ...deferred
+            .filter((entry) => !loadedNames.has(entry.declaration.name))
+            .map((entry) => notLoaded(entry.declaration.name, entry.declaration.description)),
+        ],
       };
     },
   });
@@ -119,7 +141,12 @@ export function toolSearch(options: ToolSearchOptions = {}): ToolSearch {
  * compaction summarized it) is offered in full after the others instead; one a response in the messages loads is
  * callable whatever the scope, since the model sees it.
  */
-function withNativeLoading(draft: RequestDraft, stable: readonly DraftTool[], deferred: readonly DraftTool[], loaded: readonly LoadedTool[]): RequestDraft {
+function withNativeLoading(
+  draft: RequestDraft,
+  stable: readonly DraftTool[],
+  deferred: readonly DraftTool[],
+  loaded: readonly LoadedTool[],
+): RequestDraft {
   const byName = new Map(deferred.map((entry) => [entry.declaration.name, entry]));
   const shown = searchesInMessages(draft, byName);
   const inFull = loaded.filter((tool) => !shown.has(tool.name));
@@ -127,12 +154,25 @@ function withNativeLoading(draft: RequestDraft, stable: readonly DraftTool[], de
   const held = deferred.filter((entry) => !inFullNames.has(entry.declaration.name));
   return {
     ...draft,
-    tools: [...stable, ...inFull.map((tool) => loadedEntry(byName.get(tool.name) as DraftTool, tool, 'its search is no longer in the history, so offered in full'))],
-    deferredTools: { loader: SEARCH_TOOLS, tools: held.map((entry) => heldEntry(entry, shown.get(entry.declaration.name))) },
+    tools: [
+      ...stable,
+      ...inFull.map((tool) =>
+        loadedEntry(
+          byName.get(tool.name) as DraftTool,
+          tool,
+          'its search is no longer in the history, so offered in full',
+        ),
+      ),
+    ],
+    deferredTools: {
+      loader: SEARCH_TOOLS,
+      tools: held.map((entry) => heldEntry(entry, shown.get(entry.declaration.name))),
+    },
     handlers: [
       ...(draft.handlers ?? []),
       ...held.flatMap((entry) => {
-        if (!shown.has(entry.declaration.name)) return [notLoaded(entry.declaration.name, entry.declaration.description)];
+        if (!shown.has(entry.declaration.name))
+          return [notLoaded(entry.declaration.name, entry.declaration.description)];
         return entry.tool === undefined ? [] : [entry.tool];
       }),
     ],
@@ -140,14 +180,18 @@ function withNativeLoading(draft: RequestDraft, stable: readonly DraftTool[], de
 }
 
 // The deferred tools the `search_tools` responses among the messages load, with the first search that loads each.
-function searchesInMessages(draft: RequestDraft, deferred: ReadonlyMap<string, DraftTool>): Map<string, { query: string; callId: string | undefined }> {
+function searchesInMessages(
+  draft: RequestDraft,
+  deferred: ReadonlyMap<string, DraftTool>,
+): Map<string, { query: string; callId: string | undefined }> {
   const shown = new Map<string, { query: string; callId: string | undefined }>();
   for (const { message } of draft.messages) {
     for (const part of message.content) {
       if (!('functionResponse' in part) || part.functionResponse.name !== SEARCH_TOOLS) continue;
       const query = part.functionResponse.response?.['query'];
       for (const name of loadedNames(part.functionResponse.response)) {
-        if (deferred.has(name) && !shown.has(name)) shown.set(name, { query: typeof query === 'string' ? query : '', callId: part.functionResponse.id });
+        if (deferred.has(name) && !shown.has(name))
+          shown.set(name, { query: typeof query === 'string' ? query : '', callId: part.functionResponse.id });
       }
     }
   }
@@ -159,25 +203,36 @@ function heldEntry(entry: DraftTool, search: { query: string; callId: string | u
     search === undefined
       ? 'deferred: the provider holds it back until a search loads it'
       : `deferred, loaded by ${SEARCH_TOOLS}(${JSON.stringify(search.query)})${search.callId === undefined ? '' : `, call ${search.callId}`}: the provider shows it where that response is`;
-  return { ...entry, source: { ...entry.source, note: entry.source.note === undefined ? note : `${entry.source.note}; ${note}` } };
+  return {
+    ...entry,
+    source: { ...entry.source, note: entry.source.note === undefined ? note : `${entry.source.note}; ${note}` },
+  };
 }
 
 // A loaded tool keeps its source (an MCP server's tool stays that server's), with a note naming the search.
 function loadedEntry(entry: DraftTool, tool: LoadedTool, why?: string): DraftTool {
   const note = `loaded by ${SEARCH_TOOLS}(${JSON.stringify(tool.query)}), ${tool.callId === undefined ? '' : `call ${tool.callId}, `}event ${tool.eventId}${why === undefined ? '' : `; ${why}`}`;
-  return { ...entry, source: { ...entry.source, note: entry.source.note === undefined ? note : `${entry.source.note}; ${note}` } };
+  return {
+    ...entry,
+    source: { ...entry.source, note: entry.source.note === undefined ? note : `${entry.source.note}; ${note}` },
+  };
 }
 
 function catalogueNote(deferred: number, catalogue: Catalogue, budget: number, loaded: number): string {
   const parts = [`catalogue of ${deferred} deferred tools in ${catalogue.tokens} tokens (budget ${budget})`];
-  if (catalogue.named > 0 || catalogue.omitted > 0) parts.push(`${catalogue.described} with a line, ${catalogue.named} by name only, ${catalogue.omitted} left out`);
+  if (catalogue.named > 0 || catalogue.omitted > 0)
+    parts.push(`${catalogue.described} with a line, ${catalogue.named} by name only, ${catalogue.omitted} left out`);
   parts.push(`${loaded} loaded`);
   return parts.join('; ');
 }
 
 // Answers a call to a deferred tool that no search loaded yet (the request does not offer it).
 function notLoaded(name: string, description: string): Tool {
-  const words = name.replace(/[_.:-]+/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().trim();
+  const words = name
+    .replace(/[_.:-]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .trim();
   return Object.freeze({
     name,
     description,

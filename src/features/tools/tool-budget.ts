@@ -22,7 +22,10 @@ export type ToolBudgetOptions = {
 export function toolBudget(options: ToolBudgetOptions): Extension {
   const max = options?.maxTokens;
   if (!Number.isInteger(max) || max < 1) {
-    throw new ValidationError({ subject: 'tool budget', issues: [{ path: 'maxTokens', message: `expected a whole number of tokens ≥ 1, got ${String(max)}` }] });
+    throw new ValidationError({
+      subject: 'tool budget',
+      issues: [{ path: 'maxTokens', message: `expected a whole number of tokens ≥ 1, got ${String(max)}` }],
+    });
   }
   return {
     name: TOOL_BUDGET_PROCESSOR,
@@ -37,8 +40,13 @@ export function toolBudget(options: ToolBudgetOptions): Extension {
             const tokens = draft.tools.map((tool) => countToolTokens(tool.declaration, counter));
             const total = tokens.reduce((sum, value) => sum + value, 0);
             if (total <= max) return draft;
-            const groups = toolTokensByOrigin(draft.tools.map((tool) => tool.source), tokens);
-            const largest = groups.map((group) => `${group.group} ${group.tokens} (${group.tools} tool${group.tools === 1 ? '' : 's'})`).join(', ');
+            const groups = toolTokensByOrigin(
+              draft.tools.map((tool) => tool.source),
+              tokens,
+            );
+            const largest = groups
+              .map((group) => `${group.group} ${group.tokens} (${group.tools} tool${group.tools === 1 ? '' : 's'})`)
+              .join(', ');
             const warning = `tool definitions take ${total} tokens, over this agent's budget of ${max}: ${largest}. Defer the largest (deferred: true with toolSearch()) or filter their tools.`;
             return { ...draft, warnings: [...draft.warnings, warning] };
           },

@@ -23,17 +23,37 @@ export const toolDeclarationsProcessor: Processor = defineProcessor({
     const agent = context.agent.name;
     const own: Offered[] = [];
     context.agent.tools.forEach((tool, index) => {
-      own.push({ tool, source: { kind: 'tool', processor: TOOLS_PROCESSOR, agent, field: `tools[${index}]`, ...originOf(tool) } });
+      own.push({
+        tool,
+        source: { kind: 'tool', processor: TOOLS_PROCESSOR, agent, field: `tools[${index}]`, ...originOf(tool) },
+      });
     });
     const extensions: Offered[] = [];
     for (const extension of context.extensions) {
       (extension.tools ?? []).forEach((tool, index) => {
-        extensions.push({ tool, source: { kind: 'tool', processor: TOOLS_PROCESSOR, agent, extension: extension.name, field: `${extension.name}.tools[${index}]`, ...originOf(tool) } });
+        extensions.push({
+          tool,
+          source: {
+            kind: 'tool',
+            processor: TOOLS_PROCESSOR,
+            agent,
+            extension: extension.name,
+            field: `${extension.name}.tools[${index}]`,
+            ...originOf(tool),
+          },
+        });
       });
     }
     const warnings: string[] = [];
-    const listed = await Promise.all(context.agent.toolsets.map((toolset, index) => listToolset(toolset, index, context, warnings)));
-    const fromToolsets = renameCollisions(agent, listed, [...own, ...extensions, ...draft.tools.map((entry) => ({ tool: { name: entry.declaration.name } }))], warnings);
+    const listed = await Promise.all(
+      context.agent.toolsets.map((toolset, index) => listToolset(toolset, index, context, warnings)),
+    );
+    const fromToolsets = renameCollisions(
+      agent,
+      listed,
+      [...own, ...extensions, ...draft.tools.map((entry) => ({ tool: { name: entry.declaration.name } }))],
+      warnings,
+    );
     let next: RequestDraft = warnings.length === 0 ? draft : { ...draft, warnings: [...draft.warnings, ...warnings] };
     for (const { tool, source } of [...own, ...fromToolsets, ...extensions]) {
       if (tool.isAvailable?.(context.state) === false) continue;
@@ -47,13 +67,26 @@ function originOf(tool: Tool): { tool?: ToolOrigin } {
   return tool.agent === undefined ? {} : { tool: { kind: 'agent' } };
 }
 
-async function listToolset(toolset: Toolset, index: number, context: AssemblyContext, warnings: string[]): Promise<{ toolset: Toolset; index: number; tools: readonly Tool[] }> {
+async function listToolset(
+  toolset: Toolset,
+  index: number,
+  context: AssemblyContext,
+  warnings: string[],
+): Promise<{ toolset: Toolset; index: number; tools: readonly Tool[] }> {
   try {
-    const listing = await toolset.listTools({ agentName: context.agent.name, appName: context.appName, userId: context.userId, sessionId: context.sessionId, state: context.state });
+    const listing = await toolset.listTools({
+      agentName: context.agent.name,
+      appName: context.appName,
+      userId: context.userId,
+      sessionId: context.sessionId,
+      state: context.state,
+    });
     warnings.push(...(listing.warnings ?? []).map((warning) => `toolset '${toolset.name}': ${warning}`));
     return { toolset, index, tools: listing.tools };
   } catch (error) {
-    warnings.push(`toolset '${toolset.name}' could not list its tools, so they are left out of this request: ${error instanceof Error ? error.message : String(error)}`);
+    warnings.push(
+      `toolset '${toolset.name}' could not list its tools, so they are left out of this request: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return { toolset, index, tools: [] };
   }
 }
@@ -63,12 +96,19 @@ async function listToolset(toolset: Toolset, index: number, context: AssemblyCon
  * earlier processor's already use is prefixed with the toolset's name (each colliding toolset's copy is), so every
  * name of a request is unique and stays the same from request to request while the tools do.
  */
-function renameCollisions(agent: string, listed: { toolset: Toolset; index: number; tools: readonly Tool[] }[], fixed: readonly { tool: Pick<Tool, 'name'> }[], warnings: string[]): Offered[] {
+function renameCollisions(
+  agent: string,
+  listed: { toolset: Toolset; index: number; tools: readonly Tool[] }[],
+  fixed: readonly { tool: Pick<Tool, 'name'> }[],
+  warnings: string[],
+): Offered[] {
   const counts = new Map<string, number>();
   const count = (name: string) => counts.set(name, (counts.get(name) ?? 0) + 1);
   for (const { tool } of fixed) count(tool.name);
-  const wireName = (toolset: Toolset, tool: Tool) => (toolset.prefix === undefined ? tool.name : `${toolset.prefix}_${tool.name}`);
-  for (const { toolset, tools } of listed) for (const name of new Set(tools.map((entry) => wireName(toolset, entry)))) count(name);
+  const wireName = (toolset: Toolset, tool: Tool) =>
+    toolset.prefix === undefined ? tool.name : `${toolset.prefix}_${tool.name}`;
+  for (const { toolset, tools } of listed)
+    for (const name of new Set(tools.map((entry) => wireName(toolset, entry)))) count(name);
   const offered: Offered[] = [];
   const taken = new Set(fixed.map(({ tool }) => tool.name));
   for (const { toolset, index, tools } of listed) {
@@ -76,15 +116,26 @@ function renameCollisions(agent: string, listed: { toolset: Toolset; index: numb
       const wire = wireName(toolset, tool);
       const name = (counts.get(wire) ?? 0) > 1 ? `${toolset.name}_${wire}` : wire;
       if (!isValidToolName(name) || taken.has(name)) {
-        warnings.push(`toolset '${toolset.name}': tool '${tool.name}' is left out: ${taken.has(name) ? `'${name}' is taken` : `'${name}' is not a valid tool name`}`);
+        warnings.push(
+          `toolset '${toolset.name}': tool '${tool.name}' is left out: ${taken.has(name) ? `'${name}' is taken` : `'${name}' is not a valid tool name`}`,
+        );
         return;
       }
       taken.add(name);
-      const origin: ToolOrigin = toolset.origin?.kind === 'mcp' ? { kind: 'mcp', toolset: toolset.name, server: toolset.origin.server, name: tool.name } : { kind: 'toolset', toolset: toolset.name, name: tool.name };
+      const origin: ToolOrigin =
+        toolset.origin?.kind === 'mcp'
+          ? { kind: 'mcp', toolset: toolset.name, server: toolset.origin.server, name: tool.name }
+          : { kind: 'toolset', toolset: toolset.name, name: tool.name };
       const renamed = name === tool.name ? tool : { ...tool, name };
       offered.push({
         tool: toolset.deferred === true && renamed.deferred !== true ? { ...renamed, deferred: true } : renamed,
-        source: { kind: 'tool', processor: TOOLS_PROCESSOR, agent, field: `toolsets[${index}].tools[${at}]`, tool: origin },
+        source: {
+          kind: 'tool',
+          processor: TOOLS_PROCESSOR,
+          agent,
+          field: `toolsets[${index}].tools[${at}]`,
+          tool: origin,
+        },
       });
     });
   }

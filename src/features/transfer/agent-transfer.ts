@@ -3,7 +3,12 @@ import type { RequestDraft } from '../../contracts/draft.js';
 import { isLlmAgent } from '../../engine/agent/agent-tree.js';
 import { withSystemBlock, withTool } from '../../engine/assembly/draft.js';
 import { defineProcessor } from '../../engine/pipeline/pipeline.js';
-import { refusedTransfers, TRANSFER_TO_AGENT, transferToAgentDeclaration, transferToAgentTool } from './transfer-to-agent.js';
+import {
+  refusedTransfers,
+  TRANSFER_TO_AGENT,
+  transferToAgentDeclaration,
+  transferToAgentTool,
+} from './transfer-to-agent.js';
 
 export const AGENT_TRANSFER_PROCESSOR = 'agent-transfer';
 
@@ -15,7 +20,8 @@ export function transferTargets(node: AgentNode): AgentNode[] {
   // ADK looks for the parent's transfer flags; a workflow parent has none, so neither it nor its children are targets.
   if (parent === undefined || !isLlmAgent(parent.definition) || !isLlmAgent(definition)) return targets;
   if (!definition.disallowTransferToParent) targets.push(parent);
-  if (!definition.disallowTransferToPeers) targets.push(...parent.children.filter((peer) => peer.name !== node.name && acceptsTransfers(peer)));
+  if (!definition.disallowTransferToPeers)
+    targets.push(...parent.children.filter((peer) => peer.name !== node.name && acceptsTransfers(peer)));
   return targets;
 }
 
@@ -27,7 +33,9 @@ function acceptsTransfers(node: AgentNode): boolean {
 
 /** ADK's transfer instructions, byte for byte: targets in order, names sorted by code point in the NOTE line. */
 export function transferInstructions(node: AgentNode, targets: readonly AgentNode[]): string {
-  const infos = targets.map((target) => `\nAgent name: ${target.name}\nAgent description: ${target.definition.description}\n`).join('\n');
+  const infos = targets
+    .map((target) => `\nAgent name: ${target.name}\nAgent description: ${target.definition.description}\n`)
+    .join('\n');
   const names = targets
     .map((target) => target.name)
     .sort(compareCodePoints)
@@ -74,7 +82,11 @@ export const agentTransferProcessor: Processor = defineProcessor({
     const targets = transferTargets(context.node);
     const refusedBefore = refusedTransfers(context.events, context.invocationId);
     // With nowhere to go, a model that asks to transfer anyway is answered, not left with an unknown tool.
-    if (targets.length === 0) return { ...draft, handlers: [...(draft.handlers ?? []), transferToAgentTool(context.node.name, [], refusedBefore)] };
+    if (targets.length === 0)
+      return {
+        ...draft,
+        handlers: [...(draft.handlers ?? []), transferToAgentTool(context.node.name, [], refusedBefore)],
+      };
     const source = {
       kind: 'transfer' as const,
       processor: AGENT_TRANSFER_PROCESSOR,

@@ -45,7 +45,8 @@ export function transferToAgentTool(from: string, targets: readonly string[], re
   // Refusals by call id: a write retried after a conflict answers the same calls again, and must not count them twice.
   const refused = new Set<string | undefined>();
   // With no targets the tool is never declared, only kept to answer a model that calls it anyway.
-  const declaration = targets.length === 0 ? { name: TRANSFER_TO_AGENT, description: '' } : transferToAgentDeclaration(targets);
+  const declaration =
+    targets.length === 0 ? { name: TRANSFER_TO_AGENT, description: '' } : transferToAgentDeclaration(targets);
   return Object.freeze({
     ...declaration,
     execute(args: Record<string, unknown>, context: ToolContext) {
@@ -57,10 +58,18 @@ export function transferToAgentTool(from: string, targets: readonly string[], re
       refused.add(context.functionCallId ?? `#${refused.size}`);
       const count = refusedBefore + refused.size;
       if (count >= MAX_REFUSED_TRANSFERS) {
-        context.actions.endInvocation = { code: 'transfer_failed', message: `The model asked ${count} times to transfer to an agent it cannot reach; the invocation was stopped instead of looping.` };
+        context.actions.endInvocation = {
+          code: 'transfer_failed',
+          message: `The model asked ${count} times to transfer to an agent it cannot reach; the invocation was stopped instead of looping.`,
+        };
       }
-      const offered = targets.length === 0 ? 'This agent cannot transfer to any agent.' : `You can transfer to: ${targets.join(', ')}.`;
-      return { error: `Cannot transfer to ${JSON.stringify(name ?? null)}: no such agent is reachable from ${from}. ${offered}` };
+      const offered =
+        targets.length === 0
+          ? 'This agent cannot transfer to any agent.'
+          : `You can transfer to: ${targets.join(', ')}.`;
+      return {
+        error: `Cannot transfer to ${JSON.stringify(name ?? null)}: no such agent is reachable from ${from}. ${offered}`,
+      };
     },
   });
 }
@@ -75,7 +84,12 @@ export function refusedTransfers(events: readonly Event[], invocationId: string)
     const event = events[index] as Event;
     if (event.invocationId !== invocationId) break;
     for (const part of event.content?.parts ?? []) {
-      if ('functionResponse' in part && part.functionResponse.name === TRANSFER_TO_AGENT && part.functionResponse.response?.['error'] !== undefined) count++;
+      if (
+        'functionResponse' in part &&
+        part.functionResponse.name === TRANSFER_TO_AGENT &&
+        part.functionResponse.response?.['error'] !== undefined
+      )
+        count++;
     }
   }
   return count;

@@ -1,5 +1,11 @@
 import type { StablePrefix } from '../../contracts/model.js';
-import type { AnthropicBlock, AnthropicMessage, AnthropicRequestBody, AnthropicSystemBlock, CacheControl } from './anthropic-wire.js';
+import type {
+  AnthropicBlock,
+  AnthropicMessage,
+  AnthropicRequestBody,
+  AnthropicSystemBlock,
+  CacheControl,
+} from './anthropic-wire.js';
 
 /**
  * How the adapter asks Anthropic to cache. `breakpoints` (the default) marks the end of the tools, the end of the
@@ -33,7 +39,8 @@ type Placement = {
  * prefix, where a write would never be read. The body given is not changed.
  */
 export function placeCacheControl(body: AnthropicRequestBody, placement: Placement): AnthropicRequestBody {
-  const control: CacheControl = placement.setting.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
+  const control: CacheControl =
+    placement.setting.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
   const { prefix, system } = placement;
   const whole = prefix.systemChars >= system.length && prefix.messages >= placement.messageCount;
   if (placement.setting.placement === 'automatic' && whole) return { ...body, cache_control: control };
@@ -69,7 +76,11 @@ export function placeCacheControl(body: AnthropicRequestBody, placement: Placeme
 }
 
 /** The blocks of the stable history in order: the run of blocks from the start that all came from stable messages. */
-function stableBlockPositions(messages: readonly AnthropicMessage[], origins: readonly (readonly number[])[], stableMessages: number): { message: number; block: number }[] {
+function stableBlockPositions(
+  messages: readonly AnthropicMessage[],
+  origins: readonly (readonly number[])[],
+  stableMessages: number,
+): { message: number; block: number }[] {
   const positions: { message: number; block: number }[] = [];
   for (let message = 0; message < messages.length; message++) {
     const from = origins[message] ?? [];
@@ -82,7 +93,11 @@ function stableBlockPositions(messages: readonly AnthropicMessage[], origins: re
 }
 
 // Thinking blocks cannot carry a mark; the nearest earlier block that can stands in.
-function markable(messages: readonly AnthropicMessage[], positions: readonly { message: number; block: number }[], at: number): { message: number; block: number } | undefined {
+function markable(
+  messages: readonly AnthropicMessage[],
+  positions: readonly { message: number; block: number }[],
+  at: number,
+): { message: number; block: number } | undefined {
   for (let index = at; index >= 0; index--) {
     const position = positions[index] as { message: number; block: number };
     const type = messages[position.message]?.content[position.block]?.type;
@@ -91,10 +106,20 @@ function markable(messages: readonly AnthropicMessage[], positions: readonly { m
   return undefined;
 }
 
-function withMarks(messages: readonly AnthropicMessage[], chosen: readonly { message: number; block: number }[], control: CacheControl): AnthropicMessage[] {
+function withMarks(
+  messages: readonly AnthropicMessage[],
+  chosen: readonly { message: number; block: number }[],
+  control: CacheControl,
+): AnthropicMessage[] {
   return messages.map((message, messageIndex) => {
     const marked = chosen.filter((position) => position.message === messageIndex).map((position) => position.block);
     if (marked.length === 0) return message;
-    return { role: message.role, content: message.content.map((block, blockIndex): AnthropicBlock => (marked.includes(blockIndex) ? { ...block, cache_control: control } : block)) };
+    return {
+      role: message.role,
+      content: message.content.map(
+        (block, blockIndex): AnthropicBlock =>
+          marked.includes(blockIndex) ? { ...block, cache_control: control } : block,
+      ),
+    };
   });
 }

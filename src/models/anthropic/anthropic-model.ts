@@ -33,7 +33,10 @@ const PROVIDER = 'anthropic';
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 // Given explicitly so the SDK never refuses a large max_tokens without streaming; withRetries times attempts.
 const SDK_TIMEOUT_MS = 10 * 60 * 1000;
-const loadSdk = optionalPackage({ packages: ['@anthropic-ai/sdk'], purpose: 'An Anthropic model' }, () => import('@anthropic-ai/sdk'));
+const loadSdk = optionalPackage(
+  { packages: ['@anthropic-ai/sdk'], purpose: 'An Anthropic model' },
+  () => import('@anthropic-ai/sdk'),
+);
 type AnthropicSdk = typeof import('@anthropic-ai/sdk');
 
 /**
@@ -46,18 +49,27 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
   const baseURL = baseURLFrom(settings, 'ANTHROPIC_BASE_URL', DEFAULT_BASE_URL);
   // The SDK loads with the first call (it is an optional package), and the client is made once.
   let loaded: Promise<{ sdk: AnthropicSdk; client: Anthropic }> | undefined;
-  const connect = () => (loaded ??= loadSdk().then((sdk) => ({ sdk, client: new sdk.Anthropic({ apiKey, baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS }) })).catch((error: unknown) => {
-    loaded = undefined;
-    throw error;
-  }));
+  const connect = () =>
+    (loaded ??= loadSdk()
+      .then((sdk) => ({ sdk, client: new sdk.Anthropic({ apiKey, baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_MS }) }))
+      .catch((error: unknown) => {
+        loaded = undefined;
+        throw error;
+      }));
   const modelId = settings.model;
   const cache = settings.promptCache ?? {};
-  const mapping = (options: ModelCallOptions | undefined) => ({ model: modelId, maxTokens: settings.maxTokens, cache, stablePrefix: options?.stablePrefix });
+  const mapping = (options: ModelCallOptions | undefined) => ({
+    model: modelId,
+    maxTokens: settings.maxTokens,
+    cache,
+    stablePrefix: options?.stablePrefix,
+  });
   const tap = (options: ModelCallOptions | undefined) => tapWire(options?.wire, { secrets: [apiKey] });
   // A call with an observer sends through a copy of the client whose fetch is that call's tap: the SDK takes a
   // fetch per client only, and a copy per call keeps concurrent calls' observers apart. (Per-request middleware
   // would see the request before the SDK's last touches, and changes how the SDK treats errors.)
-  const clientFor = (client: Anthropic, wire: WireTap | undefined) => (wire === undefined ? client : client.withOptions({ fetch: wire.fetch }));
+  const clientFor = (client: Anthropic, wire: WireTap | undefined) =>
+    wire === undefined ? client : client.withOptions({ fetch: wire.fetch });
 
   const model: Model = {
     specificationVersion: 'v1',
@@ -110,7 +122,10 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
       const signal = options?.signal;
       const { sdk, client } = await connect();
       try {
-        const count = await client.messages.countTokens(toAnthropicCountTokensBody(request, modelId) as Anthropic.MessageCountTokensParams, { signal });
+        const count = await client.messages.countTokens(
+          toAnthropicCountTokensBody(request, modelId) as Anthropic.MessageCountTokensParams,
+          { signal },
+        );
         return count.input_tokens;
       } catch (error) {
         throw toModelError(error, errorContext(sdk, signal));
@@ -121,10 +136,20 @@ export function createAnthropicModel(settings: AnthropicModelSettings): Model {
 }
 
 // Stream `error` events name a type but carry no status; these are the ones worth another try.
-const RETRYABLE_TYPES: ReadonlySet<string> = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error']);
+const RETRYABLE_TYPES: ReadonlySet<string> = new Set([
+  'overloaded_error',
+  'api_error',
+  'rate_limit_error',
+  'timeout_error',
+]);
 
 function errorContext(sdk: AnthropicSdk, signal: AbortSignal | undefined): ModelErrorContext {
-  return { provider: PROVIDER, signal, classify: (error) => readSdkError(sdk, error), connectionFailure: (error) => ({ message: messageWithCause(error) }) };
+  return {
+    provider: PROVIDER,
+    signal,
+    classify: (error) => readSdkError(sdk, error),
+    connectionFailure: (error) => ({ message: messageWithCause(error) }),
+  };
 }
 
 /** The SDK's own errors: the provider's message, whether to retry, and the key hint. */
@@ -138,13 +163,19 @@ function readSdkError(sdk: AnthropicSdk, error: unknown): ProviderFailure | 'can
   const status = error.status;
   if (status === undefined) {
     const type = error.type ?? undefined;
-    return { message: type === undefined ? message : `${type}: ${message}`, retryable: type !== undefined && RETRYABLE_TYPES.has(type) };
+    return {
+      message: type === undefined ? message : `${type}: ${message}`,
+      retryable: type !== undefined && RETRYABLE_TYPES.has(type),
+    };
   }
   return {
     status,
     message,
     headers: error.headers,
-    hint: status === 401 || status === 403 ? 'Check the API key (ANTHROPIC_API_KEY) and its access to this model.' : undefined,
+    hint:
+      status === 401 || status === 403
+        ? 'Check the API key (ANTHROPIC_API_KEY) and its access to this model.'
+        : undefined,
   };
 }
 

@@ -10,8 +10,14 @@ export type AnthropicBlock = (
   | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string; content: string | AnthropicToolReference[] }
-  | { type: 'image'; source: { type: 'base64'; media_type: AnthropicImageType; data: string } | { type: 'url'; url: string } }
-  | { type: 'document'; source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'url'; url: string } }
+  | {
+      type: 'image';
+      source: { type: 'base64'; media_type: AnthropicImageType; data: string } | { type: 'url'; url: string };
+    }
+  | {
+      type: 'document';
+      source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'url'; url: string };
+    }
 ) & { cache_control?: CacheControl };
 
 export type AnthropicImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
@@ -22,7 +28,13 @@ export type AnthropicMessage = { role: 'user' | 'assistant'; content: AnthropicB
 export type AnthropicToolReference = { type: 'tool_reference'; tool_name: string };
 
 /** A tool definition; `defer_loading` keeps it out of the prompt until a `tool_reference` names it. */
-export type AnthropicTool = { name: string; description: string; input_schema: { type: 'object'; [key: string]: unknown }; defer_loading?: true; cache_control?: CacheControl };
+export type AnthropicTool = {
+  name: string;
+  description: string;
+  input_schema: { type: 'object'; [key: string]: unknown };
+  defer_loading?: true;
+  cache_control?: CacheControl;
+};
 
 /** A server tool Anthropic runs itself (`{ type: 'web_search_20250305', name: 'web_search' }`), with its settings. */
 export type AnthropicServerTool = { type: string; cache_control?: CacheControl; [setting: string]: unknown };
@@ -41,9 +53,18 @@ export type AnthropicRequestBody = {
   messages: AnthropicMessage[];
   stop_sequences?: string[];
   tool_choice?: { type: 'auto' | 'none' | 'any' } | { type: 'tool'; name: string };
-  thinking?: { type: 'enabled'; budget_tokens: number; display?: 'summarized' | 'omitted' } | { type: 'adaptive'; display?: 'summarized' | 'omitted' } | { type: 'disabled' };
-  output_config?: { effort?: 'low' | 'medium' | 'high'; format?: { type: 'json_schema'; schema: { [key: string]: unknown } } };
+  thinking?:
+    | { type: 'enabled'; budget_tokens: number; display?: 'summarized' | 'omitted' }
+    | { type: 'adaptive'; display?: 'summarized' | 'omitted' }
+    | { type: 'disabled' };
+  output_config?: {
+    effort?: 'low' | 'medium' | 'high';
+    format?: { type: 'json_schema'; schema: { [key: string]: unknown } };
+  };
 };
 
 /** The body of `POST /v1/messages/count_tokens`: the same input, without the generation settings. */
-export type AnthropicCountTokensBody = Omit<AnthropicRequestBody, 'max_tokens' | 'stop_sequences' | 'tool_choice' | 'thinking' | 'output_config'>;
+export type AnthropicCountTokensBody = Omit<
+  AnthropicRequestBody,
+  'max_tokens' | 'stop_sequences' | 'tool_choice' | 'thinking' | 'output_config'
+>;

@@ -39,7 +39,14 @@ export type AnthropicStreamEvent = {
   index?: number;
   message?: AnthropicResponse;
   content_block?: AnthropicResponseBlock;
-  delta?: { type?: string; text?: string; thinking?: string; signature?: string; partial_json?: string; stop_reason?: string | null };
+  delta?: {
+    type?: string;
+    text?: string;
+    thinking?: string;
+    signature?: string;
+    partial_json?: string;
+    stop_reason?: string | null;
+  };
   usage?: AnthropicUsage | null;
 };
 
@@ -59,9 +66,19 @@ function toPart(block: AnthropicResponseBlock): Part[] {
     case 'text':
       return block.text === undefined || block.text === '' ? [] : [{ text: block.text }];
     case 'thinking':
-      return [{ text: block.thinking ?? '', thought: true, ...(block.signature === undefined || block.signature === '' ? {} : { thoughtSignature: block.signature }) }];
+      return [
+        {
+          text: block.thinking ?? '',
+          thought: true,
+          ...(block.signature === undefined || block.signature === '' ? {} : { thoughtSignature: block.signature }),
+        },
+      ];
     case 'tool_use':
-      return [{ functionCall: { id: block.id ?? '', name: block.name ?? '', args: isRecord(block.input) ? block.input : {} } }];
+      return [
+        {
+          functionCall: { id: block.id ?? '', name: block.name ?? '', args: isRecord(block.input) ? block.input : {} },
+        },
+      ];
     case 'redacted_thinking':
       // Thinking the model may not show: an empty thought whose data goes back to Anthropic, and nowhere else.
       return [{ text: '', thought: true, providerMetadata: { anthropic: { redactedThinking: block.data ?? '' } } }];
@@ -112,14 +129,18 @@ export class AnthropicStreamAssembler {
         event.message?.content.forEach((block, index) => this.blocks.set(index, { ...block, json: '' }));
         return undefined;
       case 'content_block_start':
-        if (event.content_block !== undefined) this.blocks.set(event.index ?? this.blocks.size, { ...event.content_block, json: '' });
+        if (event.content_block !== undefined)
+          this.blocks.set(event.index ?? this.blocks.size, { ...event.content_block, json: '' });
         return undefined;
       case 'content_block_delta':
         return this.applyDelta(event);
       case 'message_delta':
         if (event.delta?.stop_reason !== undefined) this.stopReason = event.delta.stop_reason;
         // message_delta carries running totals; a null leaves the count from message_start.
-        for (const [key, value] of Object.entries(event.usage ?? {}) as [keyof AnthropicUsage, number | null | undefined][]) {
+        for (const [key, value] of Object.entries(event.usage ?? {}) as [
+          keyof AnthropicUsage,
+          number | null | undefined,
+        ][]) {
           if (value !== null && value !== undefined) (this.merged ??= {})[key] = value;
         }
         return undefined;
@@ -133,7 +154,8 @@ export class AnthropicStreamAssembler {
 
   /** The whole response; throws when the stream ended before `message_stop`. */
   finish(): ModelResponse {
-    if (!this.stopped) throw new ModelError({ provider: 'anthropic', message: 'the stream ended before message_stop', retryable: true });
+    if (!this.stopped)
+      throw new ModelError({ provider: 'anthropic', message: 'the stream ended before message_stop', retryable: true });
     const content = [...this.blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => closeBlock(block));
     return fromAnthropicResponse({ content, stop_reason: this.stopReason, usage: this.merged ?? {} });
   }
@@ -172,7 +194,12 @@ function closeBlock(block: OpenBlock): AnthropicResponseBlock {
   try {
     return { ...rest, input: JSON.parse(json) as unknown };
   } catch (error) {
-    throw new ModelError({ provider: 'anthropic', message: `tool_use '${rest.name ?? ''}' arrived with arguments that are not JSON: ${json.slice(0, 200)}`, retryable: false, cause: error });
+    throw new ModelError({
+      provider: 'anthropic',
+      message: `tool_use '${rest.name ?? ''}' arrived with arguments that are not JSON: ${json.slice(0, 200)}`,
+      retryable: false,
+      cause: error,
+    });
   }
 }
 

@@ -5,7 +5,16 @@ import { loadedNames, withDeferredToolsLoaded } from '../../engine/tools/deferre
 import { placeCacheControl, type AnthropicCacheSetting } from './anthropic-cache-control.js';
 import { providerOptionsOf } from '../shared/refuse-config.js';
 import { applyAnthropicConfig, toAnthropicServerTools } from './anthropic-config.js';
-import type { AnthropicBlock, AnthropicCountTokensBody, AnthropicImageType, AnthropicMessage, AnthropicRequestBody, AnthropicServerTool, AnthropicTool, AnthropicToolReference } from './anthropic-wire.js';
+import type {
+  AnthropicBlock,
+  AnthropicCountTokensBody,
+  AnthropicImageType,
+  AnthropicMessage,
+  AnthropicRequestBody,
+  AnthropicServerTool,
+  AnthropicTool,
+  AnthropicToolReference,
+} from './anthropic-wire.js';
 
 export type ToAnthropicOptions = {
   /** The model id sent; the adapter's, not `config.model`. */
@@ -43,7 +52,16 @@ export function toAnthropicRequest(request: LlmRequest, options: ToAnthropicOpti
   const extra = providerOptionsOf(request.config, 'anthropic');
   if (options.cache === undefined || options.cache === false) return { ...body, ...extra };
   const prefix = options.stablePrefix ?? { systemChars: request.system.length, messages: request.messages.length };
-  return { ...placeCacheControl(body, { system: request.system, messageCount: request.messages.length, prefix, origins, setting: options.cache }), ...extra };
+  return {
+    ...placeCacheControl(body, {
+      system: request.system,
+      messageCount: request.messages.length,
+      prefix,
+      origins,
+      setting: options.cache,
+    }),
+    ...extra,
+  };
 }
 
 /** The body the count-tokens endpoint takes for the same request. */
@@ -51,27 +69,46 @@ export function toAnthropicCountTokensBody(request: LlmRequest, model: string): 
   return { model, ...toAnthropicInput(request) };
 }
 
-function toAnthropicInput(given: LlmRequest, origins?: number[][]): { system?: string; tools?: (AnthropicTool | AnthropicServerTool)[]; messages: AnthropicMessage[] } {
+function toAnthropicInput(
+  given: LlmRequest,
+  origins?: number[][],
+): { system?: string; tools?: (AnthropicTool | AnthropicServerTool)[]; messages: AnthropicMessage[] } {
   // The API refuses a request whose every tool is deferred: such a request offers its loaded definitions in full.
   const request = given.tools.length === 0 ? withDeferredToolsLoaded(given) : given;
   const deferred = deferredDefinitions(request);
-  const tools = [...request.tools.map((tool) => toAnthropicTool(tool)), ...[...deferred.values()].map((tool) => toAnthropicTool(tool, true)), ...toAnthropicServerTools(request.builtInTools)];
+  const tools = [
+    ...request.tools.map((tool) => toAnthropicTool(tool)),
+    ...[...deferred.values()].map((tool) => toAnthropicTool(tool, true)),
+    ...toAnthropicServerTools(request.builtInTools),
+  ];
   return {
     ...(request.system === '' ? {} : { system: request.system }),
     ...(tools.length === 0 ? {} : { tools }),
-    messages: toAnthropicMessages(request.messages, origins, deferred.size === 0 ? undefined : { loader: (request.deferredTools as { loader: string }).loader, names: deferred, referenced: new Set() }),
+    messages: toAnthropicMessages(
+      request.messages,
+      origins,
+      deferred.size === 0
+        ? undefined
+        : { loader: (request.deferredTools as { loader: string }).loader, names: deferred, referenced: new Set() },
+    ),
   };
 }
 
 function toAnthropicTool(tool: ToolDeclaration, deferLoading = false): AnthropicTool {
-  return { name: tool.name, description: tool.description, input_schema: inputSchema(tool.parameters), ...(deferLoading ? { defer_loading: true as const } : {}) };
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: inputSchema(tool.parameters),
+    ...(deferLoading ? { defer_loading: true as const } : {}),
+  };
 }
 
 // The deferred definitions sent after the tools, by name: one a tool of the request already has is not sent twice.
 function deferredDefinitions(request: LlmRequest): Map<string, ToolDeclaration> {
   const offered = new Set(request.tools.map((tool) => tool.name));
   const deferred = new Map<string, ToolDeclaration>();
-  for (const tool of request.deferredTools?.declarations ?? []) if (!offered.has(tool.name) && !deferred.has(tool.name)) deferred.set(tool.name, tool);
+  for (const tool of request.deferredTools?.declarations ?? [])
+    if (!offered.has(tool.name) && !deferred.has(tool.name)) deferred.set(tool.name, tool);
   return deferred;
 }
 
@@ -89,19 +126,31 @@ function inputSchema(parameters: JsonSchema | undefined): AnthropicTool['input_s
  * `tool_result` blocks placed first, as the API requires. `origins`, when given, receives for each block the index
  * of the message it came from (parallel to the result), so cache breakpoints can find where the stable ones end.
  */
-export function toAnthropicMessages(messages: readonly Message[], origins?: number[][], loading?: Loading): AnthropicMessage[] {
+export function toAnthropicMessages(
+  messages: readonly Message[],
+  origins?: number[][],
+  loading?: Loading,
+): AnthropicMessage[] {
   const ids = new CallIds();
   const merged: { role: AnthropicMessage['role']; content: { block: AnthropicBlock; origin: number }[] }[] = [];
   messages.forEach((message, messageIndex) => {
     const role = message.role === 'model' ? 'assistant' : 'user';
-    const content = message.content.flatMap((part, partIndex) => toBlocks(part, role, ids, messageIndex, partIndex, loading)).map((block) => ({ block, origin: messageIndex }));
+    const content = message.content
+      .flatMap((part, partIndex) => toBlocks(part, role, ids, messageIndex, partIndex, loading))
+      .map((block) => ({ block, origin: messageIndex }));
     if (content.length === 0) return;
     const last = merged.at(-1);
     if (last !== undefined && last.role === role) last.content.push(...content);
     else merged.push({ role, content });
   });
   return merged.map((message) => {
-    const content = message.role === 'user' ? [...message.content.filter((entry) => isToolResult(entry.block)), ...message.content.filter((entry) => !isToolResult(entry.block))] : message.content;
+    const content =
+      message.role === 'user'
+        ? [
+            ...message.content.filter((entry) => isToolResult(entry.block)),
+            ...message.content.filter((entry) => !isToolResult(entry.block)),
+          ]
+        : message.content;
     origins?.push(content.map((entry) => entry.origin));
     return { role: message.role, content: content.map((entry) => entry.block) };
   });
@@ -111,31 +160,60 @@ function isToolResult(block: AnthropicBlock): boolean {
   return block.type === 'tool_result';
 }
 
-function toBlocks(part: Part, role: AnthropicMessage['role'], ids: CallIds, messageIndex: number, partIndex: number, loading: Loading | undefined): AnthropicBlock[] {
+function toBlocks(
+  part: Part,
+  role: AnthropicMessage['role'],
+  ids: CallIds,
+  messageIndex: number,
+  partIndex: number,
+  loading: Loading | undefined,
+): AnthropicBlock[] {
   if ('text' in part) {
     if (part.thought === true) {
       // Redacted thinking goes back as it came, in the assistant turn it came in (Anthropic checks it is unchanged).
       const redacted = part.providerMetadata?.['anthropic']?.['redactedThinking'];
-      if (typeof redacted === 'string') return role === 'assistant' ? [{ type: 'redacted_thinking', data: redacted }] : [];
+      if (typeof redacted === 'string')
+        return role === 'assistant' ? [{ type: 'redacted_thinking', data: redacted }] : [];
       // Anthropic rejects thinking it did not sign, and thinking only belongs in its own turns.
-      return role === 'assistant' && part.thoughtSignature !== undefined && part.thoughtSignature !== '' ? [{ type: 'thinking', thinking: part.text, signature: part.thoughtSignature }] : [];
+      return role === 'assistant' && part.thoughtSignature !== undefined && part.thoughtSignature !== ''
+        ? [{ type: 'thinking', thinking: part.text, signature: part.thoughtSignature }]
+        : [];
     }
     // Empty text blocks are rejected.
     return part.text === '' ? [] : [{ type: 'text', text: part.text }];
   }
   if ('functionCall' in part) {
     const { name, args } = part.functionCall;
-    return [{ type: 'tool_use', id: ids.forCall(part.functionCall.id, name, messageIndex, partIndex), name, input: args ?? {} }];
+    return [
+      {
+        type: 'tool_use',
+        id: ids.forCall(part.functionCall.id, name, messageIndex, partIndex),
+        name,
+        input: args ?? {},
+      },
+    ];
   }
   if ('functionResponse' in part) {
     const { name, response } = part.functionResponse;
     const references = name === loading?.loader ? toolReferences(response, loading) : [];
-    return [{ type: 'tool_result', tool_use_id: ids.forResponse(part.functionResponse.id, name, messageIndex, partIndex), content: references.length > 0 ? references : JSON.stringify(response ?? {}) }];
+    return [
+      {
+        type: 'tool_result',
+        tool_use_id: ids.forResponse(part.functionResponse.id, name, messageIndex, partIndex),
+        content: references.length > 0 ? references : JSON.stringify(response ?? {}),
+      },
+    ];
   }
   if ('inlineData' in part) return [inlineBlock(part, role)];
   if ('fileData' in part) return [fileBlock(part, role)];
-  if ('executableCode' in part) return [{ type: 'text', text: `Code (${part.executableCode.language}):\n${part.executableCode.code}` }];
-  return [{ type: 'text', text: `Code result (${part.codeExecutionResult.outcome}):\n${part.codeExecutionResult.output ?? ''}` }];
+  if ('executableCode' in part)
+    return [{ type: 'text', text: `Code (${part.executableCode.language}):\n${part.executableCode.code}` }];
+  return [
+    {
+      type: 'text',
+      text: `Code result (${part.codeExecutionResult.outcome}):\n${part.codeExecutionResult.output ?? ''}`,
+    },
+  ];
 }
 
 // A loader's response that loads deferred definitions answers with references to them, which the API expands into
@@ -150,16 +228,20 @@ function toolReferences(response: Record<string, unknown> | undefined, loading: 
 // Images and documents are taken in user turns only (2026-10-21 rejects documents in assistant turns).
 function inlineBlock(part: InlineDataPart, role: AnthropicMessage['role']): AnthropicBlock {
   const { mimeType, data } = part.inlineData;
-  if (role === 'user' && isImageType(mimeType)) return { type: 'image', source: { type: 'base64', media_type: mimeType, data } };
-  if (role === 'user' && mimeType === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data } };
+  if (role === 'user' && isImageType(mimeType))
+    return { type: 'image', source: { type: 'base64', media_type: mimeType, data } };
+  if (role === 'user' && mimeType === 'application/pdf')
+    return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data } };
   return leftOut(part.inlineData.displayName, mimeType);
 }
 
 function fileBlock(part: FileDataPart, role: AnthropicMessage['role']): AnthropicBlock {
   const { fileUri, mimeType } = part.fileData;
   const web = /^https?:\/\//i.test(fileUri);
-  if (role === 'user' && web && mimeType !== undefined && IMAGE_TYPES.has(mimeType)) return { type: 'image', source: { type: 'url', url: fileUri } };
-  if (role === 'user' && web && mimeType === 'application/pdf') return { type: 'document', source: { type: 'url', url: fileUri } };
+  if (role === 'user' && web && mimeType !== undefined && IMAGE_TYPES.has(mimeType))
+    return { type: 'image', source: { type: 'url', url: fileUri } };
+  if (role === 'user' && web && mimeType === 'application/pdf')
+    return { type: 'document', source: { type: 'url', url: fileUri } };
   return leftOut(part.fileData.displayName ?? fileUri, mimeType);
 }
 
@@ -168,7 +250,9 @@ function isImageType(mimeType: string): mimeType is AnthropicImageType {
 }
 
 function leftOut(name: string | undefined, mimeType: string | undefined): AnthropicBlock {
-  const what = [name, mimeType === undefined ? undefined : `(${mimeType})`].filter((piece) => piece !== undefined).join(' ');
+  const what = [name, mimeType === undefined ? undefined : `(${mimeType})`]
+    .filter((piece) => piece !== undefined)
+    .join(' ');
   return { type: 'text', text: `[${what === '' ? 'data' : what} left out: Anthropic does not take this data here]` };
 }
 

@@ -22,7 +22,11 @@ export type GeminiContextCacheSettings = {
 /** The settings with every default applied. */
 export type ContextCacheConfig = { minTokens: number; ttlSeconds: number; cacheIntervals: number };
 
-export const CONTEXT_CACHE_DEFAULTS: Readonly<ContextCacheConfig> = { minTokens: 0, ttlSeconds: 1800, cacheIntervals: 10 };
+export const CONTEXT_CACHE_DEFAULTS: Readonly<ContextCacheConfig> = {
+  minTokens: 0,
+  ttlSeconds: 1800,
+  cacheIntervals: 10,
+};
 
 /**
  * The settings checked and completed; a value ADK would refuse is refused here too, with a `TypeError` naming the
@@ -30,12 +34,35 @@ export const CONTEXT_CACHE_DEFAULTS: Readonly<ContextCacheConfig> = { minTokens:
  */
 export function contextCacheConfig(settings: GeminiContextCacheSettings): ContextCacheConfig {
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
-    throw new TypeError(`contextCache must be an object ({ minTokens?, ttlSeconds?, cacheIntervals? }), not ${describe(settings)}`);
+    throw new TypeError(
+      `contextCache must be an object ({ minTokens?, ttlSeconds?, cacheIntervals? }), not ${describe(settings)}`,
+    );
   }
   return {
-    minTokens: integerIn('minTokens', settings.minTokens, CONTEXT_CACHE_DEFAULTS.minTokens, 0, Number.MAX_SAFE_INTEGER, 'an integer ≥ 0'),
-    ttlSeconds: integerIn('ttlSeconds', settings.ttlSeconds, CONTEXT_CACHE_DEFAULTS.ttlSeconds, 1, Number.MAX_SAFE_INTEGER, 'an integer > 0'),
-    cacheIntervals: integerIn('cacheIntervals', settings.cacheIntervals, CONTEXT_CACHE_DEFAULTS.cacheIntervals, 1, 100, 'an integer from 1 to 100'),
+    minTokens: integerIn(
+      'minTokens',
+      settings.minTokens,
+      CONTEXT_CACHE_DEFAULTS.minTokens,
+      0,
+      Number.MAX_SAFE_INTEGER,
+      'an integer ≥ 0',
+    ),
+    ttlSeconds: integerIn(
+      'ttlSeconds',
+      settings.ttlSeconds,
+      CONTEXT_CACHE_DEFAULTS.ttlSeconds,
+      1,
+      Number.MAX_SAFE_INTEGER,
+      'an integer > 0',
+    ),
+    cacheIntervals: integerIn(
+      'cacheIntervals',
+      settings.cacheIntervals,
+      CONTEXT_CACHE_DEFAULTS.cacheIntervals,
+      1,
+      100,
+      'an integer from 1 to 100',
+    ),
   };
 }
 

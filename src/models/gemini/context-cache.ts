@@ -39,7 +39,10 @@ import type { GeminiCacheCreate, GeminiRequest, GeminiRequestContent } from './g
 /** The cache endpoints, as the adapter reaches them through its own SDK client. */
 export type GeminiCacheService = {
   /** Creates a cache; its resource name and, when the API reports it, its size in tokens. */
-  create(entry: GeminiCacheCreate, signal: AbortSignal | undefined): Promise<{ name: string; tokens: number | undefined }>;
+  create(
+    entry: GeminiCacheCreate,
+    signal: AbortSignal | undefined,
+  ): Promise<{ name: string; tokens: number | undefined }>;
   /** Sets a cache's TTL (from now) anew. */
   extend(name: string, ttl: string, signal: AbortSignal | undefined): Promise<void>;
   delete(name: string, signal: AbortSignal | undefined): Promise<void>;
@@ -110,7 +113,12 @@ export class GeminiContextCache {
     const stable = options?.stablePrefix ?? { systemChars: system.length, messages: request.contents.length };
     if (request.contents.length === 0 || stable.systemChars < system.length) return plainPlan(request);
     const messages = Math.max(0, Math.min(stable.messages, request.contents.length));
-    const key = JSON.stringify([options?.session?.appName ?? '', options?.session?.userId ?? '', options?.session?.sessionId ?? '', options?.agentName ?? '']);
+    const key = JSON.stringify([
+      options?.session?.appName ?? '',
+      options?.session?.userId ?? '',
+      options?.session?.sessionId ?? '',
+      options?.agentName ?? '',
+    ]);
     const label = `agentctx ${options?.agentName ?? 'model'}`.slice(0, DISPLAY_NAME_LIMIT);
     return this.#serial(key, () => this.#plan(this.#entry(key), { request, messages, label, signal: options?.signal }));
   }
@@ -120,7 +128,8 @@ export class GeminiContextCache {
     if (entry.createPause > 0) entry.createPause--;
     const active = entry.active;
     if (active !== undefined) {
-      if (request.contents.length > active.count && (await fingerprint(request, active.count)) === active.fingerprint) return this.#reuse(entry, active, call);
+      if (request.contents.length > active.count && (await fingerprint(request, active.count)) === active.fingerprint)
+        return this.#reuse(entry, active, call);
       // The request no longer starts with what the cache holds: no later one will either.
       entry.active = undefined;
       await this.#drop(active.name, call.signal);
@@ -184,7 +193,15 @@ export class GeminiContextCache {
       if (call.signal?.aborted !== true) entry.createPause = this.#config.cacheIntervals;
       return undefined;
     }
-    const created: ActiveCache = { name: made.name, fingerprint: await fingerprint(request, count), count, expiresAt: started + ttl * 1000, uses: 1, tokens: made.tokens, unreportedSeconds: ttl };
+    const created: ActiveCache = {
+      name: made.name,
+      fingerprint: await fingerprint(request, count),
+      count,
+      expiresAt: started + ttl * 1000,
+      uses: 1,
+      tokens: made.tokens,
+      unreportedSeconds: ttl,
+    };
     entry.active = created;
     entry.candidate = undefined;
     if (replacing !== undefined) await this.#drop(replacing.name, call.signal);
@@ -236,7 +253,11 @@ export class GeminiContextCache {
 
   /** The request sent whole; its stable prefix becomes the candidate a later request may create a cache from. */
   async #plainWithCandidate(entry: Entry, call: Call): Promise<CachePlan> {
-    const candidate: Candidate = { fingerprint: await fingerprint(call.request, call.messages), count: call.messages, promptTokens: undefined };
+    const candidate: Candidate = {
+      fingerprint: await fingerprint(call.request, call.messages),
+      count: call.messages,
+      promptTokens: undefined,
+    };
     entry.candidate = candidate;
     return plainPlan(call.request, (usage) => {
       if (usage?.promptTokens !== undefined) candidate.promptTokens = usage.promptTokens;
@@ -310,7 +331,12 @@ export function cacheableCount(contents: readonly GeminiRequestContent[], stable
 export async function fingerprint(request: GeminiRequest, count: number): Promise<string> {
   const { systemInstruction, tools, toolConfig } = request.config;
   // A tool config goes into the cache with the tools, so a change of it needs a cache of its own.
-  const text = JSON.stringify([systemInstruction ?? null, tools ?? null, request.contents.slice(0, count), ...(toolConfig === undefined ? [] : [toolConfig])]);
+  const text = JSON.stringify([
+    systemInstruction ?? null,
+    tools ?? null,
+    request.contents.slice(0, count),
+    ...(toolConfig === undefined ? [] : [toolConfig]),
+  ]);
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

@@ -3,7 +3,15 @@ import { createGeminiStreamAssembler, fromGeminiUsage } from './from-gemini-resp
 
 describe('fromGeminiUsage', () => {
   it('counts thoughts as output and as reasoning, and cached content as cached input', () => {
-    expect(fromGeminiUsage({ promptTokenCount: 120, cachedContentTokenCount: 100, candidatesTokenCount: 30, thoughtsTokenCount: 12, totalTokenCount: 162 })).toEqual({
+    expect(
+      fromGeminiUsage({
+        promptTokenCount: 120,
+        cachedContentTokenCount: 100,
+        candidatesTokenCount: 30,
+        thoughtsTokenCount: 12,
+        totalTokenCount: 162,
+      }),
+    ).toEqual({
       promptTokens: 120,
       outputTokens: 42,
       cachedTokens: 100,
@@ -24,8 +32,14 @@ describe('createGeminiStreamAssembler: usage', () => {
     const assembler = createGeminiStreamAssembler();
     expect(assembler.usage()).toBeUndefined();
     const last = { promptTokenCount: 120, candidatesTokenCount: 30, thoughtsTokenCount: 12, totalTokenCount: 162 };
-    assembler.add({ candidates: [{ content: { role: 'model', parts: [{ text: 'Hi' }] } }], usageMetadata: { promptTokenCount: 120, totalTokenCount: 120 } });
-    assembler.add({ candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'STOP' }], usageMetadata: last });
+    assembler.add({
+      candidates: [{ content: { role: 'model', parts: [{ text: 'Hi' }] } }],
+      usageMetadata: { promptTokenCount: 120, totalTokenCount: 120 },
+    });
+    assembler.add({
+      candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'STOP' }],
+      usageMetadata: last,
+    });
     assembler.add({ candidates: [] });
     expect(assembler.usage()).toBe(last);
   });

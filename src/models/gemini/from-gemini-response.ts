@@ -83,7 +83,13 @@ export function createGeminiStreamAssembler(): GeminiStreamAssembler {
 
 function appendPart(parts: Part[], part: Part): void {
   const last = parts.at(-1);
-  if (last === undefined || !isText(last) || !isText(part) || last.thoughtSignature !== undefined || (last.thought === true) !== (part.thought === true)) {
+  if (
+    last === undefined ||
+    !isText(last) ||
+    !isText(part) ||
+    last.thoughtSignature !== undefined ||
+    (last.thought === true) !== (part.thought === true)
+  ) {
     parts.push(part);
     return;
   }
@@ -102,14 +108,23 @@ function toModelResponse(outcome: Outcome): ModelResponse {
   const finishReason = outcome.finishReason === undefined ? {} : { finishReason: outcome.finishReason };
   if (!outcome.hasCandidate) {
     if (outcome.blockReason !== undefined) {
-      return { ...usage, errorCode: outcome.blockReason, errorMessage: outcome.blockReasonMessage ?? `Gemini blocked the prompt (${outcome.blockReason}).` };
+      return {
+        ...usage,
+        errorCode: outcome.blockReason,
+        errorMessage: outcome.blockReasonMessage ?? `Gemini blocked the prompt (${outcome.blockReason}).`,
+      };
     }
     return { ...usage, errorCode: 'UNKNOWN_ERROR', errorMessage: 'Gemini returned no candidate.' };
   }
   // A candidate that stopped normally may be empty; one stopped for any other reason without content was cut off.
   if (outcome.parts.length === 0 && outcome.finishReason !== 'STOP') {
     const code = outcome.finishReason ?? 'UNKNOWN_ERROR';
-    return { ...usage, ...finishReason, errorCode: code, errorMessage: outcome.finishMessage ?? `Gemini returned no content (finish reason ${code}).` };
+    return {
+      ...usage,
+      ...finishReason,
+      errorCode: code,
+      errorMessage: outcome.finishMessage ?? `Gemini returned no content (finish reason ${code}).`,
+    };
   }
   return {
     ...(outcome.parts.length === 0 ? {} : { content: { role: 'model', parts: outcome.parts } }),
@@ -143,23 +158,44 @@ export function fromGeminiPart(part: GeminiPart): Part[] {
   const thought = part.thought === true ? { thought: true } : {};
   if (part.functionCall !== undefined) {
     const { id, name, args } = part.functionCall;
-    return [{ functionCall: { ...(id === undefined ? {} : { id }), name: name ?? '', ...(args === undefined ? {} : { args }) }, ...thought, ...signature }];
+    return [
+      {
+        functionCall: {
+          ...(id === undefined ? {} : { id }),
+          name: name ?? '',
+          ...(args === undefined ? {} : { args }),
+        },
+        ...thought,
+        ...signature,
+      },
+    ];
   }
   // A signature may come alone, in a part of its own: it must travel back, so it is kept on an empty text.
-  if (part.text !== undefined || part.thoughtSignature !== undefined) return [{ text: part.text ?? '', ...thought, ...signature }];
-  if (part.inlineData !== undefined) return [{ inlineData: { mimeType: part.inlineData.mimeType ?? '', data: part.inlineData.data ?? '' } }];
+  if (part.text !== undefined || part.thoughtSignature !== undefined)
+    return [{ text: part.text ?? '', ...thought, ...signature }];
+  if (part.inlineData !== undefined)
+    return [{ inlineData: { mimeType: part.inlineData.mimeType ?? '', data: part.inlineData.data ?? '' } }];
   if (part.fileData !== undefined) {
     const { fileUri, mimeType } = part.fileData;
     return [{ fileData: { fileUri: fileUri ?? '', ...(mimeType === undefined ? {} : { mimeType }) } }];
   }
-  if (part.executableCode !== undefined) return [{ executableCode: { code: part.executableCode.code ?? '', language: part.executableCode.language ?? '' } }];
+  if (part.executableCode !== undefined)
+    return [{ executableCode: { code: part.executableCode.code ?? '', language: part.executableCode.language ?? '' } }];
   if (part.codeExecutionResult !== undefined) {
     const { outcome, output } = part.codeExecutionResult;
     return [{ codeExecutionResult: { outcome: outcome ?? '', ...(output === undefined ? {} : { output }) } }];
   }
   if (part.functionResponse !== undefined) {
     const { id, name, response } = part.functionResponse;
-    return [{ functionResponse: { ...(id === undefined ? {} : { id }), name: name ?? '', ...(response === undefined ? {} : { response }) } }];
+    return [
+      {
+        functionResponse: {
+          ...(id === undefined ? {} : { id }),
+          name: name ?? '',
+          ...(response === undefined ? {} : { response }),
+        },
+      },
+    ];
   }
   return [];
 }

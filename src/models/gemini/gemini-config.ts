@@ -3,7 +3,11 @@ import { providerOptionsOf, refuseForeignBuiltIns } from '../shared/refuse-confi
 import type { GeminiGenerationConfig, GeminiTool } from './gemini-wire.js';
 
 const MODES = { auto: 'AUTO', none: 'NONE', required: 'ANY' } as const;
-const RESOLUTIONS = { low: 'MEDIA_RESOLUTION_LOW', medium: 'MEDIA_RESOLUTION_MEDIUM', high: 'MEDIA_RESOLUTION_HIGH' } as const;
+const RESOLUTIONS = {
+  low: 'MEDIA_RESOLUTION_LOW',
+  medium: 'MEDIA_RESOLUTION_MEDIUM',
+  high: 'MEDIA_RESOLUTION_HIGH',
+} as const;
 const LEVELS = { minimal: 'MINIMAL', low: 'LOW', medium: 'MEDIUM', high: 'HIGH' } as const;
 
 /**
@@ -12,7 +16,17 @@ const LEVELS = { minimal: 'MINIMAL', low: 'LOW', medium: 'MEDIUM', high: 'HIGH' 
  */
 export function toGeminiGenerationConfig(config: RequestConfig): GeminiGenerationConfig & Record<string, unknown> {
   const out: GeminiGenerationConfig = {};
-  const { temperature, topP, topK, maxOutputTokens, stopSequences, responseSchema, responseMimeType, toolChoice, thinking } = config;
+  const {
+    temperature,
+    topP,
+    topK,
+    maxOutputTokens,
+    stopSequences,
+    responseSchema,
+    responseMimeType,
+    toolChoice,
+    thinking,
+  } = config;
   if (temperature !== undefined) out.temperature = temperature;
   if (topP !== undefined) out.topP = topP;
   if (topK !== undefined) out.topK = topK;
@@ -20,10 +34,14 @@ export function toGeminiGenerationConfig(config: RequestConfig): GeminiGeneratio
   // An empty list means no stop sequences, as leaving the field out does.
   if (stopSequences !== undefined && stopSequences.length > 0) out.stopSequences = [...stopSequences];
   // A schema needs the JSON type; the API refuses it with none.
-  if (responseMimeType !== undefined || responseSchema !== undefined) out.responseMimeType = responseMimeType ?? 'application/json';
+  if (responseMimeType !== undefined || responseSchema !== undefined)
+    out.responseMimeType = responseMimeType ?? 'application/json';
   if (responseSchema !== undefined) out.responseJsonSchema = responseSchema;
   if (toolChoice !== undefined) {
-    out.toolConfig = typeof toolChoice === 'string' ? { functionCallingConfig: { mode: MODES[toolChoice] } } : { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [toolChoice.name] } };
+    out.toolConfig =
+      typeof toolChoice === 'string'
+        ? { functionCallingConfig: { mode: MODES[toolChoice] } }
+        : { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [toolChoice.name] } };
   }
   if (thinking !== undefined) {
     out.thinkingConfig = {
@@ -32,7 +50,8 @@ export function toGeminiGenerationConfig(config: RequestConfig): GeminiGeneratio
       ...(thinking.includeThoughts === undefined ? {} : { includeThoughts: thinking.includeThoughts }),
     };
   }
-  if (config.safetySettings !== undefined) out.safetySettings = config.safetySettings.map(({ category, threshold }) => ({ category, threshold }));
+  if (config.safetySettings !== undefined)
+    out.safetySettings = config.safetySettings.map(({ category, threshold }) => ({ category, threshold }));
   if (config.labels !== undefined) out.labels = { ...config.labels };
   if (config.seed !== undefined) out.seed = config.seed;
   if (config.presencePenalty !== undefined) out.presencePenalty = config.presencePenalty;

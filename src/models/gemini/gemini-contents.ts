@@ -7,7 +7,12 @@ import { withoutProviderMetadata } from '../../engine/session/parts.js';
  * data, so copies without it are sent, as ADK does; the request's own parts are left untouched.
  */
 export function toGeminiContents(messages: readonly Message[]): { role: string; parts: Part[] }[] {
-  return messages.map((message) => ({ role: message.role, parts: message.content.filter((part) => !isOtherProvidersOnly(part)).map((part) => withoutDisplayName(withoutProviderMetadata(part))) }));
+  return messages.map((message) => ({
+    role: message.role,
+    parts: message.content
+      .filter((part) => !isOtherProvidersOnly(part))
+      .map((part) => withoutDisplayName(withoutProviderMetadata(part))),
+  }));
 }
 
 /**

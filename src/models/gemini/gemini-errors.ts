@@ -11,7 +11,9 @@ export function geminiErrorContext(signal: AbortSignal | undefined): ModelErrorC
     provider: 'google',
     signal,
     classify: readApiError,
-    connectionFailure: (error) => ({ message: `the Gemini API could not be reached or dropped the connection (${messageWithCause(error)})` }),
+    connectionFailure: (error) => ({
+      message: `the Gemini API could not be reached or dropped the connection (${messageWithCause(error)})`,
+    }),
     describe: messageWithCause,
   };
 }
@@ -21,7 +23,12 @@ function readApiError(error: unknown): ProviderFailure | undefined {
   const status = (error as { status?: unknown }).status;
   if (typeof status !== 'number') return undefined;
   const envelope = parseEnvelope(error.message);
-  return { status, message: envelope.message ?? `HTTP ${status}`, retryAfterSeconds: envelope.retryAfterSeconds, hint: hintFor(status) };
+  return {
+    status,
+    message: envelope.message ?? `HTTP ${status}`,
+    retryAfterSeconds: envelope.retryAfterSeconds,
+    hint: hintFor(status),
+  };
 }
 
 /**
@@ -50,7 +57,8 @@ export function parseEnvelope(text: string): { message: string | undefined; retr
 function retryDelay(details: unknown): number | undefined {
   if (!Array.isArray(details)) return undefined;
   for (const detail of details) {
-    if (!isRecord(detail) || typeof detail['@type'] !== 'string' || !detail['@type'].endsWith('google.rpc.RetryInfo')) continue;
+    if (!isRecord(detail) || typeof detail['@type'] !== 'string' || !detail['@type'].endsWith('google.rpc.RetryInfo'))
+      continue;
     const delay = detail['retryDelay'];
     const match = typeof delay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(delay) : null;
     if (match?.[1] !== undefined) return Number(match[1]);
@@ -59,7 +67,8 @@ function retryDelay(details: unknown): number | undefined {
 }
 
 function hintFor(status: number): string | undefined {
-  if (status === 401 || status === 403) return 'Check the API key (GEMINI_API_KEY or GOOGLE_API_KEY) and that it may use this model.';
+  if (status === 401 || status === 403)
+    return 'Check the API key (GEMINI_API_KEY or GOOGLE_API_KEY) and that it may use this model.';
   if (status === 404) return 'Check the model name.';
   if (status === 429) return 'The quota or rate limit was reached; wait, or lower the request rate.';
   return undefined;

@@ -1,7 +1,22 @@
-import type { GoogleGenAI, CountTokensParameters, CreateCachedContentConfig, EmbedContentConfig, GenerateContentConfig, GenerateContentParameters, GenerateContentResponse } from '@google/genai';
+import type {
+  GoogleGenAI,
+  CountTokensParameters,
+  CreateCachedContentConfig,
+  EmbedContentConfig,
+  GenerateContentConfig,
+  GenerateContentParameters,
+  GenerateContentResponse,
+} from '@google/genai';
 import { optionalPackage } from '../../engine/util/optional-package.js';
 import type { Usage } from '../../contracts/event.js';
-import type { EmbedOptions, EmbedResponse, Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
+import type {
+  EmbedOptions,
+  EmbedResponse,
+  Model,
+  ModelCallOptions,
+  ModelResponse,
+  ModelStreamChunk,
+} from '../../contracts/model.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import { requireApiKey } from '../shared/credentials.js';
 import { withoutSecrets } from '../shared/redact-secrets.js';
@@ -19,7 +34,10 @@ import type { GeminiCountRequest, GeminiRequest } from './gemini-wire.js';
 import { toGeminiCountRequest, toGeminiRequest } from './to-gemini-request.js';
 
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
-const loadSdk = optionalPackage({ packages: ['@google/genai'], purpose: 'A Gemini model' }, () => import('@google/genai'));
+const loadSdk = optionalPackage(
+  { packages: ['@google/genai'], purpose: 'A Gemini model' },
+  () => import('@google/genai'),
+);
 
 export type GeminiModelSettings = ProviderSettings & {
   /** The Gemini model id, e.g. `gemini-2.5-flash`. */
@@ -60,16 +78,21 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
   // still looks at GOOGLE_API_KEY and GEMINI_API_KEY in process.env, only to warn when both are set; ours wins.)
   // The SDK loads with the first call (it is an optional package), and the client is made once.
   let loaded: Promise<GoogleGenAI> | undefined;
-  const connect = () => (loaded ??= loadSdk().then((sdk) => new sdk.GoogleGenAI({ vertexai: false, apiKey, apiVersion: 'v1beta', httpOptions: { baseUrl } })).catch((error: unknown) => {
-    loaded = undefined;
-    throw error;
-  }));
+  const connect = () =>
+    (loaded ??= loadSdk()
+      .then((sdk) => new sdk.GoogleGenAI({ vertexai: false, apiKey, apiVersion: 'v1beta', httpOptions: { baseUrl } }))
+      .catch((error: unknown) => {
+        loaded = undefined;
+        throw error;
+      }));
   const modelId = settings.model;
-  const tap = (options: ModelCallOptions | undefined) => tapWire(options?.wire, { fetch: unboundedFetch, secrets: [apiKey] });
+  const tap = (options: ModelCallOptions | undefined) =>
+    tapWire(options?.wire, { fetch: unboundedFetch, secrets: [apiKey] });
   const cache = caching === undefined ? undefined : new GeminiContextCache(caching, cacheService(connect), { now });
   // Mapped before anything is sent (and outside the calls' error handling): a request the adapter refuses fails
   // with its own error, and never reaches the API.
-  const plan = async (mapped: GeminiRequest, options: ModelCallOptions | undefined): Promise<CachePlan> => (cache === undefined ? uncached(mapped) : cache.prepare(mapped, options));
+  const plan = async (mapped: GeminiRequest, options: ModelCallOptions | undefined): Promise<CachePlan> =>
+    cache === undefined ? uncached(mapped) : cache.prepare(mapped, options);
 
   const model: Model = {
     specificationVersion: 'v1',
@@ -113,11 +136,15 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
       try {
         sending = await plan(mapped, options);
         try {
-          chunks = (await ai.models.generateContentStream(toSdkRequest(sending.request, signal, wire)))[Symbol.asyncIterator]();
+          chunks = (await ai.models.generateContentStream(toSdkRequest(sending.request, signal, wire)))[
+            Symbol.asyncIterator
+          ]();
         } catch (error) {
           if (sending.cacheName === undefined || !refusesCache(error)) throw error;
           sending = sending.abandon();
-          chunks = (await ai.models.generateContentStream(toSdkRequest(sending.request, signal, wire)))[Symbol.asyncIterator]();
+          chunks = (await ai.models.generateContentStream(toSdkRequest(sending.request, signal, wire)))[
+            Symbol.asyncIterator
+          ]();
         }
       } catch (error) {
         wire?.answered();
@@ -154,9 +181,18 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
       const ai = await connect();
       const wire = tap(options);
       try {
-        const answer = await ai.models.embedContent({ model: modelId, contents: [...texts], config: toEmbedConfig(options, wire) });
+        const answer = await ai.models.embedContent({
+          model: modelId,
+          contents: [...texts],
+          config: toEmbedConfig(options, wire),
+        });
         const embeddings = (answer.embeddings ?? []).map((embedding) => embedding.values ?? []);
-        if (embeddings.length !== texts.length) throw new ModelError({ provider: 'google', message: `asked for ${texts.length} embeddings, got ${embeddings.length}`, retryable: false });
+        if (embeddings.length !== texts.length)
+          throw new ModelError({
+            provider: 'google',
+            message: `asked for ${texts.length} embeddings, got ${embeddings.length}`,
+            retryable: false,
+          });
         // The Gemini API reports no token count for embeddings.
         return { embeddings };
       } catch (error) {
@@ -176,7 +212,11 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
  * A call with an observer sends through its tap: the SDK takes a fetch per request in `httpOptions`, which it
  * leaves out of the body.
  */
-function toSdkRequest(request: GeminiRequest, signal: AbortSignal | undefined, wire: WireTap | undefined): GenerateContentParameters {
+function toSdkRequest(
+  request: GeminiRequest,
+  signal: AbortSignal | undefined,
+  wire: WireTap | undefined,
+): GenerateContentParameters {
   const config: GenerateContentConfig = {
     ...(request.config as GenerateContentConfig),
     automaticContinuation: false,
@@ -192,7 +232,11 @@ function cacheService(connect: () => Promise<GoogleGenAI>): GeminiCacheService {
   return {
     async create(entry, signal) {
       const { model, contents, ...rest } = entry;
-      const config: CreateCachedContentConfig = { ...(rest as CreateCachedContentConfig), contents: contents as NonNullable<CreateCachedContentConfig['contents']>, ...abort(signal) };
+      const config: CreateCachedContentConfig = {
+        ...(rest as CreateCachedContentConfig),
+        contents: contents as NonNullable<CreateCachedContentConfig['contents']>,
+        ...abort(signal),
+      };
       const made = await (await connect()).caches.create({ model, config });
       if (made.name === undefined || made.name === '') throw new Error('Gemini created a cache without a name');
       return { name: made.name, tokens: made.usageMetadata?.totalTokenCount };
@@ -218,7 +262,9 @@ function withUsage(response: ModelResponse, usage: Usage | undefined): ModelResp
 // What the texts are for, as the task types Gemini tunes its vectors to; through the call's wire tap when it has one.
 function toEmbedConfig(options: EmbedOptions | undefined, wire: WireTap | undefined): EmbedContentConfig {
   return {
-    ...(options?.purpose === undefined ? {} : { taskType: options.purpose === 'query' ? 'RETRIEVAL_QUERY' : 'RETRIEVAL_DOCUMENT' }),
+    ...(options?.purpose === undefined
+      ? {}
+      : { taskType: options.purpose === 'query' ? 'RETRIEVAL_QUERY' : 'RETRIEVAL_DOCUMENT' }),
     ...(options?.dimensions === undefined ? {} : { outputDimensionality: options.dimensions }),
     ...(options?.signal === undefined ? {} : { abortSignal: options.signal }),
     ...(wire === undefined ? {} : { httpOptions: { fetch: wire.fetch } }),
@@ -226,10 +272,17 @@ function toEmbedConfig(options: EmbedOptions | undefined, wire: WireTap | undefi
 }
 
 function toSdkCount(request: GeminiCountRequest, signal: AbortSignal | undefined): CountTokensParameters {
-  return { model: request.model, contents: request.contents as CountTokensParameters['contents'], ...(signal === undefined ? {} : { config: { abortSignal: signal } }) };
+  return {
+    model: request.model,
+    contents: request.contents as CountTokensParameters['contents'],
+    ...(signal === undefined ? {} : { config: { abortSignal: signal } }),
+  };
 }
 
-async function nextChunk(chunks: AsyncIterator<GenerateContentResponse>, signal: AbortSignal | undefined): Promise<IteratorResult<GenerateContentResponse>> {
+async function nextChunk(
+  chunks: AsyncIterator<GenerateContentResponse>,
+  signal: AbortSignal | undefined,
+): Promise<IteratorResult<GenerateContentResponse>> {
   try {
     return await chunks.next();
   } catch (error) {

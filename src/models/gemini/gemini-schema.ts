@@ -19,8 +19,14 @@ export function toGeminiSchema(schema: JsonSchema): JsonSchema {
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'type' && typeof value === 'string') converted[key] = TYPE_NAMES[value] ?? value.toUpperCase();
     else if (key === 'properties' && isRecord(value)) {
-      converted[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, isRecord(property) ? toGeminiSchema(property) : property]));
-    } else if ((key === 'items' || key === 'additionalProperties') && isRecord(value)) converted[key] = toGeminiSchema(value);
+      converted[key] = Object.fromEntries(
+        Object.entries(value).map(([name, property]) => [
+          name,
+          isRecord(property) ? toGeminiSchema(property) : property,
+        ]),
+      );
+    } else if ((key === 'items' || key === 'additionalProperties') && isRecord(value))
+      converted[key] = toGeminiSchema(value);
     else if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
       converted[key] = value.map((item: unknown) => (isRecord(item) ? toGeminiSchema(item) : item));
     } else converted[key] = value;

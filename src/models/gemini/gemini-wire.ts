@@ -31,7 +31,11 @@ export type GeminiGenerationConfig = {
   responseMimeType?: string;
   responseJsonSchema?: JsonSchema;
   toolConfig?: { functionCallingConfig: { mode: 'AUTO' | 'NONE' | 'ANY'; allowedFunctionNames?: string[] } };
-  thinkingConfig?: { thinkingBudget?: number; thinkingLevel?: 'MINIMAL' | 'LOW' | 'MEDIUM' | 'HIGH'; includeThoughts?: boolean };
+  thinkingConfig?: {
+    thinkingBudget?: number;
+    thinkingLevel?: 'MINIMAL' | 'LOW' | 'MEDIUM' | 'HIGH';
+    includeThoughts?: boolean;
+  };
   safetySettings?: { category: string; threshold: string }[];
   labels?: Record<string, string>;
   seed?: number;

@@ -5,6 +5,3 @@
 export { createGeminiModel } from './gemini-model.js';
 export type { GeminiModelSettings } from './gemini-model.js';
 export type { GeminiContextCacheSettings } from './context-cache-settings.js';
-export { toGeminiRequest } from './to-gemini-request.js';
-export { fromGeminiUsage } from './from-gemini-response.js';
-export type { GeminiRequest } from './gemini-wire.js';

@@ -13,7 +13,10 @@ import type { GeminiCountRequest, GeminiFunctionDeclaration, GeminiRequest, Gemi
 export function toGeminiRequest(given: LlmRequest, modelId: string): GeminiRequest {
   // Gemini cannot hold definitions back: loaded deferred ones go as ordinary tools.
   const request = withDeferredToolsLoaded(given);
-  const tools: GeminiTool[] = [...(request.tools.length === 0 ? [] : [{ functionDeclarations: request.tools.map(toFunctionDeclaration) }]), ...toGeminiBuiltInTools(request.builtInTools)];
+  const tools: GeminiTool[] = [
+    ...(request.tools.length === 0 ? [] : [{ functionDeclarations: request.tools.map(toFunctionDeclaration) }]),
+    ...toGeminiBuiltInTools(request.builtInTools),
+  ];
   return {
     model: modelId,
     contents: toGeminiContents(request.messages),

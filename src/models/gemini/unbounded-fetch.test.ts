@@ -30,12 +30,22 @@ describe('unboundedFetch', () => {
     const global = globals[GLOBAL_DISPATCHER];
     if (global === undefined) throw new Error('no global dispatcher');
     const seen: object[] = [];
-    globals[GLOBAL_DISPATCHER] = { dispatch: (options, handler) => (seen.push(options), global.dispatch(options, handler)) };
+    globals[GLOBAL_DISPATCHER] = {
+      dispatch: (options, handler) => (seen.push(options), global.dispatch(options, handler)),
+    };
     cleanups.push(() => void (globals[GLOBAL_DISPATCHER] = global));
 
-    const response = await unboundedFetch(`${url}/v1beta/models/m:generateContent`, { method: 'POST', body: '{"a":"é"}' });
+    const response = await unboundedFetch(`${url}/v1beta/models/m:generateContent`, {
+      method: 'POST',
+      body: '{"a":"é"}',
+    });
     expect(await response.json()).toEqual({ method: 'POST', body: '{"a":"é"}' });
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ method: 'POST', path: '/v1beta/models/m:generateContent', headersTimeout: 0, bodyTimeout: 0 });
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1beta/models/m:generateContent',
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
   });
 });

@@ -20,4 +20,5 @@ const withoutUndiciTimeouts: Dispatcher = {
  * generation can take longer: a call whose wire is tapped sends through this one, so it is bounded as before, by
  * withRetries' attempt timeout and the caller's signal only. The global dispatcher (a proxy, say) still sends.
  */
-export const unboundedFetch: Fetch = (input, init) => globalThis.fetch(input, { ...init, dispatcher: withoutUndiciTimeouts } as RequestInit);
+export const unboundedFetch: Fetch = (input, init) =>
+  globalThis.fetch(input, { ...init, dispatcher: withoutUndiciTimeouts } as RequestInit);

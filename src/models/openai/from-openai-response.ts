@@ -47,7 +47,15 @@ export type StreamAssembler = {
 };
 
 export function createStreamAssembler(): StreamAssembler {
-  const answer: Answer = { reasoning: '', text: '', refusal: '', calls: [], finishReason: undefined, usage: undefined, answered: false };
+  const answer: Answer = {
+    reasoning: '',
+    text: '',
+    refusal: '',
+    calls: [],
+    finishReason: undefined,
+    usage: undefined,
+    answered: false,
+  };
   const callsByIndex = new Map<number, Answer['calls'][number]>();
   return {
     add(chunk: OpenAIChunk): string {
@@ -73,7 +81,11 @@ export function createStreamAssembler(): StreamAssembler {
 
 // A call's first fragment brings its id and name; the arguments come in pieces. Servers that leave out `index`
 // send each call whole or start a new one with a new id.
-function addCallFragment(answer: Answer, byIndex: Map<number, Answer['calls'][number]>, fragment: OpenAIToolCallDelta): void {
+function addCallFragment(
+  answer: Answer,
+  byIndex: Map<number, Answer['calls'][number]>,
+  fragment: OpenAIToolCallDelta,
+): void {
   if (fragment.type != null && fragment.type !== 'function') return;
   const last = answer.calls.at(-1);
   const startsNew = fragment.id != null && fragment.id !== last?.id;
@@ -132,17 +144,29 @@ const EMPTY_BECAUSE = new Set(['length', 'content_filter']);
 function toModelResponse(answer: Answer): ModelResponse {
   const usage = fromOpenAIUsage(answer.usage);
   const withUsage = usage === undefined ? {} : { usage };
-  if (!answer.answered) return { errorCode: 'empty_response', errorMessage: 'The provider answered without any choice.', ...withUsage };
+  if (!answer.answered)
+    return { errorCode: 'empty_response', errorMessage: 'The provider answered without any choice.', ...withUsage };
   const parts: Part[] = [];
   if (answer.reasoning !== '') parts.push({ text: answer.reasoning, thought: true });
   if (answer.text !== '') parts.push({ text: answer.text });
   if (answer.refusal !== '') parts.push({ text: answer.refusal });
   for (const call of answer.calls) {
-    parts.push({ functionCall: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, args: parseToolArguments(call.arguments) } });
+    parts.push({
+      functionCall: {
+        ...(call.id === undefined ? {} : { id: call.id }),
+        name: call.name,
+        args: parseToolArguments(call.arguments),
+      },
+    });
   }
   const finish = answer.finishReason === undefined ? {} : { finishReason: answer.finishReason };
   if (parts.length === 0 && answer.finishReason !== undefined && EMPTY_BECAUSE.has(answer.finishReason)) {
-    return { errorCode: answer.finishReason, errorMessage: `The model returned no content (finish reason: ${answer.finishReason}).`, ...finish, ...withUsage };
+    return {
+      errorCode: answer.finishReason,
+      errorMessage: `The model returned no content (finish reason: ${answer.finishReason}).`,
+      ...finish,
+      ...withUsage,
+    };
   }
   return { content: { role: 'model', parts }, ...finish, ...withUsage };
 }

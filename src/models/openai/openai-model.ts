@@ -1,7 +1,14 @@
 import type { APIError, OpenAI } from 'openai';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import { optionalPackage } from '../../engine/util/optional-package.js';
-import type { EmbedOptions, EmbedResponse, Model, ModelCallOptions, ModelResponse, ModelStreamChunk } from '../../contracts/model.js';
+import type {
+  EmbedOptions,
+  EmbedResponse,
+  Model,
+  ModelCallOptions,
+  ModelResponse,
+  ModelStreamChunk,
+} from '../../contracts/model.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import { requireApiKey, usableKey } from '../shared/credentials.js';
 import { withoutSecrets } from '../shared/redact-secrets.js';
@@ -47,17 +54,20 @@ const PLACEHOLDER_KEY = 'not-needed';
 export function createOpenAIModel(settings: OpenAIModelSettings): Model {
   const env = environmentOf(settings);
   const apiKey = requireApiKey('OpenAI', settings, ['OPENAI_API_KEY'], env);
-  return withRetrySetting(chatCompletionsModel({
-    provider: 'openai',
-    modelId: requireModelId(settings.model, 'OpenAI'),
-    apiKey,
-    baseURL: baseURLFrom(settings, 'OPENAI_BASE_URL', OPENAI_BASE_URL),
-    maxTokensField: 'max_completion_tokens',
-    organization: nonEmpty(env['OPENAI_ORG_ID']) ?? null,
-    project: nonEmpty(env['OPENAI_PROJECT_ID']) ?? null,
-    fetch: settings.fetch,
-    promptCache: settings.promptCache ?? {},
-  }), settings.retry);
+  return withRetrySetting(
+    chatCompletionsModel({
+      provider: 'openai',
+      modelId: requireModelId(settings.model, 'OpenAI'),
+      apiKey,
+      baseURL: baseURLFrom(settings, 'OPENAI_BASE_URL', OPENAI_BASE_URL),
+      maxTokensField: 'max_completion_tokens',
+      organization: nonEmpty(env['OPENAI_ORG_ID']) ?? null,
+      project: nonEmpty(env['OPENAI_PROJECT_ID']) ?? null,
+      fetch: settings.fetch,
+      promptCache: settings.promptCache ?? {},
+    }),
+    settings.retry,
+  );
 }
 
 /**
@@ -69,19 +79,26 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleModelSetti
   const env = environmentOf(settings);
   const baseURL = nonEmpty(settings.baseURL);
   if (baseURL === undefined) {
-    throw new AgentctxError({ code: 'usage', message: 'An OpenAI-compatible model needs the base URL of its server.', hint: 'Pass baseURL, e.g. http://127.0.0.1:11434/v1 for Ollama.' });
+    throw new AgentctxError({
+      code: 'usage',
+      message: 'An OpenAI-compatible model needs the base URL of its server.',
+      hint: 'Pass baseURL, e.g. http://127.0.0.1:11434/v1 for Ollama.',
+    });
   }
-  return withRetrySetting(chatCompletionsModel({
-    provider: 'openai-compatible',
-    modelId: requireModelId(settings.model, 'the OpenAI-compatible server'),
-    apiKey: compatibleKey(settings, env),
-    baseURL,
-    maxTokensField: 'max_tokens',
-    organization: null,
-    project: null,
-    fetch: settings.fetch,
-    promptCache: settings.promptCache ?? false,
-  }), settings.retry);
+  return withRetrySetting(
+    chatCompletionsModel({
+      provider: 'openai-compatible',
+      modelId: requireModelId(settings.model, 'the OpenAI-compatible server'),
+      apiKey: compatibleKey(settings, env),
+      baseURL,
+      maxTokensField: 'max_tokens',
+      organization: null,
+      project: null,
+      fetch: settings.fetch,
+      promptCache: settings.promptCache ?? false,
+    }),
+    settings.retry,
+  );
 }
 
 type ClientConfig = Pick<OpenAIRequestOptions, 'maxTokensField'> & {
@@ -99,82 +116,111 @@ function chatCompletionsModel(config: ClientConfig): Model {
   checkOpenAIPromptCache(config.promptCache);
   // The SDK loads with the first call (it is an optional package), and the client is made once.
   let loaded: Promise<{ sdk: OpenAISdk; client: OpenAI }> | undefined;
-  const connect = () => (loaded ??= loadSdk().then((sdk) => ({ sdk, client: newClient(sdk, config) })).catch((error: unknown) => {
-    loaded = undefined;
-    throw error;
-  }));
+  const connect = () =>
+    (loaded ??= loadSdk()
+      .then((sdk) => ({ sdk, client: newClient(sdk, config) }))
+      .catch((error: unknown) => {
+        loaded = undefined;
+        throw error;
+      }));
   const body = (request: LlmRequest, options: ModelCallOptions | undefined) => ({
     ...toOpenAIRequest(request, { model: config.modelId, maxTokensField: config.maxTokensField }),
     ...openAICacheFields(config.promptCache, options),
   });
-  const tap = (options: ModelCallOptions | undefined) => tapWire(options?.wire, { fetch: config.fetch, secrets: [config.apiKey] });
+  const tap = (options: ModelCallOptions | undefined) =>
+    tapWire(options?.wire, { fetch: config.fetch, secrets: [config.apiKey] });
   // A call with an observer sends through a copy of the client whose fetch is that call's tap: the SDK takes a
   // fetch per client only, and a copy per call keeps concurrent calls' observers apart.
-  const clientFor = (client: OpenAI, wire: WireTap | undefined) => (wire === undefined ? client : client.withOptions({ fetch: wire.fetch }));
-  return withoutSecrets({
-    specificationVersion: 'v1',
-    provider: config.provider,
-    modelId: config.modelId,
-    pairsCallsById: true,
-    async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
-      const signal = options?.signal;
-      // Mapped outside the call's error handling: a request the adapter refuses fails with its own error, unsent.
-      const sent = body(request, options);
-      const { sdk, client } = await connect();
-      const wire = tap(options);
-      let usage: unknown;
-      try {
-        const completion = await clientFor(client, wire).chat.completions.create(sent, { signal });
-        usage = completion.usage;
-        return fromOpenAICompletion(completion);
-      } catch (error) {
-        throw toModelError(error, errorContext(sdk, config, signal));
-      } finally {
-        wire?.answered(usage);
-      }
-    },
-    async *stream(request: LlmRequest, options?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
-      const signal = options?.signal;
-      const assembler = createStreamAssembler();
-      const sent = body(request, options);
-      const { sdk, client } = await connect();
-      const wire = tap(options);
-      try {
-        const stream = await clientFor(client, wire).chat.completions.create({ ...sent, stream: true, stream_options: { include_usage: true } }, { signal });
-        for await (const chunk of stream) {
-          const text = assembler.add(chunk);
-          if (text !== '') yield { content: { role: 'model', parts: [{ text }] }, partial: true };
+  const clientFor = (client: OpenAI, wire: WireTap | undefined) =>
+    wire === undefined ? client : client.withOptions({ fetch: wire.fetch });
+  return withoutSecrets(
+    {
+      specificationVersion: 'v1',
+      provider: config.provider,
+      modelId: config.modelId,
+      pairsCallsById: true,
+      async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
+        const signal = options?.signal;
+        // Mapped outside the call's error handling: a request the adapter refuses fails with its own error, unsent.
+        const sent = body(request, options);
+        const { sdk, client } = await connect();
+        const wire = tap(options);
+        let usage: unknown;
+        try {
+          const completion = await clientFor(client, wire).chat.completions.create(sent, { signal });
+          usage = completion.usage;
+          return fromOpenAICompletion(completion);
+        } catch (error) {
+          throw toModelError(error, errorContext(sdk, config, signal));
+        } finally {
+          wire?.answered(usage);
         }
-        // The SDK ends an aborted stream quietly; what was read so far is not the whole answer.
-        signal?.throwIfAborted();
-      } catch (error) {
-        throw toModelError(error, errorContext(sdk, config, signal));
-      } finally {
-        wire?.answered(assembler.usage());
-      }
-      yield { ...assembler.finish(), partial: false };
+      },
+      async *stream(request: LlmRequest, options?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
+        const signal = options?.signal;
+        const assembler = createStreamAssembler();
+        const sent = body(request, options);
+        const { sdk, client } = await connect();
+        const wire = tap(options);
+        try {
+          const stream = await clientFor(client, wire).chat.completions.create(
+            { ...sent, stream: true, stream_options: { include_usage: true } },
+            { signal },
+          );
+          for await (const chunk of stream) {
+            const text = assembler.add(chunk);
+            if (text !== '') yield { content: { role: 'model', parts: [{ text }] }, partial: true };
+          }
+          // The SDK ends an aborted stream quietly; what was read so far is not the whole answer.
+          signal?.throwIfAborted();
+        } catch (error) {
+          throw toModelError(error, errorContext(sdk, config, signal));
+        } finally {
+          wire?.answered(assembler.usage());
+        }
+        yield { ...assembler.finish(), partial: false };
+      },
+      async embed(texts: readonly string[], options?: EmbedOptions): Promise<EmbedResponse> {
+        if (texts.length === 0) return { embeddings: [] };
+        const signal = options?.signal;
+        const { sdk, client } = await connect();
+        const wire = tap(options);
+        let usage: unknown;
+        try {
+          // Floats asked for by name: the SDK otherwise asks for base64 and decodes it, so the wire would not show them.
+          const answer = await clientFor(client, wire).embeddings.create(
+            {
+              model: config.modelId,
+              input: [...texts],
+              encoding_format: 'float',
+              ...(options?.dimensions === undefined ? {} : { dimensions: options.dimensions }),
+            },
+            { signal },
+          );
+          usage = answer.usage;
+          const embeddings = [...answer.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
+          if (embeddings.length !== texts.length)
+            throw new ModelError({
+              provider: config.provider,
+              message: `asked for ${texts.length} embeddings, got ${embeddings.length}`,
+              retryable: false,
+            });
+          const tokens = answer.usage?.prompt_tokens;
+          return {
+            embeddings,
+            ...(typeof tokens === 'number'
+              ? { usage: { promptTokens: tokens, outputTokens: 0, totalTokens: tokens } }
+              : {}),
+          };
+        } catch (error) {
+          throw toModelError(error, errorContext(sdk, config, signal));
+        } finally {
+          wire?.answered(usage);
+        }
+      },
     },
-    async embed(texts: readonly string[], options?: EmbedOptions): Promise<EmbedResponse> {
-      if (texts.length === 0) return { embeddings: [] };
-      const signal = options?.signal;
-      const { sdk, client } = await connect();
-      const wire = tap(options);
-      let usage: unknown;
-      try {
-        // Floats asked for by name: the SDK otherwise asks for base64 and decodes it, so the wire would not show them.
-        const answer = await clientFor(client, wire).embeddings.create({ model: config.modelId, input: [...texts], encoding_format: 'float', ...(options?.dimensions === undefined ? {} : { dimensions: options.dimensions }) }, { signal });
-        usage = answer.usage;
-        const embeddings = [...answer.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
-        if (embeddings.length !== texts.length) throw new ModelError({ provider: config.provider, message: `asked for ${texts.length} embeddings, got ${embeddings.length}`, retryable: false });
-        const tokens = answer.usage?.prompt_tokens;
-        return { embeddings, ...(typeof tokens === 'number' ? { usage: { promptTokens: tokens, outputTokens: 0, totalTokens: tokens } } : {}) };
-      } catch (error) {
-        throw toModelError(error, errorContext(sdk, config, signal));
-      } finally {
-        wire?.answered(usage);
-      }
-    },
-  }, [config.apiKey]);
+    [config.apiKey],
+  );
 }
 
 function newClient(sdk: OpenAISdk, config: ClientConfig): OpenAI {
@@ -204,7 +250,10 @@ function errorContext(sdk: OpenAISdk, config: ClientConfig, signal: AbortSignal 
     },
     connectionFailure: (error) => ({
       message: `the connection to ${config.baseURL} failed: ${rootMessage(error)}`,
-      hint: config.provider === 'openai-compatible' ? `Is the server at ${config.baseURL} running?` : 'Check the network connection (and OPENAI_BASE_URL if set).',
+      hint:
+        config.provider === 'openai-compatible'
+          ? `Is the server at ${config.baseURL} running?`
+          : 'Check the network connection (and OPENAI_BASE_URL if set).',
     }),
   };
 }
@@ -215,7 +264,10 @@ function readAPIError(error: APIError, config: ClientConfig): ProviderFailure {
     status,
     message: providerMessage(error),
     // An error event inside a stream has no status; the provider's error type says whether it was on its side.
-    retryable: status === undefined ? /server_error|overloaded|rate_limit/.test(`${error.type ?? ''} ${error.code ?? ''}`) : undefined,
+    retryable:
+      status === undefined
+        ? /server_error|overloaded|rate_limit/.test(`${error.type ?? ''} ${error.code ?? ''}`)
+        : undefined,
     headers: error.headers,
     hint: statusHint(status, config),
   };
@@ -225,19 +277,32 @@ function readAPIError(error: APIError, config: ClientConfig): ProviderFailure {
 function providerMessage(error: APIError): string {
   const body: unknown = error.error;
   if (typeof body === 'string' && body !== '') return body;
-  if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string' && body.message !== '') return body.message;
+  if (
+    typeof body === 'object' &&
+    body !== null &&
+    'message' in body &&
+    typeof body.message === 'string' &&
+    body.message !== ''
+  )
+    return body.message;
   return error.message.replace(/^\d{3} /, '');
 }
 
 function statusHint(status: number | undefined, config: ClientConfig): string | undefined {
-  if (status === 401 || status === 403) return `Check ${config.provider === 'openai' ? 'OPENAI_API_KEY' : 'OPENAI_COMPATIBLE_API_KEY'}.`;
+  if (status === 401 || status === 403)
+    return `Check ${config.provider === 'openai' ? 'OPENAI_API_KEY' : 'OPENAI_COMPATIBLE_API_KEY'}.`;
   if (status === 404) return `Check the model name '${config.modelId}' and the base URL ${config.baseURL}.`;
   return undefined;
 }
 
 function requireModelId(model: string, provider: string): string {
   const id = nonEmpty(model);
-  if (id === undefined) throw new AgentctxError({ code: 'usage', message: `No model named for ${provider}.`, hint: 'Pass model, e.g. gpt-4.1-mini.' });
+  if (id === undefined)
+    throw new AgentctxError({
+      code: 'usage',
+      message: `No model named for ${provider}.`,
+      hint: 'Pass model, e.g. gpt-4.1-mini.',
+    });
   return id;
 }
 

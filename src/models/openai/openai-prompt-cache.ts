@@ -22,20 +22,33 @@ export type OpenAICacheFields = { prompt_cache_key?: string; prompt_cache_retent
  * The fields for one call. Derived keys are a hash of the app, agent (and session), so no user or session id is
  * sent to the provider; the same call always gets the same key.
  */
-export function openAICacheFields(setting: OpenAIPromptCacheSetting | false, options: ModelCallOptions | undefined): OpenAICacheFields {
+export function openAICacheFields(
+  setting: OpenAIPromptCacheSetting | false,
+  options: ModelCallOptions | undefined,
+): OpenAICacheFields {
   if (setting === false) return {};
   const key = cacheKey(setting.key ?? 'agent', options);
-  return { ...(key === undefined ? {} : { prompt_cache_key: key }), ...(setting.retention === undefined ? {} : { prompt_cache_retention: setting.retention }) };
+  return {
+    ...(key === undefined ? {} : { prompt_cache_key: key }),
+    ...(setting.retention === undefined ? {} : { prompt_cache_retention: setting.retention }),
+  };
 }
 
-function cacheKey(kind: NonNullable<OpenAIPromptCacheSetting['key']>, options: ModelCallOptions | undefined): string | undefined {
+function cacheKey(
+  kind: NonNullable<OpenAIPromptCacheSetting['key']>,
+  options: ModelCallOptions | undefined,
+): string | undefined {
   if (kind === false) return undefined;
   if (kind !== 'agent' && kind !== 'session') return kind;
   const session = options?.session;
   const agent = options?.agentName;
   // A direct call (no runner) names neither; it gets no key rather than one shared by everything.
   if (session === undefined && agent === undefined) return undefined;
-  const parts = [session?.appName ?? '', agent ?? '', ...(kind === 'session' ? [session?.userId ?? '', session?.sessionId ?? ''] : [])];
+  const parts = [
+    session?.appName ?? '',
+    agent ?? '',
+    ...(kind === 'session' ? [session?.userId ?? '', session?.sessionId ?? ''] : []),
+  ];
   return `agentctx-${createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 24)}`;
 }
 
@@ -46,6 +59,8 @@ export function checkOpenAIPromptCache(setting: OpenAIPromptCacheSetting | false
     throw new TypeError(`promptCache.retention must be 'in_memory' or '24h', not ${JSON.stringify(setting.retention)}`);
   }
   if (setting.key !== undefined && setting.key !== false && (typeof setting.key !== 'string' || setting.key === '')) {
-    throw new TypeError(`promptCache.key must be 'agent', 'session', a non-empty string or false, not ${JSON.stringify(setting.key)}`);
+    throw new TypeError(
+      `promptCache.key must be 'agent', 'session', a non-empty string or false, not ${JSON.stringify(setting.key)}`,
+    );
   }
 }

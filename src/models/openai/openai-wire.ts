@@ -16,7 +16,10 @@ export type OpenAIMessage =
   | { role: 'assistant'; content: string | null; tool_calls?: OpenAIToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };
 
-export type OpenAITool = { type: 'function'; function: { name: string; description: string; parameters: { [key: string]: unknown } } };
+export type OpenAITool = {
+  type: 'function';
+  function: { name: string; description: string; parameters: { [key: string]: unknown } };
+};
 
 /** The body of `POST /chat/completions`, without the streaming flags. */
 export type OpenAIRequestBody = {
@@ -28,7 +31,9 @@ export type OpenAIRequestBody = {
   max_completion_tokens?: number;
   max_tokens?: number;
   stop?: string[];
-  response_format?: { type: 'json_object' } | { type: 'json_schema'; json_schema: { name: string; schema: { [key: string]: unknown } } };
+  response_format?:
+    | { type: 'json_object' }
+    | { type: 'json_schema'; json_schema: { name: string; schema: { [key: string]: unknown } } };
   tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
   reasoning_effort?: 'minimal' | 'low' | 'medium' | 'high';
   metadata?: Record<string, string>;
@@ -52,7 +57,11 @@ export type OpenAIUsage = {
 };
 
 /** A tool call as a response carries it; `custom` calls have no `function` and are not ours. */
-export type OpenAIResponseToolCall = { id?: string | null; type?: string | null; function?: { name?: string | null; arguments?: string | null } | null };
+export type OpenAIResponseToolCall = {
+  id?: string | null;
+  type?: string | null;
+  function?: { name?: string | null; arguments?: string | null } | null;
+};
 
 export type OpenAIResponseMessage = {
   content?: string | null;
@@ -78,10 +87,14 @@ export type OpenAIToolCallDelta = {
 
 /** One chunk of a streamed answer. */
 export type OpenAIChunk = {
-  choices?: readonly {
-    index?: number | null;
-    delta?: (Omit<OpenAIResponseMessage, 'tool_calls'> & { tool_calls?: readonly OpenAIToolCallDelta[] | null }) | null;
-    finish_reason?: string | null;
-  }[] | null;
+  choices?:
+    | readonly {
+        index?: number | null;
+        delta?:
+          | (Omit<OpenAIResponseMessage, 'tool_calls'> & { tool_calls?: readonly OpenAIToolCallDelta[] | null })
+          | null;
+        finish_reason?: string | null;
+      }[]
+    | null;
   usage?: OpenAIUsage | null;
 };

@@ -35,7 +35,14 @@ export function toOpenAIRequest(given: LlmRequest, options: OpenAIRequestOptions
 }
 
 export function toOpenAITool(tool: ToolDeclaration): OpenAITool {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters ?? { type: 'object', properties: {} } } };
+  return {
+    type: 'function',
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters ?? { type: 'object', properties: {} },
+    },
+  };
 }
 
 /** The id given to a call that has none: stable for the same history, so a call and its answer always agree. */
@@ -86,7 +93,9 @@ function toToolMessage(response: FunctionResponse, id: string): OpenAIMessage {
 }
 
 function answeredId(response: FunctionResponse, open: OpenCall[], message: number, part: number): string {
-  const index = open.findIndex((call) => (response.id === undefined ? call.name === response.name : call.id === response.id));
+  const index = open.findIndex((call) =>
+    response.id === undefined ? call.name === response.name : call.id === response.id,
+  );
   const call = index === -1 ? undefined : open.splice(index, 1)[0];
   return response.id ?? call?.id ?? generatedCallId(message, part);
 }
@@ -98,7 +107,10 @@ function assistantMessage(parts: readonly Part[], calls: OpenAIToolCall[]): Open
 }
 
 function userContent(parts: readonly Part[], detail: 'low' | 'high' | undefined): string | OpenAIContentPart[] {
-  const image = (url: string): OpenAIContentPart => ({ type: 'image_url', image_url: { url, ...(detail === undefined ? {} : { detail }) } });
+  const image = (url: string): OpenAIContentPart => ({
+    type: 'image_url',
+    image_url: { url, ...(detail === undefined ? {} : { detail }) },
+  });
   const only = parts.length === 1 ? parts[0] : undefined;
   if (only !== undefined && 'text' in only) return only.text;
   return parts.map((part): OpenAIContentPart => {
@@ -133,7 +145,8 @@ function isImageUrl(file: { fileUri: string; mimeType?: string }): boolean {
 
 /** Parts Chat Completions cannot carry, as text: code and its result in full, data as a note that it was left out. */
 function describe(part: Part): string {
-  if ('executableCode' in part) return `\`\`\`${part.executableCode.language.toLowerCase()}\n${part.executableCode.code}\n\`\`\``;
+  if ('executableCode' in part)
+    return `\`\`\`${part.executableCode.language.toLowerCase()}\n${part.executableCode.code}\n\`\`\``;
   if ('codeExecutionResult' in part) {
     const { outcome, output } = part.codeExecutionResult;
     return `Code execution result (${outcome})${output === undefined ? '' : `:\n${output}`}`;

@@ -5,13 +5,16 @@
  */
 export { resolveModel } from './resolve-model.js';
 export type { ResolveModelOptions } from './resolve-model.js';
-export { modelLoadsDeferredTools, modelPairsCallsById, parseModelString } from './model-string.js';
-export type { ModelSpec } from './model-string.js';
+export { parseModelString } from './model-string.js';
 export { wrapModel } from '../shared/wrap-model.js';
-export type { CallSession, EmbedOptions, EmbedResponse, ModelMiddleware, ModelMiddlewareCall, StablePrefix, WireObserver, WireRequest, WireResponse } from '../../contracts/model.js';
+export type {
+  CallSession,
+  EmbedOptions,
+  EmbedResponse,
+  ModelMiddleware,
+  StablePrefix,
+  WireObserver,
+} from '../../contracts/model.js';
 export { withRetries } from '../shared/retry.js';
 export type { RetryOptions } from '../shared/retry.js';
-export { withoutSecrets } from '../shared/redact-secrets.js';
-export { requireApiKey } from '../shared/credentials.js';
 export type { ProviderSettings } from '../shared/settings.js';
-export { isRetryableStatus } from '../../contracts/errors/model-error.js';

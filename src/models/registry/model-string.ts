@@ -6,7 +6,8 @@ export type ModelSpec =
   | { provider: 'openai-compatible'; modelId: string; baseURL: string }
   | { provider: 'scripted'; file: string };
 
-const FORMS = 'gemini-2.5-flash or google:<model>, openai:<model>, anthropic:<model>, openai-compatible:<model>@<baseURL>, scripted:<file>';
+const FORMS =
+  'gemini-2.5-flash or google:<model>, openai:<model>, anthropic:<model>, openai-compatible:<model>@<baseURL>, scripted:<file>';
 
 /**
  * Reads a model string: `gemini-2.5-flash` or `google:…`, `openai:…`, `anthropic:…`,
@@ -34,7 +35,11 @@ export function parseModelString(name: string): ModelSpec {
       return { provider: 'scripted', file: need(rest, 'a script file') };
     case 'openai-compatible': {
       const at = rest.indexOf('@');
-      if (at === -1) throw invalid(name, "write the server's base URL after '@', e.g. openai-compatible:llama3@http://127.0.0.1:11434/v1");
+      if (at === -1)
+        throw invalid(
+          name,
+          "write the server's base URL after '@', e.g. openai-compatible:llama3@http://127.0.0.1:11434/v1",
+        );
       const baseURL = need(rest.slice(at + 1), 'a base URL');
       if (!/^https?:\/\//.test(baseURL)) throw invalid(name, `'${baseURL}' is not an http(s) URL`);
       return { provider: 'openai-compatible', modelId: need(rest.slice(0, at), 'a model name'), baseURL };
@@ -47,7 +52,11 @@ export function parseModelString(name: string): ModelSpec {
 }
 
 function invalid(name: string, why: string): AgentctxError {
-  return new AgentctxError({ code: 'usage', message: `Cannot use model '${name}': ${why}.`, hint: `Model strings look like ${FORMS}.` });
+  return new AgentctxError({
+    code: 'usage',
+    message: `Cannot use model '${name}': ${why}.`,
+    hint: `Model strings look like ${FORMS}.`,
+  });
 }
 
 /**

@@ -19,7 +19,10 @@ export type ResolveModelOptions = {
  */
 export async function resolveModel(name: string, options: ResolveModelOptions = {}): Promise<Model> {
   const spec = parseModelString(name);
-  const common = { ...(options.env === undefined ? {} : { env: options.env }), ...(options.retry === undefined ? {} : { retry: options.retry }) };
+  const common = {
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.retry === undefined ? {} : { retry: options.retry }),
+  };
   switch (spec.provider) {
     case 'google': {
       const { createGeminiModel } = await import('../gemini/index.js');
@@ -39,7 +42,11 @@ export async function resolveModel(name: string, options: ResolveModelOptions = 
     }
     case 'scripted': {
       if (options.loadScript === undefined) {
-        throw new AgentctxError({ code: 'usage', message: `Cannot load the script of '${name}' here.`, hint: 'Pass loadScript, or make the model with createScriptedModel.' });
+        throw new AgentctxError({
+          code: 'usage',
+          message: `Cannot load the script of '${name}' here.`,
+          hint: 'Pass loadScript, or make the model with createScriptedModel.',
+        });
       }
       const { createScriptedModel } = await import('../scripted/scripted-model.js');
       // Nobody holding a model by its name can read what it was asked, and a server would keep every request forever.

@@ -2,9 +2,8 @@
  * @module agentctx/models/scripted
  * A deterministic model that answers from a script: the offline model for examples, demos and tests.
  */
-export { createScriptedModel, toModelResponse } from './scripted-model.js';
+export { createScriptedModel } from './scripted-model.js';
 export type { ScriptedModel } from './scripted-model.js';
 export { parseScript } from './parse-script.js';
-export { scriptFileSchema } from './script-schema.js';
-export { conditionHolds, lastUserText } from './script.js';
-export type { RuleCondition, Script, ScriptCall, ScriptedCall, ScriptedResponse, ScriptRule } from './script.js';
+export { lastUserText } from './script.js';
+export type { RuleCondition, Script, ScriptCall, ScriptedResponse, ScriptRule } from './script.js';

@@ -17,8 +17,12 @@ export function parseScript(value: unknown, filename: string): Script {
     const record = reader.object(value, '', 'a list of responses, or { responses, rules, fallback }') ?? {};
     reader.keys(record, '', ['responses', 'rules', 'fallback']);
     script = {};
-    if (record['responses'] !== undefined) script.responses = readResponses(reader, reader.array(record['responses'], 'responses') ?? [], 'responses');
-    if (record['rules'] !== undefined) script.rules = (reader.array(record['rules'], 'rules') ?? []).flatMap((item, index) => readRule(reader, item, joinPath('rules', index)) ?? []);
+    if (record['responses'] !== undefined)
+      script.responses = readResponses(reader, reader.array(record['responses'], 'responses') ?? [], 'responses');
+    if (record['rules'] !== undefined)
+      script.rules = (reader.array(record['rules'], 'rules') ?? []).flatMap(
+        (item, index) => readRule(reader, item, joinPath('rules', index)) ?? [],
+      );
     if (record['fallback'] !== undefined) {
       const fallback = readResponse(reader, record['fallback'], 'fallback');
       if (fallback !== undefined) script.fallback = fallback;
@@ -45,7 +49,15 @@ function readRule(reader: JsonReader, value: unknown, path: string): ScriptRule 
       reader.keys(condition, joinPath(path, 'when'), CONDITION_FIELDS);
       const at = joinPath(path, 'when');
       when = {};
-      for (const key of ['agent', 'lastUserText', 'lastUserMatches', 'systemContains', 'afterToolResponse', 'toolResultContains', 'hasTool'] as const) {
+      for (const key of [
+        'agent',
+        'lastUserText',
+        'lastUserMatches',
+        'systemContains',
+        'afterToolResponse',
+        'toolResultContains',
+        'hasTool',
+      ] as const) {
         const text = reader.string(condition, key, at, { optional: true });
         if (text !== undefined) when[key] = text;
       }
@@ -54,7 +66,11 @@ function readRule(reader: JsonReader, value: unknown, path: string): ScriptRule 
         if (number !== undefined) when[key] = number;
       }
       if (condition['state'] !== undefined) {
-        const state = reader.object(condition['state'], joinPath(at, 'state'), 'a mapping of state keys to the values they must hold');
+        const state = reader.object(
+          condition['state'],
+          joinPath(at, 'state'),
+          'a mapping of state keys to the values they must hold',
+        );
         if (state !== undefined) when.state = state;
       }
       if (when.lastUserMatches !== undefined) {
@@ -111,7 +127,8 @@ function readResponse(reader: JsonReader, value: unknown, path: string): Scripte
     const message = error === undefined ? undefined : reader.string(error, 'message', joinPath(path, 'error'));
     if (code !== undefined && message !== undefined) response.error = { code, message };
   }
-  if (Object.keys(response).length === 0) reader.issue(path, 'says nothing: give text, functionCall(s), content or error');
+  if (Object.keys(response).length === 0)
+    reader.issue(path, 'says nothing: give text, functionCall(s), content or error');
   return response;
 }
 

@@ -75,15 +75,23 @@ export function conditionHolds(condition: RuleCondition, request: LlmRequest, ca
   if (condition.agentCall !== undefined && condition.agentCall !== call.agentIndex) return false;
   const userText = lastUserText(request);
   if (condition.lastUserText !== undefined && !userText.includes(condition.lastUserText)) return false;
-  if (condition.lastUserMatches !== undefined && !matchesWithin(new RegExp(condition.lastUserMatches, 'u'), userText)) return false;
+  if (condition.lastUserMatches !== undefined && !matchesWithin(new RegExp(condition.lastUserMatches, 'u'), userText))
+    return false;
   if (condition.systemContains !== undefined && !request.system.includes(condition.systemContains)) return false;
   if (condition.hasTool !== undefined && !request.tools.some((tool) => tool.name === condition.hasTool)) return false;
   if (condition.afterToolResponse !== undefined) {
     const lastPart = request.messages.at(-1)?.content.at(-1);
-    if (lastPart === undefined || !('functionResponse' in lastPart) || lastPart.functionResponse.name !== condition.afterToolResponse) return false;
+    if (
+      lastPart === undefined ||
+      !('functionResponse' in lastPart) ||
+      lastPart.functionResponse.name !== condition.afterToolResponse
+    )
+      return false;
   }
   if (condition.toolResultContains !== undefined) {
-    const results = (request.messages.at(-1)?.content ?? []).flatMap((part) => ('functionResponse' in part ? [JSON.stringify(part.functionResponse.response)] : []));
+    const results = (request.messages.at(-1)?.content ?? []).flatMap((part) =>
+      'functionResponse' in part ? [JSON.stringify(part.functionResponse.response)] : [],
+    );
     if (!results.some((result) => result.includes(condition.toolResultContains as string))) return false;
   }
   if (condition.state !== undefined) {

@@ -5,13 +5,22 @@ import { createRunner } from '../../presets/create-runner.js';
 import { parseScript } from './parse-script.js';
 import { createScriptedModel } from './scripted-model.js';
 
-async function runOnce(agents: Parameters<typeof createRunner>[0]['agents'], scriptYamlValue: unknown, message: string, state: Record<string, unknown> = {}) {
+async function runOnce(
+  agents: Parameters<typeof createRunner>[0]['agents'],
+  scriptYamlValue: unknown,
+  message: string,
+  state: Record<string, unknown> = {},
+) {
   const model = createScriptedModel(parseScript(scriptYamlValue, 'script.yaml'));
   const runner = createRunner({ agents, model });
   const session = await runner.createSession({ userId: 'u', state });
   const events = [];
   for await (const event of runner.run({ userId: 'u', sessionId: session.id, message })) events.push(event);
-  const texts = events.flatMap((event) => (event.content?.parts ?? []).flatMap((part) => ('text' in part && event.author !== 'user' ? [`${event.author}: ${part.text}`] : [])));
+  const texts = events.flatMap((event) =>
+    (event.content?.parts ?? []).flatMap((part) =>
+      'text' in part && event.author !== 'user' ? [`${event.author}: ${part.text}`] : [],
+    ),
+  );
   return { texts, events, model };
 }
 
@@ -35,7 +44,12 @@ describe('scripted model rules', () => {
   });
 
   it('matches on the agent’s own call number, tool results and state', async () => {
-    const lookup = functionTool({ name: 'lookup', description: 'Looks up.', jsonSchema: { type: 'object', properties: {} }, execute: () => ({ found: 'the blue door' }) });
+    const lookup = functionTool({
+      name: 'lookup',
+      description: 'Looks up.',
+      jsonSchema: { type: 'object', properties: {} },
+      execute: () => ({ found: 'the blue door' }),
+    });
     const agent = llmAgent({ name: 'finder', instruction: 'Find.', tools: [lookup] });
     const { texts } = await runOnce(
       agent,
@@ -53,17 +67,37 @@ describe('scripted model rules', () => {
   });
 
   it('refuses a script that would loop, naming the rule and the call', async () => {
-    const lookup = functionTool({ name: 'lookup', description: 'Looks up.', jsonSchema: { type: 'object', properties: {} }, execute: () => ({ found: 'nothing' }) });
+    const lookup = functionTool({
+      name: 'lookup',
+      description: 'Looks up.',
+      jsonSchema: { type: 'object', properties: {} },
+      execute: () => ({ found: 'nothing' }),
+    });
     const agent = llmAgent({ name: 'finder', instruction: 'Find.', tools: [lookup] });
-    const { events, model } = await runOnce(agent, { rules: [{ when: { agent: 'finder' }, respond: { functionCall: { name: 'lookup', args: { q: 'x' } } } }] }, 'Go');
+    const { events, model } = await runOnce(
+      agent,
+      { rules: [{ when: { agent: 'finder' }, respond: { functionCall: { name: 'lookup', args: { q: 'x' } } } }] },
+      'Go',
+    );
     // The first call answers the user; the 20 after it each follow the tool's result.
     expect(model.requests.length).toBe(21);
-    expect(events.at(-1)?.errorMessage).toMatch(/The script loops: rule 1 answered agent 'finder' with lookup\(\{"q":"x"\}\) 20 times in a row, each right after its result/);
+    expect(events.at(-1)?.errorMessage).toMatch(
+      /The script loops: rule 1 answered agent 'finder' with lookup\(\{"q":"x"\}\) 20 times in a row, each right after its result/,
+    );
   });
 
   it('reads the new conditions from a file, and refuses mistyped ones with a suggestion', () => {
-    expect(parseScript({ rules: [{ when: { agentCall: 2, toolResultContains: 'x', state: { a: 1 } }, respond: { text: 'y' } }] }, 's.yaml').rules?.[0]?.when).toEqual({ agentCall: 2, toolResultContains: 'x', state: { a: 1 } });
-    expect(() => parseScript({ rules: [{ when: { agentcall: 2 }, respond: { text: 'y' } }] }, 's.yaml')).toThrow(/rules\[0\]\.when\.agentcall: unknown field \(did you mean 'agentCall'\?\)/);
-    expect(() => parseScript({ rules: [{ when: { state: 3 }, respond: { text: 'y' } }] }, 's.yaml')).toThrow(/rules\[0\]\.when\.state/);
+    expect(
+      parseScript(
+        { rules: [{ when: { agentCall: 2, toolResultContains: 'x', state: { a: 1 } }, respond: { text: 'y' } }] },
+        's.yaml',
+      ).rules?.[0]?.when,
+    ).toEqual({ agentCall: 2, toolResultContains: 'x', state: { a: 1 } });
+    expect(() => parseScript({ rules: [{ when: { agentcall: 2 }, respond: { text: 'y' } }] }, 's.yaml')).toThrow(
+      /rules\[0\]\.when\.agentcall: unknown field \(did you mean 'agentCall'\?\)/,
+    );
+    expect(() => parseScript({ rules: [{ when: { state: 3 }, respond: { text: 'y' } }] }, 's.yaml')).toThrow(
+      /rules\[0\]\.when\.state/,
+    );
   });
 });

@@ -17,7 +17,10 @@ export type ScriptedModel = Model & {
  * A deterministic model that answers from a script: the offline model for examples, demos and tests.
  * A list answers call by call; rules answer by looking at the request. Streaming splits text into word chunks.
  */
-export function createScriptedModel(script: Script | ScriptedResponse[], options: { modelId?: string; record?: boolean } = {}): ScriptedModel {
+export function createScriptedModel(
+  script: Script | ScriptedResponse[],
+  options: { modelId?: string; record?: boolean } = {},
+): ScriptedModel {
   const plan: Script = Array.isArray(script) ? { responses: script } : script;
   const used = new Map<number, number>();
   let nextResponse = 0;
@@ -36,11 +39,18 @@ export function createScriptedModel(script: Script | ScriptedResponse[], options
     }
     const agentName = callOptions?.agentName;
     agentCalls.set(agentName, (agentCalls.get(agentName) ?? 0) + 1);
-    const call: ScriptCall = { index: calls, agentIndex: agentCalls.get(agentName) ?? 1, agentName, readState: callOptions?.readState };
+    const call: ScriptCall = {
+      index: calls,
+      agentIndex: agentCalls.get(agentName) ?? 1,
+      agentName,
+      readState: callOptions?.readState,
+    };
     const rules = plan.rules ?? [];
     for (const [position, rule] of rules.entries()) {
       if ((used.get(position) ?? 0) >= (rule.times ?? Infinity)) continue;
-      const holds = rule.when === undefined || (typeof rule.when === 'function' ? rule.when(request, call) : conditionHolds(rule.when, request, call));
+      const holds =
+        rule.when === undefined ||
+        (typeof rule.when === 'function' ? rule.when(request, call) : conditionHolds(rule.when, request, call));
       if (!holds) continue;
       used.set(position, (used.get(position) ?? 0) + 1);
       const response = typeof rule.respond === 'function' ? rule.respond(request, call) : rule.respond;
@@ -73,7 +83,8 @@ export function createScriptedModel(script: Script | ScriptedResponse[], options
       const response = answer(request, callOptions);
       for (const part of response.content?.parts ?? []) {
         if (!('text' in part) || part.thought === true) continue;
-        for (const word of part.text.match(/\S+\s*/g) ?? []) yield { content: { role: 'model', parts: [{ text: word }] }, partial: true };
+        for (const word of part.text.match(/\S+\s*/g) ?? [])
+          yield { content: { role: 'model', parts: [{ text: word }] }, partial: true };
       }
       yield { ...response, partial: false };
     },
@@ -88,8 +99,17 @@ export const SCRIPT_LOOP_LIMIT = 20;
  * right after their results (a text answer ends the turn, and a new user message starts afresh). Without this, such a
  * script runs until the runner's call limit, hundreds of calls later.
  */
-function checkLoop(loop: { key: string; repeats: number }, position: number, request: LlmRequest, call: ScriptCall, response: ScriptedResponse): void {
-  const calls = [...(response.functionCall === undefined ? [] : [response.functionCall]), ...(response.functionCalls ?? [])];
+function checkLoop(
+  loop: { key: string; repeats: number },
+  position: number,
+  request: LlmRequest,
+  call: ScriptCall,
+  response: ScriptedResponse,
+): void {
+  const calls = [
+    ...(response.functionCall === undefined ? [] : [response.functionCall]),
+    ...(response.functionCalls ?? []),
+  ];
   const afterResults = (request.messages.at(-1)?.content ?? []).some((part) => 'functionResponse' in part);
   if (calls.length === 0 || !afterResults) {
     loop.key = '';
@@ -110,12 +130,22 @@ function checkLoop(loop: { key: string; repeats: number }, position: number, req
 
 /** A scripted answer as a model response. */
 export function toModelResponse(response: ScriptedResponse): ModelResponse {
-  if (response.error !== undefined) return { errorCode: response.error.code, errorMessage: response.error.message, ...(response.usage === undefined ? {} : { usage: response.usage }) };
+  if (response.error !== undefined)
+    return {
+      errorCode: response.error.code,
+      errorMessage: response.error.message,
+      ...(response.usage === undefined ? {} : { usage: response.usage }),
+    };
   const parts: Part[] = response.content?.parts.slice() ?? [];
   if (response.thought !== undefined) parts.push({ text: response.thought, thought: true });
   if (response.text !== undefined) parts.push({ text: response.text });
-  for (const call of [...(response.functionCall === undefined ? [] : [response.functionCall]), ...(response.functionCalls ?? [])]) {
-    parts.push({ functionCall: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, args: call.args ?? {} } });
+  for (const call of [
+    ...(response.functionCall === undefined ? [] : [response.functionCall]),
+    ...(response.functionCalls ?? []),
+  ]) {
+    parts.push({
+      functionCall: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, args: call.args ?? {} },
+    });
   }
   return {
     content: { role: 'model', parts },

@@ -5,7 +5,11 @@ import { ModelError } from '../../contracts/errors/model-error.js';
  * the answer any more: `the call was cancelled`, not retryable. An abort whose reason is a ModelError passes that
  * error on: it is how withRetries ends an attempt that ran out of time (retryable, and saying so).
  */
-export function abortedCallError(provider: string, signal: AbortSignal | undefined, cause: unknown): ModelError | undefined {
+export function abortedCallError(
+  provider: string,
+  signal: AbortSignal | undefined,
+  cause: unknown,
+): ModelError | undefined {
   if (signal?.aborted !== true) return undefined;
   return ModelError.isInstance(signal.reason) ? signal.reason : cancelledError(provider, cause);
 }

@@ -20,9 +20,11 @@ describe('API keys', () => {
     };
     const placeholder = refused('sk-…');
     expect(placeholder.code).toBe('invalid_input');
-    expect(placeholder.message).toBe('The API key in OPENAI_API_KEY holds \'…\' (U+2026) at character 4, which an API key never holds and an HTTP header cannot carry.');
+    expect(placeholder.message).toBe(
+      "The API key in OPENAI_API_KEY holds '…' (U+2026) at character 4, which an API key never holds and an HTTP header cannot carry.",
+    );
     expect(placeholder.hint).toContain('Set OPENAI_API_KEY to the key itself');
-    expect(refused('“sk-abc”', 'apiKey').message).toContain('in apiKey holds \'“\' (U+201C) at character 1');
+    expect(refused('“sk-abc”', 'apiKey').message).toContain("in apiKey holds '“' (U+201C) at character 1");
     expect(refused('sk-abc def').message).toContain('holds U+0020 at character 7');
     expect(refused('sk-abc\u0000').message).toContain('holds U+0000 at character 7');
     // An astral character counts as one.
@@ -31,7 +33,11 @@ describe('API keys', () => {
   });
 
   it('fails before any request when the key comes from a variable or the settings', () => {
-    expect(() => requireApiKey('Anthropic', { env: { ANTHROPIC_API_KEY: 'sk-ant-…' } }, ['ANTHROPIC_API_KEY'])).toThrow('The API key in ANTHROPIC_API_KEY holds');
-    expect(() => requireApiKey('Anthropic', { apiKey: 'sk-ant-…' }, ['ANTHROPIC_API_KEY'])).toThrow('The API key in apiKey holds');
+    expect(() => requireApiKey('Anthropic', { env: { ANTHROPIC_API_KEY: 'sk-ant-…' } }, ['ANTHROPIC_API_KEY'])).toThrow(
+      'The API key in ANTHROPIC_API_KEY holds',
+    );
+    expect(() => requireApiKey('Anthropic', { apiKey: 'sk-ant-…' }, ['ANTHROPIC_API_KEY'])).toThrow(
+      'The API key in apiKey holds',
+    );
   });
 });

@@ -5,7 +5,12 @@ import { environmentOf, type Environment, type ProviderSettings } from './settin
  * The API key from the settings, else from the first of the variables that is set (read from `environment`, by
  * default the settings' `env` or `process.env`); one clear error when there is none, or when it cannot be a key.
  */
-export function requireApiKey(provider: string, settings: ProviderSettings, variables: readonly string[], environment: Environment = environmentOf(settings)): string {
+export function requireApiKey(
+  provider: string,
+  settings: ProviderSettings,
+  variables: readonly string[],
+  environment: Environment = environmentOf(settings),
+): string {
   if (settings.apiKey !== undefined && settings.apiKey !== '') return usableKey(settings.apiKey, 'apiKey');
   for (const variable of variables) {
     const value = environment[variable];

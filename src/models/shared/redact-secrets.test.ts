@@ -33,22 +33,52 @@ async function streamError(model: Model): Promise<unknown> {
 
 describe('withoutSecrets', () => {
   it("rebuilds a ModelError from its fields, redacting the provider's message and the hint", async () => {
-    const error = new ModelError({ provider: 'openai', status: 401, message: `Incorrect API key provided: ${KEY}.`, retryable: false, retryAfterSeconds: 2, hint: `Not ${KEY}.`, cause: new Error(KEY) });
+    const error = new ModelError({
+      provider: 'openai',
+      status: 401,
+      message: `Incorrect API key provided: ${KEY}.`,
+      retryable: false,
+      retryAfterSeconds: 2,
+      hint: `Not ${KEY}.`,
+      cause: new Error(KEY),
+    });
     const model = withoutSecrets(failing(error), [KEY]);
-    for (const caught of [await model.generate(request).catch((e: unknown) => e), await model.countTokens?.(request).catch((e: unknown) => e), await streamError(model)]) {
+    for (const caught of [
+      await model.generate(request).catch((e: unknown) => e),
+      await model.countTokens?.(request).catch((e: unknown) => e),
+      await streamError(model),
+    ]) {
       expect(caught).toBeInstanceOf(ModelError);
-      expect(caught).toMatchObject({ provider: 'openai', status: 401, retryable: false, retryAfterSeconds: 2, message: 'openai 401: Incorrect API key provided: [redacted].', providerMessage: 'Incorrect API key provided: [redacted].', hint: 'Not [redacted].' });
+      expect(caught).toMatchObject({
+        provider: 'openai',
+        status: 401,
+        retryable: false,
+        retryAfterSeconds: 2,
+        message: 'openai 401: Incorrect API key provided: [redacted].',
+        providerMessage: 'Incorrect API key provided: [redacted].',
+        hint: 'Not [redacted].',
+      });
       expect((caught as Error).cause).toBeUndefined();
     }
   });
 
   it('turns any other error that quotes a secret into a ModelError of the model, and leaves clean errors alone', async () => {
-    const plain = await withoutSecrets(failing(new Error(`bad key ${KEY}`)), [KEY]).generate(request).catch((e: unknown) => e);
+    const plain = await withoutSecrets(failing(new Error(`bad key ${KEY}`)), [KEY])
+      .generate(request)
+      .catch((e: unknown) => e);
     expect(plain).toMatchObject({ message: 'openai: bad key [redacted]', retryable: false });
     const hinted = new AgentctxError({ code: 'usage', message: 'no', hint: `try ${KEY}` });
-    expect(await withoutSecrets(failing(hinted), [KEY]).generate(request).catch((e: unknown) => e)).toMatchObject({ message: 'openai: no', hint: 'try [redacted]' });
+    expect(
+      await withoutSecrets(failing(hinted), [KEY])
+        .generate(request)
+        .catch((e: unknown) => e),
+    ).toMatchObject({ message: 'openai: no', hint: 'try [redacted]' });
     const clean = new Error('nothing secret');
-    expect(await withoutSecrets(failing(clean), [KEY]).generate(request).catch((e: unknown) => e)).toBe(clean);
+    expect(
+      await withoutSecrets(failing(clean), [KEY])
+        .generate(request)
+        .catch((e: unknown) => e),
+    ).toBe(clean);
   });
 
   it('ignores short secrets and returns the model itself when nothing is left to hide', () => {

@@ -19,7 +19,11 @@ export function refuseRequest(api: string, path: string, why: string): never {
 }
 
 /** Refuses the first of `fields` the config sets: each has no equivalent in `api`. */
-export function refuseFields(api: string, config: RequestConfig, fields: Readonly<Partial<Record<keyof RequestConfig, string>>>): void {
+export function refuseFields(
+  api: string,
+  config: RequestConfig,
+  fields: Readonly<Partial<Record<keyof RequestConfig, string>>>,
+): void {
   for (const [field, why] of Object.entries(fields)) {
     if (config[field as keyof RequestConfig] !== undefined) refuseConfig(api, field, why as string);
   }
@@ -28,7 +32,12 @@ export function refuseFields(api: string, config: RequestConfig, fields: Readonl
 /** Refuses a built-in tool of another provider: it runs only where it was named. */
 export function refuseForeignBuiltIns(api: string, provider: string, tools: readonly BuiltInTool[] | undefined): void {
   for (const [index, tool] of (tools ?? []).entries()) {
-    if (tool.provider !== provider) refuseRequest(api, `builtInTools[${index}]`, `'${tool.type}' is a built-in tool of ${tool.provider}, which ${api} cannot run`);
+    if (tool.provider !== provider)
+      refuseRequest(
+        api,
+        `builtInTools[${index}]`,
+        `'${tool.type}' is a built-in tool of ${tool.provider}, which ${api} cannot run`,
+      );
   }
 }
 

@@ -25,17 +25,29 @@ function flaky(failures: unknown[]): Model & { calls: number } {
 describe('withRetries and the shared error mapping', () => {
   it('keeps the model description and adds no method the model lacks', () => {
     const wrapped = withRetries({ ...flaky([]), pairsCallsById: false }, { sleep: noSleep });
-    expect(wrapped).toMatchObject({ specificationVersion: 'v1', provider: 'test', modelId: 'm', pairsCallsById: false });
+    expect(wrapped).toMatchObject({
+      specificationVersion: 'v1',
+      provider: 'test',
+      modelId: 'm',
+      pairsCallsById: false,
+    });
     expect(wrapped.stream).toBeUndefined();
     expect(wrapped.countTokens).toBeUndefined();
   });
 
-  it("retries a lost connection thrown by a model that is not an adapter, and not other plain errors", async () => {
-    const lost = flaky([new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) })]);
+  it('retries a lost connection thrown by a model that is not an adapter, and not other plain errors', async () => {
+    const lost = flaky([
+      new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+      }),
+    ]);
     await withRetries(lost, { sleep: noSleep }).generate(request);
     expect(lost.calls).toBe(2);
     const broken = flaky([new Error('bug')]);
-    await expect(withRetries(broken, { sleep: noSleep }).generate(request)).rejects.toMatchObject({ message: 'test: bug', retryable: false });
+    await expect(withRetries(broken, { sleep: noSleep }).generate(request)).rejects.toMatchObject({
+      message: 'test: bug',
+      retryable: false,
+    });
     expect(broken.calls).toBe(1);
   });
 
@@ -54,7 +66,9 @@ describe('withRetries and the shared error mapping', () => {
           });
         }),
     };
-    await expect(withRetries(hanging, { timeoutMs: 5, sleep: noSleep }).generate(request, { signal: controller.signal })).rejects.toMatchObject({ message: 'test: the call was cancelled', retryable: false });
+    await expect(
+      withRetries(hanging, { timeoutMs: 5, sleep: noSleep }).generate(request, { signal: controller.signal }),
+    ).rejects.toMatchObject({ message: 'test: the call was cancelled', retryable: false });
   });
 
   it('follows an adapter retry setting: false is none, anything else is withRetries', async () => {

@@ -36,7 +36,11 @@ export function withRetries(model: Model, options: RetryOptions = {}): Model {
   };
 
   // `keepLinked`: on success, the caller's abort stays linked to the attempt (a stream still being read) until `release`.
-  async function attempt<T>(run: (callOptions: ModelCallOptions) => Promise<T>, callOptions: ModelCallOptions | undefined, keepLinked = false): Promise<{ value: T; release: () => void }> {
+  async function attempt<T>(
+    run: (callOptions: ModelCallOptions) => Promise<T>,
+    callOptions: ModelCallOptions | undefined,
+    keepLinked = false,
+  ): Promise<{ value: T; release: () => void }> {
     for (let tries = 0; ; tries++) {
       const { signal, stopTimer, unlink } = attemptSignal(callOptions?.signal, timeoutMs, model);
       try {
@@ -50,19 +54,24 @@ export function withRetries(model: Model, options: RetryOptions = {}): Model {
         // A request the adapter refused (a config field its provider lacks) is the caller's to fix: not retried, kept as it is.
         if (AgentctxError.isInstance(error) && !ModelError.isInstance(error)) throw error;
         // The caller's abort wins over the attempt's own timeout, which may have fired first.
-        const failure = toModelError(error, { provider: model.provider, signal: callOptions?.signal?.aborted === true ? callOptions.signal : signal });
+        const failure = toModelError(error, {
+          provider: model.provider,
+          signal: callOptions?.signal?.aborted === true ? callOptions.signal : signal,
+        });
         if (!failure.retryable || tries >= maxRetries || callOptions?.signal?.aborted === true) throw failure;
         await sleep(delayFor(tries, failure), callOptions?.signal);
       }
     }
   }
 
-  const retried = async <T>({ request, options: callOptions, next }: ModelMiddlewareCall<Promise<T>>): Promise<T> => (await attempt((inner) => next(request, inner), callOptions)).value;
+  const retried = async <T>({ request, options: callOptions, next }: ModelMiddlewareCall<Promise<T>>): Promise<T> =>
+    (await attempt((inner) => next(request, inner), callOptions)).value;
 
   return wrapModel(model, {
     generate: retried,
     countTokens: retried,
-    embed: async ({ texts, options: callOptions, next }) => (await attempt((inner) => next(texts, { ...callOptions, signal: inner.signal }), callOptions)).value,
+    embed: async ({ texts, options: callOptions, next }) =>
+      (await attempt((inner) => next(texts, { ...callOptions, signal: inner.signal }), callOptions)).value,
     async *stream({ request, options: callOptions, next }): AsyncGenerator<ModelStreamChunk> {
       // Open the stream and read its first chunk under retry; then hand the rest through.
       const { value: opened, release } = await attempt(
@@ -77,7 +86,8 @@ export function withRetries(model: Model, options: RetryOptions = {}): Model {
       try {
         if (opened.first.done === true) return;
         yield opened.first.value;
-        for (let chunk = await opened.iterator.next(); chunk.done !== true; chunk = await opened.iterator.next()) yield chunk.value;
+        for (let chunk = await opened.iterator.next(); chunk.done !== true; chunk = await opened.iterator.next())
+          yield chunk.value;
       } finally {
         release();
       }
@@ -91,9 +101,26 @@ export function withRetrySetting(model: Model, retry: RetryOptions | false | und
 }
 
 // One attempt's signal: aborted by the caller's signal, or by the timeout until `stopTimer` (the answer came).
-function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number, model: Model): { signal: AbortSignal; stopTimer: () => void; unlink: () => void } {
+function attemptSignal(
+  outer: AbortSignal | undefined,
+  timeoutMs: number,
+  model: Model,
+): { signal: AbortSignal; stopTimer: () => void; unlink: () => void } {
   const controller = new AbortController();
-  const timer = timeoutMs <= 0 ? undefined : setTimeout(() => controller.abort(new ModelError({ provider: model.provider, message: `no answer within ${timeoutMs} ms`, retryable: true })), timeoutMs);
+  const timer =
+    timeoutMs <= 0
+      ? undefined
+      : setTimeout(
+          () =>
+            controller.abort(
+              new ModelError({
+                provider: model.provider,
+                message: `no answer within ${timeoutMs} ms`,
+                retryable: true,
+              }),
+            ),
+          timeoutMs,
+        );
   const onAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener('abort', onAbort, { once: true });
   if (outer?.aborted === true) controller.abort(outer.reason);
@@ -108,9 +135,13 @@ function defaultSleep(ms: number, signal: AbortSignal | undefined): Promise<void
   return new Promise((resolve, reject) => {
     if (signal?.aborted === true) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }

@@ -50,7 +50,13 @@ export function toModelError(error: unknown, context: ModelErrorContext): ModelE
     const told = context.connectionFailure?.(error) ?? { message: `the connection failed: ${messageWithCause(error)}` };
     return new ModelError({ provider, message: told.message, hint: told.hint, retryable: true, cause: error });
   }
-  if (failure === undefined) return new ModelError({ provider, message: (context.describe ?? messageOf)(error), retryable: false, cause: error });
+  if (failure === undefined)
+    return new ModelError({
+      provider,
+      message: (context.describe ?? messageOf)(error),
+      retryable: false,
+      cause: error,
+    });
   const { status } = failure;
   return new ModelError({
     provider,

@@ -29,7 +29,8 @@ export function isConnectionFailure(error: unknown): boolean {
   for (let depth = 0; depth < MAX_DEPTH && typeof current === 'object' && current !== null; depth++) {
     const { code, cause } = current as { code?: unknown; cause?: unknown };
     if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
-    if (current instanceof Error && (current.message === 'fetch failed' || current.message === 'terminated')) return true;
+    if (current instanceof Error && (current.message === 'fetch failed' || current.message === 'terminated'))
+      return true;
     current = cause;
   }
   return false;
@@ -38,7 +39,8 @@ export function isConnectionFailure(error: unknown): boolean {
 /** The message of the innermost error of the cause chain (`connect ECONNREFUSED 127.0.0.1:9`, not `fetch failed`). */
 export function rootMessage(error: unknown): string {
   let current = error;
-  for (let depth = 0; depth < MAX_DEPTH && current instanceof Error && current.cause instanceof Error; depth++) current = current.cause;
+  for (let depth = 0; depth < MAX_DEPTH && current instanceof Error && current.cause instanceof Error; depth++)
+    current = current.cause;
   return messageOf(current);
 }
 

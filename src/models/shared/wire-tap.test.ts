@@ -6,7 +6,11 @@ const KEY = 'AIza-secret-key-0123';
 
 function recorder(): WireObserver & { seen: (['request', WireRequest] | ['response', WireResponse])[] } {
   const seen: (['request', WireRequest] | ['response', WireResponse])[] = [];
-  return { seen, request: (sent) => void seen.push(['request', sent]), response: (received) => void seen.push(['response', received]) };
+  return {
+    seen,
+    request: (sent) => void seen.push(['request', sent]),
+    response: (received) => void seen.push(['response', received]),
+  };
 }
 
 /** A fetch that answers each request with the next status, and keeps what it was handed. */
@@ -33,7 +37,9 @@ describe('tapWire', () => {
     const response = await tap?.fetch('http://127.0.0.1:9/v1/chat/completions', init);
     expect(response?.status).toBe(200);
     expect(fetch.calls).toEqual([{ input: 'http://127.0.0.1:9/v1/chat/completions', init }]);
-    expect(observer.seen).toEqual([['request', { url: 'http://127.0.0.1:9/v1/chat/completions', method: 'POST', body }]]);
+    expect(observer.seen).toEqual([
+      ['request', { url: 'http://127.0.0.1:9/v1/chat/completions', method: 'POST', body }],
+    ]);
     const usage = { prompt_tokens: 3, prompt_tokens_details: { cached_tokens: 1 } };
     tap?.answered(usage);
     tap?.answered({ other: 1 });
@@ -47,7 +53,10 @@ describe('tapWire', () => {
     const tap = tapWire(observer, { fetch: answering(503), secrets: [] });
     await tap?.fetch('http://x.test/a', { method: 'POST', body: '{}' });
     tap?.answered({ ignored: true });
-    expect(observer.seen.map(([kind, value]) => [kind, 'status' in value ? value.status : value.url])).toEqual([['request', 'http://x.test/a'], ['response', 503]]);
+    expect(observer.seen.map(([kind, value]) => [kind, 'status' in value ? value.status : value.url])).toEqual([
+      ['request', 'http://x.test/a'],
+      ['response', 503],
+    ]);
 
     const lost = recorder();
     const refused = tapWire(lost, { fetch: () => Promise.reject(new TypeError('fetch failed')), secrets: [] });
@@ -78,7 +87,14 @@ describe('tapWire', () => {
     const body = `{"contents":[{"parts":[{"text":"my key is ${KEY}"}]}]}`;
     await tap?.fetch(new URL(url), { method: 'POST', body });
     expect(fetch.calls[0]).toMatchObject({ init: { body } });
-    expect(observer.seen[0]).toEqual(['request', { url: 'https://x.test/v1beta/models/m:generateContent?alt=sse', method: 'POST', body: '{"contents":[{"parts":[{"text":"my key is [redacted]"}]}]}' }]);
+    expect(observer.seen[0]).toEqual([
+      'request',
+      {
+        url: 'https://x.test/v1beta/models/m:generateContent?alt=sse',
+        method: 'POST',
+        body: '{"contents":[{"parts":[{"text":"my key is [redacted]"}]}]}',
+      },
+    ]);
     expect(JSON.stringify(observer.seen)).not.toContain(KEY);
   });
 

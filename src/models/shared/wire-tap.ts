@@ -46,7 +46,11 @@ export function tapWire(observer: WireObserver | undefined, options: WireTapOpti
     async fetch(input, init) {
       // Each request is answered once: one sent again before its predecessor was answered closes that one.
       tell(undefined);
-      observer.request({ url: clean(urlWithoutCredentials(urlOf(input))), method: init?.method ?? methodOf(input), body: clean(bodyText(init?.body)) });
+      observer.request({
+        url: clean(urlWithoutCredentials(urlOf(input))),
+        method: init?.method ?? methodOf(input),
+        body: clean(bodyText(init?.body)),
+      });
       const response = await (options.fetch ?? globalThis.fetch)(input, init);
       waiting = response.status;
       if (!response.ok) tell(undefined);
@@ -68,7 +72,8 @@ function methodOf(input: string | URL | Request): string {
 function bodyText(body: unknown): string {
   if (typeof body === 'string') return body;
   if (body instanceof ArrayBuffer) return new TextDecoder().decode(new Uint8Array(body));
-  if (ArrayBuffer.isView(body)) return new TextDecoder().decode(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
+  if (ArrayBuffer.isView(body))
+    return new TextDecoder().decode(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
   if (body instanceof URLSearchParams) return body.toString();
   // A streamed or multipart body could only be read by consuming it; no built-in adapter sends one.
   return '';

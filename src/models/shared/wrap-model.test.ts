@@ -27,12 +27,17 @@ describe('wrapModel', () => {
   it('keeps what describes the model, and leaves out what the model lacks', () => {
     const full = wrapModel(recordingModel([]), {});
     expect(full).toMatchObject({ specificationVersion: 'v1', provider: 'test', modelId: 'm', pairsCallsById: true });
-    const bare = wrapModel({ specificationVersion: 'v1', provider: 'p', modelId: 'x', generate: async () => ({}) }, { stream: ({ request: r, next }) => next(r), countTokens: async () => 1 });
+    const bare = wrapModel(
+      { specificationVersion: 'v1', provider: 'p', modelId: 'x', generate: async () => ({}) },
+      { stream: ({ request: r, next }) => next(r), countTokens: async () => 1 },
+    );
     expect(Object.keys(bare).sort()).toEqual(['generate', 'modelId', 'provider', 'specificationVersion']);
   });
 
   it('passes unwrapped methods straight through, bound to their model', async () => {
-    const model = wrapModel(recordingModel([]), { countTokens: async ({ request: r, options, next }) => (await next(r, options)) * 2 });
+    const model = wrapModel(recordingModel([]), {
+      countTokens: async ({ request: r, options, next }) => (await next(r, options)) * 2,
+    });
     expect(await model.generate(request)).toEqual(text('from m'));
     expect(await model.countTokens?.(request)).toBe(14);
     const chunks: ModelStreamChunk[] = [];
@@ -58,7 +63,9 @@ describe('wrapModel', () => {
 
   it('stacks: the outer middleware runs first', async () => {
     const order: string[] = [];
-    const log = (name: string): ModelMiddleware => ({ generate: ({ request: r, options, next }) => (order.push(name), next(r, options)) });
+    const log = (name: string): ModelMiddleware => ({
+      generate: ({ request: r, options, next }) => (order.push(name), next(r, options)),
+    });
     await wrapModel(wrapModel(recordingModel([]), log('inner')), log('outer')).generate(request);
     expect(order).toEqual(['outer', 'inner']);
   });

@@ -16,7 +16,8 @@ export function wrapModel(model: Model, middleware: ModelMiddleware): Model {
     generate: around(model, model.generate.bind(model), middleware.generate),
   };
   if (model.stream !== undefined) wrapped.stream = around(model, model.stream.bind(model), middleware.stream);
-  if (model.countTokens !== undefined) wrapped.countTokens = around(model, model.countTokens.bind(model), middleware.countTokens);
+  if (model.countTokens !== undefined)
+    wrapped.countTokens = around(model, model.countTokens.bind(model), middleware.countTokens);
   if (model.embed !== undefined) {
     const next = model.embed.bind(model);
     const wrap = middleware.embed;
@@ -27,7 +28,11 @@ export function wrapModel(model: Model, middleware: ModelMiddleware): Model {
 
 type Method<Result> = (request: LlmRequest, options?: ModelCallOptions) => Result;
 
-function around<Result>(model: Model, next: Method<Result>, wrap: ((call: ModelMiddlewareCall<Result>) => Result) | undefined): Method<Result> {
+function around<Result>(
+  model: Model,
+  next: Method<Result>,
+  wrap: ((call: ModelMiddlewareCall<Result>) => Result) | undefined,
+): Method<Result> {
   if (wrap === undefined) return next;
   return (request, options) => wrap({ request, options, next, model });
 }

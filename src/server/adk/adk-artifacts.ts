@@ -13,19 +13,35 @@ export const listAdkArtifacts: AdkHandler = async (context) => {
 export const getAdkArtifact: AdkHandler = async (context) => {
   const { runner, key } = await artifactPlace(context);
   const filename = context.params['artifact'] ?? '';
-  const version = context.params['version'] === undefined ? queryNumber(context, 'version') : versionOf(context.params['version']);
+  const version =
+    context.params['version'] === undefined ? queryNumber(context, 'version') : versionOf(context.params['version']);
   if (version !== undefined && Number.isNaN(version)) {
-    throw new ValidationError({ subject: 'request', issues: [{ path: 'version', message: 'expected a version number from 0' }] });
+    throw new ValidationError({
+      subject: 'request',
+      issues: [{ path: 'version', message: 'expected a version number from 0' }],
+    });
   }
   const artifact = await runner.artifacts?.load({ ...key, filename, version });
-  if (artifact === undefined) throw new NotFoundError({ resource: 'artifact', id: filename, message: `Artifact not found: ${filename}`, hint: 'GET …/artifacts lists the names, …/artifacts/{name}/versions the versions.' });
+  if (artifact === undefined)
+    throw new NotFoundError({
+      resource: 'artifact',
+      id: filename,
+      message: `Artifact not found: ${filename}`,
+      hint: 'GET …/artifacts lists the names, …/artifacts/{name}/versions the versions.',
+    });
   return { status: 200, body: artifactPart(artifact) };
 };
 
 /** `GET …/artifacts/{name}/versions` → its version numbers, ascending. */
 export const listAdkArtifactVersions: AdkHandler = async (context) => {
   const { runner, key } = await artifactPlace(context);
-  return { status: 200, body: runner.artifacts === undefined ? [] : await runner.artifacts.listVersions({ ...key, filename: context.params['artifact'] ?? '' }) };
+  return {
+    status: 200,
+    body:
+      runner.artifacts === undefined
+        ? []
+        : await runner.artifacts.listVersions({ ...key, filename: context.params['artifact'] ?? '' }),
+  };
 };
 
 /** `DELETE …/artifacts/{name}` → 200 `null`, whether it existed or not, as ADK's servers do. */

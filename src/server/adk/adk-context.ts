@@ -24,15 +24,27 @@ export type AdkHandler = (context: AdkContext) => Promise<Reply | undefined>;
 export function appRunner(context: AdkContext, name: string = context.params['app'] ?? ''): Runner {
   const runner = context.apps.get(name);
   if (runner === undefined) {
-    throw new NotFoundError({ resource: 'app', id: name, message: `App not found: ${name}`, hint: `This server serves ${[...context.apps.keys()].join(', ')}; GET /list-apps lists them.` });
+    throw new NotFoundError({
+      resource: 'app',
+      id: name,
+      message: `App not found: ${name}`,
+      hint: `This server serves ${[...context.apps.keys()].join(', ')}; GET /list-apps lists them.`,
+    });
   }
   return runner;
 }
 
 /** The session a path names, loaded; 404 `Session not found: <id>` (ADK's message) otherwise. */
-export async function pathSession(context: AdkContext, window: { numRecentEvents?: number } = {}): Promise<{ runner: Runner; session: Session }> {
+export async function pathSession(
+  context: AdkContext,
+  window: { numRecentEvents?: number } = {},
+): Promise<{ runner: Runner; session: Session }> {
   const runner = appRunner(context);
-  const key = { appName: runner.appName, userId: context.params['user'] ?? '', sessionId: context.params['session'] ?? '' };
+  const key = {
+    appName: runner.appName,
+    userId: context.params['user'] ?? '',
+    sessionId: context.params['session'] ?? '',
+  };
   const session = await runner.sessions.getSession({ ...key, ...window });
   if (session === undefined) throw sessionNotFound(key.sessionId);
   noteSession(context, key);
@@ -45,7 +57,12 @@ export function noteSession(context: AdkContext, key: SessionKey): void {
 }
 
 export function sessionNotFound(sessionId: string): NotFoundError {
-  return new NotFoundError({ resource: 'session', id: sessionId, message: `Session not found: ${sessionId}`, hint: 'Create it with POST /apps/{app}/users/{user}/sessions/{id}.' });
+  return new NotFoundError({
+    resource: 'session',
+    id: sessionId,
+    message: `Session not found: ${sessionId}`,
+    hint: 'Create it with POST /apps/{app}/users/{user}/sessions/{id}.',
+  });
 }
 
 /** Query parameters a route does not take are ignored, as ADK's servers ignore them; this reads a whole number. */

@@ -25,23 +25,55 @@ export type AdkRunBody = {
   functionCallEventId: string | undefined;
 };
 
-const RUN_FIELDS = ['appName', 'userId', 'sessionId', 'newMessage', 'streaming', 'stateDelta', 'invocationId', 'functionCallEventId'] as const;
+const RUN_FIELDS = [
+  'appName',
+  'userId',
+  'sessionId',
+  'newMessage',
+  'streaming',
+  'stateDelta',
+  'invocationId',
+  'functionCallEventId',
+] as const;
 
 export function readAdkRunBody(value: unknown): AdkRunBody {
   const reader = new JsonReader();
-  const record = camelCased(reader, reader.object(value, '', 'a JSON object ({ appName, userId, sessionId, newMessage, streaming?, stateDelta? })'), RUN_FIELDS);
+  const record = camelCased(
+    reader,
+    reader.object(value, '', 'a JSON object ({ appName, userId, sessionId, newMessage, streaming?, stateDelta? })'),
+    RUN_FIELDS,
+  );
   const appName = reader.string(record, 'appName', '', { nonEmpty: true });
   const userId = reader.string(record, 'userId', '', { nonEmpty: true });
   const sessionId = reader.string(record, 'sessionId', '', { nonEmpty: true });
   const newMessage = record['newMessage'] == null ? undefined : readContent(reader, record['newMessage'], 'newMessage');
   checkUserMessage(reader, newMessage, 'newMessage');
   const streaming = record['streaming'] == null ? false : reader.boolean(record, 'streaming', '');
-  const stateDelta = record['stateDelta'] == null ? undefined : reader.object(record['stateDelta'], 'stateDelta', 'an object of state keys');
+  const stateDelta =
+    record['stateDelta'] == null
+      ? undefined
+      : reader.object(record['stateDelta'], 'stateDelta', 'an object of state keys');
   const invocationId = record['invocationId'] == null ? undefined : reader.string(record, 'invocationId', '');
-  const functionCallEventId = record['functionCallEventId'] == null ? undefined : reader.string(record, 'functionCallEventId', '');
-  for (const [path, id] of [['appName', appName], ['userId', userId], ['sessionId', sessionId]] as const) checkIdLength(reader, id, path);
-  if (reader.issues.length > 0 || appName === undefined || userId === undefined || sessionId === undefined) throw invalid(reader);
-  return { appName, userId, sessionId, newMessage, streaming: streaming === true, stateDelta, invocationId, functionCallEventId };
+  const functionCallEventId =
+    record['functionCallEventId'] == null ? undefined : reader.string(record, 'functionCallEventId', '');
+  for (const [path, id] of [
+    ['appName', appName],
+    ['userId', userId],
+    ['sessionId', sessionId],
+  ] as const)
+    checkIdLength(reader, id, path);
+  if (reader.issues.length > 0 || appName === undefined || userId === undefined || sessionId === undefined)
+    throw invalid(reader);
+  return {
+    appName,
+    userId,
+    sessionId,
+    newMessage,
+    streaming: streaming === true,
+    stateDelta,
+    invocationId,
+    functionCallEventId,
+  };
 }
 
 /** `POST …/sessions[/{id}]`: `{ state?, sessionId?, events? }` (ADK Python appends the events given, in order). */
@@ -49,10 +81,19 @@ export type AdkCreateSessionBody = { sessionId?: string; state?: Record<string, 
 
 export function readAdkCreateSessionBody(value: unknown): AdkCreateSessionBody {
   const reader = new JsonReader();
-  const record = value === undefined ? {} : camelCased(reader, reader.object(value, '', 'a JSON object ({ state?, sessionId?, events? })'), ['sessionId', 'state', 'events']);
-  const sessionId = record['sessionId'] == null ? undefined : reader.string(record, 'sessionId', '', { nonEmpty: true });
+  const record =
+    value === undefined
+      ? {}
+      : camelCased(reader, reader.object(value, '', 'a JSON object ({ state?, sessionId?, events? })'), [
+          'sessionId',
+          'state',
+          'events',
+        ]);
+  const sessionId =
+    record['sessionId'] == null ? undefined : reader.string(record, 'sessionId', '', { nonEmpty: true });
   checkIdLength(reader, sessionId, 'sessionId');
-  const state = record['state'] == null ? undefined : reader.object(record['state'], 'state', 'an object of state keys');
+  const state =
+    record['state'] == null ? undefined : reader.object(record['state'], 'state', 'an object of state keys');
   const events: Event[] = [];
   const list = record['events'] == null ? [] : (reader.array(record['events'], 'events') ?? []);
   list.forEach((item, index) => {
@@ -68,14 +109,22 @@ export function readAdkCreateSessionBody(value: unknown): AdkCreateSessionBody {
 export function readAdkPatchBody(value: unknown): Record<string, unknown> {
   const reader = new JsonReader();
   const record = camelCased(reader, reader.object(value, '', 'a JSON object ({ stateDelta })'), ['stateDelta']);
-  const delta = record['stateDelta'] === undefined ? reader.issue('stateDelta', 'is required: an object of state keys to write') : reader.object(record['stateDelta'], 'stateDelta', 'an object of state keys');
-  if (delta !== undefined) for (const issue of newStateKeyIssues(delta, 'stateDelta')) reader.issue(issue.path, issue.message);
+  const delta =
+    record['stateDelta'] === undefined
+      ? reader.issue('stateDelta', 'is required: an object of state keys to write')
+      : reader.object(record['stateDelta'], 'stateDelta', 'an object of state keys');
+  if (delta !== undefined)
+    for (const issue of newStateKeyIssues(delta, 'stateDelta')) reader.issue(issue.path, issue.message);
   if (reader.issues.length > 0 || delta === undefined) throw invalid(reader);
   return delta;
 }
 
 // The record with snake_case keys renamed to the camelCase ADK also takes; unknown keys and a key given both ways are issues.
-function camelCased(reader: JsonReader, record: Record<string, unknown> | undefined, allowed: readonly string[]): Record<string, unknown> {
+function camelCased(
+  reader: JsonReader,
+  record: Record<string, unknown> | undefined,
+  allowed: readonly string[],
+): Record<string, unknown> {
   if (record === undefined) return {};
   const result: Record<string, unknown> = {};
   // The key each field was first given as, to name both spellings when it comes again.

@@ -20,9 +20,22 @@ export type AdkUsageMetadata = {
   totalTokenCount?: number;
 };
 
-export type AdkEventJson = Record<string, unknown> & { id: string; invocationId: string; author: string; timestamp: number; actions: Record<string, unknown> };
+export type AdkEventJson = Record<string, unknown> & {
+  id: string;
+  invocationId: string;
+  author: string;
+  timestamp: number;
+  actions: Record<string, unknown>;
+};
 
-export type AdkSessionJson = { id: string; appName: string; userId: string; state: Record<string, unknown>; events: AdkEventJson[]; lastUpdateTime: number };
+export type AdkSessionJson = {
+  id: string;
+  appName: string;
+  userId: string;
+  state: Record<string, unknown>;
+  events: AdkEventJson[];
+  lastUpdateTime: number;
+};
 
 /**
  * A message as ADK's Part model takes it: ADK has no field for providers' opaque data (its models refuse unknown
@@ -55,8 +68,16 @@ export function toAdkEvent(event: Event): AdkEventJson {
       requestedToolConfirmations: actions.requestedToolConfirmations ?? {},
       ...(actions.compaction === undefined
         ? {}
-        : { compaction: { startTimestamp: actions.compaction.startTimestamp, endTimestamp: actions.compaction.endTimestamp, compactedContent: actions.compaction.compactedContent } }),
-      ...(actions.rewindBeforeInvocationId === undefined ? {} : { rewindBeforeInvocationId: actions.rewindBeforeInvocationId }),
+        : {
+            compaction: {
+              startTimestamp: actions.compaction.startTimestamp,
+              endTimestamp: actions.compaction.endTimestamp,
+              compactedContent: actions.compaction.compactedContent,
+            },
+          }),
+      ...(actions.rewindBeforeInvocationId === undefined
+        ? {}
+        : { rewindBeforeInvocationId: actions.rewindBeforeInvocationId }),
     },
     longRunningToolIds: [],
     ...(event.branch === undefined ? {} : { branch: event.branch }),
@@ -81,7 +102,11 @@ export function toAdkSession(session: Session, options: { events?: boolean } = {
 export function toUsageMetadata(usage: Usage): AdkUsageMetadata | undefined {
   const thoughts = usage.reasoningTokens;
   const candidates = usage.outputTokens === undefined ? undefined : usage.outputTokens - (thoughts ?? 0);
-  const total = usage.totalTokens ?? (usage.promptTokens === undefined && usage.outputTokens === undefined ? undefined : (usage.promptTokens ?? 0) + (usage.outputTokens ?? 0));
+  const total =
+    usage.totalTokens ??
+    (usage.promptTokens === undefined && usage.outputTokens === undefined
+      ? undefined
+      : (usage.promptTokens ?? 0) + (usage.outputTokens ?? 0));
   const metadata: AdkUsageMetadata = {
     ...(usage.promptTokens === undefined ? {} : { promptTokenCount: usage.promptTokens }),
     ...(candidates === undefined ? {} : { candidatesTokenCount: candidates }),

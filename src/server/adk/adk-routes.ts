@@ -16,7 +16,10 @@ export const ADK_ROUTES: RouteTable<AdkHandler> = [
   { path: '/run', methods: { POST: runAdk } },
   { path: '/run_sse', methods: { POST: runAdkSse } },
   { path: SESSIONS, methods: { GET: listAdkSessions, POST: createAdkSession } },
-  { path: `${SESSIONS}/:session`, methods: { GET: getAdkSession, POST: createAdkSession, PATCH: patchAdkSession, DELETE: deleteAdkSession } },
+  {
+    path: `${SESSIONS}/:session`,
+    methods: { GET: getAdkSession, POST: createAdkSession, PATCH: patchAdkSession, DELETE: deleteAdkSession },
+  },
   { path: ARTIFACTS, methods: { GET: listAdkArtifacts } },
   { path: `${ARTIFACTS}/:artifact`, methods: { GET: getAdkArtifact, DELETE: deleteAdkArtifact } },
   { path: `${ARTIFACTS}/:artifact/versions`, methods: { GET: listAdkArtifactVersions } },
@@ -32,6 +35,9 @@ export const ADK_ROUTES: RouteTable<AdkHandler> = [
 const COMPILED = compileRoutes(ADK_ROUTES);
 
 /** The handler for a method and path, with the path's decoded parameters; 404 or 405 (in ADK's error shape) when there is none. */
-export function matchAdkRoute(method: string, pathname: string): { handler: AdkHandler; params: Record<string, string> } {
+export function matchAdkRoute(
+  method: string,
+  pathname: string,
+): { handler: AdkHandler; params: Record<string, string> } {
   return findRoute(COMPILED, method, pathname, 'docs/adk-compatibility.md lists the ADK routes agentctx serves.');
 }

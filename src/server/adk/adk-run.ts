@@ -13,7 +13,8 @@ export const runAdk: AdkHandler = async (context) => {
   const body = readAdkRunBody(await context.body());
   const events: unknown[] = [];
   await withTurn(context, body, async (turn) => {
-    for (let step = await turn.first(); step.done !== true; step = await turn.next()) if (answers(step.value, false)) events.push(toAdkEvent(step.value));
+    for (let step = await turn.first(); step.done !== true; step = await turn.next())
+      if (answers(step.value, false)) events.push(toAdkEvent(step.value));
   });
   return { status: 200, body: events };
 };
@@ -57,13 +58,19 @@ async function withTurn(context: AdkContext, body: AdkRunBody, use: (turn: Turn)
   const key = { appName: runner.appName, userId: body.userId, sessionId: body.sessionId };
   if (body.newMessage === undefined) {
     // ADK answers a run without a message with no events; the session must still exist.
-    if ((await runner.sessions.getSession({ ...key, numRecentEvents: 0 })) === undefined) throw sessionNotFound(key.sessionId);
+    if ((await runner.sessions.getSession({ ...key, numRecentEvents: 0 })) === undefined)
+      throw sessionNotFound(key.sessionId);
     noteSession(context, key);
-    return use({ first: async () => ({ done: true, value: undefined }), next: async () => ({ done: true, value: undefined }) });
+    return use({
+      first: async () => ({ done: true, value: undefined }),
+      next: async () => ({ done: true, value: undefined }),
+    });
   }
   const busyKey = JSON.stringify([key.appName, key.userId, key.sessionId]);
   if (context.turns.busy.has(busyKey)) {
-    throw new HttpError(409, 'session_busy', `Session ${key.sessionId} is already running a turn on this server.`, { hint: 'Send the next message once the running turn has answered.' });
+    throw new HttpError(409, 'session_busy', `Session ${key.sessionId} is already running a turn on this server.`, {
+      hint: 'Send the next message once the running turn has answered.',
+    });
   }
   const controller = new AbortController();
   const abortOnDisconnect = () => {

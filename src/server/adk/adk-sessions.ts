@@ -8,7 +8,10 @@ import { appRunner, noteSession, pathSession, type AdkContext, type AdkHandler }
 /** `GET /apps/{app}/users/{user}/sessions` → the user's sessions, without their events (a bare list, as ADK Python and the dev UI have it). */
 export const listAdkSessions: AdkHandler = async (context) => {
   const runner = appRunner(context);
-  const sessions = await runner.sessions.listSessions({ appName: runner.appName, userId: context.params['user'] ?? '' });
+  const sessions = await runner.sessions.listSessions({
+    appName: runner.appName,
+    userId: context.params['user'] ?? '',
+  });
   return { status: 200, body: sessions.map((session) => toAdkSession(session, { events: false })) };
 };
 
@@ -24,10 +27,19 @@ export const createAdkSession: AdkHandler = async (context) => {
   let session;
   try {
     // The events ADK imports with a session are stored with it, all or none (a store that refuses one writes nothing).
-    session = await runner.createSession({ userId: context.params['user'] ?? '', ...(sessionId === undefined ? {} : { sessionId }), ...(body.state === undefined ? {} : { state: body.state }), ...(body.events.length === 0 ? {} : { events: body.events }) });
+    session = await runner.createSession({
+      userId: context.params['user'] ?? '',
+      ...(sessionId === undefined ? {} : { sessionId }),
+      ...(body.state === undefined ? {} : { state: body.state }),
+      ...(body.events.length === 0 ? {} : { events: body.events }),
+    });
   } catch (error) {
     if (error instanceof ConflictError && error.code === 'already_exists') {
-      throw new ConflictError({ code: 'already_exists', message: `Session already exists: ${sessionId ?? ''}`, hint: 'Use another id, or leave the id out for a new one.' });
+      throw new ConflictError({
+        code: 'already_exists',
+        message: `Session already exists: ${sessionId ?? ''}`,
+        hint: 'Use another id, or leave the id out for a new one.',
+      });
     }
     throw error;
   }
@@ -56,7 +68,10 @@ export const deleteAdkSession: AdkHandler = async (context) => {
 export const patchAdkSession: AdkHandler = async (context) => {
   const delta = readAdkPatchBody(await context.body());
   const { runner, session } = await pathSession(context);
-  await runner.sessions.appendEvent({ session, event: createEvent({ author: 'user', invocationId: `p-${crypto.randomUUID()}`, actions: { stateDelta: delta } }) });
+  await runner.sessions.appendEvent({
+    session,
+    event: createEvent({ author: 'user', invocationId: `p-${crypto.randomUUID()}`, actions: { stateDelta: delta } }),
+  });
   return { status: 200, body: toAdkSession(session) };
 };
 

@@ -49,10 +49,16 @@ export const adkEventTrace: AdkHandler = async (context) => {
     const runner = context.apps.get(key.appName);
     if (runner === undefined) continue;
     for (const span of sessionSpans(key, await callsOf(runner, key), context.inspectorLink)) {
-      if (span.name === 'call_llm' && span.attributes['gcp.vertex.agent.event_id'] === eventId) return { status: 200, body: { ...span.attributes, trace_id: span.trace_id, span_id: span.span_id } };
+      if (span.name === 'call_llm' && span.attributes['gcp.vertex.agent.event_id'] === eventId)
+        return { status: 200, body: { ...span.attributes, trace_id: span.trace_id, span_id: span.span_id } };
     }
   }
-  throw new NotFoundError({ resource: 'trace', id: eventId, message: 'Trace not found', hint: `No recorded model call answered event ${eventId} in the sessions this server has served.` });
+  throw new NotFoundError({
+    resource: 'trace',
+    id: eventId,
+    message: 'Trace not found',
+    hint: `No recorded model call answered event ${eventId} in the sessions this server has served.`,
+  });
 };
 
 async function callsOf(runner: Runner, key: SessionKey): Promise<ModelCallRecord[]> {
@@ -63,7 +69,11 @@ async function callsOf(runner: Runner, key: SessionKey): Promise<ModelCallRecord
 }
 
 /** The spans of a session's recorded calls, parents before children, in the order the calls were made. */
-export function sessionSpans(key: SessionKey, calls: readonly ModelCallRecord[], inspectorLink?: (key: SessionKey, call: number) => string): AdkSpan[] {
+export function sessionSpans(
+  key: SessionKey,
+  calls: readonly ModelCallRecord[],
+  inspectorLink?: (key: SessionKey, call: number) => string,
+): AdkSpan[] {
   const spans: AdkSpan[] = [];
   const invocations = new Map<string, AdkSpan>();
   const agents = new Map<string, AdkSpan>();
@@ -73,7 +83,15 @@ export function sessionSpans(key: SessionKey, calls: readonly ModelCallRecord[],
     const traceId = hexId(`trace\u0000${key.sessionId}\u0000${call.invocationId}`, 32);
     let invocation = invocations.get(call.invocationId);
     if (invocation === undefined) {
-      invocation = { name: 'invocation', span_id: hexId(`invocation\u0000${key.sessionId}\u0000${call.invocationId}`, 16), trace_id: traceId, parent_span_id: null, start_time: start, end_time: end, attributes: { 'gcp.vertex.agent.invocation_id': call.invocationId, 'gen_ai.conversation.id': key.sessionId } };
+      invocation = {
+        name: 'invocation',
+        span_id: hexId(`invocation\u0000${key.sessionId}\u0000${call.invocationId}`, 16),
+        trace_id: traceId,
+        parent_span_id: null,
+        start_time: start,
+        end_time: end,
+        attributes: { 'gcp.vertex.agent.invocation_id': call.invocationId, 'gen_ai.conversation.id': key.sessionId },
+      };
       invocations.set(call.invocationId, invocation);
       spans.push(invocation);
     }
@@ -87,7 +105,12 @@ export function sessionSpans(key: SessionKey, calls: readonly ModelCallRecord[],
         parent_span_id: invocation.span_id,
         start_time: start,
         end_time: end,
-        attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': call.agent, 'gen_ai.conversation.id': key.sessionId, 'gcp.vertex.agent.invocation_id': call.invocationId },
+        attributes: {
+          'gen_ai.operation.name': 'invoke_agent',
+          'gen_ai.agent.name': call.agent,
+          'gen_ai.conversation.id': key.sessionId,
+          'gcp.vertex.agent.invocation_id': call.invocationId,
+        },
       };
       agents.set(agentKey, agent);
       spans.push(agent);
@@ -96,7 +119,15 @@ export function sessionSpans(key: SessionKey, calls: readonly ModelCallRecord[],
     agent.end_time = Math.max(agent.end_time, end);
     const attributes = callAttributes(key, call);
     if (inspectorLink !== undefined) attributes['agentctx.inspector'] = inspectorLink(key, call.index);
-    spans.push({ name: 'call_llm', span_id: hexId(`call\u0000${key.sessionId}\u0000${call.index}`, 16), trace_id: traceId, parent_span_id: agent.span_id, start_time: start, end_time: end, attributes });
+    spans.push({
+      name: 'call_llm',
+      span_id: hexId(`call\u0000${key.sessionId}\u0000${call.index}`, 16),
+      trace_id: traceId,
+      parent_span_id: agent.span_id,
+      start_time: start,
+      end_time: end,
+      attributes,
+    });
   }
   return spans;
 }
@@ -104,10 +135,13 @@ export function sessionSpans(key: SessionKey, calls: readonly ModelCallRecord[],
 // The attributes agentctx's OpenTelemetry spans carry (the same builders), and ADK's own, which its dev UI reads.
 function callAttributes(key: SessionKey, call: ModelCallRecord): AdkSpan['attributes'] {
   const { request, response, usage } = call;
-  const ended = call.status === 'pending' ? undefined : { ...call, status: call.status, latencyMs: call.latencyMs ?? 0 };
+  const ended =
+    call.status === 'pending' ? undefined : { ...call, status: call.status, latencyMs: call.latencyMs ?? 0 };
   return {
     ...modelCallAttributes(call, key, call.index),
-    ...(ended === undefined ? { 'agentctx.call.status': 'pending' } : modelOutcomeAttributes(call.model, ended, defaultCallPricer)),
+    ...(ended === undefined
+      ? { 'agentctx.call.status': 'pending' }
+      : modelOutcomeAttributes(call.model, ended, defaultCallPricer)),
     'gen_ai.system': call.model?.provider ?? 'agentctx',
     'gcp.vertex.agent.invocation_id': call.invocationId,
     'gcp.vertex.agent.session_id': key.sessionId,
@@ -121,7 +155,10 @@ function callAttributes(key: SessionKey, call: ModelCallRecord): AdkSpan['attrib
         ...(request.tools.length === 0 ? {} : { tools: [{ functionDeclarations: request.tools }] }),
       },
     }),
-    'gcp.vertex.agent.llm_response': JSON.stringify({ ...(response ?? {}), ...(usage === undefined ? {} : { usageMetadata: toUsageMetadata(usage) }) }),
+    'gcp.vertex.agent.llm_response': JSON.stringify({
+      ...(response ?? {}),
+      ...(usage === undefined ? {} : { usageMetadata: toUsageMetadata(usage) }),
+    }),
   };
 }
 

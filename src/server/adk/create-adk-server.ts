@@ -35,7 +35,11 @@ export type AdkServerOptions = HostSettings & {
 export function createAdkServer(options: AdkServerOptions): AgentctxServer {
   const apps = new Map<string, Runner>();
   for (const runner of options.runners) {
-    if (apps.has(runner.appName)) throw new UsageError(`Two agents are both named '${runner.appName}'; each app needs a name of its own.`, 'Rename one root agent.');
+    if (apps.has(runner.appName))
+      throw new UsageError(
+        `Two agents are both named '${runner.appName}'; each app needs a name of its own.`,
+        'Rename one root agent.',
+      );
     apps.set(runner.appName, runner);
   }
   if (apps.size === 0) throw new UsageError('An ADK server needs at least one runner to serve.');

@@ -28,7 +28,9 @@ export class SessionNotes {
 
   /** Every noted session with this id (of `app`, when given), the most recently used last. */
   withId(sessionId: string, app?: string): SessionKey[] {
-    return [...this.notes.values()].filter((key) => key.sessionId === sessionId && (app === undefined || key.appName === app));
+    return [...this.notes.values()].filter(
+      (key) => key.sessionId === sessionId && (app === undefined || key.appName === app),
+    );
   }
 
   /** Every noted session, the most recently used first. */

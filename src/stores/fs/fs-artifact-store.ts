@@ -22,9 +22,16 @@ const CONTENT_FILE = 'content';
  * also after a crash. Versions are claimed with an exclusive `mkdir`, so concurrent writers never share one.
  */
 export function createFsArtifactStore(options: FsArtifactStoreOptions): ArtifactStore {
-  const userDir = (key: SessionKey) => join(options.root, encodeSegment(key.appName, 'appName'), encodeSegment(key.userId, 'userId'), 'user');
+  const userDir = (key: SessionKey) =>
+    join(options.root, encodeSegment(key.appName, 'appName'), encodeSegment(key.userId, 'userId'), 'user');
   const sessionDir = (key: SessionKey) =>
-    join(options.root, encodeSegment(key.appName, 'appName'), encodeSegment(key.userId, 'userId'), 'sessions', encodeSegment(key.sessionId, 'sessionId'));
+    join(
+      options.root,
+      encodeSegment(key.appName, 'appName'),
+      encodeSegment(key.userId, 'userId'),
+      'sessions',
+      encodeSegment(key.sessionId, 'sessionId'),
+    );
   const scopeDir = (key: SessionKey, filename: string) => (isUserArtifact(filename) ? userDir(key) : sessionDir(key));
   const artifactDir = (key: ArtifactKey) => join(scopeDir(key, key.filename), encodeSegment(key.filename, 'filename'));
 
@@ -127,8 +134,13 @@ function encodeSegment(name: string, field: string): string {
   if (segment.length > MAX_SEGMENT_BYTES) {
     throw new ValidationError({
       subject: 'artifact',
-      issues: [{ path: field, message: `is too long for the file artifact store: ${segment.length} bytes as a file name, at most ${MAX_SEGMENT_BYTES}` }],
-      hint: 'Use a shorter name: characters other than letters, digits and - _ ! ~ \' ( ) take 3 bytes for each of their UTF-8 bytes.',
+      issues: [
+        {
+          path: field,
+          message: `is too long for the file artifact store: ${segment.length} bytes as a file name, at most ${MAX_SEGMENT_BYTES}`,
+        },
+      ],
+      hint: "Use a shorter name: characters other than letters, digits and - _ ! ~ ' ( ) take 3 bytes for each of their UTF-8 bytes.",
     });
   }
   return segment;

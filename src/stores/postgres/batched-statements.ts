@@ -4,8 +4,20 @@ import type { SqlExecutor } from '../sql/sql-driver.js';
 
 /** An atomic write (BEGIN, its statements, COMMIT) or a lone statement (its own implicit transaction), waiting for its batch. */
 type Queued =
-  | { kind: 'atomic'; issue: (tx: SqlExecutor) => readonly Step[]; resolve: (values: unknown[]) => void; reject: (error: unknown) => void; resent: number }
-  | { kind: 'one'; run: (executor: SqlExecutor) => Promise<unknown>; resolve: (value: unknown) => void; reject: (error: unknown) => void; resent: number };
+  | {
+      kind: 'atomic';
+      issue: (tx: SqlExecutor) => readonly Step[];
+      resolve: (values: unknown[]) => void;
+      reject: (error: unknown) => void;
+      resent: number;
+    }
+  | {
+      kind: 'one';
+      run: (executor: SqlExecutor) => Promise<unknown>;
+      resolve: (value: unknown) => void;
+      reject: (error: unknown) => void;
+      resent: number;
+    };
 
 // How often a write is sent again after its connection lost track of a prepared statement (see `lostStatement`).
 const MAX_RESENDS = 3;
@@ -58,7 +70,11 @@ export function batchedStatements<C extends Connection>(
     socket?.cork?.();
     let sent: Promise<Error | undefined>[];
     try {
-      sent = batch.map((queued) => (queued.kind === 'atomic' ? sendAtomic(client, executorFor, queued, enqueue) : sendOne(client, executorFor, queued, enqueue)));
+      sent = batch.map((queued) =>
+        queued.kind === 'atomic'
+          ? sendAtomic(client, executorFor, queued, enqueue)
+          : sendOne(client, executorFor, queued, enqueue),
+      );
     } finally {
       socket?.uncork?.();
     }
@@ -75,9 +91,12 @@ export function batchedStatements<C extends Connection>(
     if (!scheduled) schedule();
   };
   return {
-    atomic: (issue) => new Promise<unknown[]>((resolve, reject) => enqueue({ kind: 'atomic', issue, resolve, reject, resent: 0 })),
+    atomic: (issue) =>
+      new Promise<unknown[]>((resolve, reject) => enqueue({ kind: 'atomic', issue, resolve, reject, resent: 0 })),
     one: <T>(run: (executor: SqlExecutor) => Promise<T>) =>
-      new Promise<T>((resolve, reject) => enqueue({ kind: 'one', run, resolve: resolve as (value: unknown) => void, reject, resent: 0 })),
+      new Promise<T>((resolve, reject) =>
+        enqueue({ kind: 'one', run, resolve: resolve as (value: unknown) => void, reject, resent: 0 }),
+      ),
   };
 }
 
@@ -101,7 +120,15 @@ async function sendAtomic<C extends Connection>(
   queued: Extract<Queued, { kind: 'atomic' }>,
   resend: (queued: Queued) => void,
 ): Promise<Error | undefined> {
-  const item = issuingWindow(client, executorFor, () => new UsageError('A statement was issued after its atomic transaction was sent.', 'Issue every statement of driver.atomic() before returning from its callback.'));
+  const item = issuingWindow(
+    client,
+    executorFor,
+    () =>
+      new UsageError(
+        'A statement was issued after its atomic transaction was sent.',
+        'Issue every statement of driver.atomic() before returning from its callback.',
+      ),
+  );
   const tx = item.executor;
   let steps: readonly Step[];
   let ended: Promise<{ command: string }>;
@@ -125,7 +152,8 @@ async function sendAtomic<C extends Connection>(
   }
   const committed = commit.value.command === 'COMMIT';
   if (judged.status === 'fulfilled' && committed) queued.resolve(judged.value);
-  else if (judged.status === 'rejected' && !committed && lostStatement(judged.reason) && queued.resent < MAX_RESENDS) resend({ ...queued, resent: queued.resent + 1 });
+  else if (judged.status === 'rejected' && !committed && lostStatement(judged.reason) && queued.resent < MAX_RESENDS)
+    resend({ ...queued, resent: queued.resent + 1 });
   else if (judged.status === 'rejected' && !committed) queued.reject(judged.reason);
   else {
     // A refusal the statements did not raise, or a rollback no statement explains: the store broke the contract.
@@ -150,7 +178,15 @@ async function sendOne<C extends Connection>(
   queued: Extract<Queued, { kind: 'one' }>,
   resend: (queued: Queued) => void,
 ): Promise<Error | undefined> {
-  const item = issuingWindow(client, executorFor, () => new UsageError('A statement was issued after its batch was sent.', 'Issue every statement of a batched read before awaiting any of them.'));
+  const item = issuingWindow(
+    client,
+    executorFor,
+    () =>
+      new UsageError(
+        'A statement was issued after its batch was sent.',
+        'Issue every statement of a batched read before awaiting any of them.',
+      ),
+  );
   let result: Promise<unknown>;
   try {
     result = queued.run(item.executor);
@@ -172,7 +208,11 @@ async function sendOne<C extends Connection>(
 }
 
 /** An executor for one item of a batch, which refuses statements issued once the item has been sent (`close`). */
-function issuingWindow<C>(client: C, executorFor: (client: C, guard: () => void) => SqlExecutor, misuse: () => Error): { executor: SqlExecutor; close(): void } {
+function issuingWindow<C>(
+  client: C,
+  executorFor: (client: C, guard: () => void) => SqlExecutor,
+  misuse: () => Error,
+): { executor: SqlExecutor; close(): void } {
   let issuing = true;
   const executor = executorFor(client, () => {
     if (!issuing) throw misuse();

@@ -4,7 +4,13 @@ import { ValidationError } from '../../contracts/errors/validation-error.js';
 import { optionalPackage } from '../../engine/util/optional-package.js';
 import type { Step } from '../sql/pipelined.js';
 import { batchedStatements } from './batched-statements.js';
-import { numberPlaceholders, type SqlDriver, type SqlExecutor, type SqlParam, type TransactionOptions } from '../sql/sql-driver.js';
+import {
+  numberPlaceholders,
+  type SqlDriver,
+  type SqlExecutor,
+  type SqlParam,
+  type TransactionOptions,
+} from '../sql/sql-driver.js';
 import { withStoreErrors } from './pg-errors.js';
 import { poolOptionsFromUrl } from './pg-url-options.js';
 
@@ -47,12 +53,17 @@ const JSONB_OID = 3802;
 // JSON columns come back as their text, which the store parses itself, exactly as it does on SQLite.
 const typeParsers = (types: typeof PgTypes) => ({
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === JSON_OID || oid === JSONB_OID ? (value: string) => value : types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
+    oid === JSON_OID || oid === JSONB_OID
+      ? (value: string) => value
+      : types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
 });
 
 // What the driver takes from pg, which is an optional package: `npm install agentctx` brings SQLite only.
 type Pg = { Pool: typeof Pool; types: typeof PgTypes };
-const loadPg = optionalPackage({ packages: ['pg'], purpose: 'A PostgreSQL store' }, async (): Promise<Pg> => (await import('pg')).default);
+const loadPg = optionalPackage(
+  { packages: ['pg'], purpose: 'A PostgreSQL store' },
+  async (): Promise<Pg> => (await import('pg')).default,
+);
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const NAMED_STATEMENTS = 256;
@@ -69,7 +80,12 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new ValidationError({
       subject: 'PostgreSQL store options',
-      issues: [{ path: 'schema', message: `${JSON.stringify(schema)} must be lower-case letters, digits and _, not starting with a digit` }],
+      issues: [
+        {
+          path: 'schema',
+          message: `${JSON.stringify(schema)} must be lower-case letters, digits and _, not starting with a digit`,
+        },
+      ],
     });
   }
   const config = poolConfig(options);
@@ -85,12 +101,16 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
   const statementFor = (sql: string): { text: string; name: string | undefined } => {
     let statement = statements.get(sql);
     if (statement === undefined) {
-      statement = { text: numberPlaceholders(sql), name: statements.size < NAMED_STATEMENTS ? `agentctx_${statements.size}` : undefined };
+      statement = {
+        text: numberPlaceholders(sql),
+        name: statements.size < NAMED_STATEMENTS ? `agentctx_${statements.size}` : undefined,
+      };
       statements.set(sql, statement);
     }
     return statement;
   };
-  const closedError = () => new UsageError('The PostgreSQL store is closed.', 'Open a new store; close() is the last call a store accepts.');
+  const closedError = () =>
+    new UsageError('The PostgreSQL store is closed.', 'Open a new store; close() is the last call a store accepts.');
   const open = (): Promise<Pool> => {
     if (closed) return Promise.reject(closedError());
     // The pool and the schema are made once per driver, before the first statement; a failure is retried on the next call.
@@ -113,7 +133,9 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
   };
   const send = (target: PoolClient, sql: string, params: readonly SqlParam[]) => {
     const { text, name } = statementFor(sql);
-    return target.query(name === undefined ? { text, values: params.map(toPgParam) } : { name, text, values: params.map(toPgParam) });
+    return target.query(
+      name === undefined ? { text, values: params.map(toPgParam) } : { name, text, values: params.map(toPgParam) },
+    );
   };
   const executor = (target: PoolClient, guard: () => void = () => {}): SqlExecutor => ({
     async query<T>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
@@ -125,75 +147,89 @@ export function createPgDriver(options: PgDriverOptions): SqlDriver {
       return { changes: (await send(target, sql, params)).rowCount ?? 0 };
     },
   });
-  const socketOf = (client: PoolClient) => (client as PoolClient & { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;
+  const socketOf = (client: PoolClient) =>
+    (client as PoolClient & { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection
+      ?.stream;
   // Lone statements and atomic writes issued at the same moment share a connection and a socket write.
   const batched = batchedStatements({ connect: () => connectedPool().connect() }, executor, socketOf);
 
   // A server that restarted, cannot be reached, has no connection free or timed out: a typed, retryable error.
-  return withStoreErrors({
-    dialect: 'postgres',
+  return withStoreErrors(
+    {
+      dialect: 'postgres',
 
-    async query<T>(sql: string, params?: readonly SqlParam[]): Promise<T[]> {
-      await open();
-      return batched.one((executor) => executor.query<T>(sql, params));
-    },
+      async query<T>(sql: string, params?: readonly SqlParam[]): Promise<T[]> {
+        await open();
+        return batched.one((executor) => executor.query<T>(sql, params));
+      },
 
-    async run(sql: string, params?: readonly SqlParam[]): Promise<{ changes: number }> {
-      await open();
-      return batched.one((executor) => executor.run(sql, params));
-    },
+      async run(sql: string, params?: readonly SqlParam[]): Promise<{ changes: number }> {
+        await open();
+        return batched.one((executor) => executor.run(sql, params));
+      },
 
-    async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, transactionOptions: TransactionOptions = {}): Promise<T> {
-      const client = await (await open()).connect();
-      let ended = false;
-      let broken: Error | undefined;
-      const tx = executor(client, () => {
-        if (ended) throw new UsageError('A transaction handle was used after its transaction ended.', 'Use tx only inside the transaction callback.');
-      });
-      // Pipelined: BEGIN goes out with the statements `fn` issues without awaiting each other (one round trip for
-      // them all); its own failure surfaces when it is awaited, before COMMIT.
-      // Corked until `fn` has issued what it issues at once, so they leave in one write: on loopback each socket
-      // write costs about as much as PostgreSQL's work for the statement.
-      const socket = socketOf(client);
-      socket?.cork?.();
-      let begun: Promise<unknown>;
-      let pending: Promise<T>;
-      try {
-        begun = client.query(transactionOptions.readOnly === true ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
-        pending = fn(tx);
-      } finally {
-        socket?.uncork?.();
-      }
-      begun.catch(() => {});
-      try {
-        const result = await pending;
-        await begun;
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        // Harmless when the transaction already ended (a failed COMMIT); a connection that cannot roll back is discarded.
-        await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      async transaction<T>(
+        fn: (tx: SqlExecutor) => Promise<T>,
+        transactionOptions: TransactionOptions = {},
+      ): Promise<T> {
+        const client = await (await open()).connect();
+        let ended = false;
+        let broken: Error | undefined;
+        const tx = executor(client, () => {
+          if (ended)
+            throw new UsageError(
+              'A transaction handle was used after its transaction ended.',
+              'Use tx only inside the transaction callback.',
+            );
         });
-        throw error;
-      } finally {
-        ended = true;
-        client.release(broken);
-      }
-    },
+        // Pipelined: BEGIN goes out with the statements `fn` issues without awaiting each other (one round trip for
+        // them all); its own failure surfaces when it is awaited, before COMMIT.
+        // Corked until `fn` has issued what it issues at once, so they leave in one write: on loopback each socket
+        // write costs about as much as PostgreSQL's work for the statement.
+        const socket = socketOf(client);
+        socket?.cork?.();
+        let begun: Promise<unknown>;
+        let pending: Promise<T>;
+        try {
+          begun = client.query(
+            transactionOptions.readOnly === true ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN',
+          );
+          pending = fn(tx);
+        } finally {
+          socket?.uncork?.();
+        }
+        begun.catch(() => {});
+        try {
+          const result = await pending;
+          await begun;
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          // Harmless when the transaction already ended (a failed COMMIT); a connection that cannot roll back is discarded.
+          await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+            broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+          });
+          throw error;
+        } finally {
+          ended = true;
+          client.release(broken);
+        }
+      },
 
-    async atomic(issue: (tx: SqlExecutor) => readonly Step[]): Promise<unknown[]> {
-      await open();
-      return batched.atomic(issue);
-    },
+      async atomic(issue: (tx: SqlExecutor) => readonly Step[]): Promise<unknown[]> {
+        await open();
+        return batched.atomic(issue);
+      },
 
-    async close(): Promise<void> {
-      if (closed) return;
-      closed = true;
-      // Waits for connections still in use to be released, then closes them all.
-      await pool?.end();
+      async close(): Promise<void> {
+        if (closed) return;
+        closed = true;
+        // Waits for connections still in use to be released, then closes them all.
+        await pool?.end();
+      },
     },
-  }, { max: config.max ?? 10, waitMs: config.connectionTimeoutMillis ?? 0 });
+    { max: config.max ?? 10, waitMs: config.connectionTimeoutMillis ?? 0 },
+  );
 }
 
 function poolConfig(options: PgDriverOptions): PoolConfig {
@@ -238,5 +274,7 @@ function definedOnly(record: PostgresPoolOptions): PoolConfig {
 
 /** pg sends a Buffer as bytea; a plain Uint8Array is viewed as one, without copying. */
 function toPgParam(param: SqlParam): SqlParam {
-  return param instanceof Uint8Array && !Buffer.isBuffer(param) ? Buffer.from(param.buffer, param.byteOffset, param.byteLength) : param;
+  return param instanceof Uint8Array && !Buffer.isBuffer(param)
+    ? Buffer.from(param.buffer, param.byteOffset, param.byteLength)
+    : param;
 }

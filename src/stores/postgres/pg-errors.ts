@@ -53,7 +53,12 @@ export function toStoreError(error: unknown, pool: PoolLimits): unknown {
   if (AgentctxError.isInstance(error)) return error;
   const found = reasonOf(error, 0);
   if (found === undefined) return error;
-  return new UnavailableError({ store: 'postgres', reason: found.reason, ...describe(found.reason, found.detail, pool), cause: error });
+  return new UnavailableError({
+    store: 'postgres',
+    reason: found.reason,
+    ...describe(found.reason, found.detail, pool),
+    cause: error,
+  });
 }
 
 /** The driver with every failure of its statements and transactions passed through {@link toStoreError}. */
@@ -69,7 +74,8 @@ export function withStoreErrors(driver: SqlDriver, pool: PoolLimits): SqlDriver 
     ...wrap(driver),
     dialect: driver.dialect,
     // Statements inside see the typed error too, so code that wraps their failures keeps it recognisable.
-    transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions) => driver.transaction((tx) => fn(wrap(tx)), options).catch(rethrow),
+    transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions) =>
+      driver.transaction((tx) => fn(wrap(tx)), options).catch(rethrow),
     atomic: (issue) => driver.atomic((tx) => issue(wrap(tx))).catch(rethrow),
     close: () => driver.close(),
   };
@@ -77,7 +83,12 @@ export function withStoreErrors(driver: SqlDriver, pool: PoolLimits): SqlDriver 
 
 function reasonOf(error: unknown, depth: number): { reason: UnavailableReason; detail: string } | undefined {
   if (depth > MAX_DEPTH || typeof error !== 'object' || error === null) return undefined;
-  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  const { code, message, cause, errors } = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
   const text = typeof message === 'string' ? message : '';
   if (typeof code === 'string') {
     const reason = BY_SQLSTATE[code] ?? (/^08[0-9A-Z]{3}$/.test(code) ? 'disconnected' : undefined);

@@ -26,7 +26,11 @@ export function poolOptionsFromUrl(url: string | undefined): UrlPoolOptions {
     else issues.push({ path: name, message: `${JSON.stringify(text)} must be a whole number from ${least}` });
   }
   if (issues.length > 0) {
-    throw new ValidationError({ subject: 'PostgreSQL store URL', issues, hint: 'Write e.g. ?max=20&connectionTimeoutMillis=2000 (a pool size, and a wait in milliseconds).' });
+    throw new ValidationError({
+      subject: 'PostgreSQL store URL',
+      issues,
+      hint: 'Write e.g. ?max=20&connectionTimeoutMillis=2000 (a pool size, and a wait in milliseconds).',
+    });
   }
   return options;
 }

@@ -6,7 +6,9 @@ const CHECK_FAILED = 'agentctx_check: ';
 
 /** True for the error PostgreSQL raised from `agentctx_check`. */
 function isCheckFailure(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: unknown }).code === 'P0001' && error.message.startsWith(CHECK_FAILED);
+  return (
+    error instanceof Error && (error as { code?: unknown }).code === 'P0001' && error.message.startsWith(CHECK_FAILED)
+  );
 }
 
 /**
@@ -14,10 +16,19 @@ function isCheckFailure(error: unknown): boolean {
  * PostgreSQL the statement checks itself and raises, so the database rolls the transaction back by itself and its
  * COMMIT may leave with it (`SqlDriver.atomic`); elsewhere the row count is judged.
  */
-export function mustChange(tx: SqlExecutor, dialect: SqlDialect, sql: string, params: readonly SqlParam[], refused: () => Error): Step {
+export function mustChange(
+  tx: SqlExecutor,
+  dialect: SqlDialect,
+  sql: string,
+  params: readonly SqlParam[],
+  refused: () => Error,
+): Step {
   if (dialect === 'postgres') {
     return {
-      result: tx.query(`WITH changed AS (${sql} RETURNING 1) SELECT agentctx_check(EXISTS (SELECT 1 FROM changed), 'nothing written') AS ok`, params),
+      result: tx.query(
+        `WITH changed AS (${sql} RETURNING 1) SELECT agentctx_check(EXISTS (SELECT 1 FROM changed), 'nothing written') AS ok`,
+        params,
+      ),
       refused: (error) => (isCheckFailure(error) ? refused() : undefined),
     };
   }
@@ -30,7 +41,13 @@ export function mustChange(tx: SqlExecutor, dialect: SqlDialect, sql: string, pa
 }
 
 /** A `SELECT 1 FROM … WHERE …` that must find a row, or `refused()` is the error; checked in the statement on PostgreSQL. */
-export function mustFind(tx: SqlExecutor, dialect: SqlDialect, sql: string, params: readonly SqlParam[], refused: () => Error): Step {
+export function mustFind(
+  tx: SqlExecutor,
+  dialect: SqlDialect,
+  sql: string,
+  params: readonly SqlParam[],
+  refused: () => Error,
+): Step {
   if (dialect === 'postgres') {
     return {
       result: tx.query(`SELECT agentctx_check(EXISTS (${sql}), 'not found') AS ok`, params),

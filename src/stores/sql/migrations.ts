@@ -122,7 +122,8 @@ function sharedStateVersions(): string[] {
 // SQLite keeps TEXT.
 function jsonColumns(dialect: SqlDialect): string[] {
   if (dialect !== 'postgres') return [];
-  const json = (table: string, column: string) => `ALTER TABLE ${table} ALTER COLUMN ${column} TYPE json USING ${column}::json`;
+  const json = (table: string, column: string) =>
+    `ALTER TABLE ${table} ALTER COLUMN ${column} TYPE json USING ${column}::json`;
   return [
     json('agentctx_events', 'event_json'),
     json('agentctx_app_state', 'value_json'),
@@ -172,7 +173,13 @@ function artifacts(dialect: SqlDialect): string[] {
 // makes of its base.
 function modelCallLifecycle(dialect: SqlDialect): string[] {
   const real = realType(dialect);
-  const columns = ['model_provider TEXT', 'model_id TEXT', 'parent_call_index INTEGER', 'parent_function_call_id TEXT', 'parent_tool TEXT'];
+  const columns = [
+    'model_provider TEXT',
+    'model_id TEXT',
+    'parent_call_index INTEGER',
+    'parent_function_call_id TEXT',
+    'parent_tool TEXT',
+  ];
   const key = 'app_name, user_id, session_id, call_index';
   return [
     ...columns.map((column) => `ALTER TABLE agentctx_model_calls ADD COLUMN ${column}`),
@@ -238,7 +245,10 @@ function modelCallOperation(): string[] {
 // Version 10. The model a call's usage is billed as, when that is another than the one that answered (a scripted
 // model whose usage a billing simulator computed): the call is priced as that model. NULL for every other call.
 function modelCallBilledAs(): string[] {
-  return ['ALTER TABLE agentctx_model_calls ADD COLUMN billed_provider TEXT', 'ALTER TABLE agentctx_model_calls ADD COLUMN billed_model_id TEXT'];
+  return [
+    'ALTER TABLE agentctx_model_calls ADD COLUMN billed_provider TEXT',
+    'ALTER TABLE agentctx_model_calls ADD COLUMN billed_model_id TEXT',
+  ];
 }
 
 /** Every migration, oldest first. Append only: a released entry never changes. */
@@ -277,7 +287,11 @@ export async function migrate(driver: SqlDriver, options: MigrateOptions = {}): 
     for (let version = from + 1; version <= migrations.length; version++) {
       const migration = migrations[version - 1] as Migration;
       for (const statement of migration.statements(driver.dialect)) await tx.run(statement);
-      await tx.run(`INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at) VALUES (?, ?, ?)`, [version, migration.name, now()]);
+      await tx.run(`INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at) VALUES (?, ?, ?)`, [
+        version,
+        migration.name,
+        now(),
+      ]);
       applied.push(migration.name);
     }
     return { from, to: migrations.length, applied };
@@ -288,18 +302,28 @@ export async function migrate(driver: SqlDriver, options: MigrateOptions = {}): 
 async function readVersion(tx: SqlExecutor, migrations: readonly Migration[]): Promise<number> {
   let rows: { version: unknown; name: unknown }[];
   try {
-    rows = await tx.query<{ version: unknown; name: unknown }>(`SELECT version, name FROM ${MIGRATIONS_TABLE} ORDER BY version`);
+    rows = await tx.query<{ version: unknown; name: unknown }>(
+      `SELECT version, name FROM ${MIGRATIONS_TABLE} ORDER BY version`,
+    );
   } catch (error) {
     // A server that went away is not a foreign table: keep its error, which says to retry.
     if (UnavailableError.isInstance(error)) throw error;
     throw schemaError(`cannot be read (${error instanceof Error ? error.message : String(error)})`, error);
   }
-  const newest = rows.reduce((max, row) => (typeof row.version === 'number' && row.version > max ? row.version : max), 0);
+  const newest = rows.reduce(
+    (max, row) => (typeof row.version === 'number' && row.version > max ? row.version : max),
+    0,
+  );
   if (newest > migrations.length) {
     throw new ValidationError({
       subject: 'database schema',
       code: 'unsupported_version',
-      issues: [{ path: MIGRATIONS_TABLE, message: `version ${newest} is newer than this release of agentctx, which knows versions up to ${migrations.length}` }],
+      issues: [
+        {
+          path: MIGRATIONS_TABLE,
+          message: `version ${newest} is newer than this release of agentctx, which knows versions up to ${migrations.length}`,
+        },
+      ],
       hint: 'Upgrade agentctx to open this database, or point the store at another file.',
     });
   }
@@ -309,7 +333,9 @@ async function readVersion(tx: SqlExecutor, migrations: readonly Migration[]): P
       throw schemaError(`has version ${JSON.stringify(row.version)} where version ${position + 1} was expected`);
     }
     if (row.name !== expected.name) {
-      throw schemaError(`names version ${position + 1} ${JSON.stringify(row.name)}, but this release knows it as ${JSON.stringify(expected.name)}`);
+      throw schemaError(
+        `names version ${position + 1} ${JSON.stringify(row.name)}, but this release knows it as ${JSON.stringify(expected.name)}`,
+      );
     }
   });
   return rows.length;
@@ -328,7 +354,10 @@ function schemaError(problem: string, cause?: unknown): ValidationError {
  * Migrations run once, on first use: `ready()` waits for them (a failed attempt is forgotten, so a later call tries
  * again: the database may have been busy); `migrate()` runs them now, as `agentctx migrate` does.
  */
-export function lazyMigrations(driver: SqlDriver): { ready(): Promise<MigrationResult>; migrate(): Promise<MigrationResult> } {
+export function lazyMigrations(driver: SqlDriver): {
+  ready(): Promise<MigrationResult>;
+  migrate(): Promise<MigrationResult>;
+} {
   let migrated: Promise<MigrationResult> | undefined;
   return {
     ready() {

@@ -1,5 +1,12 @@
 import type { Usage } from '../../contracts/event.js';
-import type { ModelCallRecord, ModelCallStatus, ModelCallSummary, NewModelCall, RecordedResponse, WireRecord } from '../../contracts/model-call.js';
+import type {
+  ModelCallRecord,
+  ModelCallStatus,
+  ModelCallSummary,
+  NewModelCall,
+  RecordedResponse,
+  WireRecord,
+} from '../../contracts/model-call.js';
 import type { Provenance } from '../../contracts/provenance.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import type { CallOutcome } from '../../engine/session/model-call-rules.js';
@@ -36,7 +43,13 @@ export type SummaryRow = {
 };
 
 /** The request as stored: whole, or the messages that follow an earlier call's first `base_message_count`. */
-export type RequestRow = { call_index: number; request_json: string; provenance_json: string; base_call_index: number | null; base_message_count: number | null };
+export type RequestRow = {
+  call_index: number;
+  request_json: string;
+  provenance_json: string;
+  base_call_index: number | null;
+  base_message_count: number | null;
+};
 
 /** The wire record without its body, and the body (a JSON string) whole or as a difference. */
 export type WireRow = {
@@ -50,7 +63,8 @@ export type WireRow = {
 export type CallRow = SummaryRow & RequestRow & WireRow & { response_json: string | null };
 
 /** A call's row and its outcome row, if it has one; select with `CALL_WHERE`. */
-export const CALL_FROM = 'agentctx_model_calls c LEFT JOIN agentctx_model_call_outcomes o USING (app_name, user_id, session_id, call_index)';
+export const CALL_FROM =
+  'agentctx_model_calls c LEFT JOIN agentctx_model_call_outcomes o USING (app_name, user_id, session_id, call_index)';
 export const CALL_WHERE = 'c.app_name = ? AND c.user_id = ? AND c.session_id = ?';
 
 const recorded = (column: string) => `c.${column} AS ${column}`;
@@ -58,8 +72,25 @@ const ended = (column: string) => `o.${column} AS ${column}`;
 
 /** What `toCallSummary` reads, from `CALL_FROM`. Usage and response event of calls recorded before version 5 are on `c`. */
 export const SUMMARY_SELECT: readonly string[] = [
-  ...['call_index', 'invocation_id', 'agent', 'call_time', 'edited_by_callback', 'request_chars', 'model_provider', 'model_id'].map(recorded),
-  ...['parent_call_index', 'parent_function_call_id', 'parent_tool', 'warnings_json', 'operation', 'billed_provider', 'billed_model_id'].map(recorded),
+  ...[
+    'call_index',
+    'invocation_id',
+    'agent',
+    'call_time',
+    'edited_by_callback',
+    'request_chars',
+    'model_provider',
+    'model_id',
+  ].map(recorded),
+  ...[
+    'parent_call_index',
+    'parent_function_call_id',
+    'parent_tool',
+    'warnings_json',
+    'operation',
+    'billed_provider',
+    'billed_model_id',
+  ].map(recorded),
   `COALESCE(o.status, 'pending') AS status`,
   ended('latency_ms'),
   ended('first_token_ms'),
@@ -69,13 +100,29 @@ export const SUMMARY_SELECT: readonly string[] = [
 ];
 
 /** The request as stored, on agentctx_model_calls. */
-export const REQUEST_COLUMNS: readonly string[] = ['request_json', 'provenance_json', 'base_call_index', 'base_message_count'];
+export const REQUEST_COLUMNS: readonly string[] = [
+  'request_json',
+  'provenance_json',
+  'base_call_index',
+  'base_message_count',
+];
 
 /** The wire record as stored, on agentctx_model_call_outcomes. */
-export const WIRE_COLUMNS: readonly string[] = ['wire_json', 'wire_body_json', 'wire_base_index', 'wire_prefix', 'wire_suffix'];
+export const WIRE_COLUMNS: readonly string[] = [
+  'wire_json',
+  'wire_body_json',
+  'wire_base_index',
+  'wire_prefix',
+  'wire_suffix',
+];
 
 /** Everything `toCallRecord` reads, from `CALL_FROM`. */
-export const CALL_SELECT: readonly string[] = [...SUMMARY_SELECT, ...REQUEST_COLUMNS.map(recorded), ended('response_json'), ...WIRE_COLUMNS.map(ended)];
+export const CALL_SELECT: readonly string[] = [
+  ...SUMMARY_SELECT,
+  ...REQUEST_COLUMNS.map(recorded),
+  ended('response_json'),
+  ...WIRE_COLUMNS.map(ended),
+];
 
 /** Written once, on agentctx_model_calls, when the call is recorded. */
 export const RECORD_COLUMNS: readonly string[] = [
@@ -162,7 +209,9 @@ function withoutBody(wire: WireRecord): Omit<WireRecord, 'body'> {
 
 /** The earlier call a stored request continues, if it is a difference. */
 export function baseOf(row: RequestRow): { index: number; count: number } | undefined {
-  return row.base_call_index === null || row.base_message_count === null ? undefined : { index: row.base_call_index, count: row.base_message_count };
+  return row.base_call_index === null || row.base_message_count === null
+    ? undefined
+    : { index: row.base_call_index, count: row.base_message_count };
 }
 
 /** The earlier call a stored wire body continues, if it is a difference. */
@@ -178,10 +227,26 @@ export function toCallSummary(row: SummaryRow): ModelCallSummary {
     invocationId: row.invocation_id,
     agent: row.agent,
     timestamp: row.call_time,
-    ...(row.model_provider === null ? {} : { model: { provider: row.model_provider, modelId: row.model_id ?? '', ...(row.billed_provider === null ? {} : { billedAs: { provider: row.billed_provider, modelId: row.billed_model_id ?? '' } }) } }),
+    ...(row.model_provider === null
+      ? {}
+      : {
+          model: {
+            provider: row.model_provider,
+            modelId: row.model_id ?? '',
+            ...(row.billed_provider === null
+              ? {}
+              : { billedAs: { provider: row.billed_provider, modelId: row.billed_model_id ?? '' } }),
+          },
+        }),
     ...(row.parent_call_index === null
       ? {}
-      : { parent: { callIndex: row.parent_call_index, functionCallId: row.parent_function_call_id ?? '', tool: row.parent_tool ?? '' } }),
+      : {
+          parent: {
+            callIndex: row.parent_call_index,
+            functionCallId: row.parent_function_call_id ?? '',
+            tool: row.parent_tool ?? '',
+          },
+        }),
     editedByCallback: row.edited_by_callback === 1,
     ...(row.warnings_json === null ? {} : { warnings: JSON.parse(row.warnings_json) as string[] }),
     ...(row.operation === 'embeddings' ? { operation: 'embeddings' as const } : {}),
@@ -196,18 +261,27 @@ export function toCallSummary(row: SummaryRow): ModelCallSummary {
 }
 
 /** The whole record from its row, given its rebuilt request and wire body. */
-export function toCallRecord(row: CallRow, whole: Pick<ModelCallRecord, 'request' | 'provenance'>, wireBody: string | undefined): ModelCallRecord {
+export function toCallRecord(
+  row: CallRow,
+  whole: Pick<ModelCallRecord, 'request' | 'provenance'>,
+  wireBody: string | undefined,
+): ModelCallRecord {
   const { requestChars: _requestChars, ...summary } = toCallSummary(row);
   return {
     ...summary,
     request: whole.request,
     provenance: whole.provenance,
     ...(row.response_json === null ? {} : { response: JSON.parse(row.response_json) as RecordedResponse }),
-    ...(row.wire_json === null || wireBody === undefined ? {} : { wire: { ...(JSON.parse(row.wire_json) as Omit<WireRecord, 'body'>), body: wireBody } }),
+    ...(row.wire_json === null || wireBody === undefined
+      ? {}
+      : { wire: { ...(JSON.parse(row.wire_json) as Omit<WireRecord, 'body'>), body: wireBody } }),
   };
 }
 
 /** The request and provenance a row holds, before any earlier call's messages are put in front. */
 export function ownRequest(row: RequestRow): Pick<ModelCallRecord, 'request' | 'provenance'> {
-  return { request: JSON.parse(row.request_json) as LlmRequest, provenance: JSON.parse(row.provenance_json) as Provenance };
+  return {
+    request: JSON.parse(row.request_json) as LlmRequest,
+    provenance: JSON.parse(row.provenance_json) as Provenance,
+  };
 }

@@ -38,13 +38,21 @@ const MAX_DEPTH = 32;
 export class RequestDeltas {
   readonly #last = new Map<string, Remembered>();
 
-  encode(sessionKey: string, call: Pick<NewModelCall, 'request' | 'provenance' | 'timestamp'>): StoredCall & { remember(index: number): void } {
+  encode(
+    sessionKey: string,
+    call: Pick<NewModelCall, 'request' | 'provenance' | 'timestamp'>,
+  ): StoredCall & { remember(index: number): void } {
     const { request, provenance } = call;
     const previous = this.#last.get(sessionKey);
     let shared = 0;
     if (previous !== undefined) {
       const limit = Math.min(previous.messages.length, request.messages.length);
-      while (shared < limit && previous.messages[shared] === request.messages[shared] && previous.sources[shared] === provenance.messages[shared]) shared++;
+      while (
+        shared < limit &&
+        previous.messages[shared] === request.messages[shared] &&
+        previous.sources[shared] === provenance.messages[shared]
+      )
+        shared++;
     }
     // The shared messages' lengths are known (also when the chain is cut and this call is written whole); only the
     // messages after them are measured.
@@ -53,13 +61,19 @@ export class RequestDeltas {
       chars.push((chars[i - 1] as number) + JSON.stringify(request.messages[i - 1]).length + (i > 1 ? 1 : 0));
     }
     const fixed = JSON.stringify({ ...request, messages: [] }).length;
-    const base = previous !== undefined && previous.depth < MAX_DEPTH && shared > 0 ? { index: previous.index, count: shared } : undefined;
+    const base =
+      previous !== undefined && previous.depth < MAX_DEPTH && shared > 0
+        ? { index: previous.index, count: shared }
+        : undefined;
     const stored: StoredCall = {
       request: base === undefined ? request : { ...request, messages: request.messages.slice(shared) },
       provenance: base === undefined ? provenance : { ...provenance, messages: provenance.messages.slice(shared) },
       base,
       requestChars: fixed + (chars[request.messages.length] as number),
-      baseCheck: previous === undefined || base === undefined ? undefined : { time: previous.time, chars: previous.requestChars },
+      baseCheck:
+        previous === undefined || base === undefined
+          ? undefined
+          : { time: previous.time, chars: previous.requestChars },
     };
     return {
       ...stored,
@@ -77,7 +91,9 @@ export class RequestDeltas {
   }
 
   /** The call stored whole, for when a reference cannot be used. */
-  whole(call: Pick<NewModelCall, 'request' | 'provenance'>): Pick<StoredCall, 'request' | 'provenance' | 'base' | 'baseCheck'> {
+  whole(
+    call: Pick<NewModelCall, 'request' | 'provenance'>,
+  ): Pick<StoredCall, 'request' | 'provenance' | 'base' | 'baseCheck'> {
     return { request: call.request, provenance: call.provenance, base: undefined, baseCheck: undefined };
   }
 
@@ -92,7 +108,13 @@ type Requested = Pick<ModelCallRecord, 'request' | 'provenance'>;
 export function applyBase(stored: Requested, base: { index: number; count: number }, full: Requested): Requested {
   return {
     ...stored,
-    request: { ...stored.request, messages: [...full.request.messages.slice(0, base.count), ...stored.request.messages] },
-    provenance: { ...stored.provenance, messages: [...full.provenance.messages.slice(0, base.count), ...stored.provenance.messages] },
+    request: {
+      ...stored.request,
+      messages: [...full.request.messages.slice(0, base.count), ...stored.request.messages],
+    },
+    provenance: {
+      ...stored.provenance,
+      messages: [...full.provenance.messages.slice(0, base.count), ...stored.provenance.messages],
+    },
   };
 }

@@ -30,7 +30,12 @@ const KEY_WHERE = 'app_name = ? AND user_id = ? AND session_id = ? AND filename 
 export function createSqlArtifactStore(driver: SqlDriver, options: SqlArtifactStoreOptions = {}): SqlArtifactStore {
   const migrations = lazyMigrations(driver);
   const ready = migrations.ready;
-  const keyParams = (key: ArtifactKey): [string, string, string, string] => [key.appName, key.userId, isUserArtifact(key.filename) ? '' : key.sessionId, key.filename];
+  const keyParams = (key: ArtifactKey): [string, string, string, string] => [
+    key.appName,
+    key.userId,
+    isUserArtifact(key.filename) ? '' : key.sessionId,
+    key.filename,
+  ];
 
   return {
     name: options.name ?? driver.dialect,
@@ -41,7 +46,8 @@ export function createSqlArtifactStore(driver: SqlDriver, options: SqlArtifactSt
       checkArtifactInput(input, input.artifact);
       const { artifact } = input;
       // Copied before the first await: later changes to the caller's bytes cannot reach storage.
-      const content = artifact.kind === 'text' ? new TextEncoder().encode(artifact.text) : new Uint8Array(artifact.data);
+      const content =
+        artifact.kind === 'text' ? new TextEncoder().encode(artifact.text) : new Uint8Array(artifact.data);
       const key = keyParams(input);
       await ready();
       return driver.transaction(async (tx) => {
@@ -52,13 +58,10 @@ export function createSqlArtifactStore(driver: SqlDriver, options: SqlArtifactSt
           key,
         );
         const version = (rows[0]?.next_version ?? 1) - 1;
-        await tx.run(`INSERT INTO agentctx_artifacts (app_name, user_id, session_id, filename, version, kind, mime_type, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
-          ...key,
-          version,
-          artifact.kind,
-          artifact.mimeType,
-          content,
-        ]);
+        await tx.run(
+          `INSERT INTO agentctx_artifacts (app_name, user_id, session_id, filename, version, kind, mime_type, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          [...key, version, artifact.kind, artifact.mimeType, content],
+        );
         return version;
       });
     },
@@ -68,11 +71,14 @@ export function createSqlArtifactStore(driver: SqlDriver, options: SqlArtifactSt
       await ready();
       const rows =
         input.version === undefined
-          ? await driver.query<ArtifactRow>(`SELECT version, kind, mime_type, content FROM agentctx_artifacts WHERE ${KEY_WHERE} ORDER BY version DESC LIMIT 1`, keyParams(input))
-          : await driver.query<ArtifactRow>(`SELECT version, kind, mime_type, content FROM agentctx_artifacts WHERE ${KEY_WHERE} AND version = ?`, [
-              ...keyParams(input),
-              input.version,
-            ]);
+          ? await driver.query<ArtifactRow>(
+              `SELECT version, kind, mime_type, content FROM agentctx_artifacts WHERE ${KEY_WHERE} ORDER BY version DESC LIMIT 1`,
+              keyParams(input),
+            )
+          : await driver.query<ArtifactRow>(
+              `SELECT version, kind, mime_type, content FROM agentctx_artifacts WHERE ${KEY_WHERE} AND version = ?`,
+              [...keyParams(input), input.version],
+            );
       const row = rows[0];
       if (row === undefined) return undefined;
       return row.kind === 'text'
@@ -95,7 +101,10 @@ export function createSqlArtifactStore(driver: SqlDriver, options: SqlArtifactSt
     async listVersions(input: ArtifactKey): Promise<number[]> {
       checkArtifactInput(input);
       await ready();
-      const rows = await driver.query<{ version: number }>(`SELECT version FROM agentctx_artifacts WHERE ${KEY_WHERE} ORDER BY version`, keyParams(input));
+      const rows = await driver.query<{ version: number }>(
+        `SELECT version FROM agentctx_artifacts WHERE ${KEY_WHERE} ORDER BY version`,
+        keyParams(input),
+      );
       return rows.map((row) => row.version);
     },
 
@@ -108,7 +117,10 @@ export function createSqlArtifactStore(driver: SqlDriver, options: SqlArtifactSt
         // The name row goes with the last version, so the name is no longer listed.
         await driver.transaction(async (tx) => {
           await tx.run(`DELETE FROM agentctx_artifacts WHERE ${KEY_WHERE} AND version = ?`, [...key, version]);
-          const left = await tx.query<{ version: number }>(`SELECT version FROM agentctx_artifacts WHERE ${KEY_WHERE} LIMIT 1`, key);
+          const left = await tx.query<{ version: number }>(
+            `SELECT version FROM agentctx_artifacts WHERE ${KEY_WHERE} LIMIT 1`,
+            key,
+          );
           if (left.length === 0) await tx.run(`DELETE FROM agentctx_artifact_names WHERE ${KEY_WHERE}`, key);
         });
         return;

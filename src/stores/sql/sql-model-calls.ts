@@ -3,7 +3,14 @@ import type { ModelCallOutcome, ModelCallRecord, ModelCallSummary, NewModelCall 
 import type { SessionKey } from '../../contracts/session.js';
 import type { ModelCallLog } from '../../contracts/model-call-log.js';
 import { sessionNotFound } from '../../engine/session/store-rules.js';
-import { callAlreadyEnded, callNotFound, checkOutcome, outcomeOf, storableCall, storableOutcome } from '../../engine/session/model-call-rules.js';
+import {
+  callAlreadyEnded,
+  callNotFound,
+  checkOutcome,
+  outcomeOf,
+  storableCall,
+  storableOutcome,
+} from '../../engine/session/model-call-rules.js';
 import { ENVELOPE_DEPTH, findNonJson, MAX_JSON_DEPTH } from '../../engine/util/json-value.js';
 import {
   baseOf,
@@ -66,7 +73,10 @@ export type SqlCompletion = {
   /** Call after the write committed: the wire body becomes a base for later ones. */
   written(): void;
 };
-export type SqlModelCalls = Pick<ModelCallLog, 'recordModelCall' | 'completeModelCall' | 'listModelCalls' | 'getModelCall'> & {
+export type SqlModelCalls = Pick<
+  ModelCallLog,
+  'recordModelCall' | 'completeModelCall' | 'listModelCalls' | 'getModelCall'
+> & {
   prepareCompletion(key: SessionKey, completion: { index: number; outcome: ModelCallOutcome }): SqlCompletion;
   /** Drops what is kept in memory of a deleted session's calls, so a session made again under its key starts afresh. */
   forget(key: SessionKeyParams): void;
@@ -81,7 +91,10 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
   const wires = new WireDeltas();
 
   // Checks an outcome and encodes its wire body; `write` then completes the call inside whatever transaction runs it.
-  function prepareCompletion(session: SessionKey, completion: { index: number; outcome: ModelCallOutcome }): SqlCompletion {
+  function prepareCompletion(
+    session: SessionKey,
+    completion: { index: number; outcome: ModelCallOutcome },
+  ): SqlCompletion {
     const { index } = completion;
     checkOutcome(completion.outcome, 'outcome', true);
     const outcome = storableOutcome(completion.outcome);
@@ -100,7 +113,9 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
             if (row === undefined || row.status === null) return callNotFound(session.sessionId, index);
             return callAlreadyEnded(session.sessionId, index, row.status);
           });
-        steps.push(mustChange(tx, driver.dialect, COMPLETE_CALL, [...outcomeParams(outcome, wire), ...key, index], refused));
+        steps.push(
+          mustChange(tx, driver.dialect, COMPLETE_CALL, [...outcomeParams(outcome, wire), ...key, index], refused),
+        );
         return steps;
       },
       writeWhole: () => {
@@ -122,7 +137,9 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
       checkOutcome(outcome, 'call', false);
       const stored = deltas.encode(sessionKey, call);
       // Only what is written needs checking: a shared prefix was checked when its call was recorded.
-      const problem = findNonJson({ ...call, request: stored.request, provenance: stored.provenance }, 'call', { maxDepth: MAX_JSON_DEPTH + ENVELOPE_DEPTH });
+      const problem = findNonJson({ ...call, request: stored.request, provenance: stored.provenance }, 'call', {
+        maxDepth: MAX_JSON_DEPTH + ENVELOPE_DEPTH,
+      });
       if (problem !== undefined) {
         throw new ValidationError({
           subject: 'model call',
@@ -147,7 +164,8 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
             } as Step,
           ];
           // A base deleted and made again elsewhere since: this call is written again whole.
-          if (stored.base !== undefined && stored.baseCheck !== undefined) steps.push(requestBaseStep(tx, driver.dialect, key, stored.base.index, stored.baseCheck));
+          if (stored.base !== undefined && stored.baseCheck !== undefined)
+            steps.push(requestBaseStep(tx, driver.dialect, key, stored.base.index, stored.baseCheck));
           if (wire?.delta !== undefined) steps.push(wireBaseStep(tx, driver.dialect, key, wire));
           steps.push({ result: tx.run(INSERT_CALL, [...key, ...key, ...recordParams(call, stored)]) });
           // A call recorded after the fact has its outcome row at once; a pending one gets it when it ends (or now, with
@@ -179,7 +197,10 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
     async listModelCalls(input: SessionKey): Promise<ModelCallSummary[]> {
       const key = keyParams(input);
       await ready();
-      const rows = await driver.query<SummaryRow>(`SELECT ${SUMMARY_SELECT.join(', ')} FROM ${CALL_FROM} WHERE ${CALL_WHERE} ORDER BY c.call_index`, key);
+      const rows = await driver.query<SummaryRow>(
+        `SELECT ${SUMMARY_SELECT.join(', ')} FROM ${CALL_FROM} WHERE ${CALL_WHERE} ORDER BY c.call_index`,
+        key,
+      );
       return rows.map(toCallSummary);
     },
 
@@ -188,7 +209,12 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
       await ready();
       return driver.transaction(
         async (tx) => {
-          const row = (await tx.query<CallRow>(`SELECT ${CALL_SELECT.join(', ')} FROM ${CALL_FROM} WHERE ${CALL_WHERE} AND c.call_index = ?`, [...key, input.index]))[0];
+          const row = (
+            await tx.query<CallRow>(
+              `SELECT ${CALL_SELECT.join(', ')} FROM ${CALL_FROM} WHERE ${CALL_WHERE} AND c.call_index = ?`,
+              [...key, input.index],
+            )
+          )[0];
           if (row === undefined) return undefined;
           const request = await rebuildRequest(tx, key, row);
           const wireBody = row.wire_body_json === null ? undefined : await rebuildWireBody(tx, key, row);
@@ -206,7 +232,13 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
 }
 
 /** Judges whether the request's base row is still the call it was taken from: if not, the call is written whole. */
-function requestBaseStep(tx: SqlExecutor, dialect: SqlDialect, key: SessionKeyParams, index: number, check: { time: number; chars: number }): Step {
+function requestBaseStep(
+  tx: SqlExecutor,
+  dialect: SqlDialect,
+  key: SessionKeyParams,
+  index: number,
+  check: { time: number; chars: number },
+): Step {
   return mustFind(tx, dialect, REQUEST_BASE, [...key, index, check.time, check.chars], () => new RewriteWhole());
 }
 
@@ -216,7 +248,13 @@ function requestBaseStep(tx: SqlExecutor, dialect: SqlDialect, key: SessionKeyPa
  * body is written whole.
  */
 function wireBaseStep(tx: SqlExecutor, dialect: SqlDialect, key: SessionKeyParams, wire: StoredWire): Step {
-  return mustFind(tx, dialect, WIRE_BASE, [...key, wire.delta?.base ?? -1, wire.baseHash ?? ''], () => new RewriteWhole());
+  return mustFind(
+    tx,
+    dialect,
+    WIRE_BASE,
+    [...key, wire.delta?.base ?? -1, wire.baseHash ?? ''],
+    () => new RewriteWhole(),
+  );
 }
 
 /** Completes a call in a transaction of its own; a wire difference whose base is gone is written again whole. */
@@ -230,10 +268,19 @@ function writeWireWhole(wire: StoredWire, body: string): void {
 }
 
 /** A call's request, with the messages of the calls it continues put back in front. */
-async function rebuildRequest(tx: SqlExecutor, key: SessionKeyParams, row: RequestRow): Promise<Pick<ModelCallRecord, 'request' | 'provenance'> | undefined> {
+async function rebuildRequest(
+  tx: SqlExecutor,
+  key: SessionKeyParams,
+  row: RequestRow,
+): Promise<Pick<ModelCallRecord, 'request' | 'provenance'> | undefined> {
   const chain: RequestRow[] = [row];
   for (let index = baseOf(row)?.index; index !== undefined; ) {
-    const base = (await tx.query<RequestRow>(`SELECT call_index, ${REQUEST_COLUMNS.join(', ')} FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`, [...key, index]))[0];
+    const base = (
+      await tx.query<RequestRow>(
+        `SELECT call_index, ${REQUEST_COLUMNS.join(', ')} FROM agentctx_model_calls WHERE ${CHILD_WHERE} AND call_index = ?`,
+        [...key, index],
+      )
+    )[0];
     if (base === undefined) return undefined;
     chain.push(base);
     index = baseOf(base)?.index;
@@ -253,9 +300,15 @@ async function rebuildWireBody(tx: SqlExecutor, key: SessionKeyParams, row: Wire
   const seen = new Set<number>();
   for (let index = wireBaseOf(row)?.base; index !== undefined; ) {
     // Differences only ever refer to bodies written before them; a loop means the rows were edited.
-    if (seen.has(index)) throw new Error(`the wire bodies of model calls refer to each other in a loop (at call ${index})`);
+    if (seen.has(index))
+      throw new Error(`the wire bodies of model calls refer to each other in a loop (at call ${index})`);
     seen.add(index);
-    const base = (await tx.query<WireRow>(`SELECT ${WIRE_COLUMNS.join(', ')} FROM agentctx_model_call_outcomes WHERE ${CHILD_WHERE} AND call_index = ?`, [...key, index]))[0];
+    const base = (
+      await tx.query<WireRow>(
+        `SELECT ${WIRE_COLUMNS.join(', ')} FROM agentctx_model_call_outcomes WHERE ${CHILD_WHERE} AND call_index = ?`,
+        [...key, index],
+      )
+    )[0];
     if (base === undefined || base.wire_body_json === null) return undefined;
     chain.push(base);
     index = wireBaseOf(base)?.base;

@@ -14,7 +14,11 @@ import { mergedState, readStateRows, upsertState } from './state-rows.js';
 type Recorded = { sql: string; params: readonly SqlParam[] };
 
 /** The real SQLite driver, recording each transaction's options and every statement. */
-function recordingDriver(): { driver: SqlDriver; transactions: (TransactionOptions | undefined)[]; statements: Recorded[] } {
+function recordingDriver(): {
+  driver: SqlDriver;
+  transactions: (TransactionOptions | undefined)[];
+  statements: Recorded[];
+} {
   const inner = createBetterSqlite3Driver({ path: ':memory:' });
   const transactions: (TransactionOptions | undefined)[] = [];
   const statements: Recorded[] = [];
@@ -46,7 +50,9 @@ function recordingDriver(): { driver: SqlDriver; transactions: (TransactionOptio
 }
 
 const open: SqlSessionStore[] = [];
-function store(options: SqlSessionStoreOptions = {}): SqlSessionStore & { recorded: ReturnType<typeof recordingDriver> } {
+function store(
+  options: SqlSessionStoreOptions = {},
+): SqlSessionStore & { recorded: ReturnType<typeof recordingDriver> } {
   const recorded = recordingDriver();
   const created = createSqlSessionStore(recorded.driver, options);
   open.push(created);
@@ -85,12 +91,38 @@ describe('the SQL session store', () => {
 
   it('stores several keys of every scope in one write, and reads each session’s own state back in a listing', async () => {
     const created = store({ now: tick });
-    const ann = await created.createSession({ appName: APP, userId: 'ann', sessionId: 's1', state: { a: 1, b: 2, 'user:x': 'ann-x', 'user:y': 'ann-y', 'app:p': 1, 'app:q': 2 } });
+    const ann = await created.createSession({
+      appName: APP,
+      userId: 'ann',
+      sessionId: 's1',
+      state: { a: 1, b: 2, 'user:x': 'ann-x', 'user:y': 'ann-y', 'app:p': 1, 'app:q': 2 },
+    });
     await created.createSession({ appName: APP, userId: 'ann', sessionId: 's2', state: { a: 'second', c: 3 } });
-    await created.createSession({ appName: APP, userId: 'bob', sessionId: 's1', state: { a: 'bob', 'user:x': 'bob-x' } });
-    await created.appendEvent({ session: ann, event: createEvent({ author: 'agent', actions: { stateDelta: { d: 4, e: 5, 'user:z': 'ann-z' } } }, { now: tick }) });
+    await created.createSession({
+      appName: APP,
+      userId: 'bob',
+      sessionId: 's1',
+      state: { a: 'bob', 'user:x': 'bob-x' },
+    });
+    await created.appendEvent({
+      session: ann,
+      event: createEvent(
+        { author: 'agent', actions: { stateDelta: { d: 4, e: 5, 'user:z': 'ann-z' } } },
+        { now: tick },
+      ),
+    });
 
-    const expectedAnn = { a: 1, b: 2, d: 4, e: 5, 'app:p': 1, 'app:q': 2, 'user:x': 'ann-x', 'user:y': 'ann-y', 'user:z': 'ann-z' };
+    const expectedAnn = {
+      a: 1,
+      b: 2,
+      d: 4,
+      e: 5,
+      'app:p': 1,
+      'app:q': 2,
+      'user:x': 'ann-x',
+      'user:y': 'ann-y',
+      'user:z': 'ann-z',
+    };
     expect((await created.getSession({ appName: APP, userId: 'ann', sessionId: 's1' }))?.state).toEqual(expectedAnn);
 
     const listed = await created.listSessions({ appName: APP });
@@ -100,7 +132,9 @@ describe('the SQL session store', () => {
       'ann/s2': { a: 'second', c: 3, 'app:p': 1, 'app:q': 2, 'user:x': 'ann-x', 'user:y': 'ann-y', 'user:z': 'ann-z' },
       'bob/s1': { a: 'bob', 'app:p': 1, 'app:q': 2, 'user:x': 'bob-x' },
     });
-    expect((await created.listSessions({ appName: APP, userId: 'bob' })).map((session) => `${session.userId}/${session.id}`)).toEqual(['bob/s1']);
+    expect(
+      (await created.listSessions({ appName: APP, userId: 'bob' })).map((session) => `${session.userId}/${session.id}`),
+    ).toEqual(['bob/s1']);
   });
 
   it('refuses a listing for a user id no row can hold', async () => {
@@ -111,8 +145,16 @@ describe('the SQL session store', () => {
 
   it('deletes every row of a session, so a new session with the same id starts empty', async () => {
     const created = store({ now: tick });
-    const first = await created.createSession({ appName: APP, userId: 'u', sessionId: 's', state: { old: true, 'user:kept': 1 } });
-    await created.appendEvent({ session: first, event: createEvent({ author: 'agent', actions: { stateDelta: { older: 1 } } }, { now: tick }) });
+    const first = await created.createSession({
+      appName: APP,
+      userId: 'u',
+      sessionId: 's',
+      state: { old: true, 'user:kept': 1 },
+    });
+    await created.appendEvent({
+      session: first,
+      event: createEvent({ author: 'agent', actions: { stateDelta: { older: 1 } } }, { now: tick }),
+    });
     await created.deleteSession({ appName: APP, userId: 'u', sessionId: 's' });
     expect(await created.getSession({ appName: APP, userId: 'u', sessionId: 's' })).toBeUndefined();
 
@@ -121,7 +163,10 @@ describe('the SQL session store', () => {
     expect(again?.events).toEqual([]);
     expect(again?.state).toEqual({ 'user:kept': 1 });
     for (const table of ['agentctx_events', 'agentctx_session_state']) {
-      expect(created.recorded.statements.some(({ sql }) => sql.startsWith(`DELETE FROM ${table} `)), table).toBe(true);
+      expect(
+        created.recorded.statements.some(({ sql }) => sql.startsWith(`DELETE FROM ${table} `)),
+        table,
+      ).toBe(true);
     }
   });
 
@@ -132,7 +177,9 @@ describe('the SQL session store', () => {
       await created.appendEvent({ session, event: createEvent({ id: `e${timestamp}`, author: 'agent', timestamp }) });
     }
     const ids = async (window: { numRecentEvents?: number; afterTimestamp?: number }) =>
-      (await created.getSession({ appName: APP, userId: 'u', sessionId: 's', ...window }))?.events.map((event) => event.id);
+      (await created.getSession({ appName: APP, userId: 'u', sessionId: 's', ...window }))?.events.map(
+        (event) => event.id,
+      );
     expect(await ids({})).toEqual(['e10', 'e20', 'e30', 'e40']);
     expect(await ids({ numRecentEvents: 0 })).toEqual([]);
     expect(await ids({ numRecentEvents: -1 })).toEqual([]);
@@ -149,7 +196,12 @@ describe('the SQL session store', () => {
 
   it('bumps a shared key’s version when a new session writes it, so an older copy cannot overwrite that write', async () => {
     const created = store({ now: tick });
-    const first = await created.createSession({ appName: APP, userId: 'u', sessionId: 's1', state: { 'user:count': 1 } });
+    const first = await created.createSession({
+      appName: APP,
+      userId: 'u',
+      sessionId: 's1',
+      state: { 'user:count': 1 },
+    });
     // A second session of the same user rewrites the shared key as it is created.
     await created.createSession({ appName: APP, userId: 'u', sessionId: 's2', state: { 'user:count': 5 } });
     const stale = createEvent({ author: 'agent', actions: { stateDelta: { 'user:count': 2 } } }, { now: tick });
@@ -169,7 +221,8 @@ describe('state rows', () => {
   });
 
   it('lists the versions of shared keys in code-unit order', () => {
-    const shared = (keys: string[]) => keys.map((key, index) => ({ state_key: key, value_json: '1', version: index + 1 }));
+    const shared = (keys: string[]) =>
+      keys.map((key, index) => ({ state_key: key, value_json: '1', version: index + 1 }));
     const { versions } = mergedState([], shared(['z', 'a', 'm']), shared(['y', 'b']));
     expect(Object.keys(versions)).toEqual(['app:a', 'app:m', 'app:z', 'user:b', 'user:y']);
     expect(versions).toEqual({ 'app:a': 2, 'app:m': 3, 'app:z': 1, 'user:b': 2, 'user:y': 1 });
@@ -196,9 +249,12 @@ describe('state rows', () => {
 describe('event windows on SQLite', () => {
   const appendAt = async (created: SqlSessionStore, timestamps: number[]) => {
     const session = await created.createSession({ appName: APP, userId: 'u', sessionId: 's' });
-    for (const timestamp of timestamps) await created.appendEvent({ session, event: createEvent({ id: `e${timestamp}`, author: 'agent', timestamp }) });
+    for (const timestamp of timestamps)
+      await created.appendEvent({ session, event: createEvent({ id: `e${timestamp}`, author: 'agent', timestamp }) });
     return async (window: { numRecentEvents?: number; afterTimestamp?: number }) =>
-      (await created.getSession({ appName: APP, userId: 'u', sessionId: 's', ...window }))?.events.map((event) => event.id);
+      (await created.getSession({ appName: APP, userId: 'u', sessionId: 's', ...window }))?.events.map(
+        (event) => event.id,
+      );
   };
 
   it('returns events in the order they were appended, even when their timestamps are not', async () => {
@@ -228,41 +284,81 @@ describe('event windows on SQLite', () => {
 
 describe('shared state rows on SQLite', () => {
   const sharedRows = (created: ReturnType<typeof store>, table: string) =>
-    created.recorded.driver.query<{ state_key: string; value_json: string; version: number }>(`SELECT state_key, value_json, version FROM ${table} ORDER BY state_key`);
+    created.recorded.driver.query<{ state_key: string; value_json: string; version: number }>(
+      `SELECT state_key, value_json, version FROM ${table} ORDER BY state_key`,
+    );
 
   it('stores a created session’s many shared keys once each, at version 1 (more keys than one statement takes)', async () => {
     const created = store({ now: tick });
-    const state = Object.fromEntries(Array.from({ length: 1201 }, (_, i) => [`user:k${String(i).padStart(4, '0')}`, i]));
+    const state = Object.fromEntries(
+      Array.from({ length: 1201 }, (_, i) => [`user:k${String(i).padStart(4, '0')}`, i]),
+    );
     const session = await created.createSession({ appName: APP, userId: 'u', sessionId: 's', state });
     const rows = await sharedRows(created, 'agentctx_user_state');
     expect(rows).toHaveLength(1201);
-    expect(rows.every((row, i) => row.state_key === `k${String(i).padStart(4, '0')}` && row.value_json === String(i) && row.version === 1)).toBe(true);
+    expect(
+      rows.every(
+        (row, i) =>
+          row.state_key === `k${String(i).padStart(4, '0')}` && row.value_json === String(i) && row.version === 1,
+      ),
+    ).toBe(true);
     expect(new Set(Object.values(session.sharedStateVersions ?? {}))).toEqual(new Set([1]));
   });
 
   it('bumps an app: key’s version when a session of another user rewrites it at creation', async () => {
     const created = store({ now: tick });
-    const ann = await created.createSession({ appName: APP, userId: 'ann', sessionId: 's', state: { 'app:mode': 'a' } });
-    const bob = await created.createSession({ appName: APP, userId: 'bob', sessionId: 's', state: { 'app:mode': 'b' } });
+    const ann = await created.createSession({
+      appName: APP,
+      userId: 'ann',
+      sessionId: 's',
+      state: { 'app:mode': 'a' },
+    });
+    const bob = await created.createSession({
+      appName: APP,
+      userId: 'bob',
+      sessionId: 's',
+      state: { 'app:mode': 'b' },
+    });
     expect(bob.sharedStateVersions).toEqual({ 'app:mode': 2 });
-    expect(await sharedRows(created, 'agentctx_app_state')).toEqual([{ state_key: 'mode', value_json: '"b"', version: 2 }]);
+    expect(await sharedRows(created, 'agentctx_app_state')).toEqual([
+      { state_key: 'mode', value_json: '"b"', version: 2 },
+    ]);
     // Ann's copy saw version 1: her write would silently undo Bob's, so it is refused.
     const stale = createEvent({ author: 'agent', actions: { stateDelta: { 'app:mode': 'c' } } }, { now: tick });
-    await expect(created.appendEvent({ session: ann, event: stale })).rejects.toMatchObject({ code: 'stale_shared_state', key: 'app:mode' });
+    await expect(created.appendEvent({ session: ann, event: stale })).rejects.toMatchObject({
+      code: 'stale_shared_state',
+      key: 'app:mode',
+    });
   });
 
   it('names the first stale shared key in code-unit order, whatever the delta’s order', async () => {
     const created = store({ now: tick });
-    const first = await created.createSession({ appName: APP, userId: 'u', sessionId: 's1', state: { 'app:a': 1, 'app:b': 1 } });
+    const first = await created.createSession({
+      appName: APP,
+      userId: 'u',
+      sessionId: 's1',
+      state: { 'app:a': 1, 'app:b': 1 },
+    });
     const second = await created.createSession({ appName: APP, userId: 'u', sessionId: 's2' });
-    await created.appendEvent({ session: second, event: createEvent({ author: 'agent', actions: { stateDelta: { 'app:a': 2, 'app:b': 2 } } }, { now: tick }) });
+    await created.appendEvent({
+      session: second,
+      event: createEvent({ author: 'agent', actions: { stateDelta: { 'app:a': 2, 'app:b': 2 } } }, { now: tick }),
+    });
     const event = createEvent({ author: 'agent', actions: { stateDelta: { 'app:b': 3, 'app:a': 3 } } }, { now: tick });
-    await expect(created.appendEvent({ session: first, event })).rejects.toMatchObject({ code: 'stale_shared_state', key: 'app:a' });
+    await expect(created.appendEvent({ session: first, event })).rejects.toMatchObject({
+      code: 'stale_shared_state',
+      key: 'app:a',
+    });
   });
 
   it('reports a shared key removed from storage behind a loaded copy as a conflict at version 0', async () => {
     const created = store({ now: tick });
-    const session = await created.createSession({ appName: APP, userId: 'u', sessionId: 's', state: { 'app:flag': true } });
+    const session = await created.createSession({
+      appName: APP,
+      userId: 'u',
+      sessionId: 's',
+      state: { 'app:flag': true },
+    });
     // An operator clears the app's shared state directly in the database.
     await created.recorded.driver.run('DELETE FROM agentctx_app_state WHERE app_name = ?', [APP]);
     const event = createEvent({ author: 'agent', actions: { stateDelta: { 'app:flag': false } } }, { now: tick });
@@ -278,7 +374,12 @@ describe('an answer appended with its model call', () => {
     invocationId: 'inv-1',
     agent: 'a',
     timestamp: 1_700_000_000,
-    request: { system: 'S', tools: [], messages: [{ role: 'user' as const, content: [{ text: 'q' }] }], config: { model: 'm' } },
+    request: {
+      system: 'S',
+      tools: [],
+      messages: [{ role: 'user' as const, content: [{ text: 'q' }] }],
+      config: { model: 'm' },
+    },
     provenance: { system: [], tools: [], messages: [] },
     editedByCallback: false,
   };
@@ -289,15 +390,25 @@ describe('an answer appended with its model call', () => {
     const session = await created.createSession(key);
     const stale = structuredClone(session);
     const index = await created.recordModelCall({ ...key, call });
-    const answer = createEvent({ id: 'answer', author: 'a', content: { role: 'model', parts: [{ text: 'hi' }] } }, { now: tick });
+    const answer = createEvent(
+      { id: 'answer', author: 'a', content: { role: 'model', parts: [{ text: 'hi' }] } },
+      { now: tick },
+    );
     const outcome = { status: 'answered' as const, latencyMs: 12, responseEventId: 'answer' };
 
     await created.appendEvent({ session, event: answer, completeModelCall: { index, outcome } });
-    expect(await created.getModelCall({ ...key, index })).toMatchObject({ index, status: 'answered', latencyMs: 12, responseEventId: 'answer' });
+    expect(await created.getModelCall({ ...key, index })).toMatchObject({
+      index,
+      status: 'answered',
+      latencyMs: 12,
+      responseEventId: 'answer',
+    });
 
     const second = await created.recordModelCall({ ...key, call });
     const late = createEvent({ id: 'late', author: 'a' }, { now: tick });
-    await expect(created.appendEvent({ session: stale, event: late, completeModelCall: { index: second, outcome } })).rejects.toMatchObject({ code: 'stale_session' });
+    await expect(
+      created.appendEvent({ session: stale, event: late, completeModelCall: { index: second, outcome } }),
+    ).rejects.toMatchObject({ code: 'stale_session' });
     expect((await created.getModelCall({ ...key, index: second }))?.status).toBe('pending');
   });
 });

@@ -20,17 +20,17 @@ import {
   sortAppNames,
   sortSessionsForList,
   staleSession,
-  windowEvents,
 } from '../../engine/session/store-rules.js';
 import { eventJsonText } from '../../engine/session/session-json.js';
 import { splitStateDelta, withoutTempKeys, type StateRecord } from '../../engine/state/state-delta.js';
-import { deepFreeze, toStoredJson } from '../../engine/util/json-value.js';
+import { toStoredJson } from '../../engine/util/json-value.js';
 import { lazyMigrations, type MigrationResult } from './migrations.js';
-import type { SqlDriver, SqlExecutor, SqlParam } from './sql-driver.js';
+import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
 import { AfterRollback, explained, judgeInOrder, writeOrRewriteWhole, type Step } from './pipelined.js';
 import { sqlModelCalls } from './sql-model-calls.js';
-import { mergedState, readMergedState, writeState, type SessionKeyParams, type SharedStateRow, type StateRow } from './state-rows.js';
+import { readEvents, readHead, recentLimit } from './session-reads.js';
+import { mergedState, readMergedState, writeState, type SharedStateRow, type StateRow } from './state-rows.js';
 import { writeStateChanges } from './state-ops.js';
 
 export type SqlSessionStoreOptions = StoreClock & {
@@ -53,7 +53,6 @@ const BUMP_REVISION = `UPDATE agentctx_sessions SET revision = revision + 1, upd
 const READ_REVISION = `SELECT revision FROM agentctx_sessions WHERE ${SESSION_WHERE}`;
 const INSERT_EVENT = `INSERT INTO agentctx_events (app_name, user_id, session_id, seq, event_id, event_time, event_json)
   VALUES (?, ?, ?, (SELECT revision FROM agentctx_sessions WHERE ${SESSION_WHERE} AND revision = ?), ?, ?, ?)`;
-
 
 /**
  * A `SessionStore` and `ModelCallLog` on any SQL database a `SqlDriver` reaches; the SQL is written once for SQLite and PostgreSQL.
@@ -87,9 +86,26 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
           if (changes === 0) throw staleSession(session.id, session.revision, session.revision + 1);
         },
       } as Step,
-      { result: tx.run(INSERT_EVENT, [...key, ...key, next, persisted.id, persisted.timestamp, eventJsonText(persisted)]) },
+      {
+        result: tx.run(INSERT_EVENT, [
+          ...key,
+          ...key,
+          next,
+          persisted.id,
+          persisted.timestamp,
+          eventJsonText(persisted),
+        ]),
+      },
     ];
-    const state = writeStateChanges(tx, driver.dialect, driver, key, splitStateDelta(persisted.actions.stateDelta), persisted.actions.stateOps ?? [], session);
+    const state = writeStateChanges(
+      tx,
+      driver.dialect,
+      driver,
+      key,
+      splitStateDelta(persisted.actions.stateDelta),
+      persisted.actions.stateOps ?? [],
+      session,
+    );
     await judgeInOrder([...steps, ...state.steps]);
     applyToSession(session, event, persisted, next, state.versions, state.values);
   };
@@ -115,32 +131,54 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       const time = now();
       await ready();
       let session: Session | undefined;
-      const { state, versions } = await driver.transaction(async (tx) => {
-        // Issued together: a session that already exists rolls back the state written behind its insert.
-        const inserted: Step<{ changes: number }> = {
-          result: tx.run(
-            `INSERT INTO agentctx_sessions (app_name, user_id, id, revision, model_call_count, create_time, update_time)
+      const { state, versions } = await driver
+        .transaction(async (tx) => {
+          // Issued together: a session that already exists rolls back the state written behind its insert.
+          const inserted: Step<{ changes: number }> = {
+            result: tx.run(
+              `INSERT INTO agentctx_sessions (app_name, user_id, id, revision, model_call_count, create_time, update_time)
            VALUES (?, ?, ?, 0, 0, ?, ?) ON CONFLICT (app_name, user_id, id) DO NOTHING`,
-            [...key, time, time],
-          ),
-          check: ({ changes }) => {
-            if (changes === 0) throw sessionExists(sessionId);
-          },
-        };
-        const state = writeState(tx, key, split);
-        // Read after the writes: statements run in the order they are issued.
-        const merged = readMergedState(tx, key);
-        const [, , read] = await judgeInOrder([inserted, { result: state }, { result: merged }] as Step[]);
-        const created = read as Awaited<typeof merged>;
-        if (imported.length === 0) return created;
-        // The imported history, in the same transaction: one event that cannot be stored rolls back the session too.
-        session = { appName: input.appName, userId: input.userId, id: sessionId, state: created.state, events: [], lastUpdateTime: time, revision: 0, sharedStateVersions: created.versions };
-        for (const { event, persisted } of imported) await appendWithin(tx, session, event, persisted);
-        return created;
-      }).catch(async (error: unknown) => {
-        throw await explained(error);
-      });
-      return session ?? { appName: input.appName, userId: input.userId, id: sessionId, state, events: [], lastUpdateTime: time, revision: 0, sharedStateVersions: versions };
+              [...key, time, time],
+            ),
+            check: ({ changes }) => {
+              if (changes === 0) throw sessionExists(sessionId);
+            },
+          };
+          const state = writeState(tx, key, split);
+          // Read after the writes: statements run in the order they are issued.
+          const merged = readMergedState(tx, key);
+          const [, , read] = await judgeInOrder([inserted, { result: state }, { result: merged }] as Step[]);
+          const created = read as Awaited<typeof merged>;
+          if (imported.length === 0) return created;
+          // The imported history, in the same transaction: one event that cannot be stored rolls back the session too.
+          session = {
+            appName: input.appName,
+            userId: input.userId,
+            id: sessionId,
+            state: created.state,
+            events: [],
+            lastUpdateTime: time,
+            revision: 0,
+            sharedStateVersions: created.versions,
+          };
+          for (const { event, persisted } of imported) await appendWithin(tx, session, event, persisted);
+          return created;
+        })
+        .catch(async (error: unknown) => {
+          throw await explained(error);
+        });
+      return (
+        session ?? {
+          appName: input.appName,
+          userId: input.userId,
+          id: sessionId,
+          state,
+          events: [],
+          lastUpdateTime: time,
+          revision: 0,
+          sharedStateVersions: versions,
+        }
+      );
     },
 
     async getSession(input: GetSessionInput): Promise<Session | undefined> {
@@ -153,7 +191,8 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
         const [head, events] = await Promise.all([readHead(executor, key), readEvents(executor, key, input, after)]);
         return head === undefined ? undefined : { ...head, events };
       };
-      const onlyAfter = after !== undefined && input.numRecentEvents === undefined && input.afterTimestamp === undefined;
+      const onlyAfter =
+        after !== undefined && input.numRecentEvents === undefined && input.afterTimestamp === undefined;
       const found = onlyAfter
         ? await readHead(driver, key, after)
         : recentLimit(input.numRecentEvents) === 0
@@ -161,12 +200,23 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
           : await driver.transaction(read, { readOnly: true });
       if (found === undefined) return undefined;
       const { revision, updateTime, state, versions, events } = found;
-      return { appName: input.appName, userId: input.userId, id: input.sessionId, state, events, lastUpdateTime: updateTime, revision, sharedStateVersions: versions };
+      return {
+        appName: input.appName,
+        userId: input.userId,
+        id: input.sessionId,
+        state,
+        events,
+        lastUpdateTime: updateTime,
+        revision,
+        sharedStateVersions: versions,
+      };
     },
 
     async listApps(): Promise<string[]> {
       await ready();
-      const rows = await driver.query<{ app_name: string }>('SELECT DISTINCT app_name FROM agentctx_sessions ORDER BY app_name');
+      const rows = await driver.query<{ app_name: string }>(
+        'SELECT DISTINCT app_name FROM agentctx_sessions ORDER BY app_name',
+      );
       // Sorted here too: the databases' collations differ, and the contract promises one order.
       return sortAppNames(rows.map((row) => row.app_name));
     },
@@ -178,9 +228,18 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       const params = input.userId === undefined ? [input.appName] : [input.appName, input.userId];
       const { sessions, app, users, owned } = await driver.transaction(
         async (tx) => ({
-          sessions: await tx.query<SessionRow>(`SELECT user_id, id, revision, update_time FROM agentctx_sessions WHERE ${where}`, params),
-          app: await tx.query<SharedStateRow>(`SELECT state_key, value_json, version FROM agentctx_app_state WHERE app_name = ?`, [input.appName]),
-          users: await tx.query<SharedStateRow & { user_id: string }>(`SELECT user_id, state_key, value_json, version FROM agentctx_user_state WHERE ${where}`, params),
+          sessions: await tx.query<SessionRow>(
+            `SELECT user_id, id, revision, update_time FROM agentctx_sessions WHERE ${where}`,
+            params,
+          ),
+          app: await tx.query<SharedStateRow>(
+            `SELECT state_key, value_json, version FROM agentctx_app_state WHERE app_name = ?`,
+            [input.appName],
+          ),
+          users: await tx.query<SharedStateRow & { user_id: string }>(
+            `SELECT user_id, state_key, value_json, version FROM agentctx_user_state WHERE ${where}`,
+            params,
+          ),
           owned: await tx.query<StateRow & { user_id: string; session_id: string }>(
             `SELECT user_id, session_id, state_key, value_json FROM agentctx_session_state WHERE ${where}`,
             params,
@@ -192,8 +251,21 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       const bySession = groupBy(owned, (row) => JSON.stringify([row.user_id, row.session_id]));
       const found = sessions.map((row): Session => {
         // Parsed per session, so no two returned sessions share a value.
-        const { state, versions } = mergedState(bySession.get(JSON.stringify([row.user_id, row.id])) ?? [], app, byUser.get(row.user_id) ?? []);
-        return { appName: input.appName, userId: row.user_id, id: row.id, state, events: [], lastUpdateTime: row.update_time, revision: row.revision, sharedStateVersions: versions };
+        const { state, versions } = mergedState(
+          bySession.get(JSON.stringify([row.user_id, row.id])) ?? [],
+          app,
+          byUser.get(row.user_id) ?? [],
+        );
+        return {
+          appName: input.appName,
+          userId: row.user_id,
+          id: row.id,
+          state,
+          events: [],
+          lastUpdateTime: row.update_time,
+          revision: row.revision,
+          sharedStateVersions: versions,
+        };
       });
       return sortSessionsForList(found);
     },
@@ -203,7 +275,8 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       // Validated before the transaction: a value that cannot be stored never reaches the database.
       const persisted = prepareStoredEvent(event);
       const sessionKey = { appName: session.appName, userId: session.userId, sessionId: session.id };
-      const completion = completeModelCall === undefined ? undefined : modelCalls.prepareCompletion(sessionKey, completeModelCall);
+      const completion =
+        completeModelCall === undefined ? undefined : modelCalls.prepareCompletion(sessionKey, completeModelCall);
       const key = keyParams(sessionKey);
       const loaded = session.revision;
       const split = splitStateDelta(persisted.actions.stateDelta);
@@ -214,7 +287,9 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
         new AfterRollback(async () => {
           const row = (await driver.query<SessionRow>(READ_REVISION, key))[0];
           if (row === undefined) return sessionNotFound(session.id);
-          return row.revision === loaded ? eventExists(persisted.id, session.id) : staleSession(session.id, loaded, row.revision);
+          return row.revision === loaded
+            ? eventExists(persisted.id, session.id)
+            : staleSession(session.id, loaded, row.revision);
         });
       let written: Record<string, number> = {};
       let operated: StateRecord = {};
@@ -232,13 +307,28 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
             // Its seq is the revision just bumped: NULL, and so an error, when the bump found another revision; a
             // duplicate seq or event id breaks a unique key. Every refusal of an append is thus raised by the database.
             {
-              result: tx.run(INSERT_EVENT, [...key, ...key, next, persisted.id, persisted.timestamp, eventJsonText(persisted)]),
+              result: tx.run(INSERT_EVENT, [
+                ...key,
+                ...key,
+                next,
+                persisted.id,
+                persisted.timestamp,
+                eventJsonText(persisted),
+              ]),
               refused: (error: unknown) => (isConstraintError(error) ? refusal() : undefined),
             },
           ] as Step[];
           // Shared keys are compared-and-set against the versions this copy saw; a loser rolls the append back. State
           // operations apply to the stored values in their own statements, and are never refused (state-ops.ts).
-          const state = writeStateChanges(tx, driver.dialect, driver, key, split, persisted.actions.stateOps ?? [], session);
+          const state = writeStateChanges(
+            tx,
+            driver.dialect,
+            driver,
+            key,
+            split,
+            persisted.actions.stateOps ?? [],
+            session,
+          );
           written = state.versions;
           operated = state.values;
           // The answer and its call's record are written together, or neither is.
@@ -257,7 +347,12 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       await ready();
       // Explicit deletes rather than trusting ON DELETE CASCADE, which SQLite only honours with foreign_keys on.
       await driver.transaction(async (tx) => {
-        for (const table of ['agentctx_events', 'agentctx_session_state', 'agentctx_model_call_outcomes', 'agentctx_model_calls']) {
+        for (const table of [
+          'agentctx_events',
+          'agentctx_session_state',
+          'agentctx_model_call_outcomes',
+          'agentctx_model_calls',
+        ]) {
           await tx.run(`DELETE FROM ${table} WHERE ${CHILD_WHERE}`, key);
         }
         await tx.run(`DELETE FROM agentctx_sessions WHERE ${SESSION_WHERE}`, key);
@@ -274,7 +369,8 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       const key = keyParams(input);
       await ready();
       await driver.transaction(async (tx) => {
-        for (const table of ['agentctx_model_call_outcomes', 'agentctx_model_calls']) await tx.run(`DELETE FROM ${table} WHERE ${CHILD_WHERE}`, key);
+        for (const table of ['agentctx_model_call_outcomes', 'agentctx_model_calls'])
+          await tx.run(`DELETE FROM ${table} WHERE ${CHILD_WHERE}`, key);
         // The next call recorded is number 1 again, as in a session made again under the same key.
         await tx.run(`UPDATE agentctx_sessions SET model_call_count = 0 WHERE ${SESSION_WHERE}`, key);
       });
@@ -291,75 +387,6 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
 function isConstraintError(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return code === '23502' || code === '23505' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
-}
-
-type HeadRow = { part: 's' | 'a' | 'u' | 'o' | 'e'; state_key: string | null; value_json: string | null; version: number | null; update_time: number | null };
-
-// The session's row and every state row it sees, in one statement (one snapshot, one round trip).
-const READ_HEAD = `SELECT 's' AS part, NULL AS state_key, NULL AS value_json, revision AS version, update_time FROM agentctx_sessions WHERE ${SESSION_WHERE}
-  UNION ALL SELECT 'a', state_key, value_json, version, NULL FROM agentctx_app_state WHERE app_name = ?
-  UNION ALL SELECT 'u', state_key, value_json, version, NULL FROM agentctx_user_state WHERE app_name = ? AND user_id = ?
-  UNION ALL SELECT 'o', state_key, value_json, NULL, NULL FROM agentctx_session_state WHERE ${CHILD_WHERE}`;
-// And the events stored after a revision, in the same snapshot: a copy that fell behind catches up in one statement.
-const READ_HEAD_AND_EVENTS = `${READ_HEAD}
-  UNION ALL SELECT 'e', NULL, event_json, seq, NULL FROM agentctx_events WHERE ${CHILD_WHERE} AND seq > ?`;
-
-type Head = { revision: number; updateTime: number; state: StateRecord; versions: Record<string, number>; events: Event[] };
-
-/**
- * The session's revision, update time and merged state (with its shared keys' versions), and with `after` the events
- * stored after that revision; undefined when there is no such session.
- */
-async function readHead(executor: SqlExecutor, key: SessionKeyParams, after?: number): Promise<Head | undefined> {
-  const [appName, userId] = key;
-  const params = [...key, appName, appName, userId, ...key];
-  const rows = await executor.query<HeadRow>(after === undefined ? READ_HEAD : READ_HEAD_AND_EVENTS, after === undefined ? params : [...params, ...key, after]);
-  const session = rows.find((row) => row.part === 's');
-  if (session === undefined) return undefined;
-  const shared = (part: HeadRow['part']) =>
-    rows.filter((row) => row.part === part).map((row) => ({ state_key: row.state_key as string, value_json: row.value_json as string, version: row.version as number }));
-  const own = rows.filter((row) => row.part === 'o').map((row) => ({ state_key: row.state_key as string, value_json: row.value_json as string }));
-  const { state, versions } = mergedState(own, shared('a'), shared('u'));
-  const events = rows
-    .filter((row) => row.part === 'e')
-    .sort((a, b) => Number(a.version) - Number(b.version))
-    .map((row) => deepFreeze(JSON.parse(row.value_json as string) as Event));
-  return { revision: Number(session.version), updateTime: Number(session.update_time), state, versions, events };
-}
-
-/** The window's events, selected in SQL: the last N read backwards along the primary key, never the whole history. */
-async function readEvents(tx: SqlExecutor, key: SessionKeyParams, window: GetSessionInput, afterRevision: number | undefined): Promise<Event[]> {
-  const limit = recentLimit(window.numRecentEvents);
-  if (limit === 0) return [];
-  const params: SqlParam[] = [...key];
-  let sql = `SELECT event_json FROM agentctx_events WHERE ${CHILD_WHERE}`;
-  if (afterRevision !== undefined) {
-    sql += ' AND seq > ?';
-    params.push(afterRevision);
-  }
-  if (limit !== undefined) {
-    sql += ' ORDER BY seq DESC LIMIT ?';
-    params.push(limit);
-  } else {
-    if (window.afterTimestamp !== undefined) {
-      sql += ' AND event_time >= ?';
-      params.push(window.afterTimestamp);
-    }
-    sql += ' ORDER BY seq';
-  }
-  const rows = await tx.query<{ event_json: string }>(sql, params);
-  if (limit !== undefined) rows.reverse();
-  const events = rows.map((row) => deepFreeze(JSON.parse(row.event_json) as Event));
-  // The shared rule decides what is left (the timestamp filter after a limit, odd counts), as in every store.
-  return windowEvents(events, window);
-}
-
-/** The SQL LIMIT for `numRecentEvents`: 0 for none, `undefined` where `windowEvents` keeps every event (NaN, ∞, 0 < n < 1). */
-function recentLimit(count: number | undefined): number | undefined {
-  if (count === undefined) return undefined;
-  if (count <= 0) return 0;
-  const whole = Math.trunc(count);
-  return Number.isFinite(whole) && whole > 0 ? whole : undefined;
 }
 
 function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {

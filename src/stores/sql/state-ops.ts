@@ -1,6 +1,12 @@
 import type { Session } from '../../contracts/session.js';
 import type { StateOp } from '../../contracts/state-op.js';
-import { jsonTypeOf, stateOpError, tryStateOp, type JsonTypeName, type StateOpFailure } from '../../engine/state/apply-state-op.js';
+import {
+  jsonTypeOf,
+  stateOpError,
+  tryStateOp,
+  type JsonTypeName,
+  type StateOpFailure,
+} from '../../engine/state/apply-state-op.js';
 import type { SplitStateDelta, StateRecord } from '../../engine/state/state-delta.js';
 import { APP_PREFIX, USER_PREFIX } from '../../engine/state/state-keys.js';
 import { setOwn } from '../../engine/util/copy-value.js';
@@ -59,7 +65,10 @@ export function writeStateChanges(
   }
   const byKey = new Map<string, StateOp[]>();
   for (const op of ops) byKey.set(op.key, [...(byKey.get(op.key) ?? []), op]);
-  const shared = new Set([...Object.keys(split.app).map((name) => APP_PREFIX + name), ...Object.keys(split.user).map((name) => USER_PREFIX + name)]);
+  const shared = new Set([
+    ...Object.keys(split.app).map((name) => APP_PREFIX + name),
+    ...Object.keys(split.user).map((name) => USER_PREFIX + name),
+  ]);
   for (const op of ops) if (op.key.startsWith(APP_PREFIX) || op.key.startsWith(USER_PREFIX)) shared.add(op.key);
   const versions: Record<string, number> = {};
   const values: StateRecord = {};
@@ -74,18 +83,36 @@ export function writeStateChanges(
     const app = prefixed.startsWith(APP_PREFIX);
     const name = prefixed.slice((app ? APP_PREFIX : USER_PREFIX).length);
     const scoped = app ? split.app : split.user;
-    if (Object.hasOwn(scoped, name)) checked(app ? { ...none, app: { [name]: scoped[name] } } : { ...none, user: { [name]: scoped[name] } });
-    for (const op of byKey.get(prefixed) ?? []) steps.push(stateOpStep(tx, key, app ? APP : USER, name, op, versions, values));
+    if (Object.hasOwn(scoped, name))
+      checked(app ? { ...none, app: { [name]: scoped[name] } } : { ...none, user: { [name]: scoped[name] } });
+    for (const op of byKey.get(prefixed) ?? [])
+      steps.push(stateOpStep(tx, key, app ? APP : USER, name, op, versions, values));
   }
   checked({ ...none, session: split.session });
-  for (const op of ops) if (!shared.has(op.key)) steps.push(stateOpStep(tx, key, SESSION, op.key, op, versions, values));
+  for (const op of ops)
+    if (!shared.has(op.key)) steps.push(stateOpStep(tx, key, SESSION, op.key, op, versions, values));
   return { steps, versions, values };
 }
 
-function stateOpStep(tx: SqlExecutor, key: SessionKeyParams, scope: Scope, name: string, op: StateOp, versions: Record<string, number>, values: StateRecord): Step {
+function stateOpStep(
+  tx: SqlExecutor,
+  key: SessionKeyParams,
+  scope: Scope,
+  name: string,
+  op: StateOp,
+  versions: Record<string, number>,
+  values: StateRecord,
+): Step {
   const argument = stateOpArgument(op);
   return {
-    result: tx.query<{ value_json: string; version?: number }>(scope.sql, [...key.slice(0, scope.ownerCount), name, op.op, argument, op.op, argument]),
+    result: tx.query<{ value_json: string; version?: number }>(scope.sql, [
+      ...key.slice(0, scope.ownerCount),
+      name,
+      op.op,
+      argument,
+      op.op,
+      argument,
+    ]),
     check: (rows) => {
       const row = (rows as { value_json: string; version?: number }[])[0] as { value_json: string; version?: number };
       setOwn(values, op.key, JSON.parse(row.value_json) as unknown);
@@ -116,7 +143,11 @@ class StateOpFailed extends Error {
 export function sqliteStateOp(current: string | null, name: string, argument: string): string {
   const given = JSON.parse(argument) as unknown;
   const op = (
-    name === 'add' ? { op: name, key: '', by: given } : name === 'setField' ? { op: name, key: '', field: (given as unknown[])[0], value: (given as unknown[])[1] } : { op: name, key: '', items: given }
+    name === 'add'
+      ? { op: name, key: '', by: given }
+      : name === 'setField'
+        ? { op: name, key: '', field: (given as unknown[])[0], value: (given as unknown[])[1] }
+        : { op: name, key: '', items: given }
   ) as StateOp;
   const result = tryStateOp(current === null ? undefined : JSON.parse(current), op);
   if ('failure' in result) throw new StateOpFailed(result.failure);
@@ -130,7 +161,10 @@ function stateOpFailureOf(error: unknown, op: StateOp): Error | undefined {
   if (error instanceof StateOpFailed) return stateOpError(op.key, op.op, error.failure);
   const reported = error as { code?: unknown; message?: unknown; detail?: unknown };
   if (reported === null || typeof reported !== 'object' || reported.code !== STATE_OP_SQLSTATE) return undefined;
-  const found = typeof reported.detail === 'string' && TYPES.includes(reported.detail) ? (reported.detail as JsonTypeName) : jsonTypeOf(undefined);
+  const found =
+    typeof reported.detail === 'string' && TYPES.includes(reported.detail)
+      ? (reported.detail as JsonTypeName)
+      : jsonTypeOf(undefined);
   const problem = String(reported.message).includes('not_finite') ? 'not_finite' : 'wrong_type';
   return stateOpError(op.key, op.op, { problem, found });
 }

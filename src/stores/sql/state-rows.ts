@@ -24,7 +24,11 @@ const CHILD_WHERE = 'app_name = ? AND user_id = ? AND session_id = ?';
 type Scope = { table: string; ownerColumns: readonly string[]; prefix: string };
 const APP: Scope = { table: 'agentctx_app_state', ownerColumns: ['app_name'], prefix: APP_PREFIX };
 const USER: Scope = { table: 'agentctx_user_state', ownerColumns: ['app_name', 'user_id'], prefix: USER_PREFIX };
-const SESSION: Scope = { table: 'agentctx_session_state', ownerColumns: ['app_name', 'user_id', 'session_id'], prefix: '' };
+const SESSION: Scope = {
+  table: 'agentctx_session_state',
+  ownerColumns: ['app_name', 'user_id', 'session_id'],
+  prefix: '',
+};
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -45,7 +49,9 @@ export function upsertState(
   const entries = Object.entries(values).sort(([a], [b]) => byCodeUnit(a, b));
   const columns = [...ownerColumns, 'state_key', 'value_json'];
   const row = `(${columns.map(() => '?').join(', ')})`;
-  const update = bumpVersion ? `value_json = excluded.value_json, version = ${table}.version + 1` : 'value_json = excluded.value_json';
+  const update = bumpVersion
+    ? `value_json = excluded.value_json, version = ${table}.version + 1`
+    : 'value_json = excluded.value_json';
   const statements: Promise<unknown>[] = [];
   for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
     const chunk = entries.slice(start, start + ROWS_PER_STATEMENT);
@@ -100,7 +106,10 @@ export function writeStateChecked(
       const ownerWhere = scope.ownerColumns.map((column) => `${column} = ?`).join(' AND ');
       const refused = () =>
         new AfterRollback(async () => {
-          const rows = await reader.query<{ version: number }>(`SELECT version FROM ${scope.table} WHERE ${ownerWhere} AND state_key = ?`, [...owner, stateKey]);
+          const rows = await reader.query<{ version: number }>(
+            `SELECT version FROM ${scope.table} WHERE ${ownerWhere} AND state_key = ?`,
+            [...owner, stateKey],
+          );
           return staleSharedState(key[2], prefixed, loaded, rows[0]?.version ?? 0);
         });
       steps.push(
@@ -129,11 +138,17 @@ export function writeStateChecked(
 }
 
 /** The session's merged state, and the versions of the shared keys in it. */
-export async function readMergedState(tx: SqlExecutor, key: SessionKeyParams): Promise<{ state: StateRecord; versions: Record<string, number> }> {
+export async function readMergedState(
+  tx: SqlExecutor,
+  key: SessionKeyParams,
+): Promise<{ state: StateRecord; versions: Record<string, number> }> {
   const [appName, userId] = key;
   const [app, user, own] = await Promise.all([
     tx.query<SharedStateRow>(`SELECT state_key, value_json, version FROM ${APP.table} WHERE app_name = ?`, [appName]),
-    tx.query<SharedStateRow>(`SELECT state_key, value_json, version FROM ${USER.table} WHERE app_name = ? AND user_id = ?`, [appName, userId]),
+    tx.query<SharedStateRow>(
+      `SELECT state_key, value_json, version FROM ${USER.table} WHERE app_name = ? AND user_id = ?`,
+      [appName, userId],
+    ),
     tx.query<StateRow>(`SELECT state_key, value_json FROM ${SESSION.table} WHERE ${CHILD_WHERE}`, key),
   ]);
   return mergedState(own, app, user);
@@ -147,8 +162,10 @@ export function mergedState(
 ): { state: StateRecord; versions: Record<string, number> } {
   const state = mergeScopedState({ session: readStateRows(own), app: readStateRows(app), user: readStateRows(user) });
   const versions: Record<string, number> = {};
-  for (const row of [...app].sort((a, b) => byCodeUnit(a.state_key, b.state_key))) versions[APP_PREFIX + row.state_key] = row.version;
-  for (const row of [...user].sort((a, b) => byCodeUnit(a.state_key, b.state_key))) versions[USER_PREFIX + row.state_key] = row.version;
+  for (const row of [...app].sort((a, b) => byCodeUnit(a.state_key, b.state_key)))
+    versions[APP_PREFIX + row.state_key] = row.version;
+  for (const row of [...user].sort((a, b) => byCodeUnit(a.state_key, b.state_key)))
+    versions[USER_PREFIX + row.state_key] = row.version;
   return { state, versions };
 }
 

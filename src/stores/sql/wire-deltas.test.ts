@@ -31,8 +31,14 @@ describe('wire deltas', () => {
   });
 
   it('rebuilds every body exactly: growing, identical, empty, unrelated, unicode, cut inside a surrogate pair', () => {
-    const history = Array.from({ length: 20 }, (_, n) => `{"role":"user","content":"message ${n} héllo 👋 こんにちは ${'x'.repeat(n * 10)}"}`);
-    const growing = history.map((_, n) => `{"model":"m","messages":[${history.slice(0, n + 1).join(',')}],"tools":[{"name":"t","description":"${'d'.repeat(100)}"}]}`);
+    const history = Array.from(
+      { length: 20 },
+      (_, n) => `{"role":"user","content":"message ${n} héllo 👋 こんにちは ${'x'.repeat(n * 10)}"}`,
+    );
+    const growing = history.map(
+      (_, n) =>
+        `{"model":"m","messages":[${history.slice(0, n + 1).join(',')}],"tools":[{"name":"t","description":"${'d'.repeat(100)}"}]}`,
+    );
     const last = growing.at(-1) as string;
     const bodies = [
       ...growing,

@@ -36,7 +36,12 @@ export class WireDeltas {
     if (previous !== undefined && previous.depth < MAX_DEPTH) {
       const { prefix, suffix } = commonEnds(previous.body, body);
       if (prefix + suffix >= MIN_SHARED) {
-        stored = { text: body.slice(prefix, body.length - suffix), delta: { base: previous.index, prefix, suffix }, hash, baseHash: previous.hash };
+        stored = {
+          text: body.slice(prefix, body.length - suffix),
+          delta: { base: previous.index, prefix, suffix },
+          hash,
+          baseHash: previous.hash,
+        };
       }
     }
     const depth = stored.delta === undefined ? 0 : (previous?.depth ?? 0) + 1;
@@ -54,7 +59,8 @@ export function commonEnds(a: string, b: string): { prefix: number; suffix: numb
   let prefix = 0;
   while (prefix < limit && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
   let suffix = 0;
-  while (suffix < limit - prefix && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix)) suffix++;
+  while (suffix < limit - prefix && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix))
+    suffix++;
   return { prefix, suffix };
 }
 

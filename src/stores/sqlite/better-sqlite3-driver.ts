@@ -47,7 +47,11 @@ export function createBetterSqlite3Driver(options: BetterSqlite3DriverOptions): 
   const statements = new Map<string, Statement>();
 
   const prepare = (sql: string): Statement => {
-    if (closed) throw new UsageError('The SQLite session store is closed.', 'Open a new store; close() is the last call a store accepts.');
+    if (closed)
+      throw new UsageError(
+        'The SQLite session store is closed.',
+        'Open a new store; close() is the last call a store accepts.',
+      );
     let statement = statements.get(sql);
     if (statement === undefined) {
       statement = db.prepare<unknown[], unknown>(sql);
@@ -83,7 +87,11 @@ export function createBetterSqlite3Driver(options: BetterSqlite3DriverOptions): 
         prepare(transactionOptions.readOnly === true ? 'BEGIN' : 'BEGIN IMMEDIATE').run();
         let open = true;
         const guarded = (): void => {
-          if (!open) throw new UsageError('A transaction handle was used after its transaction ended.', 'Use tx only inside the transaction callback.');
+          if (!open)
+            throw new UsageError(
+              'A transaction handle was used after its transaction ended.',
+              'Use tx only inside the transaction callback.',
+            );
         };
         const tx: SqlExecutor = {
           query: async (sql, params) => (guarded(), direct.query(sql, params)),
@@ -123,5 +131,7 @@ export function createBetterSqlite3Driver(options: BetterSqlite3DriverOptions): 
 
 /** better-sqlite3 binds bytes only as a Buffer; a plain Uint8Array is viewed as one, without copying. */
 function toBindable(param: SqlParam): SqlParam {
-  return param instanceof Uint8Array && !Buffer.isBuffer(param) ? Buffer.from(param.buffer, param.byteOffset, param.byteLength) : param;
+  return param instanceof Uint8Array && !Buffer.isBuffer(param)
+    ? Buffer.from(param.buffer, param.byteOffset, param.byteLength)
+    : param;
 }

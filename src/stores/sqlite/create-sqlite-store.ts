@@ -24,7 +24,11 @@ export const DEFAULT_SQLITE_PATH = '.agentctx/agentctx.db';
 export function createSqliteSessionStore(options: SqliteSessionStoreOptions = {}): SqlSessionStore {
   const path = options.path ?? DEFAULT_SQLITE_PATH;
   if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
-  const driver = createBetterSqlite3Driver({ path, busyTimeoutMs: options.busyTimeoutMs, synchronous: options.synchronous });
+  const driver = createBetterSqlite3Driver({
+    path,
+    busyTimeoutMs: options.busyTimeoutMs,
+    synchronous: options.synchronous,
+  });
   return createSqlSessionStore(driver, {
     name: 'sqlite',
     ...(options.now === undefined ? {} : { now: options.now }),
@@ -46,5 +50,7 @@ export type SqliteArtifactStoreOptions = {
 export function createSqliteArtifactStore(options: SqliteArtifactStoreOptions = {}): SqlArtifactStore {
   const path = options.path ?? DEFAULT_SQLITE_PATH;
   if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
-  return createSqlArtifactStore(createBetterSqlite3Driver({ path, busyTimeoutMs: options.busyTimeoutMs }), { name: 'sqlite' });
+  return createSqlArtifactStore(createBetterSqlite3Driver({ path, busyTimeoutMs: options.busyTimeoutMs }), {
+    name: 'sqlite',
+  });
 }

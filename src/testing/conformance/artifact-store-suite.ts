@@ -18,8 +18,16 @@ export function testArtifactStore(options: ArtifactStoreSuiteOptions): void {
       const store = await options.create();
       expect(await store.save({ ...session, filename: 'notes.txt', artifact: textArtifact('one') })).toBe(0);
       expect(await store.save({ ...session, filename: 'notes.txt', artifact: textArtifact('two') })).toBe(1);
-      expect(await store.load({ ...session, filename: 'notes.txt' })).toEqual({ kind: 'text', mimeType: 'text/plain', text: 'two', version: 1 });
-      expect(await store.load({ ...session, filename: 'notes.txt', version: 0 })).toMatchObject({ text: 'one', version: 0 });
+      expect(await store.load({ ...session, filename: 'notes.txt' })).toEqual({
+        kind: 'text',
+        mimeType: 'text/plain',
+        text: 'two',
+        version: 1,
+      });
+      expect(await store.load({ ...session, filename: 'notes.txt', version: 0 })).toMatchObject({
+        text: 'one',
+        version: 0,
+      });
       expect(await store.load({ ...session, filename: 'notes.txt', version: 7 })).toBeUndefined();
       expect(await store.load({ ...session, filename: 'absent.txt' })).toBeUndefined();
       expect(await store.listVersions({ ...session, filename: 'notes.txt' })).toEqual([0, 1]);
@@ -29,11 +37,20 @@ export function testArtifactStore(options: ArtifactStoreSuiteOptions): void {
       const store = await options.create();
       const bytes = new Uint8Array([0, 1, 2, 250, 255]);
       await store.save({ ...session, filename: 'pic.png', artifact: binaryArtifact(bytes, 'image/png') });
-      await store.save({ ...session, filename: 'doc.md', artifact: textArtifact('# héllo こんにちは\n', 'text/markdown') });
+      await store.save({
+        ...session,
+        filename: 'doc.md',
+        artifact: textArtifact('# héllo こんにちは\n', 'text/markdown'),
+      });
       const pic = await store.load({ ...session, filename: 'pic.png' });
       expect(pic).toMatchObject({ kind: 'binary', mimeType: 'image/png', version: 0 });
       expect(pic?.kind === 'binary' ? [...pic.data] : []).toEqual([...bytes]);
-      expect(await store.load({ ...session, filename: 'doc.md' })).toEqual({ kind: 'text', mimeType: 'text/markdown', text: '# héllo こんにちは\n', version: 0 });
+      expect(await store.load({ ...session, filename: 'doc.md' })).toEqual({
+        kind: 'text',
+        mimeType: 'text/markdown',
+        text: '# héllo こんにちは\n',
+        version: 0,
+      });
     });
 
     it("lists the session's artifacts and the user's user: artifacts, sorted", async () => {
@@ -55,22 +72,34 @@ export function testArtifactStore(options: ArtifactStoreSuiteOptions): void {
       const names = ['../escape', 'a/b/c.txt', '...', '.a', 'meeting_notes.txt', 'ümlaut ✓.md', '%2E'];
       for (const filename of names) await store.save({ ...session, filename, artifact: textArtifact(filename) });
       expect(await store.list(session)).toEqual([...names].sort());
-      for (const filename of names) expect(await store.load({ ...session, filename })).toMatchObject({ text: filename });
+      for (const filename of names)
+        expect(await store.load({ ...session, filename })).toMatchObject({ text: filename });
     });
 
     it('refuses a mimeType that is not a media type, such as one holding a line break', async () => {
       const store = await options.create();
       for (const mimeType of ['not a mime\r\nX-Injected: 1', 'text/plain\nX: 1', 'plain', 'text/', '/plain']) {
-        await expect(store.save({ ...session, filename: 'm.txt', artifact: { kind: 'text', mimeType, text: 'x' } })).rejects.toMatchObject({ name: 'ValidationError', issues: [{ path: 'artifact.mimeType' }] });
+        await expect(
+          store.save({ ...session, filename: 'm.txt', artifact: { kind: 'text', mimeType, text: 'x' } }),
+        ).rejects.toMatchObject({ name: 'ValidationError', issues: [{ path: 'artifact.mimeType' }] });
       }
-      await store.save({ ...session, filename: 'm.txt', artifact: { kind: 'text', mimeType: 'text/markdown; charset=utf-8', text: 'x' } });
-      expect(await store.load({ ...session, filename: 'm.txt' })).toMatchObject({ mimeType: 'text/markdown; charset=utf-8' });
+      await store.save({
+        ...session,
+        filename: 'm.txt',
+        artifact: { kind: 'text', mimeType: 'text/markdown; charset=utf-8', text: 'x' },
+      });
+      expect(await store.load({ ...session, filename: 'm.txt' })).toMatchObject({
+        mimeType: 'text/markdown; charset=utf-8',
+      });
     });
 
     it("refuses to save '.' and '..', which no URL can name", async () => {
       const store = await options.create();
       for (const filename of ['.', '..']) {
-        await expect(store.save({ ...session, filename, artifact: textArtifact('x') })).rejects.toMatchObject({ name: 'ValidationError', issues: [{ path: 'filename' }] });
+        await expect(store.save({ ...session, filename, artifact: textArtifact('x') })).rejects.toMatchObject({
+          name: 'ValidationError',
+          issues: [{ path: 'filename' }],
+        });
       }
       expect(await store.list(session)).toEqual([]);
     });
@@ -88,7 +117,8 @@ export function testArtifactStore(options: ArtifactStoreSuiteOptions): void {
 
     it('deletes one version, keeping the others and their numbers; the name goes with its last version', async () => {
       const store = await options.create();
-      for (const text of ['0', '1', '2']) await store.save({ ...session, filename: 'v.txt', artifact: textArtifact(text) });
+      for (const text of ['0', '1', '2'])
+        await store.save({ ...session, filename: 'v.txt', artifact: textArtifact(text) });
       await store.delete({ ...session, filename: 'v.txt', version: 1 });
       expect(await store.listVersions({ ...session, filename: 'v.txt' })).toEqual([0, 2]);
       expect(await store.load({ ...session, filename: 'v.txt', version: 1 })).toBeUndefined();
@@ -97,7 +127,8 @@ export function testArtifactStore(options: ArtifactStoreSuiteOptions): void {
       expect(await store.load({ ...session, filename: 'v.txt' })).toMatchObject({ text: '0', version: 0 });
       expect(await store.save({ ...session, filename: 'v.txt', artifact: textArtifact('3') })).toBeGreaterThan(0);
       await store.delete({ ...session, filename: 'v.txt', version: 7 });
-      for (const version of await store.listVersions({ ...session, filename: 'v.txt' })) await store.delete({ ...session, filename: 'v.txt', version });
+      for (const version of await store.listVersions({ ...session, filename: 'v.txt' }))
+        await store.delete({ ...session, filename: 'v.txt', version });
       expect(await store.listVersions({ ...session, filename: 'v.txt' })).toEqual([]);
       expect(await store.list(session)).toEqual([]);
     });
@@ -118,8 +149,16 @@ export function testArtifactStore(options: ArtifactStoreSuiteOptions): void {
       const codes = await Promise.all([
         store.save({ ...session, filename: '', artifact: textArtifact('x') }).catch((error: unknown) => error),
         store.load({ ...session, filename: 'x', version: -1 }).catch((error: unknown) => error),
-        store.save({ ...session, filename: 'x', artifact: { kind: 'text', mimeType: '', text: 'x' } }).catch((error: unknown) => error),
-        store.save({ ...session, filename: 'x', artifact: { kind: 'binary', mimeType: 'a/b', data: 'nope' as unknown as Uint8Array } }).catch((error: unknown) => error),
+        store
+          .save({ ...session, filename: 'x', artifact: { kind: 'text', mimeType: '', text: 'x' } })
+          .catch((error: unknown) => error),
+        store
+          .save({
+            ...session,
+            filename: 'x',
+            artifact: { kind: 'binary', mimeType: 'a/b', data: 'nope' as unknown as Uint8Array },
+          })
+          .catch((error: unknown) => error),
       ]);
       for (const error of codes) {
         expect(AgentctxError.isInstance(error)).toBe(true);

@@ -34,11 +34,33 @@ export function modelCallCases(setup: Setup, twin: TwinLog | undefined): void {
     agent: 'a',
     timestamp: 1_700_000_000 + n,
     model: { provider: 'openai', modelId: 'gpt-test' },
-    request: { system: 'S', tools: [], messages: [{ role: 'user', content: [{ text }] }], config: { model: 'gpt-test' } },
-    provenance: { system: [{ start: 0, end: 1, source: { kind: 'instruction', processor: 'instructions', agent: 'a', field: 'instruction' } }], tools: [], messages: [[{ kind: 'history', processor: 'contents', agent: 'user', eventIds: [`e${n}`] }]] },
+    request: {
+      system: 'S',
+      tools: [],
+      messages: [{ role: 'user', content: [{ text }] }],
+      config: { model: 'gpt-test' },
+    },
+    provenance: {
+      system: [
+        {
+          start: 0,
+          end: 1,
+          source: { kind: 'instruction', processor: 'instructions', agent: 'a', field: 'instruction' },
+        },
+      ],
+      tools: [],
+      messages: [[{ kind: 'history', processor: 'contents', agent: 'user', eventIds: [`e${n}`] }]],
+    },
     editedByCallback: false,
   });
-  const wire = (body: string, extra: Partial<WireRecord> = {}): WireRecord => ({ url: 'https://api.example.test/v1/chat', method: 'POST', body, status: 200, attempts: 1, ...extra });
+  const wire = (body: string, extra: Partial<WireRecord> = {}): WireRecord => ({
+    url: 'https://api.example.test/v1/chat',
+    method: 'POST',
+    body,
+    status: 200,
+    attempts: 1,
+    ...extra,
+  });
   const answered = (body: string, n = 1): ModelCallOutcome => ({
     status: 'answered',
     latencyMs: 1000 + n,
@@ -50,15 +72,36 @@ export function modelCallCases(setup: Setup, twin: TwinLog | undefined): void {
     latencyMs: 1234.5,
     firstTokenMs: 210.25,
     response: {
-      content: { role: 'model', parts: [{ text: 'héllo 👋 こんにちは', thought: true, thoughtSignature: 'c2ln' }, { functionCall: { id: 'fc-1', name: 'lookup', args: { q: 'x', n: [1, { deep: null }] } } }] },
+      content: {
+        role: 'model',
+        parts: [
+          { text: 'héllo 👋 こんにちは', thought: true, thoughtSignature: 'c2ln' },
+          { functionCall: { id: 'fc-1', name: 'lookup', args: { q: 'x', n: [1, { deep: null }] } } },
+        ],
+      },
       finishReason: 'STOP',
     },
-    usage: { promptTokens: 100, outputTokens: 20, cachedTokens: 30, cacheWriteTokens: 10, reasoningTokens: 5, totalTokens: 120 },
-    wire: wire('{"model":"gpt-test","messages":[{"role":"user","content":"héllo 👋 \\u0000 こんにちは \\"quoted\\""}],"stream":true}\n', {
-      status: 200,
-      usage: { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 30, details: { reasoning: [5], note: 'ünï' } },
-      attempts: 2,
-    }),
+    usage: {
+      promptTokens: 100,
+      outputTokens: 20,
+      cachedTokens: 30,
+      cacheWriteTokens: 10,
+      reasoningTokens: 5,
+      totalTokens: 120,
+    },
+    wire: wire(
+      '{"model":"gpt-test","messages":[{"role":"user","content":"héllo 👋 \\u0000 こんにちは \\"quoted\\""}],"stream":true}\n',
+      {
+        status: 200,
+        usage: {
+          input_tokens: 100,
+          output_tokens: 20,
+          cache_read_input_tokens: 30,
+          details: { reasoning: [5], note: 'ünï' },
+        },
+        attempts: 2,
+      },
+    ),
     responseEventId: 'ev-answer',
   };
 
@@ -71,18 +114,37 @@ export function modelCallCases(setup: Setup, twin: TwinLog | undefined): void {
     expect(await store.getModelCall({ ...key, index })).toEqual({ ...call, index, ...full });
     expect((await store.getModelCall({ ...key, index }))?.wire?.body).toBe(full.wire?.body);
 
-    const failed: ModelCallOutcome = { status: 'failed', latencyMs: 12, error: 'HTTP 500: upstream exploded', response: { errorCode: 'server_error', errorMessage: 'exploded' }, wire: wire('', { status: 500 }) };
+    const failed: ModelCallOutcome = {
+      status: 'failed',
+      latencyMs: 12,
+      error: 'HTTP 500: upstream exploded',
+      response: { errorCode: 'server_error', errorMessage: 'exploded' },
+      wire: wire('', { status: 500 }),
+    };
     const second = await store.recordModelCall({ ...key, call: newCall(2) });
     await store.completeModelCall({ ...key, index: second, outcome: failed });
     expect(await store.getModelCall({ ...key, index: second })).toEqual({ ...newCall(2), index: second, ...failed });
     const third = await store.recordModelCall({ ...key, call: newCall(3) });
-    await store.completeModelCall({ ...key, index: third, outcome: { status: 'aborted', latencyMs: 0, error: 'cancelled' } });
-    expect(await store.getModelCall({ ...key, index: third })).toEqual({ ...newCall(3), index: third, status: 'aborted', latencyMs: 0, error: 'cancelled' });
+    await store.completeModelCall({
+      ...key,
+      index: third,
+      outcome: { status: 'aborted', latencyMs: 0, error: 'cancelled' },
+    });
+    expect(await store.getModelCall({ ...key, index: third })).toEqual({
+      ...newCall(3),
+      index: third,
+      status: 'aborted',
+      latencyMs: 0,
+      error: 'cancelled',
+    });
   });
 
   it('keeps the warnings a call was recorded with, in its record and its summary', async () => {
     const { store, key } = await start();
-    const warnings = ["toolset 'raw': tool 'bad_ref' is left out: its input schema is invalid", 'tool definitions take 120 tokens, over this agent\'s budget of 20 ü'];
+    const warnings = [
+      "toolset 'raw': tool 'bad_ref' is left out: its input schema is invalid",
+      "tool definitions take 120 tokens, over this agent's budget of 20 ü",
+    ];
     const index = await store.recordModelCall({ ...key, call: { ...newCall(1), warnings } });
     expect((await store.getModelCall({ ...key, index }))?.warnings).toEqual(warnings);
     expect((await store.listModelCalls(key))[0]?.warnings).toEqual(warnings);
@@ -104,35 +166,69 @@ export function modelCallCases(setup: Setup, twin: TwinLog | undefined): void {
 
   it('keeps the outcome fields of a call recorded pending until its completion replaces them all, once', async () => {
     const { store, key } = await start();
-    const early = { latencyMs: 5, usage: { promptTokens: 1 }, wire: wire('{"early":true}'), responseEventId: 'ev-early' };
+    const early = {
+      latencyMs: 5,
+      usage: { promptTokens: 1 },
+      wire: wire('{"early":true}'),
+      responseEventId: 'ev-early',
+    };
     const index = await store.recordModelCall({ ...key, call: { ...newCall(1), status: 'pending', ...early } });
     expect(await store.getModelCall({ ...key, index })).toEqual({ ...newCall(1), index, status: 'pending', ...early });
     await store.completeModelCall({ ...key, index, outcome: { status: 'failed', latencyMs: 7, error: 'late' } });
-    expect(await store.getModelCall({ ...key, index })).toEqual({ ...newCall(1), index, status: 'failed', latencyMs: 7, error: 'late' });
-    expect((await codeOf(store.completeModelCall({ ...key, index, outcome: answered('{}') }))).code).toBe('already_exists');
+    expect(await store.getModelCall({ ...key, index })).toEqual({
+      ...newCall(1),
+      index,
+      status: 'failed',
+      latencyMs: 7,
+      error: 'late',
+    });
+    expect((await codeOf(store.completeModelCall({ ...key, index, outcome: answered('{}') }))).code).toBe(
+      'already_exists',
+    );
     expect((await store.listModelCalls(key)).map((summary) => summary.status)).toEqual(['failed']);
   });
 
   it('refuses to complete a call twice, an unknown call, or a call of an unknown session', async () => {
     const { store, key } = await start();
     const index = await store.recordModelCall({ ...key, call: newCall(1) });
-    await store.completeModelCall({ ...key, index, outcome: { status: 'timed_out', latencyMs: 30_000, error: 'no answer within 30000 ms' } });
+    await store.completeModelCall({
+      ...key,
+      index,
+      outcome: { status: 'timed_out', latencyMs: 30_000, error: 'no answer within 30000 ms' },
+    });
     expect(await codeOf(store.completeModelCall({ ...key, index, outcome: answered('{}') }))).toEqual({
       code: 'already_exists',
       message: 'Model call 1 of session s1 has already ended (timed_out); only a pending call can be completed.',
     });
     expect((await store.getModelCall({ ...key, index }))?.status).toBe('timed_out');
-    expect(await codeOf(store.completeModelCall({ ...key, index: 2, outcome: answered('{}') }))).toEqual({ code: 'not_found', message: 'Model call 2 of session s1 not found.' });
-    expect((await codeOf(store.completeModelCall({ ...key, sessionId: 'ghost', index: 1, outcome: answered('{}') }))).code).toBe('not_found');
-    expect((await codeOf(store.completeModelCall({ ...key, index: 0, outcome: answered('{}') }))).code).toBe('not_found');
+    expect(await codeOf(store.completeModelCall({ ...key, index: 2, outcome: answered('{}') }))).toEqual({
+      code: 'not_found',
+      message: 'Model call 2 of session s1 not found.',
+    });
+    expect(
+      (await codeOf(store.completeModelCall({ ...key, sessionId: 'ghost', index: 1, outcome: answered('{}') }))).code,
+    ).toBe('not_found');
+    expect((await codeOf(store.completeModelCall({ ...key, index: 0, outcome: answered('{}') }))).code).toBe(
+      'not_found',
+    );
   });
 
   it('refuses an outcome that is pending, has no status or cannot be stored as JSON, writing nothing of it', async () => {
     const { store, key } = await start();
     const index = await store.recordModelCall({ ...key, call: newCall(1) });
-    const bad = [{ status: 'pending', latencyMs: 1 }, { status: 'done', latencyMs: 1 }, { status: 'answered', latencyMs: Number.NaN }, { status: 'answered', latencyMs: 1, wire: { ...wire('x'), usage: { f: () => 1 } } }];
-    for (const outcome of bad) expect((await codeOf(store.completeModelCall({ ...key, index, outcome: outcome as ModelCallOutcome }))).code).toBe('invalid_input');
-    expect((await codeOf(store.recordModelCall({ ...key, call: { ...newCall(2), status: 'later' as never } }))).code).toBe('invalid_input');
+    const bad = [
+      { status: 'pending', latencyMs: 1 },
+      { status: 'done', latencyMs: 1 },
+      { status: 'answered', latencyMs: Number.NaN },
+      { status: 'answered', latencyMs: 1, wire: { ...wire('x'), usage: { f: () => 1 } } },
+    ];
+    for (const outcome of bad)
+      expect(
+        (await codeOf(store.completeModelCall({ ...key, index, outcome: outcome as ModelCallOutcome }))).code,
+      ).toBe('invalid_input');
+    expect(
+      (await codeOf(store.recordModelCall({ ...key, call: { ...newCall(2), status: 'later' as never } }))).code,
+    ).toBe('invalid_input');
     expect(await store.getModelCall({ ...key, index })).toEqual({ ...newCall(1), index, status: 'pending' });
     expect(await store.listModelCalls(key)).toHaveLength(1);
   });
@@ -151,14 +247,20 @@ export function modelCallCases(setup: Setup, twin: TwinLog | undefined): void {
       { ...first, ...ended, index: 1, requestChars: JSON.stringify(request).length },
       { ...second, index: 2, status: 'pending', requestChars: JSON.stringify(request).length },
     ]);
-    for (const summary of summaries) for (const field of ['request', 'provenance', 'response', 'wire']) expect(summary).not.toHaveProperty(field);
+    for (const summary of summaries)
+      for (const field of ['request', 'provenance', 'response', 'wire']) expect(summary).not.toHaveProperty(field);
   });
 
   it('keeps a call that was never completed readable, with its request, as a process killed during it leaves it', async () => {
     const { store, key } = await start();
     await store.recordModelCall({ ...key, call: newCall(1) });
     await store.completeModelCall({ ...key, index: 1, outcome: answered('{"first":true}') });
-    const request = { system: 'S', tools: [], messages: [{ role: 'user' as const, content: [{ text: 'the question the crash cut off ✂️' }] }], config: {} };
+    const request = {
+      system: 'S',
+      tools: [],
+      messages: [{ role: 'user' as const, content: [{ text: 'the question the crash cut off ✂️' }] }],
+      config: {},
+    };
     const index = await store.recordModelCall({ ...key, call: { ...newCall(2), request } });
     const readers = twin === undefined ? [store] : [store, await twin(store)];
     for (const reader of readers) {
@@ -176,7 +278,8 @@ export function modelCallCases(setup: Setup, twin: TwinLog | undefined): void {
       const index = await store.recordModelCall({ ...key, call: newCall(n + 1) });
       await store.completeModelCall({ ...key, index, outcome: answered(body, index) });
     }
-    for (const [n, body] of bodies.entries()) expect((await store.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
+    for (const [n, body] of bodies.entries())
+      expect((await store.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
   });
 
   it('gives back exact wire bodies that are empty, repeated, unrelated, or cut inside a character', async () => {
@@ -198,35 +301,49 @@ export function modelCallCases(setup: Setup, twin: TwinLog | undefined): void {
       const index = await store.recordModelCall({ ...key, call: newCall(n + 1) });
       await store.completeModelCall({ ...key, index, outcome: answered(body, index) });
     }
-    for (const [n, body] of bodies.entries()) expect((await store.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
+    for (const [n, body] of bodies.entries())
+      expect((await store.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
   });
 
   it('gives back a call recorded with its wire body after the fact, and later bodies built on it', async () => {
     const { store, key } = await start();
     const bodies = growingBodies(4);
-    for (const [n, body] of bodies.entries()) await store.recordModelCall({ ...key, call: { ...newCall(n + 1), ...answered(body, n + 1) } });
-    for (const [n, body] of bodies.entries()) expect((await store.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
+    for (const [n, body] of bodies.entries())
+      await store.recordModelCall({ ...key, call: { ...newCall(n + 1), ...answered(body, n + 1) } });
+    for (const [n, body] of bodies.entries())
+      expect((await store.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
   });
 
   it('completes calls out of order, in parallel, and after the session was deleted and made again', async () => {
     const { store, key } = await start();
     const bodies = growingBodies(8);
-    const indexes = await Promise.all(bodies.map((_body, n) => store.recordModelCall({ ...key, call: newCall(n + 1) })));
+    const indexes = await Promise.all(
+      bodies.map((_body, n) => store.recordModelCall({ ...key, call: newCall(n + 1) })),
+    );
     await store.completeModelCall({ ...key, index: 5, outcome: answered(bodies[4] as string, 5) });
-    await Promise.all([3, 1, 8, 2].map((index) => store.completeModelCall({ ...key, index, outcome: answered(bodies[index - 1] as string, index) })));
-    for (const index of [7, 6, 4]) await store.completeModelCall({ ...key, index, outcome: answered(bodies[index - 1] as string, index) });
-    for (const index of indexes) expect((await store.getModelCall({ ...key, index }))?.wire?.body).toBe(bodies[index - 1]);
+    await Promise.all(
+      [3, 1, 8, 2].map((index) =>
+        store.completeModelCall({ ...key, index, outcome: answered(bodies[index - 1] as string, index) }),
+      ),
+    );
+    for (const index of [7, 6, 4])
+      await store.completeModelCall({ ...key, index, outcome: answered(bodies[index - 1] as string, index) });
+    for (const index of indexes)
+      expect((await store.getModelCall({ ...key, index }))?.wire?.body).toBe(bodies[index - 1]);
 
     await startOver(store, key);
     expect(await store.listModelCalls(key)).toEqual([]);
     expect(await store.getModelCall({ ...key, index: 1 })).toBeUndefined();
-    expect((await codeOf(store.completeModelCall({ ...key, index: 1, outcome: answered('{}') }))).code).toBe('not_found');
+    expect((await codeOf(store.completeModelCall({ ...key, index: 1, outcome: answered('{}') }))).code).toBe(
+      'not_found',
+    );
     const other = growingBodies(3, 'again');
     for (const [n, body] of other.entries()) {
       const index = await store.recordModelCall({ ...key, call: newCall(n + 1) });
       await store.completeModelCall({ ...key, index, outcome: answered(body, index) });
     }
-    for (const [n, body] of other.entries()) expect((await store.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
+    for (const [n, body] of other.entries())
+      expect((await store.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
   });
 
   if (twin !== undefined) {
@@ -240,8 +357,12 @@ export function modelCallCases(setup: Setup, twin: TwinLog | undefined): void {
         const index = await recorder.recordModelCall({ ...key, call: newCall(n + 1) });
         await completer.completeModelCall({ ...key, index, outcome: answered(body, index) });
       }
-      for (const reader of [first, second]) for (const [n, body] of bodies.entries()) expect((await reader.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
-      expect((await codeOf(second.completeModelCall({ ...key, index: 2, outcome: answered('{}') }))).code).toBe('already_exists');
+      for (const reader of [first, second])
+        for (const [n, body] of bodies.entries())
+          expect((await reader.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
+      expect((await codeOf(second.completeModelCall({ ...key, index: 2, outcome: answered('{}') }))).code).toBe(
+        'already_exists',
+      );
     });
 
     it('gives back the exact body when the call a store would build on was deleted and made again by another store', async () => {
@@ -264,7 +385,8 @@ export function modelCallCases(setup: Setup, twin: TwinLog | undefined): void {
       await first.completeModelCall({ ...key, index, outcome: answered(next, index) });
       for (const reader of [first, second]) {
         expect((await reader.getModelCall({ ...key, index }))?.wire?.body).toBe(next);
-        for (const [n, body] of replaced.entries()) expect((await reader.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
+        for (const [n, body] of replaced.entries())
+          expect((await reader.getModelCall({ ...key, index: n + 1 }))?.wire?.body).toBe(body);
       }
     });
   }
@@ -273,9 +395,18 @@ export function modelCallCases(setup: Setup, twin: TwinLog | undefined): void {
 /** Provider-style bodies of consecutive calls: the history grows at its end; model, tools and options repeat around it. */
 function growingBodies(count: number, seed = 'turn'): string[] {
   const history: { role: string; content: string }[] = [];
-  const tools = [{ name: 'lookup', description: 'Looks things up — «vite» ✓', parameters: { type: 'object', properties: { q: { type: 'string' } } } }];
+  const tools = [
+    {
+      name: 'lookup',
+      description: 'Looks things up — «vite» ✓',
+      parameters: { type: 'object', properties: { q: { type: 'string' } } },
+    },
+  ];
   return Array.from({ length: count }, (_, n) => {
-    history.push({ role: n % 2 === 0 ? 'user' : 'assistant', content: `${seed} ${n}: ${'ünïcödé 漢字 🎉 '.repeat(n % 5)}${'x'.repeat(n * 7)}` });
+    history.push({
+      role: n % 2 === 0 ? 'user' : 'assistant',
+      content: `${seed} ${n}: ${'ünïcödé 漢字 🎉 '.repeat(n % 5)}${'x'.repeat(n * 7)}`,
+    });
     return JSON.stringify({ model: 'gpt-test', messages: history, tools, temperature: 0.2, stream: true });
   });
 }

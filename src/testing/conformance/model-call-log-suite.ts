@@ -39,15 +39,47 @@ export function testModelCallLog(options: ModelCallLogSuiteOptions): void {
       expect(AgentctxError.isInstance(error), 'an AgentctxError').toBe(true);
       return (error as AgentctxError).code;
     };
-    const request = { system: 'S', tools: [], messages: [{ role: 'user' as const, content: [{ text: 'hi' }] }], config: { model: 'm' } };
-    const provenance = { system: [{ start: 0, end: 1, source: { kind: 'instruction' as const, processor: 'instructions', agent: 'a', field: 'instruction' } }], tools: [], messages: [[{ kind: 'history' as const, processor: 'contents', agent: 'user', eventIds: ['e1'] }]] };
-    const pending = (n: number): NewModelCall => ({ invocationId: `inv-${n}`, agent: 'a', timestamp: n, request, provenance, editedByCallback: false, status: 'pending' });
+    const request = {
+      system: 'S',
+      tools: [],
+      messages: [{ role: 'user' as const, content: [{ text: 'hi' }] }],
+      config: { model: 'm' },
+    };
+    const provenance = {
+      system: [
+        {
+          start: 0,
+          end: 1,
+          source: { kind: 'instruction' as const, processor: 'instructions', agent: 'a', field: 'instruction' },
+        },
+      ],
+      tools: [],
+      messages: [[{ kind: 'history' as const, processor: 'contents', agent: 'user', eventIds: ['e1'] }]],
+    };
+    const pending = (n: number): NewModelCall => ({
+      invocationId: `inv-${n}`,
+      agent: 'a',
+      timestamp: n,
+      request,
+      provenance,
+      editedByCallback: false,
+      status: 'pending',
+    });
 
     it('records model calls per session, numbered from 1, and lists them without their requests', async () => {
       const { store, app } = await setup();
       const key = { appName: app, userId: 'u1', sessionId: 's1' };
       await openSession(store, key);
-      const call = { invocationId: 'inv-1', agent: 'a', timestamp: 5, request, provenance, editedByCallback: false, status: 'answered' as const, usage: { promptTokens: 3 } };
+      const call = {
+        invocationId: 'inv-1',
+        agent: 'a',
+        timestamp: 5,
+        request,
+        provenance,
+        editedByCallback: false,
+        status: 'answered' as const,
+        usage: { promptTokens: 3 },
+      };
       expect(await store.recordModelCall({ ...key, call })).toBe(1);
       expect(await store.recordModelCall({ ...key, call: { ...call, agent: 'b', responseEventId: 'ev-9' } })).toBe(2);
       expect(await store.getModelCall({ ...key, index: 1 })).toEqual({ ...call, index: 1 });
@@ -74,7 +106,9 @@ export function testModelCallLog(options: ModelCallLogSuiteOptions): void {
       await store.deleteModelCalls(key);
       await store.deleteModelCalls(key);
       expect(await store.listModelCalls(key)).toEqual([]);
-      expect(await codeOf(store.completeModelCall({ ...key, index: 1, outcome: { status: 'answered', latencyMs: 1 } }))).toBe('not_found');
+      expect(
+        await codeOf(store.completeModelCall({ ...key, index: 1, outcome: { status: 'answered', latencyMs: 1 } })),
+      ).toBe('not_found');
       expect((await store.listModelCalls(other)).map((summary) => summary.invocationId)).toEqual(['inv-3']);
       expect(await store.recordModelCall({ ...key, call: pending(4) })).toBe(1);
       if (isSessionStore(store)) expect(await store.getSession(key)).toBeDefined();
@@ -84,7 +118,17 @@ export function testModelCallLog(options: ModelCallLogSuiteOptions): void {
       const { store, app } = await setup();
       const key = { appName: app, userId: 'u1', sessionId: 's1' };
       await openSession(store, key);
-      const embedding = { ...pending(1), operation: 'embeddings' as const, request: { system: '', tools: [], messages: [{ role: 'user' as const, content: [{ text: 'a' }, { text: 'b' }] }], config: { model: 'text-embedding-3-small' } }, provenance: { system: [], tools: [], messages: [[]] } };
+      const embedding = {
+        ...pending(1),
+        operation: 'embeddings' as const,
+        request: {
+          system: '',
+          tools: [],
+          messages: [{ role: 'user' as const, content: [{ text: 'a' }, { text: 'b' }] }],
+          config: { model: 'text-embedding-3-small' },
+        },
+        provenance: { system: [], tools: [], messages: [[]] },
+      };
       await store.recordModelCall({ ...key, call: embedding });
       await store.recordModelCall({ ...key, call: pending(2) });
       expect((await store.getModelCall({ ...key, index: 1 }))?.operation).toBe('embeddings');
@@ -97,11 +141,27 @@ export function testModelCallLog(options: ModelCallLogSuiteOptions): void {
       const key = { appName: app, userId: 'u1', sessionId: 's1' };
       await openSession(store, key);
       const billedAs = { provider: 'anthropic', modelId: 'claude-sonnet-4-6' };
-      await store.recordModelCall({ ...key, call: { ...pending(1), model: { provider: 'scripted', modelId: 'demo', billedAs } } });
-      await store.recordModelCall({ ...key, call: { ...pending(2), model: { provider: 'scripted', modelId: 'demo' } } });
-      expect((await store.getModelCall({ ...key, index: 1 }))?.model).toEqual({ provider: 'scripted', modelId: 'demo', billedAs });
-      expect((await store.getModelCall({ ...key, index: 2 }))?.model).toEqual({ provider: 'scripted', modelId: 'demo' });
-      expect((await store.listModelCalls(key)).map((summary) => summary.model)).toEqual([{ provider: 'scripted', modelId: 'demo', billedAs }, { provider: 'scripted', modelId: 'demo' }]);
+      await store.recordModelCall({
+        ...key,
+        call: { ...pending(1), model: { provider: 'scripted', modelId: 'demo', billedAs } },
+      });
+      await store.recordModelCall({
+        ...key,
+        call: { ...pending(2), model: { provider: 'scripted', modelId: 'demo' } },
+      });
+      expect((await store.getModelCall({ ...key, index: 1 }))?.model).toEqual({
+        provider: 'scripted',
+        modelId: 'demo',
+        billedAs,
+      });
+      expect((await store.getModelCall({ ...key, index: 2 }))?.model).toEqual({
+        provider: 'scripted',
+        modelId: 'demo',
+      });
+      expect((await store.listModelCalls(key)).map((summary) => summary.model)).toEqual([
+        { provider: 'scripted', modelId: 'demo', billedAs },
+        { provider: 'scripted', modelId: 'demo' },
+      ]);
     });
 
     it('gives back every call of a long session exactly, when consecutive calls share their history', async () => {
@@ -113,20 +173,41 @@ export function testModelCallLog(options: ModelCallLogSuiteOptions): void {
       const recorded = [];
       for (let call = 0; call < 40; call++) {
         // Messages are reused between calls, as a runner does; call 17 starts over (a rewritten history).
-        if (call === 17) messages.splice(0, messages.length, { role: 'user', content: [{ text: 'rewritten' }] }), sources.splice(0, sources.length, [{ kind: 'history', processor: 'contents', agent: 'user', eventIds: ['r'] }]);
-        messages.push({ role: call % 2 === 0 ? 'user' : 'model', content: [{ text: `turn ${call} ${'x'.repeat(call)}` }] });
+        if (call === 17)
+          messages.splice(0, messages.length, { role: 'user', content: [{ text: 'rewritten' }] }),
+            sources.splice(0, sources.length, [
+              { kind: 'history', processor: 'contents', agent: 'user', eventIds: ['r'] },
+            ]);
+        messages.push({
+          role: call % 2 === 0 ? 'user' : 'model',
+          content: [{ text: `turn ${call} ${'x'.repeat(call)}` }],
+        });
         sources.push([{ kind: 'history', processor: 'contents', agent: 'a', eventIds: [`e${call}`] }]);
         const request = { system: `S${call}`, tools: [], messages: [...messages], config: {} };
         const provenance = { system: [], tools: [], messages: [...sources] };
         recorded.push(JSON.parse(JSON.stringify({ request, provenance })) as unknown);
-        expect(await store.recordModelCall({ ...key, call: { invocationId: `inv${call}`, agent: 'a', timestamp: call, request, provenance, editedByCallback: false } })).toBe(call + 1);
+        expect(
+          await store.recordModelCall({
+            ...key,
+            call: {
+              invocationId: `inv${call}`,
+              agent: 'a',
+              timestamp: call,
+              request,
+              provenance,
+              editedByCallback: false,
+            },
+          }),
+        ).toBe(call + 1);
       }
       for (let call = 0; call < 40; call++) {
         const record = await store.getModelCall({ ...key, index: call + 1 });
         expect({ request: record?.request, provenance: record?.provenance }).toEqual(recorded[call]);
       }
       const summaries = await store.listModelCalls(key);
-      expect(summaries.map((summary) => summary.requestChars)).toEqual(recorded.map((entry) => JSON.stringify((entry as { request: unknown }).request).length));
+      expect(summaries.map((summary) => summary.requestChars)).toEqual(
+        recorded.map((entry) => JSON.stringify((entry as { request: unknown }).request).length),
+      );
     });
 
     modelCallCases(setup, options.twin);
@@ -156,21 +237,47 @@ export function testModelCallLog(options: ModelCallLogSuiteOptions): void {
         const session = await store.createSession(key);
         const stale = structuredClone(session);
         const index = await store.recordModelCall({ ...key, call: pending(1) });
-        const answer = createEvent({ author: 'a', invocationId: 'inv-1', content: { role: 'model', parts: [{ text: 'yes' }] } }, { newId: () => 'answer', now: () => 10 });
-        await store.appendEvent({ session, event: answer, completeModelCall: { index, outcome: { status: 'answered', latencyMs: 5, responseEventId: 'answer' } } });
+        const answer = createEvent(
+          { author: 'a', invocationId: 'inv-1', content: { role: 'model', parts: [{ text: 'yes' }] } },
+          { newId: () => 'answer', now: () => 10 },
+        );
+        await store.appendEvent({
+          session,
+          event: answer,
+          completeModelCall: { index, outcome: { status: 'answered', latencyMs: 5, responseEventId: 'answer' } },
+        });
         expect((await store.getModelCall({ ...key, index }))?.status).toBe('answered');
         expect((await store.getSession(key))?.events.map((event) => event.id)).toEqual(['answer']);
 
         const second = await store.recordModelCall({ ...key, call: pending(2) });
         const late = createEvent({ author: 'a', invocationId: 'inv-2' }, { newId: () => 'late', now: () => 11 });
-        expect(await codeOf(store.appendEvent({ session: stale, event: late, completeModelCall: { index: second, outcome: { status: 'answered', latencyMs: 5, responseEventId: 'late' } } }))).toBe('stale_session');
+        expect(
+          await codeOf(
+            store.appendEvent({
+              session: stale,
+              event: late,
+              completeModelCall: {
+                index: second,
+                outcome: { status: 'answered', latencyMs: 5, responseEventId: 'late' },
+              },
+            }),
+          ),
+        ).toBe('stale_session');
         expect((await store.getModelCall({ ...key, index: second }))?.status).toBe('pending');
         expect((await store.getSession(key))?.events.map((event) => event.id)).toEqual(['answer']);
 
         // A completion that cannot be written (the call ended already) leaves the event unwritten too.
         const current = (await store.getSession(key)) as NonNullable<Awaited<ReturnType<typeof store.getSession>>>;
         const again = createEvent({ author: 'a', invocationId: 'inv-1' }, { newId: () => 'again', now: () => 12 });
-        expect(await codeOf(store.appendEvent({ session: current, event: again, completeModelCall: { index, outcome: { status: 'answered', latencyMs: 6 } } }))).toBe('already_exists');
+        expect(
+          await codeOf(
+            store.appendEvent({
+              session: current,
+              event: again,
+              completeModelCall: { index, outcome: { status: 'answered', latencyMs: 6 } },
+            }),
+          ),
+        ).toBe('already_exists');
         expect((await store.getSession(key))?.events.map((event) => event.id)).toEqual(['answer']);
       });
     });

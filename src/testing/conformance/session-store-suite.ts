@@ -31,7 +31,10 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
       let counter = 0;
       const store = await options.create({ now: () => (time += 1), newId: () => `id-${++counter}` });
       const event = (input: Partial<EventInput> = {}): Event =>
-        createEvent({ author: 'user', invocationId: 'inv-1', ...input }, { now: () => (time += 1), newId: () => `ev-${++counter}` });
+        createEvent(
+          { author: 'user', invocationId: 'inv-1', ...input },
+          { now: () => (time += 1), newId: () => `ev-${++counter}` },
+        );
       const app = 'contract_app';
       return { store, event, app };
     };
@@ -48,7 +51,14 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
     it('creates a session with no events at revision 0', async () => {
       const { store, app } = await setup();
       const session = await store.createSession({ appName: app, userId: 'u1', sessionId: 's1', state: { k: 'v' } });
-      expect(session).toMatchObject({ appName: app, userId: 'u1', id: 's1', state: { k: 'v' }, events: [], revision: 0 });
+      expect(session).toMatchObject({
+        appName: app,
+        userId: 'u1',
+        id: 's1',
+        state: { k: 'v' },
+        events: [],
+        revision: 0,
+      });
       expect(session.lastUpdateTime).toBeGreaterThan(0);
       expect(await store.getSession({ appName: app, userId: 'u1', sessionId: 's1' })).toEqual(session);
     });
@@ -75,8 +85,20 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
 
     it('creates a session with the events it starts with, in order, their state applied', async () => {
       const { store, event, app } = await setup();
-      const events = [event({ actions: { stateDelta: { 'user:str': 's', topic: 'a' } } }), event({ author: 'agent', actions: { stateDelta: { topic: 'b' }, stateOps: [{ op: 'add', key: 'user:n', by: 2 }] } })];
-      const session = await store.createSession({ appName: app, userId: 'u1', sessionId: 'imported', state: { k: 'v' }, events });
+      const events = [
+        event({ actions: { stateDelta: { 'user:str': 's', topic: 'a' } } }),
+        event({
+          author: 'agent',
+          actions: { stateDelta: { topic: 'b' }, stateOps: [{ op: 'add', key: 'user:n', by: 2 }] },
+        }),
+      ];
+      const session = await store.createSession({
+        appName: app,
+        userId: 'u1',
+        sessionId: 'imported',
+        state: { k: 'v' },
+        events,
+      });
       expect(session).toMatchObject({ revision: 2, state: { k: 'v', topic: 'b', 'user:str': 's', 'user:n': 2 } });
       expect(session.events.map((each) => each.id)).toEqual(events.map((each) => each.id));
       const loaded = await store.getSession({ appName: app, userId: 'u1', sessionId: 'imported' });
@@ -93,12 +115,18 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
       const good = event({ actions: { stateDelta: { 'user:str': 's', 'app:seen': true, own: 1 } } });
       // Valid on its own; it fails only against what is stored: `user:str` holds a string, which cannot be added to.
       const bad = event({ actions: { stateDelta: {}, stateOps: [{ op: 'add', key: 'user:str', by: 1 }] } });
-      await expectCode(store.createSession({ appName: app, userId: 'u1', sessionId: 'imp5', events: [good, bad] }), 'invalid_input');
+      await expectCode(
+        store.createSession({ appName: app, userId: 'u1', sessionId: 'imp5', events: [good, bad] }),
+        'invalid_input',
+      );
       expect(await store.getSession({ appName: app, userId: 'u1', sessionId: 'imp5' })).toBeUndefined();
       const other = await store.getSession({ appName: app, userId: 'u1', sessionId: 'before' });
       expect(other?.state).toEqual({ 'user:kept': 1 });
       // A reused id among them is refused the same way.
-      await expectCode(store.createSession({ appName: app, userId: 'u1', sessionId: 'imp6', events: [good, good] }), 'already_exists');
+      await expectCode(
+        store.createSession({ appName: app, userId: 'u1', sessionId: 'imp6', events: [good, good] }),
+        'already_exists',
+      );
       expect(await store.getSession({ appName: app, userId: 'u1', sessionId: 'imp6' })).toBeUndefined();
       // Nothing is left in the way of the same import done right.
       const session = await store.createSession({ appName: app, userId: 'u1', sessionId: 'imp5', events: [good] });
@@ -135,21 +163,37 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
       const s1 = await store.createSession({ appName: app, userId: 'u1', sessionId: 's1', state: { sk1: 'v1' } });
       await store.appendEvent({ session: s1, event: event({ actions: { stateDelta: { sk2: 'v2' } } }) });
       const s1b = await store.createSession({ appName: app, userId: 'u1', sessionId: 's1b' });
-      expect((await store.getSession({ appName: app, userId: 'u1', sessionId: 's1' }))?.state).toEqual({ sk1: 'v1', sk2: 'v2' });
+      expect((await store.getSession({ appName: app, userId: 'u1', sessionId: 's1' }))?.state).toEqual({
+        sk1: 'v1',
+        sk2: 'v2',
+      });
       expect(s1b.state).toEqual({});
     });
 
     it('merges scopes as session keys, then app:<k>, then user:<k>', async () => {
       const { store, app } = await setup();
-      const session = await store.createSession({ appName: app, userId: 'u1', sessionId: 's1', state: { x: 1, 'app:x': 2, 'user:x': 3 } });
+      const session = await store.createSession({
+        appName: app,
+        userId: 'u1',
+        sessionId: 's1',
+        state: { x: 1, 'app:x': 2, 'user:x': 3 },
+      });
       expect(session.state).toEqual({ x: 1, 'app:x': 2, 'user:x': 3 });
     });
 
     it('shows temp: keys to the live session but never stores them', async () => {
       const { store, app, event } = await setup();
-      const session = await store.createSession({ appName: app, userId: 'u1', sessionId: 's1', state: { 'temp:init': 1 } });
+      const session = await store.createSession({
+        appName: app,
+        userId: 'u1',
+        sessionId: 's1',
+        state: { 'temp:init': 1 },
+      });
       expect(session.state).toEqual({});
-      const stored = await store.appendEvent({ session, event: event({ actions: { stateDelta: { 'temp:k1': 'v1', sk: 'v2' } } }) });
+      const stored = await store.appendEvent({
+        session,
+        event: event({ actions: { stateDelta: { 'temp:k1': 'v1', sk: 'v2' } } }),
+      });
       expect(session.state).toEqual({ 'temp:k1': 'v1', sk: 'v2' });
       expect(stored.actions.stateDelta).toEqual({ sk: 'v2' });
       const reloaded = await store.getSession({ appName: app, userId: 'u1', sessionId: 's1' });
@@ -192,7 +236,11 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
           transferToAgent: 'agent_b',
           escalate: true,
           skipSummarization: true,
-          compaction: { startTimestamp: 1, endTimestamp: 2, compactedContent: { role: 'model', parts: [{ text: 'summary' }] } },
+          compaction: {
+            startTimestamp: 1,
+            endTimestamp: 2,
+            compactedContent: { role: 'model', parts: [{ text: 'summary' }] },
+          },
         },
         usage: { promptTokens: 10, outputTokens: 5, cachedTokens: 2, totalTokens: 15 },
         errorCode: 'E',
@@ -207,7 +255,8 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
       const { store, app, event } = await setup();
       const session = await store.createSession({ appName: app, userId: 'u1', sessionId: 's1' });
       const appended: Event[] = [];
-      for (let i = 0; i < 5; i++) appended.push(await store.appendEvent({ session, event: event({ timestamp: 100 + i }) }));
+      for (let i = 0; i < 5; i++)
+        appended.push(await store.appendEvent({ session, event: event({ timestamp: 100 + i }) }));
       const key = { appName: app, userId: 'u1', sessionId: 's1' };
       expect((await store.getSession({ ...key, numRecentEvents: 2 }))?.events).toEqual(appended.slice(3));
       expect((await store.getSession({ ...key, numRecentEvents: 0 }))?.events).toEqual([]);
@@ -220,9 +269,20 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
 
     it('returns the events after a revision with the current head, in one snapshot, and refuses a bad revision', async () => {
       const { store, app, event } = await setup();
-      const session = await store.createSession({ appName: app, userId: 'u1', sessionId: 's1', state: { 'user:n': 1, own: 'a' } });
+      const session = await store.createSession({
+        appName: app,
+        userId: 'u1',
+        sessionId: 's1',
+        state: { 'user:n': 1, own: 'a' },
+      });
       const appended: Event[] = [];
-      for (let i = 0; i < 4; i++) appended.push(await store.appendEvent({ session, event: event({ timestamp: 100 + i, actions: { stateDelta: { own: `v${i}` } } }) }));
+      for (let i = 0; i < 4; i++)
+        appended.push(
+          await store.appendEvent({
+            session,
+            event: event({ timestamp: 100 + i, actions: { stateDelta: { own: `v${i}` } } }),
+          }),
+        );
       const key = { appName: app, userId: 'u1', sessionId: 's1' };
       const after = await store.getSession({ ...key, afterRevision: 2 });
       expect(after?.events).toEqual(appended.slice(2));
@@ -233,9 +293,15 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
       expect((await store.getSession({ ...key, afterRevision: 4 }))?.events).toEqual([]);
       expect((await store.getSession({ ...key, afterRevision: 9 }))?.events).toEqual([]);
       // Applied before the other windows.
-      expect((await store.getSession({ ...key, afterRevision: 1, numRecentEvents: 2 }))?.events).toEqual(appended.slice(2));
-      expect((await store.getSession({ ...key, afterRevision: 3, numRecentEvents: 2 }))?.events).toEqual(appended.slice(3));
-      expect((await store.getSession({ ...key, afterRevision: 1, afterTimestamp: 103 }))?.events).toEqual(appended.slice(3));
+      expect((await store.getSession({ ...key, afterRevision: 1, numRecentEvents: 2 }))?.events).toEqual(
+        appended.slice(2),
+      );
+      expect((await store.getSession({ ...key, afterRevision: 3, numRecentEvents: 2 }))?.events).toEqual(
+        appended.slice(3),
+      );
+      expect((await store.getSession({ ...key, afterRevision: 1, afterTimestamp: 103 }))?.events).toEqual(
+        appended.slice(3),
+      );
       for (const bad of [-1, 1.5, Number.NaN, '2' as unknown as number]) {
         await expect(store.getSession({ ...key, afterRevision: bad })).rejects.toMatchObject({ code: 'invalid_input' });
       }
@@ -263,7 +329,15 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
 
     it('refuses an append to a session that does not exist', async () => {
       const { store, app, event } = await setup();
-      const ghost: Session = { appName: app, userId: 'u1', id: 'ghost', state: {}, events: [], lastUpdateTime: 0, revision: 0 };
+      const ghost: Session = {
+        appName: app,
+        userId: 'u1',
+        id: 'ghost',
+        state: {},
+        events: [],
+        lastUpdateTime: 0,
+        revision: 0,
+      };
       await expectCode(store.appendEvent({ session: ghost, event: event() }), 'not_found', 'Session ghost not found.');
     });
 
@@ -279,8 +353,14 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
     it('refuses values that cannot be stored as JSON and writes nothing', async () => {
       const { store, app, event } = await setup();
       const session = await store.createSession({ appName: app, userId: 'u1', sessionId: 's1' });
-      await expectCode(store.appendEvent({ session, event: event({ actions: { stateDelta: { ok: 1, 'app:bad': () => 1 } } }) }), 'invalid_input');
-      await expectCode(store.appendEvent({ session, event: event({ actions: { stateDelta: { n: Number.NaN } } }) }), 'invalid_input');
+      await expectCode(
+        store.appendEvent({ session, event: event({ actions: { stateDelta: { ok: 1, 'app:bad': () => 1 } } }) }),
+        'invalid_input',
+      );
+      await expectCode(
+        store.appendEvent({ session, event: event({ actions: { stateDelta: { n: Number.NaN } } }) }),
+        'invalid_input',
+      );
       const reloaded = await store.getSession({ appName: app, userId: 'u1', sessionId: 's1' });
       expect(reloaded).toMatchObject({ events: [], revision: 0, state: {} });
       expect(session).toMatchObject({ events: [], revision: 0, state: {} });
@@ -295,7 +375,12 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
 
     it('hands out copies: changing what it returned or what it was given never changes storage', async () => {
       const { store, app, event } = await setup();
-      const session = await store.createSession({ appName: app, userId: 'u1', sessionId: 's1', state: { obj: { n: 1 } } });
+      const session = await store.createSession({
+        appName: app,
+        userId: 'u1',
+        sessionId: 's1',
+        state: { obj: { n: 1 } },
+      });
       session.state['obj'] = 'changed';
       const input = event({ actions: { stateDelta: { 'user:list': [1, 2] } } });
       await store.appendEvent({ session, event: input });
@@ -324,7 +409,10 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
     it('deletes a session and its events but keeps shared state', async () => {
       const { store, app, event } = await setup();
       const session = await store.createSession({ appName: app, userId: 'u1', sessionId: 's1' });
-      await store.appendEvent({ session, event: event({ actions: { stateDelta: { 'user:k': 1, 'app:k': 2, own: 3 } } }) });
+      await store.appendEvent({
+        session,
+        event: event({ actions: { stateDelta: { 'user:k': 1, 'app:k': 2, own: 3 } } }),
+      });
       await store.deleteSession({ appName: app, userId: 'u1', sessionId: 's1' });
       await store.deleteSession({ appName: app, userId: 'u1', sessionId: 's1' });
       expect(await store.getSession({ appName: app, userId: 'u1', sessionId: 's1' })).toBeUndefined();
@@ -346,6 +434,5 @@ export function testSessionStore(options: SessionStoreSuiteOptions): void {
     sharedStateCases(setup);
 
     stateOpCases(setup, options.twin);
-
   });
 }

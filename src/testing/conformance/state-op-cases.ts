@@ -15,22 +15,43 @@ type Setup = () => Promise<{ store: SessionStore; event: (input?: Partial<EventI
  */
 export function stateOpCases(setup: Setup, twin: TwinStore | undefined): void {
   const ops = (...list: StateOp[]): Partial<EventInput> => ({ actions: { stateDelta: {}, stateOps: list } });
-  const load = async (store: SessionStore, app: string, sessionId: string) => (await store.getSession({ appName: app, userId: 'u1', sessionId })) as Session;
+  const load = async (store: SessionStore, app: string, sessionId: string) =>
+    (await store.getSession({ appName: app, userId: 'u1', sessionId })) as Session;
 
   it('applies operations to the stored value, not the copy’s, and gives the copy what storage holds', async () => {
     const { store, app, event } = await setup();
-    await store.createSession({ appName: app, userId: 'u1', sessionId: 'a', state: { 'user:count': 1, 'user:log': ['start'] } });
+    await store.createSession({
+      appName: app,
+      userId: 'u1',
+      sessionId: 'a',
+      state: { 'user:count': 1, 'user:log': ['start'] },
+    });
     await store.createSession({ appName: app, userId: 'u1', sessionId: 'b' });
     const a = await load(store, app, 'a');
     const b = await load(store, app, 'b');
-    await store.appendEvent({ session: a, event: event(ops({ op: 'add', key: 'user:count', by: 2 }, { op: 'append', key: 'user:log', items: ['a'] })) });
+    await store.appendEvent({
+      session: a,
+      event: event(ops({ op: 'add', key: 'user:count', by: 2 }, { op: 'append', key: 'user:log', items: ['a'] })),
+    });
     // b's copy still says 1 and ['start']: its operations apply to 3 and ['start', 'a'], and it is not refused.
     const stored = await store.appendEvent({
       session: b,
-      event: event(ops({ op: 'add', key: 'user:count', by: 10 }, { op: 'append', key: 'user:log', items: ['b'] }, { op: 'setField', key: 'prefs', field: 'theme', value: 'dark' }, { op: 'addToSet', key: 'app:tags', items: ['x', 'x'] })),
+      event: event(
+        ops(
+          { op: 'add', key: 'user:count', by: 10 },
+          { op: 'append', key: 'user:log', items: ['b'] },
+          { op: 'setField', key: 'prefs', field: 'theme', value: 'dark' },
+          { op: 'addToSet', key: 'app:tags', items: ['x', 'x'] },
+        ),
+      ),
     });
     expect(stored.actions.stateOps).toHaveLength(4);
-    expect(b.state).toEqual({ 'user:count': 13, 'user:log': ['start', 'a', 'b'], prefs: { theme: 'dark' }, 'app:tags': ['x'] });
+    expect(b.state).toEqual({
+      'user:count': 13,
+      'user:log': ['start', 'a', 'b'],
+      prefs: { theme: 'dark' },
+      'app:tags': ['x'],
+    });
     const reloaded = await load(store, app, 'b');
     expect(reloaded.state).toEqual(b.state);
     // The copy knows the versions the operations left, so a read-modify-write from it is not stale.
@@ -53,7 +74,12 @@ export function stateOpCases(setup: Setup, twin: TwinStore | undefined): void {
         const session = await load(via, app, id);
         for (let turn = 0; turn < appends; turn++) {
           const items = [`${id}:${turn}`];
-          const input = ops({ op: 'add', key: 'user:counter', by: 1 }, { op: 'append', key: 'user:log', items }, { op: 'add', key: 'app:total', by: 1 }, { op: 'add', key: 'mine', by: 1 });
+          const input = ops(
+            { op: 'add', key: 'user:counter', by: 1 },
+            { op: 'append', key: 'user:log', items },
+            { op: 'add', key: 'app:total', by: 1 },
+            { op: 'add', key: 'mine', by: 1 },
+          );
           await via.appendEvent({ session, event: event(input) }).catch((error: unknown) => failures.push(error));
         }
       }),
@@ -64,9 +90,14 @@ export function stateOpCases(setup: Setup, twin: TwinStore | undefined): void {
     expect(final.state['app:total']).toBe(sessions * appends);
     expect(final.state['mine']).toBe(appends);
     const log = final.state['user:log'] as string[];
-    expect([...log].sort()).toEqual(ids.flatMap((id) => Array.from({ length: appends }, (_, turn) => `${id}:${turn}`)).sort());
+    expect([...log].sort()).toEqual(
+      ids.flatMap((id) => Array.from({ length: appends }, (_, turn) => `${id}:${turn}`)).sort(),
+    );
     // Each session's items are in the order it appended them.
-    for (const id of ids) expect(log.filter((item) => item.startsWith(`${id}:`))).toEqual(Array.from({ length: appends }, (_, turn) => `${id}:${turn}`));
+    for (const id of ids)
+      expect(log.filter((item) => item.startsWith(`${id}:`))).toEqual(
+        Array.from({ length: appends }, (_, turn) => `${id}:${turn}`),
+      );
   });
 
   it('still refuses a read-modify-write set from a copy that saw the value before an operation', async () => {
@@ -76,7 +107,8 @@ export function stateOpCases(setup: Setup, twin: TwinStore | undefined): void {
     const reader = await load(store, app, 'a');
     const adder = await load(store, app, 'b');
     await store.appendEvent({ session: adder, event: event(ops({ op: 'add', key: 'user:count', by: 1 })) });
-    const increment = () => event({ actions: { stateDelta: { 'user:count': (reader.state['user:count'] as number) + 1 } } });
+    const increment = () =>
+      event({ actions: { stateDelta: { 'user:count': (reader.state['user:count'] as number) + 1 } } });
     const error = await store.appendEvent({ session: reader, event: increment() }).catch((caught: unknown) => caught);
     expect(AgentctxError.isInstance(error), 'a ConflictError').toBe(true);
     expect(error).toMatchObject({ code: 'stale_shared_state', key: 'user:count' });
@@ -102,10 +134,12 @@ export function stateOpCases(setup: Setup, twin: TwinStore | undefined): void {
       // A writer of the plain value reloads and tries again when refused, as the runner does.
       for (let attempt = 0; ; attempt++) {
         const session = await load(other, app, 'setter');
-        const error = await other.appendEvent({ session, event: event({ actions: { stateDelta: { 'user:count': 1000 } } }) }).then(
-          () => undefined,
-          (caught: unknown) => caught,
-        );
+        const error = await other
+          .appendEvent({ session, event: event({ actions: { stateDelta: { 'user:count': 1000 } } }) })
+          .then(
+            () => undefined,
+            (caught: unknown) => caught,
+          );
         if (error === undefined) return;
         expect(error).toMatchObject({ code: 'stale_shared_state' });
         expect(attempt).toBeLessThan(50);
@@ -125,23 +159,54 @@ export function stateOpCases(setup: Setup, twin: TwinStore | undefined): void {
     for (let round = 0; round < 5; round++) {
       const [a, b] = await Promise.all([load(store, app, 'a'), load(other, app, 'b')]);
       const results = await Promise.allSettled([
-        store.appendEvent({ session: a, event: event({ actions: { stateDelta: { 'user:y': round }, stateOps: [{ op: 'add', key: 'user:x', by: 1 }] } }) }),
-        other.appendEvent({ session: b, event: event({ actions: { stateDelta: { 'user:x': 100 * round }, stateOps: [{ op: 'add', key: 'user:y', by: 1 }] } }) }),
+        store.appendEvent({
+          session: a,
+          event: event({
+            actions: { stateDelta: { 'user:y': round }, stateOps: [{ op: 'add', key: 'user:x', by: 1 }] },
+          }),
+        }),
+        other.appendEvent({
+          session: b,
+          event: event({
+            actions: { stateDelta: { 'user:x': 100 * round }, stateOps: [{ op: 'add', key: 'user:y', by: 1 }] },
+          }),
+        }),
       ]);
       // Each is stored, or refused as stale because the other wrote the key it sets first: never a deadlock.
-      for (const result of results) if (result.status === 'rejected') expect(result.reason).toMatchObject({ code: 'stale_shared_state' });
+      for (const result of results)
+        if (result.status === 'rejected') expect(result.reason).toMatchObject({ code: 'stale_shared_state' });
       expect(results.some((result) => result.status === 'fulfilled')).toBe(true);
     }
   });
 
   it('refuses an operation on a value of another type, writing nothing of the append', async () => {
     const { store, app, event } = await setup();
-    const session = await store.createSession({ appName: app, userId: 'u1', sessionId: 'a', state: { 'user:name': 'Ada' } });
+    const session = await store.createSession({
+      appName: app,
+      userId: 'u1',
+      sessionId: 'a',
+      state: { 'user:name': 'Ada' },
+    });
     const error = await store
-      .appendEvent({ session, event: event({ actions: { stateDelta: { own: 1 }, stateOps: [{ op: 'add', key: 'count', by: 1 }, { op: 'add', key: 'user:name', by: 1 }] } }) })
+      .appendEvent({
+        session,
+        event: event({
+          actions: {
+            stateDelta: { own: 1 },
+            stateOps: [
+              { op: 'add', key: 'count', by: 1 },
+              { op: 'add', key: 'user:name', by: 1 },
+            ],
+          },
+        }),
+      })
       .catch((caught: unknown) => caught);
     expect(AgentctxError.isInstance(error), 'a ValidationError').toBe(true);
-    expect(error).toMatchObject({ name: 'ValidationError', code: 'invalid_input', issues: [{ path: 'user:name', message: 'add needs a number (or no value), found a string' }] });
+    expect(error).toMatchObject({
+      name: 'ValidationError',
+      code: 'invalid_input',
+      issues: [{ path: 'user:name', message: 'add needs a number (or no value), found a string' }],
+    });
     expect([session.revision, session.events, session.state]).toEqual([0, [], { 'user:name': 'Ada' }]);
     const reloaded = await load(store, app, 'a');
     expect([reloaded.revision, reloaded.events, reloaded.state]).toEqual([0, [], { 'user:name': 'Ada' }]);
@@ -155,7 +220,12 @@ export function stateOpCases(setup: Setup, twin: TwinStore | undefined): void {
       event: event({
         actions: {
           stateDelta: { 'user:list': [1], n: 1 },
-          stateOps: [{ op: 'append', key: 'user:list', items: [2] }, { op: 'add', key: 'temp:t', by: 1 }, { op: 'add', key: 'n', by: 1 }, { op: 'addToSet', key: 'user:list', items: [2, 3] }],
+          stateOps: [
+            { op: 'append', key: 'user:list', items: [2] },
+            { op: 'add', key: 'temp:t', by: 1 },
+            { op: 'add', key: 'n', by: 1 },
+            { op: 'addToSet', key: 'user:list', items: [2, 3] },
+          ],
         },
       }),
     });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AnthropicCacheRequestError, AnthropicCacheSimulator, defaultAnthropicMinCacheableTokens, type AnthropicCacheUsage } from './anthropic-cache.js';
+import {
+  AnthropicCacheRequestError,
+  AnthropicCacheSimulator,
+  defaultAnthropicMinCacheableTokens,
+  type AnthropicCacheUsage,
+} from './anthropic-cache.js';
 import type { TokenCounter } from './prompt-blocks.js';
 
 // One token per word: the canonical JSON of a block has no spaces outside its strings, so a text block of n words
@@ -10,12 +15,20 @@ const MODEL = 'claude-sonnet-4-5';
 const MIN = 10;
 
 function simulator(clock: { t: number }, minimum = MIN): AnthropicCacheSimulator {
-  return new AnthropicCacheSimulator({ now: () => clock.t, countTokens: countWords, minCacheableTokens: () => minimum });
+  return new AnthropicCacheSimulator({
+    now: () => clock.t,
+    countTokens: countWords,
+    minCacheableTokens: () => minimum,
+  });
 }
 
 const mark5m = { type: 'ephemeral' } as const;
 const mark1h = { type: 'ephemeral', ttl: '1h' } as const;
-const text = (n: number, mark?: object) => ({ type: 'text', text: words(n), ...(mark === undefined ? {} : { cache_control: mark }) });
+const text = (n: number, mark?: object) => ({
+  type: 'text',
+  text: words(n),
+  ...(mark === undefined ? {} : { cache_control: mark }),
+});
 
 function usage(input: number, read: number, fiveMinutes: number, oneHour = 0, output = 0): AnthropicCacheUsage {
   return {
@@ -62,10 +75,18 @@ describe('AnthropicCacheSimulator', () => {
 
   describe('look-back', () => {
     // Call 1: S (30, unmarked) and one marked 2-word block: an entry at block 1, 32 tokens.
-    const first = { model: MODEL, max_tokens: 10, system: words(30), messages: [{ role: 'user', content: [text(2, mark5m)] }] };
+    const first = {
+      model: MODEL,
+      max_tokens: 10,
+      system: words(30),
+      messages: [{ role: 'user', content: [text(2, mark5m)] }],
+    };
     // Call 2: the same message with `extra` 1-word blocks after it, the last one marked (and optionally another).
     const grown = (extra: number, alsoMark?: number) => {
-      const blocks = [text(2), ...Array.from({ length: extra }, (_, i) => text(1, i === extra - 1 || i === alsoMark ? mark5m : undefined))];
+      const blocks = [
+        text(2),
+        ...Array.from({ length: extra }, (_, i) => text(1, i === extra - 1 || i === alsoMark ? mark5m : undefined)),
+      ];
       return { model: MODEL, max_tokens: 10, system: words(30), messages: [{ role: 'user', content: blocks }] };
     };
 
@@ -98,7 +119,12 @@ describe('AnthropicCacheSimulator', () => {
 
   it('neither reads nor writes a prefix below the minimum', () => {
     const sim = simulator({ t: 0 }, 50);
-    const small = { model: MODEL, max_tokens: 10, system: [text(30, mark5m)], messages: [{ role: 'user', content: [text(10, mark5m)] }] };
+    const small = {
+      model: MODEL,
+      max_tokens: 10,
+      system: [text(30, mark5m)],
+      messages: [{ role: 'user', content: [text(10, mark5m)] }],
+    };
     expect(sim.bill(small)).toEqual(usage(40, 0, 0));
     expect(sim.bill(small)).toEqual(usage(40, 0, 0));
     expect(sim.size).toBe(0);
@@ -122,7 +148,12 @@ describe('AnthropicCacheSimulator', () => {
   it('expires an entry after its TTL, and a read refreshes it', () => {
     const clock = { t: 0 };
     const sim = simulator(clock);
-    const body = { model: MODEL, max_tokens: 10, system: [text(30, mark5m)], messages: [{ role: 'user', content: 'w w' }] };
+    const body = {
+      model: MODEL,
+      max_tokens: 10,
+      system: [text(30, mark5m)],
+      messages: [{ role: 'user', content: 'w w' }],
+    };
     expect(sim.bill(body)).toEqual(usage(2, 0, 30));
     clock.t = 4 * MINUTE;
     expect(sim.bill(body)).toEqual(usage(2, 30, 0));
@@ -155,7 +186,11 @@ describe('AnthropicCacheSimulator', () => {
 
   it('refuses more than 4 breakpoints, and a 1h breakpoint after a 5m one, with a 400 body', () => {
     const sim = simulator({ t: 0 });
-    const five = { model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: [1, 2, 3, 4, 5].map(() => text(3, mark5m)) }] };
+    const five = {
+      model: MODEL,
+      max_tokens: 10,
+      messages: [{ role: 'user', content: [1, 2, 3, 4, 5].map(() => text(3, mark5m)) }],
+    };
     let error: unknown;
     try {
       sim.bill(five);
@@ -166,22 +201,43 @@ describe('AnthropicCacheSimulator', () => {
     expect((error as AnthropicCacheRequestError).status).toBe(400);
     expect((error as AnthropicCacheRequestError).body()).toEqual({
       type: 'error',
-      error: { type: 'invalid_request_error', message: 'A maximum of 4 blocks with cache_control may be provided. Found 5.' },
+      error: {
+        type: 'invalid_request_error',
+        message: 'A maximum of 4 blocks with cache_control may be provided. Found 5.',
+      },
     });
     // Four explicit marks plus the top-level form on an unmarked last block is five.
-    const four = { model: MODEL, max_tokens: 10, cache_control: mark5m, messages: [{ role: 'user', content: [...[1, 2, 3, 4].map(() => text(3, mark5m)), text(1)] }] };
+    const four = {
+      model: MODEL,
+      max_tokens: 10,
+      cache_control: mark5m,
+      messages: [{ role: 'user', content: [...[1, 2, 3, 4].map(() => text(3, mark5m)), text(1)] }],
+    };
     expect(() => sim.bill(four)).toThrow(AnthropicCacheRequestError);
     // …but not when the last block carries one of the four.
     const fourOnLast = { ...four, messages: [{ role: 'user', content: [1, 2, 3, 4].map(() => text(3, mark5m)) }] };
     expect(() => sim.bill(fourOnLast)).not.toThrow();
-    const shortFirst = { model: MODEL, max_tokens: 10, system: [text(30, mark5m)], messages: [{ role: 'user', content: [text(3, mark1h)] }] };
+    const shortFirst = {
+      model: MODEL,
+      max_tokens: 10,
+      system: [text(30, mark5m)],
+      messages: [{ role: 'user', content: [text(3, mark1h)] }],
+    };
     expect(() => sim.bill(shortFirst)).toThrow(/1h/);
-    expect(() => sim.bill({ ...shortFirst, system: [text(30, { type: 'persistent' })] })).toThrow(AnthropicCacheRequestError);
+    expect(() => sim.bill({ ...shortFirst, system: [text(30, { type: 'persistent' })] })).toThrow(
+      AnthropicCacheRequestError,
+    );
   });
 
   it('places the top-level breakpoint on the last cacheable block, moving it forward as the conversation grows', () => {
     const sim = simulator({ t: 0 });
-    const call1 = { model: MODEL, max_tokens: 10, cache_control: mark5m, system: words(30), messages: [{ role: 'user', content: 'w w w w' }] };
+    const call1 = {
+      model: MODEL,
+      max_tokens: 10,
+      cache_control: mark5m,
+      system: words(30),
+      messages: [{ role: 'user', content: 'w w w w' }],
+    };
     expect(sim.bill(call1)).toEqual(usage(0, 0, 34));
     const call2 = {
       ...call1,
@@ -197,7 +253,12 @@ describe('AnthropicCacheSimulator', () => {
 
   it('keeps one cache per model', () => {
     const sim = simulator({ t: 0 });
-    const body = { model: MODEL, max_tokens: 10, system: [text(30, mark5m)], messages: [{ role: 'user', content: 'w' }] };
+    const body = {
+      model: MODEL,
+      max_tokens: 10,
+      system: [text(30, mark5m)],
+      messages: [{ role: 'user', content: 'w' }],
+    };
     expect(sim.bill(body)).toEqual(usage(1, 0, 30));
     expect(sim.bill({ ...body, model: 'claude-opus-4-1' })).toEqual(usage(1, 0, 30));
     expect(sim.bill(body)).toEqual(usage(1, 30, 0));
@@ -216,12 +277,27 @@ describe('AnthropicCacheSimulator', () => {
     expect(sim.bill(body)).toEqual(usage(0, 35, 0));
     expect(sim.bill({ ...body, tool_choice: { type: 'any' } })).toEqual(usage(0, 30, 5));
     // A changed tool changes everything after it.
-    expect(sim.bill({ ...body, tools: [{ name: 'lookup2', description: words(20), input_schema: { type: 'object' } }] })).toEqual(usage(0, 0, 35));
+    expect(
+      sim.bill({ ...body, tools: [{ name: 'lookup2', description: words(20), input_schema: { type: 'object' } }] }),
+    ).toEqual(usage(0, 0, 35));
   });
 
   it('treats a string system or content as the equal text block, and ignores where marks sit', () => {
     const sim = simulator({ t: 0 });
-    sim.bill({ model: MODEL, max_tokens: 10, system: [text(30, mark5m)], messages: [{ role: 'user', content: [text(3, mark5m)] }] });
-    expect(sim.bill({ model: MODEL, max_tokens: 10, cache_control: mark5m, system: words(30), messages: [{ role: 'user', content: words(3) }] })).toEqual(usage(0, 33, 0));
+    sim.bill({
+      model: MODEL,
+      max_tokens: 10,
+      system: [text(30, mark5m)],
+      messages: [{ role: 'user', content: [text(3, mark5m)] }],
+    });
+    expect(
+      sim.bill({
+        model: MODEL,
+        max_tokens: 10,
+        cache_control: mark5m,
+        system: words(30),
+        messages: [{ role: 'user', content: words(3) }],
+      }),
+    ).toEqual(usage(0, 33, 0));
   });
 });

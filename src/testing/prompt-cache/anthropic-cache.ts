@@ -1,4 +1,15 @@
-import { asArray, asRecord, canonicalJson, HOUR_MS, measurePrompt, MINUTE_MS, purgeExpired, type ChainSalt, type PromptBlock, type TokenCounter } from './prompt-blocks.js';
+import {
+  asArray,
+  asRecord,
+  canonicalJson,
+  HOUR_MS,
+  measurePrompt,
+  MINUTE_MS,
+  purgeExpired,
+  type ChainSalt,
+  type PromptBlock,
+  type TokenCounter,
+} from './prompt-blocks.js';
 
 /*
  * Anthropic Messages API prompt caching, as documented (platform.claude.com, "Prompt caching"), simulated offline:
@@ -102,7 +113,13 @@ export type AnthropicPromptBlock = PromptBlock & {
 };
 
 /** A request body split into prompt blocks (tools → system → messages), with the top-level breakpoint if any. */
-export type AnthropicPrompt = { model: string; blocks: AnthropicPromptBlock[]; automatic?: AnthropicCacheTtl; messageSalt: string; firstMessageBlock: number };
+export type AnthropicPrompt = {
+  model: string;
+  blocks: AnthropicPromptBlock[];
+  automatic?: AnthropicCacheTtl;
+  messageSalt: string;
+  firstMessageBlock: number;
+};
 
 /** Splits a Messages API body into its prompt blocks. Throws `AnthropicCacheRequestError` for an invalid `cache_control`. */
 export function splitAnthropicPrompt(body: unknown): AnthropicPrompt {
@@ -118,11 +135,22 @@ export function splitAnthropicPrompt(body: unknown): AnthropicPrompt {
       deferred.set(String(record['name']), definition);
     } else blocks.push({ kind: 'tool', section: 'tools', tag: 'tool:', value: tool, cacheable: true, ...mark(tool) });
   }
-  if (tools.length > 0 && deferred.size === tools.length) throw new AnthropicCacheRequestError('All tools have defer_loading set. At least one tool must be loaded up front.');
+  if (tools.length > 0 && deferred.size === tools.length)
+    throw new AnthropicCacheRequestError(
+      'All tools have defer_loading set. At least one tool must be loaded up front.',
+    );
   const system = request['system'];
-  const systemBlocks = typeof system === 'string' ? (system === '' ? [] : [{ type: 'text', text: system }]) : asArray(system);
+  const systemBlocks =
+    typeof system === 'string' ? (system === '' ? [] : [{ type: 'text', text: system }]) : asArray(system);
   for (const block of systemBlocks) {
-    blocks.push({ kind: 'system', section: 'system', tag: 'system:', value: block, cacheable: isCacheable(block), ...mark(block) });
+    blocks.push({
+      kind: 'system',
+      section: 'system',
+      tag: 'system:',
+      value: block,
+      cacheable: isCacheable(block),
+      ...mark(block),
+    });
   }
   const firstMessageBlock = blocks.length;
   for (const message of asArray(request['messages'])) {
@@ -133,12 +161,28 @@ export function splitAnthropicPrompt(body: unknown): AnthropicPrompt {
     parts.forEach((part, index) => {
       // The first block of a message says so: two messages of one block each differ from one message of two.
       const tag = `${index === 0 ? 'message' : 'block'}:${role}:`;
-      blocks.push({ kind: 'message', section: 'messages', tag, value: withReferencesExpanded(part, deferred), cacheable: isCacheable(part), ...mark(part) });
+      blocks.push({
+        kind: 'message',
+        section: 'messages',
+        tag,
+        value: withReferencesExpanded(part, deferred),
+        cacheable: isCacheable(part),
+        ...mark(part),
+      });
     });
   }
   const automatic = request['cache_control'] === undefined ? undefined : ttlOf(request['cache_control']);
-  const messageSalt = canonicalJson({ tool_choice: request['tool_choice'] ?? null, thinking: request['thinking'] ?? null });
-  return { model: String(request['model']), blocks, messageSalt, firstMessageBlock, ...(automatic === undefined ? {} : { automatic }) };
+  const messageSalt = canonicalJson({
+    tool_choice: request['tool_choice'] ?? null,
+    thinking: request['thinking'] ?? null,
+  });
+  return {
+    model: String(request['model']),
+    blocks,
+    messageSalt,
+    firstMessageBlock,
+    ...(automatic === undefined ? {} : { automatic }),
+  };
 }
 
 // A tool_result's tool_reference blocks stand for the definitions they name, which the prompt holds there instead.
@@ -154,7 +198,10 @@ function withReferencesExpanded(part: unknown, deferred: ReadonlyMap<string, unk
       if (reference?.['type'] !== 'tool_reference') return inner;
       const name = String(reference['tool_name']);
       const definition = deferred.get(name);
-      if (definition === undefined) throw new AnthropicCacheRequestError(`tool_reference_unresolved: tool_reference names '${name}', which is not a tool with defer_loading set in this request.`);
+      if (definition === undefined)
+        throw new AnthropicCacheRequestError(
+          `tool_reference_unresolved: tool_reference names '${name}', which is not a tool with defer_loading set in this request.`,
+        );
       return { type: 'tool_definition', definition };
     }),
   };
@@ -174,9 +221,13 @@ function mark(block: unknown): { breakpoint?: AnthropicCacheTtl } {
 
 function ttlOf(control: unknown): AnthropicCacheTtl {
   const record = asRecord(control);
-  if (record === undefined || record['type'] !== 'ephemeral') throw new AnthropicCacheRequestError(`cache_control.type: expected 'ephemeral', got ${JSON.stringify(record?.['type'] ?? control)}`);
+  if (record === undefined || record['type'] !== 'ephemeral')
+    throw new AnthropicCacheRequestError(
+      `cache_control.type: expected 'ephemeral', got ${JSON.stringify(record?.['type'] ?? control)}`,
+    );
   const ttl = record['ttl'] ?? '5m';
-  if (ttl !== '5m' && ttl !== '1h') throw new AnthropicCacheRequestError(`cache_control.ttl: expected '5m' or '1h', got ${JSON.stringify(ttl)}`);
+  if (ttl !== '5m' && ttl !== '1h')
+    throw new AnthropicCacheRequestError(`cache_control.ttl: expected '5m' or '1h', got ${JSON.stringify(ttl)}`);
   return ttl;
 }
 
@@ -196,16 +247,22 @@ export function anthropicBreakpoints(prompt: AnthropicPrompt): { block: number; 
   if (prompt.automatic !== undefined) {
     let last = prompt.blocks.length - 1;
     while (last >= 0 && !(prompt.blocks[last] as AnthropicPromptBlock).cacheable) last--;
-    if (last >= 0 && (prompt.blocks[last] as AnthropicPromptBlock).breakpoint === undefined) points.push({ block: last, ttl: prompt.automatic });
+    if (last >= 0 && (prompt.blocks[last] as AnthropicPromptBlock).breakpoint === undefined)
+      points.push({ block: last, ttl: prompt.automatic });
     points.sort((a, b) => a.block - b.block);
   }
   if (points.length > ANTHROPIC_MAX_BREAKPOINTS) {
-    throw new AnthropicCacheRequestError(`A maximum of ${ANTHROPIC_MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${points.length}.`);
+    throw new AnthropicCacheRequestError(
+      `A maximum of ${ANTHROPIC_MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${points.length}.`,
+    );
   }
   let seenShort = false;
   for (const point of points) {
     if (point.ttl === '5m') seenShort = true;
-    else if (seenShort) throw new AnthropicCacheRequestError("A 'ttl' of '1h' cache_control may not come after a 'ttl' of '5m' one: longer TTLs must come first.");
+    else if (seenShort)
+      throw new AnthropicCacheRequestError(
+        "A 'ttl' of '1h' cache_control may not come after a 'ttl' of '5m' one: longer TTLs must come first.",
+      );
   }
   return points;
 }
@@ -251,7 +308,8 @@ export class AnthropicCacheSimulator {
     const now = this.now();
     purgeExpired(this.entries, now);
     const minimum = this.minimum(prompt.model);
-    const live = (block: number): Entry | undefined => ((cumulative[block] ?? 0) >= minimum ? this.entries.get(keys[block] as string) : undefined);
+    const live = (block: number): Entry | undefined =>
+      (cumulative[block] ?? 0) >= minimum ? this.entries.get(keys[block] as string) : undefined;
 
     let readBlock = -1;
     for (const point of points) {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { defaultGeminiMinCacheableTokens, GeminiImplicitCacheSimulator, splitGeminiPrompt, type GeminiUsageMetadata } from './gemini-implicit-cache.js';
+import {
+  defaultGeminiMinCacheableTokens,
+  GeminiImplicitCacheSimulator,
+  splitGeminiPrompt,
+  type GeminiUsageMetadata,
+} from './gemini-implicit-cache.js';
 import type { TokenCounter } from './prompt-blocks.js';
 
 // One token per word (the canonical JSON of a part has no spaces outside its strings).
@@ -9,7 +14,11 @@ const MODEL = 'gemini-2.5-flash';
 const MINUTE = 60_000;
 
 function simulator(clock: { t: number }, minimum = 1024): GeminiImplicitCacheSimulator {
-  return new GeminiImplicitCacheSimulator({ now: () => clock.t, countTokens: countWords, minCacheableTokens: () => minimum });
+  return new GeminiImplicitCacheSimulator({
+    now: () => clock.t,
+    countTokens: countWords,
+    minCacheableTokens: () => minimum,
+  });
 }
 
 const body = (system: number, ...turns: number[]) => ({
@@ -68,10 +77,24 @@ describe('GeminiImplicitCacheSimulator', () => {
       toolConfig: { functionCallingConfig: { mode: 'AUTO' } },
       systemInstruction: { parts: [{ text: 's' }] },
     };
-    expect(splitGeminiPrompt(request).map((block) => block.kind)).toEqual(['system', 'tool', 'toolConfig', 'part', 'part']);
-    const snake = { contents: request.contents, tools: request.tools, tool_config: request.toolConfig, system_instruction: request.systemInstruction };
+    expect(splitGeminiPrompt(request).map((block) => block.kind)).toEqual([
+      'system',
+      'tool',
+      'toolConfig',
+      'part',
+      'part',
+    ]);
+    const snake = {
+      contents: request.contents,
+      tools: request.tools,
+      tool_config: request.toolConfig,
+      system_instruction: request.systemInstruction,
+    };
     expect(splitGeminiPrompt(snake)).toEqual(splitGeminiPrompt(request));
-    const sdk = { contents: request.contents, config: { systemInstruction: request.systemInstruction, tools: request.tools, toolConfig: request.toolConfig } };
+    const sdk = {
+      contents: request.contents,
+      config: { systemInstruction: request.systemInstruction, tools: request.tools, toolConfig: request.toolConfig },
+    };
     expect(splitGeminiPrompt(sdk)).toEqual(splitGeminiPrompt(request));
   });
 
@@ -79,12 +102,24 @@ describe('GeminiImplicitCacheSimulator', () => {
     const sim = simulator({ t: 0 });
     const cached = { cachedContent: 'cachedContents/abc', contents: [{ role: 'user', parts: [{ text: words(3) }] }] };
     expect(sim.bill(MODEL, cached, { cachedContentTokens: 5000 })).toEqual(usage(5003, 5000));
-    const next = { ...cached, contents: [...cached.contents, { role: 'model', parts: [{ text: words(5) }] }, { role: 'user', parts: [{ text: words(4) }] }] };
+    const next = {
+      ...cached,
+      contents: [
+        ...cached.contents,
+        { role: 'model', parts: [{ text: words(5) }] },
+        { role: 'user', parts: [{ text: words(4) }] },
+      ],
+    };
     expect(sim.bill(MODEL, next, { cachedContentTokens: 5000 })).toEqual(usage(5012, 5003));
     // Another cache: the same contents share nothing.
-    expect(sim.bill(MODEL, { ...next, cachedContent: 'cachedContents/other' }, { cachedContentTokens: 5000 })).toEqual(usage(5012, 5000));
+    expect(sim.bill(MODEL, { ...next, cachedContent: 'cachedContents/other' }, { cachedContentTokens: 5000 })).toEqual(
+      usage(5012, 5000),
+    );
     expect(() => sim.bill(MODEL, cached)).toThrow(/cachedContentTokens/);
-    const withLookup = new GeminiImplicitCacheSimulator({ countTokens: countWords, cachedContentTokens: (name) => (name === 'cachedContents/abc' ? 2000 : 0) });
+    const withLookup = new GeminiImplicitCacheSimulator({
+      countTokens: countWords,
+      cachedContentTokens: (name) => (name === 'cachedContents/abc' ? 2000 : 0),
+    });
     expect(withLookup.bill(MODEL, cached).promptTokenCount).toBe(2003);
   });
 

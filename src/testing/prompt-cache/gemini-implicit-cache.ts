@@ -1,4 +1,13 @@
-import { asArray, asRecord, measurePrompt, MINUTE_MS, purgeExpired, type MeasuredPrompt, type PromptBlock, type TokenCounter } from './prompt-blocks.js';
+import {
+  asArray,
+  asRecord,
+  measurePrompt,
+  MINUTE_MS,
+  purgeExpired,
+  type MeasuredPrompt,
+  type PromptBlock,
+  type TokenCounter,
+} from './prompt-blocks.js';
 
 /*
  * Gemini API implicit caching (ai.google.dev, "Context caching"), offline: give it each `generateContent` body in
@@ -85,7 +94,8 @@ export function splitGeminiPrompt(body: unknown): PromptBlock[] {
   const system = field(request, 'systemInstruction', 'system_instruction');
   const systemParts = typeof system === 'string' ? [{ text: system }] : asArray(asRecord(system)?.['parts']);
   for (const part of systemParts) blocks.push({ kind: 'system', tag: 'system:', value: part });
-  for (const tool of asArray(field(request, 'tools', 'tools'))) blocks.push({ kind: 'tool', tag: 'tool:', value: tool });
+  for (const tool of asArray(field(request, 'tools', 'tools')))
+    blocks.push({ kind: 'tool', tag: 'tool:', value: tool });
   const toolConfig = field(request, 'toolConfig', 'tool_config');
   if (toolConfig !== undefined) blocks.push({ kind: 'toolConfig', tag: 'toolConfig:', value: toolConfig });
   for (const content of asArray(request['contents'])) {
@@ -139,12 +149,17 @@ export class GeminiImplicitCacheSimulator {
    * The `usageMetadata` for this body sent to `model`, updating the cache. `cachedContentTokens` is the size of the
    * explicit cache the body names (required then, here or in the options).
    */
-  bill(model: string, body: unknown, options: { candidatesTokens?: number; thoughtsTokens?: number; cachedContentTokens?: number } = {}): GeminiUsageMetadata {
+  bill(
+    model: string,
+    body: unknown,
+    options: { candidatesTokens?: number; thoughtsTokens?: number; cachedContentTokens?: number } = {},
+  ): GeminiUsageMetadata {
     const name = geminiCachedContentName(body);
     let explicit = 0;
     if (name !== undefined) {
       const count = options.cachedContentTokens ?? this.cachedContentTokens?.(name);
-      if (count === undefined) throw new Error(`the body names cachedContent ${name}: give its token count (cachedContentTokens)`);
+      if (count === undefined)
+        throw new Error(`the body names cachedContent ${name}: give its token count (cachedContentTokens)`);
       explicit = count;
     }
     const { cumulative, keys, total } = measureGeminiPrompt(model, body, this.counter, name ?? '');
@@ -182,6 +197,8 @@ export class GeminiImplicitCacheSimulator {
 }
 
 /** A new simulator (see `GeminiImplicitCacheSimulator`). */
-export function createGeminiImplicitCacheSimulator(options: GeminiImplicitCacheSimulatorOptions): GeminiImplicitCacheSimulator {
+export function createGeminiImplicitCacheSimulator(
+  options: GeminiImplicitCacheSimulatorOptions,
+): GeminiImplicitCacheSimulator {
   return new GeminiImplicitCacheSimulator(options);
 }

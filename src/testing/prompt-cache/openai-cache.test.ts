@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { OpenAICacheSimulator, openAICachedTokens, splitOpenAIPrompt, toOpenAIResponsesUsage, type OpenAIChatUsage } from './openai-cache.js';
+import {
+  OpenAICacheSimulator,
+  openAICachedTokens,
+  splitOpenAIPrompt,
+  toOpenAIResponsesUsage,
+  type OpenAIChatUsage,
+} from './openai-cache.js';
 import type { TokenCounter } from './prompt-blocks.js';
 
 // One token per word (the canonical JSON of a message has no spaces outside its strings).
@@ -15,7 +21,10 @@ function simulator(clock: { t: number }): OpenAICacheSimulator {
 
 const chat = (...sizes: number[]) => ({
   model: MODEL,
-  messages: sizes.map((size, index) => ({ role: index === 0 ? 'system' : index % 2 === 1 ? 'user' : 'assistant', content: words(size) })),
+  messages: sizes.map((size, index) => ({
+    role: index === 0 ? 'system' : index % 2 === 1 ? 'user' : 'assistant',
+    content: words(size),
+  })),
 });
 
 const usage = (prompt: number, cached: number, completion = 0): OpenAIChatUsage => ({
@@ -98,8 +107,16 @@ describe('OpenAICacheSimulator', () => {
 
   it('puts tools and the response format before the messages', () => {
     const sim = simulator({ t: 0 });
-    const tool = (name: string) => ({ type: 'function', function: { name, description: words(600), parameters: { type: 'object' } } });
-    const body = { model: MODEL, tools: [tool('a')], response_format: { type: 'json_schema', json_schema: { name: 'x', description: words(500) } }, messages: [{ role: 'user', content: words(10) }] };
+    const tool = (name: string) => ({
+      type: 'function',
+      function: { name, description: words(600), parameters: { type: 'object' } },
+    });
+    const body = {
+      model: MODEL,
+      tools: [tool('a')],
+      response_format: { type: 'json_schema', json_schema: { name: 'x', description: words(500) } },
+      messages: [{ role: 'user', content: words(10) }],
+    };
     expect(splitOpenAIPrompt(body).map((block) => block.kind)).toEqual(['tool', 'format', 'message']);
     expect(sim.bill(body)).toEqual(usage(1110, 0));
     expect(sim.bill({ ...body, messages: [{ role: 'user', content: words(11) }] })).toEqual(usage(1111, 1024));
@@ -117,7 +134,13 @@ describe('OpenAICacheSimulator', () => {
       output_tokens_details: { reasoning_tokens: 3 },
       total_tokens: 1107,
     });
-    const next = { ...body, input: [{ role: 'user', content: 'w w' }, { type: 'function_call_output', call_id: 'c', output: words(300) }] };
+    const next = {
+      ...body,
+      input: [
+        { role: 'user', content: 'w w' },
+        { type: 'function_call_output', call_id: 'c', output: words(300) },
+      ],
+    };
     expect(sim.billResponses(next).input_tokens_details.cached_tokens).toBe(1024);
     expect(toOpenAIResponsesUsage(usage(10, 4, 2))).toEqual({
       input_tokens: 10,

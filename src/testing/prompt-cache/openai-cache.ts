@@ -1,4 +1,13 @@
-import { asArray, asRecord, HOUR_MS, measurePrompt, MINUTE_MS, purgeExpired, type PromptBlock, type TokenCounter } from './prompt-blocks.js';
+import {
+  asArray,
+  asRecord,
+  HOUR_MS,
+  measurePrompt,
+  MINUTE_MS,
+  purgeExpired,
+  type PromptBlock,
+  type TokenCounter,
+} from './prompt-blocks.js';
 
 /*
  * OpenAI automatic prompt caching (developers.openai.com, "Prompt caching"; the mechanics of models before GPT-5.6,
@@ -57,7 +66,10 @@ export type OpenAICacheSimulatorOptions = {
   retentionMs?: Partial<Record<OpenAICacheRetention, number>>;
 };
 
-export const OPENAI_RETENTION_MS: Readonly<Record<OpenAICacheRetention, number>> = { in_memory: 10 * MINUTE_MS, '24h': 24 * HOUR_MS };
+export const OPENAI_RETENTION_MS: Readonly<Record<OpenAICacheRetention, number>> = {
+  in_memory: 10 * MINUTE_MS,
+  '24h': 24 * HOUR_MS,
+};
 
 /** The cached part of a shared prefix: 0 below `minimum`, else `minimum` plus whole `increment`s. */
 export function openAICachedTokens(shared: number, minimum = 1024, increment = 128): number {
@@ -76,7 +88,12 @@ export function splitOpenAIPrompt(body: unknown): PromptBlock[] {
     blocks.push({ kind: 'instructions', tag: 'instructions:', value: request['instructions'] });
   }
   const input = request['input'];
-  const items = request['messages'] !== undefined ? asArray(request['messages']) : typeof input === 'string' ? [{ role: 'user', content: input }] : asArray(input);
+  const items =
+    request['messages'] !== undefined
+      ? asArray(request['messages'])
+      : typeof input === 'string'
+        ? [{ role: 'user', content: input }]
+        : asArray(input);
   for (const item of items) blocks.push({ kind: 'message', tag: 'message:', value: item });
   return blocks;
 }
@@ -129,7 +146,8 @@ export class OpenAICacheSimulator {
     const key = request['prompt_cache_key'];
     let route = cumulative.findIndex((tokens) => tokens >= this.routing);
     if (route < 0) route = keys.length - 1;
-    const group = typeof key === 'string' && key !== '' ? `key\u0000${model}\u0000${key}` : `prefix\u0000${keys[route] ?? ''}`;
+    const group =
+      typeof key === 'string' && key !== '' ? `key\u0000${model}\u0000${key}` : `prefix\u0000${keys[route] ?? ''}`;
 
     let shared = 0;
     for (let block = keys.length - 1; block >= 0 && (cumulative[block] as number) >= this.minimum; block--) {
@@ -141,7 +159,10 @@ export class OpenAICacheSimulator {
     }
 
     if (total >= this.minimum) {
-      const retention = request['prompt_cache_retention'] === '24h' || request['prompt_cache_retention'] === 'in_memory' ? request['prompt_cache_retention'] : this.defaultRetention(model);
+      const retention =
+        request['prompt_cache_retention'] === '24h' || request['prompt_cache_retention'] === 'in_memory'
+          ? request['prompt_cache_retention']
+          : this.defaultRetention(model);
       const expiresAt = now + this.retentionMs[retention];
       for (let block = keys.length - 1; block >= 0 && (cumulative[block] as number) >= this.minimum; block--) {
         const id = `${group}\u0000${keys[block]}`;
@@ -157,12 +178,23 @@ export class OpenAICacheSimulator {
   bill(body: unknown, options: { completionTokens?: number } = {}): OpenAIChatUsage {
     const { promptTokens, cachedTokens } = this.measure(body);
     const completion = options.completionTokens ?? 0;
-    return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion, prompt_tokens_details: { cached_tokens: cachedTokens } };
+    return {
+      prompt_tokens: promptTokens,
+      completion_tokens: completion,
+      total_tokens: promptTokens + completion,
+      prompt_tokens_details: { cached_tokens: cachedTokens },
+    };
   }
 
   /** The Responses API `usage` for this body, updating the cache. */
-  billResponses(body: unknown, options: { outputTokens?: number; reasoningTokens?: number } = {}): OpenAIResponsesUsage {
-    return toOpenAIResponsesUsage(this.bill(body, { completionTokens: options.outputTokens ?? 0 }), options.reasoningTokens ?? 0);
+  billResponses(
+    body: unknown,
+    options: { outputTokens?: number; reasoningTokens?: number } = {},
+  ): OpenAIResponsesUsage {
+    return toOpenAIResponsesUsage(
+      this.bill(body, { completionTokens: options.outputTokens ?? 0 }),
+      options.reasoningTokens ?? 0,
+    );
   }
 }
 

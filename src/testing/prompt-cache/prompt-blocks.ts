@@ -127,7 +127,12 @@ function internedId(ids: Map<string, number>, key: string): number {
  * Measures the blocks: each distinct block is counted once per counter (the count is remembered), so a growing
  * conversation costs one count per new block, not one per block per call.
  */
-export function measurePrompt(blocks: readonly PromptBlock[], seed: string, counter: TokenCounter, salts: readonly ChainSalt[] = []): MeasuredPrompt {
+export function measurePrompt(
+  blocks: readonly PromptBlock[],
+  seed: string,
+  counter: TokenCounter,
+  salts: readonly ChainSalt[] = [],
+): MeasuredPrompt {
   let counts = countsByCounter.get(counter);
   if (counts === undefined) {
     counts = [];
@@ -146,7 +151,8 @@ export function measurePrompt(blocks: readonly PromptBlock[], seed: string, coun
       count = counter(blockText(block));
       counts[id] = count;
     }
-    for (const salt of salts) if (salt.at === index) node = internedId(prefixNodes, `${node}/salt/${JSON.stringify(salt.text)}`);
+    for (const salt of salts)
+      if (salt.at === index) node = internedId(prefixNodes, `${node}/salt/${JSON.stringify(salt.text)}`);
     node = internedId(prefixNodes, `${node}/${id}`);
     total += count;
     tokens.push(count);
@@ -168,7 +174,9 @@ export function clearPromptMemo(): void {
 
 /** The value as a plain object, or undefined. */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** The value as an array, or an empty one. */

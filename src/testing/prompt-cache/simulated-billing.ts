@@ -57,7 +57,11 @@ export function createBillingSimulation(options: SimulatedBillingOptions): Billi
   const stepMs = options.stepMs ?? 5_000;
   const now = options.now ?? (() => time);
   let counting: Promise<(text: string) => number> | undefined;
-  const counter = () => (counting ??= options.countTokens === undefined ? loadTokenCounter().then((loaded) => loaded.count) : Promise.resolve(options.countTokens));
+  const counter = () =>
+    (counting ??=
+      options.countTokens === undefined
+        ? loadTokenCounter().then((loaded) => loaded.count)
+        : Promise.resolve(options.countTokens));
   // Each simulator counts through the same counter, once it is loaded (bill awaits it before any simulator runs).
   let count: (text: string) => number = () => 0;
   const countTokens = (text: string) => count(text);
@@ -81,7 +85,10 @@ export function createBillingSimulation(options: SimulatedBillingOptions): Billi
           return toUsage(anthropic.bill(body, { outputTokens: output }));
         }
         case 'openai': {
-          const body = { ...toOpenAIRequest(request, { model: modelId, maxTokensField: 'max_completion_tokens' }), ...openAICacheFields(options.openai ?? {}, callOptions) };
+          const body = {
+            ...toOpenAIRequest(request, { model: modelId, maxTokensField: 'max_completion_tokens' }),
+            ...openAICacheFields(options.openai ?? {}, callOptions),
+          };
           bodies.push(body);
           return fromOpenAIUsage(openai.bill(body, { completionTokens: output }));
         }
@@ -105,7 +112,11 @@ export function createBillingSimulation(options: SimulatedBillingOptions): Billi
  */
 export function withSimulatedBilling(model: Model, billing: SimulatedBillingOptions | BillingSimulation): Model {
   const simulation = 'bill' in billing ? billing : createBillingSimulation(billing);
-  const billed = async (request: LlmRequest, options: ModelCallOptions | undefined, response: ModelResponse): Promise<ModelResponse> => {
+  const billed = async (
+    request: LlmRequest,
+    options: ModelCallOptions | undefined,
+    response: ModelResponse,
+  ): Promise<ModelResponse> => {
     const usage = await simulation.bill(request, options, response);
     return usage === undefined ? response : { ...response, usage };
   };
@@ -121,7 +132,8 @@ export function withSimulatedBilling(model: Model, billing: SimulatedBillingOpti
   const { stream } = model;
   if (stream !== undefined) {
     wrapped.stream = async function* (request, options) {
-      for await (const chunk of stream.call(model, request, options)) yield chunk.partial === true ? chunk : { ...(await billed(request, options, chunk)), partial: false };
+      for await (const chunk of stream.call(model, request, options))
+        yield chunk.partial === true ? chunk : { ...(await billed(request, options, chunk)), partial: false };
     };
   }
   return wrapped;

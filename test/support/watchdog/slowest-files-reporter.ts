@@ -13,9 +13,13 @@ export class SlowestFilesReporter implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     if (modules.length <= this.count) return;
-    const timed = modules.map((module) => ({ file: relative(this.root, module.moduleId), ms: module.diagnostic().duration })).sort((a, b) => b.ms - a.ms);
+    const timed = modules
+      .map((module) => ({ file: relative(this.root, module.moduleId), ms: module.diagnostic().duration }))
+      .sort((a, b) => b.ms - a.ms);
     const width = Math.max(...timed.slice(0, this.count).map((entry) => (entry.ms / 1000).toFixed(1).length));
-    const lines = timed.slice(0, this.count).map((entry) => `  ${(entry.ms / 1000).toFixed(1).padStart(width)} s  ${entry.file}`);
+    const lines = timed
+      .slice(0, this.count)
+      .map((entry) => `  ${(entry.ms / 1000).toFixed(1).padStart(width)} s  ${entry.file}`);
     process.stdout.write(`\nThe ${this.count} slowest test files:\n${lines.join('\n')}\n`);
   }
 }

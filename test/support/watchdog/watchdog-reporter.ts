@@ -76,10 +76,17 @@ export class WatchdogReporter implements Reporter {
       const record = readRecord(join(this.folder, name));
       if (record === undefined || record.file === '' || this.ended.has(record.file)) continue;
       const known = byFile.get(record.file);
-      if (known === undefined || known.since < record.fileStarted) byFile.set(record.file, { file: record.file, since: record.fileStarted, test: record.test, testSince: record.testStarted });
+      if (known === undefined || known.since < record.fileStarted)
+        byFile.set(record.file, {
+          file: record.file,
+          since: record.fileStarted,
+          test: record.test,
+          testSince: record.testStarted,
+        });
     }
     // A file queued that no worker has reported on yet (stuck before its setup ran), timed from when it was queued.
-    for (const [file, since] of this.queued) if (!this.ended.has(file) && !byFile.has(file)) byFile.set(file, { file, since, test: null, testSince: since });
+    for (const [file, since] of this.queued)
+      if (!this.ended.has(file) && !byFile.has(file)) byFile.set(file, { file, since, test: null, testSince: since });
     return [...byFile.values()].sort((a, b) => a.since - b.since);
   }
 
@@ -87,8 +94,18 @@ export class WatchdogReporter implements Reporter {
     const now = Date.now();
     const running = this.running();
     const over = running.filter((entry) => now - entry.since > this.fileLimitMs);
-    if (over.length > 0) this.stop(`${over.map((entry) => this.name(entry.file)).join(', ')} ran longer than the limit of ${this.fileLimitMs / 1000} s a file (${FILE_LIMIT} sets it, in seconds)`, running, over);
-    else if (now - this.runStarted > this.runLimitMs) this.stop(`the run took longer than its limit of ${this.runLimitMs / 1000} s (${RUN_LIMIT} sets it, in seconds)`, running, running);
+    if (over.length > 0)
+      this.stop(
+        `${over.map((entry) => this.name(entry.file)).join(', ')} ran longer than the limit of ${this.fileLimitMs / 1000} s a file (${FILE_LIMIT} sets it, in seconds)`,
+        running,
+        over,
+      );
+    else if (now - this.runStarted > this.runLimitMs)
+      this.stop(
+        `the run took longer than its limit of ${this.runLimitMs / 1000} s (${RUN_LIMIT} sets it, in seconds)`,
+        running,
+        running,
+      );
   }
 
   private stop(reason: string, running: readonly Running[], stuck: readonly Running[]): never {
@@ -96,14 +113,19 @@ export class WatchdogReporter implements Reporter {
     const now = Date.now();
     const lines = [`\nwatchdog: stopping the run: ${reason}.`, 'Files still running:'];
     for (const entry of running) {
-      const test = entry.test === null ? 'between tests' : `in test "${entry.test}" for ${seconds1(now - entry.testSince)}`;
+      const test =
+        entry.test === null ? 'between tests' : `in test "${entry.test}" for ${seconds1(now - entry.testSince)}`;
       lines.push(`  ${this.name(entry.file)}  ${seconds1(now - entry.since)}, ${test}`);
     }
     if (running.length === 0) lines.push('  (none reported)');
-    lines.push('A test of code that may never return runs it through inChild (test/support/in-child.ts), which kills it after a timeout.');
+    lines.push(
+      'A test of code that may never return runs it through inChild (test/support/in-child.ts), which kills it after a timeout.',
+    );
     process.stderr.write(`${lines.join('\n')}\n`);
     const killed = killDescendants(process.pid);
-    process.stderr.write(`watchdog: killed ${killed.length} process${killed.length === 1 ? '' : 'es'} of the run; exiting 1.\n`);
+    process.stderr.write(
+      `watchdog: killed ${killed.length} process${killed.length === 1 ? '' : 'es'} of the run; exiting 1.\n`,
+    );
     this.writeReport(stuck, reason);
     process.exit(1);
   }
@@ -136,7 +158,8 @@ function seconds(variable: string, fallback: number): number {
   const text = process.env[variable];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${variable} must be a number of seconds greater than 0, not '${text}'`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${variable} must be a number of seconds greater than 0, not '${text}'`);
   return value;
 }
 
