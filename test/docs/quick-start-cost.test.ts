@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
+import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { repositoryRoot } from '../support/cli.js';
 
 // The Quick start's promise, offline: `npm start` prints what each run costs with Anthropic's prompt caching, and
@@ -66,5 +68,28 @@ describe('the Quick start', () => {
       expect(table.stdout).toContain(`$${report.total.usd?.toFixed(4)}`);
     }
     expect(printed?.[2]).toBe('0.540');
+
+    // The web inspector's cost tab reads the same recorded usage.
+    const store = createSqliteSessionStore({ path: join(dir, '.agentctx', 'agentctx.db') });
+    try {
+      const app = createInspectorApp({ store, version: 'test' });
+      for (const [mode, usd] of [
+        ['naive', printed?.[1]],
+        ['paged', printed?.[2]],
+      ] as const) {
+        const response = await app.request(
+          `/api/apps/report_analyst/users/analyst/sessions/report-analyst-${mode}/cost`,
+          { headers: { host: '127.0.0.1:8090' } },
+        );
+        const view = (await response.json()) as { measure: string; total: { usd?: number } };
+        expect({ status: response.status, measure: view.measure, usd: view.total.usd?.toFixed(3) }).toEqual({
+          status: 200,
+          measure: 'usd',
+          usd,
+        });
+      }
+    } finally {
+      await store.close();
+    }
   });
 });
