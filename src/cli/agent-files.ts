@@ -1,12 +1,28 @@
 import { dirname, relative, resolve } from 'node:path';
+import { UsageError } from '../contracts/errors/usage-error.js';
 import { mcpToolset } from '../mcp/mcp-toolset.js';
 import type { AgentFiles } from '../presets/agent-files.js';
 import { trackToolsets } from './open-toolsets.js';
 import { readMemoryFile, readSkillsFolder } from '../workspace/skill-files.js';
 import { workspaceTools } from '../workspace/workspace-tools.js';
 
+/**
+ * Whether reading an agent may start the programs its MCP stdio servers name: `start` for the commands that run the
+ * agent; for the commands that only read it (`inspect`, `check`, `diff`, `compact`), only with the user's consent —
+ * otherwise the file is refused in one line naming the flag, since a server such as `npx -y …` downloads and runs code.
+ */
+export type McpStartConsent = 'start' | { refuse: string };
+
+/** The consent a reading command has: its `--start-mcp` flag, or `AGENTCTX_START_MCP=1` in the environment. */
+export function mcpStartConsent(
+  flag: boolean | undefined,
+  io: { env: Readonly<Record<string, string | undefined>> },
+): McpStartConsent {
+  return flag === true || io.env['AGENTCTX_START_MCP'] === '1' ? 'start' : { refuse: '--start-mcp' };
+}
+
 /** Disk access for agent files: paths are relative to the file that names them. */
-export function nodeAgentFiles(cwd: string): AgentFiles {
+export function nodeAgentFiles(cwd: string, consent: McpStartConsent = 'start'): AgentFiles {
   const near = (path: string, from: string) => resolve(cwd, dirname(from), path);
   return {
     // Paths in provenance are relative to the working folder, so the same files give the same record anywhere.
@@ -17,6 +33,16 @@ export function nodeAgentFiles(cwd: string): AgentFiles {
       return { ...file, path: relative(cwd, file.path ?? '') };
     },
     workspaceTools: (root, from) => workspaceTools({ root: near(root, from) }),
-    mcpToolset: (options) => trackToolsets(mcpToolset(options)),
+    mcpToolset: (options) => {
+      const { server } = options;
+      if (consent !== 'start' && 'command' in server) {
+        const command = [server.command, ...(server.args ?? [])].join(' ');
+        throw new UsageError(
+          `Reading this agent would start the MCP server '${options.name}' (${command}); it is started only when you ask.`,
+          `Add ${consent.refuse} (or set AGENTCTX_START_MCP=1) to start it and list its tools.`,
+        );
+      }
+      return trackToolsets(mcpToolset(options));
+    },
   };
 }

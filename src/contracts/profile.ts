@@ -41,6 +41,12 @@ export type Profile = {
    * else the conversation's characters divided by four.
    */
   readonly promptTokens: 'request' | 'adk';
+  /**
+   * How the declarations agentctx writes itself (`transfer_to_agent`) are written: `agentctx` (the default when
+   * absent): plain JSON Schema; `adk`: as ADK 2.5.0 writes them, pydantic's JSON Schema with a `title` per parameter
+   * and for the whole.
+   */
+  readonly functionDeclarations?: 'agentctx' | 'adk';
   /** Prefix of the ids given to function calls that arrive without one; such ids are hidden from providers that do not pair calls by id. */
   readonly generatedCallIdPrefix: string;
 };

@@ -17,7 +17,6 @@ const ADK_BUILT_IN_TOOLS = new Set([
   'preload_memory',
   'load_artifacts',
   'get_user_choice',
-  'exit_loop',
   'LongRunningFunctionTool',
   'ExampleTool',
   'McpToolset',

@@ -25,6 +25,7 @@ import {
   WORKFLOW_FIELD_SCHEMAS,
 } from '../engine/config/agent-file-schema.js';
 import { JsonReader, joinPath, isPlainRecord } from '../engine/util/json-reader.js';
+import { ADK_FUNCTION_TOOLS } from '../features/adk-tools/exit-loop.js';
 import { own, refuseCode, unknownToolMessage } from './adk-code-refusals.js';
 import { readGenerateConfig } from './generate-config.js';
 
@@ -283,7 +284,9 @@ async function readTools(
       continue;
     }
     if (typeof named === 'string') {
-      const tool = scope.options.tools === undefined ? undefined : own(scope.options.tools, named);
+      const tool =
+        (scope.options.tools === undefined ? undefined : own(scope.options.tools, named)) ??
+        own(ADK_FUNCTION_TOOLS, named);
       if (tool !== undefined) tools.push(tool);
       else reader.issue(at, unknownToolMessage(named));
       continue;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentctx, expectOneLineError } from '../support/cli.js';
+import { agentctx, expectCliError, expectOneLineError } from '../support/cli.js';
 import { EVERYTHING_JS } from './helpers.js';
 
 const RAW_SERVER_JS = fileURLToPath(new URL('./fixtures/raw-server.mjs', import.meta.url));
@@ -84,8 +84,14 @@ describe('MCP servers in an agent file', () => {
     );
     expect(responses).toEqual([{ result: 'The sum of 2 and 3 is 5.' }]);
 
-    // The agent's next request, assembled by inspect: over its budget of 20 tokens, said so.
-    const planned = await agentctx('inspect', agent);
+    // The agent's next request, assembled by inspect, which starts the server when asked to: over its budget of 20
+    // tokens, said so. Without --start-mcp it is refused in one line naming the flag.
+    const refused = await agentctx('inspect', agent);
+    expectCliError(
+      refused,
+      /would start the MCP server 'everything' \(.*\); it is started only when you ask\. Add --start-mcp/,
+    );
+    const planned = await agentctx('inspect', agent, '--start-mcp');
     expect(planned.code).toBe(0);
     expect(planned.stdout).toMatch(
       /warning: tool definitions take \d+ tokens, over this agent's budget of 20: MCP everything \d+ \(2 tools\)\./,

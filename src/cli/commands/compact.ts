@@ -3,7 +3,7 @@ import { UsageError } from '../../contracts/errors/usage-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import { parseCompactionConfig } from '../../features/compaction/compaction-config.js';
 import { caseProfile, parseCaseFile } from '../../presets/case-file.js';
-import { nodeAgentFiles } from '../agent-files.js';
+import { mcpStartConsent, nodeAgentFiles } from '../agent-files.js';
 import { parseCommandArgs } from '../args.js';
 import { previewCaseCompaction } from '../compact-case.js';
 import { compactSession } from '../compact-session.js';
@@ -61,6 +61,8 @@ Options:
                       timestamp, the running turn's message may be summarized,
                       ADK's token measure; a case file keeps its valueFormat
   --agent <name>      case files: the agent being asked (default: currentAgent)
+  --start-mcp         case files: start the agent's MCP stdio servers (also
+                      AGENTCTX_START_MCP=1); without it such a file is refused
   --session <id>      a stored session instead of a case file
   --app <name>        its app (default: the agent file's root agent)
   --user <id>         its user (default: user)
@@ -94,6 +96,7 @@ export const compactCommand: Command = {
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('compact', args, {
       'dry-run': { type: 'boolean' },
+      'start-mcp': { type: 'boolean' },
       interval: { type: 'string' },
       overlap: { type: 'string' },
       threshold: { type: 'string' },
@@ -148,7 +151,7 @@ export const compactCommand: Command = {
     const caseFile = await parseCaseFile(value, {
       filename: file,
       load: relativeLoader(io.cwd),
-      files: nodeAgentFiles(io.cwd),
+      files: nodeAgentFiles(io.cwd, mcpStartConsent(values['start-mcp'], io)),
     });
     if (values.agent !== undefined) {
       caseFile.tree.getAgent(values.agent);

@@ -3,7 +3,7 @@ import type { LlmRequest } from '../../contracts/request.js';
 import type { SessionKey } from '../../contracts/session.js';
 import { diffRequests, type RequestDiff } from '../../engine/assembly/diff-requests.js';
 import { parseCaseFile } from '../../presets/case-file.js';
-import { nodeAgentFiles } from '../agent-files.js';
+import { mcpStartConsent, nodeAgentFiles } from '../agent-files.js';
 import { parseCommandArgs } from '../args.js';
 import { assembleCaseForModel } from '../assemble-case.js';
 import type { CliIo, Command } from '../io.js';
@@ -32,6 +32,8 @@ Options:
   --store <path>  SQLite file or postgres:// URL of the sessions
                   (default: .agentctx/agentctx.db)
   --json          print the comparison as JSON
+  --start-mcp     case files: start their agents' MCP stdio servers (also
+                  AGENTCTX_START_MCP=1); without it such a file is refused
 
 Exit status: 0 when the requests are identical, 1 when they differ, 2 for bad input.
 
@@ -46,6 +48,7 @@ export const diffCommand: Command = {
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('diff', args, {
       json: { type: 'boolean' },
+      'start-mcp': { type: 'boolean' },
       session: { type: 'string', multiple: true },
       call: { type: 'string', multiple: true },
       app: { type: 'string' },
@@ -70,7 +73,12 @@ type Side = { label: string; request: LlmRequest };
 
 async function caseRequests(
   files: string[],
-  values: { app?: string | undefined; user?: string | undefined; store?: string | undefined },
+  values: {
+    app?: string | undefined;
+    user?: string | undefined;
+    store?: string | undefined;
+    'start-mcp'?: boolean | undefined;
+  },
   io: CliIo,
 ): Promise<[Side, Side]> {
   if (files.length !== 2)
@@ -83,17 +91,19 @@ async function caseRequests(
       throw new UsageError(`--${flag} goes with --session: case files carry their own situation.`);
   }
   const [left, right] = await Promise.all(
-    files.map(async (file): Promise<Side> => ({ label: file, request: await caseRequest(file, io) })),
+    files.map(
+      async (file): Promise<Side> => ({ label: file, request: await caseRequest(file, io, values['start-mcp']) }),
+    ),
   );
   return [left as Side, right as Side];
 }
 
-async function caseRequest(file: string, io: CliIo): Promise<LlmRequest> {
+async function caseRequest(file: string, io: CliIo, startMcp: boolean | undefined): Promise<LlmRequest> {
   const { value } = await loadDocumentFile(file, io.cwd);
   const caseFile = await parseCaseFile(value, {
     filename: file,
     load: relativeLoader(io.cwd),
-    files: nodeAgentFiles(io.cwd),
+    files: nodeAgentFiles(io.cwd, mcpStartConsent(startMcp, io)),
   });
   return (await assembleCaseForModel(caseFile)).request;
 }

@@ -3,7 +3,7 @@ import type { ModelCallRecord } from '../../contracts/model-call.js';
 import { explainSessionCache } from '../../analysis/cache/explain-cache.js';
 import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
 import { parseCaseFile } from '../../presets/case-file.js';
-import { nodeAgentFiles } from '../agent-files.js';
+import { mcpStartConsent, nodeAgentFiles } from '../agent-files.js';
 import { parseCommandArgs } from '../args.js';
 import { assembleCaseForModel } from '../assemble-case.js';
 import { cacheReportJson, formatCacheCall, formatCacheReport } from '../format-cache.js';
@@ -96,6 +96,8 @@ Options:
   --find <text>   list every place <text> occurs, with its path and source
                   (exit status 1 when it occurs nowhere)
   --agent <name>  ask this agent instead of currentAgent
+  --start-mcp     start the agent's MCP stdio servers to list their tools (also
+                  AGENTCTX_START_MCP=1); without it such a file is refused
   -h, --help      show this help
 
 Examples:
@@ -123,6 +125,7 @@ export const inspectCommand: Command = {
       store: { type: 'string' },
       wire: { type: 'boolean' },
       cache: { type: 'boolean' },
+      'start-mcp': { type: 'boolean' },
     });
     const [file, ...extra] = positionals;
     if (values.cache === true) return inspectCache(file, extra, values, io, runtime);
@@ -138,7 +141,7 @@ export const inspectCommand: Command = {
     const caseFile = await parseCaseFile(value, {
       filename: file,
       load: relativeLoader(io.cwd),
-      files: nodeAgentFiles(io.cwd),
+      files: nodeAgentFiles(io.cwd, mcpStartConsent(values['start-mcp'], io)),
     });
     if (values.agent !== undefined) {
       caseFile.tree.getAgent(values.agent);

@@ -10,6 +10,7 @@ export const agentctxProfile: Profile = Object.freeze({
   summaries: 'exact',
   summaryPrompt: 'agentctx',
   promptTokens: 'request',
+  functionDeclarations: 'agentctx',
   generatedCallIdPrefix: 'adk-',
 });
 
@@ -22,6 +23,7 @@ export const adkProfile: Profile = Object.freeze({
   summaries: 'adk',
   summaryPrompt: 'adk',
   promptTokens: 'adk',
+  functionDeclarations: 'adk',
   generatedCallIdPrefix: 'adk-',
 });
 
@@ -73,6 +75,7 @@ function checkProfile(profile: Profile): ValidationIssue[] {
   oneOf('summaries', ['exact', 'adk']);
   oneOf('summaryPrompt', ['agentctx', 'adk']);
   oneOf('promptTokens', ['request', 'adk']);
+  if (value['functionDeclarations'] !== undefined) oneOf('functionDeclarations', ['agentctx', 'adk']);
   if (typeof value['generatedCallIdPrefix'] !== 'string' || value['generatedCallIdPrefix'] === '')
     issues.push({ path: 'generatedCallIdPrefix', message: 'must be a non-empty string' });
   return issues;

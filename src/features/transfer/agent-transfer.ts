@@ -99,6 +99,7 @@ export const agentTransferProcessor: Processor = defineProcessor({
     const withText = withSystemBlock(draft, text, source);
     const names = targets.map((target) => target.name);
     const tool = transferToAgentTool(context.node.name, names, refusedBefore);
-    return withTool(withText, transferToAgentDeclaration(names), source, tool);
+    const declaration = transferToAgentDeclaration(names, { titles: context.profile.functionDeclarations === 'adk' });
+    return withTool(withText, declaration, source, tool);
   },
 });

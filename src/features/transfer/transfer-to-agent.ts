@@ -5,32 +5,39 @@ import type { Tool } from '../../contracts/tool.js';
 
 export const TRANSFER_TO_AGENT = 'transfer_to_agent';
 
-// ADK uses the Python function's raw docstring; this is its text under CPython 3.13+, which dedents docstrings.
-const TRANSFER_DESCRIPTION = `Transfer the question to another agent.
+// ADK 2.5.0's description: the docstring of its `transfer_to_agent` function (tools/transfer_to_agent_tool.py), cleaned
+// as `inspect.cleandoc` cleans it, so it is the same on every Python version.
+const TRANSFER_DESCRIPTION = `Transfer the query to another agent.
 
-This tool hands off control to another agent when it's more suitable to
-answer the user's question according to the agent's description.
-
-Note:
-  For most use cases, you should use TransferToAgentTool instead of this
-  function directly. TransferToAgentTool provides additional enum constraints
-  that prevent LLMs from hallucinating invalid agent names.
+Use this tool to hand off control to another agent that is more suitable to
+answer the user's query according to the agent's description.
 
 Args:
-  agent_name: the agent name to transfer to.
-`;
+  agent_name: the agent name to transfer to.`;
 
-/** The `transfer_to_agent` declaration; the enum lists the targets in target order, as ADK does. */
-export function transferToAgentDeclaration(targetNames: readonly string[]): ToolDeclaration {
-  return {
-    name: TRANSFER_TO_AGENT,
-    description: TRANSFER_DESCRIPTION,
-    parameters: {
-      type: 'object',
-      properties: { agent_name: { type: 'string', enum: [...targetNames] } },
-      required: ['agent_name'],
-    },
-  };
+/**
+ * The `transfer_to_agent` declaration; the enum lists the targets in target order, as ADK does. With `titles`, the
+ * schema is written as ADK 2.5.0 writes it (pydantic's JSON Schema of the function's parameters: a `title` for the
+ * parameter and for the whole, in pydantic's key order), which the `adk` profile asks for.
+ */
+export function transferToAgentDeclaration(
+  targetNames: readonly string[],
+  options: { titles?: boolean } = {},
+): ToolDeclaration {
+  const parameters =
+    options.titles === true
+      ? {
+          properties: { agent_name: { title: 'Agent Name', type: 'string', enum: [...targetNames] } },
+          required: ['agent_name'],
+          title: `${TRANSFER_TO_AGENT}Params`,
+          type: 'object',
+        }
+      : {
+          type: 'object',
+          properties: { agent_name: { type: 'string', enum: [...targetNames] } },
+          required: ['agent_name'],
+        };
+  return { name: TRANSFER_TO_AGENT, description: TRANSFER_DESCRIPTION, parameters };
 }
 
 /** Unreachable targets the model may ask for in one invocation before it is stopped instead of looping. */
