@@ -145,6 +145,11 @@ async function readReference(
   } catch (error) {
     // A file that cannot be read is a problem of the reference, named where it is (every problem of the file is listed).
     if (!AgentctxError.isInstance(error)) throw error;
+    if (error.code === 'not_found')
+      return reader.issue(
+        joinPath(path, 'configPath'),
+        `no file ${reference}: a config_path is read from the folder of the file that names it (${file})`,
+      );
     const said =
       error instanceof ValidationError
         ? error.issues

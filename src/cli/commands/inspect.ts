@@ -4,6 +4,7 @@ import { explainSessionCache } from '../../analysis/cache/explain-cache.js';
 import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
 import { parseCaseFile } from '../../presets/case-file.js';
 import { mcpStartConsent, nodeAgentFiles } from '../agent-files.js';
+import { readStateFile } from './check-input.js';
 import { parseCommandArgs } from '../args.js';
 import { assembleCaseForModel } from '../assemble-case.js';
 import { cacheReportJson, formatCacheCall, formatCacheReport } from '../format-cache.js';
@@ -96,6 +97,8 @@ Options:
   --find <text>   list every place <text> occurs, with its path and source
                   (exit status 1 when it occurs nowhere)
   --agent <name>  ask this agent instead of currentAgent
+  --state <file>  a JSON or YAML file of state keys, over the case file's state
+                  (an agent file has none of its own)
   --start-mcp     start the agent's MCP stdio servers to list their tools (also
                   AGENTCTX_START_MCP=1); without it such a file is refused
   -h, --help      show this help
@@ -126,9 +129,12 @@ export const inspectCommand: Command = {
       wire: { type: 'boolean' },
       cache: { type: 'boolean' },
       'start-mcp': { type: 'boolean' },
+      state: { type: 'string' },
     });
     const [file, ...extra] = positionals;
     if (values.cache === true) return inspectCache(file, extra, values, io, runtime);
+    if (values.session !== undefined && values.state !== undefined)
+      throw new UsageError('--state goes with a case or agent file: a recorded call has the state it was sent with.');
     if (values.session !== undefined) return inspectRecorded(file, values, io, runtime);
     if (values.wire === true || values.call !== undefined)
       throw new UsageError(`${values.wire === true ? '--wire' : '--call'} reads a recorded call: add --session <id>.`);
@@ -146,6 +152,10 @@ export const inspectCommand: Command = {
     if (values.agent !== undefined) {
       caseFile.tree.getAgent(values.agent);
       caseFile.currentAgent = values.agent;
+    }
+    if (values.state !== undefined) {
+      const python = caseFile.profile.valueFormat === 'python';
+      caseFile.state = { ...caseFile.state, ...(await readStateFile(values.state, io.cwd, python)) };
     }
     const { request, provenance, trace, warnings } = await assembleCaseForModel(caseFile);
     const model = request.config.model === undefined ? '' : ` (model ${request.config.model})`;

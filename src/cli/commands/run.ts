@@ -10,6 +10,7 @@ import { DEFAULT_STORE } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
 import { readSessionSeed, saveSeedArtifacts } from '../session-seed.js';
 import { createStyle } from '../style.js';
+import { unboundToolsWarning } from '../unbound-tools.js';
 import { timeLimitHelp, timeLimitOptions } from '../time-limits.js';
 
 const HELP = `Usage: agentctx run <agent-file-or-module> [options]
@@ -103,6 +104,8 @@ export const runCommand: Command = {
     const { sessionId, created } = await openSession(runner, sessions, userId, values.session, seed.state);
     await saveSeedArtifacts(artifacts, { appName: runner.appName, userId, sessionId }, seed);
     if (values.json !== true) io.stderr(`session ${sessionId} (app ${runner.appName}, user ${userId})\n`);
+    const unbound = unboundToolsWarning(runner.tree);
+    if (unbound !== undefined) io.stderr(`${createStyle(io.isTty).yellow('warning:')} ${unbound}\n`);
     const interrupt = onInterrupt();
     // A session that existed already gets --state with the first message, as a state delta.
     let stateDelta = created ? undefined : seed.state;

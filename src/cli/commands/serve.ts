@@ -3,6 +3,8 @@ import { createAdkServer } from '../../server/adk/create-adk-server.js';
 import { createServer, type AgentctxServer } from '../../server/create-server.js';
 import type { SessionKey } from '../../contracts/session.js';
 import { loadWeb } from '../load-web.js';
+import { unboundToolsWarning } from '../unbound-tools.js';
+import type { AgentTree } from '../../contracts/agent.js';
 import { packageVersion } from '../package-version.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
@@ -178,6 +180,7 @@ export const serveCommand: Command = {
           ).runner,
         );
       const apps = runners.map((runner) => runner.appName);
+      for (const each of runners) warnUnboundTools(each, io);
       // The dev UI's pages need Hono (an optional package), loaded only when asked for.
       const web = values['dev-ui'] === true ? await loadWeb() : undefined;
       const inspector = web?.createInspectorApp({
@@ -221,6 +224,7 @@ export const serveCommand: Command = {
       streaming: values.stream === true,
       ...limits,
     });
+    warnUnboundTools(runner, io);
     const server = createServer({ runner, token, newSessions, ...timeouts, onError });
     const { url } = await server.listen(port, host).catch((error: unknown) => {
       throw listenError(error, host, port);
@@ -275,4 +279,10 @@ function allowedOrigins(values: readonly string[]): string[] {
     }
   }
   return [...values];
+}
+
+// Said at start, on stderr: the model can call these tools, and each call gets an error.
+function warnUnboundTools(runner: { tree: AgentTree; appName: string }, io: CliIo): void {
+  const warning = unboundToolsWarning(runner.tree);
+  if (warning !== undefined) io.stderr(`warning: app ${runner.appName}: ${warning}\n`);
 }

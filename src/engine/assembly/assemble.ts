@@ -101,11 +101,20 @@ export async function assembleWithFallback(
 export function llmAgentOf(node: AgentNode): LlmAgentDefinition {
   const agent = node.definition;
   if (isLlmAgent(agent)) return agent;
+  const asking = llmAgentsUnder(node);
   throw new ValidationError({
     subject: 'request',
     issues: [{ path: 'agentName', message: `'${agent.name}' is a ${agent.kind} agent, which calls no model` }],
-    hint: 'Ask one of its LLM sub-agents instead.',
+    hint:
+      asking.length === 0
+        ? 'Ask an agent that calls a model instead.'
+        : `Ask one of the agents under it that call a model: ${asking.join(', ')} (inspect --agent <name>, or currentAgent in a case file).`,
   });
+}
+
+/** The names of the agents under a node that call a model, depth-first in declaration order. */
+function llmAgentsUnder(node: AgentNode): string[] {
+  return node.children.flatMap((child) => [...(isLlmAgent(child.definition) ? [child.name] : []), ...llmAgentsUnder(child)]);
 }
 
 /** The runner's plugins, then the agent's own extensions: the order their processors, settings and hooks apply in. */

@@ -1,0 +1,100 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, expectCliError, repositoryRoot } from '../support/cli.js';
+
+// Defects found trying ADK's agent files from outside (issue 47): each test failed before its fix.
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+async function folder(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'agentctx-agent-files-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(join(dir, name, '..'), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
+  return dir;
+}
+
+describe("ADK's agent files, from outside", () => {
+  it('inspect of a workflow root names the agents under it that call a model, and how to ask one', async () => {
+    const root = join(
+      repositoryRoot,
+      'test/fixtures/adk-samples/samples/contributing/samples/multi_agent_seq_config/root_agent.yaml',
+    );
+    const dir = await folder({ 'case.yaml': `agent: ${root}\n` });
+    const result = await cli(['inspect', join(dir, 'case.yaml')]);
+    expectCliError(result, /'CodePipelineAgent' is a sequential agent, which calls no model/);
+    expect(result.stderr).toContain('CodeWriterAgent, CodeReviewerAgent, CodeRefactorerAgent (inspect --agent <name>');
+    const asked = await cli(['inspect', join(dir, 'case.yaml'), '--agent', 'CodeWriterAgent']);
+    expect({ code: asked.code, stderr: asked.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('a config_path that names no file says which file named it and where it is read from', async () => {
+    const dir = await folder({
+      'agents/root.yaml':
+        'name: root\nmodel: gemini-2.5-flash\ninstruction: hi\nsub_agents:\n  - config_path: helpers/helper.yaml\n',
+      'case.yaml': 'agent: agents/root.yaml\n',
+    });
+    const result = await cli(['inspect', join(dir, 'case.yaml')]);
+    expectCliError(
+      result,
+      /subAgents\[0\]\.configPath: no file helpers\/helper\.yaml: a config_path is read from the folder of the file that names it \(.*agents\/root\.yaml\)/,
+    );
+    expect(result.stderr).not.toMatch(/Cannot read .*Cannot read/);
+  });
+
+  it('inspect of an agent file takes --state, so an agent with a required placeholder is inspected without a case file', async () => {
+    const dir = await folder({
+      'agent.yaml': "name: root\nmodel: gemini-2.5-flash\ninstruction: 'Hello {user_name}, you have {count} items'\n",
+      'state.json': '{"user_name": "Ada", "count": 3}',
+    });
+    const without = await cli(['inspect', join(dir, 'agent.yaml')]);
+    expectCliError(without, /Context variable not found: `user_name`/);
+    const result = await cli(['inspect', join(dir, 'agent.yaml'), '--state', join(dir, 'state.json'), '--json']);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    expect((JSON.parse(result.stdout) as { system: string }).system).toMatch(/^Hello Ada, you have 3 items/);
+    expectCliError(
+      await cli(['inspect', join(dir, 'agent.yaml'), '--session', 's1', '--state', join(dir, 'state.json')]),
+      /--state goes with a case or agent file/,
+    );
+  });
+
+  it('run says at start which declared tools have no implementation, before the model calls one', async () => {
+    const dir = await folder({
+      'agent.yaml':
+        'name: root\nmodel: gemini-2.5-flash\ninstruction: hi\ntools:\n  - name: lookup\n    description: Looks a word up.\n',
+      'script.yaml': 'responses:\n  - text: ok\n',
+    });
+    const result = await cli([
+      'run',
+      join(dir, 'agent.yaml'),
+      '--model',
+      `scripted:${join(dir, 'script.yaml')}`,
+      '--store',
+      'memory',
+      '--message',
+      'hi',
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      'warning: a tool is declared without an implementation, so a call of it answers the model with an error: lookup (root).',
+    );
+    const bound = await cli([
+      'run',
+      join(repositoryRoot, 'test/fixtures/adk-samples/samples/contributing/samples/core_basic_config/root_agent.yaml'),
+      '--model',
+      `scripted:${join(dir, 'script.yaml')}`,
+      '--store',
+      'memory',
+      '--message',
+      'hi',
+    ]);
+    expect(bound.stderr).not.toContain('warning');
+  });
+});
