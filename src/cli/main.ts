@@ -1,3 +1,4 @@
+import { ValidationError } from '../contracts/errors/validation-error.js';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import { closest } from '../engine/util/json-reader.js';
 import { COMMANDS } from './command-list.js';
@@ -89,7 +90,9 @@ export async function main(
 // One line on stderr (the stack with --debug); the exit status says whether the input or the run was at fault.
 function reportError(error: unknown, io: CliIo, debug: boolean): number {
   if (AgentctxError.isInstance(error)) {
-    io.stderr(`error: ${error.describe().replace(/\s*\n\s*/g, ' ')}\n`);
+    // Every problem of a file, not the first few (the message's own summary stops at three).
+    const described = ValidationError.isInstance(error) ? error.describeAll() : error.describe();
+    io.stderr(`error: ${described.replace(/\s*\n\s*/g, ' ')}\n`);
     if (debug) io.stderr(`${error.stack ?? ''}\n`);
     return exitStatusOf(error);
   }

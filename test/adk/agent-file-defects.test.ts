@@ -97,4 +97,17 @@ describe("ADK's agent files, from outside", () => {
     ]);
     expect(bound.stderr).not.toContain('warning');
   });
+
+  it('lists every problem of a file and of the files it names, grouped by file and by message, with their count', async () => {
+    const dir = await folder({
+      'root.yaml':
+        'name: root\nmodel: gemini-2.5-flash\ninstruction: hi\nbogus1: 1\nbogus2: 2\ntools:\n  - name: a.b.c\n  - name: d.e.f\nsub_agents:\n  - config_path: sub.yaml\n',
+      'sub.yaml': 'name: sub\nmodel: gemini-2.5-flash\ninstruction: y\nbogus3: 3\ntools:\n  - name: g.h.i\n',
+    });
+    const result = await cli(['inspect', join(dir, 'root.yaml')]);
+    expectCliError(result, /^error: Invalid .*root\.yaml: 6 problems: bogus1, bogus2: unknown field; allowed: /);
+    for (const name of ["'a.b.c'", "'d.e.f'", "'g.h.i'", 'bogus3']) expect(result.stderr).toContain(name);
+    expect(result.stderr).toMatch(/ \| .*sub\.yaml: bogus3: unknown field/);
+    expect(result.stderr).not.toContain('more)');
+  });
 });

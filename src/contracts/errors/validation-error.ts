@@ -32,6 +32,34 @@ export class ValidationError extends AgentctxError {
     this.subject = options.subject;
     this.issues = options.issues;
   }
+
+  /**
+   * Every problem, where the message shows the first three: their count, then each, grouped by the file it is in (an
+   * issue of a file another one names has a path starting with that file's name), and the hint. What the CLI prints.
+   */
+  describeAll(): string {
+    if (this.issues.length <= 3) return this.describe();
+    // File → message → the paths with that message, each in the order first met.
+    const groups = new Map<string, Map<string, string[]>>();
+    for (const issue of this.issues) {
+      const inFile = /^(.*\.(?:ya?ml|json)): (.*)$/s.exec(issue.path);
+      const file = inFile?.[1] ?? '';
+      const path = inFile === null ? issue.path : (inFile[2] ?? '');
+      const messages = groups.get(file) ?? new Map<string, string[]>();
+      groups.set(file, messages);
+      messages.set(issue.message, [...(messages.get(issue.message) ?? []), path]);
+    }
+    const listed = [...groups].map(([file, messages]) => {
+      const problems = [...messages].map(([message, paths]) => {
+        const where = [...new Set(paths.filter((path) => path !== ''))].join(', ');
+        return where === '' ? message : `${where}: ${message}`;
+      });
+      return (file === '' ? '' : `${file}: `) + problems.join('; ');
+    });
+    const count = new Set(this.issues.map((issue) => `${issue.path}\u0000${issue.message}`)).size;
+    const text = `Invalid ${this.subject}: ${count} problems: ${listed.join(' | ')}`;
+    return this.hint === undefined ? text : `${text}. ${this.hint}`;
+  }
 }
 
 function formatMessage(subject: string, issues: readonly ValidationIssue[]): string {

@@ -114,7 +114,10 @@ export function llmAgentOf(node: AgentNode): LlmAgentDefinition {
 
 /** The names of the agents under a node that call a model, depth-first in declaration order. */
 function llmAgentsUnder(node: AgentNode): string[] {
-  return node.children.flatMap((child) => [...(isLlmAgent(child.definition) ? [child.name] : []), ...llmAgentsUnder(child)]);
+  return node.children.flatMap((child) => [
+    ...(isLlmAgent(child.definition) ? [child.name] : []),
+    ...llmAgentsUnder(child),
+  ]);
 }
 
 /** The runner's plugins, then the agent's own extensions: the order their processors, settings and hooks apply in. */
