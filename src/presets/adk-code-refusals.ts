@@ -3,12 +3,8 @@ import { joinPath, type JsonReader } from '../engine/util/json-reader.js';
 // What an ADK agent file may name that agentctx cannot run, because it is Python or lives in Google's services: each
 // is reported with what to write instead.
 
-// ADK's built-in tools run inside Google's services or ADK's Python runtime; a file may name them, agentctx cannot offer them.
-const ADK_BUILT_IN_TOOLS = new Set([
-  'google_search',
-  'enterprise_web_search',
-  'url_context',
-  'google_maps_grounding',
+// ADK's tools that agentctx does not offer (yet): a file may name them; each is refused with what to write instead.
+const ADK_TOOLS_NOT_OFFERED = new Set([
   'vertex_ai_search',
   'VertexAiSearchTool',
   'code_execution',
@@ -24,7 +20,7 @@ const ADK_BUILT_IN_TOOLS = new Set([
 
 /** Why a tool name has no implementation here, and what to write instead. */
 export function unknownToolMessage(name: string): string {
-  if (ADK_BUILT_IN_TOOLS.has(name)) {
+  if (ADK_TOOLS_NOT_OFFERED.has(name)) {
     return `'${name}' is one of ADK's built-in tools, which run inside Google's services or ADK's Python runtime; agentctx cannot offer it. Declare a function tool instead ({ name, description, parameters }), and implement it in a JavaScript or TypeScript agent module`;
   }
   if (/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$/.test(name)) {

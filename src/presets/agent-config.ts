@@ -3,6 +3,7 @@ import type { Part } from '../contracts/content.js';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import { ValidationError, type ValidationIssue } from '../contracts/errors/validation-error.js';
 import type { Tool, Toolset } from '../contracts/tool.js';
+import type { BuiltInTool } from '../contracts/request.js';
 import type { AgentFileField, ToolsetClass } from '../contracts/agent-file-field.js';
 import {
   AGENT_MODES,
@@ -25,6 +26,7 @@ import {
   WORKFLOW_FIELD_SCHEMAS,
 } from '../engine/config/agent-file-schema.js';
 import { JsonReader, joinPath, isPlainRecord } from '../engine/util/json-reader.js';
+import { ADK_BUILT_IN_TOOLS } from '../features/adk-tools/adk-built-in-tools.js';
 import { ADK_FUNCTION_TOOLS } from '../features/adk-tools/exit-loop.js';
 import { own, refuseCode, unknownToolMessage } from './adk-code-refusals.js';
 import { readGenerateConfig } from './generate-config.js';
@@ -217,7 +219,7 @@ async function readLlmFields(
     disallowTransferToPeers: reader.boolean(record, 'disallowTransferToPeers', path),
     includeContents: oneOf(reader, record, 'includeContents', path, INCLUDE_CONTENTS),
     mode: oneOf(reader, record, 'mode', path, AGENT_MODES),
-    tools: await readTools(reader, record['tools'], joinPath(path, 'tools'), scope),
+    ...(await readTools(reader, record['tools'], joinPath(path, 'tools'), scope)),
     generateConfig: readGenerateConfig(reader, record['generateConfig'], joinPath(path, 'generateConfig')),
   };
   // Absent fields are left out rather than set to undefined, as the definition's optional fields require.
@@ -261,10 +263,11 @@ async function readTools(
   value: unknown,
   path: string,
   scope: ReadScope,
-): Promise<(Tool | Toolset)[] | undefined> {
-  if (value == null) return undefined;
+): Promise<{ tools?: (Tool | Toolset)[]; builtInTools?: BuiltInTool[] }> {
+  if (value == null) return {};
   const list = reader.array(value, path);
   const tools: (Tool | Toolset)[] = [];
+  const builtInTools: BuiltInTool[] = [];
   for (const [index, item] of (list ?? []).entries()) {
     const at = joinPath(path, index);
     const named =
@@ -286,6 +289,13 @@ async function readTools(
       reader.keys(item, at, ['name', 'args']);
       const toolset = toolsetClass({ reader, args: item['args'], path: joinPath(at, 'args'), index });
       if (toolset !== undefined) tools.push(toolset);
+      continue;
+    }
+    // ADK's tools that the model's provider runs itself: built-in tool entries of the request, not declarations.
+    const builtIn = typeof named === 'string' ? own(ADK_BUILT_IN_TOOLS, named) : undefined;
+    if (builtIn !== undefined) {
+      if (isPlainRecord(item)) reader.keys(item, at, ['name']);
+      builtInTools.push({ ...builtIn });
       continue;
     }
     if (typeof named === 'string') {
@@ -313,7 +323,7 @@ async function readTools(
         reader.issue(joinPath(at, issue.path), issue.message);
     }
   }
-  return tools;
+  return { tools, ...(builtInTools.length === 0 ? {} : { builtInTools }) };
 }
 
 /**

@@ -137,7 +137,7 @@ describe('agentFromConfig: ADK agent-config forms', () => {
     const issues = await issuesOf({
       name: 'root',
       before_model_callbacks: [{ name: 'my_pkg.callbacks.log_request' }],
-      tools: [{ name: 'google_search' }, { name: 'my_pkg.tools.lookup' }, { name: 'AgentTool', args: {} }],
+      tools: [{ name: 'vertex_ai_search' }, { name: 'my_pkg.tools.lookup' }, { name: 'AgentTool', args: {} }],
       sub_agents: [{ code: 'my_pkg.agents.helper' }],
     });
     expect(issues).toEqual([
@@ -146,7 +146,7 @@ describe('agentFromConfig: ADK agent-config forms', () => {
       ),
       expect.stringMatching(/^subAgents\[0\]\.code: names Python code \(ADK's code reference\)/),
       expect.stringMatching(
-        /^tools\[0\]: 'google_search' is one of ADK's built-in tools, which run inside Google's services/,
+        /^tools\[0\]: 'vertex_ai_search' is one of ADK's built-in tools, which run inside Google's services/,
       ),
       expect.stringMatching(
         /^tools\[1\]: 'my_pkg\.tools\.lookup' names Python code \(ADK's code reference\), which agentctx cannot import/,

@@ -29,7 +29,7 @@ type Expected = { adk_version: string; requests?: Record<string, AdkRequest>; lo
 type AgentctxRequest = {
   system: string;
   tools: { name: string; description: string; parameters?: unknown }[];
-  builtInTools?: unknown[];
+  builtInTools?: { provider: string; type: string; settings?: Record<string, unknown> }[];
   messages: { role: string; content: unknown[] }[];
   config: Record<string, unknown>;
 };
@@ -37,11 +37,8 @@ type AgentctxRequest = {
 const NOT_YET: Readonly<Record<string, RegExp>> = {
   A02: /names Python callbacks/,
   A03: /agentClass: expected one of/,
-  A04: /'google_search' is one of ADK's built-in tools/,
   A06: /names Python code/,
   A09: /code: names Python code/,
-  A10: /'google_search' is one of ADK's built-in tools/,
-  A11: /'google_search' is one of ADK's built-in tools/,
   A12: /names Python code/,
   A13: /names Python code/,
 };
@@ -94,15 +91,20 @@ async function inspect(
   return cli(['inspect', file, '--json']);
 }
 
-/** ADK's declaration as agentctx writes one: the schema is the JSON Schema ADK sends either way. */
+const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/**
+ * agentctx's request in the shape of ADK's dump: a declaration's schema is the JSON Schema ADK sends either way; a
+ * built-in tool is `{ <its snake_case name>: settings }`, and config keys are snake_case, as the genai types dump them.
+ */
 function asAdk(request: AgentctxRequest) {
   const { model: _model, ...config } = request.config;
   return {
     system: request.system,
     tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, schema: tool.parameters })),
-    builtin_tools: request.builtInTools ?? [],
+    builtin_tools: (request.builtInTools ?? []).map((tool) => ({ [snake(tool.type)]: tool.settings ?? {} })),
     messages: request.messages.map((message) => ({ role: message.role, parts: message.content })),
-    config,
+    config: Object.fromEntries(Object.entries(config).map(([key, value]) => [snake(key), value])),
   };
 }
 

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, expectCliError, repositoryRoot } from '../support/cli.js';
+import { startFakeServer } from '../providers/fake-server.js';
+import { agentctxWith, cli, expectCliError, repositoryRoot } from '../support/cli.js';
 
 // Defects found trying ADK's agent files from outside (issue 47): each test failed before its fix.
 
@@ -109,5 +110,49 @@ describe("ADK's agent files, from outside", () => {
     for (const name of ["'a.b.c'", "'d.e.f'", "'g.h.i'", 'bogus3']) expect(result.stderr).toContain(name);
     expect(result.stderr).toMatch(/ \| .*sub\.yaml: bogus3: unknown field/);
     expect(result.stderr).not.toContain('more)');
+  });
+
+  it("google_search named in an agent file goes on the Gemini wire as Gemini's built-in tool; an OpenAI model refuses it in one line, naming the model", async () => {
+    const gemini = await startFakeServer(() => ({
+      json: {
+        candidates: [{ content: { role: 'model', parts: [{ text: 'Found it.' }] }, finishReason: 'STOP' }],
+        usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, totalTokenCount: 7 },
+      },
+    }));
+    try {
+      const root = join(
+        repositoryRoot,
+        'test/fixtures/adk-samples/samples/contributing/samples/tool_builtin_config/root_agent.yaml',
+      );
+      const env = {
+        GEMINI_API_KEY: 'test-key',
+        GOOGLE_GEMINI_BASE_URL: gemini.url,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: `${gemini.url}/v1`,
+      };
+      const run = await agentctxWith(env, 'run', root, '--store', 'memory', '--message', 'Who won?');
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: expect.stringContaining('session') });
+      expect(run.stdout).toContain('Found it.');
+      const body = gemini.received[0]?.body as { tools?: unknown[] };
+      expect(body.tools).toEqual([{ googleSearch: {} }]);
+      const refused = await agentctxWith(
+        env,
+        'run',
+        root,
+        '--store',
+        'memory',
+        '--model',
+        'openai:gpt-4.1',
+        '--message',
+        'Who won?',
+      );
+      expect(refused.code).not.toBe(0);
+      expect(`${refused.stdout}${refused.stderr}`).toMatch(
+        /'googleSearch' is a built-in tool of google, which Chat Completions cannot run \(model gpt-4\.1\)/,
+      );
+      expect(gemini.received).toHaveLength(1);
+    } finally {
+      await gemini.close();
+    }
   });
 });

@@ -316,7 +316,7 @@ describe('a field the provider has no equivalent for is refused, in one line nam
     [
       OPENAI,
       [{ provider: 'google', type: 'googleSearch' }],
-      "Invalid Chat Completions request: builtInTools[0]: 'googleSearch' is a built-in tool of google, which Chat Completions cannot run",
+      "Invalid Chat Completions request: builtInTools[0]: 'googleSearch' is a built-in tool of google, which Chat Completions cannot run (model gpt-5)",
     ],
     [
       ANTHROPIC,
@@ -366,12 +366,12 @@ describe('a field the provider has no equivalent for is refused, in one line nam
     [
       ANTHROPIC,
       [{ provider: 'google', type: 'googleSearch' }],
-      "Invalid Anthropic Messages API request: builtInTools[0]: 'googleSearch' is a built-in tool of google, which Anthropic Messages API cannot run",
+      "Invalid Anthropic Messages API request: builtInTools[0]: 'googleSearch' is a built-in tool of google, which Anthropic Messages API cannot run (model claude-test-5)",
     ],
     [
       GEMINI,
       [{ provider: 'anthropic', type: 'web_search_20250305' }],
-      "Invalid Gemini API request: builtInTools[0]: 'web_search_20250305' is a built-in tool of anthropic, which Gemini API cannot run",
+      "Invalid Gemini API request: builtInTools[0]: 'web_search_20250305' is a built-in tool of anthropic, which Gemini API cannot run (model gemini-2.5-flash)",
     ],
   ];
   it.each(

@@ -156,7 +156,10 @@ export const rows = defineRows(
           'case.json':
             '{"agent": {"name": "helper"}, "events": [{"id": "e1", "author": "user", "timestamp": 1, "content": {"role": "user", "parts": [{"text": "hel',
         });
-        expectCliError(await cli(['inspect', join(dir, 'case.json')]), /Invalid .*case\.json: (\d+ problems: )?line 1, column \d+: /);
+        expectCliError(
+          await cli(['inspect', join(dir, 'case.json')]),
+          /Invalid .*case\.json: (\d+ problems: )?line 1, column \d+: /,
+        );
       },
     },
   ],

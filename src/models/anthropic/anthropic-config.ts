@@ -64,7 +64,10 @@ export function applyAnthropicConfig(body: AnthropicRequestBody, config: Request
 }
 
 /** The built-in tools as server tools (`{ type, ...settings }`); another provider's are refused. */
-export function toAnthropicServerTools(tools: readonly BuiltInTool[] | undefined): AnthropicServerTool[] {
-  refuseForeignBuiltIns(API, 'anthropic', tools);
+export function toAnthropicServerTools(
+  tools: readonly BuiltInTool[] | undefined,
+  model?: string,
+): AnthropicServerTool[] {
+  refuseForeignBuiltIns(API, 'anthropic', tools, model);
   return (tools ?? []).map((tool) => ({ ...tool.settings, type: tool.type }));
 }

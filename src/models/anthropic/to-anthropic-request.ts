@@ -38,7 +38,7 @@ const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'im
  */
 export function toAnthropicRequest(request: LlmRequest, options: ToAnthropicOptions): AnthropicRequestBody {
   const origins: number[][] = [];
-  const { system, tools, messages } = toAnthropicInput(request, origins);
+  const { system, tools, messages } = toAnthropicInput(request, options.model, origins);
   const stop = request.config.stopSequences ?? [];
   const body: AnthropicRequestBody = {
     model: options.model,
@@ -66,11 +66,12 @@ export function toAnthropicRequest(request: LlmRequest, options: ToAnthropicOpti
 
 /** The body the count-tokens endpoint takes for the same request. */
 export function toAnthropicCountTokensBody(request: LlmRequest, model: string): AnthropicCountTokensBody {
-  return { model, ...toAnthropicInput(request) };
+  return { model, ...toAnthropicInput(request, model) };
 }
 
 function toAnthropicInput(
   given: LlmRequest,
+  model: string,
   origins?: number[][],
 ): { system?: string; tools?: (AnthropicTool | AnthropicServerTool)[]; messages: AnthropicMessage[] } {
   // The API refuses a request whose every tool is deferred: such a request offers its loaded definitions in full.
@@ -79,7 +80,7 @@ function toAnthropicInput(
   const tools = [
     ...request.tools.map((tool) => toAnthropicTool(tool)),
     ...[...deferred.values()].map((tool) => toAnthropicTool(tool, true)),
-    ...toAnthropicServerTools(request.builtInTools),
+    ...toAnthropicServerTools(request.builtInTools, model),
   ];
   return {
     ...(request.system === '' ? {} : { system: request.system }),

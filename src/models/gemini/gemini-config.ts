@@ -62,7 +62,7 @@ export function toGeminiGenerationConfig(config: RequestConfig): GeminiGeneratio
 }
 
 /** The built-in tools as `tools` entries, one per tool (`{ googleSearch: {} }`); another provider's are refused. */
-export function toGeminiBuiltInTools(tools: readonly BuiltInTool[] | undefined): GeminiTool[] {
-  refuseForeignBuiltIns('Gemini API', 'google', tools);
+export function toGeminiBuiltInTools(tools: readonly BuiltInTool[] | undefined, model?: string): GeminiTool[] {
+  refuseForeignBuiltIns('Gemini API', 'google', tools, model);
   return (tools ?? []).map((tool) => ({ [tool.type]: { ...tool.settings } }));
 }

@@ -15,7 +15,7 @@ export function toGeminiRequest(given: LlmRequest, modelId: string): GeminiReque
   const request = withDeferredToolsLoaded(given);
   const tools: GeminiTool[] = [
     ...(request.tools.length === 0 ? [] : [{ functionDeclarations: request.tools.map(toFunctionDeclaration) }]),
-    ...toGeminiBuiltInTools(request.builtInTools),
+    ...toGeminiBuiltInTools(request.builtInTools, modelId),
   ];
   return {
     model: modelId,

@@ -49,7 +49,7 @@ export function imageDetail(config: RequestConfig): 'low' | 'high' | undefined {
 
 /** The one built-in tool Chat Completions has: `web_search`, sent as `web_search_options`. */
 export function applyOpenAIBuiltIns(body: OpenAIRequestBody, tools: readonly BuiltInTool[] | undefined): void {
-  refuseForeignBuiltIns(API, 'openai', tools);
+  refuseForeignBuiltIns(API, 'openai', tools, body.model);
   for (const [index, tool] of (tools ?? []).entries()) {
     if (tool.type !== 'web_search')
       refuseRequest(

@@ -30,13 +30,18 @@ export function refuseFields(
 }
 
 /** Refuses a built-in tool of another provider: it runs only where it was named. */
-export function refuseForeignBuiltIns(api: string, provider: string, tools: readonly BuiltInTool[] | undefined): void {
+export function refuseForeignBuiltIns(
+  api: string,
+  provider: string,
+  tools: readonly BuiltInTool[] | undefined,
+  model?: string,
+): void {
   for (const [index, tool] of (tools ?? []).entries()) {
     if (tool.provider !== provider)
       refuseRequest(
         api,
         `builtInTools[${index}]`,
-        `'${tool.type}' is a built-in tool of ${tool.provider}, which ${api} cannot run`,
+        `'${tool.type}' is a built-in tool of ${tool.provider}, which ${api} cannot run${model === undefined ? '' : ` (model ${model})`}`,
       );
   }
 }
