@@ -153,6 +153,8 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
       'node:util',
       'node:url',
       'node:readline/promises',
+      // Python parses the Python tools an agent file names (python-tools.ts).
+      'node:child_process',
       'tsx/esm/api',
     ],
   },

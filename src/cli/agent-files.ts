@@ -3,6 +3,7 @@ import { UsageError } from '../contracts/errors/usage-error.js';
 import { mcpToolset } from '../mcp/mcp-toolset.js';
 import type { AgentFiles } from '../presets/agent-files.js';
 import { trackToolsets } from './open-toolsets.js';
+import { declarePythonTools } from './python-tools.js';
 import { readMemoryFile, readSkillsFolder } from '../workspace/skill-files.js';
 import { workspaceTools } from '../workspace/workspace-tools.js';
 
@@ -22,7 +23,11 @@ export function mcpStartConsent(
 }
 
 /** Disk access for agent files: paths are relative to the file that names them. */
-export function nodeAgentFiles(cwd: string, consent: McpStartConsent = 'start'): AgentFiles {
+export function nodeAgentFiles(
+  cwd: string,
+  consent: McpStartConsent = 'start',
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): AgentFiles {
   const near = (path: string, from: string) => resolve(cwd, dirname(from), path);
   return {
     // Paths in provenance are relative to the working folder, so the same files give the same record anywhere.
@@ -33,6 +38,7 @@ export function nodeAgentFiles(cwd: string, consent: McpStartConsent = 'start'):
       return { ...file, path: relative(cwd, file.path ?? '') };
     },
     workspaceTools: (root, from) => workspaceTools({ root: near(root, from) }),
+    declarePythonTools: declarePythonTools(env, cwd),
     mcpToolset: (options) => {
       const { server } = options;
       if (consent !== 'start' && 'command' in server) {

@@ -30,6 +30,7 @@ import { ADK_BUILT_IN_TOOLS } from '../features/adk-tools/adk-built-in-tools.js'
 import { ADK_FUNCTION_TOOLS } from '../features/adk-tools/exit-loop.js';
 import { own, refuseCode, unknownToolMessage } from './adk-code-refusals.js';
 import { readGenerateConfig } from './generate-config.js';
+import { isPythonPath, pythonTool, type DeclarePythonTools } from './python-tool.js';
 
 export type AgentConfigOptions = {
   /** Named in errors. */
@@ -45,6 +46,8 @@ export type AgentConfigOptions = {
    * `args` (problems to `reader` under `path`) and makes the toolset; `index` is the entry's place in the list.
    */
   toolsets?: Readonly<Record<string, ToolsetClass>>;
+  /** Declares the Python function tools a file names, as ADK declares them; without it such names are refused. */
+  declarePythonTools?: DeclarePythonTools | undefined;
 };
 
 const LLM_FIELDS = Object.keys(LLM_FIELD_SCHEMAS);
@@ -301,9 +304,11 @@ async function readTools(
     if (typeof named === 'string') {
       const tool =
         (scope.options.tools === undefined ? undefined : own(scope.options.tools, named)) ??
-        own(ADK_FUNCTION_TOOLS, named);
+        own(ADK_FUNCTION_TOOLS, named) ??
+        (await pythonTool(reader, named, at, scope.options.declarePythonTools, scope.file));
       if (tool !== undefined) tools.push(tool);
-      else reader.issue(at, unknownToolMessage(named));
+      else if (!isPythonPath(named) || scope.options.declarePythonTools === undefined)
+        reader.issue(at, unknownToolMessage(named));
       continue;
     }
     const record = reader.object(item, at, 'a tool: a name, or { name, description, parameters }');

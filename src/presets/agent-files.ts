@@ -18,6 +18,8 @@ export type AgentFiles = {
   workspaceTools(root: string, from: string): readonly Tool[];
   /** Toolsets for the file's `mcp:` servers; without it `mcp` is refused. */
   mcpToolset?: MakeMcpToolset | undefined;
+  /** Declarations of the Python function tools a file names (`pkg.module.function`); without it they are refused. */
+  declarePythonTools?: AgentConfigOptions['declarePythonTools'];
 };
 
 export type AgentFileOptions = Omit<AgentConfigOptions, 'fields'> & {
@@ -36,7 +38,13 @@ export function agentFromConfig(value: unknown, options: AgentFileOptions): Prom
   // ADK's spellings of its MCP toolset class, listed in `tools`.
   const toolsets =
     make === undefined ? {} : { McpToolset: adkMcpToolsetClass(make), MCPToolset: adkMcpToolsetClass(make) };
-  return readAgentConfig(value, { ...rest, fields: agentFileFields(files), toolsets });
+  const declarePythonTools = files?.declarePythonTools;
+  return readAgentConfig(value, {
+    ...rest,
+    fields: agentFileFields(files),
+    toolsets,
+    ...(declarePythonTools === undefined ? {} : { declarePythonTools }),
+  });
 }
 
 /** The feature keys an agent file may hold, each read by its feature. */

@@ -37,10 +37,9 @@ type AgentctxRequest = {
 const NOT_YET: Readonly<Record<string, RegExp>> = {
   A02: /names Python callbacks/,
   A03: /agentClass: expected one of/,
-  A06: /names Python code/,
+  A06: /'multi_agent_llm_config\.example_tool' cannot be declared: example_tool is not a function/,
   A09: /code: names Python code/,
-  A12: /names Python code/,
-  A13: /names Python code/,
+  A13: /'LongRunningFunctionTool' is one of ADK's built-in tools/,
 };
 
 const samples = (await readFile(join(FIXTURES, 'samples.tsv'), 'utf8'))

@@ -1,0 +1,204 @@
+"""Declares Python function tools as ADK 2.5.0 declares them, without running any of the user's code.
+
+Reads {"roots": [folder, ...], "names": ["pkg.module.function", ...]} as JSON on standard input and writes
+{"declarations": {name: declaration or {"error": why}}} as JSON on standard output. A module is found under the first
+root that holds it (pkg/module.py or pkg/module/__init__.py) and read with `ast`: nothing is imported or executed.
+
+A declaration is what ADK's FunctionTool sends: the function's name, its docstring cleaned as `inspect.cleandoc`
+cleans it, and the JSON Schema pydantic builds from the signature (`create_model(f"{name}Params", ...)`,
+`model_json_schema()`): a title per parameter and for the whole, keys sorted as pydantic sorts them. The context
+parameter (`tool_context`, or one annotated `ToolContext`) and `input_stream` are left out, as ADK leaves them out.
+"""
+
+import ast
+import inspect
+import json
+import os
+import sys
+
+SCALARS = {"int": "integer", "str": "string", "float": "number", "bool": "boolean"}
+
+
+class Unsupported(Exception):
+  pass
+
+
+def find_module(roots, dotted):
+  parts = dotted.split(".")
+  for root in roots:
+    base = os.path.join(root, *parts)
+    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+      if os.path.isfile(candidate):
+        return candidate
+  return None
+
+
+def name_of(node):
+  """The dotted name an annotation node spells (`typing.Optional`, `list`), or None."""
+  if isinstance(node, ast.Name):
+    return node.id
+  if isinstance(node, ast.Attribute):
+    inner = name_of(node.value)
+    return None if inner is None else inner + "." + node.attr
+  return None
+
+
+def last(name):
+  return None if name is None else name.split(".")[-1]
+
+
+def schema_of(node):
+  """Pydantic's JSON Schema for an annotation (without the title and default of the field)."""
+  if node is None:
+    return {}
+  if isinstance(node, ast.Constant) and isinstance(node.value, str):
+    return schema_of(ast.parse(node.value, mode="eval").body)
+  if isinstance(node, ast.Constant) and node.value is None:
+    return {"type": "null"}
+  if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+    return union([node.left, node.right])
+  simple = last(name_of(node))
+  if simple is not None and not isinstance(node, ast.Subscript):
+    if simple in SCALARS:
+      return {"type": SCALARS[simple]}
+    if simple in ("list", "List", "Sequence", "tuple", "Tuple", "set", "Set"):
+      return {"items": {}, "type": "array"} if simple not in ("set", "Set") else {"items": {}, "type": "array", "uniqueItems": True}
+    if simple in ("dict", "Dict", "Mapping"):
+      return {"additionalProperties": True, "type": "object"}
+    if simple == "Any":
+      return {}
+    raise Unsupported("the annotation " + ast.unparse(node) + " (only built-in types, lists, dicts, Optional, Union and Literal are read without running the module)")
+  if isinstance(node, ast.Subscript):
+    outer = last(name_of(node.value))
+    args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if outer in ("list", "List", "Sequence"):
+      return {"items": schema_of(args[0]), "type": "array"}
+    if outer in ("tuple", "Tuple"):
+      if len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is Ellipsis:
+        return {"items": schema_of(args[0]), "type": "array"}
+      return {"maxItems": len(args), "minItems": len(args), "prefixItems": [schema_of(arg) for arg in args], "type": "array"}
+    if outer in ("set", "Set"):
+      return {"items": schema_of(args[0]), "type": "array", "uniqueItems": True}
+    if outer in ("dict", "Dict", "Mapping"):
+      # pydantic writes values of any kind as `true`.
+      values = schema_of(args[1]) if len(args) > 1 else {}
+      return {"additionalProperties": values if values != {} else True, "type": "object"}
+    if outer == "Optional":
+      return union([args[0], ast.Constant(value=None)])
+    if outer == "Union":
+      return union(args)
+    if outer == "Literal":
+      values = [arg.value for arg in args if isinstance(arg, ast.Constant)]
+      if len(values) == 1:
+        return with_type({"const": values[0]}, values)
+      return with_type({"enum": values}, values)
+  raise Unsupported("the annotation " + ast.unparse(node) + " (only built-in types, lists, dicts, Optional, Union and Literal are read without running the module)")
+
+
+def with_type(schema, values):
+  kinds = {type(value) for value in values}
+  if len(kinds) == 1:
+    kind = kinds.pop()
+    name = {str: "string", int: "integer", float: "number", bool: "boolean"}.get(kind)
+    if name is not None:
+      schema["type"] = name
+  return schema
+
+
+def union(nodes):
+  members = [schema_of(node) for node in nodes]
+  return {"anyOf": members}
+
+
+def title(name):
+  # pydantic's default title of a field: its name, words capitalised, underscores as spaces.
+  return name.replace("_", " ").title().strip()
+
+
+def literal(node):
+  try:
+    return True, ast.literal_eval(node)
+  except ValueError:
+    return False, None
+
+
+def ordered(schema):
+  """Keys sorted as pydantic sorts them: recursively, except the names under `properties` and values of `default`."""
+  if isinstance(schema, list):
+    return [ordered(item) for item in schema]
+  if not isinstance(schema, dict):
+    return schema
+  out = {}
+  for key in sorted(schema):
+    value = schema[key]
+    if key == "properties":
+      out[key] = {name: ordered(field) for name, field in value.items()}
+    elif key == "default":
+      out[key] = value
+    else:
+      out[key] = ordered(value)
+  return out
+
+
+def is_context(arg):
+  return arg.arg == "tool_context" or last(name_of(arg.annotation)) == "ToolContext"
+
+
+def declare(function):
+  args = function.args
+  positional = args.posonlyargs + args.args
+  defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+  fields = list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
+  properties = {}
+  required = []
+  context = next((arg.arg for arg, _ in fields if is_context(arg)), "tool_context")
+  for arg, default in fields:
+    if arg.arg in (context, "input_stream"):
+      continue
+    field = dict(schema_of(arg.annotation))
+    field["title"] = title(arg.arg)
+    if default is None:
+      required.append(arg.arg)
+    else:
+      known, value = literal(default)
+      if not known:
+        raise Unsupported("the default of " + arg.arg + " (" + ast.unparse(default) + ") is not a literal")
+      field["default"] = value
+    properties[arg.arg] = field
+  declaration = {"name": function.name}
+  doc = ast.get_docstring(function, clean=False)
+  if doc:
+    declaration["description"] = inspect.cleandoc(doc)
+  if properties:
+    schema = {"properties": properties, "title": function.name + "Params", "type": "object"}
+    if required:
+      schema["required"] = required
+    declaration["parameters"] = ordered(schema)
+  return declaration
+
+
+def main():
+  request = json.load(sys.stdin)
+  roots = request["roots"]
+  out = {}
+  for name in request["names"]:
+    module_name, _, attribute = name.rpartition(".")
+    path = find_module(roots, module_name)
+    if path is None:
+      out[name] = {"error": "no module " + module_name + " (looked for " + module_name.replace(".", "/") + ".py or its __init__.py under " + ", ".join(roots) + ")"}
+      continue
+    with open(path, encoding="utf-8") as source:
+      tree = ast.parse(source.read(), filename=path)
+    found = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == attribute]
+    if not found:
+      out[name] = {"error": attribute + " is not a function defined at the top of " + path + " (a tool object or a class is not declared without running the module)"}
+      continue
+    try:
+      out[name] = declare(found[-1])
+    except Unsupported as why:
+      out[name] = {"error": attribute + ": " + str(why)}
+  json.dump({"declarations": out}, sys.stdout)
+
+
+if __name__ == "__main__":
+  main()

@@ -1,0 +1,46 @@
+import type { ToolDeclaration } from '../contracts/request.js';
+import type { Tool } from '../contracts/tool.js';
+import { declareTool } from '../engine/tools/tool.js';
+import type { JsonReader } from '../engine/util/json-reader.js';
+
+/** What declaring one dotted name gives: its declaration, or why it has none. */
+export type PythonToolDeclaration = ToolDeclaration | { error: string };
+
+/**
+ * Declares Python function tools a file names by dotted path (`pkg.module.function`), as ADK declares them, without
+ * running the module; `from` is the file that names them.
+ */
+export type DeclarePythonTools = (
+  names: readonly string[],
+  from: string,
+) => Promise<Record<string, PythonToolDeclaration>>;
+
+// A Python function named by its module's dotted path, as ADK's agent files name one.
+const PYTHON_PATH = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/;
+
+/** Whether a tool name is a dotted Python path (`pkg.module.function`). */
+export function isPythonPath(name: string): boolean {
+  return PYTHON_PATH.test(name);
+}
+
+/**
+ * A Python function tool, declared as ADK declares it (its docstring and signature, read without running the module).
+ * It has no implementation here: the model may call it, and gets an error until the tool is bound. Undefined, with the
+ * reason reported at `path`, when it cannot be declared; undefined and nothing reported when the name is no Python path
+ * or nothing declares Python tools.
+ */
+export async function pythonTool(
+  reader: JsonReader,
+  name: string,
+  path: string,
+  declare: DeclarePythonTools | undefined,
+  file: string,
+): Promise<Tool | undefined> {
+  if (declare === undefined || !isPythonPath(name)) return undefined;
+  const declared = (await declare([name], file))[name];
+  if (declared === undefined || 'error' in declared) {
+    reader.issue(path, `'${name}' cannot be declared: ${declared?.error ?? 'no declaration came back'}`);
+    return undefined;
+  }
+  return declareTool(declared);
+}
