@@ -3,7 +3,7 @@ import { UsageError } from '../contracts/errors/usage-error.js';
 import { mcpToolset } from '../mcp/mcp-toolset.js';
 import type { AgentFiles } from '../presets/agent-files.js';
 import { trackToolsets } from './open-toolsets.js';
-import { declarePythonTools } from './python-tools.js';
+import { declarePythonTools, runPythonTool } from './python-tools.js';
 import { readMemoryFile, readSkillsFolder } from '../workspace/skill-files.js';
 import { workspaceTools } from '../workspace/workspace-tools.js';
 
@@ -39,6 +39,8 @@ export function nodeAgentFiles(
     },
     workspaceTools: (root, from) => workspaceTools({ root: near(root, from) }),
     declarePythonTools: declarePythonTools(env, cwd),
+    // Python tools run where the agent runs (run, serve); the commands that only read an agent never run them.
+    ...(consent === 'start' ? { runPythonTool: runPythonTool(env, cwd) } : {}),
     mcpToolset: (options) => {
       const { server } = options;
       if (consent !== 'start' && 'command' in server) {

@@ -2,12 +2,21 @@ import { spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
+import type { Tool } from '../contracts/tool.js';
 import type { PythonToolDeclaration } from '../presets/python-tool.js';
 
-// The script that reads a module's source with Python's `ast` and declares its functions as ADK does (shipped in
-// assets/, beside the inspector's page).
-const SCRIPT = fileURLToPath(new URL('../../assets/python/declare_tools.py', import.meta.url));
+// The scripts, shipped in assets/ beside the inspector's page: one reads a module's source with Python's `ast` and
+// declares its functions as ADK does; the other imports the module and runs one function.
+const DECLARE = fileURLToPath(new URL('../../assets/python/declare_tools.py', import.meta.url));
+const RUN = fileURLToPath(new URL('../../assets/python/run_tool.py', import.meta.url));
 const TIME_LIMIT_MS = 20_000;
+
+/** The folders a module is looked for in: the named file's folder, then each one above it (ADK imports from above). */
+function rootsOf(cwd: string, from: string): string[] {
+  const roots: string[] = [];
+  for (let dir = dirname(resolve(cwd, from)); !roots.includes(dir); dir = dirname(dir)) roots.push(dir);
+  return roots;
+}
 
 /**
  * Declares the Python function tools an agent file names, as ADK declares them, with Python's own parser and without
@@ -20,19 +29,76 @@ export function declarePythonTools(
 ): (names: readonly string[], from: string) => Promise<Record<string, PythonToolDeclaration>> {
   const python = env['AGENTCTX_PYTHON'] ?? 'python3';
   return async (names, from) => {
-    const roots: string[] = [];
-    for (let dir = dirname(resolve(cwd, from)); !roots.includes(dir); dir = dirname(dir)) roots.push(dir);
-    const output = await runPython(python, JSON.stringify({ roots, names }));
+    const output = await runPython(
+      python,
+      DECLARE,
+      JSON.stringify({ roots: rootsOf(cwd, from), names }),
+      undefined,
+      TIME_LIMIT_MS,
+    );
     return (JSON.parse(output) as { declarations: Record<string, PythonToolDeclaration> }).declarations;
   };
 }
 
-function runPython(python: string, input: string): Promise<string> {
+type Ran = {
+  result?: unknown;
+  error?: string;
+  stateDelta?: Record<string, unknown>;
+  actions?: { escalate?: boolean; transferToAgent?: string; skipSummarization?: boolean };
+};
+
+/**
+ * Runs a Python function tool an agent file names, in a Python process of its own per call (`python3` or
+ * `AGENTCTX_PYTHON`): the module is imported from the folder ADK would import it from, the function called with the
+ * model's arguments and a tool context (the session's state, whose writes come back as state changes, and ADK's
+ * actions: escalate, transfer, skip summarization). Its result is the tool's; what it raises goes back to the model.
+ */
+export function runPythonTool(
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): (name: string, from: string) => NonNullable<Tool['execute']> {
+  const python = env['AGENTCTX_PYTHON'] ?? 'python3';
+  return (name, from) => {
+    const cut = name.lastIndexOf('.');
+    const request = { roots: rootsOf(cwd, from), module: name.slice(0, cut), function: name.slice(cut + 1) };
+    return async (args, context) => {
+      const input = {
+        ...request,
+        args,
+        state: context.state.toRecord(),
+        context: {
+          functionCallId: context.functionCallId,
+          agentName: context.agentName,
+          invocationId: context.invocationId,
+        },
+      };
+      const ran = JSON.parse(await runPython(python, RUN, JSON.stringify(input), context.signal)) as Ran;
+      if (ran.error !== undefined) throw new Error(ran.error);
+      for (const [key, value] of Object.entries(ran.stateDelta ?? {})) context.state.set(key, value);
+      if (ran.actions?.escalate === true) context.actions.escalate = true;
+      if (ran.actions?.skipSummarization === true) context.actions.skipSummarization = true;
+      if (ran.actions?.transferToAgent !== undefined) context.actions.transferToAgent = ran.actions.transferToAgent;
+      return ran.result;
+    };
+  };
+}
+
+function runPython(
+  python: string,
+  script: string,
+  input: string,
+  signal?: AbortSignal,
+  limitMs?: number,
+): Promise<string> {
   return new Promise((done, fail) => {
-    const child = spawn(python, [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(python, [script], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(signal === undefined ? {} : { signal }),
+    });
     let stdout = '';
     let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), TIME_LIMIT_MS);
+    // Declaring has a time limit of its own; a tool's run is limited by the runner (--tool-timeout), through `signal`.
+    const timer = limitMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), limitMs);
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', (error: NodeJS.ErrnoException) => {
@@ -41,7 +107,7 @@ function runPython(python: string, input: string): Promise<string> {
         error.code === 'ENOENT'
           ? new AgentctxError({
               code: 'usage',
-              message: `Declaring Python tools needs Python, and '${python}' is not there.`,
+              message: `Python tools need Python, and '${python}' is not there.`,
               hint: 'Install python3, or set AGENTCTX_PYTHON to the interpreter to use.',
             })
           : error,
@@ -54,8 +120,8 @@ function runPython(python: string, input: string): Promise<string> {
       fail(
         new AgentctxError({
           code: 'invalid_input',
-          message: `Declaring Python tools failed (${signal === null ? `exit ${code}` : `stopped after ${TIME_LIMIT_MS / 1000} s`}): ${last}`,
-          hint: 'A module Python cannot parse is named in the agent file; fix its syntax.',
+          message: `Python stopped (${signal === null ? `exit ${code}` : `by ${signal}`}): ${last}`,
+          hint: 'A module Python cannot read is named in the agent file; its error is above.',
         }),
       );
     });

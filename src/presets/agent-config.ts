@@ -30,7 +30,7 @@ import { ADK_BUILT_IN_TOOLS } from '../features/adk-tools/adk-built-in-tools.js'
 import { ADK_FUNCTION_TOOLS } from '../features/adk-tools/exit-loop.js';
 import { own, refuseCode, unknownToolMessage } from './adk-code-refusals.js';
 import { readGenerateConfig } from './generate-config.js';
-import { isPythonPath, pythonTool, type DeclarePythonTools } from './python-tool.js';
+import { isPythonPath, pythonTool, type DeclarePythonTools, type RunPythonTool } from './python-tool.js';
 
 export type AgentConfigOptions = {
   /** Named in errors. */
@@ -48,6 +48,8 @@ export type AgentConfigOptions = {
   toolsets?: Readonly<Record<string, ToolsetClass>>;
   /** Declares the Python function tools a file names, as ADK declares them; without it such names are refused. */
   declarePythonTools?: DeclarePythonTools | undefined;
+  /** Runs those tools; without it they are declared only. */
+  runPythonTool?: RunPythonTool | undefined;
 };
 
 const LLM_FIELDS = Object.keys(LLM_FIELD_SCHEMAS);
@@ -305,7 +307,14 @@ async function readTools(
       const tool =
         (scope.options.tools === undefined ? undefined : own(scope.options.tools, named)) ??
         own(ADK_FUNCTION_TOOLS, named) ??
-        (await pythonTool(reader, named, at, scope.options.declarePythonTools, scope.file));
+        (await pythonTool(
+          reader,
+          named,
+          at,
+          scope.options.declarePythonTools,
+          scope.file,
+          scope.options.runPythonTool,
+        ));
       if (tool !== undefined) tools.push(tool);
       else if (!isPythonPath(named) || scope.options.declarePythonTools === undefined)
         reader.issue(at, unknownToolMessage(named));

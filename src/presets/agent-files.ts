@@ -20,6 +20,8 @@ export type AgentFiles = {
   mcpToolset?: MakeMcpToolset | undefined;
   /** Declarations of the Python function tools a file names (`pkg.module.function`); without it they are refused. */
   declarePythonTools?: AgentConfigOptions['declarePythonTools'];
+  /** Runs them; without it they are declared only (the commands that only read an agent). */
+  runPythonTool?: AgentConfigOptions['runPythonTool'];
 };
 
 export type AgentFileOptions = Omit<AgentConfigOptions, 'fields'> & {
@@ -39,11 +41,13 @@ export function agentFromConfig(value: unknown, options: AgentFileOptions): Prom
   const toolsets =
     make === undefined ? {} : { McpToolset: adkMcpToolsetClass(make), MCPToolset: adkMcpToolsetClass(make) };
   const declarePythonTools = files?.declarePythonTools;
+  const runPythonTool = files?.runPythonTool;
   return readAgentConfig(value, {
     ...rest,
     fields: agentFileFields(files),
     toolsets,
     ...(declarePythonTools === undefined ? {} : { declarePythonTools }),
+    ...(runPythonTool === undefined ? {} : { runPythonTool }),
   });
 }
 

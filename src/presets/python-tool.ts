@@ -15,6 +15,9 @@ export type DeclarePythonTools = (
   from: string,
 ) => Promise<Record<string, PythonToolDeclaration>>;
 
+/** What runs a Python function tool named by dotted path, named in the file `from`. */
+export type RunPythonTool = (name: string, from: string) => NonNullable<Tool['execute']>;
+
 // A Python function named by its module's dotted path, as ADK's agent files name one.
 const PYTHON_PATH = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/;
 
@@ -24,8 +27,8 @@ export function isPythonPath(name: string): boolean {
 }
 
 /**
- * A Python function tool, declared as ADK declares it (its docstring and signature, read without running the module).
- * It has no implementation here: the model may call it, and gets an error until the tool is bound. Undefined, with the
+ * A Python function tool, declared as ADK declares it (its docstring and signature, read without running the module),
+ * and run by `run` when given (commands that only read an agent give none: the model's calls then get an error). Undefined, with the
  * reason reported at `path`, when it cannot be declared; undefined and nothing reported when the name is no Python path
  * or nothing declares Python tools.
  */
@@ -35,6 +38,7 @@ export async function pythonTool(
   path: string,
   declare: DeclarePythonTools | undefined,
   file: string,
+  run?: RunPythonTool,
 ): Promise<Tool | undefined> {
   if (declare === undefined || !isPythonPath(name)) return undefined;
   const declared = (await declare([name], file))[name];
@@ -42,5 +46,6 @@ export async function pythonTool(
     reader.issue(path, `'${name}' cannot be declared: ${declared?.error ?? 'no declaration came back'}`);
     return undefined;
   }
-  return declareTool(declared);
+  const declaration = declareTool(declared);
+  return run === undefined ? declaration : Object.freeze({ ...declaration, execute: run(name, file) });
 }

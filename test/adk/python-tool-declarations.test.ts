@@ -189,7 +189,7 @@ describe('Python function tools, declared as ADK 2.5.0 declares them', () => {
     const declare = declarePythonTools({ AGENTCTX_PYTHON: 'no-such-python-here' }, dir);
     await expect(declare(['my_agent.tools.greet'], join('my_agent', 'root_agent.yaml'))).rejects.toMatchObject({
       code: 'usage',
-      message: "Declaring Python tools needs Python, and 'no-such-python-here' is not there.",
+      message: "Python tools need Python, and 'no-such-python-here' is not there.",
     });
   });
 });
