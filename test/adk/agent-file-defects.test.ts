@@ -1,26 +1,14 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../providers/fake-server.js';
+import { scratch } from '../reliability/support.js';
 import { agentctxWith, cli, expectCliError, repositoryRoot } from '../support/cli.js';
 
 // Defects found trying ADK's agent files from outside (issue 47): each test failed before its fix.
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
-
-async function folder(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'agentctx-agent-files-'));
-  dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) {
-    await mkdir(join(dir, name, '..'), { recursive: true });
-    await writeFile(join(dir, name), text);
-  }
-  return dir;
-}
+const tmp = scratch();
+afterAll(() => tmp.cleanup());
+const folder = (files: Record<string, string>) => tmp.files(files);
 
 describe("ADK's agent files, from outside", () => {
   it('inspect of a workflow root names the agents under it that call a model, and how to ask one', async () => {

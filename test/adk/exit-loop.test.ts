@@ -1,7 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scratch } from '../reliability/support.js';
 import { agentctx, repositoryRoot } from '../support/cli.js';
 
 // ADK's `exit_loop`, named in an agent file (ADK's multi_agent_loop_config sample): the refiner calls it when the critic
@@ -13,10 +12,8 @@ const ROOT = join(
   repositoryRoot,
   'test/fixtures/adk-samples/samples/contributing/samples/multi_agent_loop_config/root_agent.yaml',
 );
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
+const tmp = scratch();
+afterAll(() => tmp.cleanup());
 
 type Event = {
   author: string;
@@ -26,12 +23,8 @@ type Event = {
 
 describe('exit_loop in an agent file', () => {
   it('ends the loop after the call that asked for it: writer, critic, refiner, and nothing more', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'agentctx-exit-loop-'));
-    dirs.push(dir);
-    const script = join(dir, 'script.yaml');
-    await writeFile(
-      script,
-      [
+    const dir = await tmp.files({
+      'script.yaml': [
         'rules:',
         '  - when: { agent: InitialWriterAgent }',
         '    respond: { text: A lighthouse keeper found a map. }',
@@ -41,7 +34,8 @@ describe('exit_loop in an agent file', () => {
         '    respond: { functionCall: { name: exit_loop, args: {} } }',
         '',
       ].join('\n'),
-    );
+    });
+    const script = join(dir, 'script.yaml');
     const result = await agentctx(
       'run',
       ROOT,

@@ -1,17 +1,14 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scratch } from '../reliability/support.js';
 import { cli, repositoryRoot } from '../support/cli.js';
 
 // Python function tools named in an ADK agent file run: `agentctx run` calls them through a Python process per call
 // on this machine's python3 (which has no google packages: the bridge's stand-ins serve `google.adk.tools.tool_context`
 // and `google.genai.types`), with the session's state and ADK's actions, and their results go back to the model.
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
+const tmp = scratch();
+afterAll(() => tmp.cleanup());
 
 type Event = {
   author: string;
@@ -20,9 +17,7 @@ type Event = {
 };
 
 async function run(agent: string, script: string): Promise<Event[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'agentctx-python-run-'));
-  dirs.push(dir);
-  await writeFile(join(dir, 'script.yaml'), script);
+  const dir = await tmp.files({ 'script.yaml': script });
   const result = await cli([
     'run',
     agent,
@@ -80,13 +75,9 @@ describe("Python tools of ADK's agent files, run", () => {
   });
 
   it('gives a tool the state, returns what it raises to the model, and carries its actions', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'agentctx-python-tools-'));
-    dirs.push(dir);
-    await mkdir(join(dir, 'my_agent'));
-    await writeFile(join(dir, 'my_agent', '__init__.py'), '');
-    await writeFile(
-      join(dir, 'my_agent', 'tools.py'),
-      [
+    const dir = await tmp.files({
+      'my_agent/__init__.py': '',
+      'my_agent/tools.py': [
         'from google.adk.tools.tool_context import ToolContext',
         '',
         'def greet(name: str, tool_context: ToolContext) -> dict:',
@@ -104,11 +95,9 @@ describe("Python tools of ADK's agent files, run", () => {
         '    tool_context.actions.escalate = True',
         '',
       ].join('\n'),
-    );
-    await writeFile(
-      join(dir, 'my_agent', 'root_agent.yaml'),
-      'name: root\nmodel: gemini-2.5-flash\ninstruction: hi\ntools:\n  - name: my_agent.tools.greet\n  - name: my_agent.tools.fail\n  - name: my_agent.tools.stop\n',
-    );
+      'my_agent/root_agent.yaml':
+        'name: root\nmodel: gemini-2.5-flash\ninstruction: hi\ntools:\n  - name: my_agent.tools.greet\n  - name: my_agent.tools.fail\n  - name: my_agent.tools.stop\n',
+    });
     const events = await run(
       join(dir, 'my_agent', 'root_agent.yaml'),
       [
