@@ -199,10 +199,13 @@ function readKind(
   if (agentClass !== undefined) {
     const mapped = typeof agentClass === 'string' ? own(CLASSES, agentClass) : undefined;
     if (mapped !== undefined) return mapped;
-    return reader.issue(
-      joinPath(path, 'agentClass'),
-      `expected one of ${Object.keys(CLASSES).join(', ')}, got ${JSON.stringify(agentClass)}`,
-    );
+    const known = Object.keys(CLASSES).join(', ');
+    // A dotted name is a class of the user's Python code; a bare one that is not ADK's own is no class ADK has either.
+    const why =
+      typeof agentClass === 'string' && /^[A-Za-z_]\w*$/.test(agentClass)
+        ? `'${agentClass}' is not an agent class of ADK 2.5.0, which refuses the file too; use one of ${known}`
+        : `expected one of ${known}, got ${JSON.stringify(agentClass)}`;
+    return reader.issue(joinPath(path, 'agentClass'), why);
   }
   return 'llm';
 }

@@ -146,10 +146,12 @@ describe("ADK's Agent Config samples, against ADK Python 2.5.0's own requests", 
     it(`${id} (${note})`, async () => {
       const { expected, state } = await expectedOf(id);
       if (expected.requests === undefined) {
-        // ADK itself refused the file (A16's GraphAgent): agentctx refuses it too, in one line.
+        // ADK itself refused the file (A16's GraphAgent): agentctx refuses it too, in one line saying why.
         const refused = await inspect(id, root, undefined, state);
         expect(refused.code).toBe(2);
-        expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+        expect(refused.stderr.trim().split('\n')).toEqual([
+          expect.stringContaining("'GraphAgent' is not an agent class of ADK 2.5.0, which refuses the file too"),
+        ]);
         return;
       }
       const agents = Object.keys(expected.requests);

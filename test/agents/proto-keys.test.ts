@@ -108,13 +108,13 @@ export const rows = defineRows(
       tried:
         '`agent_class: constructor` and `toString`, `tools: [constructor, toString, { name: __proto__ }]`, `valueOf` beside ADK\u2019s `model_code`',
       expected:
-        'refused as what they are: `agentClass: expected one of LlmAgent, …, got "constructor"`; `tool \'constructor\' has no implementation here`; never an inherited function taken for a class or a tool',
+        "refused as what they are: `agentClass: 'constructor' is not an agent class of ADK 2.5.0, …`; `tool 'constructor' has no implementation here`; never an inherited function taken for a class or a tool",
       run: async () => {
         expect(await issues('name: helper\nagent_class: constructor\ninstruction: Help.\n')).toEqual([
-          'agentClass: expected one of LlmAgent, Agent, SequentialAgent, ParallelAgent, LoopAgent, got "constructor"',
+          "agentClass: 'constructor' is not an agent class of ADK 2.5.0, which refuses the file too; use one of LlmAgent, Agent, SequentialAgent, ParallelAgent, LoopAgent",
         ]);
         expect(await issues('name: helper\nagent_class: toString\n')).toEqual([
-          'agentClass: expected one of LlmAgent, Agent, SequentialAgent, ParallelAgent, LoopAgent, got "toString"',
+          "agentClass: 'toString' is not an agent class of ADK 2.5.0, which refuses the file too; use one of LlmAgent, Agent, SequentialAgent, ParallelAgent, LoopAgent",
         ]);
         expect(await issues('name: helper\ntools: [constructor, toString, { name: __proto__ }]\n')).toEqual([
           "tools[0]: tool 'constructor' has no implementation here; declare it with a description (and parameters) to inspect it",
