@@ -27,7 +27,10 @@ export function nodeAgentFiles(
   cwd: string,
   consent: McpStartConsent = 'start',
   env: Readonly<Record<string, string | undefined>> = process.env,
+  warn?: (message: string) => void,
 ): AgentFiles {
+  // Each warning once, however many times the file is read (a case file reads its agent file again).
+  const said = new Set<string>();
   const near = (path: string, from: string) => resolve(cwd, dirname(from), path);
   return {
     // Paths in provenance are relative to the working folder, so the same files give the same record anywhere.
@@ -39,6 +42,15 @@ export function nodeAgentFiles(
     },
     workspaceTools: (root, from) => workspaceTools({ root: near(root, from) }),
     declarePythonTools: declarePythonTools(env, cwd),
+    ...(warn === undefined
+      ? {}
+      : {
+          warn: (message: string) => {
+            if (said.has(message)) return;
+            said.add(message);
+            warn(message);
+          },
+        }),
     // Python tools run where the agent runs (run, serve); the commands that only read an agent never run them.
     ...(consent === 'start' ? { runPythonTool: runPythonTool(env, cwd) } : {}),
     mcpToolset: (options) => {

@@ -14,14 +14,15 @@ import { loadDocumentFile, relativeLoader } from './load-document-file.js';
  * export (or `agent` export) is an agent definition, for agents with tools written in code; TypeScript modules
  * (`.ts`, `.mts`, `.cts`) load as they are. A case file stands for its agent.
  */
-export async function loadAgent(path: string, cwd: string): Promise<AgentDefinition> {
-  const agent = await readAgent(path, cwd);
+export async function loadAgent(path: string, cwd: string, warn?: (message: string) => void): Promise<AgentDefinition> {
+  const agent = await readAgent(path, cwd, warn);
   // Agents written in code may hold toolsets too; the command closes them when it ends.
   for (const toolset of toolsetsOf([agent])) trackToolsets(toolset);
   return agent;
 }
 
-async function readAgent(path: string, cwd: string): Promise<AgentDefinition> {
+async function readAgent(path: string, cwd: string, warn?: (message: string) => void): Promise<AgentDefinition> {
+  const files = nodeAgentFiles(cwd, 'start', process.env, warn);
   if (isAgentModulePath(path)) {
     const module = await importAgentModule(path, cwd);
     const agent = module['agent'] ?? module['default'];
@@ -38,14 +39,11 @@ async function readAgent(path: string, cwd: string): Promise<AgentDefinition> {
   // A case file runs its agent (inline, or the agent file it names); its state and events are a situation to inspect.
   if (isCaseDocument(value)) {
     const inner = value['agent'];
-    if (typeof inner === 'string') return loadAgent(relative(cwd, resolve(cwd, dirname(path), inner)) || inner, cwd);
-    return agentFromConfig(inner, {
-      filename: `${filename} (agent)`,
-      load: relativeLoader(cwd),
-      files: nodeAgentFiles(cwd),
-    });
+    if (typeof inner === 'string')
+      return loadAgent(relative(cwd, resolve(cwd, dirname(path), inner)) || inner, cwd, warn);
+    return agentFromConfig(inner, { filename: `${filename} (agent)`, load: relativeLoader(cwd), files });
   }
-  return agentFromConfig(value, { filename, load: relativeLoader(cwd), files: nodeAgentFiles(cwd) });
+  return agentFromConfig(value, { filename, load: relativeLoader(cwd), files });
 }
 
 function isAgentDefinition(value: unknown): value is AgentDefinition {

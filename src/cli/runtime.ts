@@ -16,7 +16,12 @@ import {
 } from './resolve-store.js';
 
 /** Where a command runs: its working folder (for relative paths) and its environment (for API keys). */
-export type RuntimePlace = { cwd: string; env: Readonly<Record<string, string | undefined>> };
+export type RuntimePlace = {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Where warnings about what an agent file holds but will not run go (the CLI's stderr). */
+  stderr?: ((text: string) => void) | undefined;
+};
 
 /** How the runtime reaches stores and models; tests pass their own to watch what is opened and closed. */
 export type Openers = {
@@ -97,7 +102,9 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
       return model;
     },
     async runner(file, choices) {
-      const tree = createAgentTree(await loadAgent(file, place.cwd));
+      const warn =
+        place.stderr === undefined ? undefined : (message: string) => place.stderr?.(`warning: ${message}\n`);
+      const tree = createAgentTree(await loadAgent(file, place.cwd, warn));
       const models = await modelsFor(tree, choices.model, runtime);
       const sessions = choices.stores?.sessions ?? (await runtime.store(choices.store));
       let artifacts = choices.stores?.artifacts;

@@ -50,12 +50,34 @@ const CODE_FIELDS: Readonly<Record<string, string>> = {
   ),
 };
 
-/** Reports ADK's code references; true when the agent is one (a sub-agent given as `code:`), so nothing else is read. */
-export function refuseCode(reader: JsonReader, record: Record<string, unknown>, path: string): boolean {
+/**
+ * Reports ADK's code references; true when the agent is one (a sub-agent given as `code:`), so nothing else is read.
+ * Python callbacks do not stop a file from loading when there is someone to warn (`warn`, the CLI): the agent is read
+ * without them, and the warning names them and the binding to write instead.
+ */
+export function refuseCode(
+  reader: JsonReader,
+  record: Record<string, unknown>,
+  path: string,
+  warn?: (message: string) => void,
+  file?: string,
+): boolean {
   for (const key of Object.keys(record)) {
     const why = own(CODE_FIELDS, key);
     if (why === undefined) continue;
-    reader.issue(joinPath(path, key), why);
+    if (warn !== undefined && key.endsWith('_callbacks')) {
+      const value = record[key];
+      const names = (Array.isArray(value) ? value : [])
+        .map((item) =>
+          item !== null && typeof item === 'object' ? (item as Record<string, unknown>)['name'] : undefined,
+        )
+        .filter((name): name is string => typeof name === 'string');
+      const where = `${file === undefined ? '' : `${file}: `}${joinPath(path, key)}`;
+      const hook = key.replace(/_callbacks$/, '').replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+      warn(
+        `${where}: ${names.length === 1 ? 'a Python callback is' : `${names.length} Python callbacks are`} not run (${names.join(', ')}); agentctx runs no Python callbacks: write ${names.length === 1 ? 'it' : 'them'} as llmAgent({ callbacks: { ${hook}: … } }) in a JavaScript or TypeScript agent module`,
+      );
+    } else reader.issue(joinPath(path, key), why);
     delete record[key];
   }
   return record['name'] === undefined && Object.keys(record).length === 0;

@@ -50,6 +50,8 @@ export type AgentConfigOptions = {
   declarePythonTools?: DeclarePythonTools | undefined;
   /** Runs those tools; without it they are declared only. */
   runPythonTool?: RunPythonTool | undefined;
+  /** Told what of the file is read but will not run (Python callbacks); without it such parts are refused. */
+  onWarning?: ((message: string) => void) | undefined;
 };
 
 const LLM_FIELDS = Object.keys(LLM_FIELD_SCHEMAS);
@@ -84,7 +86,7 @@ async function readAgent(
   if (raw === undefined) return undefined;
   const record = normalizeKeys(raw, options.fields ?? []);
   if (record['configPath'] !== undefined) return readReference(reader, record, path, scope);
-  if (refuseCode(reader, record, path)) return undefined;
+  if (refuseCode(reader, record, path, options.onWarning, scope.file)) return undefined;
   const kind = readKind(reader, record, path);
   if (kind === undefined) return undefined;
   // A deprecated key (an old spelling) is read but not offered: the unknown-field message lists the current ones.

@@ -22,6 +22,8 @@ export type AgentFiles = {
   declarePythonTools?: AgentConfigOptions['declarePythonTools'];
   /** Runs them; without it they are declared only (the commands that only read an agent). */
   runPythonTool?: AgentConfigOptions['runPythonTool'];
+  /** Told what of a file is read but will not run (Python callbacks); without it such parts are refused. */
+  warn?: ((message: string) => void) | undefined;
 };
 
 export type AgentFileOptions = Omit<AgentConfigOptions, 'fields'> & {
@@ -42,12 +44,14 @@ export function agentFromConfig(value: unknown, options: AgentFileOptions): Prom
     make === undefined ? {} : { McpToolset: adkMcpToolsetClass(make), MCPToolset: adkMcpToolsetClass(make) };
   const declarePythonTools = files?.declarePythonTools;
   const runPythonTool = files?.runPythonTool;
+  const warn = files?.warn;
   return readAgentConfig(value, {
     ...rest,
     fields: agentFileFields(files),
     toolsets,
     ...(declarePythonTools === undefined ? {} : { declarePythonTools }),
     ...(runPythonTool === undefined ? {} : { runPythonTool }),
+    ...(warn === undefined ? {} : { onWarning: warn }),
   });
 }
 

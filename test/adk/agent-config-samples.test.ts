@@ -35,7 +35,6 @@ type AgentctxRequest = {
 };
 
 const NOT_YET: Readonly<Record<string, RegExp>> = {
-  A02: /names Python callbacks/,
   A03: /agentClass: expected one of/,
   A06: /'multi_agent_llm_config\.example_tool' cannot be declared: example_tool is not a function/,
   A09: /code: names Python code/,
@@ -167,7 +166,9 @@ describe("ADK's Agent Config samples, against ADK Python 2.5.0's own requests", 
       for (const agent of agents) {
         const adk = expected.requests[agent] as AdkRequest;
         const result = await inspect(id, root, agent, state);
-        expect({ agent, code: result.code, stderr: result.stderr }).toEqual({ agent, code: 0, stderr: '' });
+        // Warnings only (A02's Python callbacks, which agentctx reads but does not run), one line each.
+        const errors = result.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('warning: '));
+        expect({ agent, code: result.code, errors }).toEqual({ agent, code: 0, errors: [] });
         const got = asAdk(JSON.parse(result.stdout) as AgentctxRequest);
         expect(got, `${id} ${agent}`).toEqual(expectedShape(adk));
         // Byte for byte: the schemas' keys in ADK's order too (what reaches the wire).

@@ -143,4 +143,24 @@ describe("ADK's agent files, from outside", () => {
       await gemini.close();
     }
   });
+
+  it('a file with Python callbacks loads: inspect and run warn once per kind, naming each callback and what to write instead', async () => {
+    const root = join(
+      repositoryRoot,
+      'test/fixtures/adk-samples/samples/contributing/samples/core_callback_config/root_agent.yaml',
+    );
+    const dir = await folder({ 'script.yaml': 'responses:\n  - text: ok\n' });
+    for (const args of [
+      ['inspect', root],
+      ['run', root, '--model', `scripted:${join(dir, 'script.yaml')}`, '--store', 'memory', '--message', 'hi'],
+    ]) {
+      const result = await cli(args);
+      expect(result.code, args[0]).toBe(0);
+      const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning: '));
+      expect(warnings, args[0]).toHaveLength(6);
+      expect(warnings[0]).toMatch(
+        /^warning: .*core_callback_config\/root_agent\.yaml: before_agent_callbacks: 3 Python callbacks are not run \(core_callback_config\.callbacks\.before_agent_callback1, .*\); agentctx runs no Python callbacks: write them as llmAgent\(\{ callbacks: \{ beforeAgent: … \} \}\)/,
+      );
+    }
+  });
 });

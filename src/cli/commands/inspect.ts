@@ -147,7 +147,9 @@ export const inspectCommand: Command = {
     const caseFile = await parseCaseFile(value, {
       filename: file,
       load: relativeLoader(io.cwd),
-      files: nodeAgentFiles(io.cwd, mcpStartConsent(values['start-mcp'], io)),
+      files: nodeAgentFiles(io.cwd, mcpStartConsent(values['start-mcp'], io), io.env, (message) =>
+        io.stderr(`warning: ${message}\n`),
+      ),
     });
     if (values.agent !== undefined) {
       caseFile.tree.getAgent(values.agent);
