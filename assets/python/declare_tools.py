@@ -177,9 +177,42 @@ def declare(function):
   return declaration
 
 
+def read_object(roots, name):
+  """A module-level `name = Class(key=literal, ...)`, read from the source: the class and its literal arguments."""
+  module_name, _, attribute = name.rpartition(".")
+  path = find_module(roots, module_name)
+  if path is None:
+    return {"error": "no module " + module_name + " (looked for " + module_name.replace(".", "/") + ".py or its __init__.py under " + ", ".join(roots) + ")"}
+  with open(path, encoding="utf-8") as source:
+    tree = ast.parse(source.read(), filename=path)
+  for node in tree.body:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+    if not any(isinstance(target, ast.Name) and target.id == attribute for target in targets):
+      continue
+    call = node.value
+    if not isinstance(call, ast.Call):
+      return {"error": attribute + " in " + path + " is not made by a constructor call"}
+    arguments = {}
+    unread = []
+    for keyword in call.keywords:
+      if keyword.arg is None:
+        unread.append("**" + ast.unparse(keyword.value))
+        continue
+      known, value = literal(keyword.value)
+      if known:
+        arguments[keyword.arg] = value
+      else:
+        unread.append(keyword.arg)
+    return {"class": last(name_of(call.func)), "arguments": arguments, "unread": unread, "positional": len(call.args)}
+  return {"error": attribute + " is not assigned at the top of " + path}
+
+
 def main():
   request = json.load(sys.stdin)
   roots = request["roots"]
+  if "objects" in request:
+    json.dump({"objects": {name: read_object(roots, name) for name in request["objects"]}}, sys.stdout)
+    return
   out = {}
   for name in request["names"]:
     module_name, _, attribute = name.rpartition(".")

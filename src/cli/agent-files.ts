@@ -3,7 +3,7 @@ import { UsageError } from '../contracts/errors/usage-error.js';
 import { mcpToolset } from '../mcp/mcp-toolset.js';
 import type { AgentFiles } from '../presets/agent-files.js';
 import { trackToolsets } from './open-toolsets.js';
-import { declarePythonTools, runPythonTool } from './python-tools.js';
+import { declarePythonTools, readPythonObjects, runPythonTool } from './python-tools.js';
 import { readMemoryFile, readSkillsFolder } from '../workspace/skill-files.js';
 import { workspaceTools } from '../workspace/workspace-tools.js';
 
@@ -42,6 +42,7 @@ export function nodeAgentFiles(
     },
     workspaceTools: (root, from) => workspaceTools({ root: near(root, from) }),
     declarePythonTools: declarePythonTools(env, cwd),
+    readPythonObjects: readPythonObjects(env, cwd),
     ...(warn === undefined
       ? {}
       : {

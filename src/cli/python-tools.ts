@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import type { Tool } from '../contracts/tool.js';
-import type { PythonToolDeclaration } from '../presets/python-tool.js';
+import type { PythonObject, PythonToolDeclaration } from '../presets/python-tool.js';
 
 // The scripts, shipped in assets/ beside the inspector's page: one reads a module's source with Python's `ast` and
 // declares its functions as ADK does; the other imports the module and runs one function.
@@ -37,6 +37,22 @@ export function declarePythonTools(
       TIME_LIMIT_MS,
     );
     return (JSON.parse(output) as { declarations: Record<string, PythonToolDeclaration> }).declarations;
+  };
+}
+
+/** Reads module-level objects (an agent a `code:` reference names) from their source with `ast`, running nothing. */
+export function readPythonObjects(
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): (names: readonly string[], from: string) => Promise<Record<string, PythonObject>> {
+  const python = env['AGENTCTX_PYTHON'] ?? 'python3';
+  return async (names, from) => {
+    const input = JSON.stringify({ roots: rootsOf(cwd, from), objects: names });
+    return (
+      JSON.parse(await runPython(python, DECLARE, input, undefined, TIME_LIMIT_MS)) as {
+        objects: Record<string, PythonObject>;
+      }
+    ).objects;
   };
 }
 

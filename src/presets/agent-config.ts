@@ -18,19 +18,25 @@ import { readPart } from '../engine/session/decode-content.js';
 import { agentTool } from '../engine/tools/agent-tool.js';
 import { declareTool } from '../engine/tools/tool.js';
 import {
-  ADK_SPELLINGS,
   AGENT_CLASSES,
   LLM_FIELD_SCHEMAS,
   REFERENCE_FIELD_SCHEMAS,
-  snakeCase,
   WORKFLOW_FIELD_SCHEMAS,
 } from '../engine/config/agent-file-schema.js';
 import { JsonReader, joinPath, isPlainRecord } from '../engine/util/json-reader.js';
 import { ADK_BUILT_IN_TOOLS } from '../features/adk-tools/adk-built-in-tools.js';
 import { ADK_FUNCTION_TOOLS } from '../features/adk-tools/exit-loop.js';
 import { own, refuseCode, unknownToolMessage } from './adk-code-refusals.js';
+import { fieldKeys, normalizeKeys } from './agent-file-keys.js';
 import { readGenerateConfig } from './generate-config.js';
-import { isPythonPath, pythonTool, type DeclarePythonTools, type RunPythonTool } from './python-tool.js';
+import {
+  isPythonPath,
+  pythonAgentRecord,
+  pythonTool,
+  type DeclarePythonTools,
+  type ReadPythonObjects,
+  type RunPythonTool,
+} from './python-tool.js';
 
 export type AgentConfigOptions = {
   /** Named in errors. */
@@ -52,6 +58,8 @@ export type AgentConfigOptions = {
   runPythonTool?: RunPythonTool | undefined;
   /** Told what of the file is read but will not run (Python callbacks); without it such parts are refused. */
   onWarning?: ((message: string) => void) | undefined;
+  /** Reads Python objects from their source (an agent a `code:` reference names); without it `code:` is refused. */
+  readPythonObjects?: ReadPythonObjects | undefined;
 };
 
 const LLM_FIELDS = Object.keys(LLM_FIELD_SCHEMAS);
@@ -86,6 +94,11 @@ async function readAgent(
   if (raw === undefined) return undefined;
   const record = normalizeKeys(raw, options.fields ?? []);
   if (record['configPath'] !== undefined) return readReference(reader, record, path, scope);
+  const code = record['code'];
+  if (typeof code === 'string' && options.readPythonObjects !== undefined && Object.keys(record).length === 1) {
+    const made = await pythonAgentRecord(reader, code, joinPath(path, 'code'), options.readPythonObjects, scope.file);
+    return made === undefined ? undefined : readAgent(reader, made, path, scope);
+  }
   if (refuseCode(reader, record, path, options.onWarning, scope.file)) return undefined;
   const kind = readKind(reader, record, path);
   if (kind === undefined) return undefined;
@@ -379,20 +392,6 @@ async function readAgentTool(
     for (const issue of error.issues) reader.issue(joinPath(at, 'agent'), issue.message);
     return undefined;
   }
-}
-
-/** The keys a feature's field reads: all of them, or only the deprecated ones (`true`) or only the current ones (`false`). */
-export function fieldKeys(field: AgentFileField, deprecated?: boolean): string[] {
-  return Object.keys(field.schema).filter(
-    (key) => deprecated === undefined || (field.schema[key]?.['deprecated'] === true) === deprecated,
-  );
-}
-
-function normalizeKeys(record: Record<string, unknown>, fields: readonly AgentFileField[]): Record<string, unknown> {
-  const aliases = new Map<string, string>(Object.entries(ADK_SPELLINGS));
-  for (const key of fields.flatMap((field) => fieldKeys(field)))
-    if (!aliases.has(snakeCase(key))) aliases.set(snakeCase(key), key);
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [aliases.get(key) ?? key, value]));
 }
 
 // The features' keys present in the agent's fields, each read by its feature, in the order the readers are listed.

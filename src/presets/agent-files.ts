@@ -24,6 +24,8 @@ export type AgentFiles = {
   runPythonTool?: AgentConfigOptions['runPythonTool'];
   /** Told what of a file is read but will not run (Python callbacks); without it such parts are refused. */
   warn?: ((message: string) => void) | undefined;
+  /** Reads Python objects from their source: agents named by `code:`; without it `code:` is refused. */
+  readPythonObjects?: AgentConfigOptions['readPythonObjects'];
 };
 
 export type AgentFileOptions = Omit<AgentConfigOptions, 'fields'> & {
@@ -45,6 +47,7 @@ export function agentFromConfig(value: unknown, options: AgentFileOptions): Prom
   const declarePythonTools = files?.declarePythonTools;
   const runPythonTool = files?.runPythonTool;
   const warn = files?.warn;
+  const readPythonObjects = files?.readPythonObjects;
   return readAgentConfig(value, {
     ...rest,
     fields: agentFileFields(files),
@@ -52,6 +55,7 @@ export function agentFromConfig(value: unknown, options: AgentFileOptions): Prom
     ...(declarePythonTools === undefined ? {} : { declarePythonTools }),
     ...(runPythonTool === undefined ? {} : { runPythonTool }),
     ...(warn === undefined ? {} : { onWarning: warn }),
+    ...(readPythonObjects === undefined ? {} : { readPythonObjects }),
   });
 }
 

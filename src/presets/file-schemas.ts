@@ -6,7 +6,7 @@ import {
   WORKFLOW_FIELD_SCHEMAS,
   type JsonSchema,
 } from '../engine/config/agent-file-schema.js';
-import { fieldKeys } from './agent-config.js';
+import { fieldKeys } from './agent-file-keys.js';
 import { agentFileFields } from './agent-files.js';
 import { CASE_FIELD_SCHEMAS } from './case-file-schema.js';
 

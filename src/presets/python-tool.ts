@@ -15,6 +15,45 @@ export type DeclarePythonTools = (
   from: string,
 ) => Promise<Record<string, PythonToolDeclaration>>;
 
+/** A module-level object as its source makes it: `name = Class(key=literal, …)`; `unread` are non-literal arguments. */
+export type PythonObject =
+  | { class: string; arguments: Record<string, unknown>; unread: string[]; positional: number }
+  | { error: string };
+
+/** Reads module-level objects named by dotted path, from their source, without running it. */
+export type ReadPythonObjects = (names: readonly string[], from: string) => Promise<Record<string, PythonObject>>;
+
+// ADK's agent classes a `code:` reference may construct, read as the agent-file class of the same name.
+const AGENT_CLASSES = new Set(['LlmAgent', 'Agent', 'SequentialAgent', 'ParallelAgent', 'LoopAgent']);
+
+/**
+ * An agent given by a `code:` reference (`sub_agents: - code: pkg.module.agent`), read from the literal constructor
+ * call that makes it (`agent = LlmAgent(name="…", instruction="…")`), without running the module: its class and
+ * arguments as an agent file's fields. Undefined, with why at `path`, when it is not made that way.
+ */
+export async function pythonAgentRecord(
+  reader: JsonReader,
+  name: string,
+  path: string,
+  read: ReadPythonObjects,
+  file: string,
+): Promise<Record<string, unknown> | undefined> {
+  const found = (await read([name], file))[name];
+  if (found === undefined || 'error' in found)
+    return reader.issue(path, `'${name}' cannot be read: ${found?.error ?? 'nothing came back'}`);
+  if (!AGENT_CLASSES.has(found.class))
+    return reader.issue(
+      path,
+      `'${name}' is a ${found.class}, not one of ADK's agent classes (${[...AGENT_CLASSES].join(', ')})`,
+    );
+  if (found.unread.length > 0 || found.positional > 0)
+    return reader.issue(
+      path,
+      `'${name}' is made with arguments that are not literals (${[...found.unread, ...(found.positional > 0 ? ['positional arguments'] : [])].join(', ')}), which agentctx does not read without running the module; write the agent in a YAML file (config_path) or a JavaScript or TypeScript module`,
+    );
+  return { agent_class: found.class, ...found.arguments };
+}
+
 /** What runs a Python function tool named by dotted path, named in the file `from`. */
 export type RunPythonTool = (name: string, from: string) => NonNullable<Tool['execute']>;
 

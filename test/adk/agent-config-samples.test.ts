@@ -37,7 +37,6 @@ type AgentctxRequest = {
 const NOT_YET: Readonly<Record<string, RegExp>> = {
   A03: /agentClass: expected one of/,
   A06: /'multi_agent_llm_config\.example_tool' cannot be declared: example_tool is not a function/,
-  A09: /code: names Python code/,
   A13: /'LongRunningFunctionTool' is one of ADK's built-in tools/,
 };
 

@@ -163,4 +163,31 @@ describe("ADK's agent files, from outside", () => {
       );
     }
   });
+
+  it('a code: sub-agent is read from the literal constructor that makes it, without running its module', async () => {
+    const dir = await folder({
+      'my_app/__init__.py': '',
+      'my_app/agents.py': [
+        'from google.adk.agents import LlmAgent',
+        'raise RuntimeError("never run")',
+        'helper = LlmAgent(name="helper", description="Helps" " a lot", instruction="Help.")',
+        'PROMPT = "x"',
+        'dynamic = LlmAgent(name="dynamic", instruction=PROMPT)',
+        '',
+      ].join('\n'),
+      'my_app/root.yaml':
+        'name: root\nmodel: gemini-2.5-flash\ninstruction: Route.\nsub_agents:\n  - code: my_app.agents.helper\n',
+      'my_app/bad.yaml':
+        'name: root\nmodel: gemini-2.5-flash\ninstruction: Route.\nsub_agents:\n  - code: my_app.agents.dynamic\n',
+    });
+    const result = await cli(['inspect', join(dir, 'my_app', 'root.yaml'), '--json']);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    expect((JSON.parse(result.stdout) as { system: string }).system).toContain(
+      'Agent name: helper\nAgent description: Helps a lot',
+    );
+    expectCliError(
+      await cli(['inspect', join(dir, 'my_app', 'bad.yaml')]),
+      /subAgents\[0\]\.code: 'my_app\.agents\.dynamic' is made with arguments that are not literals \(instruction\)/,
+    );
+  });
 });
