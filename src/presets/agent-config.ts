@@ -32,6 +32,7 @@ import { readGenerateConfig } from './generate-config.js';
 import {
   isPythonPath,
   pythonAgentRecord,
+  pythonClassAgent,
   pythonTool,
   type DeclarePythonTools,
   type ReadPythonObjects,
@@ -100,6 +101,9 @@ async function readAgent(
     return made === undefined ? undefined : readAgent(reader, made, path, scope);
   }
   if (refuseCode(reader, record, path, options.onWarning, scope.file)) return undefined;
+  const agentClass = record['agentClass'];
+  if (typeof agentClass === 'string' && isPythonPath(agentClass) && options.onWarning !== undefined)
+    return pythonClassAgent(reader, record, path, agentClass, options.onWarning, scope.file);
   const kind = readKind(reader, record, path);
   if (kind === undefined) return undefined;
   // A deprecated key (an old spelling) is read but not offered: the unknown-field message lists the current ones.

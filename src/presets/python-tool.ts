@@ -1,4 +1,7 @@
+import type { AgentDefinition } from '../contracts/agent.js';
+import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import type { ToolDeclaration } from '../contracts/request.js';
+import { customAgent } from '../engine/agent/define-agent.js';
 import type { Tool } from '../contracts/tool.js';
 import { declareTool } from '../engine/tools/tool.js';
 import type { JsonReader } from '../engine/util/json-reader.js';
@@ -87,4 +90,38 @@ export async function pythonTool(
   }
   const declaration = declareTool(declared);
   return run === undefined ? declaration : Object.freeze({ ...declaration, execute: run(name, file) });
+}
+
+/**
+ * An agent whose `agent_class` is a Python class of the user's (`pkg.module.MyAgent`), which agentctx does not run:
+ * read as a custom agent of that name and description that fails, saying so, when it runs; `warn` says it at load.
+ * Fields of the class's own config are the class's: not read.
+ */
+export function pythonClassAgent(
+  reader: JsonReader,
+  record: Record<string, unknown>,
+  path: string,
+  agentClass: string,
+  warn: (message: string) => void,
+  file: string,
+): AgentDefinition | undefined {
+  const name = reader.string(record, 'name', path, { nonEmpty: true });
+  const description = reader.string(record, 'description', path, { optional: true });
+  if (name === undefined) return undefined;
+  const binding = `customAgent({ name: '${name}', run }) in a JavaScript or TypeScript agent module`;
+  warn(
+    `${file}: ${path === '' ? '' : `${path}.`}agentClass: '${agentClass}' is a Python agent class, which agentctx does not run; '${name}' loads as an agent that fails when it runs: write it as ${binding}`,
+  );
+  return customAgent({
+    name,
+    ...(description === undefined ? {} : { description }),
+    // An async generator that yields nothing and fails: the runner reports it as this agent's error.
+    async *run() {
+      throw new AgentctxError({
+        code: 'usage',
+        message: `Agent '${name}' is the Python class ${agentClass}, which agentctx does not run.`,
+        hint: `Write it as ${binding}.`,
+      });
+    },
+  });
 }

@@ -190,4 +190,30 @@ describe("ADK's agent files, from outside", () => {
       /subAgents\[0\]\.code: 'my_app\.agents\.dynamic' is made with arguments that are not literals \(instruction\)/,
     );
   });
+
+  it('an agent_class that is a Python class loads as an agent that fails when it runs, with a warning naming the binding', async () => {
+    const root = join(
+      repositoryRoot,
+      'test/fixtures/adk-samples/samples/contributing/samples/core_custom_agent_config/root_agent.yaml',
+    );
+    const dir = await folder({ 'script.yaml': 'responses:\n  - text: ok\n' });
+    const result = await cli([
+      'run',
+      root,
+      '--model',
+      `scripted:${join(dir, 'script.yaml')}`,
+      '--store',
+      'memory',
+      '--message',
+      'hi',
+    ]);
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(
+      /^warning: .*agentClass: 'core_custom_agent_config\.my_agents\.MyCustomAgent' is a Python agent class, which agentctx does not run; 'working_agent' loads as an agent that fails when it runs: write it as customAgent\(\{ name: 'working_agent', run \}\)/,
+    );
+    expect(lines.at(-1)).toBe(
+      "error: Agent 'working_agent' is the Python class core_custom_agent_config.my_agents.MyCustomAgent, which agentctx does not run. Write it as customAgent({ name: 'working_agent', run }) in a JavaScript or TypeScript agent module.",
+    );
+  });
 });
