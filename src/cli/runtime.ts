@@ -1,3 +1,4 @@
+import type { ProfileName } from '../contracts/profile.js';
 import type { AgentTree } from '../contracts/agent.js';
 import type { ArtifactStore } from '../contracts/artifact-store.js';
 import type { Model } from '../contracts/model.js';
@@ -57,6 +58,8 @@ export type RunnerChoices = {
   modelTimeoutMs?: number | undefined;
   /** `--tool-timeout`: time one tool call may take, in ms (no limit when absent). */
   toolTimeoutMs?: number | undefined;
+  /** `--profile`: the conventions the runner follows (agentctx's when absent). */
+  profile?: ProfileName | undefined;
   /** The stores of a runner opened before, shared instead of opening `store` again (several apps on one server). */
   stores?: Pick<AgentRunner, 'sessions' | 'artifacts'> | undefined;
 };
@@ -114,7 +117,15 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
         ...(choices.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: choices.toolTimeoutMs }),
       };
       return {
-        runner: createRunner({ agents: tree, sessions, artifacts, ...models, streaming: choices.streaming, ...limits }),
+        runner: createRunner({
+          agents: tree,
+          sessions,
+          artifacts,
+          ...models,
+          streaming: choices.streaming,
+          ...limits,
+          ...(choices.profile === undefined ? {} : { profile: choices.profile }),
+        }),
         sessions,
         artifacts,
       };

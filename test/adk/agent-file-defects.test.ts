@@ -216,4 +216,50 @@ describe("ADK's agent files, from outside", () => {
       "error: Agent 'working_agent' is the Python class core_custom_agent_config.my_agents.MyCustomAgent, which agentctx does not run. Write it as customAgent({ name: 'working_agent', run }) in a JavaScript or TypeScript agent module.",
     );
   });
+
+  it('run and serve take --profile adk: state values reach the instruction as ADK writes them (Python str())', async () => {
+    const dir = await folder({
+      'agent.yaml': "name: root\nmodel: gemini-2.5-flash\ninstruction: 'Prefs {prefs} {flag}'\n",
+      'state.json': '{"prefs": {"ok": true, "n": null}, "flag": false}',
+      'script.yaml': 'responses:\n  - text: ok\n',
+    });
+    const store = join(dir, 'sessions.db');
+    const systemOf = async (session: string, profile: string[]) => {
+      const ran = await cli([
+        'run',
+        join(dir, 'agent.yaml'),
+        '--model',
+        `scripted:${join(dir, 'script.yaml')}`,
+        '--store',
+        store,
+        '--state',
+        join(dir, 'state.json'),
+        '--session',
+        session,
+        '--message',
+        'hi',
+        ...profile,
+      ]);
+      expect(ran.code).toBe(0);
+      const shown = await cli([
+        'inspect',
+        '--app',
+        'root',
+        '--session',
+        session,
+        '--store',
+        store,
+        '--call',
+        '1',
+        '--json',
+      ]);
+      return (JSON.parse(shown.stdout) as { system: string }).system.split('\n')[0];
+    };
+    expect(await systemOf('adk', ['--profile', 'adk'])).toBe("Prefs {'ok': True, 'n': None} False");
+    expect(await systemOf('default', [])).toBe('Prefs {"ok":true,"n":null} false');
+    expectCliError(
+      await cli(['run', join(dir, 'agent.yaml'), '--store', 'memory', '--message', 'hi', '--profile', 'bogus']),
+      /--profile must be agentctx or adk, got 'bogus'/,
+    );
+  });
 });

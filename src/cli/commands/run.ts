@@ -4,6 +4,7 @@ import type { SessionStoreWithCallLog } from '../../contracts/session-store.js';
 import type { SessionKey } from '../../contracts/session.js';
 import type { Runner, RunInput } from '../../engine/runner/runner.js';
 import { parseCommandArgs } from '../args.js';
+import { PROFILE_HELP, profileChoice } from '../profile-option.js';
 import { formatEvent } from '../format-event.js';
 import type { CliIo, Command } from '../io.js';
 import { DEFAULT_STORE } from '../resolve-store.js';
@@ -51,6 +52,7 @@ Options:
   --store <path>     SQLite file for sessions and artifacts (default:
                      ${DEFAULT_STORE}); a postgres:// URL; 'memory' keeps nothing
   --stream           show the model's text as it arrives
+${PROFILE_HELP}
 ${timeLimitHelp({ model: 'none', tool: 'none' })}
   --json             print events as JSON lines (and what assembly warned of,
                      such as a tool left out, as {"warning": "…"} lines)
@@ -84,6 +86,7 @@ export const runCommand: Command = {
       stream: { type: 'boolean' },
       json: { type: 'boolean' },
       'model-timeout': { type: 'string' },
+      profile: { type: 'string' },
       'tool-timeout': { type: 'string' },
     });
     const [file, ...extra] = positionals;
@@ -92,7 +95,7 @@ export const runCommand: Command = {
     if (extra.length > 0)
       throw new UsageError(`run takes one agent file, got ${positionals.length}; pass the message with --message.`);
 
-    const limits = timeLimitOptions(values);
+    const limits = { ...timeLimitOptions(values), ...profileChoice(values.profile) };
     const seed = await readSessionSeed(values, io.cwd);
     const { runner, sessions, artifacts } = await runtime.runner(file, {
       store: values.store,

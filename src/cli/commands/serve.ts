@@ -7,6 +7,7 @@ import { unboundToolsWarning } from '../unbound-tools.js';
 import type { AgentTree } from '../../contracts/agent.js';
 import { packageVersion } from '../package-version.js';
 import { parseCommandArgs } from '../args.js';
+import { PROFILE_HELP, profileChoice } from '../profile-option.js';
 import type { CliIo, Command } from '../io.js';
 import { HTTP_TIMEOUT_HELP, httpTimeoutOptions, listenError, listenOptions } from '../listen-options.js';
 import { DEFAULT_STORE } from '../resolve-store.js';
@@ -64,6 +65,7 @@ Options:
                      (repeatable)
   --stream           also send the model's text as it arrives (event: partial);
                      with --protocol adk each request's 'streaming' decides
+${PROFILE_HELP}
 ${timeLimitHelp({ model: String(DEFAULT_MODEL_TIMEOUT_MS), tool: String(DEFAULT_TOOL_TIMEOUT_MS) })}
 ${HTTP_TIMEOUT_HELP}
   -h, --help         show this help
@@ -122,6 +124,7 @@ export const serveCommand: Command = {
       artifact: { type: 'string', multiple: true },
       stream: { type: 'boolean' },
       'model-timeout': { type: 'string' },
+      profile: { type: 'string' },
       'tool-timeout': { type: 'string' },
       'request-timeout': { type: 'string' },
       'headers-timeout': { type: 'string' },
@@ -144,10 +147,10 @@ export const serveCommand: Command = {
       );
     const { port, host, token } = listenOptions(values, io.env, { port: 8080, service: 'server' });
     const timeouts = { ...httpTimeoutOptions(values), allowedOrigins: allowedOrigins(values['allow-origin'] ?? []) };
-    const limits = timeLimitOptions(values, {
-      modelTimeoutMs: DEFAULT_MODEL_TIMEOUT_MS,
-      toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
-    });
+    const limits = {
+      ...timeLimitOptions(values, { modelTimeoutMs: DEFAULT_MODEL_TIMEOUT_MS, toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS }),
+      ...profileChoice(values.profile),
+    };
     const onError = (error: unknown) =>
       io.stderr(
         `agentctx serve: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
