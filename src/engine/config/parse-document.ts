@@ -25,6 +25,17 @@ export async function parseDocument(text: string, options: ParseDocumentOptions)
       hint: 'Fix the YAML/JSON syntax at that position.',
     });
   }
+  // A block scalar (`|`, `>`) that ends the text without a final line break has none in its value either: the YAML
+  // spec's reading, and PyYAML's (so ADK's); the yaml package adds one. Only the scalar that ends the text can be it.
+  if (!/[\n\r]$/.test(text)) {
+    yaml.visit(document, {
+      Scalar(_key, node) {
+        const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
+        if (block && node.range?.[1] === text.length && typeof node.value === 'string' && node.value.endsWith('\n'))
+          node.value = node.value.slice(0, -1);
+      },
+    });
+  }
   if (options.pythonNumbers === true) {
     yaml.visit(document, {
       Scalar(_key, node) {
