@@ -262,4 +262,24 @@ describe("ADK's agent files, from outside", () => {
       /--profile must be agentctx or adk, got 'bogus'/,
     );
   });
+
+  it('check says what ADK itself would refuse in a file written in its spelling (an inline sub-agent), and nothing for agentctx spelling', async () => {
+    const dir = await folder({
+      'adk.yaml':
+        'name: root\nmodel: gemini-2.5-flash\ninstruction: Route.\nsub_agents:\n  - name: helper\n    description: Helps.\n    instruction: Help.\n',
+      'own.yaml':
+        'name: root\nmodel: gemini-2.5-flash\ninstruction: Route.\nsubAgents:\n  - name: helper\n    description: Helps.\n    instruction: Help.\n',
+    });
+    const adk = await cli(['check', join(dir, 'adk.yaml'), '--json']);
+    expect((JSON.parse(adk.stdout) as { adkRefusals: string[] }).adkRefusals).toEqual([
+      'sub_agents[0]: ADK takes a sub-agent as { config_path } or { code } only, and refuses one written inline; move it to a file of its own',
+    ]);
+    expect((await cli(['check', join(dir, 'adk.yaml')])).stdout).toContain(
+      '⚠ ADK would refuse this file: sub_agents[0]: ',
+    );
+    expect(
+      (JSON.parse((await cli(['check', join(dir, 'own.yaml'), '--json'])).stdout) as { adkRefusals: string[] })
+        .adkRefusals,
+    ).toEqual([]);
+  });
 });

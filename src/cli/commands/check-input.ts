@@ -5,6 +5,7 @@ import { parseDocument } from '../../engine/config/parse-document.js';
 import { JsonReader, joinPath } from '../../engine/util/json-reader.js';
 import { isLlmAgent } from '../../engine/agent/agent-tree.js';
 import { isAgentDocument, isCaseDocument, parseCaseFile } from '../../presets/case-file.js';
+import { adkRefusals } from '../adk-refusals.js';
 import { nodeAgentFiles } from '../agent-files.js';
 import { loadDocumentFile, relativeLoader } from '../load-document-file.js';
 import { readInputFile } from '../read-input-file.js';
@@ -17,6 +18,8 @@ export type CheckInput = {
   escapes: boolean;
   /** The agent tree, when the file is an agent file or a case file: the context lint reads it. */
   tree?: AgentTree;
+  /** What ADK's own loader would refuse in the agent file (written in ADK's spelling). */
+  adkRefusals?: string[];
 };
 
 const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
@@ -35,7 +38,10 @@ export async function readCheckInput(path: string, cwd: string): Promise<CheckIn
     };
   }
   const { value: document } = await loadDocumentFile(path, cwd);
-  if (isAgentDocument(document) || isCaseDocument(document)) return readAgentTemplates(document, path, cwd);
+  if (isAgentDocument(document) || isCaseDocument(document)) {
+    const input = await readAgentTemplates(document, path, cwd);
+    return isAgentDocument(document) ? { ...input, adkRefusals: adkRefusals(document) } : input;
+  }
   const reader = new JsonReader();
   const record = reader.object(document, '', 'a mapping with templates and state');
   if (record === undefined) throw new ValidationError({ subject: path, issues: reader.issues });

@@ -106,12 +106,14 @@ export const checkCommand: Command = {
       input.tree === undefined ? [] : lintAgentTree(input.tree, { state: input.state, escapes: input.escapes });
     if (values.json === true) {
       io.stdout(
-        `${JSON.stringify({ file, ok, templates: results, ...(input.tree === undefined ? {} : { warnings }) }, null, 2)}\n`,
+        `${JSON.stringify({ file, ok, templates: results, ...(input.tree === undefined ? {} : { warnings }), ...(input.adkRefusals === undefined ? {} : { adkRefusals: input.adkRefusals }) }, null, 2)}\n`,
       );
     } else {
       const style = createStyle(io.isTty);
       io.stdout(formatResults(file, input, results, style));
       if (input.tree !== undefined) io.stdout(formatWarnings(warnings, style));
+      for (const refusal of input.adkRefusals ?? [])
+        io.stdout(`${style.yellow('⚠')} ADK would refuse this file: ${refusal}\n`);
     }
     return ok ? 0 : 1;
   },

@@ -1,0 +1,27 @@
+// What ADK's own loader refuses in an agent file that agentctx reads: said by `check`, so a file meant for ADK as well
+// is fixed before ADK refuses it. Only files written in ADK's spelling (snake_case keys) are judged: agentctx's own
+// format has inline sub-agents on purpose.
+
+const ADK_KEYS = ['sub_agents', 'agent_class', 'generate_content_config', 'output_key', 'include_contents'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The parts of an agent document ADK 2.5.0's `from_config` would refuse, each as one sentence. */
+export function adkRefusals(document: unknown, path = ''): string[] {
+  if (!isRecord(document)) return [];
+  const found: string[] = [];
+  const adkSpelled = ADK_KEYS.some((key) => Object.hasOwn(document, key));
+  const subAgents = document['sub_agents'];
+  if (adkSpelled && Array.isArray(subAgents)) {
+    subAgents.forEach((entry, index) => {
+      const at = `${path}sub_agents[${index}]`;
+      if (isRecord(entry) && !Object.hasOwn(entry, 'config_path') && !Object.hasOwn(entry, 'code'))
+        found.push(
+          `${at}: ADK takes a sub-agent as { config_path } or { code } only, and refuses one written inline; move it to a file of its own`,
+        );
+    });
+  }
+  return found;
+}
