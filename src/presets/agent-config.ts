@@ -29,15 +29,8 @@ import { ADK_FUNCTION_TOOLS } from '../features/adk-tools/exit-loop.js';
 import { own, refuseCode, unknownToolMessage } from './adk-code-refusals.js';
 import { fieldKeys, normalizeKeys } from './agent-file-keys.js';
 import { readGenerateConfig } from './generate-config.js';
-import {
-  isPythonPath,
-  pythonAgentRecord,
-  pythonClassAgent,
-  pythonTool,
-  type DeclarePythonTools,
-  type ReadPythonObjects,
-  type RunPythonTool,
-} from './python-tool.js';
+import * as python from './python-tool.js';
+import type { DeclarePythonTools, ReadPythonObjects, RunPythonTool } from './python-tool.js';
 
 export type AgentConfigOptions = {
   /** Named in errors. */
@@ -97,13 +90,19 @@ async function readAgent(
   if (record['configPath'] !== undefined) return readReference(reader, record, path, scope);
   const code = record['code'];
   if (typeof code === 'string' && options.readPythonObjects !== undefined && Object.keys(record).length === 1) {
-    const made = await pythonAgentRecord(reader, code, joinPath(path, 'code'), options.readPythonObjects, scope.file);
+    const made = await python.pythonAgentRecord(
+      reader,
+      code,
+      joinPath(path, 'code'),
+      options.readPythonObjects,
+      scope.file,
+    );
     return made === undefined ? undefined : readAgent(reader, made, path, scope);
   }
   if (refuseCode(reader, record, path, options.onWarning, scope.file)) return undefined;
   const agentClass = record['agentClass'];
-  if (typeof agentClass === 'string' && isPythonPath(agentClass) && options.onWarning !== undefined)
-    return pythonClassAgent(reader, record, path, agentClass, options.onWarning, scope.file);
+  if (typeof agentClass === 'string' && python.isPythonPath(agentClass) && options.onWarning !== undefined)
+    return python.pythonClassAgent(reader, record, path, agentClass, options.onWarning, scope.file);
   const kind = readKind(reader, record, path);
   if (kind === undefined) return undefined;
   // A deprecated key (an old spelling) is read but not offered: the unknown-field message lists the current ones.
@@ -308,6 +307,11 @@ async function readTools(
       if (tool !== undefined) tools.push(tool);
       continue;
     }
+    if (named === 'LongRunningFunctionTool' && isPlainRecord(item) && scope.options.declarePythonTools !== undefined) {
+      const tool = await python.longRunningPythonTool(reader, item, at, scope.options.declarePythonTools, scope.file);
+      if (tool !== undefined) tools.push(tool);
+      continue;
+    }
     const toolsetClass =
       typeof named === 'string' && isPlainRecord(item) && scope.options.toolsets !== undefined
         ? own(scope.options.toolsets, named)
@@ -329,7 +333,7 @@ async function readTools(
       const tool =
         (scope.options.tools === undefined ? undefined : own(scope.options.tools, named)) ??
         own(ADK_FUNCTION_TOOLS, named) ??
-        (await pythonTool(
+        (await python.pythonTool(
           reader,
           named,
           at,
@@ -338,7 +342,7 @@ async function readTools(
           scope.options.runPythonTool,
         ));
       if (tool !== undefined) tools.push(tool);
-      else if (!isPythonPath(named) || scope.options.declarePythonTools === undefined)
+      else if (!python.isPythonPath(named) || scope.options.declarePythonTools === undefined)
         reader.issue(at, unknownToolMessage(named));
       continue;
     }

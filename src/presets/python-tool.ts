@@ -125,3 +125,41 @@ export function pythonClassAgent(
     },
   });
 }
+
+// ADK's note on a long-running tool's description (tools/long_running_tool.py at 2.5.0).
+const LONG_RUNNING_NOTE =
+  '\n\nNOTE: This is a long-running operation. Do not call this tool again if it has already returned some intermediate or pending status.';
+
+// The long-running tools read from agent files: `run` and `serve` refuse to start with one until their answers can
+// arrive later from the client.
+const longRunning = new WeakSet<Tool>();
+
+/** Whether a tool is one of ADK's long-running function tools, read from an agent file. */
+export function isLongRunningTool(tool: Tool): boolean {
+  return longRunning.has(tool);
+}
+
+/**
+ * ADK's `{ name: LongRunningFunctionTool, args: { func: pkg.module.function } }`: the function declared as ADK declares
+ * it, with ADK's long-running note added to its description. Its answer arrives later, from the client, which agentctx
+ * cannot wait for yet: it is declared (inspect shows it) and refused by `run` and `serve` at start.
+ */
+export async function longRunningPythonTool(
+  reader: JsonReader,
+  item: Record<string, unknown>,
+  path: string,
+  declare: DeclarePythonTools,
+  file: string,
+): Promise<Tool | undefined> {
+  reader.keys(item, path, ['name', 'args']);
+  const args = reader.object(item['args'], `${path}.args`, '{ func: pkg.module.function }');
+  const func = args === undefined ? undefined : reader.string(args, 'func', `${path}.args`, { nonEmpty: true });
+  if (func === undefined) return undefined;
+  const base = await pythonTool(reader, func, `${path}.args.func`, declare, file);
+  if (base === undefined) return undefined;
+  const description =
+    base.description === '' ? LONG_RUNNING_NOTE.trimStart() : `${base.description}${LONG_RUNNING_NOTE}`;
+  const tool: Tool = Object.freeze({ ...base, description });
+  longRunning.add(tool);
+  return tool;
+}

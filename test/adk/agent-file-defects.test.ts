@@ -282,4 +282,26 @@ describe("ADK's agent files, from outside", () => {
         .adkRefusals,
     ).toEqual([]);
   });
+
+  it("ADK's LongRunningFunctionTool is declared with ADK's note, and run stops at start in one line saying what is missing", async () => {
+    const root = join(
+      repositoryRoot,
+      'test/fixtures/adk-samples/samples/contributing/samples/tool_human_in_the_loop_config/root_agent.yaml',
+    );
+    const dir = await folder({ 'script.yaml': 'responses:\n  - text: ok\n' });
+    const result = await cli([
+      'run',
+      root,
+      '--model',
+      `scripted:${join(dir, 'script.yaml')}`,
+      '--store',
+      'memory',
+      '--message',
+      'hi',
+    ]);
+    expectCliError(
+      result,
+      /^error: Tool 'ask_for_approval' of agent 'reimbursement_agent' is a LongRunningFunctionTool, whose answer arrives later from the client: agentctx cannot pause a run for it yet\./,
+    );
+  });
 });

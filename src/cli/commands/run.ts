@@ -11,7 +11,7 @@ import { DEFAULT_STORE } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
 import { readSessionSeed, saveSeedArtifacts } from '../session-seed.js';
 import { createStyle } from '../style.js';
-import { unboundToolsWarning } from '../unbound-tools.js';
+import { refuseLongRunningTools, unboundToolsWarning } from '../unbound-tools.js';
 import { timeLimitHelp, timeLimitOptions } from '../time-limits.js';
 
 const HELP = `Usage: agentctx run <agent-file-or-module> [options]
@@ -103,6 +103,7 @@ export const runCommand: Command = {
       streaming: values.stream === true,
       ...limits,
     });
+    refuseLongRunningTools(runner.tree);
     const userId = values.user ?? 'user';
     const { sessionId, created } = await openSession(runner, sessions, userId, values.session, seed.state);
     await saveSeedArtifacts(artifacts, { appName: runner.appName, userId, sessionId }, seed);
