@@ -10,12 +10,19 @@ const tmp = scratch();
 afterAll(() => tmp.cleanup());
 const folder = (files: Record<string, string>) => tmp.files(files);
 
+/** The root agent file of one of ADK's samples (test/fixtures/adk-samples). */
+const sample = (name: string) =>
+  join(repositoryRoot, 'test/fixtures/adk-samples/samples/contributing/samples', name, 'root_agent.yaml');
+
+/** `agentctx run` of an agent file on a scripted model that answers "ok", in memory. */
+async function runOnce(agent: string) {
+  const dir = await folder({ 'script.yaml': 'responses:\n  - text: ok\n' });
+  return cli(['run', agent, '--model', `scripted:${join(dir, 'script.yaml')}`, '--store', 'memory', '--message', 'hi']);
+}
+
 describe("ADK's agent files, from outside", () => {
   it('inspect of a workflow root names the agents under it that call a model, and how to ask one', async () => {
-    const root = join(
-      repositoryRoot,
-      'test/fixtures/adk-samples/samples/contributing/samples/multi_agent_seq_config/root_agent.yaml',
-    );
+    const root = sample('multi_agent_seq_config');
     const dir = await folder({ 'case.yaml': `agent: ${root}\n` });
     const result = await cli(['inspect', join(dir, 'case.yaml')]);
     expectCliError(result, /'CodePipelineAgent' is a sequential agent, which calls no model/);
@@ -74,16 +81,7 @@ describe("ADK's agent files, from outside", () => {
     expect(result.stderr).toContain(
       'warning: a tool is declared without an implementation, so a call of it answers the model with an error: lookup (root).',
     );
-    const bound = await cli([
-      'run',
-      join(repositoryRoot, 'test/fixtures/adk-samples/samples/contributing/samples/core_basic_config/root_agent.yaml'),
-      '--model',
-      `scripted:${join(dir, 'script.yaml')}`,
-      '--store',
-      'memory',
-      '--message',
-      'hi',
-    ]);
+    const bound = await runOnce(sample('core_basic_config'));
     expect(bound.stderr).not.toContain('warning');
   });
 
@@ -108,10 +106,7 @@ describe("ADK's agent files, from outside", () => {
       },
     }));
     try {
-      const root = join(
-        repositoryRoot,
-        'test/fixtures/adk-samples/samples/contributing/samples/tool_builtin_config/root_agent.yaml',
-      );
+      const root = sample('tool_builtin_config');
       const env = {
         GEMINI_API_KEY: 'test-key',
         GOOGLE_GEMINI_BASE_URL: gemini.url,
@@ -145,19 +140,14 @@ describe("ADK's agent files, from outside", () => {
   });
 
   it('a file with Python callbacks loads: inspect and run warn once per kind, naming each callback and what to write instead', async () => {
-    const root = join(
-      repositoryRoot,
-      'test/fixtures/adk-samples/samples/contributing/samples/core_callback_config/root_agent.yaml',
-    );
-    const dir = await folder({ 'script.yaml': 'responses:\n  - text: ok\n' });
-    for (const args of [
-      ['inspect', root],
-      ['run', root, '--model', `scripted:${join(dir, 'script.yaml')}`, '--store', 'memory', '--message', 'hi'],
-    ]) {
-      const result = await cli(args);
-      expect(result.code, args[0]).toBe(0);
+    const root = sample('core_callback_config');
+    for (const [command, result] of [
+      ['inspect', await cli(['inspect', root])],
+      ['run', await runOnce(root)],
+    ] as const) {
+      expect(result.code, command).toBe(0);
       const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning: '));
-      expect(warnings, args[0]).toHaveLength(6);
+      expect(warnings, command).toHaveLength(6);
       expect(warnings[0]).toMatch(
         /^warning: .*core_callback_config\/root_agent\.yaml: before_agent_callbacks: 3 Python callbacks are not run \(core_callback_config\.callbacks\.before_agent_callback1, .*\); agentctx runs no Python callbacks: write them as llmAgent\(\{ callbacks: \{ beforeAgent: … \} \}\)/,
       );
@@ -192,21 +182,8 @@ describe("ADK's agent files, from outside", () => {
   });
 
   it('an agent_class that is a Python class loads as an agent that fails when it runs, with a warning naming the binding', async () => {
-    const root = join(
-      repositoryRoot,
-      'test/fixtures/adk-samples/samples/contributing/samples/core_custom_agent_config/root_agent.yaml',
-    );
-    const dir = await folder({ 'script.yaml': 'responses:\n  - text: ok\n' });
-    const result = await cli([
-      'run',
-      root,
-      '--model',
-      `scripted:${join(dir, 'script.yaml')}`,
-      '--store',
-      'memory',
-      '--message',
-      'hi',
-    ]);
+    const root = sample('core_custom_agent_config');
+    const result = await runOnce(root);
     expect(result.code).toBe(2);
     const lines = result.stderr.trim().split('\n');
     expect(lines[0]).toMatch(
@@ -284,21 +261,8 @@ describe("ADK's agent files, from outside", () => {
   });
 
   it("ADK's LongRunningFunctionTool is declared with ADK's note, and run stops at start in one line saying what is missing", async () => {
-    const root = join(
-      repositoryRoot,
-      'test/fixtures/adk-samples/samples/contributing/samples/tool_human_in_the_loop_config/root_agent.yaml',
-    );
-    const dir = await folder({ 'script.yaml': 'responses:\n  - text: ok\n' });
-    const result = await cli([
-      'run',
-      root,
-      '--model',
-      `scripted:${join(dir, 'script.yaml')}`,
-      '--store',
-      'memory',
-      '--message',
-      'hi',
-    ]);
+    const root = sample('tool_human_in_the_loop_config');
+    const result = await runOnce(root);
     expectCliError(
       result,
       /^error: Tool 'ask_for_approval' of agent 'reimbursement_agent' is a LongRunningFunctionTool, whose answer arrives later from the client: agentctx cannot pause a run for it yet\./,
