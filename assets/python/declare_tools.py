@@ -177,6 +177,52 @@ def declare(function):
   return declaration
 
 
+class NotData(Exception):
+  pass
+
+
+# google-genai's and ADK's data classes a tool object's arguments are built of (ExampleTool's examples, an agent's
+# config), read as the dicts of their keyword arguments; the two content shorthands fix the role.
+DATA_CLASSES = {"Example", "Content", "Part", "FunctionCall", "FunctionResponse", "GenerateContentConfig", "SafetySetting", "ThinkingConfig"}
+CONTENT_ROLES = {"UserContent": "user", "ModelContent": "model"}
+
+
+def content_parts(value):
+  items = value if isinstance(value, list) else [value]
+  return [{"text": item} if isinstance(item, str) else item for item in items]
+
+
+def data(node):
+  """A literal as `ast.literal_eval` reads it, with calls of the data classes above read as dicts; NotData if not one."""
+  if isinstance(node, (ast.List, ast.Tuple)):
+    return [data(item) for item in node.elts]
+  if isinstance(node, ast.Dict):
+    if any(key is None for key in node.keys):
+      raise NotData()
+    return {data(key): data(value) for key, value in zip(node.keys, node.values)}
+  if isinstance(node, ast.Call):
+    simple = last(name_of(node.func))
+    if any(keyword.arg is None for keyword in node.keywords):
+      raise NotData()
+    kwargs = {keyword.arg: data(keyword.value) for keyword in node.keywords}
+    args = [data(arg) for arg in node.args]
+    if simple in CONTENT_ROLES and len(args) + len(kwargs) == 1:
+      return {"role": CONTENT_ROLES[simple], "parts": content_parts(args[0] if args else kwargs.get("parts"))}
+    if simple == "from_text" and len(args) + len(kwargs) == 1:
+      return {"text": args[0] if args else kwargs.get("text")}
+    if simple == "from_function_call" and not args:
+      return {"function_call": kwargs}
+    if simple == "from_function_response" and not args:
+      return {"function_response": kwargs}
+    if simple in DATA_CLASSES and not args:
+      return kwargs
+    raise NotData()
+  try:
+    return ast.literal_eval(node)
+  except (ValueError, TypeError, SyntaxError):
+    raise NotData()
+
+
 def read_object(roots, name):
   """A module-level `name = Class(key=literal, ...)`, read from the source: the class and its literal arguments."""
   module_name, _, attribute = name.rpartition(".")
@@ -198,12 +244,17 @@ def read_object(roots, name):
       if keyword.arg is None:
         unread.append("**" + ast.unparse(keyword.value))
         continue
-      known, value = literal(keyword.value)
-      if known:
-        arguments[keyword.arg] = value
-      else:
+      try:
+        arguments[keyword.arg] = data(keyword.value)
+      except NotData:
         unread.append(keyword.arg)
-    return {"class": last(name_of(call.func)), "arguments": arguments, "unread": unread, "positional": len(call.args)}
+    positional = []
+    for index, arg in enumerate(call.args):
+      try:
+        positional.append(data(arg))
+      except NotData:
+        unread.append("argument " + str(index + 1))
+    return {"class": last(name_of(call.func)), "arguments": arguments, "unread": unread, "positional": positional}
   return {"error": attribute + " is not assigned at the top of " + path}
 
 
@@ -224,7 +275,14 @@ def main():
       tree = ast.parse(source.read(), filename=path)
     found = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == attribute]
     if not found:
-      out[name] = {"error": attribute + " is not a function defined at the top of " + path + " (a tool object or a class is not declared without running the module)"}
+      # A tool object (`example_tool = ExampleTool(examples=[...])`): its class and literal arguments, for the caller.
+      made = read_object(roots, name)
+      if "error" not in made:
+        out[name] = {"object": made}
+      elif made["error"].endswith(" is not made by a constructor call"):
+        out[name] = made
+      else:
+        out[name] = {"error": attribute + " is not a function or a tool object made at the top of " + path}
       continue
     try:
       out[name] = declare(found[-1])

@@ -3,7 +3,6 @@ import type { Part } from '../contracts/content.js';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import { ValidationError, type ValidationIssue } from '../contracts/errors/validation-error.js';
 import type { Tool, Toolset } from '../contracts/tool.js';
-import type { BuiltInTool } from '../contracts/request.js';
 import type { AgentFileField, ToolsetClass } from '../contracts/agent-file-field.js';
 import {
   AGENT_MODES,
@@ -15,18 +14,15 @@ import {
   type LlmAgentConfig,
 } from '../engine/agent/define-agent.js';
 import { readPart } from '../engine/session/decode-content.js';
-import { agentTool } from '../engine/tools/agent-tool.js';
-import { declareTool } from '../engine/tools/tool.js';
 import {
   AGENT_CLASSES,
   LLM_FIELD_SCHEMAS,
   REFERENCE_FIELD_SCHEMAS,
   WORKFLOW_FIELD_SCHEMAS,
 } from '../engine/config/agent-file-schema.js';
-import { JsonReader, joinPath, isPlainRecord } from '../engine/util/json-reader.js';
-import { ADK_BUILT_IN_TOOLS } from '../features/adk-tools/adk-built-in-tools.js';
-import { ADK_FUNCTION_TOOLS } from '../features/adk-tools/exit-loop.js';
-import { own, refuseCode, unknownToolMessage } from './adk-code-refusals.js';
+import { JsonReader, joinPath } from '../engine/util/json-reader.js';
+import { own, refuseCode } from './adk-code-refusals.js';
+import { readTools } from './agent-file-tools.js';
 import { fieldKeys, normalizeKeys } from './agent-file-keys.js';
 import { readGenerateConfig } from './generate-config.js';
 import * as python from './python-tool.js';
@@ -141,7 +137,9 @@ async function readAgent(
       ...common,
       ...fields,
       ...(features.pipeline === undefined ? {} : { pipeline: features.pipeline }),
-      ...(features.extensions.length === 0 ? {} : { extensions: features.extensions }),
+      ...(fields.extensions === undefined && features.extensions.length === 0
+        ? {}
+        : { extensions: [...(fields.extensions ?? []), ...features.extensions] }),
       ...(features.toolsets.length === 0 ? {} : { toolsets: features.toolsets }),
     });
   });
@@ -245,7 +243,10 @@ async function readLlmFields(
     disallowTransferToPeers: reader.boolean(record, 'disallowTransferToPeers', path),
     includeContents: oneOf(reader, record, 'includeContents', path, INCLUDE_CONTENTS),
     mode: oneOf(reader, record, 'mode', path, AGENT_MODES),
-    ...(await readTools(reader, record['tools'], joinPath(path, 'tools'), scope)),
+    ...(await readTools(reader, record['tools'], joinPath(path, 'tools'), {
+      ...scope,
+      readAgent: (inner, value, at) => readAgent(inner, value, at, scope),
+    })),
     generateConfig: readGenerateConfig(reader, record['generateConfig'], joinPath(path, 'generateConfig')),
   };
   // Absent fields are left out rather than set to undefined, as the definition's optional fields require.
@@ -282,124 +283,6 @@ function readStatic(reader: JsonReader, value: unknown, path: string): StaticIns
     }
   });
   return items;
-}
-
-async function readTools(
-  reader: JsonReader,
-  value: unknown,
-  path: string,
-  scope: ReadScope,
-): Promise<{ tools?: (Tool | Toolset)[]; builtInTools?: BuiltInTool[] }> {
-  if (value == null) return {};
-  const list = reader.array(value, path);
-  const tools: (Tool | Toolset)[] = [];
-  const builtInTools: BuiltInTool[] = [];
-  for (const [index, item] of (list ?? []).entries()) {
-    const at = joinPath(path, index);
-    const named =
-      typeof item === 'string'
-        ? item
-        : isPlainRecord(item) && item['description'] === undefined
-          ? item['name']
-          : undefined;
-    if (named === 'AgentTool' && isPlainRecord(item)) {
-      const tool = await readAgentTool(reader, item, at, scope);
-      if (tool !== undefined) tools.push(tool);
-      continue;
-    }
-    if (named === 'LongRunningFunctionTool' && isPlainRecord(item) && scope.options.declarePythonTools !== undefined) {
-      const tool = await python.longRunningPythonTool(reader, item, at, scope.options.declarePythonTools, scope.file);
-      if (tool !== undefined) tools.push(tool);
-      continue;
-    }
-    const toolsetClass =
-      typeof named === 'string' && isPlainRecord(item) && scope.options.toolsets !== undefined
-        ? own(scope.options.toolsets, named)
-        : undefined;
-    if (toolsetClass !== undefined && isPlainRecord(item)) {
-      reader.keys(item, at, ['name', 'args']);
-      const toolset = toolsetClass({ reader, args: item['args'], path: joinPath(at, 'args'), index });
-      if (toolset !== undefined) tools.push(toolset);
-      continue;
-    }
-    // ADK's tools that the model's provider runs itself: built-in tool entries of the request, not declarations.
-    const builtIn = typeof named === 'string' ? own(ADK_BUILT_IN_TOOLS, named) : undefined;
-    if (builtIn !== undefined) {
-      if (isPlainRecord(item)) reader.keys(item, at, ['name']);
-      builtInTools.push({ ...builtIn });
-      continue;
-    }
-    if (typeof named === 'string') {
-      const tool =
-        (scope.options.tools === undefined ? undefined : own(scope.options.tools, named)) ??
-        own(ADK_FUNCTION_TOOLS, named) ??
-        (await python.pythonTool(
-          reader,
-          named,
-          at,
-          scope.options.declarePythonTools,
-          scope.file,
-          scope.options.runPythonTool,
-        ));
-      if (tool !== undefined) tools.push(tool);
-      else if (!python.isPythonPath(named) || scope.options.declarePythonTools === undefined)
-        reader.issue(at, unknownToolMessage(named));
-      continue;
-    }
-    const record = reader.object(item, at, 'a tool: a name, or { name, description, parameters }');
-    if (record === undefined) continue;
-    reader.keys(record, at, ['name', 'description', 'parameters']);
-    const name = reader.string(record, 'name', at, { nonEmpty: true });
-    const description = reader.string(record, 'description', at);
-    const parameters =
-      record['parameters'] == null
-        ? undefined
-        : reader.object(record['parameters'], joinPath(at, 'parameters'), 'a JSON Schema object');
-    if (name === undefined || description === undefined) continue;
-    try {
-      tools.push(declareTool({ name, description, ...(parameters === undefined ? {} : { parameters }) }));
-    } catch (error) {
-      for (const issue of (error as ValidationError).issues ?? [])
-        reader.issue(joinPath(at, issue.path), issue.message);
-    }
-  }
-  return { tools, ...(builtInTools.length === 0 ? {} : { builtInTools }) };
-}
-
-/**
- * ADK's `{ name: AgentTool, args: { agent: { config_path } | <agent>, skip_summarization } }`: another agent offered
- * as a tool, defined inline or in its own file.
- */
-async function readAgentTool(
-  reader: JsonReader,
-  item: Record<string, unknown>,
-  path: string,
-  scope: ReadScope,
-): Promise<Tool | undefined> {
-  reader.keys(item, path, ['name', 'args']);
-  const args = reader.object(
-    item['args'],
-    joinPath(path, 'args'),
-    'the agent tool\u2019s arguments: { agent, skip_summarization? }',
-  );
-  if (args === undefined) return undefined;
-  const at = joinPath(path, 'args');
-  const normalized = Object.fromEntries(
-    Object.entries(args).map(([key, value]) => [key === 'skip_summarization' ? 'skipSummarization' : key, value]),
-  );
-  reader.keys(normalized, at, ['agent', 'skipSummarization']);
-  const skipSummarization = reader.boolean(normalized, 'skipSummarization', at);
-  if (normalized['agent'] === undefined)
-    return reader.issue(joinPath(at, 'agent'), 'is required: { config_path: other-agent.yaml }, or the agent inline');
-  const agent = await readAgent(reader, normalized['agent'], joinPath(at, 'agent'), scope);
-  if (agent === undefined) return undefined;
-  try {
-    return agentTool(agent, skipSummarization === true ? { skipSummarization } : {});
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    for (const issue of error.issues) reader.issue(joinPath(at, 'agent'), issue.message);
-    return undefined;
-  }
 }
 
 // The features' keys present in the agent's fields, each read by its feature, in the order the readers are listed.

@@ -1,10 +1,11 @@
-import type { AgentNode, AgentTree, Processor, Plugin } from '../contracts/agent.js';
+import type { AgentTree, Processor, Plugin } from '../contracts/agent.js';
 import type { EventsCompactionConfig } from '../contracts/compaction.js';
 import { ValidationError } from '../contracts/errors/validation-error.js';
+import type { Content } from '../contracts/content.js';
 import type { Event } from '../contracts/event.js';
 import type { Profile, ProfileName } from '../contracts/profile.js';
 import type { AssembledRequest } from '../contracts/provenance.js';
-import { createAgentTree, isLlmAgent } from '../engine/agent/agent-tree.js';
+import { createAgentTree, inheritedModel } from '../engine/agent/agent-tree.js';
 import { deriveProfile, resolveProfile } from '../engine/profile/profiles.js';
 import { recordTextReader } from '../engine/session/artifact-rules.js';
 import { checkUniqueEventIds, readEvent } from '../engine/session/decode-event.js';
@@ -117,7 +118,7 @@ export type AssembleCaseOptions = {
 
 /** Assembles the case's request with the default pipeline, or the one given. */
 export function assembleCase(caseFile: CaseFile, options: AssembleCaseOptions = {}): Promise<AssembledRequest> {
-  const model = effectiveModel(caseFile.tree.getAgent(caseFile.currentAgent));
+  const model = inheritedModel(caseFile.tree.getAgent(caseFile.currentAgent));
   const pipeline = options.pipeline;
   return assembleRequest({
     agents: caseFile.tree,
@@ -126,6 +127,7 @@ export function assembleCase(caseFile: CaseFile, options: AssembleCaseOptions = 
     userId: caseFile.userId,
     sessionId: caseFile.sessionId,
     events: caseFile.events,
+    userContent: invocationMessage(caseFile.events),
     state: caseFile.state,
     artifacts: caseFile.artifacts === undefined ? undefined : recordTextReader(caseFile.artifacts),
     branch: caseFile.branch,
@@ -137,10 +139,16 @@ export function assembleCase(caseFile: CaseFile, options: AssembleCaseOptions = 
   });
 }
 
-// The model an agent calls: its own, or its nearest LLM ancestor's, as the runner resolves it.
-function effectiveModel(node: AgentNode): string | undefined {
-  for (let current: AgentNode | undefined = node; current !== undefined; current = current.parent) {
-    if (isLlmAgent(current.definition) && current.definition.model !== undefined) return current.definition.model;
+// The user message that started the invocation the case continues: the last one the user typed (not a tool's answer).
+function invocationMessage(events: readonly Event[]): Content | undefined {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const content = events[index]?.content;
+    if (
+      events[index]?.author === 'user' &&
+      content !== undefined &&
+      !content.parts.some((part) => 'functionResponse' in part)
+    )
+      return content;
   }
   return undefined;
 }

@@ -1,13 +1,14 @@
-import type { AgentDefinition } from '../contracts/agent.js';
+import type { AgentDefinition, Extension } from '../contracts/agent.js';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import type { ToolDeclaration } from '../contracts/request.js';
 import { customAgent } from '../engine/agent/define-agent.js';
 import type { Tool } from '../contracts/tool.js';
 import { declareTool } from '../engine/tools/tool.js';
 import type { JsonReader } from '../engine/util/json-reader.js';
+import { exampleToolOf } from './adk-example-tool.js';
 
-/** What declaring one dotted name gives: its declaration, or why it has none. */
-export type PythonToolDeclaration = ToolDeclaration | { error: string };
+/** What declaring one dotted name gives: its declaration, the tool object it names (read, not run), or why it has none. */
+export type PythonToolDeclaration = ToolDeclaration | { object: PythonObject } | { error: string };
 
 /**
  * Declares Python function tools a file names by dotted path (`pkg.module.function`), as ADK declares them, without
@@ -20,7 +21,7 @@ export type DeclarePythonTools = (
 
 /** A module-level object as its source makes it: `name = Class(key=literal, …)`; `unread` are non-literal arguments. */
 export type PythonObject =
-  | { class: string; arguments: Record<string, unknown>; unread: string[]; positional: number }
+  | { class: string; arguments: Record<string, unknown>; unread: string[]; positional: unknown[] }
   | { error: string };
 
 /** Reads module-level objects named by dotted path, from their source, without running it. */
@@ -49,10 +50,10 @@ export async function pythonAgentRecord(
       path,
       `'${name}' is a ${found.class}, not one of ADK's agent classes (${[...AGENT_CLASSES].join(', ')})`,
     );
-  if (found.unread.length > 0 || found.positional > 0)
+  if (found.unread.length > 0 || found.positional.length > 0)
     return reader.issue(
       path,
-      `'${name}' is made with arguments that are not literals (${[...found.unread, ...(found.positional > 0 ? ['positional arguments'] : [])].join(', ')}), which agentctx does not read without running the module; write the agent in a YAML file (config_path) or a JavaScript or TypeScript module`,
+      `'${name}' is made with arguments that are not literals (${[...found.unread, ...(found.positional.length > 0 ? ['positional arguments'] : [])].join(', ')}), which agentctx does not read without running the module; write the agent in a YAML file (config_path) or a JavaScript or TypeScript module`,
     );
   return { agent_class: found.class, ...found.arguments };
 }
@@ -68,28 +69,55 @@ export function isPythonPath(name: string): boolean {
   return PYTHON_PATH.test(name);
 }
 
+/** What the Python side of an agent file gives `readTools`: its declarers and runner, each optional. */
+export type PythonBridge = {
+  readonly declarePythonTools?: DeclarePythonTools | undefined;
+  readonly runPythonTool?: RunPythonTool | undefined;
+};
+
 /**
  * A Python function tool, declared as ADK declares it (its docstring and signature, read without running the module),
- * and run by `run` when given (commands that only read an agent give none: the model's calls then get an error). Undefined, with the
- * reason reported at `path`, when it cannot be declared; undefined and nothing reported when the name is no Python path
- * or nothing declares Python tools.
+ * and run by `run` when given (commands that only read an agent give none: the model's calls then get an error); or a
+ * tool object the name holds (`example_tool = ExampleTool(examples=[…])`), read from its literal constructor call.
+ * Undefined, with the reason reported at `path`, when it is neither; undefined and nothing reported when the name is
+ * no Python path or nothing declares Python tools.
  */
 export async function pythonTool(
   reader: JsonReader,
   name: string,
   path: string,
-  declare: DeclarePythonTools | undefined,
+  bridge: PythonBridge,
   file: string,
-  run?: RunPythonTool,
-): Promise<Tool | undefined> {
+): Promise<{ tool: Tool } | { extension: Extension } | undefined> {
+  const { declarePythonTools: declare, runPythonTool: run } = bridge;
   if (declare === undefined || !isPythonPath(name)) return undefined;
   const declared = (await declare([name], file))[name];
+  if (declared !== undefined && 'object' in declared) {
+    const extension = pythonToolObject(reader, name, path, declared.object);
+    return extension === undefined ? undefined : { extension };
+  }
   if (declared === undefined || 'error' in declared) {
     reader.issue(path, `'${name}' cannot be declared: ${declared?.error ?? 'no declaration came back'}`);
     return undefined;
   }
   const declaration = declareTool(declared);
-  return run === undefined ? declaration : Object.freeze({ ...declaration, execute: run(name, file) });
+  return { tool: run === undefined ? declaration : Object.freeze({ ...declaration, execute: run(name, file) }) };
+}
+
+// The tool objects read from their constructor call: ADK's ExampleTool, whose examples go into the system text.
+function pythonToolObject(reader: JsonReader, name: string, path: string, made: PythonObject): Extension | undefined {
+  if ('error' in made) return reader.issue(path, `'${name}' cannot be read: ${made.error}`);
+  if (made.class !== 'ExampleTool')
+    return reader.issue(
+      path,
+      `'${name}' is a ${made.class} object, which agentctx does not read from Python code: of tool objects it reads ExampleTool; name a function, or bind the tool to a TypeScript one`,
+    );
+  if (made.unread.length > 0)
+    return reader.issue(
+      path,
+      `'${name}' is made with arguments that are not literals (${made.unread.join(', ')}), which agentctx does not read without running the module; list the examples in the agent file ({ name: ExampleTool, args: { examples: [...] } })`,
+    );
+  return exampleToolOf(reader, made.arguments['examples'] ?? made.positional[0], `${path} (${name})`, path);
 }
 
 /**
@@ -155,8 +183,10 @@ export async function longRunningPythonTool(
   const args = reader.object(item['args'], `${path}.args`, '{ func: pkg.module.function }');
   const func = args === undefined ? undefined : reader.string(args, 'func', `${path}.args`, { nonEmpty: true });
   if (func === undefined) return undefined;
-  const base = await pythonTool(reader, func, `${path}.args.func`, declare, file);
-  if (base === undefined) return undefined;
+  const made = await pythonTool(reader, func, `${path}.args.func`, { declarePythonTools: declare }, file);
+  if (made === undefined) return undefined;
+  if (!('tool' in made)) return reader.issue(`${path}.args.func`, `'${func}' is not a function`);
+  const base = made.tool;
   const description =
     base.description === '' ? LONG_RUNNING_NOTE.trimStart() : `${base.description}${LONG_RUNNING_NOTE}`;
   const tool: Tool = Object.freeze({ ...base, description });

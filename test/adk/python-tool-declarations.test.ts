@@ -181,7 +181,7 @@ describe('Python function tools, declared as ADK 2.5.0 declares them', () => {
 
   it('says why a name has no declaration, and never runs the module (it raises when run)', () => {
     expect(declared['my_agent.tools.missing']).toEqual({
-      error: expect.stringMatching(/^missing is not a function defined at the top of .*tools\.py/),
+      error: expect.stringMatching(/^missing is not a function or a tool object made at the top of .*tools\.py/),
     });
   });
 

@@ -52,6 +52,13 @@ export function isLlmAgent(definition: AgentDefinition): definition is LlmAgentD
 }
 
 /** Whether a node's agent talks to a model: its definition is then an `LlmAgentDefinition`, with no cast. */
+/** The model an agent calls by name: its own, or its nearest LLM ancestor's, as ADK resolves its canonical model. */
+export function inheritedModel(node: AgentNode): string | undefined {
+  for (let current: AgentNode | undefined = node; current !== undefined; current = current.parent)
+    if (isLlmAgent(current.definition) && current.definition.model !== undefined) return current.definition.model;
+  return undefined;
+}
+
 export function isLlmNode(node: AgentNode): node is LlmAgentNode {
   return node.definition.kind === 'llm';
 }

@@ -19,7 +19,7 @@ import type { Profile, ProfileName } from '../../contracts/profile.js';
 import type { AssembledRequest, ProcessorTrace } from '../../contracts/provenance.js';
 import type { RequestConfig } from '../../contracts/request.js';
 import type { Source } from '../../contracts/source.js';
-import { createAgentTree, isLlmAgent } from '../agent/agent-tree.js';
+import { createAgentTree, inheritedModel, isLlmAgent } from '../agent/agent-tree.js';
 import { checkExtensions } from '../extensions/check-extensions.js';
 import { createSessionMemo } from '../extensions/memo.js';
 import { placeProcessors } from '../extensions/place-processors.js';
@@ -226,14 +226,7 @@ function withBuiltInTools(draft: RequestDraft, agent: LlmAgentDefinition): Reque
 
 // The model comes from the agent or its nearest LLM ancestor, as in ADK; settings keep a fixed key order.
 function requestConfig(node: AgentNode, agent: LlmAgentDefinition): RequestConfig {
-  let model: string | undefined;
-  for (
-    let current: AgentNode | undefined = node;
-    current !== undefined && model === undefined;
-    current = current.parent
-  ) {
-    if (isLlmAgent(current.definition)) model = current.definition.model;
-  }
+  const model = inheritedModel(node);
   const settings: Record<string, unknown> = agent.generateConfig ?? {};
   const config: Record<string, unknown> = {};
   if (model !== undefined) config['model'] = model;

@@ -13,7 +13,7 @@ import type { Profile, ProfileName } from '../../contracts/profile.js';
 import type { ModelCallLog } from '../../contracts/model-call-log.js';
 import type { SessionStore, SessionStoreWithCallLog } from '../../contracts/session-store.js';
 import type { Session } from '../../contracts/session.js';
-import { createAgentTree, isLlmAgent, toolsetsOf } from '../agent/agent-tree.js';
+import { createAgentTree, inheritedModel, isLlmAgent, toolsetsOf } from '../agent/agent-tree.js';
 import { checkExtensions } from '../extensions/check-extensions.js';
 import { resolveProfile } from '../profile/profiles.js';
 import { defaultCallLog } from '../session/call-log-of.js';
@@ -295,14 +295,7 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
 
 async function modelFor(options: EngineRunnerOptions, node: AgentNode): Promise<Model> {
   if (options.model !== undefined) return options.model;
-  let name: string | undefined;
-  for (
-    let current: AgentNode | undefined = node;
-    current !== undefined && name === undefined;
-    current = current.parent
-  ) {
-    if (isLlmAgent(current.definition)) name = current.definition.model;
-  }
+  const name = inheritedModel(node);
   if (name === undefined) {
     throw configurationError(
       `Agent '${node.name}' has no model.`,
