@@ -1,6 +1,8 @@
+import { createRequire } from 'node:module';
 import { STATUS_CODES } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { keepRawListings } from './raw-listing.js';
 import { McpError, type McpFailure } from '../contracts/errors/mcp-error.js';
 import { optionalPackage } from '../engine/util/optional-package.js';
 import type { McpServer } from './mcp-server.js';
@@ -52,9 +54,21 @@ const loadSdk = optionalPackage({ packages: ['@modelcontextprotocol/sdk'], purpo
     import('@modelcontextprotocol/sdk/validation/ajv'),
   ]).then(
     ([client, stdio, http, types, ajv]) =>
-      (loaded = { Client: client.Client, stdio, http, types, validators: new ajv.AjvJsonSchemaValidator() }),
+      (loaded = { Client: client.Client, stdio, http, types, validators: new ajv.AjvJsonSchemaValidator(quietAjv()) }),
   ),
 );
+
+// The SDK's own ajv, set up as the SDK sets it up but without a logger: ajv would otherwise print "unknown format
+// … ignored" on standard error for each format a server's schema names that it lacks (Notion's `json`), into the
+// output of `inspect` and `run`. Loaded from the SDK's folder, whose dependency it is.
+function quietAjv() {
+  const fromSdk = createRequire(import.meta.resolve('@modelcontextprotocol/sdk/validation/ajv'));
+  const Ajv = fromSdk('ajv') as typeof import('ajv').default;
+  const addFormats = fromSdk('ajv-formats') as (ajv: InstanceType<typeof Ajv>) => void;
+  const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, logger: false });
+  addFormats(ajv);
+  return ajv;
+}
 
 /**
  * A validator for a tool's input schema (JSON Schema 2020-12, as MCP has it); throws when the schema is invalid. Only
@@ -82,6 +96,8 @@ export class McpConnection {
    * one waits for its time limit, which then says so. How many since the connection opened, and the last one's fault.
    */
   private unreadable = { lines: 0, last: '' };
+  // The last `tools/list` page as the server sent it (raw-listing.ts); pages are listed one at a time.
+  private rawPage: readonly unknown[] | undefined;
   private closed = false;
   /** Times a connection was opened: 1 after the first, 2 after a restart, … */
   opened = 0;
@@ -155,8 +171,12 @@ export class McpConnection {
   ): Promise<{ tools: ListedTool[]; nextCursor: string | undefined }> {
     const params = cursor === undefined ? {} : { cursor };
     try {
+      this.rawPage = undefined;
       const result = await client.listTools(params, { timeout: this.options.listTimeoutMs });
-      return { tools: result.tools as ListedTool[], nextCursor: result.nextCursor };
+      const raw = this.rawPage as readonly ListedTool[] | undefined;
+      const same =
+        raw?.length === result.tools.length && raw.every((tool, at) => tool?.name === result.tools[at]?.name);
+      return { tools: (same ? raw : result.tools) as ListedTool[], nextCursor: result.nextCursor };
     } catch (error) {
       // A result that does not match the schema is refused with zod's error, which lists its issues.
       if (!Array.isArray((error as { issues?: unknown } | undefined)?.issues)) throw error;
@@ -199,7 +219,9 @@ export class McpConnection {
       // The server's own word that its tools changed: the next request lists them again.
       listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void (this.tools = undefined) } },
     });
-    const transport = this.transport(sdk);
+    const transport = keepRawListings(this.transport(sdk), (tools) => {
+      this.rawPage = tools;
+    });
     client.onclose = () => {
       if (this.client === client) this.client = undefined;
       this.tools = undefined;

@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { cli, repositoryRoot } from '../support/cli.js';
+import { agentctxProcessWith, cli, repositoryRoot } from '../support/cli.js';
 
 // google/adk-python's own Agent Config samples (test/fixtures/adk-samples, with their licence note), against the
 // requests ADK Python 2.5.0 itself built from them (expected-2.5.0/<id>/adk.json): for every LLM agent of a sample,
@@ -46,8 +46,18 @@ const samples = (await readFile(join(FIXTURES, 'samples.tsv'), 'utf8'))
   });
 
 let dir = '';
+let shim = '';
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentctx-adk-samples-'));
+  // The MCP samples start their server with `npx -y @notionhq/notion-mcp-server`: here `npx` is a script that starts
+  // a server answering with the listing ADK 2.5.0 saw (recorded in test/fixtures/adk-samples/mcp).
+  shim = join(dir, 'bin');
+  await mkdir(shim);
+  const server = join(FIXTURES, 'mcp', 'recorded-server.mjs');
+  const listing = join(FIXTURES, 'mcp', 'notion-tools-list.json');
+  await writeFile(join(shim, 'npx'), `#!/bin/sh\nexec "${process.execPath}" "${server}" "${listing}"\n`, {
+    mode: 0o755,
+  });
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -69,6 +79,7 @@ async function inspect(
   root: string,
   agent: string | undefined,
   state: Record<string, unknown> | undefined,
+  env?: Record<string, string>,
 ) {
   const file = join(dir, `${id}-${agent ?? 'root'}.yaml`);
   await writeFile(
@@ -81,7 +92,10 @@ async function inspect(
       events: [{ author: 'user', content: { role: 'user', parts: [{ text: 'Hello' }] } }],
     }),
   );
-  return cli(['inspect', file, '--json']);
+  // An MCP sample's server is a program the CLI starts: run as a process, with `npx` on its PATH.
+  return env === undefined
+    ? cli(['inspect', file, '--json'])
+    : agentctxProcessWith(env, 'inspect', file, '--json', '--start-mcp');
 }
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -134,7 +148,21 @@ describe("ADK's Agent Config samples, against ADK Python 2.5.0's own requests", 
           expect.stringMatching(/would start the MCP server 'mcp_0' \(npx -y .*Add --start-mcp/),
         ]);
       });
-      it.todo(`${id} (${note}): against expected-2.5.0/${id}/adk-with-mcp.json, from a recorded tools/list`);
+      it(`${id} (${note}): with --start-mcp, the server's recorded tools/list, as ADK 2.5.0 sends it`, async () => {
+        const { state } = await expectedOf(id);
+        const expected = JSON.parse(
+          await readFile(join(FIXTURES, 'expected-2.5.0', id, 'adk-with-mcp.json'), 'utf8'),
+        ) as Expected;
+        for (const [agent, adk] of Object.entries(expected.requests ?? {})) {
+          // `npx` on the PATH is the recorded server (test/fixtures/adk-samples/mcp): the sample runs as it is,
+          // without a download.
+          const result = await inspect(id, root, agent, state, { PATH: `${shim}${delimiter}${process.env['PATH']}` });
+          expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+          const got = asAdk(JSON.parse(result.stdout) as AgentctxRequest);
+          expect(got, `${id} ${agent}`).toEqual(expectedShape(adk));
+          expect(JSON.stringify(got.tools), `${id} ${agent}`).toBe(JSON.stringify(expectedShape(adk).tools));
+        }
+      });
       continue;
     }
     it(`${id} (${note})`, async () => {

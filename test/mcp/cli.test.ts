@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentctx, expectCliError, expectOneLineError } from '../support/cli.js';
+import { agentctx, agentctxWith, cli, expectCliError, expectOneLineError } from '../support/cli.js';
 import { EVERYTHING_JS } from './helpers.js';
 
 const RAW_SERVER_JS = fileURLToPath(new URL('./fixtures/raw-server.mjs', import.meta.url));
@@ -96,6 +96,30 @@ describe('MCP servers in an agent file', () => {
     expect(planned.stdout).toMatch(
       /warning: tool definitions take \d+ tokens, over this agent's budget of 20: MCP everything \d+ \(2 tools\)\./,
     );
+  }, 120_000);
+
+  it('inspect asks at a terminal before starting a server (once), starts it on yes, refuses on no; ADK_ALLOW_CONFIG_STDIO_MCP_SERVERS=1 consents', async () => {
+    const agent = join(folder, 'asked.yaml');
+    await writeFile(agent, agentFile(''));
+    const questions: string[] = [];
+    const asking = (answer: boolean) => (question: string) => {
+      questions.push(question);
+      return answer;
+    };
+    const yes = await cli(['inspect', agent, '--json'], { ask: asking(true) });
+    expect({ code: yes.code, stderr: yes.stderr }).toEqual({ code: 0, stderr: '' });
+    expect((JSON.parse(yes.stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name)).toEqual([
+      'get-sum',
+      'echo',
+    ]);
+    expect(questions).toEqual([
+      expect.stringMatching(/^Start the MCP server 'everything' \(.*\) to list its tools\? \[y\/N\] $/),
+    ]);
+    const no = await cli(['inspect', agent], { ask: asking(false) });
+    expectCliError(no, /would start the MCP server 'everything' .*Add --start-mcp/);
+    expect(questions).toHaveLength(2);
+    const allowed = await agentctxWith({ ADK_ALLOW_CONFIG_STDIO_MCP_SERVERS: '1' }, 'inspect', agent, '--json');
+    expect({ code: allowed.code, stderr: allowed.stderr }).toEqual({ code: 0, stderr: '' });
   }, 120_000);
 
   it('says, in run (text and --json), the recorded call and inspect, which tools a server listed that were left out', async () => {

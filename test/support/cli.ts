@@ -78,7 +78,7 @@ export function spawnAgentctx(
 /** The CLI's `main`, in this process (what `bin/agentctx.js` calls), with its output captured. */
 export async function cli(
   args: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string>; ask?: (question: string) => boolean } = {},
 ): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
@@ -88,6 +88,7 @@ export async function cli(
     cwd: options.cwd ?? repositoryRoot,
     env: options.env ?? {},
     isTty: false,
+    ...(options.ask === undefined ? {} : { ask: options.ask }),
   };
   const code = await main(args, io);
   return { code, stdout, stderr };

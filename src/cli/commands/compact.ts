@@ -62,7 +62,8 @@ Options:
                       ADK's token measure; a case file keeps its valueFormat
   --agent <name>      case files: the agent being asked (default: currentAgent)
   --start-mcp         case files: start the agent's MCP stdio servers (also
-                      AGENTCTX_START_MCP=1); without it such a file is refused
+                      AGENTCTX_START_MCP=1); without it, asked at a terminal and
+                      refused elsewhere
   --session <id>      a stored session instead of a case file
   --app <name>        its app (default: the agent file's root agent)
   --user <id>         its user (default: user)

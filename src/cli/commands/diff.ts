@@ -33,7 +33,8 @@ Options:
                   (default: .agentctx/agentctx.db)
   --json          print the comparison as JSON
   --start-mcp     case files: start their agents' MCP stdio servers (also
-                  AGENTCTX_START_MCP=1); without it such a file is refused
+                  AGENTCTX_START_MCP=1); without it, asked at a terminal and
+                  refused elsewhere
 
 Exit status: 0 when the requests are identical, 1 when they differ, 2 for bad input.
 

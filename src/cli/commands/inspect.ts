@@ -100,7 +100,8 @@ Options:
   --state <file>  a JSON or YAML file of state keys, over the case file's state
                   (an agent file has none of its own)
   --start-mcp     start the agent's MCP stdio servers to list their tools (also
-                  AGENTCTX_START_MCP=1); without it such a file is refused
+                  AGENTCTX_START_MCP=1); without it, asked at a terminal and
+                  refused elsewhere
   -h, --help      show this help
 
 Examples:
