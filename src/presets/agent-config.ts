@@ -23,6 +23,7 @@ import {
 import { JsonReader, joinPath } from '../engine/util/json-reader.js';
 import { own, refuseCode } from './adk-code-refusals.js';
 import { readTools } from './agent-file-tools.js';
+import { mayRecur } from '../engine/agent/agent-tree.js';
 import { fieldKeys, normalizeKeys } from './agent-file-keys.js';
 import { readGenerateConfig } from './generate-config.js';
 import * as python from './python-tool.js';
@@ -63,7 +64,8 @@ const CLASSES: Readonly<Record<string, AgentDefinition['kind']>> = AGENT_CLASSES
  */
 export async function readAgentConfig(value: unknown, options: AgentConfigOptions): Promise<AgentDefinition> {
   const reader = new JsonReader();
-  const agent = await readAgent(reader, value, '', { options, file: options.filename, loading: [] });
+  const scope = { options, file: options.filename, loading: [], files: new Map() };
+  const agent = await readAgent(reader, value, '', scope);
   if (agent === undefined || reader.issues.length > 0) {
     throw new ValidationError({ subject: `agent definition in ${options.filename}`, issues: reader.issues });
   }
@@ -71,7 +73,13 @@ export async function readAgentConfig(value: unknown, options: AgentConfigOption
 }
 
 /** What reading one agent needs besides its value: the options, the file it is in, and the files being read above it (to refuse a loop). */
-type ReadScope = { readonly options: AgentConfigOptions; readonly file: string; readonly loading: readonly string[] };
+type ReadScope = {
+  readonly options: AgentConfigOptions;
+  readonly file: string;
+  readonly loading: readonly string[];
+  /** The agent files read so far: one named again (under another parent) is the same definition, as ADK builds it. */
+  readonly files: Map<string, AgentDefinition | undefined>;
+};
 
 async function readAgent(
   reader: JsonReader,
@@ -149,7 +157,7 @@ async function readReference(
   reader: JsonReader,
   record: Record<string, unknown>,
   path: string,
-  { options, file, loading }: ReadScope,
+  { options, file, loading, files }: ReadScope,
 ): Promise<AgentDefinition | undefined> {
   reader.keys(record, path, REFERENCE_FIELDS);
   const reference = reader.string(record, 'configPath', path, { nonEmpty: true });
@@ -187,14 +195,21 @@ async function readReference(
       `${reference} includes itself (${[...loading, loaded.filename].join(' → ')})`,
     );
   }
+  // Read once: its problems are listed once, and both parents get the same agent.
+  if (files.has(loaded.filename)) {
+    const again = files.get(loaded.filename);
+    return again === undefined ? undefined : mayRecur(again);
+  }
   const inner = new JsonReader();
   const agent = await readAgent(inner, loaded.value, '', {
     options,
     file: loaded.filename,
     loading: [...loading, loaded.filename],
+    files,
   });
   for (const issue of inner.issues)
     reader.issue(`${loaded.filename}${issue.path === '' ? '' : `: ${issue.path}`}`, issue.message);
+  files.set(loaded.filename, agent);
   return agent;
 }
 

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../providers/fake-server.js';
@@ -267,5 +268,42 @@ describe("ADK's agent files, from outside", () => {
       result,
       /^error: Tool 'ask_for_approval' of agent 'reimbursement_agent' is a LongRunningFunctionTool, whose answer arrives later from the client: agentctx cannot pause a run for it yet\./,
     );
+  });
+
+  it('a file named under two parents builds as ADK builds it: one agent under each, its name finding the first', async () => {
+    const dir = await folder({
+      'root.yaml':
+        'agent_class: SequentialAgent\nname: pipeline\nsub_agents:\n  - config_path: first.yaml\n  - config_path: second.yaml\n',
+      'first.yaml':
+        'name: first\nmodel: gemini-2.5-flash\ninstruction: One.\nsub_agents:\n  - config_path: shared.yaml\n',
+      'second.yaml':
+        'name: second\nmodel: gemini-2.5-flash\ninstruction: Two.\nsub_agents:\n  - config_path: shared.yaml\n',
+      'shared.yaml': 'name: shared\nmodel: gemini-2.5-flash\ndescription: Shared help.\ninstruction: Help.\n',
+    });
+    for (const [agent, transfer] of [
+      ['first', 'Agent name: shared'],
+      ['second', 'Agent name: shared'],
+      ['shared', 'transfer to your parent agent first'],
+    ] as const) {
+      const result = await cli(['inspect', join(dir, 'root.yaml'), '--agent', agent, '--json']);
+      expect({ agent, code: result.code, stderr: result.stderr }).toEqual({ agent, code: 0, stderr: '' });
+      expect((JSON.parse(result.stdout) as { system: string }).system).toContain(transfer);
+    }
+    // The sequence runs first, then second: each answers once.
+    await writeFile(join(dir, 'two.yaml'), 'responses:\n  - text: one\n  - text: two\n');
+    const ran = await cli([
+      'run',
+      join(dir, 'root.yaml'),
+      '--model',
+      `scripted:${join(dir, 'two.yaml')}`,
+      '--store',
+      'memory',
+      '--message',
+      'hi',
+    ]);
+    expect({ code: ran.code, stdout: ran.stdout }).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(/first[^]*one[^]*second[^]*two/),
+    });
   });
 });

@@ -3,13 +3,28 @@ import { NotFoundError } from '../../contracts/errors/not-found-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Toolset } from '../../contracts/tool.js';
 
+// Definitions read from an agent file that two files name (see `mayRecur`).
+const recurring = new WeakSet<AgentDefinition>();
+
+/**
+ * Lets this definition (and those under it) sit under more than one parent of a tree, as ADK builds an agent file that two files name (a
+ * node under each; its name finds the first, depth first, as ADK's `find_agent` does). Only the agent-file reader
+ * marks definitions so: a definition object a program places twice is refused, as ADK refuses an agent given a
+ * second parent.
+ */
+export function mayRecur(definition: AgentDefinition): AgentDefinition {
+  recurring.add(definition);
+  for (const child of definition.subAgents) mayRecur(child);
+  return definition;
+}
+
 /** Links every agent to its parent, once. Names must be unique in the tree, as transfers address agents by name. */
 export function createAgentTree(root: AgentDefinition): AgentTree {
   const byName = new Map<string, AgentNode>();
   const nodes: AgentNode[] = [];
   const build = (definition: AgentDefinition, parent: AgentNode | undefined): AgentNode => {
     const existing = byName.get(definition.name);
-    if (existing !== undefined) {
+    if (existing !== undefined && !(existing.definition === definition && recurring.has(definition))) {
       const where = (node: AgentNode | undefined) => (node === undefined ? 'at the root' : `under '${node.name}'`);
       throw new ValidationError({
         subject: 'agent tree',
@@ -21,7 +36,7 @@ export function createAgentTree(root: AgentDefinition): AgentTree {
     }
     const children: AgentNode[] = [];
     const node: AgentNode = { definition, name: definition.name, parent, children };
-    byName.set(definition.name, node);
+    if (existing === undefined) byName.set(definition.name, node);
     nodes.push(node);
     for (const child of definition.subAgents) children.push(build(child, node));
     Object.freeze(children);
