@@ -47,6 +47,7 @@ export async function main(
   const debug = argv.includes('--debug');
   const args = argv.filter((arg) => arg !== '--debug');
   const [first, ...rest] = args;
+  const json = (rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest).includes('--json');
   try {
     if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
       const topic = first === 'help' ? COMMANDS.find((command) => command.name === rest[0]) : undefined;
@@ -83,15 +84,24 @@ export async function main(
       await runtime.close().finally(closeOpenToolsets);
     }
   } catch (error) {
-    return reportError(error, io, debug);
+    return reportError(error, io, debug, json);
   }
 }
 
-// One line on stderr (the stack with --debug); the exit status says whether the input or the run was at fault.
-function reportError(error: unknown, io: CliIo, debug: boolean): number {
+/**
+ * One line on stderr (the stack with --debug); with `--json`, the error as JSON on stdout too, every problem of a file
+ * an entry (`{ error: { code, message, hint?, problems? } }`). The exit status says whether the input or the run was at
+ * fault.
+ */
+function reportError(error: unknown, io: CliIo, debug: boolean, json: boolean): number {
   if (AgentctxError.isInstance(error)) {
     // Every problem of a file, not the first few (the message's own summary stops at three).
     const described = ValidationError.isInstance(error) ? error.describeAll() : error.describe();
+    if (json) {
+      const problems = ValidationError.isInstance(error) ? { problems: error.problems() } : {};
+      const hint = error.hint === undefined ? {} : { hint: error.hint };
+      io.stdout(`${JSON.stringify({ error: { code: error.code, message: error.message, ...hint, ...problems } })}\n`);
+    }
     io.stderr(`error: ${described.replace(/\s*\n\s*/g, ' ')}\n`);
     if (debug) io.stderr(`${error.stack ?? ''}\n`);
     return exitStatusOf(error);

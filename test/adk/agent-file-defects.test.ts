@@ -97,6 +97,18 @@ describe("ADK's agent files, from outside", () => {
     for (const name of ["'a.b.c'", "'d.e.f'", "'g.h.i'", 'bogus3']) expect(result.stderr).toContain(name);
     expect(result.stderr).toMatch(/ \| .*sub\.yaml: bogus3: unknown field/);
     expect(result.stderr).not.toContain('more)');
+    // With --json, the same problems on stdout, one entry each, with the file it is in.
+    const json = await cli(['check', join(dir, 'root.yaml'), '--json']);
+    expect(json.code).toBe(2);
+    const { error } = JSON.parse(json.stdout) as {
+      error: { code: string; problems: { file: string; path: string; message: string }[] };
+    };
+    expect(error.code).toBe('invalid_input');
+    expect(error.problems).toHaveLength(6);
+    expect(
+      error.problems.filter((problem) => problem.file.endsWith('sub.yaml')).map((problem) => problem.path),
+    ).toEqual(['bogus3', 'tools[0]']);
+    expect(error.problems[0]).toEqual({ file: '', path: 'bogus1', message: expect.stringMatching(/^unknown field/) });
   });
 
   it("google_search named in an agent file goes on the Gemini wire as Gemini's built-in tool; an OpenAI model refuses it in one line, naming the model", async () => {

@@ -41,13 +41,10 @@ export class ValidationError extends AgentctxError {
     if (this.issues.length <= 3) return this.describe();
     // File → message → the paths with that message, each in the order first met.
     const groups = new Map<string, Map<string, string[]>>();
-    for (const issue of this.issues) {
-      const inFile = /^(.*\.(?:ya?ml|json)): (.*)$/s.exec(issue.path);
-      const file = inFile?.[1] ?? '';
-      const path = inFile === null ? issue.path : (inFile[2] ?? '');
+    for (const { file, path, message } of this.problems()) {
       const messages = groups.get(file) ?? new Map<string, string[]>();
       groups.set(file, messages);
-      messages.set(issue.message, [...(messages.get(issue.message) ?? []), path]);
+      messages.set(message, [...(messages.get(message) ?? []), path]);
     }
     const listed = [...groups].map(([file, messages]) => {
       const problems = [...messages].map(([message, paths]) => {
@@ -56,9 +53,25 @@ export class ValidationError extends AgentctxError {
       });
       return (file === '' ? '' : `${file}: `) + problems.join('; ');
     });
-    const count = new Set(this.issues.map((issue) => `${issue.path}\u0000${issue.message}`)).size;
-    const text = `Invalid ${this.subject}: ${count} problems: ${listed.join(' | ')}`;
+    const text = `Invalid ${this.subject}: ${this.problems().length} problems: ${listed.join(' | ')}`;
     return this.hint === undefined ? text : `${text}. ${this.hint}`;
+  }
+
+  /**
+   * Every problem once, with the file it is in apart from its path (an issue of a file another one names has a path
+   * starting with that file's name; `file` is empty for the file itself). What `--json` prints.
+   */
+  problems(): { file: string; path: string; message: string }[] {
+    const seen = new Set<string>();
+    return this.issues.flatMap((issue) => {
+      const key = `${issue.path}\u0000${issue.message}`;
+      if (seen.has(key)) return [];
+      seen.add(key);
+      const inFile = /^(.*\.(?:ya?ml|json)): (.*)$/s.exec(issue.path);
+      const file = inFile?.[1] ?? (/\.(?:ya?ml|json)$/.test(issue.path) ? issue.path : '');
+      const path = inFile === null ? (file === '' ? issue.path : '') : (inFile[2] ?? '');
+      return [{ file, path, message: issue.message }];
+    });
   }
 }
 
