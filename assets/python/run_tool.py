@@ -6,9 +6,10 @@ above the agent's), calls the function with the model's arguments — and a tool
 {"result": ..., "stateDelta": {...}, "actions": {...}, "standIns": [...]} (or {"error": "..."}) as JSON on standard
 output. One process per call: a tool that hangs or crashes takes nothing else with it.
 
-Real tools import `google.adk.tools.tool_context` and `google.genai.types`. Where those packages are installed they are
-used; otherwise minimal stand-ins (ToolContext with its state and actions, `types.Content` and `types.Part`) are
-provided, and `standIns` names them.
+Real tools and the modules that hold them import `google.adk` (tools.tool_context, agents, examples, events) and
+`google.genai.types`. Where those packages are installed they are used; otherwise minimal stand-ins are provided
+(ToolContext with its state and actions, which tools use; the other classes keep what they are made with, so a module
+that builds an agent or examples at its top still imports), and `standIns` names them.
 """
 
 import asyncio
@@ -59,21 +60,46 @@ class StandInToolContext:
     self.invocation_id = context.get("invocationId")
 
 
-class StandInPart:
-  def __init__(self, text=None, **fields):
-    self.text = text
+class StandIn:
+  """A stand-in for one of ADK's or google-genai's classes: keeps what it is made with, and may be subclassed."""
+
+  def __init__(self, *args, **fields):
+    self.args = args
     for key, value in fields.items():
       setattr(self, key, value)
+
+
+class StandInPart(StandIn):
+  def __init__(self, text=None, **fields):
+    super().__init__(text=text, **fields)
 
   @classmethod
   def from_text(cls, text=None, **_):
     return cls(text=text)
 
+  @classmethod
+  def from_function_call(cls, name=None, args=None, **_):
+    return cls(function_call=StandIn(name=name, args=args))
 
-class StandInContent:
-  def __init__(self, role=None, parts=None, **_):
-    self.role = role
-    self.parts = parts or []
+  @classmethod
+  def from_function_response(cls, name=None, response=None, **_):
+    return cls(function_response=StandIn(name=name, response=response))
+
+
+class StandInContent(StandIn):
+  def __init__(self, role=None, parts=None, **fields):
+    super().__init__(role=role, parts=parts or [], **fields)
+
+
+def content_of(role):
+  def made(parts=None, **fields):
+    items = parts if isinstance(parts, list) else [parts] if parts is not None else []
+    return StandInContent(role=role, parts=[StandInPart(text=item) if isinstance(item, str) else item for item in items], **fields)
+  return made
+
+
+def stand_in(name):
+  return type(name, (StandIn,), {})
 
 
 def module(name, **attributes):
@@ -83,23 +109,45 @@ def module(name, **attributes):
   return made
 
 
+# What agent modules import of google-adk (the samples' every `from google.adk… import …`), by module.
+ADK_STAND_INS = {
+  "google.adk": {},
+  "google.adk.agents": {"BaseAgent": stand_in("BaseAgent"), "LlmAgent": stand_in("LlmAgent"), "Agent": stand_in("Agent")},
+  "google.adk.agents.base_agent_config": {"BaseAgentConfig": stand_in("BaseAgentConfig")},
+  "google.adk.agents.invocation_context": {"InvocationContext": stand_in("InvocationContext")},
+  "google.adk.events": {},
+  "google.adk.events.event": {"Event": stand_in("Event")},
+  "google.adk.examples": {},
+  "google.adk.examples.example": {"Example": stand_in("Example")},
+  "google.adk.tools": {"ToolContext": StandInToolContext},
+  "google.adk.tools.tool_context": {"ToolContext": StandInToolContext},
+  "google.adk.tools.example_tool": {"ExampleTool": stand_in("ExampleTool")},
+}
+
+
 def provide_stand_ins():
-  """Stand-ins for the google packages a tool imports, only where they are not installed."""
+  """Stand-ins for the google packages a tool's module imports, only where they are not installed."""
   provided = []
   try:
     importlib.import_module("google.adk.tools.tool_context")
   except Exception:
     sys.modules.setdefault("google", module("google"))
-    sys.modules["google.adk"] = module("google.adk")
-    sys.modules["google.adk.tools"] = module("google.adk.tools", ToolContext=StandInToolContext)
-    sys.modules["google.adk.tools.tool_context"] = module("google.adk.tools.tool_context", ToolContext=StandInToolContext)
-    sys.modules["google.adk.agents"] = module("google.adk.agents")
-    provided.append("google.adk.tools.tool_context")
+    for name, attributes in ADK_STAND_INS.items():
+      sys.modules[name] = module(name, **attributes)
+    provided.append("google.adk")
   try:
     importlib.import_module("google.genai.types")
   except Exception:
     sys.modules.setdefault("google", module("google"))
-    genai_types = module("google.genai.types", Content=StandInContent, Part=StandInPart)
+    genai_types = module(
+        "google.genai.types",
+        Content=StandInContent,
+        Part=StandInPart,
+        UserContent=content_of("user"),
+        ModelContent=content_of("model"),
+        FunctionCall=stand_in("FunctionCall"),
+        FunctionResponse=stand_in("FunctionResponse"),
+    )
     sys.modules["google.genai"] = module("google.genai", types=genai_types)
     sys.modules["google.genai.types"] = genai_types
     provided.append("google.genai.types")

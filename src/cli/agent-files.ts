@@ -38,6 +38,14 @@ export function nodeAgentFiles(
 ): AgentFiles {
   // Each warning once, however many times the file is read (a case file reads its agent file again).
   const said = new Set<string>();
+  const once =
+    warn === undefined
+      ? undefined
+      : (message: string) => {
+          if (said.has(message)) return;
+          said.add(message);
+          warn(message);
+        };
   const answers = new Map<string, boolean>();
   const near = (path: string, from: string) => resolve(cwd, dirname(from), path);
   return {
@@ -51,17 +59,9 @@ export function nodeAgentFiles(
     workspaceTools: (root, from) => workspaceTools({ root: near(root, from) }),
     declarePythonTools: declarePythonTools(env, cwd),
     readPythonObjects: readPythonObjects(env, cwd),
-    ...(warn === undefined
-      ? {}
-      : {
-          warn: (message: string) => {
-            if (said.has(message)) return;
-            said.add(message);
-            warn(message);
-          },
-        }),
+    ...(once === undefined ? {} : { warn: once }),
     // Python tools run where the agent runs (run, serve); the commands that only read an agent never run them.
-    ...(consent === 'start' ? { runPythonTool: runPythonTool(env, cwd) } : {}),
+    ...(consent === 'start' ? { runPythonTool: runPythonTool(env, cwd, once) } : {}),
     mcpToolset: (options) => {
       const { server } = options;
       if (consent !== 'start' && 'command' in server) {

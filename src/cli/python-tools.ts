@@ -61,6 +61,7 @@ type Ran = {
   error?: string;
   stateDelta?: Record<string, unknown>;
   actions?: { escalate?: boolean; transferToAgent?: string; skipSummarization?: boolean };
+  standIns?: string[];
 };
 
 /**
@@ -72,6 +73,7 @@ type Ran = {
 export function runPythonTool(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
+  warn?: (message: string) => void,
 ): (name: string, from: string) => NonNullable<Tool['execute']> {
   const python = env['AGENTCTX_PYTHON'] ?? 'python3';
   return (name, from) => {
@@ -89,6 +91,11 @@ export function runPythonTool(
         },
       };
       const ran = JSON.parse(await runPython(python, RUN, JSON.stringify(input), context.signal)) as Ran;
+      // The google packages the tool's module imports were not installed: it ran with the bridge's stand-ins.
+      if (ran.standIns !== undefined && ran.standIns.length > 0)
+        warn?.(
+          `Python tools run with agentctx's stand-ins for ${ran.standIns.join(' and ')}, which ${python} does not have: ToolContext's state and actions as ADK's; install google-adk to run them with ADK's own`,
+        );
       if (ran.error !== undefined) throw new Error(ran.error);
       for (const [key, value] of Object.entries(ran.stateDelta ?? {})) context.state.set(key, value);
       if (ran.actions?.escalate === true) context.actions.escalate = true;

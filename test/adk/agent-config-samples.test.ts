@@ -1,19 +1,16 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { agentctxProcessWith, cli, repositoryRoot } from '../support/cli.js';
+import { agentctxProcessWith, cli } from '../support/cli.js';
+import { FIXTURES, npxShim, samples } from './samples-support.js';
 
 // google/adk-python's own Agent Config samples (test/fixtures/adk-samples, with their licence note), against the
 // requests ADK Python 2.5.0 itself built from them (expected-2.5.0/<id>/adk.json): for every LLM agent of a sample,
 // `agentctx inspect --json` under the `adk` profile, with the sample's state and the user message "Hello", must give
 // ADK's system instruction, function declarations, built-in tools, messages and generate-content config.
-//
-// Samples agentctx cannot load yet are listed in NOT_YET with what it says today; each is a part of issue 47 still to
-// land, and this test fails the day one of them loads, so it moves to the compared ones.
-
-const FIXTURES = join(repositoryRoot, 'test', 'fixtures', 'adk-samples');
+// The MCP samples (A14, A15) are compared against a server answering with the listing ADK saw.
 
 type AdkDeclaration = { name: string; description?: string; parameters?: unknown; parameters_json_schema?: unknown };
 type AdkRequest = {
@@ -34,30 +31,11 @@ type AgentctxRequest = {
   config: Record<string, unknown>;
 };
 
-const NOT_YET: Readonly<Record<string, RegExp>> = {};
-
-const samples = (await readFile(join(FIXTURES, 'samples.tsv'), 'utf8'))
-  .trim()
-  .split('\n')
-  .slice(1)
-  .map((line) => {
-    const [id = '', root = '', note = ''] = line.split('\t');
-    return { id, root: join(FIXTURES, root), note };
-  });
-
 let dir = '';
 let shim = '';
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentctx-adk-samples-'));
-  // The MCP samples start their server with `npx -y @notionhq/notion-mcp-server`: here `npx` is a script that starts
-  // a server answering with the listing ADK 2.5.0 saw (recorded in test/fixtures/adk-samples/mcp).
-  shim = join(dir, 'bin');
-  await mkdir(shim);
-  const server = join(FIXTURES, 'mcp', 'recorded-server.mjs');
-  const listing = join(FIXTURES, 'mcp', 'notion-tools-list.json');
-  await writeFile(join(shim, 'npx'), `#!/bin/sh\nexec "${process.execPath}" "${server}" "${listing}"\n`, {
-    mode: 0o755,
-  });
+  shim = await npxShim(dir);
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -177,15 +155,6 @@ describe("ADK's Agent Config samples, against ADK Python 2.5.0's own requests", 
         return;
       }
       const agents = Object.keys(expected.requests);
-      const notYet = NOT_YET[id];
-      if (notYet !== undefined) {
-        const result = await inspect(id, root, agents[0], state);
-        expect(
-          { code: result.code, stderr: result.stderr },
-          `${id} loads now: compare it (remove it from NOT_YET)`,
-        ).toMatchObject({ code: 2, stderr: expect.stringMatching(notYet) });
-        return;
-      }
       if (agents.length === 0) {
         // No agent of the sample calls a model (A03's custom Python class): it loads, and has no request to compare.
         const result = await inspect(id, root, undefined, state);

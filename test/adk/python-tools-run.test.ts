@@ -29,7 +29,11 @@ async function run(agent: string, script: string): Promise<Event[]> {
     '--message',
     'go',
   ]);
-  expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+  // This machine's python3 has no google packages: the one warning says the stand-ins served them.
+  expect({ code: result.code, stderr: result.stderr }).toEqual({
+    code: 0,
+    stderr: expect.stringMatching(/^(warning: Python tools run with agentctx's stand-ins for [^\n]*\n)?$/),
+  });
   return result.stdout
     .trim()
     .split('\n')
