@@ -13,6 +13,11 @@ export function adkRefusals(document: unknown, path = ''): string[] {
   if (!isRecord(document)) return [];
   const found: string[] = [];
   const adkSpelled = ADK_KEYS.some((key) => Object.hasOwn(document, key));
+  // ADK's config models refuse fields they do not have; the profile a tree runs under is agentctx's alone.
+  if (adkSpelled && path === '' && Object.hasOwn(document, 'profile'))
+    found.push(
+      'profile: ADK refuses fields it does not have, and this one is agentctx\u2019s; name the profile in a case file or with --profile instead',
+    );
   const subAgents = document['sub_agents'];
   if (adkSpelled && Array.isArray(subAgents)) {
     subAgents.forEach((entry, index) => {

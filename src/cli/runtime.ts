@@ -6,7 +6,8 @@ import type { SessionStoreWithCallLog } from '../contracts/session-store.js';
 import { createAgentTree, isLlmAgent } from '../engine/agent/agent-tree.js';
 import type { Runner } from '../engine/runner/runner.js';
 import { createRunner } from '../presets/create-runner.js';
-import { loadAgent } from './load-agent.js';
+import { loadAgentFile } from './load-agent.js';
+import { profileOf } from '../presets/profile-spec.js';
 import { resolveModel } from './resolve-model.js';
 import {
   resolveArtifactStore,
@@ -107,7 +108,11 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
     async runner(file, choices) {
       const warn =
         place.stderr === undefined ? undefined : (message: string) => place.stderr?.(`warning: ${message}\n`);
-      const tree = createAgentTree(await loadAgent(file, place.cwd, warn));
+      const loaded = await loadAgentFile(file, place.cwd, warn);
+      const tree = createAgentTree(loaded.agent);
+      // --profile names the conventions; the file's profile gives them (and its Python) when it does not.
+      const named = choices.profile ?? loaded.profile?.name;
+      const profile = named === undefined ? undefined : profileOf({ ...loaded.profile, name: named });
       const models = await modelsFor(tree, choices.model, runtime);
       const sessions = choices.stores?.sessions ?? (await runtime.store(choices.store));
       let artifacts = choices.stores?.artifacts;
@@ -124,7 +129,7 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
           ...models,
           streaming: choices.streaming,
           ...limits,
-          ...(choices.profile === undefined ? {} : { profile: choices.profile }),
+          ...(profile === undefined ? {} : { profile }),
         }),
         sessions,
         artifacts,

@@ -47,6 +47,14 @@ export type Profile = {
    * and for the whole.
    */
   readonly functionDeclarations?: 'agentctx' | 'adk';
+  /**
+   * The Python whose `str()` and `repr()` the `python` value format reproduces, where they differ between versions:
+   * which characters a string's repr escapes follows the Python's Unicode database (3.10: Unicode 13.0, 3.11: 14.0,
+   * 3.12: 15.0, 3.13: 15.1), so a character added to Unicode later is written `\U0001fae8` by an older Python.
+   * `3.11` when absent (the Python of ADK 2.5.0's reference requests). Nothing else of ADK 2.5.0's request depends on
+   * it: descriptions taken from docstrings are cleaned the same way on every version.
+   */
+  readonly python?: '3.10' | '3.11' | '3.12' | '3.13';
   /** Prefix of the ids given to function calls that arrive without one; such ids are hidden from providers that do not pair calls by id. */
   readonly generatedCallIdPrefix: string;
 };

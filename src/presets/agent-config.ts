@@ -20,9 +20,10 @@ import {
   REFERENCE_FIELD_SCHEMAS,
   WORKFLOW_FIELD_SCHEMAS,
 } from '../engine/config/agent-file-schema.js';
-import { JsonReader, joinPath } from '../engine/util/json-reader.js';
+import { JsonReader, isPlainRecord, joinPath } from '../engine/util/json-reader.js';
 import { own, refuseCode } from './adk-code-refusals.js';
 import { readTools } from './agent-file-tools.js';
+import { readProfileSpec } from './profile-spec.js';
 import { mayRecur } from '../engine/agent/agent-tree.js';
 import { fieldKeys, normalizeKeys } from './agent-file-keys.js';
 import { readGenerateConfig } from './generate-config.js';
@@ -65,7 +66,10 @@ const CLASSES: Readonly<Record<string, AgentDefinition['kind']>> = AGENT_CLASSES
 export async function readAgentConfig(value: unknown, options: AgentConfigOptions): Promise<AgentDefinition> {
   const reader = new JsonReader();
   const scope = { options, file: options.filename, loading: [], files: new Map() };
-  const agent = await readAgent(reader, value, '', scope);
+  // The root file may name the profile its agents run under (`profile: adk`); the commands read it (agentFileProfile).
+  const { profile, ...root } = isPlainRecord(value) ? value : { profile: undefined };
+  if (profile !== undefined) readProfileSpec(reader, profile, 'profile');
+  const agent = await readAgent(reader, isPlainRecord(value) ? root : value, '', scope);
   if (agent === undefined || reader.issues.length > 0) {
     throw new ValidationError({ subject: `agent definition in ${options.filename}`, issues: reader.issues });
   }
@@ -195,13 +199,19 @@ async function readReference(
       `${reference} includes itself (${[...loading, loaded.filename].join(' → ')})`,
     );
   }
+  if (isPlainRecord(loaded.value) && loaded.value['profile'] !== undefined)
+    reader.issue(
+      `${loaded.filename}: profile`,
+      'a profile is named by the root agent file only (it applies to the whole tree); remove it here',
+    );
   // Read once: its problems are listed once, and both parents get the same agent.
   if (files.has(loaded.filename)) {
     const again = files.get(loaded.filename);
     return again === undefined ? undefined : mayRecur(again);
   }
   const inner = new JsonReader();
-  const agent = await readAgent(inner, loaded.value, '', {
+  const { profile: _named, ...value } = isPlainRecord(loaded.value) ? loaded.value : { profile: undefined };
+  const agent = await readAgent(inner, isPlainRecord(loaded.value) ? value : loaded.value, '', {
     options,
     file: loaded.filename,
     loading: [...loading, loaded.filename],

@@ -9,7 +9,7 @@ export const CASE_FIELD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   agent: {
     anyOf: [
       { type: 'string', description: 'the path of an agent file, relative to this file' },
-      { $ref: '#/$defs/agent' },
+      { $ref: '#/$defs/rootAgent' },
     ],
     description: 'The agent tree: inline, in the agent-file format, or the path of an agent file.',
   },
@@ -35,9 +35,9 @@ export const CASE_FIELD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     examples: [[{ author: 'user', content: { role: 'user', parts: [{ text: 'Hello' }] } }]],
   },
   profile: {
-    enum: ['agentctx', 'adk'],
+    $ref: '#/$defs/profile',
     description:
-      'agentctx (default) or adk: ADK\u2019s conventions byte for byte (Python\u2019s str() for values, summaries as ADK shows them).',
+      'agentctx or adk: ADK\u2019s conventions byte for byte (Python\u2019s str() for values, summaries as ADK shows them), or { name, python }; the agent file\u2019s own when absent, else agentctx.',
   },
   adkCompatibility: { type: 'boolean', description: 'The older spelling of profile: adk (true) or agentctx (false).' },
   valueFormat: {

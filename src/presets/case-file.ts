@@ -15,6 +15,7 @@ import { GlobalInstructionPlugin } from '../features/global-instruction/global-i
 import { agentFromConfig, type AgentFileOptions } from './agent-files.js';
 import { assembleRequest } from './assemble-request.js';
 import { CASE_FIELD_SCHEMAS } from './case-file-schema.js';
+import { readProfileSpec, type ProfileSpec } from './profile-spec.js';
 
 /** A request to assemble without running anything: an agent tree, who is asked, and the session as it stands. */
 export type CaseFile = {
@@ -27,7 +28,7 @@ export type CaseFile = {
   /** The conventions the request follows: the file's `profile` (or `adkCompatibility: true` for `adk`), with its `valueFormat` and `escapes`. */
   profile: Profile;
   /** What the file itself set of the profile's fields, kept over any other base profile a command picks (`--adk`). */
-  profileChanges: Partial<Pick<Profile, 'valueFormat' | 'templateEscapes'>>;
+  profileChanges: Partial<Pick<Profile, 'valueFormat' | 'templateEscapes' | 'python'>>;
   /** Plugins the case runs with, as a runner's (the built-in ones a file can name: `globalInstruction`). */
   plugins: readonly Plugin[];
   branch: string | undefined;
@@ -56,7 +57,8 @@ export async function parseCaseFile(value: unknown, options: CaseFileOptions): P
   // An agent file where a case is expected is the case of that agent in an empty session: one format everywhere.
   const agentOnly = isAgentDocument(record);
   if (!agentOnly) reader.keys(record, '', CASE_FIELDS);
-  const tree = await readTree(reader, agentOnly ? record : record['agent'], options, agentOnly ? '' : 'agent');
+  const read = await readTree(reader, agentOnly ? record : record['agent'], options, agentOnly ? '' : 'agent');
+  const tree = read?.tree;
   const currentAgent = reader.string(record, 'currentAgent', '', { optional: true, nonEmpty: true });
   if (tree !== undefined && currentAgent !== undefined && tree.findAgent(currentAgent) === undefined) {
     reader.issue(
@@ -74,8 +76,10 @@ export async function parseCaseFile(value: unknown, options: CaseFileOptions): P
   const escapes = reader.boolean(record, 'escapes', '');
   const branch = reader.string(record, 'branch', '', { optional: true });
   const compaction = readCompactionConfig(reader, record['eventsCompactionConfig']);
-  const base = readProfileName(reader, record);
+  const spec = readProfile(reader, agentOnly ? {} : record, read?.profile);
+  const base = spec.name;
   const profileChanges: CaseFile['profileChanges'] = {
+    ...(spec.python === undefined ? {} : { python: spec.python }),
     ...(valueFormat === 'default' || valueFormat === 'python'
       ? { valueFormat: valueFormat as 'default' | 'python' }
       : {}),
@@ -158,18 +162,21 @@ export function caseProfile(base: ProfileName, changes: CaseFile['profileChanges
   return Object.keys(changes).length === 0 ? resolveProfile(base) : deriveProfile(base, { name: base, ...changes });
 }
 
-// `profile: agentctx|adk`, or the older `adkCompatibility: true|false`; not both.
-function readProfileName(reader: JsonReader, record: Record<string, unknown>): ProfileName {
+// `profile: agentctx|adk|{ name, python }`, or the older `adkCompatibility: true|false` (not both); else the agent
+// file's own `profile`, else agentctx.
+function readProfile(reader: JsonReader, record: Record<string, unknown>, agentFile: unknown): ProfileSpec {
   const legacy = reader.boolean(record, 'adkCompatibility', '');
-  const named = record['profile'];
-  if (named === undefined) return legacy === true ? 'adk' : 'agentctx';
-  if (named !== 'agentctx' && named !== 'adk') {
-    reader.issue('profile', `expected agentctx or adk, got ${JSON.stringify(named)}`);
-    return 'agentctx';
+  if (record['profile'] === undefined) {
+    if (legacy !== undefined) return { name: legacy ? 'adk' : 'agentctx' };
+    // Checked where the agent file was read: here only a valid one is taken.
+    return (
+      (agentFile === undefined ? undefined : readProfileSpec(new JsonReader(), agentFile, '')) ?? { name: 'agentctx' }
+    );
   }
-  if (legacy !== undefined && (legacy ? 'adk' : 'agentctx') !== named)
-    reader.issue('adkCompatibility', `contradicts profile: ${named}; keep only profile`);
-  return named;
+  const spec = readProfileSpec(reader, record['profile'], 'profile') ?? { name: 'agentctx' };
+  if (legacy !== undefined && (legacy ? 'adk' : 'agentctx') !== spec.name)
+    reader.issue('adkCompatibility', `contradicts profile: ${spec.name}; keep only profile`);
+  return spec;
 }
 
 // The plugins a file can name: ADK's GlobalInstructionPlugin, as `{ globalInstruction: <template> }`.
@@ -215,7 +222,7 @@ async function readTree(
   value: unknown,
   options: CaseFileOptions,
   prefix: string,
-): Promise<AgentTree | undefined> {
+): Promise<{ tree: AgentTree; profile: unknown } | undefined> {
   if (value === undefined)
     return reader.issue('agent', 'is required: the agent definition, or the path of an agent file');
   let definitionValue: unknown = value;
@@ -229,7 +236,11 @@ async function readTree(
   }
   try {
     const definition = await agentFromConfig(definitionValue, { ...options, filename });
-    return createAgentTree(definition);
+    // The agent file's own `profile` (read, and checked, by agentFromConfig), for a case that names none.
+    return {
+      tree: createAgentTree(definition),
+      profile: isPlainRecord(definitionValue) ? definitionValue['profile'] : undefined,
+    };
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     for (const issue of error.issues) reader.issue(underPath(prefix, issue.path), issue.message);

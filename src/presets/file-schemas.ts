@@ -6,6 +6,7 @@ import {
   WORKFLOW_FIELD_SCHEMAS,
   type JsonSchema,
 } from '../engine/config/agent-file-schema.js';
+import { PYTHON_VERSIONS } from '../engine/profile/profiles.js';
 import { fieldKeys } from './agent-file-keys.js';
 import { agentFileFields } from './agent-files.js';
 import { CASE_FIELD_SCHEMAS } from './case-file-schema.js';
@@ -60,14 +61,36 @@ function withAdkSpellings(fields: Record<string, JsonSchema>): Record<string, Js
 
 function definitions(): Record<string, JsonSchema> {
   const reference = withAdkSpellings({ ...REFERENCE_FIELD_SCHEMAS });
+  const agent: JsonSchema = {
+    type: 'object',
+    description:
+      'An agent: an LLM agent (the default), or a workflow agent (kind sequential, parallel or loop) with sub-agents.',
+    properties: withAdkSpellings(agentFieldSchemas()),
+    required: ['name'],
+    additionalProperties: false,
+  };
   return {
-    agent: {
-      type: 'object',
+    agent,
+    rootAgent: {
+      ...agent,
+      description: `${agent['description'] as string} The root of a file may also name the profile the tree runs under.`,
+      properties: { ...(agent['properties'] as Record<string, JsonSchema>), profile: { $ref: '#/$defs/profile' } },
+    },
+    profile: {
       description:
-        'An agent: an LLM agent (the default), or a workflow agent (kind sequential, parallel or loop) with sub-agents.',
-      properties: withAdkSpellings(agentFieldSchemas()),
-      required: ['name'],
-      additionalProperties: false,
+        'The conventions the agents run under: agentctx (default) or adk (ADK Python’s, byte for byte), or { name, python } to name the Python whose str() and repr() values are written as (its Unicode database decides which characters repr escapes).',
+      anyOf: [
+        { enum: ['agentctx', 'adk'] },
+        {
+          type: 'object',
+          properties: {
+            name: { enum: ['agentctx', 'adk'] },
+            python: { enum: [...PYTHON_VERSIONS], description: 'A string: quote it in YAML (3.10 is the number 3.1).' },
+          },
+          required: ['name'],
+          additionalProperties: false,
+        },
+      ],
     },
     reference: {
       type: 'object',
@@ -100,7 +123,7 @@ export function agentFileSchema(): JsonSchema {
     title: 'agentctx agent file',
     description:
       'An agent tree in declarative form (YAML or JSON), as agentctx run, serve, inspect, diff, check and compact take it. docs/agent-file.md documents every field.',
-    $ref: '#/$defs/agent',
+    $ref: '#/$defs/rootAgent',
     $defs: definitions(),
     examples: [EXAMPLE_AGENT],
   };

@@ -64,7 +64,8 @@ async function inspect(
     file,
     stringify({
       agent: root,
-      profile: 'adk',
+      // The acceptance's form: the adk profile, imitating the Python 3.11 ADK's reference requests ran on.
+      profile: { name: 'adk', python: '3.11' },
       ...(agent === undefined ? {} : { currentAgent: agent }),
       ...(state === undefined ? {} : { state }),
       events: [{ author: 'user', content: { role: 'user', parts: [{ text: 'Hello' }] } }],

@@ -318,4 +318,65 @@ describe("ADK's agent files, from outside", () => {
       stdout: expect.stringMatching(/first[^]*one[^]*second[^]*two/),
     });
   });
+
+  it("an agent file's root names its profile (adk, and the Python whose repr it writes): inspect and run use it; --profile overrides the name", async () => {
+    const dir = await folder({
+      'agent.yaml':
+        "profile: { name: adk, python: '3.13' }\nname: root\nmodel: gemini-2.5-flash\ninstruction: 'Mood: {mood}'\n",
+      'state.json': JSON.stringify({ mood: { face: '\u{1FAE8}', ok: true } }),
+      'script.yaml': '- text: fine\n',
+    });
+    const inspected = await cli(['inspect', join(dir, 'agent.yaml'), '--state', join(dir, 'state.json'), '--json']);
+    expect({ code: inspected.code, stderr: inspected.stderr }).toEqual({ code: 0, stderr: '' });
+    // Python 3.13 (Unicode 15.1) prints the face; the default 3.11 would write '\U0001fae8'.
+    expect((JSON.parse(inspected.stdout) as { system: string }).system).toMatch(
+      /^Mood: \{'face': '\u{1FAE8}', 'ok': True\}/u,
+    );
+    // Runs a turn in a session of its own, and gives the system text of its recorded call.
+    const store = join(dir, 'run.db');
+    const systemOfRun = async (session: string, ...extra: string[]) => {
+      const agent = join(dir, 'agent.yaml');
+      const script = `scripted:${join(dir, 'script.yaml')}`;
+      const state = join(dir, 'state.json');
+      const ran = await cli([
+        'run',
+        agent,
+        '--model',
+        script,
+        '--store',
+        store,
+        '--session',
+        session,
+        '--state',
+        state,
+        '--message',
+        'hi',
+        ...extra,
+      ]);
+      expect(ran.code, ran.stderr).toBe(0);
+      const call = await cli(['inspect', agent, '--session', session, '--call', 'last', '--json', '--store', store]);
+      return (JSON.parse(call.stdout) as { system: string }).system;
+    };
+    expect(await systemOfRun('s1')).toBe(
+      "Mood: {'face': '\u{1FAE8}', 'ok': True}\n\nYou are an agent. Your internal name is \"root\".",
+    );
+    expect(await systemOfRun('s2', '--profile', 'agentctx')).toMatch(/^Mood: \{"face":"\u{1FAE8}","ok":true\}/u);
+  });
+
+  it('refuses a profile in a file another one names, a Python it does not know (saying to quote it), and check says ADK would refuse the field', async () => {
+    const dir = await folder({
+      'root.yaml': 'profile: { name: adk, python: 3.10 }\nname: root\nsub_agents:\n  - config_path: sub.yaml\n',
+      'sub.yaml': 'profile: adk\nname: sub\n',
+    });
+    const result = await cli(['check', join(dir, 'root.yaml')]);
+    expectCliError(
+      result,
+      /profile\.python: expected one of '3\.10', '3\.11', '3\.12', '3\.13' \(a string: quote it in YAML\), got 3\.1/,
+    );
+    expect(result.stderr).toMatch(/sub\.yaml: profile: a profile is named by the root agent file only/);
+    const adk = await folder({ 'agent.yaml': 'profile: adk\nname: root\nagent_class: LlmAgent\n' });
+    expect((await cli(['check', join(adk, 'agent.yaml')])).stdout).toContain(
+      '⚠ ADK would refuse this file: profile: ADK refuses fields it does not have',
+    );
+  });
 });

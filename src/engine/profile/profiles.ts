@@ -1,5 +1,9 @@
 import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
 import type { Profile, ProfileName } from '../../contracts/profile.js';
+import { PYTHON_UNICODE } from '../python/python-printable.js';
+
+/** The Pythons a profile may name (`python`), oldest first. */
+export const PYTHON_VERSIONS = Object.keys(PYTHON_UNICODE).sort();
 
 /** agentctx's conventions: JavaScript value formatting, exact summaries, the request measured as it will be sent. */
 export const agentctxProfile: Profile = Object.freeze({
@@ -76,6 +80,7 @@ function checkProfile(profile: Profile): ValidationIssue[] {
   oneOf('summaryPrompt', ['agentctx', 'adk']);
   oneOf('promptTokens', ['request', 'adk']);
   if (value['functionDeclarations'] !== undefined) oneOf('functionDeclarations', ['agentctx', 'adk']);
+  if (value['python'] !== undefined) oneOf('python', PYTHON_VERSIONS);
   if (typeof value['generatedCallIdPrefix'] !== 'string' || value['generatedCallIdPrefix'] === '')
     issues.push({ path: 'generatedCallIdPrefix', message: 'must be a non-empty string' });
   return issues;

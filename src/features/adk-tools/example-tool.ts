@@ -3,7 +3,7 @@ import type { Content, Part } from '../../contracts/content.js';
 import { inheritedModel } from '../../engine/agent/agent-tree.js';
 import { withSystemBlock } from '../../engine/assembly/draft.js';
 import { defineProcessor } from '../../engine/pipeline/pipeline.js';
-import { pythonRepr, pythonStr } from '../../engine/python/python-format.js';
+import { pythonRepr, pythonStr, type PythonVersion } from '../../engine/python/python-format.js';
 import { TOOLS_PROCESSOR } from '../tools/tool-declarations.js';
 
 /** One few-shot example of ADK's `ExampleTool`: what the user said, and the turns that answered it. */
@@ -23,7 +23,7 @@ export function adkExampleTool(examples: readonly AdkExample[], field: string): 
     process(draft, context) {
       const first = context.userContent?.parts[0];
       if (first === undefined || !('text' in first) || first.text === '') return draft;
-      const text = examplesText(examples, inheritedModel(context.node));
+      const text = examplesText(examples, inheritedModel(context.node), context.profile.python);
       return withSystemBlock(draft, text, {
         kind: 'tool',
         processor: EXAMPLE_TOOL,
@@ -38,7 +38,11 @@ export function adkExampleTool(examples: readonly AdkExample[], field: string): 
 }
 
 /** ADK's text for the examples, byte for byte (`convert_examples_to_text`). */
-export function examplesText(examples: readonly AdkExample[], model: string | undefined): string {
+export function examplesText(
+  examples: readonly AdkExample[],
+  model: string | undefined,
+  python?: PythonVersion,
+): string {
   // Gemini 2 models (and a request without a model) get plain fences around calls and responses.
   const gemini2 = model === undefined || model.includes('gemini-2');
   let text = '';
@@ -51,7 +55,7 @@ export function examplesText(examples: readonly AdkExample[], model: string | un
       const role = content.role === 'model' ? '[model]\n' : '[user]\n';
       if (role !== previous) text += role;
       previous = role;
-      for (const part of content.parts) text += partText(part, gemini2);
+      for (const part of content.parts) text += partText(part, gemini2, python);
     }
     text += 'End example\n\n';
   });
@@ -62,11 +66,11 @@ function textOf(part: Part): string {
   return 'text' in part ? part.text : '';
 }
 
-function partText(part: Part, gemini2: boolean): string {
+function partText(part: Part, gemini2: boolean, python: PythonVersion | undefined): string {
   if ('functionCall' in part) {
     // Python's f-string: a string argument in bare quotes (unescaped), anything else as str() prints it.
     const args = Object.entries(part.functionCall.args ?? {}).map(([key, value]) =>
-      typeof value === 'string' ? `${key}='${value}'` : `${key}=${pythonStr(value)}`,
+      typeof value === 'string' ? `${key}='${value}'` : `${key}=${pythonStr(value, python)}`,
     );
     return `${gemini2 ? '```\n' : '```tool_code\n'}${part.functionCall.name}(${args.join(', ')})\n\`\`\`\n`;
   }
@@ -81,7 +85,7 @@ function partText(part: Part, gemini2: boolean): string {
       name,
       response: response ?? null,
     };
-    return `${gemini2 ? '```\n' : '```tool_outputs\n'}${pythonRepr(fields)}\n\`\`\`\n`;
+    return `${gemini2 ? '```\n' : '```tool_outputs\n'}${pythonRepr(fields, python)}\n\`\`\`\n`;
   }
   return 'text' in part && part.text !== '' ? `${part.text}\n` : '';
 }

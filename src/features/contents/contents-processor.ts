@@ -23,7 +23,7 @@ export const contentsProcessor: Processor = defineProcessor({
   name: CONTENTS_PROCESSOR,
   process(draft, context): RequestDraft {
     const agent = context.agent;
-    const { valueFormat, summaries, generatedCallIdPrefix } = context.profile;
+    const { valueFormat, summaries, generatedCallIdPrefix, python } = context.profile;
     const events =
       agent.includeContents === 'none' ? currentTurnEvents(context.events, agent.name, context.branch) : context.events;
     const options = {
@@ -31,14 +31,14 @@ export const contentsProcessor: Processor = defineProcessor({
       branch: context.branch,
       preserveFunctionCallIds: context.preserveFunctionCallIds,
       generatedCallIdPrefix,
-      embed: embedFormatter(valueFormat),
+      embed: embedFormatter(valueFormat, python),
       compactionView: summaries,
       answerAbandonedCalls: summaries === 'exact',
     };
     // The cache applies to the whole history with a named format; a custom formatter cannot be told apart.
     const cached = agent.includeContents === 'default' && typeof valueFormat === 'string';
     const history = cached
-      ? context.memo.get(CONTENTS_MEMO).build(events, options, valueFormat)
+      ? context.memo.get(CONTENTS_MEMO).build(events, options, `${valueFormat}:${python ?? ''}`)
       : buildContents(events, options);
     return { ...draft, messages: insertInstructionMessages(history, draft.messages) };
   },

@@ -31,6 +31,13 @@ export function readonlyContext(context: AssemblyContext): ReadonlyContext {
 
 /** The templating an assembly's string instructions get: its state and artifacts, in its profile's conventions. */
 export function templateOptions(context: AssemblyContext): TemplateOptions {
-  const { valueFormat, templateEscapes, stateAlias } = context.profile;
-  return { state: context.state, artifacts: context.artifacts, valueFormat, escapes: templateEscapes, stateAlias };
+  const { valueFormat, templateEscapes, stateAlias, python } = context.profile;
+  return {
+    state: context.state,
+    artifacts: context.artifacts,
+    valueFormat,
+    escapes: templateEscapes,
+    stateAlias,
+    ...(python === undefined ? {} : { python }),
+  };
 }

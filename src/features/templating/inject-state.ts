@@ -4,6 +4,7 @@ import type { ValueFormat } from '../../contracts/profile.js';
 import type { StateScope } from '../../engine/state/state-keys.js';
 import { scanTemplate, type ScanOptions } from './scan-template.js';
 import { resolveValueFormat } from './value-format.js';
+import type { PythonVersion } from '../../engine/python/python-format.js';
 
 export type TemplateOptions = ScanOptions & {
   /** The state the placeholders read: session keys, plus `app:`, `user:` and `temp:` keys under their prefixes. */
@@ -11,6 +12,8 @@ export type TemplateOptions = ScanOptions & {
   /** Where `{artifact.name}` reads from; without it any artifact placeholder is an error, as in ADK. */
   artifacts?: ArtifactTextReader | undefined;
   valueFormat?: ValueFormat | undefined;
+  /** The Python whose `str()` the `python` value format reproduces (`Profile.python`); 3.11 when absent. */
+  python?: PythonVersion | undefined;
 };
 
 /** Where a range of the rendered text came from. */
@@ -46,7 +49,7 @@ export async function injectState(template: string, options: TemplateOptions): P
 
 /** `injectState`, and also where every inserted value sits in the result. */
 export async function renderTemplate(template: string, options: TemplateOptions): Promise<RenderedTemplate> {
-  const format = resolveValueFormat(options.valueFormat);
+  const format = resolveValueFormat(options.valueFormat, options.python);
   const substitutions: Substitution[] = [];
   let text = '';
   for (const token of scanTemplate(template, options)) {

@@ -1,5 +1,5 @@
 import type { ValueFormat, ValueFormatter } from '../../contracts/profile.js';
-import { pythonStr } from '../../engine/python/python-format.js';
+import { pythonStr, type PythonVersion } from '../../engine/python/python-format.js';
 
 export function formatDefault(value: unknown): string {
   switch (typeof value) {
@@ -20,22 +20,19 @@ export function formatDefault(value: unknown): string {
   }
 }
 
-export function resolveValueFormat(format: ValueFormat | undefined): ValueFormatter {
+/** The formatter of a value format; `python` writes values as the Python named (the profile's `python`) does. */
+export function resolveValueFormat(format: ValueFormat | undefined, python?: PythonVersion): ValueFormatter {
   if (format === undefined || format === 'default') return formatDefault;
-  if (format === 'python') return formatPython;
+  if (format === 'python') return (value) => (value === null || value === undefined ? '' : pythonStr(value, python));
   return (value) => (value === null || value === undefined ? '' : format(value));
-}
-
-function formatPython(value: unknown): string {
-  return value === null || value === undefined ? '' : pythonStr(value);
 }
 
 /**
  * Writes a value inside surrounding text (a retold tool call's arguments): like the value format, except that
  * null and undefined are spelled out (`None` in Python, `null` otherwise) instead of disappearing.
  */
-export function embedFormatter(format: ValueFormat | undefined): ValueFormatter {
-  if (format === 'python') return pythonStr;
+export function embedFormatter(format: ValueFormat | undefined, python?: PythonVersion): ValueFormatter {
+  if (format === 'python') return (value) => pythonStr(value, python);
   if (format === undefined || format === 'default')
     return (value) => (value === undefined ? 'null' : formatDefault(value === null ? 'null' : value));
   return format;
