@@ -102,6 +102,8 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
       '@modelcontextprotocol/sdk/shared/transport.js',
       '@modelcontextprotocol/sdk/types.js',
       '@modelcontextprotocol/sdk/validation/ajv',
+      // The SDK's own ajv, loaded from the SDK's folder to set it up without a logger (mcp-connection.ts).
+      'node:module',
     ],
   },
   workspace: { layers: [...ALL_CORE, 'workspace'], packages: ['node:fs/promises', 'node:path'] },
@@ -155,6 +157,8 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
       'node:readline/promises',
       // Python parses the Python tools an agent file names (python-tools.ts).
       'node:child_process',
+      // Whether standard input and error are a terminal, before asking a question there (io.ts).
+      'node:tty',
       'tsx/esm/api',
     ],
   },

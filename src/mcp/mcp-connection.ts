@@ -63,8 +63,12 @@ const loadSdk = optionalPackage({ packages: ['@modelcontextprotocol/sdk'], purpo
 // output of `inspect` and `run`. Loaded from the SDK's folder, whose dependency it is.
 function quietAjv() {
   const fromSdk = createRequire(import.meta.resolve('@modelcontextprotocol/sdk/validation/ajv'));
-  const Ajv = fromSdk('ajv') as typeof import('ajv').default;
-  const addFormats = fromSdk('ajv-formats') as (ajv: InstanceType<typeof Ajv>) => void;
+  // Typed as the validator's parameter, so that ajv itself is not imported here.
+  type AjvInstance = NonNullable<
+    ConstructorParameters<typeof import('@modelcontextprotocol/sdk/validation/ajv').AjvJsonSchemaValidator>[0]
+  >;
+  const Ajv = fromSdk('ajv') as new (options: Record<string, unknown>) => AjvInstance;
+  const addFormats = fromSdk('ajv-formats') as (ajv: AjvInstance) => void;
   const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, logger: false });
   addFormats(ajv);
   return ajv;
