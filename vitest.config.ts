@@ -16,6 +16,9 @@ export default defineConfig({
       new SlowestFilesReporter(),
     ],
     testTimeout: 20_000,
+    // No test reaches Google's metadata server: google-auth-library would probe 169.254.169.254 for credentials when
+    // a Vertex AI model has none of its own; this stops the probe (and child processes inherit it).
+    env: { METADATA_SERVER_DETECTION: 'none' },
     // A worker a core, not vitest's one fewer: most files wait on the processes, servers and browsers they start, so
     // on two cores one worker left a core idle (221 s for the suite against 130 s with two).
     maxWorkers: availableParallelism(),

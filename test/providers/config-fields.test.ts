@@ -120,7 +120,8 @@ describe('every config field on the wire', () => {
       functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] },
     });
     expect(body['safetySettings']).toEqual([{ category: 'HARM_CATEGORY_HATE_SPEECH', threshold: 'BLOCK_ONLY_HIGH' }]);
-    expect(body['labels']).toEqual({ team: 'weather' });
+    // The Gemini API has no labels: left out, as ADK leaves them out (Vertex AI keeps them: gemini-vertex.test.ts).
+    expect(body['labels']).toBeUndefined();
     expect(body['generationConfig']).toEqual({
       temperature: 0.2,
       topP: 0.9,

@@ -3,15 +3,20 @@ import type { Message } from '../../contracts/request.js';
 import { withoutProviderMetadata } from '../../engine/session/parts.js';
 
 /**
- * The messages as the Gemini API takes them: Gemini's API (not Vertex) rejects `displayName` on inline and file
- * data, so copies without it are sent, as ADK does; the request's own parts are left untouched.
+ * The messages as the Gemini API takes them: Gemini's API (not Vertex AI) rejects `displayName` on inline and file
+ * data, so copies without it are sent there, as ADK does; the request's own parts are left untouched.
  */
-export function toGeminiContents(messages: readonly Message[]): { role: string; parts: Part[] }[] {
+export function toGeminiContents(
+  messages: readonly Message[],
+  backend: 'gemini-api' | 'vertex' = 'gemini-api',
+): { role: string; parts: Part[] }[] {
   return messages.map((message) => ({
     role: message.role,
     parts: message.content
       .filter((part) => !isOtherProvidersOnly(part))
-      .map((part) => withoutDisplayName(withoutProviderMetadata(part))),
+      .map((part) =>
+        backend === 'vertex' ? withoutProviderMetadata(part) : withoutDisplayName(withoutProviderMetadata(part)),
+      ),
   }));
 }
 

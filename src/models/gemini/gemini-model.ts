@@ -1,5 +1,6 @@
 import type {
   GoogleGenAI,
+  GoogleGenAIOptions,
   CountTokensParameters,
   CreateCachedContentConfig,
   EmbedContentConfig,
@@ -18,10 +19,10 @@ import type {
   ModelStreamChunk,
 } from '../../contracts/model.js';
 import type { LlmRequest } from '../../contracts/request.js';
-import { requireApiKey } from '../shared/credentials.js';
 import { withoutSecrets } from '../shared/redact-secrets.js';
 import { withRetrySetting, type RetryOptions } from '../shared/retry.js';
-import { baseURLFrom, type ProviderSettings } from '../shared/settings.js';
+import type { ProviderSettings } from '../shared/settings.js';
+import { geminiConnection, type GeminiVertexSettings } from './gemini-backend.js';
 import { ModelError } from '../../contracts/errors/model-error.js';
 import { toModelError } from '../shared/to-model-error.js';
 import { tapWire, type WireTap } from '../shared/wire-tap.js';
@@ -33,7 +34,6 @@ import { unboundedFetch } from './unbounded-fetch.js';
 import type { GeminiCountRequest, GeminiRequest } from './gemini-wire.js';
 import { toGeminiCountRequest, toGeminiRequest } from './to-gemini-request.js';
 
-const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 const loadSdk = optionalPackage(
   { packages: ['@google/genai'], purpose: 'A Gemini model' },
   () => import('@google/genai'),
@@ -53,14 +53,19 @@ export type GeminiModelSettings = ProviderSettings & {
    * Cache requests are not told to the wire observer, so a call's recorded body is the `generateContent` one.
    */
   contextCache?: GeminiContextCacheSettings | undefined;
+  /**
+   * Vertex AI instead of the Gemini API (`true`, or its project, region and token); also when
+   * `GOOGLE_GENAI_USE_VERTEXAI` is true. Vertex AI keeps the `labels` and `displayName`s the Gemini API refuses.
+   */
+  vertex?: GeminiVertexSettings | boolean | undefined;
 };
 
 /**
- * A Gemini model through the Gemini API (never Vertex AI). The key is `apiKey`, else `GEMINI_API_KEY`, else
- * `GOOGLE_API_KEY`; the address is `baseURL`, else `GOOGLE_GEMINI_BASE_URL`, else Google's. Both are read from
- * `env` (default `process.env`) and handed to the SDK explicitly, with the backend fixed to the Gemini API, so
- * the SDK's own reading of `GOOGLE_*` variables (keys, base URL, `GOOGLE_GENAI_USE_VERTEXAI`) never decides
- * anything. Gemini pairs function responses with calls by order and name, so `pairsCallsById` is false.
+ * A Gemini model through the Gemini API, or Vertex AI (`vertex`, or `GOOGLE_GENAI_USE_VERTEXAI`; gemini-backend.ts).
+ * On the Gemini API the key is `apiKey`, else `GEMINI_API_KEY`, else `GOOGLE_API_KEY`; the address is `baseURL`,
+ * else `GOOGLE_GEMINI_BASE_URL`, else Google's. Everything is read from `env` (default `process.env`) and handed to
+ * the SDK explicitly, so the SDK's own reading of `GOOGLE_*` variables never decides anything. Gemini pairs function
+ * responses with calls by order and name, so `pairsCallsById` is false.
  */
 export function createGeminiModel(settings: GeminiModelSettings): Model {
   return createGeminiModelWithClock(settings, Date.now);
@@ -72,22 +77,21 @@ export function createGeminiModel(settings: GeminiModelSettings): Model {
  */
 export function createGeminiModelWithClock(settings: GeminiModelSettings, now: () => number): Model {
   const caching = settings.contextCache === undefined ? undefined : contextCacheConfig(settings.contextCache);
-  const apiKey = requireApiKey('Gemini', settings, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']);
-  const baseUrl = baseURLFrom(settings, 'GOOGLE_GEMINI_BASE_URL', DEFAULT_BASE_URL);
+  const { backend, options: clientOptions, secrets } = geminiConnection(settings);
   // No `retryOptions`: the SDK then makes one attempt per call, and withRetries decides about the rest. (The SDK
   // still looks at GOOGLE_API_KEY and GEMINI_API_KEY in process.env, only to warn when both are set; ours wins.)
   // The SDK loads with the first call (it is an optional package), and the client is made once.
   let loaded: Promise<GoogleGenAI> | undefined;
   const connect = () =>
     (loaded ??= loadSdk()
-      .then((sdk) => new sdk.GoogleGenAI({ vertexai: false, apiKey, apiVersion: 'v1beta', httpOptions: { baseUrl } }))
+      // The SDK's auth client type is google-auth-library's class; it asks of one only the request headers given here.
+      .then((sdk) => new sdk.GoogleGenAI(clientOptions as GoogleGenAIOptions))
       .catch((error: unknown) => {
         loaded = undefined;
         throw error;
       }));
   const modelId = settings.model;
-  const tap = (options: ModelCallOptions | undefined) =>
-    tapWire(options?.wire, { fetch: unboundedFetch, secrets: [apiKey] });
+  const tap = (options: ModelCallOptions | undefined) => tapWire(options?.wire, { fetch: unboundedFetch, secrets });
   const cache = caching === undefined ? undefined : new GeminiContextCache(caching, cacheService(connect), { now });
   // Mapped before anything is sent (and outside the calls' error handling): a request the adapter refuses fails
   // with its own error, and never reaches the API.
@@ -101,7 +105,7 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
     pairsCallsById: false,
     async generate(request: LlmRequest, options?: ModelCallOptions): Promise<ModelResponse> {
       const signal = options?.signal;
-      const mapped = toGeminiRequest(request, modelId);
+      const mapped = toGeminiRequest(request, modelId, backend);
       const ai = await connect();
       const wire = tap(options);
       let usage: unknown;
@@ -128,7 +132,7 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
     async *stream(request: LlmRequest, options?: ModelCallOptions): AsyncGenerator<ModelStreamChunk> {
       const signal = options?.signal;
       const assembler = createGeminiStreamAssembler();
-      const mapped = toGeminiRequest(request, modelId);
+      const mapped = toGeminiRequest(request, modelId, backend);
       const ai = await connect();
       const wire = tap(options);
       let chunks: AsyncIterator<GenerateContentResponse>;
@@ -169,7 +173,9 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
       const signal = options?.signal;
       const ai = await connect();
       try {
-        const counted = await ai.models.countTokens(toSdkCount(toGeminiCountRequest(request, modelId), signal));
+        const counted = await ai.models.countTokens(
+          toSdkCount(toGeminiCountRequest(request, modelId, backend), signal),
+        );
         return counted.totalTokens ?? 0;
       } catch (error) {
         throw toModelError(error, geminiErrorContext(signal));
@@ -202,7 +208,7 @@ export function createGeminiModelWithClock(settings: GeminiModelSettings, now: (
       }
     },
   };
-  return withRetrySetting(withoutSecrets(model, [apiKey]), settings.retry);
+  return withRetrySetting(withoutSecrets(model, secrets), settings.retry);
 }
 
 /**
