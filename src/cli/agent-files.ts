@@ -1,6 +1,7 @@
 import { dirname, relative, resolve } from 'node:path';
 import { UsageError } from '../contracts/errors/usage-error.js';
 import { mcpToolset } from '../mcp/mcp-toolset.js';
+import type { AdkBinding } from '../presets/adk-bindings.js';
 import type { AgentFiles } from '../presets/agent-files.js';
 import { trackToolsets } from './open-toolsets.js';
 import { declarePythonTools, readPythonObjects, runPythonTool } from './python-tools.js';
@@ -29,12 +30,16 @@ export function mcpStartConsent(
   return flag === true || allowed ? 'start' : { refuse: '--start-mcp', ask: io.ask };
 }
 
-/** Disk access for agent files: paths are relative to the file that names them. */
+/**
+ * Disk access for agent files: paths are relative to the file that names them. `warn` is told (once each) what a file
+ * names that will not run; `bindings` are TypeScript for the Python names it gives (`--bindings`).
+ */
 export function nodeAgentFiles(
   cwd: string,
   consent: McpStartConsent = 'start',
   env: Readonly<Record<string, string | undefined>> = process.env,
   warn?: (message: string) => void,
+  bindings?: Readonly<Record<string, AdkBinding>>,
 ): AgentFiles {
   // Each warning once, however many times the file is read (a case file reads its agent file again).
   const said = new Set<string>();
@@ -59,6 +64,7 @@ export function nodeAgentFiles(
     workspaceTools: (root, from) => workspaceTools({ root: near(root, from) }),
     declarePythonTools: declarePythonTools(env, cwd),
     readPythonObjects: readPythonObjects(env, cwd),
+    ...(bindings === undefined ? {} : { bindings }),
     ...(once === undefined ? {} : { warn: once }),
     // Python tools run where the agent runs (run, serve); the commands that only read an agent never run them.
     ...(consent === 'start' ? { runPythonTool: runPythonTool(env, cwd, once) } : {}),

@@ -6,6 +6,7 @@ import { ValidationError } from '../contracts/errors/validation-error.js';
 import { agentFromConfig } from '../presets/agent-files.js';
 import { isCaseDocument } from '../presets/case-file.js';
 import { readProfileSpec, type ProfileSpec } from '../presets/profile-spec.js';
+import type { AdkBinding } from '../presets/adk-bindings.js';
 import { JsonReader, isPlainRecord } from '../engine/util/json-reader.js';
 import { nodeAgentFiles } from './agent-files.js';
 import { importAgentModule, isAgentModulePath } from './import-agent-module.js';
@@ -25,8 +26,9 @@ export async function loadAgentFile(
   path: string,
   cwd: string,
   warn?: (message: string) => void,
+  bindings?: Readonly<Record<string, AdkBinding>>,
 ): Promise<{ agent: AgentDefinition; profile: ProfileSpec | undefined }> {
-  const read = await readAgent(path, cwd, warn);
+  const read = await readAgent(path, cwd, warn, bindings);
   // Agents written in code may hold toolsets too; the command closes them when it ends.
   for (const toolset of toolsetsOf([read.agent])) trackToolsets(toolset);
   return read;
@@ -36,8 +38,9 @@ async function readAgent(
   path: string,
   cwd: string,
   warn?: (message: string) => void,
+  bindings?: Readonly<Record<string, AdkBinding>>,
 ): Promise<{ agent: AgentDefinition; profile: ProfileSpec | undefined }> {
-  const files = nodeAgentFiles(cwd, 'start', process.env, warn);
+  const files = nodeAgentFiles(cwd, 'start', process.env, warn, bindings);
   if (isAgentModulePath(path)) {
     const module = await importAgentModule(path, cwd);
     const agent = module['agent'] ?? module['default'];
@@ -60,7 +63,7 @@ async function readAgent(
   if (isCaseDocument(value)) {
     const inner = value['agent'];
     if (typeof inner === 'string') {
-      const named = await readAgent(relative(cwd, resolve(cwd, dirname(path), inner)) || inner, cwd, warn);
+      const named = await readAgent(relative(cwd, resolve(cwd, dirname(path), inner)) || inner, cwd, warn, bindings);
       return { agent: named.agent, profile: profileIn(value) ?? named.profile };
     }
     const agent = await agentFromConfig(inner, { filename: `${filename} (agent)`, load: relativeLoader(cwd), files });

@@ -8,6 +8,7 @@ import type { Runner } from '../engine/runner/runner.js';
 import { createRunner } from '../presets/create-runner.js';
 import { loadAgentFile } from './load-agent.js';
 import { profileOf } from '../presets/profile-spec.js';
+import { loadBindings } from './bindings-option.js';
 import { resolveModel } from './resolve-model.js';
 import {
   resolveArtifactStore,
@@ -61,6 +62,8 @@ export type RunnerChoices = {
   toolTimeoutMs?: number | undefined;
   /** `--profile`: the conventions the runner follows (agentctx's when absent). */
   profile?: ProfileName | undefined;
+  /** `--bindings`: the module of TypeScript for the Python names an agent file gives. */
+  bindings?: string | undefined;
   /** The stores of a runner opened before, shared instead of opening `store` again (several apps on one server). */
   stores?: Pick<AgentRunner, 'sessions' | 'artifacts'> | undefined;
 };
@@ -108,7 +111,7 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
     async runner(file, choices) {
       const warn =
         place.stderr === undefined ? undefined : (message: string) => place.stderr?.(`warning: ${message}\n`);
-      const loaded = await loadAgentFile(file, place.cwd, warn);
+      const loaded = await loadAgentFile(file, place.cwd, warn, await loadBindings(choices.bindings, place.cwd));
       const tree = createAgentTree(loaded.agent);
       // --profile names the conventions; the file's profile gives them (and its Python) when it does not.
       const named = choices.profile ?? loaded.profile?.name;

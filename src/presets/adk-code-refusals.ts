@@ -75,7 +75,7 @@ export function refuseCode(
       const where = `${file === undefined ? '' : `${file}: `}${joinPath(path, key)}`;
       const hook = key.replace(/_callbacks$/, '').replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
       warn(
-        `${where}: ${names.length === 1 ? 'a Python callback is' : `${names.length} Python callbacks are`} not run (${names.join(', ')}); agentctx runs no Python callbacks: write ${names.length === 1 ? 'it' : 'them'} as llmAgent({ callbacks: { ${hook}: … } }) in a JavaScript or TypeScript agent module`,
+        `${where}: ${names.length === 1 ? 'a Python callback is' : `${names.length} Python callbacks are`} not run (${names.join(', ')}); agentctx runs no Python callbacks: bind ${names.length === 1 ? 'it' : 'each'} to a TypeScript ${hook} callback with --bindings ({ '${names[0] ?? ''}': (args) => … }), or write the agent in a JavaScript or TypeScript module with llmAgent({ callbacks: { ${hook}: … } })`,
       );
     } else reader.issue(joinPath(path, key), why);
     delete record[key];

@@ -24,6 +24,7 @@ import { JsonReader, isPlainRecord, joinPath } from '../engine/util/json-reader.
 import { own, refuseCode } from './adk-code-refusals.js';
 import { readTools } from './agent-file-tools.js';
 import { readProfileSpec } from './profile-spec.js';
+import { bindingOf, boundAgent, boundCallbacks, type AdkBinding } from './adk-bindings.js';
 import { mayRecur } from '../engine/agent/agent-tree.js';
 import { fieldKeys, normalizeKeys } from './agent-file-keys.js';
 import { readGenerateConfig } from './generate-config.js';
@@ -52,6 +53,8 @@ export type AgentConfigOptions = {
   onWarning?: ((message: string) => void) | undefined;
   /** Reads Python objects from their source (an agent a `code:` reference names); without it `code:` is refused. */
   readPythonObjects?: ReadPythonObjects | undefined;
+  /** TypeScript for the Python names the file gives (tools, callbacks, `code:` agents, agent classes), by dotted name. */
+  bindings?: Readonly<Record<string, AdkBinding>> | undefined;
 };
 
 const LLM_FIELDS = Object.keys(LLM_FIELD_SCHEMAS);
@@ -97,6 +100,9 @@ async function readAgent(
   const record = normalizeKeys(raw, options.fields ?? []);
   if (record['configPath'] !== undefined) return readReference(reader, record, path, scope);
   const code = record['code'];
+  const boundCode = typeof code === 'string' ? bindingOf(options.bindings, code) : undefined;
+  if (typeof code === 'string' && boundCode !== undefined && Object.keys(record).length === 1)
+    return boundAgent(reader, code, joinPath(path, 'code'), boundCode, {});
   if (typeof code === 'string' && options.readPythonObjects !== undefined && Object.keys(record).length === 1) {
     const made = await python.pythonAgentRecord(
       reader,
@@ -107,8 +113,14 @@ async function readAgent(
     );
     return made === undefined ? undefined : readAgent(reader, made, path, scope);
   }
+  const callbacks = boundCallbacks(reader, record, path, options.bindings);
   if (refuseCode(reader, record, path, options.onWarning, scope.file)) return undefined;
   const agentClass = record['agentClass'];
+  const boundClass = typeof agentClass === 'string' ? bindingOf(options.bindings, agentClass) : undefined;
+  if (typeof agentClass === 'string' && boundClass !== undefined) {
+    const { agentClass: _class, ...fields } = record;
+    return boundAgent(reader, agentClass, joinPath(path, 'agentClass'), boundClass, fields);
+  }
   if (typeof agentClass === 'string' && python.isPythonPath(agentClass) && options.onWarning !== undefined)
     return python.pythonClassAgent(reader, record, path, agentClass, options.onWarning, scope.file);
   const kind = readKind(reader, record, path);
@@ -148,6 +160,7 @@ async function readAgent(
     return llmAgent({
       ...common,
       ...fields,
+      ...(callbacks === undefined ? {} : { callbacks }),
       ...(features.pipeline === undefined ? {} : { pipeline: features.pipeline }),
       ...(fields.extensions === undefined && features.extensions.length === 0
         ? {}

@@ -10,6 +10,7 @@ import { ADK_BUILT_IN_TOOLS } from '../features/adk-tools/adk-built-in-tools.js'
 import { ADK_FUNCTION_TOOLS } from '../features/adk-tools/exit-loop.js';
 import { own, unknownToolMessage } from './adk-code-refusals.js';
 import { readExampleToolEntry } from './adk-example-tool.js';
+import { bindingOf, boundTool, type AdkBinding } from './adk-bindings.js';
 import * as python from './python-tool.js';
 
 /** What reading an agent's `tools` needs: the implementations and toolset classes offered, and the Python bridge. */
@@ -17,6 +18,7 @@ export type ToolsScope = {
   readonly options: python.PythonBridge & {
     readonly tools?: Readonly<Record<string, Tool>> | undefined;
     readonly toolsets?: Readonly<Record<string, ToolsetClass>> | undefined;
+    readonly bindings?: Readonly<Record<string, AdkBinding>> | undefined;
   };
   /** The file the agent is in. */
   readonly file: string;
@@ -79,6 +81,12 @@ export async function readTools(
     if (builtIn !== undefined) {
       if (isPlainRecord(item)) reader.keys(item, at, ['name']);
       builtInTools.push({ ...builtIn });
+      continue;
+    }
+    const bound = typeof named === 'string' ? bindingOf(scope.options.bindings, named) : undefined;
+    if (typeof named === 'string' && bound !== undefined) {
+      const tool = await boundTool(reader, named, at, bound, scope.options.declarePythonTools, scope.file);
+      if (tool !== undefined) tools.push(tool);
       continue;
     }
     if (typeof named === 'string') {

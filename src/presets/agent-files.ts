@@ -26,6 +26,8 @@ export type AgentFiles = {
   warn?: ((message: string) => void) | undefined;
   /** Reads Python objects from their source: agents named by `code:`; without it `code:` is refused. */
   readPythonObjects?: AgentConfigOptions['readPythonObjects'];
+  /** TypeScript for the Python names a file gives (`bindings` of the reader's options wins). */
+  bindings?: AgentConfigOptions['bindings'];
 };
 
 export type AgentFileOptions = Omit<AgentConfigOptions, 'fields'> & {
@@ -48,8 +50,10 @@ export function agentFromConfig(value: unknown, options: AgentFileOptions): Prom
   const runPythonTool = files?.runPythonTool;
   const warn = files?.warn;
   const readPythonObjects = files?.readPythonObjects;
+  const bindings = rest.bindings ?? files?.bindings;
   return readAgentConfig(value, {
     ...rest,
+    ...(bindings === undefined ? {} : { bindings }),
     fields: agentFileFields(files),
     toolsets,
     ...(declarePythonTools === undefined ? {} : { declarePythonTools }),

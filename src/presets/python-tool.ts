@@ -53,7 +53,7 @@ export async function pythonAgentRecord(
   if (found.unread.length > 0 || found.positional.length > 0)
     return reader.issue(
       path,
-      `'${name}' is made with arguments that are not literals (${[...found.unread, ...(found.positional.length > 0 ? ['positional arguments'] : [])].join(', ')}), which agentctx does not read without running the module; write the agent in a YAML file (config_path) or a JavaScript or TypeScript module`,
+      `'${name}' is made with arguments that are not literals (${[...found.unread, ...(found.positional.length > 0 ? ['positional arguments'] : [])].join(', ')}), which agentctx does not read without running the module; bind '${name}' to an agent definition with --bindings, or write the agent in a YAML file (config_path)`,
     );
   return { agent_class: found.class, ...found.arguments };
 }
@@ -136,7 +136,7 @@ export function pythonClassAgent(
   const name = reader.string(record, 'name', path, { nonEmpty: true });
   const description = reader.string(record, 'description', path, { optional: true });
   if (name === undefined) return undefined;
-  const binding = `customAgent({ name: '${name}', run }) in a JavaScript or TypeScript agent module`;
+  const binding = `customAgent({ name: '${name}', run }), bound with --bindings ({ '${agentClass}': (fields) => customAgent(…) })`;
   warn(
     `${file}: ${path === '' ? '' : `${path}.`}agentClass: '${agentClass}' is a Python agent class, which agentctx does not run; '${name}' loads as an agent that fails when it runs: write it as ${binding}`,
   );

@@ -162,7 +162,7 @@ describe("ADK's agent files, from outside", () => {
       const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning: '));
       expect(warnings, command).toHaveLength(6);
       expect(warnings[0]).toMatch(
-        /^warning: .*core_callback_config\/root_agent\.yaml: before_agent_callbacks: 3 Python callbacks are not run \(core_callback_config\.callbacks\.before_agent_callback1, .*\); agentctx runs no Python callbacks: write them as llmAgent\(\{ callbacks: \{ beforeAgent: … \} \}\)/,
+        /^warning: .*core_callback_config\/root_agent\.yaml: before_agent_callbacks: 3 Python callbacks are not run \(core_callback_config\.callbacks\.before_agent_callback1, .*\); agentctx runs no Python callbacks: bind each to a TypeScript beforeAgent callback with --bindings \(\{ 'core_callback_config\.callbacks\.before_agent_callback1': \(args\) => … \}\), or write the agent in a JavaScript or TypeScript module with llmAgent\(\{ callbacks: \{ beforeAgent: … \} \}\)/,
       );
     }
   });
@@ -203,7 +203,7 @@ describe("ADK's agent files, from outside", () => {
       /^warning: .*agentClass: 'core_custom_agent_config\.my_agents\.MyCustomAgent' is a Python agent class, which agentctx does not run; 'working_agent' loads as an agent that fails when it runs: write it as customAgent\(\{ name: 'working_agent', run \}\)/,
     );
     expect(lines.at(-1)).toBe(
-      "error: Agent 'working_agent' is the Python class core_custom_agent_config.my_agents.MyCustomAgent, which agentctx does not run. Write it as customAgent({ name: 'working_agent', run }) in a JavaScript or TypeScript agent module.",
+      "error: Agent 'working_agent' is the Python class core_custom_agent_config.my_agents.MyCustomAgent, which agentctx does not run. Write it as customAgent({ name: 'working_agent', run }), bound with --bindings ({ 'core_custom_agent_config.my_agents.MyCustomAgent': (fields) => customAgent(…) }).",
     );
   });
 

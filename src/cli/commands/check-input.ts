@@ -7,6 +7,7 @@ import { isLlmAgent } from '../../engine/agent/agent-tree.js';
 import { isAgentDocument, isCaseDocument, parseCaseFile } from '../../presets/case-file.js';
 import { adkRefusals } from '../adk-refusals.js';
 import { nodeAgentFiles } from '../agent-files.js';
+import type { AdkBinding } from '../../presets/adk-bindings.js';
 import { loadDocumentFile, relativeLoader } from '../load-document-file.js';
 import { readInputFile } from '../read-input-file.js';
 
@@ -25,8 +26,15 @@ export type CheckInput = {
 const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 const CHECK_FILE_FIELDS = ['template', 'templates', 'state', 'artifacts', 'valueFormat', 'escapes'];
 
-/** Reads what `check` works on: a YAML/JSON check file, or any other file as one template. */
-export async function readCheckInput(path: string, cwd: string): Promise<CheckInput> {
+/**
+ * Reads what `check` works on: a YAML/JSON check file, or any other file as one template. An agent file's Python
+ * names are bound by `bindings`; what it names that will not run is told to `warn`.
+ */
+export async function readCheckInput(
+  path: string,
+  cwd: string,
+  options: { warn?: (message: string) => void; bindings?: Readonly<Record<string, AdkBinding>> | undefined } = {},
+): Promise<CheckInput> {
   if (!DOCUMENT_EXTENSIONS.has(extname(path).toLowerCase())) {
     const text = await readInputFile(path, cwd);
     return {
@@ -39,7 +47,7 @@ export async function readCheckInput(path: string, cwd: string): Promise<CheckIn
   }
   const { value: document } = await loadDocumentFile(path, cwd);
   if (isAgentDocument(document) || isCaseDocument(document)) {
-    const input = await readAgentTemplates(document, path, cwd);
+    const input = await readAgentTemplates(document, path, cwd, options);
     return isAgentDocument(document) ? { ...input, adkRefusals: adkRefusals(document) } : input;
   }
   const reader = new JsonReader();
@@ -74,11 +82,16 @@ export async function readCheckInput(path: string, cwd: string): Promise<CheckIn
  * An agent file's templates (every agent's `instruction` and `globalInstruction` written as text: providers are not
  * templated), or a case file's with its state, artifacts and conventions.
  */
-async function readAgentTemplates(document: Record<string, unknown>, path: string, cwd: string): Promise<CheckInput> {
+async function readAgentTemplates(
+  document: Record<string, unknown>,
+  path: string,
+  cwd: string,
+  options: { warn?: (message: string) => void; bindings?: Readonly<Record<string, AdkBinding>> | undefined },
+): Promise<CheckInput> {
   const caseFile = await parseCaseFile(document, {
     filename: path,
     load: relativeLoader(cwd),
-    files: nodeAgentFiles(cwd),
+    files: nodeAgentFiles(cwd, 'start', process.env, options.warn, options.bindings),
   });
   const templates: { name: string; text: string }[] = [];
   for (const node of caseFile.tree.nodes) {

@@ -13,6 +13,7 @@ import type { CliIo, Command } from '../io.js';
 import { createStyle, type Style } from '../style.js';
 import { lineColumn } from '../text-position.js';
 import { readCheckInput, readStateFile, type CheckInput } from './check-input.js';
+import { BINDINGS_HELP, loadBindings } from '../bindings-option.js';
 
 const HELP = `Usage: agentctx check <file> [options]
 
@@ -60,6 +61,7 @@ Options:
   --value-format <name>  default (JavaScript: JSON for objects) or python (ADK's str())
   --escapes              read \\{ and \\} as literal braces
   --json                 print the report as JSON
+${BINDINGS_HELP}
   -h, --help             show this help
 
 Exit status: 0 when every required placeholder resolves (or no state was given),
@@ -82,6 +84,7 @@ export const checkCommand: Command = {
       'value-format': { type: 'string' },
       escapes: { type: 'boolean' },
       json: { type: 'boolean' },
+      bindings: { type: 'string' },
     });
     const [file, ...extra] = positionals;
     if (file === undefined)
@@ -93,7 +96,10 @@ export const checkCommand: Command = {
       throw new UsageError(`--value-format must be 'default' or 'python', got '${format}'.`);
     }
 
-    const input = await readCheckInput(file, io.cwd);
+    const input = await readCheckInput(file, io.cwd, {
+      warn: (message) => io.stderr(`warning: ${message}\n`),
+      bindings: await loadBindings(values.bindings, io.cwd),
+    });
     if (format !== undefined) input.valueFormat = format;
     if (values.escapes === true) input.escapes = true;
     if (values.state !== undefined) {

@@ -4,6 +4,7 @@ import { explainSessionCache } from '../../analysis/cache/explain-cache.js';
 import { loadTokenCounter } from '../../engine/tokens/token-counter.js';
 import { parseCaseFile } from '../../presets/case-file.js';
 import { mcpStartConsent, nodeAgentFiles } from '../agent-files.js';
+import { BINDINGS_HELP, loadBindings } from '../bindings-option.js';
 import { readStateFile } from './check-input.js';
 import { parseCommandArgs } from '../args.js';
 import { assembleCaseForModel } from '../assemble-case.js';
@@ -102,6 +103,7 @@ Options:
   --start-mcp     start the agent's MCP stdio servers to list their tools (also
                   AGENTCTX_START_MCP=1); without it, asked at a terminal and
                   refused elsewhere
+${BINDINGS_HELP}
   -h, --help      show this help
 
 Examples:
@@ -130,6 +132,7 @@ export const inspectCommand: Command = {
       wire: { type: 'boolean' },
       cache: { type: 'boolean' },
       'start-mcp': { type: 'boolean' },
+      bindings: { type: 'string' },
       state: { type: 'string' },
     });
     const [file, ...extra] = positionals;
@@ -148,8 +151,12 @@ export const inspectCommand: Command = {
     const caseFile = await parseCaseFile(value, {
       filename: file,
       load: relativeLoader(io.cwd),
-      files: nodeAgentFiles(io.cwd, mcpStartConsent(values['start-mcp'], io), io.env, (message) =>
-        io.stderr(`warning: ${message}\n`),
+      files: nodeAgentFiles(
+        io.cwd,
+        mcpStartConsent(values['start-mcp'], io),
+        io.env,
+        (message) => io.stderr(`warning: ${message}\n`),
+        await loadBindings(values.bindings, io.cwd),
       ),
     });
     if (values.agent !== undefined) {

@@ -5,6 +5,7 @@ import type { SessionKey } from '../../contracts/session.js';
 import type { Runner, RunInput } from '../../engine/runner/runner.js';
 import { parseCommandArgs } from '../args.js';
 import { PROFILE_HELP, profileChoice } from '../profile-option.js';
+import { BINDINGS_HELP } from '../bindings-option.js';
 import { formatEvent } from '../format-event.js';
 import type { CliIo, Command } from '../io.js';
 import { DEFAULT_STORE } from '../resolve-store.js';
@@ -53,6 +54,7 @@ Options:
                      ${DEFAULT_STORE}); a postgres:// URL; 'memory' keeps nothing
   --stream           show the model's text as it arrives
 ${PROFILE_HELP}
+${BINDINGS_HELP}
 ${timeLimitHelp({ model: 'none', tool: 'none' })}
   --json             print events as JSON lines (and what assembly warned of,
                      such as a tool left out, as {"warning": "…"} lines)
@@ -87,6 +89,7 @@ export const runCommand: Command = {
       json: { type: 'boolean' },
       'model-timeout': { type: 'string' },
       profile: { type: 'string' },
+      bindings: { type: 'string' },
       'tool-timeout': { type: 'string' },
     });
     const [file, ...extra] = positionals;
@@ -95,7 +98,7 @@ export const runCommand: Command = {
     if (extra.length > 0)
       throw new UsageError(`run takes one agent file, got ${positionals.length}; pass the message with --message.`);
 
-    const limits = { ...timeLimitOptions(values), ...profileChoice(values.profile) };
+    const limits = { ...timeLimitOptions(values), ...profileChoice(values.profile), bindings: values.bindings };
     const seed = await readSessionSeed(values, io.cwd);
     const { runner, sessions, artifacts } = await runtime.runner(file, {
       store: values.store,
