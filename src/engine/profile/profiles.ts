@@ -3,7 +3,7 @@ import type { Profile, ProfileName } from '../../contracts/profile.js';
 import { PYTHON_UNICODE } from '../python/python-printable.js';
 
 /** The Pythons a profile may name (`python`), oldest first. */
-export const PYTHON_VERSIONS = Object.keys(PYTHON_UNICODE).sort();
+export const PYTHON_VERSIONS: readonly string[] = Object.keys(PYTHON_UNICODE).sort();
 
 /** agentctx's conventions: JavaScript value formatting, exact summaries, the request measured as it will be sent. */
 export const agentctxProfile: Profile = Object.freeze({
