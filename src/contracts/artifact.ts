@@ -18,7 +18,14 @@ export type ArtifactKey = {
   filename: string;
 };
 
-/** Reads an artifact's text by name for `{artifact.name}`; `undefined` when there is no such artifact. */
+/**
+ * The session's artifacts as a request sees them: `readText` for `{artifact.name}` (`undefined` when there is no such
+ * artifact); `list` and `load` for what reads them whole (ADK's `load_artifacts`), where the reader has them.
+ */
 export type ArtifactTextReader = {
   readText(name: string): Promise<string | undefined>;
+  /** The names of the session's artifacts and of the user's `user:` ones, sorted. */
+  list?(): Promise<string[]>;
+  /** An artifact's latest version; `undefined` when there is none. */
+  load?(name: string): Promise<Artifact | undefined>;
 };

@@ -11,10 +11,8 @@ const ADK_TOOLS_NOT_OFFERED = new Set([
   'BuiltInCodeExecutor',
   'load_memory',
   'preload_memory',
-  'load_artifacts',
   'get_user_choice',
   'LongRunningFunctionTool',
-  'ExampleTool',
   'McpToolset',
 ]);
 

@@ -8,6 +8,7 @@ import { declareTool } from '../engine/tools/tool.js';
 import { type JsonReader, joinPath, isPlainRecord } from '../engine/util/json-reader.js';
 import { ADK_BUILT_IN_TOOLS } from '../features/adk-tools/adk-built-in-tools.js';
 import { ADK_FUNCTION_TOOLS } from '../features/adk-tools/exit-loop.js';
+import { LOAD_ARTIFACTS, loadArtifactsStep, loadArtifactsTool } from '../features/adk-tools/load-artifacts.js';
 import { own, unknownToolMessage } from './adk-code-refusals.js';
 import { readExampleToolEntry } from './adk-example-tool.js';
 import { bindingOf, boundTool, type AdkBinding } from './adk-bindings.js';
@@ -59,6 +60,12 @@ export async function readTools(
     if (named === 'ExampleTool' && isPlainRecord(item)) {
       const extension = readExampleToolEntry(reader, item, at, at);
       if (extension !== undefined) extensions.push(extension);
+      continue;
+    }
+    if (named === LOAD_ARTIFACTS) {
+      if (isPlainRecord(item)) reader.keys(item, at, ['name']);
+      tools.push(loadArtifactsTool);
+      extensions.push(loadArtifactsStep(at));
       continue;
     }
     if (named === 'LongRunningFunctionTool' && isPlainRecord(item) && scope.options.declarePythonTools !== undefined) {

@@ -103,6 +103,12 @@ export function artifactTextReader(store: ArtifactStore, session: SessionKey): A
       }
       return text;
     },
+    list: () => store.list(session),
+    async load(name: string): Promise<Artifact | undefined> {
+      if (name === '') return undefined;
+      const stored = await store.load({ ...session, filename: name });
+      return stored === undefined ? undefined : copyArtifact(stored);
+    },
   };
 }
 
@@ -111,6 +117,11 @@ export function recordTextReader(artifacts: Readonly<Record<string, string>>): A
   return {
     async readText(name: string): Promise<string | undefined> {
       return Object.hasOwn(artifacts, name) ? artifacts[name] : undefined;
+    },
+    list: async () => Object.keys(artifacts).sort(),
+    async load(name: string): Promise<Artifact | undefined> {
+      const text = Object.hasOwn(artifacts, name) ? artifacts[name] : undefined;
+      return text === undefined ? undefined : { kind: 'text', mimeType: 'text/plain', text };
     },
   };
 }
