@@ -6,7 +6,6 @@ import { joinPath, type JsonReader } from '../engine/util/json-reader.js';
 // ADK's tools that agentctx does not offer (yet): a file may name them; each is refused with what to write instead.
 const ADK_TOOLS_NOT_OFFERED = new Set([
   'vertex_ai_search',
-  'VertexAiSearchTool',
   'code_execution',
   'BuiltInCodeExecutor',
   'load_memory',

@@ -6,7 +6,7 @@ import type { ToolsetClass } from '../contracts/agent-file-field.js';
 import { agentTool } from '../engine/tools/agent-tool.js';
 import { declareTool } from '../engine/tools/tool.js';
 import { type JsonReader, joinPath, isPlainRecord } from '../engine/util/json-reader.js';
-import { ADK_BUILT_IN_TOOLS } from '../features/adk-tools/adk-built-in-tools.js';
+import { ADK_BUILT_IN_TOOLS, vertexAiSearchTool } from '../features/adk-tools/adk-built-in-tools.js';
 import { ADK_FUNCTION_TOOLS } from '../features/adk-tools/exit-loop.js';
 import { LOAD_ARTIFACTS, loadArtifactsStep, loadArtifactsTool } from '../features/adk-tools/load-artifacts.js';
 import { own, unknownToolMessage } from './adk-code-refusals.js';
@@ -81,6 +81,11 @@ export async function readTools(
       reader.keys(item, at, ['name', 'args']);
       const toolset = toolsetClass({ reader, args: item['args'], path: joinPath(at, 'args'), index });
       if (toolset !== undefined) tools.push(toolset);
+      continue;
+    }
+    if (named === 'VertexAiSearchTool' && isPlainRecord(item)) {
+      const tool = readVertexAiSearch(reader, item, at);
+      if (tool !== undefined) builtInTools.push(tool);
       continue;
     }
     // ADK's tools that the model's provider runs itself: built-in tool entries of the request, not declarations.
@@ -168,4 +173,34 @@ async function readAgentTool(
     for (const issue of error.issues) reader.issue(joinPath(at, 'agent'), issue.message);
     return undefined;
   }
+}
+
+// `{ name: VertexAiSearchTool, args: { data_store_id | search_engine_id, data_store_specs, filter, max_results } }`.
+function readVertexAiSearch(reader: JsonReader, item: Record<string, unknown>, path: string): BuiltInTool | undefined {
+  reader.keys(item, path, ['name', 'args']);
+  const at = joinPath(path, 'args');
+  const args = reader.object(item['args'], at, '{ data_store_id | search_engine_id, filter?, max_results? }');
+  if (args === undefined) return undefined;
+  reader.keys(args, at, ['data_store_id', 'search_engine_id', 'data_store_specs', 'filter', 'max_results']);
+  const text = (key: string) => reader.string(args, key, at, { optional: true, nonEmpty: true });
+  const specs =
+    args['data_store_specs'] == null
+      ? undefined
+      : (reader.array(args['data_store_specs'], joinPath(at, 'data_store_specs')) ?? []).flatMap((spec, index) => {
+          const where = joinPath(joinPath(at, 'data_store_specs'), index);
+          const record = reader.object(spec, where, '{ data_store, filter? }');
+          if (record === undefined) return [];
+          reader.keys(record, where, ['data_store', 'filter']);
+          const dataStore = reader.string(record, 'data_store', where, { optional: true });
+          const filter = reader.string(record, 'filter', where, { optional: true });
+          return [{ ...(dataStore === undefined ? {} : { dataStore }), ...(filter === undefined ? {} : { filter }) }];
+        });
+  const made = vertexAiSearchTool({
+    dataStoreId: text('data_store_id'),
+    searchEngineId: text('search_engine_id'),
+    dataStoreSpecs: specs,
+    filter: text('filter'),
+    maxResults: reader.number(args, 'max_results', at, { optional: true, integer: true, min: 1 }),
+  });
+  return 'error' in made ? reader.issue(at, made.error) : made;
 }

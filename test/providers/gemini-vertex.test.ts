@@ -1,9 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AgentctxError } from '../../src/contracts/errors/agentctx-error.js';
 import type { LlmRequest } from '../../src/contracts/request.js';
 import { createGeminiModel } from '../../src/models/gemini/index.js';
 import { fakeServers, type FakeReply } from './fake-server.js';
 import { expectRecordedAsReceived, recordWire } from './wire-recorder.js';
+import { scratch } from '../reliability/support.js';
+import { cli, expectCliError } from '../support/cli.js';
 
 // The Gemini adapter's Vertex AI mode, against a local server speaking Gemini's protocol on Vertex AI's paths: the
 // project and region in the path, the caller's token as the bearer, and ADK's rule that Vertex AI gets the `labels`
@@ -12,6 +15,8 @@ import { expectRecordedAsReceived, recordWire } from './wire-recorder.js';
 
 const { serve, closeAll } = fakeServers();
 afterEach(() => closeAll());
+const tmp = scratch();
+afterAll(() => tmp.cleanup());
 
 const REPLY: FakeReply = {
   json: {
@@ -60,6 +65,51 @@ describe('Gemini on Vertex AI', () => {
     // What agentctx records as sent is what the server received, and the token is not in it.
     expectRecordedAsReceived(recorded.seen, server);
     expect(JSON.stringify(recorded.seen)).not.toContain('token-1');
+  });
+
+  it("sends ADK's VertexAiSearchTool, read from an agent file, as Gemini's retrieval built-in", async () => {
+    const dir = await tmp.files({
+      'agent.yaml': [
+        'name: searcher',
+        'model: gemini-2.5-flash',
+        'instruction: Search the docs.',
+        'tools:',
+        '  - name: VertexAiSearchTool',
+        '    args: { data_store_id: projects/p/locations/global/collections/c/dataStores/docs, max_results: 5 }',
+        '',
+      ].join('\n'),
+      'bad.yaml': 'name: searcher\ntools:\n  - name: VertexAiSearchTool\n    args: { filter: x }\n',
+    });
+    const inspected = await cli(['inspect', join(dir, 'agent.yaml'), '--json']);
+    const request = JSON.parse(inspected.stdout) as LlmRequest;
+    expect(request.builtInTools).toEqual([
+      {
+        provider: 'google',
+        type: 'retrieval',
+        settings: {
+          vertexAiSearch: { datastore: 'projects/p/locations/global/collections/c/dataStores/docs', maxResults: 5 },
+        },
+      },
+    ]);
+    const server = await serve(() => REPLY);
+    const model = createGeminiModel({
+      model: 'gemini-2.5-flash',
+      baseURL: server.url,
+      env: {},
+      vertex: { project: 'p', accessToken: 'token' },
+    });
+    await model.generate(request);
+    expect((server.received[0]?.body as { tools: unknown }).tools).toEqual([
+      {
+        retrieval: {
+          vertexAiSearch: { datastore: 'projects/p/locations/global/collections/c/dataStores/docs', maxResults: 5 },
+        },
+      },
+    ]);
+    expectCliError(
+      await cli(['check', join(dir, 'bad.yaml')]),
+      /tools\[0\]\.args: give either data_store_id or search_engine_id, as ADK requires/,
+    );
   });
 
   it('takes Vertex AI, the project, the region and the address from the environment, as ADK users set them', async () => {
