@@ -1,8 +1,8 @@
+import { isAdkSpelled } from '../presets/adk-spelling.js';
+
 // What ADK's own loader refuses in an agent file that agentctx reads: said by `check`, so a file meant for ADK as well
 // is fixed before ADK refuses it. Only files written in ADK's spelling (snake_case keys) are judged: agentctx's own
 // format has inline sub-agents on purpose.
-
-const ADK_KEYS = ['sub_agents', 'agent_class', 'generate_content_config', 'output_key', 'include_contents'];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -12,7 +12,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function adkRefusals(document: unknown, path = ''): string[] {
   if (!isRecord(document)) return [];
   const found: string[] = [];
-  const adkSpelled = ADK_KEYS.some((key) => Object.hasOwn(document, key));
+  const adkSpelled = isAdkSpelled(document);
   // ADK's config models refuse fields they do not have; the profile a tree runs under is agentctx's alone.
   if (adkSpelled && path === '' && Object.hasOwn(document, 'profile'))
     found.push(

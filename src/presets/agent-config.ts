@@ -24,6 +24,7 @@ import { JsonReader, isPlainRecord, joinPath } from '../engine/util/json-reader.
 import { own, refuseCode } from './adk-code-refusals.js';
 import { readTools } from './agent-file-tools.js';
 import { readProfileSpec } from './profile-spec.js';
+import { inAdkSpelling, isAdkSpelled } from './adk-spelling.js';
 import { bindingOf, boundAgent, boundCallbacks, type AdkBinding } from './adk-bindings.js';
 import { mayRecur } from '../engine/agent/agent-tree.js';
 import { fieldKeys, normalizeKeys } from './agent-file-keys.js';
@@ -74,7 +75,8 @@ export async function readAgentConfig(value: unknown, options: AgentConfigOption
   if (profile !== undefined) readProfileSpec(reader, profile, 'profile');
   const agent = await readAgent(reader, isPlainRecord(value) ? root : value, '', scope);
   if (agent === undefined || reader.issues.length > 0) {
-    throw new ValidationError({ subject: `agent definition in ${options.filename}`, issues: reader.issues });
+    const issues = isAdkSpelled(value) ? reader.issues.map(inAdkSpelling) : reader.issues;
+    throw new ValidationError({ subject: `agent definition in ${options.filename}`, issues });
   }
   return agent;
 }
@@ -230,7 +232,7 @@ async function readReference(
     loading: [...loading, loaded.filename],
     files,
   });
-  for (const issue of inner.issues)
+  for (const issue of isAdkSpelled(loaded.value) ? inner.issues.map(inAdkSpelling) : inner.issues)
     reader.issue(`${loaded.filename}${issue.path === '' ? '' : `: ${issue.path}`}`, issue.message);
   files.set(loaded.filename, agent);
   return agent;

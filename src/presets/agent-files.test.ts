@@ -144,7 +144,7 @@ describe('agentFromConfig: ADK agent-config forms', () => {
       expect.stringMatching(
         /^before_model_callbacks: names Python callbacks, which agentctx cannot import; define the agent in a JavaScript or TypeScript module instead .*callbacks: \{ beforeModel: … \}/,
       ),
-      expect.stringMatching(/^subAgents\[0\]\.code: names Python code \(ADK's code reference\)/),
+      expect.stringMatching(/^sub_agents\[0\]\.code: names Python code \(ADK's code reference\)/),
       expect.stringMatching(
         /^tools\[0\]: 'vertex_ai_search' is one of ADK's built-in tools, which run inside Google's services/,
       ),

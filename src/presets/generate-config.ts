@@ -150,11 +150,46 @@ function readSafety(
     const record = reader.object(item, at, 'a safety setting: { category, threshold }');
     if (record === undefined) continue;
     reader.keys(record, at, ['category', 'threshold']);
-    const category = reader.string(record, 'category', at, { nonEmpty: true });
-    const threshold = reader.string(record, 'threshold', at, { nonEmpty: true });
+    const category = oneOf(reader, record, 'category', at, HARM_CATEGORIES);
+    const threshold = oneOf(reader, record, 'threshold', at, HARM_THRESHOLDS);
     if (category !== undefined && threshold !== undefined) settings.push({ category, threshold });
   }
   return settings;
+}
+
+// google-genai's HarmCategory and HarmBlockThreshold (2.x), which ADK's pydantic model holds a file's values to.
+const HARM_CATEGORIES = [
+  'HARM_CATEGORY_UNSPECIFIED',
+  'HARM_CATEGORY_HARASSMENT',
+  'HARM_CATEGORY_HATE_SPEECH',
+  'HARM_CATEGORY_SEXUALLY_EXPLICIT',
+  'HARM_CATEGORY_DANGEROUS_CONTENT',
+  'HARM_CATEGORY_CIVIC_INTEGRITY',
+  'HARM_CATEGORY_JAILBREAK',
+  'HARM_CATEGORY_IMAGE_HATE',
+  'HARM_CATEGORY_IMAGE_DANGEROUS_CONTENT',
+  'HARM_CATEGORY_IMAGE_HARASSMENT',
+  'HARM_CATEGORY_IMAGE_SEXUALLY_EXPLICIT',
+];
+const HARM_THRESHOLDS = [
+  'HARM_BLOCK_THRESHOLD_UNSPECIFIED',
+  'BLOCK_LOW_AND_ABOVE',
+  'BLOCK_MEDIUM_AND_ABOVE',
+  'BLOCK_ONLY_HIGH',
+  'BLOCK_NONE',
+  'OFF',
+];
+
+function oneOf(
+  reader: FieldReader,
+  record: Record<string, unknown>,
+  key: string,
+  path: string,
+  allowed: readonly string[],
+): string | undefined {
+  const value = reader.string(record, key, path, { nonEmpty: true });
+  if (value === undefined || allowed.includes(value)) return value;
+  return reader.issue(joinPath(path, key), `expected one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
 }
 
 function readLabels(reader: FieldReader, value: unknown, path: string): Record<string, string> | undefined {

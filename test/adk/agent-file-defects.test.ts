@@ -41,7 +41,7 @@ describe("ADK's agent files, from outside", () => {
     const result = await cli(['inspect', join(dir, 'case.yaml')]);
     expectCliError(
       result,
-      /subAgents\[0\]\.configPath: no file helpers\/helper\.yaml: a config_path is read from the folder of the file that names it \(.*agents\/root\.yaml\)/,
+      /sub_agents\[0\]\.config_path: no file helpers\/helper\.yaml: a config_path is read from the folder of the file that names it \(.*agents\/root\.yaml\)/,
     );
     expect(result.stderr).not.toMatch(/Cannot read .*Cannot read/);
   });
@@ -190,7 +190,7 @@ describe("ADK's agent files, from outside", () => {
     );
     expectCliError(
       await cli(['inspect', join(dir, 'my_app', 'bad.yaml')]),
-      /subAgents\[0\]\.code: 'my_app\.agents\.dynamic' is made with arguments that are not literals \(instruction\)/,
+      /sub_agents\[0\]\.code: 'my_app\.agents\.dynamic' is made with arguments that are not literals \(instruction\)/,
     );
   });
 
@@ -377,6 +377,51 @@ describe("ADK's agent files, from outside", () => {
     const adk = await folder({ 'agent.yaml': 'profile: adk\nname: root\nagent_class: LlmAgent\n' });
     expect((await cli(['check', join(adk, 'agent.yaml')])).stdout).toContain(
       '⚠ ADK would refuse this file: profile: ADK refuses fields it does not have',
+    );
+  });
+
+  it("reports a file written in ADK's spelling in that spelling, and holds safety settings to google-genai's values", async () => {
+    const dir = await folder({
+      'adk.yaml': [
+        'name: root',
+        'model: gemini-2.5-flash',
+        'generate_content_config:',
+        '  temprature: 0.2',
+        '  safety_settings:',
+        '    - { category: HARM_CATEGORY_NOPE, threshold: "OFF" }',
+        'sub_agents:',
+        '  - config_path: sub.yaml',
+        '',
+      ].join('\n'),
+      'sub.yaml': 'name: sub\noutput_key: x\ninclude_contents: sometimes\n',
+    });
+    const result = await cli(['check', join(dir, 'adk.yaml'), '--json']);
+    const { error } = JSON.parse(result.stdout) as {
+      error: { problems: { file: string; path: string; message: string }[] };
+    };
+    const byPath = Object.fromEntries(error.problems.map((problem) => [problem.path, problem]));
+    expect(Object.keys(byPath).sort()).toEqual([
+      'generate_content_config.safety_settings[0].category',
+      'generate_content_config.temprature',
+      'include_contents',
+    ]);
+    expect(byPath['generate_content_config.temprature']?.message).toMatch(
+      /^unknown field \(did you mean 'temperature'\?\); allowed: temperature, top_p, top_k, max_output_tokens,/,
+    );
+    expect(byPath['generate_content_config.safety_settings[0].category']?.message).toMatch(
+      /^expected one of HARM_CATEGORY_UNSPECIFIED, .*, got "HARM_CATEGORY_NOPE"$/,
+    );
+    expect(byPath['include_contents']?.file).toMatch(/sub\.yaml$/);
+  });
+
+  it("check says ADK would refuse an agent wrapped in agent: (agentctx's case-file form)", async () => {
+    const dir = await folder({
+      'wrapped.yaml': 'agent:\n  name: root\n  model: gemini-2.5-flash\n  instruction: Hi.\n  output_key: answer\n',
+    });
+    const result = await cli(['check', join(dir, 'wrapped.yaml')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      '⚠ ADK would refuse this file: agent: ADK reads the agent at the top of its file; under agent: it is agentctx’s case-file form',
     );
   });
 });

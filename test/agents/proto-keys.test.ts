@@ -53,7 +53,7 @@ export const rows = defineRows(
       tried:
         '`__proto__`, `constructor`, `toString`, `hasOwnProperty`, `valueOf` as keys: of the agent, of a sub-agent, in `generate_content_config`, in an `AgentTool`\u2019s `args`, in a declared tool, in a file named by `config_path`',
       expected:
-        'each `unknown field` at its path, named as written (`__proto__: unknown field`, `generateConfig.__proto__`), never `"[object Object]"`, `"function Object() { [native code] }"` or `_Proto__`; CLI: one line, exit 2',
+        'each `unknown field` at its path, named as written (`__proto__: unknown field`, `generate_content_config.__proto__`), never `"[object Object]"`, `"function Object() { [native code] }"` or `_Proto__`; CLI: one line, exit 2',
       run: async () => {
         // The YAML reader keeps these as the object's own keys; without that, the row would test nothing.
         const parsed = (await parseDocument('__proto__: { a: 1 }\nconstructor: 2\n', { filename: 'x.yaml' })) as Record<
@@ -80,13 +80,13 @@ export const rows = defineRows(
           '__proto__: unknown field',
           'constructor: unknown field',
           'toString: unknown field',
-          'subAgents[0].hasOwnProperty: unknown field',
-          'subAgents[0].valueOf: unknown field',
+          'sub_agents[0].hasOwnProperty: unknown field',
+          'sub_agents[0].valueOf: unknown field',
           'other.yaml: __proto__: unknown field',
           'tools[0].constructor: unknown field',
           'tools[1].args.__proto__: unknown field',
-          'generateConfig.__proto__: unknown field',
-          'generateConfig.constructor: unknown field',
+          'generate_content_config.__proto__: unknown field',
+          'generate_content_config.constructor: unknown field',
         ]);
         expectCliError(
           await run({ 'agent.yaml': 'name: helper\n__proto__: { isAdmin: true }\n' }),
@@ -108,13 +108,13 @@ export const rows = defineRows(
       tried:
         '`agent_class: constructor` and `toString`, `tools: [constructor, toString, { name: __proto__ }]`, `valueOf` beside ADK\u2019s `model_code`',
       expected:
-        "refused as what they are: `agentClass: 'constructor' is not an agent class of ADK 2.5.0, …`; `tool 'constructor' has no implementation here`; never an inherited function taken for a class or a tool",
+        "refused as what they are: `agent_class: 'constructor' is not an agent class of ADK 2.5.0, …`; `tool 'constructor' has no implementation here`; never an inherited function taken for a class or a tool",
       run: async () => {
         expect(await issues('name: helper\nagent_class: constructor\ninstruction: Help.\n')).toEqual([
-          "agentClass: 'constructor' is not an agent class of ADK 2.5.0, which refuses the file too; use one of LlmAgent, Agent, SequentialAgent, ParallelAgent, LoopAgent",
+          "agent_class: 'constructor' is not an agent class of ADK 2.5.0, which refuses the file too; use one of LlmAgent, Agent, SequentialAgent, ParallelAgent, LoopAgent",
         ]);
         expect(await issues('name: helper\nagent_class: toString\n')).toEqual([
-          "agentClass: 'toString' is not an agent class of ADK 2.5.0, which refuses the file too; use one of LlmAgent, Agent, SequentialAgent, ParallelAgent, LoopAgent",
+          "agent_class: 'toString' is not an agent class of ADK 2.5.0, which refuses the file too; use one of LlmAgent, Agent, SequentialAgent, ParallelAgent, LoopAgent",
         ]);
         expect(await issues('name: helper\ntools: [constructor, toString, { name: __proto__ }]\n')).toEqual([
           "tools[0]: tool 'constructor' has no implementation here; declare it with a description (and parameters) to inspect it",

@@ -6,6 +6,7 @@ import { JsonReader, joinPath } from '../../engine/util/json-reader.js';
 import { isLlmAgent } from '../../engine/agent/agent-tree.js';
 import { isAgentDocument, isCaseDocument, parseCaseFile } from '../../presets/case-file.js';
 import { adkRefusals } from '../adk-refusals.js';
+import { isAdkSpelled } from '../../presets/adk-spelling.js';
 import { nodeAgentFiles } from '../agent-files.js';
 import type { AdkBinding } from '../../presets/adk-bindings.js';
 import { loadDocumentFile, relativeLoader } from '../load-document-file.js';
@@ -48,7 +49,7 @@ export async function readCheckInput(
   const { value: document } = await loadDocumentFile(path, cwd);
   if (isAgentDocument(document) || isCaseDocument(document)) {
     const input = await readAgentTemplates(document, path, cwd, options);
-    return isAgentDocument(document) ? { ...input, adkRefusals: adkRefusals(document) } : input;
+    return isAgentDocument(document) ? { ...input, adkRefusals: adkRefusals(document) } : caseRefusals(document, input);
   }
   const reader = new JsonReader();
   const record = reader.object(document, '', 'a mapping with templates and state');
@@ -136,4 +137,18 @@ export async function readStateFile(
   const state = reader.object(document, '', 'a mapping of state keys to values');
   if (state === undefined) throw new ValidationError({ subject: path, issues: reader.issues });
   return state;
+}
+
+// A case file whose agent is written inline in ADK's spelling, and nothing else: an agent file wrapped in `agent:`,
+// which ADK refuses (it reads the agent at the top of the file).
+function caseRefusals(document: Record<string, unknown>, input: CheckInput): CheckInput {
+  const keys = Object.keys(document);
+  if (keys.length !== 1 || !isAdkSpelled(document['agent'])) return input;
+  return {
+    ...input,
+    adkRefusals: [
+      'agent: ADK reads the agent at the top of its file; under agent: it is agentctx\u2019s case-file form, so move its fields up a level for ADK',
+      ...adkRefusals(document['agent'], 'agent.'),
+    ],
+  };
 }
