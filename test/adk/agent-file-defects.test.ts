@@ -424,4 +424,14 @@ describe("ADK's agent files, from outside", () => {
       '⚠ ADK would refuse this file: agent: ADK reads the agent at the top of its file; under agent: it is agentctx’s case-file form',
     );
   });
+
+  it('says what output_schema and input_schema are, and that agentctx does not read them yet', async () => {
+    const dir = await folder({
+      'agent.yaml':
+        'name: root\nmodel: gemini-2.5-flash\noutput_schema: my_app.models.Answer\ninput_schema: my_app.models.Ask\n',
+    });
+    const result = await cli(['check', join(dir, 'agent.yaml')]);
+    expectCliError(result, /output_schema: is ADK's structured output .*which agentctx does not read yet/);
+    expect(result.stderr).toMatch(/input_schema: is the schema of ADK's agent-as-a-tool arguments/);
+  });
 });
