@@ -574,16 +574,16 @@ describe("an agent file's generate_content_config in Gemini's form", () => {
       AgentctxError.isInstance(error) && (error as unknown as { issues: { path: string; message: string }[] }).issues,
     ).toEqual([
       {
-        path: 'generateConfig.toolConfig.functionCallingConfig.allowedFunctionNames',
+        path: 'generate_content_config.tool_config.function_calling_config.allowed_function_names',
         message:
           'names more than one tool, which agentctx cannot ask every provider for; name one (that tool is called) or none (some tool is)',
       },
       {
-        path: 'generateConfig.thinkingConfig.thinkingLevel',
+        path: 'generate_content_config.thinking_config.thinking_level',
         message: 'expected MINIMAL, LOW, MEDIUM, HIGH, got "HUGE"',
       },
       {
-        path: 'generateConfig.mediaResolution',
+        path: 'generate_content_config.media_resolution',
         message: 'expected MEDIA_RESOLUTION_LOW, MEDIA_RESOLUTION_MEDIUM, MEDIA_RESOLUTION_HIGH, got "TINY"',
       },
     ]);

@@ -162,7 +162,7 @@ export const rows = defineRows(
       tried:
         '`inspect /dev/zero`, `inspect` of a named pipe nobody writes to; agent files whose `config_path` is /etc/passwd, /dev/zero, or a named pipe called `pipe.yaml`',
       expected:
-        'each one line and exit 2 at once: the files named as not regular files; a `config_path` that is not a .yaml, .yml or .json file refused unread (before, the parse error quoted the first line of /etc/passwd, and /dev/zero was read for seconds); each named where it is (`subAgents[0].configPath`)',
+        'each one line and exit 2 at once: the files named as not regular files; a `config_path` that is not a .yaml, .yml or .json file refused unread (before, the parse error quoted the first line of /etc/passwd, and /dev/zero was read for seconds); each named where it is, in the file\u2019s spelling (`sub_agents[0].config_path`)',
       run: async () => {
         const dir = await mkdtemp(join(tmpdir(), 'agentctx-devices-'));
         try {
@@ -174,10 +174,10 @@ export const rows = defineRows(
           for (const [reference, said] of [
             [
               '/etc/passwd',
-              /subAgents\[0\]\.configPath: "\/etc\/passwd" is not an agent file: name a \.yaml, \.yml or \.json file/,
+              /sub_agents\[0\]\.config_path: "\/etc\/passwd" is not an agent file: name a \.yaml, \.yml or \.json file/,
             ],
-            ['/dev/zero', /subAgents\[0\]\.configPath: "\/dev\/zero" is not an agent file/],
-            ['pipe.yaml', /subAgents\[0\]\.configPath: cannot read pipe\.yaml: is not a regular file/],
+            ['/dev/zero', /sub_agents\[0\]\.config_path: "\/dev\/zero" is not an agent file/],
+            ['pipe.yaml', /sub_agents\[0\]\.config_path: cannot read pipe\.yaml: is not a regular file/],
           ] as const) {
             await writeFile(join(dir, 'agent.yaml'), `name: a\nsub_agents:\n  - config_path: ${reference}\n`);
             const result = await agentctxWithin('inspect', join(dir, 'agent.yaml'));
