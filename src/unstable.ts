@@ -169,3 +169,7 @@ export { DEFAULT_CATALOGUE_TOKENS } from './features/tool-search/tool-search.js'
 export { TRACER_NAME } from './telemetry/open-telemetry.js';
 export { scriptFileSchema } from './models/scripted/script-schema.js';
 export type { ScriptedCall } from './models/scripted/script.js';
+
+// ADK's planners, as extensions of an agent (`planner:` in an agent file); the API may change with the structured-output issue.
+export { builtInPlanner } from './features/planners/built-in-planner.js';
+export { planReActPlanner, PLAN_RE_ACT_INSTRUCTION } from './features/planners/plan-re-act.js';

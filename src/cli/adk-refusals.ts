@@ -18,6 +18,10 @@ export function adkRefusals(document: unknown, path = ''): string[] {
     found.push(
       'profile: ADK refuses fields it does not have, and this one is agentctx\u2019s; name the profile in a case file or with --profile instead',
     );
+  if (adkSpelled && Object.hasOwn(document, 'planner'))
+    found.push(
+      `${path}planner: ADK 2.5.0 sets a planner in Python only, and refuses the field; it is agentctx\u2019s here`,
+    );
   const subAgents = document['sub_agents'];
   if (adkSpelled && Array.isArray(subAgents)) {
     subAgents.forEach((entry, index) => {

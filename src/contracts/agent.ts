@@ -298,6 +298,11 @@ export type PluginHooks = {
   beforeModel?(args: { agent: AgentNode; context: CallbackContext; request: LlmRequest }): Maybe<ModelResponse>;
   /** After a model call; returning a response replaces the model's. */
   afterModel?(args: { agent: AgentNode; context: CallbackContext; response: ModelResponse }): Maybe<ModelResponse>;
+  /**
+   * agentctx's form of ADK's response processors: after `afterModel`, every one runs, in order, on the response the
+   * one before it gave; returning a response replaces it (a planner marks its reasoning as thoughts).
+   */
+  processResponse?(args: { agent: AgentNode; context: CallbackContext; response: ModelResponse }): Maybe<ModelResponse>;
   /** A model call failed; returning a response stands in for the failure, and the turn goes on with it. */
   onModelError?(args: {
     agent: AgentNode;

@@ -8,6 +8,7 @@ import { memoryField, type ReadMemory } from '../features/memory-files/memory-fi
 import { sectionsField } from '../features/sections/sections-file.js';
 import { skillsField, type ReadSkills } from '../features/skills/skills-file.js';
 import { harnessPipeline } from './pipelines.js';
+import { plannerField } from './planner-field.js';
 import { adkMcpToolsetClass, toolsField, type MakeMcpToolset } from './tools-file-field.js';
 
 /** What an agent file may read from disk; the CLI passes the real thing, tests their own. */
@@ -72,6 +73,7 @@ export function agentFileFields(files: AgentFiles | undefined): AgentFileField[]
     memoryField(files?.readMemory),
     workspaceField(files),
     toolsField(files?.mcpToolset),
+    plannerField,
   ];
 }
 

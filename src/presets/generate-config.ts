@@ -109,7 +109,8 @@ function readToolConfig(reader: FieldReader, value: unknown, path: string): Tool
   return names.length === 1 ? { name: names[0] as string } : 'required';
 }
 
-function readThinking(reader: FieldReader, value: unknown, path: string): ThinkingConfig | undefined {
+/** ADK's `thinking_config` (Gemini's form, snake_case or camelCase) as agentctx's thinking settings. */
+export function readThinking(reader: FieldReader, value: unknown, path: string): ThinkingConfig | undefined {
   if (value === undefined) return undefined;
   const raw = reader.object(value, path);
   if (raw === undefined) return undefined;

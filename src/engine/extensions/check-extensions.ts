@@ -13,6 +13,7 @@ const AGENT_HOOKS: readonly HookName[] = [
   'afterAssembly',
   'beforeModel',
   'afterModel',
+  'processResponse',
   'onModelError',
   'beforeTool',
   'afterTool',

@@ -69,3 +69,20 @@ export async function runHook(extension: Extension, name: HookName, call: () => 
     });
   }
 }
+
+/** Runs every hook of one kind, in order, each on what the one before returned (or the value as it was). */
+export async function chainHook<K extends HookName, V>(
+  extensions: readonly Extension[],
+  name: K,
+  value: V,
+  args: (value: V) => HookArgs<K>,
+): Promise<V> {
+  let current = value;
+  for (const extension of extensions) {
+    const hook = extension.hooks?.[name] as ((args: HookArgs<K>) => unknown) | undefined;
+    if (hook === undefined) continue;
+    const answer = await runHook(extension, name, () => hook.call(extension.hooks, args(current)));
+    if (answer !== undefined && answer !== null) current = answer as V;
+  }
+  return current;
+}

@@ -16,7 +16,7 @@ import { createCallbackContext } from './contexts.js';
 import { Deadline } from './deadline.js';
 import { executeFunctionCalls } from './execute-tools.js';
 import { firstResult } from './first-result.js';
-import { firstHook, hookSources } from './hooks.js';
+import { chainHook, firstHook, hookSources } from './hooks.js';
 import { stillOpen } from './interrupted-calls.js';
 import type { AgentRun, LlmAgentRun } from './invocation.js';
 import { noteSaved, savedFor } from './saved-artifacts.js';
@@ -112,6 +112,11 @@ async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
       (await firstResult(agent.callbacks?.afterModel, { context, response: got })) ??
       got;
   }
+  response = await chainHook(sources, 'processResponse', response, (current) => ({
+    agent: node,
+    context,
+    response: current,
+  }));
 
   const content =
     response.content === undefined
