@@ -49,7 +49,8 @@ tools ({name, description, parameters}, or a built-in: Read, Edit), outputKey,
 generateConfig, mode (chat|task|single_turn), kind (llm|sequential|parallel|loop,
 or agentClass: LlmAgent, …), maxIterations (loop); and agentctx's own:
 preset (adk|harness), sections (the harness preset's), skills ({dir, default}),
-memory ([{file, mode}]), workspace (a folder for Read and Edit).
+memory ([{file, mode}]), workspace (a folder for Read and Edit), planner
+(PlanReActPlanner, or {name: BuiltInPlanner, thinking_config}).
 ADK's snake_case spellings work too.
 
 Recorded calls: every model call 'agentctx run' makes is kept in the store.
