@@ -1,7 +1,7 @@
 import type { AgentTree } from '../contracts/agent.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
 import { isLlmAgent } from '../engine/agent/agent-tree.js';
-import { isLongRunningTool } from '../presets/python-tool.js';
+import { isLongRunningTool } from '../features/adk-tools/long-running.js';
 
 /**
  * The tools of a tree that are declared without an implementation (an agent file's `{ name, description, parameters }`),

@@ -10,7 +10,6 @@ const ADK_TOOLS_NOT_OFFERED = new Set([
   'BuiltInCodeExecutor',
   'load_memory',
   'preload_memory',
-  'get_user_choice',
   'LongRunningFunctionTool',
   'McpToolset',
 ]);

@@ -6,6 +6,7 @@ import type { Tool } from '../contracts/tool.js';
 import { declareTool } from '../engine/tools/tool.js';
 import type { JsonReader } from '../engine/util/json-reader.js';
 import { exampleToolOf } from './adk-example-tool.js';
+import { longRunningTool } from '../features/adk-tools/long-running.js';
 
 /** What declaring one dotted name gives: its declaration, the tool object it names (read, not run), or why it has none. */
 export type PythonToolDeclaration = ToolDeclaration | { object: PythonObject } | { error: string };
@@ -154,19 +155,6 @@ export function pythonClassAgent(
   });
 }
 
-// ADK's note on a long-running tool's description (tools/long_running_tool.py at 2.5.0).
-const LONG_RUNNING_NOTE =
-  '\n\nNOTE: This is a long-running operation. Do not call this tool again if it has already returned some intermediate or pending status.';
-
-// The long-running tools read from agent files: `run` and `serve` refuse to start with one until their answers can
-// arrive later from the client.
-const longRunning = new WeakSet<Tool>();
-
-/** Whether a tool is one of ADK's long-running function tools, read from an agent file. */
-export function isLongRunningTool(tool: Tool): boolean {
-  return longRunning.has(tool);
-}
-
 /**
  * ADK's `{ name: LongRunningFunctionTool, args: { func: pkg.module.function } }`: the function declared as ADK declares
  * it, with ADK's long-running note added to its description. Its answer arrives later, from the client, which agentctx
@@ -186,10 +174,5 @@ export async function longRunningPythonTool(
   const made = await pythonTool(reader, func, `${path}.args.func`, { declarePythonTools: declare }, file);
   if (made === undefined) return undefined;
   if (!('tool' in made)) return reader.issue(`${path}.args.func`, `'${func}' is not a function`);
-  const base = made.tool;
-  const description =
-    base.description === '' ? LONG_RUNNING_NOTE.trimStart() : `${base.description}${LONG_RUNNING_NOTE}`;
-  const tool: Tool = Object.freeze({ ...base, description });
-  longRunning.add(tool);
-  return tool;
+  return longRunningTool(made.tool);
 }

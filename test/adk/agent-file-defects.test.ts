@@ -434,4 +434,32 @@ describe("ADK's agent files, from outside", () => {
     expectCliError(result, /output_schema: is ADK's structured output .*which agentctx does not read yet/);
     expect(result.stderr).toMatch(/input_schema: is the schema of ADK's agent-as-a-tool arguments/);
   });
+
+  it("ADK's get_user_choice is declared as ADK 2.5.0 declares it, and run stops at start, as for every long-running tool", async () => {
+    const dir = await folder({
+      'agent.yaml':
+        'name: chooser\nmodel: gemini-2.5-flash\ninstruction: Offer choices.\ntools:\n  - name: get_user_choice\n',
+    });
+    const inspected = await cli(['inspect', join(dir, 'agent.yaml'), '--json']);
+    expect(JSON.stringify((JSON.parse(inspected.stdout) as { tools: unknown[] }).tools)).toBe(
+      JSON.stringify([
+        {
+          name: 'get_user_choice',
+          description:
+            'Provides the options to the user and asks them to choose one.\n\nNOTE: This is a long-running operation. Do not call this tool again if it has already returned some intermediate or pending status.',
+          // pydantic 2.13.4's schema of `options: list[str]`, as ADK builds it.
+          parameters: {
+            properties: { options: { items: { type: 'string' }, title: 'Options', type: 'array' } },
+            required: ['options'],
+            title: 'get_user_choiceParams',
+            type: 'object',
+          },
+        },
+      ]),
+    );
+    expectCliError(
+      await runOnce(join(dir, 'agent.yaml')),
+      /^error: Tool 'get_user_choice' of agent 'chooser' is a LongRunningFunctionTool, whose answer arrives later from the client/,
+    );
+  });
 });
