@@ -7,7 +7,7 @@ import { agentTool } from '../engine/tools/agent-tool.js';
 import { declareTool } from '../engine/tools/tool.js';
 import { type JsonReader, joinPath, isPlainRecord } from '../engine/util/json-reader.js';
 import { ADK_BUILT_IN_TOOLS, vertexAiSearchTool } from '../features/adk-tools/adk-built-in-tools.js';
-import { ADK_FUNCTION_TOOLS } from '../features/adk-tools/exit-loop.js';
+import { ADK_FUNCTION_TOOLS } from '../features/adk-tools/adk-function-tools.js';
 import { LOAD_ARTIFACTS, loadArtifactsStep, loadArtifactsTool } from '../features/adk-tools/load-artifacts.js';
 import { own, unknownToolMessage } from './adk-code-refusals.js';
 import { readExampleToolEntry } from './adk-example-tool.js';

@@ -1,6 +1,5 @@
 import type { ToolContext } from '../../contracts/contexts.js';
 import type { Tool } from '../../contracts/tool.js';
-import { getUserChoiceTool } from './long-running.js';
 
 /**
  * ADK's `exit_loop` (tools/exit_loop_tool.py at 2.5.0): ends the loop around the agent that calls it. It escalates,
@@ -17,10 +16,4 @@ export const exitLoopTool: Tool = Object.freeze({
     // The function returns None, which ADK sends as { result: None }.
     return { result: null };
   },
-});
-
-/** ADK's function tools an agent file may name without a module, by their ADK name. */
-export const ADK_FUNCTION_TOOLS: Readonly<Record<string, Tool>> = Object.freeze({
-  exit_loop: exitLoopTool,
-  get_user_choice: getUserChoiceTool,
 });
