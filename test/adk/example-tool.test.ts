@@ -6,7 +6,8 @@ import { cli, expectCliError } from '../support/cli.js';
 
 // ADK's ExampleTool (tools/example_tool.py, examples/example_util.py at 2.5.0): few-shot examples appended to the
 // system text, read from an agent file's `{ name: ExampleTool, args: { examples } }` or from a Python module's literal
-// `ExampleTool(examples=[…])` without running it. The text cases follow ADK's tests/unittests/examples/test_example_util.py.
+// `ExampleTool(examples=[…])` without running it. The conversion cases translate ADK 2.5.0's
+// tests/unittests/examples/test_example_util.py, for its three models (a Gemini 2 model, another, none).
 
 const tmp = scratch();
 afterAll(() => tmp.cleanup());
@@ -163,3 +164,63 @@ describe("ADK's ExampleTool", () => {
     );
   });
 });
+
+// ADK's tests/unittests/examples/test_example_util.py at 2.5.0, each for "gemini-2.5-flash", "llama3_vertex_agent" and
+// no model: the pieces of text are ADK's constants (_EXAMPLES_INTRO, _EXAMPLE_START, …).
+const INTRO =
+  '<EXAMPLES>\nBegin few-shot\nThe following are examples of user queries and model responses using the available tools.\n\n';
+const END = 'End few-shot\n<EXAMPLES>';
+const one = (body: string) => `${INTRO}EXAMPLE 1:\nBegin example\n[user]\ntest_input\n${body}End example\n\n${END}`;
+const input = { role: 'user' as const, parts: [{ text: 'test_input' }] };
+const model = (...texts: string[]) => ({ role: 'model' as const, parts: texts.map((text) => ({ text })) });
+const user = (...texts: string[]) => ({ role: 'user' as const, parts: texts.map((text) => ({ text })) });
+const args = { test_string_argument: 'test_value', test_int_argument: 1 };
+
+describe.each([['gemini-2.5-flash'], ['llama3_vertex_agent'], [undefined]])(
+  "ADK's example_util tests, model %s",
+  (name) => {
+    const gemini2 = name === undefined || name.includes('gemini-2');
+    it('test_text_only_example_conversion', () => {
+      expect(examplesText([{ input, output: [model('test_output')] }], name)).toBe(one('[model]\ntest_output\n'));
+    });
+    it('test_multi_part_text_example_conversion', () => {
+      expect(examplesText([{ input, output: [model('test_output_1', 'test_output_2', 'test_output_3')] }], name)).toBe(
+        one('[model]\ntest_output_1\ntest_output_2\ntest_output_3\n'),
+      );
+    });
+    it('test_example_conversion_prefix_insertion', () => {
+      const output = [model('test_output_1'), user('test_output_2'), model('test_output_3')];
+      expect(examplesText([{ input, output }], name)).toBe(
+        one('[model]\ntest_output_1\n[user]\ntest_output_2\n[model]\ntest_output_3\n'),
+      );
+    });
+    it('test_example_conversion_output_clumping', () => {
+      const output = [model('test_output_1'), model('test_output_2'), user('test_output_3'), user('test_output_4')];
+      expect(examplesText([{ input, output }], name)).toBe(
+        one('[model]\ntest_output_1\ntest_output_2\n[user]\ntest_output_3\ntest_output_4\n'),
+      );
+    });
+    it('test_empty_examples_list_conversion', () => {
+      expect(examplesText([], name)).toBe(`${INTRO}${END}`);
+    });
+    it('test_example_conversion_with_function_call', () => {
+      const output = [{ role: 'model' as const, parts: [{ functionCall: { name: 'test_function', args } }] }];
+      expect(examplesText([{ input, output }], name)).toBe(
+        one(
+          `[model]\n${gemini2 ? '```\n' : '```tool_code\n'}test_function(test_string_argument='test_value', test_int_argument=1)\n\`\`\`\n`,
+        ),
+      );
+    });
+    it('test_example_conversion_with_function_response', () => {
+      const output = [
+        { role: 'model' as const, parts: [{ functionResponse: { name: 'test_function', response: args } }] },
+      ];
+      // ADK prints the response object's __dict__; its fields are google-genai's FunctionResponse's.
+      expect(examplesText([{ input, output }], name)).toBe(
+        one(
+          `[model]\n${gemini2 ? '```\n' : '```tool_outputs\n'}{'will_continue': None, 'scheduling': None, 'parts': None, 'id': None, 'name': 'test_function', 'response': {'test_string_argument': 'test_value', 'test_int_argument': 1}}\n\`\`\`\n`,
+        ),
+      );
+    });
+  },
+);
