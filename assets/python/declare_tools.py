@@ -1,7 +1,9 @@
 """Declares Python function tools as ADK 2.5.0 declares them, without running any of the user's code.
 
 Reads {"roots": [folder, ...], "names": ["pkg.module.function", ...]} as JSON on standard input and writes
-{"declarations": {name: declaration or {"error": why}}} as JSON on standard output. A module is found under the first
+{"declarations": {name: declaration or {"error": why}}} as JSON on standard output. With "objects" in place of
+"names" it reads module-level objects (read_object); with "schemas", pydantic classes an output_schema names
+(output_schema.py). A module is found under the first
 root that holds it (pkg/module.py or pkg/module/__init__.py) and read with `ast`: nothing is imported or executed.
 
 A declaration is what ADK's FunctionTool sends: the function's name, its docstring cleaned as `inspect.cleandoc`
@@ -28,6 +30,19 @@ def find_module(roots, dotted):
       if os.path.isfile(candidate):
         return candidate
   return None
+
+
+class NoModule(Exception):
+  pass
+
+
+def parse_module(roots, module_name):
+  """The module's path and syntax tree, found under the first root that holds it; NoModule says where it looked."""
+  path = find_module(roots, module_name)
+  if path is None:
+    raise NoModule("no module " + module_name + " (looked for " + module_name.replace(".", "/") + ".py or its __init__.py under " + ", ".join(roots) + ")")
+  with open(path, encoding="utf-8") as source:
+    return path, ast.parse(source.read(), filename=path)
 
 
 def is_context(arg):
@@ -112,11 +127,10 @@ def data(node):
 def read_object(roots, name):
   """A module-level `name = Class(key=literal, ...)`, read from the source: the class and its literal arguments."""
   module_name, _, attribute = name.rpartition(".")
-  path = find_module(roots, module_name)
-  if path is None:
-    return {"error": "no module " + module_name + " (looked for " + module_name.replace(".", "/") + ".py or its __init__.py under " + ", ".join(roots) + ")"}
-  with open(path, encoding="utf-8") as source:
-    tree = ast.parse(source.read(), filename=path)
+  try:
+    path, tree = parse_module(roots, module_name)
+  except NoModule as why:
+    return {"error": str(why)}
   for node in tree.body:
     targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
     if not any(isinstance(target, ast.Name) and target.id == attribute for target in targets):
@@ -150,15 +164,18 @@ def main():
   if "objects" in request:
     json.dump({"objects": {name: read_object(roots, name) for name in request["objects"]}}, sys.stdout)
     return
+  if "schemas" in request:
+    from output_schema import read_schema
+    json.dump({"schemas": {name: read_schema(parse_module, NoModule, roots, name) for name in request["schemas"]}}, sys.stdout)
+    return
   out = {}
   for name in request["names"]:
     module_name, _, attribute = name.rpartition(".")
-    path = find_module(roots, module_name)
-    if path is None:
-      out[name] = {"error": "no module " + module_name + " (looked for " + module_name.replace(".", "/") + ".py or its __init__.py under " + ", ".join(roots) + ")"}
+    try:
+      path, tree = parse_module(roots, module_name)
+    except NoModule as why:
+      out[name] = {"error": str(why)}
       continue
-    with open(path, encoding="utf-8") as source:
-      tree = ast.parse(source.read(), filename=path)
     found = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == attribute]
     if not found:
       # A tool object (`example_tool = ExampleTool(examples=[...])`): its class and literal arguments, for the caller.

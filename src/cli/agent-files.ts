@@ -4,7 +4,7 @@ import { mcpToolset } from '../mcp/mcp-toolset.js';
 import type { AdkBinding } from '../presets/adk-bindings.js';
 import type { AgentFiles } from '../presets/agent-files.js';
 import { trackToolsets } from './open-toolsets.js';
-import { declarePythonTools, readPythonObjects, runPythonTool } from './python-tools.js';
+import { declarePythonTools, readPythonObjects, readPythonSchemas, runPythonTool } from './python-tools.js';
 import { readMemoryFile, readSkillsFolder } from '../workspace/skill-files.js';
 import { workspaceTools } from '../workspace/workspace-tools.js';
 
@@ -64,6 +64,7 @@ export function nodeAgentFiles(
     workspaceTools: (root, from) => workspaceTools({ root: near(root, from) }),
     declarePythonTools: declarePythonTools(env, cwd),
     readPythonObjects: readPythonObjects(env, cwd),
+    readPythonSchemas: readPythonSchemas(env, cwd),
     ...(bindings === undefined ? {} : { bindings }),
     ...(once === undefined ? {} : { warn: once }),
     // Python tools run where the agent runs (run, serve); the commands that only read an agent never run them.

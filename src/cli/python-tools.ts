@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
 import type { Tool } from '../contracts/tool.js';
-import type { PythonObject, PythonToolDeclaration } from '../presets/python-tool.js';
+import type { PythonObject, PythonSchema, PythonToolDeclaration } from '../presets/python-tool.js';
 
 // The scripts, shipped in assets/ beside the inspector's page: one reads a module's source with Python's `ast` and
 // declares its functions as ADK does; the other imports the module and runs one function.
@@ -53,6 +53,25 @@ export function readPythonObjects(
         objects: Record<string, PythonObject>;
       }
     ).objects;
+  };
+}
+
+/**
+ * Reads the pydantic classes agent files name as `output_schema`, from their source with `ast`, running nothing: each
+ * class's JSON Schema and the parameters ADK declares `set_model_response` with for it, or why it has none.
+ */
+export function readPythonSchemas(
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): (names: readonly string[], from: string) => Promise<Record<string, PythonSchema>> {
+  const python = env['AGENTCTX_PYTHON'] ?? 'python3';
+  return async (names, from) => {
+    const input = JSON.stringify({ roots: rootsOf(cwd, from), schemas: names });
+    return (
+      JSON.parse(await runPython(python, DECLARE, input, undefined, TIME_LIMIT_MS)) as {
+        schemas: Record<string, PythonSchema>;
+      }
+    ).schemas;
   };
 }
 

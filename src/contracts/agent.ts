@@ -7,6 +7,7 @@ import type { RequestDraft } from './draft.js';
 import type { Event, EventInput } from './event.js';
 import type { SessionMemo } from './memo.js';
 import type { EmbedResponse, Model, ModelResponse } from './model.js';
+import type { OutputSchema } from './output-schema.js';
 import type { Profile } from './profile.js';
 import type { AssembledRequest } from './provenance.js';
 import type { BuiltInTool, LlmRequest, RequestConfig } from './request.js';
@@ -56,8 +57,14 @@ export type LlmAgentDefinition = AgentBase & {
   readonly tools: readonly Tool[];
   /** Tools listed at run time (MCP servers), after `tools`, in this order; the toolsets given in `tools` land here. */
   readonly toolsets: readonly Toolset[];
-  /** State key that receives the agent's final text. */
+  /** State key that receives the agent's final text (with `outputSchema`, the answer's parsed value). */
   readonly outputKey?: string;
+  /**
+   * The shape of the agent's answer (ADK's `output_schema`): without tools the request asks the provider for JSON of
+   * this schema; with tools the agent gets ADK's `set_model_response` tool to answer with. The answer is checked
+   * against it (docs/structured-output.md).
+   */
+  readonly outputSchema?: OutputSchema;
   readonly generateConfig?: Omit<RequestConfig, 'model'>;
   /** Tools its model's provider runs itself (Gemini's `googleSearch`…), sent with every request of this agent. */
   readonly builtInTools?: readonly BuiltInTool[];

@@ -90,6 +90,8 @@ export type ToolActions = {
    * a tool that finds the conversation cannot usefully go on (the model keeps asking for an agent it cannot reach).
    */
   endInvocation?: { code: string; message: string };
+  /** The agent's structured answer, given through `set_model_response`: the runner makes it the agent's final text. */
+  setModelResponse?: unknown;
 };
 
 /** What a tool receives besides its arguments. */

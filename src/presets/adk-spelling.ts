@@ -10,7 +10,14 @@ import {
 import { isPlainRecord } from '../engine/util/json-reader.js';
 
 // The keys that say a file is written in ADK's spelling (snake_case), as ADK's own files are.
-const ADK_KEYS = ['sub_agents', 'agent_class', 'generate_content_config', 'output_key', 'include_contents'];
+const ADK_KEYS = [
+  'sub_agents',
+  'agent_class',
+  'generate_content_config',
+  'output_key',
+  'output_schema',
+  'include_contents',
+];
 
 // agentctx's camelCase names → ADK's spelling, where it is not plain snake_case (generateConfig).
 const ADK_NAME: Readonly<Record<string, string>> = Object.fromEntries(

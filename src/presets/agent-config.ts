@@ -30,7 +30,8 @@ import { mayRecur } from '../engine/agent/agent-tree.js';
 import { fieldKeys, normalizeKeys } from './agent-file-keys.js';
 import { readGenerateConfig } from './generate-config.js';
 import * as python from './python-tool.js';
-import type { DeclarePythonTools, ReadPythonObjects, RunPythonTool } from './python-tool.js';
+import type { DeclarePythonTools, ReadPythonObjects, ReadPythonSchemas, RunPythonTool } from './python-tool.js';
+import { readOutputSchema } from './output-schema-field.js';
 
 export type AgentConfigOptions = {
   /** Named in errors. */
@@ -54,6 +55,8 @@ export type AgentConfigOptions = {
   onWarning?: ((message: string) => void) | undefined;
   /** Reads Python objects from their source (an agent a `code:` reference names); without it `code:` is refused. */
   readPythonObjects?: ReadPythonObjects | undefined;
+  /** Reads the pydantic classes a file names as `output_schema`; without it such names are refused. */
+  readPythonSchemas?: ReadPythonSchemas | undefined;
   /** TypeScript for the Python names the file gives (tools, callbacks, `code:` agents, agent classes), by dotted name. */
   bindings?: Readonly<Record<string, AdkBinding>> | undefined;
 };
@@ -278,6 +281,11 @@ async function readLlmFields(
     instruction: optionalString('instruction'),
     globalInstruction: optionalString('globalInstruction'),
     outputKey: optionalString('outputKey'),
+    outputSchema: await readOutputSchema(reader, record['outputSchema'], joinPath(path, 'outputSchema'), {
+      readPythonSchemas: scope.options.readPythonSchemas,
+      bindings: scope.options.bindings,
+      file: scope.file,
+    }),
     staticInstruction: readStatic(reader, record['staticInstruction'], joinPath(path, 'staticInstruction')),
     disallowTransferToParent: reader.boolean(record, 'disallowTransferToParent', path),
     disallowTransferToPeers: reader.boolean(record, 'disallowTransferToPeers', path),

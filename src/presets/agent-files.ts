@@ -27,6 +27,8 @@ export type AgentFiles = {
   warn?: ((message: string) => void) | undefined;
   /** Reads Python objects from their source: agents named by `code:`; without it `code:` is refused. */
   readPythonObjects?: AgentConfigOptions['readPythonObjects'];
+  /** Reads the pydantic classes a file names as `output_schema`; without it such names are refused. */
+  readPythonSchemas?: AgentConfigOptions['readPythonSchemas'];
   /** TypeScript for the Python names a file gives (`bindings` of the reader's options wins). */
   bindings?: AgentConfigOptions['bindings'];
 };
@@ -51,6 +53,7 @@ export function agentFromConfig(value: unknown, options: AgentFileOptions): Prom
   const runPythonTool = files?.runPythonTool;
   const warn = files?.warn;
   const readPythonObjects = files?.readPythonObjects;
+  const readPythonSchemas = files?.readPythonSchemas;
   const bindings = rest.bindings ?? files?.bindings;
   return readAgentConfig(value, {
     ...rest,
@@ -61,6 +64,7 @@ export function agentFromConfig(value: unknown, options: AgentFileOptions): Prom
     ...(runPythonTool === undefined ? {} : { runPythonTool }),
     ...(warn === undefined ? {} : { onWarning: warn }),
     ...(readPythonObjects === undefined ? {} : { readPythonObjects }),
+    ...(readPythonSchemas === undefined ? {} : { readPythonSchemas }),
   });
 }
 

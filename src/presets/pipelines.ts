@@ -4,14 +4,15 @@ import { finalizeProcessor } from '../features/contents/finalize.js';
 import { contextBlocksProcessor } from '../features/context-blocks/context-blocks.js';
 import { identityProcessor } from '../features/identity/identity.js';
 import { instructionsProcessor } from '../features/instructions/instructions.js';
+import { outputSchemaProcessor } from '../features/output-schema/output-schema.js';
 import { sectionsProcessor } from '../features/sections/sections.js';
 import { skillsListingProcessor } from '../features/skills/skills-listing.js';
 import { toolDeclarationsProcessor } from '../features/tools/tool-declarations.js';
 import { agentTransferProcessor } from '../features/transfer/agent-transfer.js';
 
 /**
- * ADK Python's order for an LLM agent: instructions, identity, contents, agent transfer (last of AutoFlow), then the
- * agent's tools, then the model layer's last-turn rule. Skills and memory fit in without changing any of it: the
+ * ADK Python's order for an LLM agent: instructions, identity, contents, the output schema, agent transfer (last of
+ * AutoFlow), then the agent's tools, then the model layer's last-turn rule. Skills and memory fit in without changing any of it: the
  * Available skills section after the identity, loaded bodies and memory at the start of the history; for an agent
  * without skills or memory both add nothing, so the request stays byte for byte ADK's.
  */
@@ -22,6 +23,7 @@ export function defaultPipeline(): Processor[] {
     skillsListingProcessor,
     contentsProcessor,
     contextBlocksProcessor,
+    outputSchemaProcessor,
     agentTransferProcessor,
     toolDeclarationsProcessor,
     finalizeProcessor,
@@ -39,6 +41,7 @@ export function harnessPipeline(): Processor[] {
     skillsListingProcessor,
     contentsProcessor,
     contextBlocksProcessor,
+    outputSchemaProcessor,
     toolDeclarationsProcessor,
     finalizeProcessor,
   ];

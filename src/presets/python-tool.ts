@@ -1,6 +1,6 @@
 import type { AgentDefinition, Extension } from '../contracts/agent.js';
 import { AgentctxError } from '../contracts/errors/agentctx-error.js';
-import type { ToolDeclaration } from '../contracts/request.js';
+import type { JsonSchema, ToolDeclaration } from '../contracts/request.js';
 import { customAgent } from '../engine/agent/define-agent.js';
 import type { Tool } from '../contracts/tool.js';
 import { declareTool } from '../engine/tools/tool.js';
@@ -24,6 +24,12 @@ export type DeclarePythonTools = (
 export type PythonObject =
   | { class: string; arguments: Record<string, unknown>; unread: string[]; positional: unknown[] }
   | { error: string };
+
+/** A pydantic class an `output_schema` names: its JSON Schema and ADK's `set_model_response` parameters for it. */
+export type PythonSchema = { schema: JsonSchema; parameters: JsonSchema } | { error: string };
+
+/** Reads the pydantic classes named by dotted path, from their source, without running it. */
+export type ReadPythonSchemas = (names: readonly string[], from: string) => Promise<Record<string, PythonSchema>>;
 
 /** Reads module-level objects named by dotted path, from their source, without running it. */
 export type ReadPythonObjects = (names: readonly string[], from: string) => Promise<Record<string, PythonObject>>;

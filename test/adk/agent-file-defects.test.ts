@@ -425,13 +425,13 @@ describe("ADK's agent files, from outside", () => {
     );
   });
 
-  it('says what output_schema and input_schema are, and that agentctx does not read them yet', async () => {
+  it('names an output_schema class it cannot find, and says input_schema is not read yet', async () => {
     const dir = await folder({
       'agent.yaml':
         'name: root\nmodel: gemini-2.5-flash\noutput_schema: my_app.models.Answer\ninput_schema: my_app.models.Ask\n',
     });
     const result = await cli(['check', join(dir, 'agent.yaml')]);
-    expectCliError(result, /output_schema: is ADK's structured output .*which agentctx does not read yet/);
+    expectCliError(result, /output_schema: 'my_app\.models\.Answer' cannot be read: no module my_app\.models/);
     expect(result.stderr).toMatch(/input_schema: is the schema of ADK's agent-as-a-tool arguments/);
   });
 

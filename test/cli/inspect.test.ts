@@ -86,6 +86,7 @@ describe('agentctx inspect', () => {
       'skills-listing',
       'contents',
       'context-blocks',
+      'output-schema',
       'agent-transfer',
       'tools',
       'finalize',

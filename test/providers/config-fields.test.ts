@@ -269,6 +269,17 @@ describe('every config field on the wire', () => {
       responseMimeType: 'application/json',
       responseJsonSchema: SCHEMA,
     });
+    // Strict when OpenAI can hold the answer to the schema exactly: closed objects, every property required.
+    const closed = { ...SCHEMA, additionalProperties: false };
+    expect((await sent(OPENAI, request({ responseSchema: closed })))['response_format']).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'response', schema: closed, strict: true },
+    });
+    const optional = { ...closed, properties: { ...closed.properties, note: { type: 'string' } } };
+    expect((await sent(OPENAI, request({ responseSchema: optional })))['response_format']).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'response', schema: optional },
+    });
     expect((await sent(OPENAI, request({ responseMimeType: 'application/json' })))['response_format']).toEqual({
       type: 'json_object',
     });

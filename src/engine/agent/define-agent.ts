@@ -7,10 +7,12 @@ import type {
 } from '../../contracts/agent.js';
 import type { Tool, Toolset } from '../../contracts/tool.js';
 import type { ContextCompactor } from '../../contracts/compaction.js';
+import type { OutputSchema, OutputSchemaInput } from '../../contracts/output-schema.js';
 import { ValidationError, type ValidationIssue } from '../../contracts/errors/validation-error.js';
 import { checkExtensions } from '../extensions/check-extensions.js';
 import { isPythonIdentifier } from '../python/python-text.js';
 import { checkToolName, isValidToolName } from '../tools/tool.js';
+import { toOutputSchema } from './output-schema.js';
 
 /** The agent modes, in the order messages list them. */
 export const AGENT_MODES: readonly AgentMode[] = ['chat', 'task', 'single_turn'];
@@ -23,7 +25,11 @@ export const INCLUDE_CONTENTS: readonly IncludeContents[] = ['default', 'none'];
  * `tools` may hold toolsets beside tools, as ADK's does; they join `toolsets`, after those given there.
  */
 export type LlmAgentConfig = Pick<LlmAgentDefinition, 'name'> &
-  Partial<Omit<LlmAgentDefinition, 'kind' | 'name' | 'tools'>> & { tools?: readonly (Tool | Toolset)[] };
+  Partial<Omit<LlmAgentDefinition, 'kind' | 'name' | 'tools' | 'outputSchema'>> & {
+    tools?: readonly (Tool | Toolset)[];
+    /** A JSON Schema, a Standard Schema (zod…), or an `OutputSchema`. */
+    outputSchema?: OutputSchemaInput;
+  };
 
 function isToolset(value: Tool | Toolset): value is Toolset {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'toolset';
@@ -82,9 +88,11 @@ export function llmAgent(config: LlmAgentConfig): LlmAgentDefinition {
         });
     }
   });
+  const outputSchema = readOutputSchema(config.outputSchema, issues);
   throwIfIssues(config.name, issues);
   const {
     subAgents,
+    outputSchema: _outputSchema,
     tools: _tools,
     toolsets: _toolsets,
     extensions: _extensions,
@@ -107,7 +115,25 @@ export function llmAgent(config: LlmAgentConfig): LlmAgentDefinition {
     includeContents: includeContents ?? 'default',
     extensions: Object.freeze([...extensions]),
     ...(contextCompactors === undefined ? {} : { contextCompactors: Object.freeze([...contextCompactors]) }),
+    ...(outputSchema === undefined ? {} : { outputSchema }),
   });
+}
+
+function readOutputSchema(given: OutputSchemaInput | undefined, issues: ValidationIssue[]): OutputSchema | undefined {
+  if (given === undefined) return undefined;
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+    issues.push({
+      path: 'outputSchema',
+      message: 'expected a JSON Schema object, a Standard Schema (zod…) or an OutputSchema',
+    });
+    return undefined;
+  }
+  try {
+    return toOutputSchema(given);
+  } catch (error) {
+    issues.push({ path: 'outputSchema', message: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  }
 }
 
 // Toolsets are named uniquely (their names prefix colliding tool names and attribute definitions) and can list tools.

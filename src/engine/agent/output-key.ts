@@ -1,5 +1,6 @@
 import type { LlmAgentDefinition } from '../../contracts/agent.js';
 import type { Event } from '../../contracts/event.js';
+import { parseAnswerText } from './output-schema.js';
 
 /**
  * ADK's final-response rule: a skipped summarization, or an event with no function calls or responses that is
@@ -24,4 +25,25 @@ export function outputKeyDelta(agent: LlmAgentDefinition, event: Event): Record<
   const texts = parts.filter((part): part is { text: string } => 'text' in part && part.thought !== true);
   if (texts.length === 0) return {};
   return { [agent.outputKey]: texts.map((part) => part.text).join('') };
+}
+
+/** What the agent's own final answer in an event gives its `outputKey`, and every way it misses its `outputSchema`. */
+export type AnswerOutput = { readonly delta: Record<string, unknown>; readonly problems?: readonly string[] };
+
+/**
+ * The state delta for an event, with the agent's `outputSchema` applied: the answer's text parsed as JSON (one
+ * Markdown code fence around it allowed, as ADK allows it) and checked; the checked value is what `outputKey` keeps.
+ * An answer that is not JSON of the schema gives no delta and its problems. An empty final text (the end of a stream)
+ * is no answer at all. A `task` agent's answer is left alone (ADK collects it otherwise).
+ */
+export async function answerOutput(agent: LlmAgentDefinition, event: Event): Promise<AnswerOutput> {
+  const schema = agent.outputSchema;
+  if (schema === undefined || agent.mode === 'task') return { delta: outputKeyDelta(agent, event) };
+  const text = outputKeyDelta({ ...agent, outputKey: 'answer' }, event)['answer'];
+  if (text === undefined || text.trim() === '') return { delta: {} };
+  const parsed = parseAnswerText(text);
+  if (!parsed.ok) return { delta: {}, problems: [parsed.problem] };
+  const checked = await schema.check(parsed.value);
+  if (!checked.ok) return { delta: {}, problems: checked.problems };
+  return { delta: agent.outputKey === undefined ? {} : { [agent.outputKey]: checked.value } };
 }

@@ -168,6 +168,7 @@ describe('assembleRequest', () => {
       'skills-listing:0',
       'contents:0',
       'context-blocks:0',
+      'output-schema:0',
       'agent-transfer:0',
       'tools:0',
       'finalize:0',

@@ -202,6 +202,18 @@ export const LLM_FIELD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     ],
   },
   outputKey: text('The session state key the agent\u2019s final answer is written to.', ['draft_text']),
+  outputSchema: {
+    description:
+      'The shape of the agent\u2019s answer (ADK\u2019s output_schema): the dotted name of a pydantic class in the agent\u2019s Python (pkg.module.MySchema), or a JSON Schema. Without tools the model is asked for JSON of it; with tools it answers through set_model_response.',
+    anyOf: [
+      { type: 'string', pattern: '^[A-Za-z_]\\w*(\\.[A-Za-z_]\\w*)+$' },
+      { type: 'object', description: 'A JSON Schema (agentctx\u2019s extension)' },
+    ],
+    examples: [
+      'my_agent.schemas.PersonInfo',
+      { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    ],
+  },
   generateConfig: {
     type: 'object',
     properties: {
@@ -297,6 +309,7 @@ export const ADK_SPELLINGS: Readonly<Record<string, string>> = {
   disallow_transfer_to_peers: 'disallowTransferToPeers',
   include_contents: 'includeContents',
   output_key: 'outputKey',
+  output_schema: 'outputSchema',
   generate_content_config: 'generateConfig',
   generateContentConfig: 'generateConfig',
   max_iterations: 'maxIterations',

@@ -26,8 +26,15 @@ type CallResult = {
   actions: ToolActions;
 };
 
-/** The response event to one model turn's calls, and the error to end the invocation with, when a tool asked for that. */
-export type AnsweredCalls = { event: Event; endInvocation?: { code: string; message: string } };
+/**
+ * The response event to one model turn's calls, the error to end the invocation with when a tool asked for that, and
+ * the structured answer when `set_model_response` gave one.
+ */
+export type AnsweredCalls = {
+  event: Event;
+  endInvocation?: { code: string; message: string };
+  setModelResponse?: { value: unknown };
+};
 
 /**
  * Runs the function calls of one model response at the same time and answers them in one event, responses in call
@@ -50,6 +57,7 @@ export async function executeFunctionCalls(
   const artifactDelta: Record<string, number> = {};
   const actions: Omit<ToolActions, 'endInvocation'> = {};
   let endInvocation: AnsweredCalls['endInvocation'];
+  let setModelResponse: AnsweredCalls['setModelResponse'];
   for (const result of results) {
     // In call order, as the deltas were merged before: a later call's set of a key wins.
     mergeStateChanges(state, result);
@@ -58,6 +66,7 @@ export async function executeFunctionCalls(
     if (result.actions.escalate === true) actions.escalate = true;
     if (result.actions.skipSummarization === true) actions.skipSummarization = true;
     endInvocation ??= result.actions.endInvocation;
+    if ('setModelResponse' in result.actions) setModelResponse ??= { value: result.actions.setModelResponse };
   }
   const event = run.invocation.event({
     author: agent.name,
@@ -69,7 +78,11 @@ export async function executeFunctionCalls(
     event,
     results.flatMap((result) => result.saved),
   );
-  return endInvocation === undefined ? { event } : { event, endInvocation };
+  return {
+    event,
+    ...(endInvocation === undefined ? {} : { endInvocation }),
+    ...(setModelResponse === undefined ? {} : { setModelResponse }),
+  };
 }
 
 // The tools a call may reach, by name: those the request offered first, then the agent's own and its extensions'

@@ -61,6 +61,8 @@ export type RunnerSettings = {
   /** The conventions of every assembly and compaction of this runner. */
   readonly profile: Profile;
   readonly maxLlmCalls: number;
+  /** Times an agent is asked again when its answer misses its output schema. */
+  readonly outputSchemaRetries: number;
   /** Milliseconds one model call may take; no limit when undefined. */
   readonly modelTimeoutMs: number | undefined;
   /** Milliseconds one tool call may take; no limit when undefined. */

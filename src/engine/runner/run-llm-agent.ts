@@ -1,4 +1,4 @@
-import type { AgentNode, LlmAgentDefinition } from '../../contracts/agent.js';
+import type { AgentNode } from '../../contracts/agent.js';
 import type { Content, FunctionCall } from '../../contracts/content.js';
 import type { CallbackContext } from '../../contracts/contexts.js';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
@@ -6,7 +6,8 @@ import type { Event } from '../../contracts/event.js';
 import type { Model, ModelResponse, StablePrefix } from '../../contracts/model.js';
 import type { AssembledRequest } from '../../contracts/provenance.js';
 import type { LlmRequest } from '../../contracts/request.js';
-import { isFinalResponse, outputKeyDelta } from '../agent/output-key.js';
+import { answerOutput, isFinalResponse } from '../agent/output-key.js';
+import { pythonJsonDumps } from '../python/python-json.js';
 import { stablePrefixOf } from '../assembly/stable-prefix.js';
 import { recordSet, stateActions, stateChangesOf } from '../state/state-changes.js';
 import { runBeforeModel } from './before-model.js';
@@ -31,16 +32,49 @@ export type LlmAgentOutcome = { transferTo?: AgentNode };
  * answers, transfers, escalates, or the invocation ends.
  */
 export async function* runLlmAgent(run: LlmAgentRun): AsyncGenerator<Event, LlmAgentOutcome> {
+  let retries = run.invocation.settings.outputSchemaRetries;
   while (!run.invocation.ended) {
     const step = yield* runStep(run);
     if (step.transferTo !== undefined) return { transferTo: step.transferTo };
+    if (step.problems !== undefined) {
+      // An answer that misses the output schema: asked again with what was wrong, else the turn fails saying so.
+      yield await run.invocation.persist(
+        retries > 0 ? correction(run, step.problems) : schemaFailure(run, step.problems),
+      );
+      if (retries-- > 0) continue;
+      break;
+    }
     if (step.stop || step.last === undefined || isFinalResponse(step.last)) break;
   }
   return {};
 }
 
-/** How one step (a model call and the tools it asked for) ended: its last event, whether the turn stops, a transfer. */
-type StepResult = { readonly last: Event | undefined; readonly stop: boolean; readonly transferTo?: AgentNode };
+/**
+ * How one step (a model call and the tools it asked for) ended: its last event, whether the turn stops, a transfer,
+ * and how the agent's final answer misses its output schema.
+ */
+type StepResult = {
+  readonly last: Event | undefined;
+  readonly stop: boolean;
+  readonly transferTo?: AgentNode;
+  readonly problems?: readonly string[];
+};
+
+function correction(run: LlmAgentRun, problems: readonly string[]): Event {
+  const text = `Your answer does not match the required output schema:\n${problems.map((problem) => `- ${problem}`).join('\n')}\nAnswer again with JSON that matches the schema exactly.`;
+  return run.invocation.event({
+    author: 'user',
+    ...(run.branch === undefined ? {} : { branch: run.branch }),
+    content: { role: 'user', parts: [{ text }] },
+    actions: { stateDelta: {}, artifactDelta: {} },
+  });
+}
+
+function schemaFailure(run: LlmAgentRun, problems: readonly string[]): Event {
+  const name = run.node.name;
+  const message = `The answer of agent '${name}' does not match its output schema: ${problems.join('; ')}. Raise outputSchemaRetries to ask the model again, or loosen the schema.`;
+  return run.invocation.failure(name, run.branch, 'output_schema_mismatch', message);
+}
 
 const STOPPED: StepResult = { last: undefined, stop: true };
 
@@ -140,10 +174,11 @@ async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
   const completes = together
     ? pending?.outcome({ status: 'answered', response: answered, responseEventId: draft.id })
     : undefined;
+  const output = await answerOutput(agent, draft);
   let modelEvent: Event;
   try {
     modelEvent = await invocation.persist(
-      withOutputKey(agent, draft),
+      withDelta(draft, output.delta),
       undefined,
       completes === undefined ? undefined : { index: (pending as PendingCall).index as number, outcome: completes },
     );
@@ -175,16 +210,21 @@ async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
   const calls = (modelEvent.content?.parts ?? []).flatMap((part) =>
     'functionCall' in part ? [part.functionCall] : [],
   );
-  if (calls.length === 0) return { last: modelEvent, stop: false };
+  if (calls.length === 0)
+    return output.problems === undefined
+      ? { last: modelEvent, stop: false }
+      : { last: modelEvent, stop: false, problems: output.problems };
   // Tools read state as it was loaded; after a conflict they run again on the session as it now is, for the calls
   // no other run has answered meanwhile (another process may have recorded them as interrupted).
   let ending: { code: string; message: string } | undefined;
+  let structured: { value: unknown } | undefined;
   const respond = async () => {
     const open = stillOpen(calls, invocation.session.events, modelEvent.id);
     if (open.length === 0) throw new AnsweredElsewhere();
     const answered = await executeFunctionCalls(run, open, assembled, pending?.index);
     ending = answered.endInvocation;
-    const event = withOutputKey(agent, answered.event);
+    structured = answered.setModelResponse;
+    const event = withDelta(answered.event, (await answerOutput(agent, answered.event)).delta);
     noteSaved(event, savedFor(answered.event));
     return event;
   };
@@ -202,6 +242,22 @@ async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
   if (ending !== undefined) {
     yield await invocation.persist(invocation.failure(agent.name, branch, ending.code, ending.message));
     return { last: responseEvent, stop: true };
+  }
+  if (structured !== undefined) {
+    // ADK's create_final_model_response_event: the answer given to `set_model_response`, as the agent's own text.
+    const text = pythonJsonDumps(structured.value, { ensureAscii: false });
+    const final = invocation.event({
+      author: agent.name,
+      ...(branch === undefined ? {} : { branch }),
+      content: { role: 'model', parts: [{ text }] },
+      actions: { stateDelta: {}, artifactDelta: {} },
+    });
+    const answer = await answerOutput(agent, final);
+    const stored = await invocation.persist(withDelta(final, answer.delta));
+    yield stored;
+    return answer.problems === undefined
+      ? { last: stored, stop: false }
+      : { last: stored, stop: false, problems: answer.problems };
   }
   const target = responseEvent.actions.transferToAgent;
   if (target !== undefined) {
@@ -279,8 +335,7 @@ function withCallIds(content: Content, newId: () => string, prefix: string): Con
   };
 }
 
-function withOutputKey(agent: LlmAgentDefinition, event: Event): Event {
-  const delta = outputKeyDelta(agent, event);
+function withDelta(event: Event, delta: Record<string, unknown>): Event {
   if (Object.keys(delta).length === 0) return event;
   // A set after the event's other writes: it replaces any operation on the key.
   const changes = stateChangesOf(event.actions);

@@ -7,6 +7,7 @@ import { openSpan } from '../telemetry/spans.js';
 import type { CallPricer } from '../telemetry/genai-attributes.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
+import type { OutputSchemaInput } from '../../contracts/output-schema.js';
 import type { Event } from '../../contracts/event.js';
 import type { Model } from '../../contracts/model.js';
 import type { Profile, ProfileName } from '../../contracts/profile.js';
@@ -25,6 +26,7 @@ import { everyHook, firstHook, hasHook } from './hooks.js';
 import { answerInterruptedCalls, markRunning } from './interrupted-calls.js';
 import { configurationError, Invocation, type RunnerSettings, type RunnerStats } from './invocation.js';
 import { runAgent } from './run-agent.js';
+import { outputOfRun } from './run-output.js';
 import { SessionCache } from './session-cache.js';
 
 export type EngineRunnerOptions<S extends SessionStore = SessionStore> = {
@@ -53,6 +55,11 @@ export type EngineRunnerOptions<S extends SessionStore = SessionStore> = {
   profile?: ProfileName | Profile;
   /** Model calls allowed per invocation; reaching it ends the invocation with an error event. Default 500. */
   maxLlmCalls?: number;
+  /**
+   * Times an agent whose answer misses its `outputSchema` is asked again, told what was wrong (a user turn listing
+   * the problems); past them its turn ends with an `output_schema_mismatch` error event. Default 1; 0 fails at once.
+   */
+  outputSchemaRetries?: number;
   /**
    * Time one model call may take, in milliseconds (a stream: until its complete response). Past it the call is
    * abandoned (its signal aborted) and the invocation ends with a `model_timeout` error event. No limit when absent;
@@ -108,6 +115,13 @@ export type Runner<S extends SessionStore = SessionStore> = {
   readonly stats: Readonly<RunnerStats>;
   /** Runs one invocation and yields its events as they happen; every complete event is stored before it is yielded. */
   run(input: RunInput): AsyncGenerator<Event>;
+  /**
+   * Runs one invocation to its end and returns its structured answer, typed by `schema`: the final text of the agent
+   * that answered last, parsed as JSON and checked against `schema` (a zod or other Standard Schema, a JSON Schema;
+   * that agent's `outputSchema` when absent). Throws when the run ends in an error event, or its answer is missing or
+   * does not match (a `ValidationError` naming each problem).
+   */
+  output<T = unknown>(input: RunInput, schema?: OutputSchemaInput<T>): Promise<T>;
   /** `events`: a history the session starts with, stored with it or not at all (see `CreateSessionInput`). */
   createSession(input: {
     userId: string;
@@ -140,6 +154,12 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
       'Leave it out for the default (toolTimeoutMs + 1000, else 60000).',
     );
   }
+  const retries = options.outputSchemaRetries;
+  if (retries !== undefined && !(Number.isSafeInteger(retries) && retries >= 0))
+    throw configurationError(
+      `outputSchemaRetries must be a whole number, 0 or more; got ${String(retries)}.`,
+      'Leave it out for the default (1).',
+    );
   const plugins = Object.freeze([...(options.plugins ?? [])]);
   const issues = checkExtensions(plugins, 'plugins', 'runner');
   if (issues.length > 0) throw new ValidationError({ subject: 'runner', issues });
@@ -173,6 +193,7 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
     plugins,
     profile: resolveProfile(options.profile),
     maxLlmCalls: options.maxLlmCalls ?? 500,
+    outputSchemaRetries: options.outputSchemaRetries ?? 1,
     modelTimeoutMs: options.modelTimeoutMs,
     toolTimeoutMs: options.toolTimeoutMs,
     interruptedAfterMs: waitMs,
@@ -214,6 +235,9 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
       );
       const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
+    },
+    output(input, schema) {
+      return outputOfRun(this.run(input), tree, schema);
     },
     async *run(input: RunInput): AsyncGenerator<Event> {
       const loaded = await cache.load(input.userId, input.sessionId);

@@ -4,6 +4,7 @@ import type { Part } from '../../contracts/content.js';
 import type { Source } from '../../contracts/source.js';
 import type { Tool } from '../../contracts/tool.js';
 import { draftMessage, withSystemBlock } from '../../engine/assembly/draft.js';
+import { pythonJsonDumps } from '../../engine/python/python-json.js';
 import { defineProcessor } from '../../engine/pipeline/pipeline.js';
 import { TOOLS_PROCESSOR } from '../tools/tool-declarations.js';
 
@@ -68,12 +69,8 @@ export function loadArtifactsStep(field: string): Extension {
 
 /** ADK's note, byte for byte: the names as Python's `json.dumps` writes them (ASCII only, `", "` between). */
 export function artifactsNote(names: readonly string[]): string {
-  const listed = `[${names.map((name) => JSON.stringify(name).replace(/[^\x20-\x7e]/g, unicodeEscape)).join(', ')}]`;
+  const listed = pythonJsonDumps(names, { ensureAscii: true });
   return `You have a list of artifacts:\n  ${listed}\n\n  When the user asks questions about any of the artifacts, you should call the\n  \`load_artifacts\` function to load the artifact. Always call load_artifacts\n  before answering questions related to the artifacts, regardless of whether the\n  artifacts have been loaded before. Do not depend on prior answers about the\n  artifacts.\n  `;
-}
-
-function unicodeEscape(char: string): string {
-  return `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
 }
 
 // What Gemini takes as inline data (ADK's _is_inline_mime_type_supported), and what reads as text.

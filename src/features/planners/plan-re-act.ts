@@ -4,6 +4,7 @@ import type { RequestDraft } from '../../contracts/draft.js';
 import type { ModelResponse } from '../../contracts/model.js';
 import { withSystemBlock } from '../../engine/assembly/draft.js';
 import { defineProcessor } from '../../engine/pipeline/pipeline.js';
+import { OUTPUT_SCHEMA_PROCESSOR } from '../output-schema/output-schema.js';
 import { AGENT_TRANSFER_PROCESSOR } from '../transfer/agent-transfer.js';
 import { TOOLS_PROCESSOR } from '../tools/tool-declarations.js';
 
@@ -61,7 +62,7 @@ You should prefer using the information available in the context instead of repe
 
 /**
  * ADK's `PlanReActPlanner` for an agent: its planning instruction after the identity and history steps (before the
- * transfer text, where ADK's request processors put it), earlier turns' thoughts sent as plain text (ADK clears the
+ * output schema's and the transfer text, where ADK's request processors put it), earlier turns' thoughts sent as plain text (ADK clears the
  * flag), and each answer split as ADK splits it — the plan and the reasoning marked as thoughts, the text after the
  * last `/*FINAL_ANSWER*\/` as the answer, and nothing after the first group of function calls.
  */
@@ -88,7 +89,7 @@ export function planReActPlanner(): Extension {
   });
   return Object.freeze({
     name: PLANNER,
-    processors: [{ processor, before: [AGENT_TRANSFER_PROCESSOR, TOOLS_PROCESSOR] }],
+    processors: [{ processor, before: [OUTPUT_SCHEMA_PROCESSOR, AGENT_TRANSFER_PROCESSOR, TOOLS_PROCESSOR] }],
     hooks: {
       processResponse({ response }: { response: ModelResponse }) {
         const parts = response.content?.parts;

@@ -1,6 +1,7 @@
 import type { BuiltInTool, RequestConfig } from '../../contracts/request.js';
 import { refuseConfig, refuseFields, refuseForeignBuiltIns, refuseRequest } from '../shared/refuse-config.js';
 import type { OpenAIRequestBody } from './openai-wire.js';
+import { isStrictCompatible } from './strict-schema.js';
 
 const API = 'Chat Completions';
 
@@ -16,7 +17,14 @@ export function applyOpenAIConfig(body: OpenAIRequestBody, config: RequestConfig
   if (responseSchema !== undefined) {
     if (responseMimeType !== undefined && responseMimeType !== 'application/json')
       refuseConfig(API, 'responseMimeType', `a schema's answer is JSON; got ${responseMimeType}`);
-    body.response_format = { type: 'json_schema', json_schema: { name: 'response', schema: responseSchema } };
+    body.response_format = {
+      type: 'json_schema',
+      json_schema: {
+        name: 'response',
+        schema: responseSchema,
+        ...(isStrictCompatible(responseSchema) ? { strict: true } : {}),
+      },
+    };
   } else if (responseMimeType === 'application/json') body.response_format = { type: 'json_object' };
   else if (responseMimeType !== undefined && responseMimeType !== 'text/plain')
     refuseConfig(API, 'responseMimeType', `answers are text or JSON; got ${responseMimeType}`);

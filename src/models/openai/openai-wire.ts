@@ -33,7 +33,7 @@ export type OpenAIRequestBody = {
   stop?: string[];
   response_format?:
     | { type: 'json_object' }
-    | { type: 'json_schema'; json_schema: { name: string; schema: { [key: string]: unknown } } };
+    | { type: 'json_schema'; json_schema: { name: string; schema: { [key: string]: unknown }; strict?: boolean } };
   tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
   reasoning_effort?: 'minimal' | 'low' | 'medium' | 'high';
   metadata?: Record<string, string>;
