@@ -65,6 +65,11 @@ export type LlmAgentDefinition = AgentBase & {
    * against it (docs/structured-output.md).
    */
   readonly outputSchema?: OutputSchema;
+  /**
+   * The arguments the agent takes when another agent calls it as a tool (ADK's `input_schema`): the tool's parameters,
+   * checked before it runs; the agent receives them as JSON text. A schema of the same kinds as `outputSchema`.
+   */
+  readonly inputSchema?: OutputSchema;
   readonly generateConfig?: Omit<RequestConfig, 'model'>;
   /** Tools its model's provider runs itself (Gemini's `googleSearch`…), sent with every request of this agent. */
   readonly builtInTools?: readonly BuiltInTool[];

@@ -28,9 +28,7 @@ export function unknownToolMessage(name: string): string {
 // ADK's agent config fields that name Python code: agentctx reads no Python, so each is refused with what to do instead.
 const MODULE_INSTEAD =
   'define the agent in a JavaScript or TypeScript module instead (agentctx run agent.ts), where callbacks and tools are code';
-const NOT_YET = 'which agentctx does not read yet; remove it to load the file';
 const CODE_FIELDS: Readonly<Record<string, string>> = {
-  input_schema: `is the schema of ADK's agent-as-a-tool arguments, ${NOT_YET}`,
   code: `names Python code (ADK's code reference), which agentctx cannot import; use { config_path: file.yaml }, or ${MODULE_INSTEAD}`,
   model_code: `names Python code that builds a model, which agentctx cannot import; name the model as a string (model: gemini-2.5-flash), or ${MODULE_INSTEAD}`,
   ...Object.fromEntries(

@@ -286,6 +286,11 @@ async function readLlmFields(
       bindings: scope.options.bindings,
       file: scope.file,
     }),
+    inputSchema: await readOutputSchema(reader, record['inputSchema'], joinPath(path, 'inputSchema'), {
+      readPythonSchemas: scope.options.readPythonSchemas,
+      bindings: scope.options.bindings,
+      file: scope.file,
+    }),
     staticInstruction: readStatic(reader, record['staticInstruction'], joinPath(path, 'staticInstruction')),
     disallowTransferToParent: reader.boolean(record, 'disallowTransferToParent', path),
     disallowTransferToPeers: reader.boolean(record, 'disallowTransferToPeers', path),

@@ -97,7 +97,7 @@ describe('agentFromConfig', () => {
         tools: ['ghost', { name: '9x', description: 'd' }],
       }),
     ).toEqual([
-      "instuction: unknown field (did you mean 'instruction'?); allowed: name, description, kind, agentClass, subAgents, model, instruction, globalInstruction, staticInstruction, disallowTransferToParent, disallowTransferToPeers, includeContents, mode, tools, outputKey, outputSchema, generateConfig, preset, sections, skills, memoryFiles, workspace, mcp, toolSearch, toolBudget, planner",
+      "instuction: unknown field (did you mean 'instruction'?); allowed: name, description, kind, agentClass, subAgents, model, instruction, globalInstruction, staticInstruction, disallowTransferToParent, disallowTransferToPeers, includeContents, mode, tools, outputKey, outputSchema, inputSchema, generateConfig, preset, sections, skills, memoryFiles, workspace, mcp, toolSearch, toolBudget, planner",
       "subAgents[0].name: 'user' is reserved for the end user's messages; choose another name",
       'subAgents[1]: expected an agent definition (a mapping), got the string "oops"',
       'includeContents: expected default or none, got "some"',

@@ -425,14 +425,14 @@ describe("ADK's agent files, from outside", () => {
     );
   });
 
-  it('names an output_schema class it cannot find, and says input_schema is not read yet', async () => {
+  it('names the output_schema and input_schema classes it cannot find', async () => {
     const dir = await folder({
       'agent.yaml':
         'name: root\nmodel: gemini-2.5-flash\noutput_schema: my_app.models.Answer\ninput_schema: my_app.models.Ask\n',
     });
     const result = await cli(['check', join(dir, 'agent.yaml')]);
     expectCliError(result, /output_schema: 'my_app\.models\.Answer' cannot be read: no module my_app\.models/);
-    expect(result.stderr).toMatch(/input_schema: is the schema of ADK's agent-as-a-tool arguments/);
+    expect(result.stderr).toMatch(/input_schema: 'my_app\.models\.Ask' cannot be read: no module my_app\.models/);
   });
 
   it("ADK's get_user_choice is declared as ADK 2.5.0 declares it, and run stops at start, as for every long-running tool", async () => {

@@ -112,6 +112,34 @@ describe("ADK's output_schema_with_tools sample as an agent file", () => {
   });
 });
 
+describe('input_schema in agent files', () => {
+  it('declares an AgentTool with the class’s schema and the agent’s description, as ADK 2.5.0 does', async () => {
+    const dir = await tmp.files({
+      'app/__init__.py': '',
+      'app/schemas.py':
+        'from pydantic import BaseModel\n\n\nclass CustomInput(BaseModel):\n  """This is the Pydantic model docstring."""\n\n  custom_input: str\n',
+      'app/root.yaml':
+        'name: root_agent\nmodel: gemini-2.5-flash\ntools:\n  - name: AgentTool\n    args:\n      agent:\n        name: tool_agent\n        description: A tool agent for testing.\n        input_schema: app.schemas.CustomInput\n',
+    });
+    const request = await inspect(join(dir, 'app/root.yaml'));
+    expect(JSON.stringify(request.tools)).toBe(
+      JSON.stringify([
+        {
+          name: 'tool_agent',
+          description: 'A tool agent for testing.',
+          parameters: {
+            description: 'This is the Pydantic model docstring.',
+            properties: { custom_input: { title: 'Custom Input', type: 'string' } },
+            required: ['custom_input'],
+            title: 'CustomInput',
+            type: 'object',
+          },
+        },
+      ]),
+    );
+  });
+});
+
 describe('output_schema written in the file, and its problems', () => {
   it('takes a JSON Schema written in the file (agentctx’s extension)', async () => {
     const dir = await tmp.files({

@@ -25,10 +25,12 @@ export const INCLUDE_CONTENTS: readonly IncludeContents[] = ['default', 'none'];
  * `tools` may hold toolsets beside tools, as ADK's does; they join `toolsets`, after those given there.
  */
 export type LlmAgentConfig = Pick<LlmAgentDefinition, 'name'> &
-  Partial<Omit<LlmAgentDefinition, 'kind' | 'name' | 'tools' | 'outputSchema'>> & {
+  Partial<Omit<LlmAgentDefinition, 'kind' | 'name' | 'tools' | 'outputSchema' | 'inputSchema'>> & {
     tools?: readonly (Tool | Toolset)[];
     /** A JSON Schema, a Standard Schema (zod…), or an `OutputSchema`. */
     outputSchema?: OutputSchemaInput;
+    /** The same kinds as `outputSchema`; an object schema (the tool's parameters are its properties). */
+    inputSchema?: OutputSchemaInput;
   };
 
 function isToolset(value: Tool | Toolset): value is Toolset {
@@ -88,11 +90,18 @@ export function llmAgent(config: LlmAgentConfig): LlmAgentDefinition {
         });
     }
   });
-  const outputSchema = readOutputSchema(config.outputSchema, issues);
+  const outputSchema = readOutputSchema(config.outputSchema, 'outputSchema', issues);
+  const inputSchema = readOutputSchema(config.inputSchema, 'inputSchema', issues);
+  if (inputSchema !== undefined && inputSchema.form !== 'model')
+    issues.push({
+      path: 'inputSchema',
+      message: 'must describe an object (type: object, with properties): the tool’s arguments',
+    });
   throwIfIssues(config.name, issues);
   const {
     subAgents,
     outputSchema: _outputSchema,
+    inputSchema: _inputSchema,
     tools: _tools,
     toolsets: _toolsets,
     extensions: _extensions,
@@ -116,22 +125,24 @@ export function llmAgent(config: LlmAgentConfig): LlmAgentDefinition {
     extensions: Object.freeze([...extensions]),
     ...(contextCompactors === undefined ? {} : { contextCompactors: Object.freeze([...contextCompactors]) }),
     ...(outputSchema === undefined ? {} : { outputSchema }),
+    ...(inputSchema === undefined ? {} : { inputSchema }),
   });
 }
 
-function readOutputSchema(given: OutputSchemaInput | undefined, issues: ValidationIssue[]): OutputSchema | undefined {
+function readOutputSchema(
+  given: OutputSchemaInput | undefined,
+  path: string,
+  issues: ValidationIssue[],
+): OutputSchema | undefined {
   if (given === undefined) return undefined;
   if (typeof given !== 'object' || given === null || Array.isArray(given)) {
-    issues.push({
-      path: 'outputSchema',
-      message: 'expected a JSON Schema object, a Standard Schema (zod…) or an OutputSchema',
-    });
+    issues.push({ path, message: 'expected a JSON Schema object, a Standard Schema (zod…) or an OutputSchema' });
     return undefined;
   }
   try {
     return toOutputSchema(given);
   } catch (error) {
-    issues.push({ path: 'outputSchema', message: error instanceof Error ? error.message : String(error) });
+    issues.push({ path, message: error instanceof Error ? error.message : String(error) });
     return undefined;
   }
 }

@@ -1,3 +1,4 @@
+import type { AgentDefinition } from '../../contracts/agent.js';
 import type { OutputCheck, OutputSchema, OutputSchemaInput, StandardSchema } from '../../contracts/output-schema.js';
 import type { JsonSchema } from '../../contracts/request.js';
 import { UsageError } from '../../contracts/errors/usage-error.js';
@@ -60,7 +61,7 @@ function fromStandardSchema(given: StandardSchema): OutputSchema {
   const standard = given['~standard'];
   if (standard.jsonSchema === undefined)
     throw new UsageError(
-      `outputSchema: this ${standard.vendor} schema cannot say what it is as JSON Schema, so the model could not be told`,
+      `this ${standard.vendor} schema cannot say what it is as JSON Schema, so the model could not be told`,
       'Give a schema that implements Standard JSON Schema (zod ≥ 4.2 does), or a JSON Schema object.',
     );
   const jsonSchema = withoutDialect(standard.jsonSchema.output({ target: 'draft-2020-12' }) as JsonSchema);
@@ -173,4 +174,11 @@ function resolved(root: JsonSchema, schema: unknown): Record<string, unknown> | 
   const name = ref.split('/').at(-1) as string;
   const defs = (root['$defs'] ?? root['definitions']) as Record<string, unknown> | undefined;
   return resolved(root, defs?.[name]);
+}
+
+/** ADK's `_get_output_schema`: an LLM agent's own, else its last sub-agent's (a workflow answers with it). */
+export function outputSchemaOf(agent: AgentDefinition): OutputSchema | undefined {
+  if (agent.kind === 'llm') return agent.outputSchema;
+  const last = agent.subAgents.at(-1);
+  return last === undefined ? undefined : outputSchemaOf(last);
 }

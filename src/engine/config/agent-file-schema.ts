@@ -214,6 +214,14 @@ export const LLM_FIELD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
     ],
   },
+  inputSchema: {
+    description:
+      'The arguments the agent takes when another agent calls it as a tool (ADK\u2019s input_schema): a pydantic class in the agent\u2019s Python (pkg.module.MyInput), or a JSON Schema of an object.',
+    anyOf: [
+      { type: 'string', pattern: '^[A-Za-z_]\\w*(\\.[A-Za-z_]\\w*)+$' },
+      { type: 'object', description: 'A JSON Schema of an object (agentctx\u2019s extension)' },
+    ],
+  },
   generateConfig: {
     type: 'object',
     properties: {
@@ -310,6 +318,7 @@ export const ADK_SPELLINGS: Readonly<Record<string, string>> = {
   include_contents: 'includeContents',
   output_key: 'outputKey',
   output_schema: 'outputSchema',
+  input_schema: 'inputSchema',
   generate_content_config: 'generateConfig',
   generateContentConfig: 'generateConfig',
   max_iterations: 'maxIterations',

@@ -4,12 +4,14 @@ import type { ModelCallParent } from '../../contracts/model-call.js';
 import type { StateOp } from '../../contracts/state-op.js';
 import type { Tool } from '../../contracts/tool.js';
 import { createAgentTree } from '../agent/agent-tree.js';
+import { outputSchemaOf, parseAnswerText } from '../agent/output-schema.js';
 import { createInMemorySessionStore } from '../session/in-memory-session-store.js';
 import { mergeStateChanges, type StateChanges } from '../state/state-changes.js';
 import { isTempKey } from '../state/state-keys.js';
 import { copyValue } from '../util/copy-value.js';
 import { openSpan } from '../telemetry/spans.js';
 import { Invocation, type AgentRun } from './invocation.js';
+import { inputSchemaOf } from '../tools/agent-tool.js';
 
 /**
  * Runs an agent tool: the agent answers the request in a session of its own, seeded with a copy of the caller's
@@ -34,7 +36,9 @@ export async function runAgentTool(
     state: seed,
   });
   const before = copyValue(session.state);
-  const request = typeof args['request'] === 'string' ? args['request'] : JSON.stringify(args);
+  // With an input schema, the checked arguments as compact JSON (ADK's `model_dump_json(exclude_none=True)`).
+  const request =
+    inputSchemaOf(agent) === undefined && typeof args['request'] === 'string' ? args['request'] : JSON.stringify(args);
   const settings = { ...parent.settings, tree, sessions };
   // Its model calls are recorded in the caller's session, under the tool call they were made for.
   const calls = { ...parent.calls, parent: origin };
@@ -86,7 +90,20 @@ export async function runAgentTool(
   }
   for (const op of changes.ops) replayStateOp(context.state, op);
   if (failure !== undefined && answer === undefined) return { error: `Agent '${agent.name}' failed: ${failure}` };
-  return { result: answer ?? '' };
+  return await structuredResult(agent, answer ?? '');
+}
+
+// ADK's AgentTool: an agent with an output schema answers with the parsed value (an object as the response itself).
+async function structuredResult(agent: AgentDefinition, answer: string): Promise<Record<string, unknown>> {
+  const schema = outputSchemaOf(agent);
+  if (schema === undefined) return { result: answer };
+  const parsed = parseAnswerText(answer);
+  const checked = parsed.ok ? await schema.check(parsed.value) : undefined;
+  if (checked?.ok !== true) return { result: answer };
+  const value = checked.value;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : { result: value };
 }
 
 // An agent tool carries its agent typed loosely (tools do not know agents); it must be a whole definition.
