@@ -1,7 +1,5 @@
 import type { AgentTree } from '../contracts/agent.js';
-import { UsageError } from '../contracts/errors/usage-error.js';
 import { isLlmAgent } from '../engine/agent/agent-tree.js';
-import { isLongRunningTool } from '../features/adk-tools/long-running.js';
 
 /**
  * The tools of a tree that are declared without an implementation (an agent file's `{ name, description, parameters }`),
@@ -26,21 +24,4 @@ export function unboundToolsWarning(tree: AgentTree): string | undefined {
   if (found.length === 0) return undefined;
   const names = found.map((each) => `${each.tool} (${each.agent})`).join(', ');
   return `${found.length === 1 ? 'a tool is' : `${found.length} tools are`} declared without an implementation, so a call of ${found.length === 1 ? 'it' : 'one'} answers the model with an error: ${names}. Write ${found.length === 1 ? 'it' : 'them'} in a JavaScript or TypeScript agent module to run ${found.length === 1 ? 'it' : 'them'}.`;
-}
-
-/**
- * Refuses to start a run whose agents have one of ADK's long-running tools: its answer arrives later, from the client,
- * and agentctx cannot pause a run for it yet. `inspect` still shows the request with it.
- */
-export function refuseLongRunningTools(tree: AgentTree): void {
-  for (const node of tree.nodes) {
-    const agent = node.definition;
-    if (!isLlmAgent(agent)) continue;
-    const tool = agent.tools.find((each) => isLongRunningTool(each));
-    if (tool !== undefined)
-      throw new UsageError(
-        `Tool '${tool.name}' of agent '${agent.name}' is a LongRunningFunctionTool, whose answer arrives later from the client: agentctx cannot pause a run for it yet.`,
-        'inspect shows the request it is declared in; running it waits for tool confirmation and long-running tools (the person-in-the-loop feature).',
-      );
-  }
 }

@@ -77,6 +77,11 @@ export type Event = {
   timestamp: number;
   content?: Content;
   actions: EventActions;
+  /**
+   * The ids of this event's function calls whose answers come later from the client (ADK's `long_running_tool_ids`):
+   * calls of long-running tools, and the confirmation requests a run pauses on. The event is then a final one.
+   */
+  longRunningToolIds?: string[];
   usage?: Usage;
   /** A streamed chunk, not yet the complete response; never stored. */
   partial?: boolean;

@@ -22,6 +22,12 @@ export type Tool = {
    * by its name and kind alone, so that tools need not know agents; the runner checks it is a whole definition.
    */
   readonly agent?: { readonly name: string; readonly kind: string };
+  /**
+   * Its answer comes later from the client (ADK's `LongRunningFunctionTool`): a call of it is marked long-running; what
+   * `execute` returns (a pending status) goes to the model as usual, and when it returns nothing the call waits,
+   * unanswered, and the run pauses until a function response for it arrives as a later message.
+   */
+  readonly longRunning?: boolean;
   /** An agent tool whose answer is final: the calling agent's turn ends with it, without another model call (ADK's `skip_summarization`). */
   readonly skipSummarization?: boolean;
   /** Whether to offer the tool in this request (for tools that only make sense in some states); always when absent. */

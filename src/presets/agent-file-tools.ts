@@ -69,7 +69,13 @@ export async function readTools(
       continue;
     }
     if (named === 'LongRunningFunctionTool' && isPlainRecord(item) && scope.options.declarePythonTools !== undefined) {
-      const tool = await python.longRunningPythonTool(reader, item, at, scope.options.declarePythonTools, scope.file);
+      const tool = await python.longRunningPythonTool(
+        reader,
+        item,
+        at,
+        { ...scope.options, declarePythonTools: scope.options.declarePythonTools },
+        scope.file,
+      );
       if (tool !== undefined) tools.push(tool);
       continue;
     }

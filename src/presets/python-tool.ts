@@ -163,21 +163,21 @@ export function pythonClassAgent(
 
 /**
  * ADK's `{ name: LongRunningFunctionTool, args: { func: pkg.module.function } }`: the function declared as ADK declares
- * it, with ADK's long-running note added to its description. Its answer arrives later, from the client, which agentctx
- * cannot wait for yet: it is declared (inspect shows it) and refused by `run` and `serve` at start.
+ * it, with ADK's long-running note added to its description, run by `bridge` when it runs tools. What it returns (a
+ * pending status) goes to the model; its final answer arrives later, from the client.
  */
 export async function longRunningPythonTool(
   reader: JsonReader,
   item: Record<string, unknown>,
   path: string,
-  declare: DeclarePythonTools,
+  bridge: PythonBridge & { readonly declarePythonTools: DeclarePythonTools },
   file: string,
 ): Promise<Tool | undefined> {
   reader.keys(item, path, ['name', 'args']);
   const args = reader.object(item['args'], `${path}.args`, '{ func: pkg.module.function }');
   const func = args === undefined ? undefined : reader.string(args, 'func', `${path}.args`, { nonEmpty: true });
   if (func === undefined) return undefined;
-  const made = await pythonTool(reader, func, `${path}.args.func`, { declarePythonTools: declare }, file);
+  const made = await pythonTool(reader, func, `${path}.args.func`, bridge, file);
   if (made === undefined) return undefined;
   if (!('tool' in made)) return reader.issue(`${path}.args.func`, `'${func}' is not a function`);
   return longRunningTool(made.tool);

@@ -273,13 +273,15 @@ describe("ADK's agent files, from outside", () => {
     ).toEqual([]);
   });
 
-  it("ADK's LongRunningFunctionTool is declared with ADK's note, and run stops at start in one line saying what is missing", async () => {
+  it("ADK's LongRunningFunctionTool is declared with ADK's note, and runs (the pause and the answer: test/hitl)", async () => {
     const root = sample('tool_human_in_the_loop_config');
-    const result = await runOnce(root);
-    expectCliError(
-      result,
-      /^error: Tool 'ask_for_approval' of agent 'reimbursement_agent' is a LongRunningFunctionTool, whose answer arrives later from the client: agentctx cannot pause a run for it yet\./,
+    const inspected = await cli(['inspect', root, '--json']);
+    const tools = (JSON.parse(inspected.stdout) as { tools: { name: string; description: string }[] }).tools;
+    expect(tools.map((tool) => tool.name)).toEqual(['reimburse', 'ask_for_approval']);
+    expect(tools[1]?.description).toBe(
+      'Ask for approval for the reimbursement.\n\nNOTE: This is a long-running operation. Do not call this tool again if it has already returned some intermediate or pending status.',
     );
+    expect((await runOnce(root)).code).toBe(0);
   });
 
   it('a file named under two parents builds as ADK builds it: one agent under each, its name finding the first', async () => {
@@ -435,7 +437,7 @@ describe("ADK's agent files, from outside", () => {
     expect(result.stderr).toMatch(/input_schema: 'my_app\.models\.Ask' cannot be read: no module my_app\.models/);
   });
 
-  it("ADK's get_user_choice is declared as ADK 2.5.0 declares it, and run stops at start, as for every long-running tool", async () => {
+  it("ADK's get_user_choice is declared as ADK 2.5.0 declares it, and a run pauses on its call", async () => {
     const dir = await folder({
       'agent.yaml':
         'name: chooser\nmodel: gemini-2.5-flash\ninstruction: Offer choices.\ntools:\n  - name: get_user_choice\n',
@@ -457,9 +459,23 @@ describe("ADK's agent files, from outside", () => {
         },
       ]),
     );
-    expectCliError(
-      await runOnce(join(dir, 'agent.yaml')),
-      /^error: Tool 'get_user_choice' of agent 'chooser' is a LongRunningFunctionTool, whose answer arrives later from the client/,
+    // It returns nothing: the run pauses on its call until the person's choice arrives.
+    const script = await folder({
+      'script.yaml': '- functionCall: { name: get_user_choice, args: { options: [tea, coffee] } }\n',
+    });
+    const ran = await cli([
+      'run',
+      join(dir, 'agent.yaml'),
+      '--model',
+      `scripted:${join(script, 'script.yaml')}`,
+      '--store',
+      'memory',
+      '--message',
+      'hi',
+    ]);
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toMatch(
+      /⏸ paused: get_user_choice \(call adk-[\w-]+\) waits for an answer; answer with: agentctx run /,
     );
   });
 });

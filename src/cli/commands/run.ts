@@ -10,9 +10,11 @@ import { formatEvent } from '../format-event.js';
 import type { CliIo, Command } from '../io.js';
 import { DEFAULT_STORE } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
+import { answerMessage, pausedLines } from '../answers.js';
+import type { Content } from '../../contracts/content.js';
 import { readSessionSeed, saveSeedArtifacts } from '../session-seed.js';
 import { createStyle } from '../style.js';
-import { refuseLongRunningTools, unboundToolsWarning } from '../unbound-tools.js';
+import { unboundToolsWarning } from '../unbound-tools.js';
 import { timeLimitHelp, timeLimitOptions } from '../time-limits.js';
 
 const HELP = `Usage: agentctx run <agent-file-or-module> [options]
@@ -31,6 +33,12 @@ later (--session) and any call can be inspected:
 Options:
   --message <text>   send one message and exit; without it, read messages from
                      the terminal (or one per line from standard input)
+  --answer <call-id>=<json>
+                     answer a call the session waits on (a long-running tool's
+                     result, or true/false for a tool call waiting for
+                     confirmation), with --session; repeatable, sent as one
+                     message (with --message's text after it) and exit. A turn
+                     that pauses prints each waiting call and the command
   --model <name>     the model for every agent (default: each agent's own):
                      gemini-2.5-flash or google:<model>   (GEMINI_API_KEY)
                      openai:<model>                       (OPENAI_API_KEY)
@@ -79,6 +87,7 @@ export const runCommand: Command = {
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
     const { values, positionals } = parseCommandArgs('run', args, {
       message: { type: 'string' },
+      answer: { type: 'string', multiple: true },
       model: { type: 'string' },
       session: { type: 'string' },
       user: { type: 'string' },
@@ -106,10 +115,16 @@ export const runCommand: Command = {
       streaming: values.stream === true,
       ...limits,
     });
-    refuseLongRunningTools(runner.tree);
     const userId = values.user ?? 'user';
     const { sessionId, created } = await openSession(runner, sessions, userId, values.session, seed.state);
     await saveSeedArtifacts(artifacts, { appName: runner.appName, userId, sessionId }, seed);
+    const key = { appName: runner.appName, userId, sessionId };
+    const answers = values.answer ?? [];
+    const firstMessage =
+      answers.length === 0
+        ? values.message
+        : answerMessage((await sessions.getSession(key))?.events ?? [], answers, values.message);
+    const again = resumeCommand(file, values, sessionId);
     if (values.json !== true) io.stderr(`session ${sessionId} (app ${runner.appName}, user ${userId})\n`);
     const unbound = unboundToolsWarning(runner.tree);
     if (unbound !== undefined) io.stderr(`${createStyle(io.isTty).yellow('warning:')} ${unbound}\n`);
@@ -117,7 +132,7 @@ export const runCommand: Command = {
     // A session that existed already gets --state with the first message, as a state delta.
     let stateDelta = created ? undefined : seed.state;
     try {
-      const say = (message: string) => {
+      const say = (message: string | Content) => {
         const input = {
           userId,
           sessionId,
@@ -126,10 +141,10 @@ export const runCommand: Command = {
           ...(stateDelta === undefined ? {} : { stateDelta }),
         };
         stateDelta = undefined;
-        return turn(runner, input, io, values.json === true);
+        return turn(runner, input, io, values.json === true, again);
       };
       let failed = false;
-      if (values.message !== undefined) failed = !(await say(values.message));
+      if (firstMessage !== undefined) failed = !(await say(firstMessage));
       else {
         for await (const message of readMessages(io)) {
           failed = !(await say(message)) || failed;
@@ -199,6 +214,7 @@ async function turn(
   input: RunInput,
   io: CliIo,
   json: boolean,
+  again: string,
 ): Promise<boolean> {
   const style = createStyle(io.isTty);
   const key = { appName: runner.appName, userId: input.userId, sessionId: input.sessionId };
@@ -220,7 +236,29 @@ async function turn(
     if (json) io.stdout(`${JSON.stringify({ warning })}\n`);
     else io.stderr(`${style.yellow('warning:')} ${warning}\n`);
   }
+  // A turn that paused says what it waits for and how to answer; the run ends cleanly (never waits on stdin).
+  const events = (await runner.sessions.getSession(key))?.events ?? [];
+  for (const line of pausedLines(events, again)) {
+    if (json) io.stdout(`${JSON.stringify({ paused: line })}\n`);
+    else io.stderr(`${style.yellow('⏸')} ${line}\n`);
+  }
   return ok;
+}
+
+// The command that continues this session, as the user ran this one.
+function resumeCommand(
+  file: string,
+  values: { store?: string | undefined; user?: string | undefined; model?: string | undefined },
+  sessionId: string,
+): string {
+  const quote = (text: string) => (/^[\w./:@%+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`);
+  const options = [
+    ['--session', sessionId],
+    ['--store', values.store],
+    ['--user', values.user],
+    ['--model', values.model],
+  ].flatMap(([flag, value]) => (value === undefined ? [] : [`${flag} ${quote(value)}`]));
+  return `agentctx run ${quote(file)} ${options.join(' ')}`;
 }
 
 async function* readMessages(io: CliIo): AsyncGenerator<string> {

@@ -3,7 +3,7 @@ import { createAdkServer } from '../../server/adk/create-adk-server.js';
 import { createServer, type AgentctxServer } from '../../server/create-server.js';
 import type { SessionKey } from '../../contracts/session.js';
 import { loadWeb } from '../load-web.js';
-import { refuseLongRunningTools, unboundToolsWarning } from '../unbound-tools.js';
+import { unboundToolsWarning } from '../unbound-tools.js';
 import type { AgentTree } from '../../contracts/agent.js';
 import { packageVersion } from '../package-version.js';
 import { parseCommandArgs } from '../args.js';
@@ -290,7 +290,6 @@ function allowedOrigins(values: readonly string[]): string[] {
 
 // Said at start, on stderr: the model can call these tools, and each call gets an error.
 function warnUnboundTools(runner: { tree: AgentTree; appName: string }, io: CliIo): void {
-  refuseLongRunningTools(runner.tree);
   const warning = unboundToolsWarning(runner.tree);
   if (warning !== undefined) io.stderr(`warning: app ${runner.appName}: ${warning}\n`);
 }

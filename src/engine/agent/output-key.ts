@@ -7,7 +7,7 @@ import { parseAnswerText } from './output-schema.js';
  * complete and does not end with a code execution result.
  */
 export function isFinalResponse(event: Event): boolean {
-  if (event.actions.skipSummarization === true) return true;
+  if (event.actions.skipSummarization === true || (event.longRunningToolIds ?? []).length > 0) return true;
   const parts = event.content?.parts ?? [];
   if (parts.some((part) => 'functionCall' in part || 'functionResponse' in part)) return false;
   if (event.partial === true) return false;

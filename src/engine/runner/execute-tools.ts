@@ -18,7 +18,8 @@ import { runAgentTool } from './run-agent-tool.js';
 import { addAttributes, openSpan } from '../telemetry/spans.js';
 
 type CallResult = {
-  part: Part;
+  /** Absent for a long-running tool that returned nothing: its answer comes later from the client. */
+  part: Part | undefined;
   delta: Record<string, unknown>;
   ops: StateOp[];
   artifactDelta: Record<string, number>;
@@ -27,11 +28,12 @@ type CallResult = {
 };
 
 /**
- * The response event to one model turn's calls, the error to end the invocation with when a tool asked for that, and
- * the structured answer when `set_model_response` gave one.
+ * The response event to one model turn's calls (none when every call went to a long-running tool that returned
+ * nothing), the error to end the invocation with when a tool asked for that, and the structured answer when
+ * `set_model_response` gave one.
  */
 export type AnsweredCalls = {
-  event: Event;
+  event: Event | undefined;
   endInvocation?: { code: string; message: string };
   setModelResponse?: { value: unknown };
 };
@@ -68,21 +70,38 @@ export async function executeFunctionCalls(
     endInvocation ??= result.actions.endInvocation;
     if ('setModelResponse' in result.actions) setModelResponse ??= { value: result.actions.setModelResponse };
   }
-  const event = run.invocation.event({
-    author: agent.name,
-    ...(run.branch === undefined ? {} : { branch: run.branch }),
-    content: { role: 'user', parts: results.map((result) => result.part) },
-    actions: { ...stateActions(state), artifactDelta, ...actions },
-  });
-  noteSaved(
-    event,
-    results.flatMap((result) => result.saved),
-  );
+  const parts = results.flatMap((result) => (result.part === undefined ? [] : [result.part]));
+  const event =
+    parts.length === 0
+      ? undefined
+      : run.invocation.event({
+          author: agent.name,
+          ...(run.branch === undefined ? {} : { branch: run.branch }),
+          content: { role: 'user', parts },
+          actions: { ...stateActions(state), artifactDelta, ...actions },
+        });
+  if (event !== undefined)
+    noteSaved(
+      event,
+      results.flatMap((result) => result.saved),
+    );
   return {
     event,
     ...(endInvocation === undefined ? {} : { endInvocation }),
     ...(setModelResponse === undefined ? {} : { setModelResponse }),
   };
+}
+
+/** The ids of the calls that go to long-running tools (ADK's `long_running_tool_ids` of the model's event). */
+export function longRunningCallIds(
+  run: LlmAgentRun,
+  calls: readonly FunctionCall[],
+  offered: readonly DraftTool[],
+): string[] {
+  const tools = callableTools(run, run.node.definition, offered);
+  return calls.flatMap((call) =>
+    call.id !== undefined && tools.get(call.name)?.longRunning === true ? [call.id] : [],
+  );
 }
 
 // The tools a call may reach, by name: those the request offered first, then the agent's own and its extensions'
@@ -128,7 +147,10 @@ async function executeCall(
   const run: AgentRun = { ...given, span };
   try {
     const result = await executeWithin(run, agent, call, tools, handlers, deadline, callIndex);
-    const response = 'functionResponse' in result.part ? result.part.functionResponse.response : undefined;
+    const response =
+      result.part !== undefined && 'functionResponse' in result.part
+        ? result.part.functionResponse.response
+        : undefined;
     addAttributes(span, () => ({
       'gen_ai.tool.call.result': JSON.stringify(response ?? {}),
       ...(response?.['error'] === undefined ? {} : { 'error.type': 'tool_error' }),
@@ -167,8 +189,11 @@ async function executeWithin(
     runAgent,
   );
   const args = call.args ?? {};
-  const respond = (response: Record<string, unknown>): CallResult => ({
-    part: { functionResponse: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, response } },
+  const respond = (response: Record<string, unknown> | undefined): CallResult => ({
+    part:
+      response === undefined
+        ? undefined
+        : { functionResponse: { ...(call.id === undefined ? {} : { id: call.id }), name: call.name, response } },
     delta,
     ops,
     artifactDelta,
@@ -194,14 +219,18 @@ async function executeWithin(
       checked = check.value;
     }
     const callbacks = agent.callbacks;
-    const result: Record<string, unknown> =
+    const result: Record<string, unknown> | undefined =
       (await firstHook(sources, 'beforeTool', { tool, args: checked, context })) ??
       (await firstResult(callbacks?.beforeTool, { tool, args: checked, context })) ??
       (await deadline.race(
         tool.agent === undefined
-          ? Promise.resolve(runTool(tool, checked, context)).then(toResponse)
+          ? Promise.resolve(runTool(tool, checked, context)).then((value) =>
+              // A long-running tool that returns nothing leaves its call waiting for the client's answer.
+              tool.longRunning === true && value == null ? undefined : toResponse(value),
+            )
           : runAgentTool(run, tool.agent, checked, context, origin(tool.name)),
       ));
+    if (result === undefined) return respond(undefined);
     if (tool.skipSummarization === true) actions.skipSummarization = true;
     const response =
       (await firstHook(sources, 'afterTool', { tool, args: checked, context, result })) ??

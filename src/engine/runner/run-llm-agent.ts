@@ -15,7 +15,7 @@ import { calledModel, PendingCall } from './call-log.js';
 import { checkModelResponse } from './check-model-response.js';
 import { createCallbackContext } from './contexts.js';
 import { Deadline } from './deadline.js';
-import { executeFunctionCalls } from './execute-tools.js';
+import { executeFunctionCalls, longRunningCallIds } from './execute-tools.js';
 import { firstResult } from './first-result.js';
 import { chainHook, firstHook, hookSources } from './hooks.js';
 import { stillOpen } from './interrupted-calls.js';
@@ -80,6 +80,9 @@ const STOPPED: StepResult = { last: undefined, stop: true };
 
 /** Every call of a step was answered by another run while its tools ran here: nothing is left to store. */
 class AnsweredElsewhere extends Error {}
+
+/** Every call of a step went to a long-running tool that returned nothing: the answers come later, from the client. */
+class AnsweredLater extends Error {}
 
 async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
   const { invocation, node, branch } = run;
@@ -156,10 +159,16 @@ async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
     response.content === undefined
       ? undefined
       : withCallIds(response.content, settings.newId, settings.profile.generatedCallIdPrefix);
+  const longRunning = longRunningCallIds(
+    run,
+    (content?.parts ?? []).flatMap((part) => ('functionCall' in part ? [part.functionCall] : [])),
+    assembled.tools,
+  );
   const draft = invocation.event({
     author: agent.name,
     ...(branch === undefined ? {} : { branch }),
     ...(content === undefined ? {} : { content }),
+    ...(longRunning.length === 0 ? {} : { longRunningToolIds: longRunning }),
     ...(response.usage === undefined ? {} : { usage: response.usage }),
     ...(response.errorCode === undefined ? {} : { errorCode: response.errorCode }),
     ...(response.errorMessage === undefined ? {} : { errorMessage: response.errorMessage }),
@@ -224,6 +233,7 @@ async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
     const answered = await executeFunctionCalls(run, open, assembled, pending?.index);
     ending = answered.endInvocation;
     structured = answered.setModelResponse;
+    if (answered.event === undefined) throw new AnsweredLater();
     const event = withDelta(answered.event, (await answerOutput(agent, answered.event)).delta);
     noteSaved(event, savedFor(answered.event));
     return event;
@@ -232,6 +242,8 @@ async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
   try {
     responseEvent = await invocation.persist(await respond(), respond);
   } catch (error) {
+    // The run pauses here: the model's event is final (its calls are long-running), and the client answers later.
+    if (error instanceof AnsweredLater) return { last: modelEvent, stop: true };
     if (!(error instanceof AnsweredElsewhere)) throw error;
     const names = calls.map((call) => `'${call.name}'`).join(', ');
     const message = `The results of tool calls ${names} were not stored: while they ran, another run on this session recorded them as interrupted. This turn ends here; the tools may have taken effect.`;

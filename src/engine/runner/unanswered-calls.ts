@@ -75,6 +75,8 @@ export class UnansweredIndex {
     }
     for (const id of Object.keys(event.actions.requestedToolConfirmations ?? {})) this.#waiting.add(id);
     for (const id of Object.keys(event.actions.requestedAuthConfigs ?? {})) this.#waiting.add(id);
+    // A long-running call's answer comes from the client, whenever it comes: it is never interrupted.
+    for (const id of event.longRunningToolIds ?? []) this.#waiting.add(id);
     // Responses first: one answers only calls of earlier events.
     for (const part of event.content?.parts ?? []) {
       if ('functionResponse' in part && part.functionResponse.id !== undefined)

@@ -15,6 +15,7 @@ const EVENT_FIELDS = [
   'content',
   'actions',
   'usage',
+  'longRunningToolIds',
   'partial',
   'errorCode',
   'errorMessage',
@@ -23,7 +24,6 @@ const EVENT_FIELDS = [
 // Fields of ADK's serialized events that carry nothing agentctx uses; accepted so ADK exports load as they are.
 const ADK_ONLY_FIELDS = [
   'usageMetadata',
-  'longRunningToolIds',
   'turnComplete',
   'interrupted',
   'finishReason',
@@ -82,12 +82,24 @@ export function readEvent(reader: JsonReader, value: unknown, path: string): Eve
   if (branch !== undefined && branch !== '') event.branch = branch;
   if (content !== undefined) event.content = content;
   if (usage !== undefined) event.usage = usage;
+  const longRunning = readIds(reader, record['longRunningToolIds'], joinPath(path, 'longRunningToolIds'));
+  if (longRunning !== undefined && longRunning.length > 0) event.longRunningToolIds = longRunning;
   if (partial !== undefined) event.partial = partial;
   if (errorCode !== undefined) event.errorCode = errorCode;
   if (errorMessage !== undefined) event.errorMessage = errorMessage;
   // The rules every store applies (id, state keys, JSON depth), reported here with the rest.
   for (const issue of eventIssues(event, path)) reader.issue(issue.path, issue.message);
   return event;
+}
+
+// ADK writes an empty list for an event with no long-running calls; both read as none.
+function readIds(reader: JsonReader, value: unknown, path: string): string[] | undefined {
+  if (value == null) return undefined;
+  const list = reader.array(value, path);
+  if (list === undefined) return undefined;
+  const ids = list.filter((id): id is string => typeof id === 'string' && id !== '');
+  if (ids.length !== list.length) return reader.issue(path, 'expected a list of function call ids (strings)');
+  return ids;
 }
 
 function readActions(reader: JsonReader, value: unknown, path: string): EventActions | undefined {

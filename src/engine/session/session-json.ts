@@ -127,6 +127,7 @@ export function eventToJson(event: Event): Event {
     ...(event.branch === undefined ? {} : { branch: event.branch }),
     timestamp: event.timestamp,
     ...(event.content === undefined ? {} : { content: event.content }),
+    ...(event.longRunningToolIds === undefined ? {} : { longRunningToolIds: event.longRunningToolIds }),
     actions: {
       stateDelta: actions.stateDelta,
       ...(actions.stateOps === undefined || actions.stateOps.length === 0

@@ -79,7 +79,7 @@ export function toAdkEvent(event: Event): AdkEventJson {
         ? {}
         : { rewindBeforeInvocationId: actions.rewindBeforeInvocationId }),
     },
-    longRunningToolIds: [],
+    longRunningToolIds: event.longRunningToolIds ?? [],
     ...(event.branch === undefined ? {} : { branch: event.branch }),
     id: event.id,
     timestamp: event.timestamp,

@@ -1,0 +1,61 @@
+import type { Content, Part } from '../contracts/content.js';
+import { UsageError } from '../contracts/errors/usage-error.js';
+import type { Event } from '../contracts/event.js';
+import { pausedCalls, type PausedCall } from '../engine/runner/paused-calls.js';
+
+const CONFIRMATION = 'adk_request_confirmation';
+
+/**
+ * The message `--answer <call-id>=<json>` sends: a function response to each call the session waits on (a
+ * long-running tool's result; for a confirmation request `true`, `false`, or ADK's `{ confirmed, payload }`), then
+ * the `--message` text when there is one.
+ */
+export function answerMessage(events: readonly Event[], answers: readonly string[], text: string | undefined): Content {
+  const waiting = new Map(pausedCalls(events).map((paused) => [paused.call.id, paused]));
+  const parts: Part[] = answers.map((answer) => {
+    const at = answer.indexOf('=');
+    if (at <= 0) throw new UsageError(`--answer takes <call-id>=<json>, got '${answer}'.`, waitingHint(waiting));
+    const id = answer.slice(0, at);
+    const paused = waiting.get(id);
+    if (paused === undefined)
+      throw new UsageError(`The session waits for no answer to a call '${id}'.`, waitingHint(waiting));
+    let value: unknown;
+    try {
+      value = JSON.parse(answer.slice(at + 1));
+    } catch {
+      throw new UsageError(
+        `--answer ${id}: '${answer.slice(at + 1)}' is not JSON.`,
+        `Quote it for the shell: --answer '${id}={"status": "approved"}'.`,
+      );
+    }
+    return { functionResponse: { id, name: paused.call.name, response: responseOf(paused, value) } };
+  });
+  return { role: 'user', parts: text === undefined ? parts : [...parts, { text }] };
+}
+
+function responseOf(paused: PausedCall, value: unknown): Record<string, unknown> {
+  if (paused.call.name === CONFIRMATION && typeof value === 'boolean') return { confirmed: value };
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : { result: value };
+}
+
+function waitingHint(waiting: ReadonlyMap<string, PausedCall>): string {
+  if (waiting.size === 0) return 'Nothing in this session waits for an answer.';
+  return `It waits for: ${[...waiting.values()].map(describe).join('; ')}.`;
+}
+
+function describe({ call }: PausedCall): string {
+  if (call.name !== CONFIRMATION) return `${call.name} (call ${call.id})`;
+  const original = (call.args?.['originalFunctionCall'] ?? {}) as { name?: string };
+  return `confirmation of ${original.name ?? 'a tool call'} (call ${call.id})`;
+}
+
+/** What `run` prints when a turn paused: each call waiting, and the command that answers it. */
+export function pausedLines(events: readonly Event[], command: string): string[] {
+  return pausedCalls(events).map((paused) => {
+    const example = paused.call.name === CONFIRMATION ? 'true' : `'{"status": "done"}'`;
+    const hint = (paused.call.args?.['toolConfirmation'] as { hint?: string } | undefined)?.hint;
+    return `paused: ${describe(paused)} waits for an answer${hint === undefined ? '' : ` (${hint})`}; answer with: ${command} --answer ${paused.call.id}=${example}`;
+  });
+}
