@@ -92,6 +92,16 @@ export type ToolActions = {
   endInvocation?: { code: string; message: string };
   /** The agent's structured answer, given through `set_model_response`: the runner makes it the agent's final text. */
   setModelResponse?: unknown;
+  /** A person must confirm this call first (`requestConfirmation`): the run pauses on ADK's `adk_request_confirmation`. */
+  requestedConfirmation?: ToolConfirmation;
+};
+
+/** ADK's `ToolConfirmation`: what a person is asked (`hint`), their answer, and data they send with it. */
+export type ToolConfirmation = {
+  hint: string;
+  confirmed: boolean;
+  /** JSON data: what the tool asked for (requesting), or what the person sent (answering). */
+  payload?: unknown;
 };
 
 /** What a tool receives besides its arguments. */
@@ -101,6 +111,14 @@ export type ToolContext = CallbackContext & {
   readonly actions: ToolActions;
   /** Aborted when the invocation is cancelled. */
   readonly signal: AbortSignal | undefined;
+  /** The person's answer, when this call runs again after a confirmation it asked for (ADK's `tool_confirmation`). */
+  readonly toolConfirmation: ToolConfirmation | undefined;
+  /**
+   * Asks a person to confirm this call before it takes effect (ADK's `request_confirmation`): the run pauses after
+   * this call's response, and the person's answer runs the call again with `toolConfirmation` set. Return an error
+   * result meanwhile (the model sees it until the answer comes).
+   */
+  requestConfirmation(options?: { hint?: string; payload?: unknown }): void;
   /**
    * Runs an agent from inside the tool, as an agent tool runs its agent: in a session of its own seeded with this
    * state (state it changes comes back), answering `request`; `{ result }` holds its final text, `{ error }` why it

@@ -23,6 +23,14 @@ export type Tool = {
    */
   readonly agent?: { readonly name: string; readonly kind: string };
   /**
+   * A person confirms each call before it runs (ADK's `require_confirmation`): always, or when this returns true for
+   * the call's arguments. Unconfirmed, the call answers the model with ADK's error and the run pauses on ADK's
+   * `adk_request_confirmation`; a rejection answers `{ error: 'This tool call is rejected.' }`.
+   */
+  readonly requireConfirmation?:
+    | boolean
+    | ((args: Record<string, unknown>, context: ToolContext) => boolean | Promise<boolean>);
+  /**
    * Its answer comes later from the client (ADK's `LongRunningFunctionTool`): a call of it is marked long-running; what
    * `execute` returns (a pending status) goes to the model as usual, and when it returns nothing the call waits,
    * unanswered, and the run pauses until a function response for it arrives as a later message.

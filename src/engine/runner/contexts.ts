@@ -1,5 +1,11 @@
 import type { Artifact, StoredArtifact } from '../../contracts/artifact.js';
-import type { CallbackContext, SessionArtifacts, ToolActions, ToolContext } from '../../contracts/contexts.js';
+import type {
+  CallbackContext,
+  SessionArtifacts,
+  ToolActions,
+  ToolConfirmation,
+  ToolContext,
+} from '../../contracts/contexts.js';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import type { StateOp } from '../../contracts/state-op.js';
 import { State } from '../state/state.js';
@@ -64,6 +70,7 @@ export function createToolContext(
   functionCallId: string | undefined,
   signal: AbortSignal | undefined,
   runAgent: ToolContext['runAgent'],
+  toolConfirmation?: ToolConfirmation,
 ): {
   context: ToolContext;
   delta: Record<string, unknown>;
@@ -74,5 +81,18 @@ export function createToolContext(
 } {
   const base = createCallbackContext(run);
   const actions: ToolActions = {};
-  return { ...base, actions, context: { ...base.context, functionCallId, actions, signal, runAgent } };
+  const requestConfirmation: ToolContext['requestConfirmation'] = (options = {}) => {
+    if (functionCallId === undefined)
+      throw new Error('requestConfirmation needs the id of the call being answered; it works only inside a tool');
+    actions.requestedConfirmation = {
+      hint: options.hint ?? '',
+      confirmed: false,
+      ...(options.payload === undefined ? {} : { payload: options.payload }),
+    };
+  };
+  return {
+    ...base,
+    actions,
+    context: { ...base.context, functionCallId, actions, signal, runAgent, toolConfirmation, requestConfirmation },
+  };
 }

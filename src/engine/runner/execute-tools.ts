@@ -1,6 +1,6 @@
 import type { LlmAgentDefinition } from '../../contracts/agent.js';
 import type { FunctionCall, Part } from '../../contracts/content.js';
-import type { ToolActions, ToolContext } from '../../contracts/contexts.js';
+import type { ToolActions, ToolConfirmation, ToolContext } from '../../contracts/contexts.js';
 import type { DraftTool } from '../../contracts/draft.js';
 import type { Event } from '../../contracts/event.js';
 import type { AssembledRequest } from '../../contracts/provenance.js';
@@ -43,18 +43,24 @@ export type AnsweredCalls = {
  * order with their ids. A call is answered by the tool the request offered under its name (else the agent's own, an
  * extension's, or a handler the request keeps for names it does not offer). A failing tool, unknown tool or bad arguments become an `{ error }` response the
  * model can act on; the invocation goes on. `callIndex` is the recorded call that asked, which calls made by agent
- * tools are linked to.
+ * tools are linked to; `confirmations` are a person's answers to calls that asked for them, by call id.
  */
 export async function executeFunctionCalls(
   run: LlmAgentRun,
   calls: readonly FunctionCall[],
   assembled: Pick<AssembledRequest, 'tools' | 'handlers'>,
   callIndex?: number,
+  confirmations?: ReadonlyMap<string, ToolConfirmation>,
 ): Promise<AnsweredCalls> {
   const agent = run.node.definition;
   const tools = callableTools(run, agent, assembled.tools);
   const handlers = new Map(assembled.handlers.map((tool) => [tool.name, tool]));
-  const results = await Promise.all(calls.map((call) => executeCall(run, agent, call, tools, handlers, callIndex)));
+  const results = await Promise.all(
+    calls.map((call) =>
+      executeCall(run, agent, call, { tools, handlers, callIndex, confirmation: confirmations?.get(call.id ?? '') }),
+    ),
+  );
+  const requested: Record<string, ToolConfirmation> = {};
   const state: StateChanges = { delta: {}, ops: [] };
   const artifactDelta: Record<string, number> = {};
   const actions: Omit<ToolActions, 'endInvocation'> = {};
@@ -69,6 +75,10 @@ export async function executeFunctionCalls(
     if (result.actions.skipSummarization === true) actions.skipSummarization = true;
     endInvocation ??= result.actions.endInvocation;
     if ('setModelResponse' in result.actions) setModelResponse ??= { value: result.actions.setModelResponse };
+    const id =
+      result.part !== undefined && 'functionResponse' in result.part ? result.part.functionResponse.id : undefined;
+    if (result.actions.requestedConfirmation !== undefined && id !== undefined)
+      requested[id] = result.actions.requestedConfirmation;
   }
   const parts = results.flatMap((result) => (result.part === undefined ? [] : [result.part]));
   const event =
@@ -78,7 +88,12 @@ export async function executeFunctionCalls(
           author: agent.name,
           ...(run.branch === undefined ? {} : { branch: run.branch }),
           content: { role: 'user', parts },
-          actions: { ...stateActions(state), artifactDelta, ...actions },
+          actions: {
+            ...stateActions(state),
+            artifactDelta,
+            ...actions,
+            ...(Object.keys(requested).length === 0 ? {} : { requestedToolConfirmations: requested }),
+          },
         });
   if (event !== undefined)
     noteSaved(
@@ -117,14 +132,21 @@ function callableTools(run: AgentRun, agent: LlmAgentDefinition, offered: readon
   return tools;
 }
 
+/** Where a call finds its tool, the recorded call it came from, and a person's answer when it asked for one. */
+type CallScope = {
+  readonly tools: ReadonlyMap<string, Tool>;
+  readonly handlers: ReadonlyMap<string, Tool>;
+  readonly callIndex: number | undefined;
+  readonly confirmation: ToolConfirmation | undefined;
+};
+
 async function executeCall(
   given: AgentRun,
   agent: LlmAgentDefinition,
   call: FunctionCall,
-  tools: ReadonlyMap<string, Tool>,
-  handlers: ReadonlyMap<string, Tool>,
-  callIndex: number | undefined,
+  scope: CallScope,
 ): Promise<CallResult> {
+  const { tools, handlers } = scope;
   const { invocation } = given;
   const deadline = new Deadline(invocation.signal, invocation.settings.toolTimeoutMs);
   const tool = tools.get(call.name) ?? handlers.get(call.name);
@@ -146,7 +168,7 @@ async function executeCall(
   // An agent this tool runs gets its spans under the tool call's.
   const run: AgentRun = { ...given, span };
   try {
-    const result = await executeWithin(run, agent, call, tools, handlers, deadline, callIndex);
+    const result = await executeWithin(run, agent, call, scope, deadline);
     const response =
       result.part !== undefined && 'functionResponse' in result.part
         ? result.part.functionResponse.response
@@ -169,11 +191,10 @@ async function executeWithin(
   run: AgentRun,
   agent: LlmAgentDefinition,
   call: FunctionCall,
-  tools: ReadonlyMap<string, Tool>,
-  handlers: ReadonlyMap<string, Tool>,
+  scope: CallScope,
   deadline: Deadline,
-  callIndex: number | undefined,
 ): Promise<CallResult> {
+  const { tools, handlers, callIndex } = scope;
   // An agent run from inside this tool call records its model calls under it, as an agent tool's do.
   const origin = (tool: string) => ({
     ...(callIndex === undefined ? {} : { callIndex }),
@@ -187,6 +208,7 @@ async function executeWithin(
     call.id,
     deadline.signal,
     runAgent,
+    scope.confirmation,
   );
   const args = call.args ?? {};
   const respond = (response: Record<string, unknown> | undefined): CallResult => ({
@@ -218,6 +240,8 @@ async function executeWithin(
         });
       checked = check.value;
     }
+    const confirming = await confirmationAnswer(tool, checked, context);
+    if (confirming !== undefined) return respond(confirming);
     const callbacks = agent.callbacks;
     const result: Record<string, unknown> | undefined =
       (await firstHook(sources, 'beforeTool', { tool, args: checked, context })) ??
@@ -254,6 +278,30 @@ async function executeWithin(
     if (standIn !== undefined) return respond(standIn);
     return respond({ error: `Tool '${tool.name}' failed: ${error instanceof Error ? error.message : String(error)}` });
   }
+}
+
+/** ADK's hint and answers for a tool that requires confirmation (tools/function_tool.py at 2.5.0). */
+const confirmationHint = (name: string) =>
+  `Please approve or reject the tool call ${name}() by responding with a FunctionResponse with an expected ToolConfirmation payload.`;
+const UNCONFIRMED = { error: 'This tool call requires confirmation, please approve or reject.' };
+const REJECTED = { error: 'This tool call is rejected.' };
+
+// A tool that requires confirmation for these arguments: without the person's answer it asks for one and the run
+// pauses after this response (ADK skips the summary); a rejection answers with ADK's error; a confirmation runs it.
+async function confirmationAnswer(
+  tool: Tool,
+  args: Record<string, unknown>,
+  context: ToolContext,
+): Promise<Record<string, unknown> | undefined> {
+  const rule = tool.requireConfirmation;
+  if (rule === undefined || rule === false) return undefined;
+  if (rule !== true && !(await rule(args, context))) return undefined;
+  if (context.toolConfirmation === undefined) {
+    context.requestConfirmation({ hint: confirmationHint(tool.name) });
+    context.actions.skipSummarization = true;
+    return UNCONFIRMED;
+  }
+  return context.toolConfirmation.confirmed ? undefined : REJECTED;
 }
 
 function runTool(tool: Tool, args: Record<string, unknown>, context: ToolContext): unknown {

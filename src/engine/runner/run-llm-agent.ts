@@ -15,6 +15,7 @@ import { calledModel, PendingCall } from './call-log.js';
 import { checkModelResponse } from './check-model-response.js';
 import { createCallbackContext } from './contexts.js';
 import { Deadline } from './deadline.js';
+import { confirmationRequest, confirmedCalls } from './confirmations.js';
 import { executeFunctionCalls, longRunningCallIds } from './execute-tools.js';
 import { firstResult } from './first-result.js';
 import { chainHook, firstHook, hookSources } from './hooks.js';
@@ -32,6 +33,7 @@ export type LlmAgentOutcome = { transferTo?: AgentNode };
  * answers, transfers, escalates, or the invocation ends.
  */
 export async function* runLlmAgent(run: LlmAgentRun): AsyncGenerator<Event, LlmAgentOutcome> {
+  if ((yield* resumeConfirmed(run)) === 'paused') return {};
   let retries = run.invocation.settings.outputSchemaRetries;
   while (!run.invocation.ended) {
     const step = yield* runStep(run);
@@ -47,6 +49,23 @@ export async function* runLlmAgent(run: LlmAgentRun): AsyncGenerator<Event, LlmA
     if (step.stop || step.last === undefined || isFinalResponse(step.last)) break;
   }
   return {};
+}
+
+/**
+ * Calls a person's answer in the last message confirmed or rejected run again first, with the answer in their
+ * context, and their responses are stored; 'paused' when they end the turn (one asked again).
+ */
+async function* resumeConfirmed(run: LlmAgentRun): AsyncGenerator<Event, 'paused' | undefined> {
+  const { calls, confirmations } = confirmedCalls(run.invocation.session.events);
+  if (calls.length === 0) return undefined;
+  const answered = await executeFunctionCalls(run, calls, { tools: [], handlers: [] }, undefined, confirmations);
+  if (answered.event === undefined) return 'paused';
+  const response = withDelta(answered.event, (await answerOutput(run.node.definition, answered.event)).delta);
+  const confirmation = confirmationRequest(run, calls, response);
+  if (confirmation !== undefined) yield await run.invocation.persist(confirmation);
+  const stored = await run.invocation.persist(response);
+  yield stored;
+  return isFinalResponse(stored) ? 'paused' : undefined;
 }
 
 /**
@@ -240,7 +259,11 @@ async function* runStep(run: LlmAgentRun): AsyncGenerator<Event, StepResult> {
   };
   let responseEvent: Event;
   try {
-    responseEvent = await invocation.persist(await respond(), respond);
+    const response = await respond();
+    // ADK's order: the request for confirmation, then the responses (the one that asked says it waits).
+    const confirmation = confirmationRequest(run, calls, response);
+    if (confirmation !== undefined) yield await invocation.persist(confirmation);
+    responseEvent = await invocation.persist(response, respond);
   } catch (error) {
     // The run pauses here: the model's event is final (its calls are long-running), and the client answers later.
     if (error instanceof AnsweredLater) return { last: modelEvent, stop: true };

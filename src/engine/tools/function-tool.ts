@@ -32,6 +32,10 @@ export type FunctionToolConfig<TArgs> = {
   /** The JSON Schema the model sees, when `parameters` cannot produce one itself. */
   jsonSchema?: JsonSchema;
   execute: (args: TArgs, context: ToolContext) => unknown;
+  /** A person confirms each call first (always, or when this returns true for the arguments): see `Tool`. */
+  requireConfirmation?: boolean | ((args: TArgs, context: ToolContext) => boolean | Promise<boolean>);
+  /** Its final answer comes later from the client (ADK's `LongRunningFunctionTool`): see `Tool`. */
+  longRunning?: boolean;
 };
 
 /**
@@ -63,7 +67,17 @@ export function functionTool<TArgs>(config: FunctionToolConfig<TArgs>): Tool {
     ...(parameters === undefined ? {} : { parameters }),
     ...(checkArgs === undefined ? {} : { checkArgs }),
     execute: (args: Record<string, unknown>, context: ToolContext) => config.execute(args as TArgs, context),
+    ...(config.requireConfirmation === undefined
+      ? {}
+      : { requireConfirmation: confirmationRule(config.requireConfirmation) }),
+    ...(config.longRunning === true ? { longRunning: true } : {}),
   });
+}
+
+function confirmationRule<TArgs>(
+  rule: NonNullable<FunctionToolConfig<TArgs>['requireConfirmation']>,
+): NonNullable<Tool['requireConfirmation']> {
+  return typeof rule === 'boolean' ? rule : (args, context) => rule(args as TArgs, context);
 }
 
 function jsonSchemaOf(name: string, schema: StandardSchema<unknown> | undefined): JsonSchema | undefined {

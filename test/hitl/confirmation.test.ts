@@ -1,0 +1,213 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Event } from '../../src/contracts/event.js';
+import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { pausedCalls } from '../../src/engine/runner/paused-calls.js';
+import { functionTool } from '../../src/engine/tools/function-tool.js';
+import { createScriptedModel } from '../../src/models/scripted/index.js';
+import { collect, describeEvents, runnerWithSession } from '../runner/helpers.js';
+import { agentctxProcess, cli } from '../support/cli.js';
+
+// Tool confirmation (issue 48). The cases translate ADK 2.5.0's tests/unittests/runners/test_run_tool_confirmation.py
+// (TestHITLConfirmationFlowWithSingleAgent, TestHITLConfirmationFlowWithCustomPayloadSchema) and
+// tests/unittests/flows/llm_flows/test_request_confirmation.py (the answer in ADK's web client's wrapper, a call
+// confirmed once only).
+
+const HINT_TEXT =
+  'Please approve or reject the tool call _test_function() by responding with a FunctionResponse with an expected ToolConfirmation payload.';
+const TOOL_CALL_ERROR_RESPONSE = { error: 'This tool call requires confirmation, please approve or reject.' };
+
+const testFunction = functionTool({
+  name: '_test_function',
+  description: '',
+  requireConfirmation: true,
+  execute: (_args, context) => ({ result: `confirmed=${String(context.toolConfirmation?.confirmed)}` }),
+});
+
+const customPayloadFunction = functionTool({
+  name: '_test_request_confirmation_function_with_custom_schema',
+  description: 'A test tool function that requests confirmation, but with a custom payload schema.',
+  execute: (_args, context) => {
+    if (context.toolConfirmation === undefined) {
+      context.requestConfirmation({
+        hint: 'test hint for request_confirmation with custom payload schema',
+        payload: { test_custom_payload: { int_field: 0, str_field: '', bool_field: false } },
+      });
+      return TOOL_CALL_ERROR_RESPONSE;
+    }
+    return {
+      result: `confirmed=${String(context.toolConfirmation.confirmed)}`,
+      custom_payload: context.toolConfirmation.payload,
+    };
+  },
+});
+
+type Call = { id: string; name: string; args: Record<string, unknown> };
+const callOf = (event: Event | undefined) => (event?.content?.parts[0] as { functionCall: Call }).functionCall;
+const answer = (id: string, response: Record<string, unknown>) => ({
+  role: 'user' as const,
+  parts: [{ functionResponse: { id, name: 'adk_request_confirmation', response } }],
+});
+
+async function start(tool: typeof testFunction, texts: string[]) {
+  const model = createScriptedModel([
+    { functionCall: { name: tool.name, args: {} } },
+    ...texts.map((text) => ({ text })),
+  ]);
+  const runner = await runnerWithSession({ agents: llmAgent({ name: 'root_agent', tools: [tool] }), model });
+  const events = (await collect(runner, { message: 'test user query' })).slice(1);
+  return { model, runner, events };
+}
+
+describe('a tool that requires confirmation (TestHITLConfirmationFlowWithSingleAgent)', () => {
+  it.each([true, false])('asks, pauses, and runs (or not) on the answer confirmed=%s', async (confirmed) => {
+    const { model, runner, events } = await start(testFunction, ['test llm response after tool call']);
+    expect(describeEvents(events)).toEqual([
+      'root_agent: call _test_function({})',
+      `root_agent: call adk_request_confirmation(${JSON.stringify({
+        originalFunctionCall: { id: callOf(events[0]).id, args: {}, name: '_test_function' },
+        toolConfirmation: { hint: HINT_TEXT, confirmed: false },
+      })})`,
+      `root_agent: _test_function → ${JSON.stringify(TOOL_CALL_ERROR_RESPONSE)}`,
+    ]);
+    const request = callOf(events[1]);
+    expect(events[1]?.longRunningToolIds).toEqual([request.id]);
+    expect(events[2]?.actions.requestedToolConfirmations).toEqual({
+      [callOf(events[0]).id]: { hint: HINT_TEXT, confirmed: false },
+    });
+    const session = await runner.sessions.getSession({ appName: 'root_agent', userId: 'u1', sessionId: 's1' });
+    expect(pausedCalls(session?.events ?? []).map((paused) => paused.call.id)).toEqual([request.id]);
+    expect(model.requests).toHaveLength(1);
+
+    const resumed = (await collect(runner, { message: answer(request.id, { confirmed }) })).slice(1);
+    expect(describeEvents(resumed)).toEqual([
+      `root_agent: _test_function → ${JSON.stringify(confirmed ? { result: 'confirmed=true' } : { error: 'This tool call is rejected.' })}`,
+      'root_agent: test llm response after tool call',
+    ]);
+    // The exchange is hidden from the model: it sees its call, then the call's latest response.
+    expect(model.requests[1]?.messages.map((message) => message.content)).toEqual([
+      [{ text: 'test user query' }],
+      [{ functionCall: { name: '_test_function', args: {} } }],
+      [
+        {
+          functionResponse: {
+            name: '_test_function',
+            response: confirmed ? { result: 'confirmed=true' } : { error: 'This tool call is rejected.' },
+          },
+        },
+      ],
+    ]);
+  });
+
+  it('runs a confirmed call once: the same answer again runs nothing (test_request_confirmation.py)', async () => {
+    const { model, runner, events } = await start(testFunction, ['after tool call', 'after the repeat']);
+    const request = callOf(events[1]);
+    await collect(runner, { message: answer(request.id, { confirmed: true }) });
+    const again = (await collect(runner, { message: answer(request.id, { confirmed: true }) })).slice(1);
+    expect(describeEvents(again)).toEqual(['root_agent: after the repeat']);
+    expect(model.requests).toHaveLength(3);
+  });
+
+  it('reads the answer in ADK web client’s { response: "<json>" } wrapper', async () => {
+    const { runner, events } = await start(testFunction, ['done']);
+    const request = callOf(events[1]);
+    const resumed = (await collect(runner, { message: answer(request.id, { response: '{"confirmed": true}' }) })).slice(
+      1,
+    );
+    expect(describeEvents(resumed)[0]).toBe('root_agent: _test_function → {"result":"confirmed=true"}');
+  });
+});
+
+describe('a tool that asks for confirmation itself (TestHITLConfirmationFlowWithCustomPayloadSchema)', () => {
+  it.each([true, false])('carries the hint and payload both ways, confirmed=%s', async (confirmed) => {
+    const { runner, events } = await start(customPayloadFunction, [
+      'test llm response after tool call',
+      'test llm response after final tool call',
+    ]);
+    const name = customPayloadFunction.name;
+    // It did not end the turn itself (no skipped summary): the model answered the error.
+    expect(describeEvents(events)).toEqual([
+      `root_agent: call ${name}({})`,
+      `root_agent: call adk_request_confirmation(${JSON.stringify({
+        originalFunctionCall: { id: callOf(events[0]).id, args: {}, name },
+        toolConfirmation: {
+          hint: 'test hint for request_confirmation with custom payload schema',
+          confirmed: false,
+          payload: { test_custom_payload: { int_field: 0, str_field: '', bool_field: false } },
+        },
+      })})`,
+      `root_agent: ${name} → ${JSON.stringify(TOOL_CALL_ERROR_RESPONSE)}`,
+      'root_agent: test llm response after tool call',
+    ]);
+    const payload = { test_custom_payload: { int_field: 123, str_field: 'test_str', bool_field: true } };
+    const resumed = (await collect(runner, { message: answer(callOf(events[1]).id, { confirmed, payload }) })).slice(1);
+    expect(describeEvents(resumed)).toEqual([
+      `root_agent: ${name} → ${JSON.stringify({ result: `confirmed=${confirmed}`, custom_payload: payload })}`,
+      'root_agent: test llm response after final tool call',
+    ]);
+  });
+});
+
+describe('requireConfirmation as a function of the arguments', () => {
+  it('asks only when the rule says so', async () => {
+    const transfer = functionTool({
+      name: 'transfer',
+      description: 'Moves money.',
+      jsonSchema: { type: 'object', properties: { amount: { type: 'number' } } },
+      requireConfirmation: (args: { amount?: number }) => (args.amount ?? 0) > 100,
+      execute: (args: { amount?: number }) => ({ moved: args.amount }),
+    });
+    const model = createScriptedModel([
+      { functionCall: { name: 'transfer', args: { amount: 50 } } },
+      { text: 'moved 50' },
+      { functionCall: { name: 'transfer', args: { amount: 500 } } },
+    ]);
+    const runner = await runnerWithSession({ agents: llmAgent({ name: 'bank', tools: [transfer] }), model });
+    const small = (await collect(runner, { message: 'move 50' })).slice(1);
+    expect(describeEvents(small)[1]).toBe('bank: transfer → {"moved":50}');
+    const large = (await collect(runner, { message: 'move 500' })).slice(1);
+    const lines = describeEvents(large);
+    expect(lines[0]).toBe('bank: call transfer({"amount":500})');
+    expect(lines[1]).toMatch(
+      /^bank: call adk_request_confirmation\(\{"originalFunctionCall":\{"id":"adk-[\w-]+","args":\{"amount":500\},"name":"transfer"\}/,
+    );
+    expect(lines[2]).toBe(`bank: transfer → ${JSON.stringify(TOOL_CALL_ERROR_RESPONSE)}`);
+  });
+});
+
+describe('a confirmation through agentctx run', () => {
+  it('pauses in one process and is approved from another, which runs the tool and the model to the end', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentctx-confirm-'));
+    await writeFile(join(dir, 'first.yaml'), '- functionCall: { name: transfer, args: { amount: 500, to: ACC123 } }\n');
+    await writeFile(join(dir, 'second.yaml'), '- text: Moved 500 to ACC123.\n');
+    const common = ['test/fixtures/hitl/bank-agent.ts', '--store', join(dir, 's.db'), '--session', 's1'];
+    const first = await cli([
+      'run',
+      ...common,
+      '--model',
+      `scripted:${join(dir, 'first.yaml')}`,
+      '--message',
+      'Move 500 to ACC123',
+    ]);
+    expect(first.code).toBe(0);
+    const paused =
+      /⏸ paused: confirmation of transfer \(call (adk-[\w-]+)\) waits for an answer \(Please approve or reject the tool call transfer\(\) by responding with a FunctionResponse with an expected ToolConfirmation payload\.\); answer with: agentctx run .* --answer \1=true/.exec(
+        first.stderr,
+      );
+    expect(paused).not.toBeNull();
+    const second = await agentctxProcess(
+      'run',
+      ...common,
+      '--model',
+      `scripted:${join(dir, 'second.yaml')}`,
+      '--answer',
+      `${paused?.[1]}=true`,
+    );
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('[bank] ← transfer: {"moved":500,"to":"ACC123"}');
+    expect(second.stdout).toContain('[bank] Moved 500 to ACC123.');
+    expect(second.stderr).not.toContain('paused');
+  });
+});
