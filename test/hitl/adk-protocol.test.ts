@@ -117,8 +117,8 @@ describe('a confirmation over ADK’s protocol', () => {
       JSON.stringify([{ text: 'Moved 500.' }]),
     ]);
     expect(moved()).toBe(1);
-    // The same answer again (a second tab, a retry) runs nothing more.
-    await run(answer);
+    // The same answer again (a second tab, a retry) is refused, and runs nothing more.
+    expect((await run(answer)).status).toBe(409);
     expect(moved()).toBe(1);
   });
 });

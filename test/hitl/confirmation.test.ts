@@ -7,6 +7,8 @@ import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { pausedCalls } from '../../src/engine/runner/paused-calls.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/index.js';
+import { createRunner } from '../../src/presets/create-runner.js';
+import { createSqliteSessionStore } from '../../src/stores/sqlite/create-sqlite-store.js';
 import { collect, describeEvents, runnerWithSession } from '../runner/helpers.js';
 import { agentctxProcess, cli } from '../support/cli.js';
 
@@ -101,13 +103,14 @@ describe('a tool that requires confirmation (TestHITLConfirmationFlowWithSingleA
     ]);
   });
 
-  it('runs a confirmed call once: the same answer again runs nothing (test_request_confirmation.py)', async () => {
+  it('runs a confirmed call once: the same answer again is a conflict and runs nothing', async () => {
     const { model, runner, events } = await start(testFunction, ['after tool call', 'after the repeat']);
     const request = callOf(events[1]);
     await collect(runner, { message: answer(request.id, { confirmed: true }) });
-    const again = (await collect(runner, { message: answer(request.id, { confirmed: true }) })).slice(1);
-    expect(describeEvents(again)).toEqual(['root_agent: after the repeat']);
-    expect(model.requests).toHaveLength(3);
+    await expect(collect(runner, { message: answer(request.id, { confirmed: true }) })).rejects.toThrow(
+      /The confirmation adk-[\w-]+ was answered already, by an earlier message/,
+    );
+    expect(model.requests).toHaveLength(2);
   });
 
   it('reads the answer in ADK web client’s { response: "<json>" } wrapper', async () => {
@@ -209,5 +212,42 @@ describe('a confirmation through agentctx run', () => {
     expect(second.stdout).toContain('[bank] ← transfer: {"moved":500,"to":"ACC123"}');
     expect(second.stdout).toContain('[bank] Moved 500 to ACC123.');
     expect(second.stderr).not.toContain('paused');
+  });
+});
+
+describe('two answers to one confirmation at once', () => {
+  it('one wins and runs the tool once; the other is a conflict (two runners on one SQLite file, as two processes)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentctx-confirm-race-'));
+    let ran = 0;
+    const tool = functionTool({
+      name: 'transfer',
+      description: 'Moves money.',
+      requireConfirmation: true,
+      execute: () => {
+        ran += 1;
+        return { moved: true };
+      },
+    });
+    const runnerOn = () =>
+      createRunner({
+        agents: llmAgent({ name: 'bank', tools: [tool] }),
+        model: createScriptedModel({
+          rules: [{ when: { afterToolResponse: 'transfer' }, respond: { text: 'done' } }],
+          responses: [{ functionCall: { name: 'transfer', args: {} } }],
+        }),
+        sessions: createSqliteSessionStore({ path: join(dir, 's.db') }),
+      });
+    const [a, b] = [runnerOn(), runnerOn()];
+    await a.createSession({ userId: 'u1', sessionId: 's1' });
+    const first = await collect(a, { message: 'move it' });
+    const id = callOf(first[2]).id;
+    const results = await Promise.allSettled([
+      collect(a, { message: answer(id, { confirmed: true }) }),
+      collect(b, { message: answer(id, { confirmed: true }) }),
+    ]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    expect(String(refused?.reason)).toMatch(/was answered already/);
+    expect(ran).toBe(1);
   });
 });

@@ -51,8 +51,10 @@ export function confirmationRequest(
 export function confirmedCalls(events: readonly Event[]): {
   calls: FunctionCall[];
   confirmations: Map<string, ToolConfirmation>;
+  /** Requests the message answers that an earlier message answered already. */
+  answeredBefore: string[];
 } {
-  const none = { calls: [], confirmations: new Map<string, ToolConfirmation>() };
+  const none = { calls: [], confirmations: new Map<string, ToolConfirmation>(), answeredBefore: [] };
   const at = events.findLastIndex((event) => event.author === 'user');
   const message = events[at];
   if (message === undefined) return none;
@@ -61,12 +63,17 @@ export function confirmedCalls(events: readonly Event[]): {
     if ('functionResponse' in part && part.functionResponse.name === REQUEST_CONFIRMATION && part.functionResponse.id)
       answers.set(part.functionResponse.id, toolConfirmation(part.functionResponse.response ?? {}));
   // A confirmation answered by an earlier message was acted on then: answering it again runs nothing.
+  const answeredBefore: string[] = [];
   for (const event of events.slice(0, at))
     if (event.author === 'user')
       for (const part of event.content?.parts ?? [])
-        if ('functionResponse' in part && part.functionResponse.id !== undefined)
-          answers.delete(part.functionResponse.id);
-  if (answers.size === 0) return none;
+        if (
+          'functionResponse' in part &&
+          part.functionResponse.id !== undefined &&
+          answers.delete(part.functionResponse.id)
+        )
+          answeredBefore.push(part.functionResponse.id);
+  if (answers.size === 0) return { ...none, answeredBefore };
   const calls: FunctionCall[] = [];
   const confirmations = new Map<string, ToolConfirmation>();
   for (const event of events.slice(0, at))
@@ -85,7 +92,7 @@ export function confirmedCalls(events: readonly Event[]): {
       ),
   );
   const open = calls.filter((call) => !ran.has(call.id));
-  return { calls: open, confirmations };
+  return { calls: open, confirmations, answeredBefore };
 }
 
 // ADK's `_parse_tool_confirmation`: the answer itself, or ADK's web client's `{ response: "<json>" }` wrapper.

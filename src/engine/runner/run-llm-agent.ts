@@ -2,6 +2,7 @@ import type { AgentNode } from '../../contracts/agent.js';
 import type { Content, FunctionCall } from '../../contracts/content.js';
 import type { CallbackContext } from '../../contracts/contexts.js';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
+import { ConflictError } from '../../contracts/errors/conflict-error.js';
 import type { Event } from '../../contracts/event.js';
 import type { Model, ModelResponse, StablePrefix } from '../../contracts/model.js';
 import type { AssembledRequest } from '../../contracts/provenance.js';
@@ -56,7 +57,14 @@ export async function* runLlmAgent(run: LlmAgentRun): AsyncGenerator<Event, LlmA
  * context, and their responses are stored; 'paused' when they end the turn (one asked again).
  */
 async function* resumeConfirmed(run: LlmAgentRun): AsyncGenerator<Event, 'paused' | undefined> {
-  const { calls, confirmations } = confirmedCalls(run.invocation.session.events);
+  const { calls, confirmations, answeredBefore } = confirmedCalls(run.invocation.session.events);
+  // Two answers to one request (two tabs, two processes): the first one stored wins; this one changes nothing.
+  if (calls.length === 0 && answeredBefore.length > 0)
+    throw new ConflictError({
+      code: 'stale_session',
+      message: `The confirmation ${answeredBefore.join(', ')} was answered already, by an earlier message: the call ran (or was rejected) then, and this answer changes nothing.`,
+      hint: 'Load the session again to see how it went.',
+    });
   if (calls.length === 0) return undefined;
   const answered = await executeFunctionCalls(run, calls, { tools: [], handlers: [] }, undefined, confirmations);
   if (answered.event === undefined) return 'paused';
