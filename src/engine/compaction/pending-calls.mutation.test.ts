@@ -149,3 +149,24 @@ describe('the pair-safe split of a token compaction', () => {
     expect(ids(plan?.events)).toEqual(['u1', 'k1', 'r1', 'a1']);
   });
 });
+
+describe('long-running calls (issue 48)', () => {
+  const longRunning = (id: string, invocationId: string): Event => ({
+    ...call(id, invocationId),
+    longRunningToolIds: [`c-${id}`],
+  });
+
+  it('are never abandoned, however far the conversation moved on', () => {
+    expect([
+      ...abandonedCalls([user('u1', 'i1'), longRunning('k1', 'i1'), user('u2', 'i2'), answer('a2', 'i2')]),
+    ]).toEqual([]);
+  });
+
+  it('cut a run until the client answers them: the tool’s own pending status is no answer', () => {
+    const pending = result('p1', 'i1', 'c-k1', 'agent');
+    const history = [user('u1', 'i1'), longRunning('k1', 'i1'), pending, answer('a1', 'i1')];
+    expect(ids(cutAtPendingRequest(history, history))).toEqual(['u1']);
+    const answered = [...history, result('r1', 'i2', 'c-k1', 'user')];
+    expect(ids(cutAtPendingRequest(answered, answered))).toEqual(['u1', 'k1', 'p1', 'a1', 'r1']);
+  });
+});

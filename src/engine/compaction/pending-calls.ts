@@ -36,6 +36,8 @@ export function abandonedCalls(session: readonly Event[]): Set<string> {
   for (const event of session) {
     for (const id of Object.keys(event.actions.requestedToolConfirmations ?? {})) answered.add(id);
     for (const id of Object.keys(event.actions.requestedAuthConfigs ?? {})) answered.add(id);
+    // A long-running call waits for the client's answer, however long: never abandoned.
+    for (const id of event.longRunningToolIds ?? []) answered.add(id);
     for (const part of event.content?.parts ?? [])
       if ('functionResponse' in part) answered.add(part.functionResponse.id);
   }
@@ -72,14 +74,19 @@ export function abandonedCalls(session: readonly Event[]): Set<string> {
 
 /**
  * Cuts a run of events at the first request for a person (a tool confirmation or credentials) that no later function
- * response resolves: the person's answer will refer to it.
+ * response resolves, or at a long-running call the client has not answered yet (a tool's own pending status is no
+ * answer): the answer will refer to it.
  */
 export function cutAtPendingRequest(slice: readonly Event[], session: readonly Event[]): Event[] {
   const position = new Map(session.map((event, index) => [event, index]));
   const lastAnswer = new Map<string | undefined, number>();
+  const clientAnswered = new Set<string | undefined>();
   session.forEach((event, index) => {
     for (const part of event.content?.parts ?? [])
-      if ('functionResponse' in part) lastAnswer.set(part.functionResponse.id, index);
+      if ('functionResponse' in part) {
+        lastAnswer.set(part.functionResponse.id, index);
+        if (event.author === 'user') clientAnswered.add(part.functionResponse.id);
+      }
   });
   const cut = slice.findIndex((event) => {
     const ids = [
@@ -87,7 +94,10 @@ export function cutAtPendingRequest(slice: readonly Event[], session: readonly E
       ...Object.keys(event.actions.requestedAuthConfigs ?? {}),
     ];
     const at = position.get(event) ?? -1;
-    return ids.some((id) => (lastAnswer.get(id) ?? -1) <= at);
+    return (
+      ids.some((id) => (lastAnswer.get(id) ?? -1) <= at) ||
+      (event.longRunningToolIds ?? []).some((id) => !clientAnswered.has(id))
+    );
   });
   return cut === -1 ? [...slice] : slice.slice(0, cut);
 }
