@@ -7,6 +7,7 @@ import { openRecordedSession, recordedCall, type RecordedSessionOptions } from '
 import type { CliRuntime } from './runtime.js';
 import { show, type ShowOptions } from './show-request.js';
 import { createStyle } from './style.js';
+import { formatPaused } from './format-paused.js';
 
 export type RecordedOptions = ShowOptions &
   RecordedSessionOptions & { call?: string | undefined; wire?: boolean | undefined };
@@ -27,7 +28,10 @@ export async function inspectRecorded(
     if (values.wire === true) throw new UsageError('--wire shows one call: add --call <n>.');
     const calls = await store.listModelCalls(key);
     if (values.json === true) io.stdout(`${JSON.stringify(calls, null, 2)}\n`);
-    else io.stdout(formatCallTree(calls, key.sessionId, style));
+    else {
+      io.stdout(formatCallTree(calls, key.sessionId, style));
+      io.stdout(formatPaused((await store.getSession(key))?.events ?? [], style));
+    }
     return 0;
   }
   const record = await recordedCall(store, key, values.call);

@@ -132,6 +132,8 @@ describe("ADK's tool_human_in_the_loop_config sample through agentctx run", () =
       );
     expect(paused).not.toBeNull();
     const id = paused?.[1] as string;
+    const waiting = await cli(['inspect', root, '--store', store, '--session', 's1']);
+    expect(waiting.stdout).toContain(`⏸ waiting  ask_for_approval (call ${id}), asked by reimbursement_agent at `);
 
     const second = await agentctxProcess(
       'run',
@@ -146,6 +148,13 @@ describe("ADK's tool_human_in_the_loop_config sample through agentctx run", () =
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('[reimbursement_agent] ← reimburse: {"status":"ok"}');
     expect(second.stdout).toContain('[reimbursement_agent] Reimbursed.');
+    // inspect says who answered what, and when.
+    const inspected = await cli(['inspect', root, '--store', store, '--session', 's1']);
+    expect(inspected.stdout).toMatch(
+      new RegExp(
+        `A person in the loop:\\n  ✓ answered  ask_for_approval \\(call ${id}\\) by user at \\d{4}-\\d\\d-\\d\\d [\\d:]+Z: \\{"status":"approved"\\}`,
+      ),
+    );
   });
 
   it('names the calls it waits on when an answer names another, and refuses one that is not JSON', async () => {
