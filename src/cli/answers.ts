@@ -59,3 +59,22 @@ export function pausedLines(events: readonly Event[], command: string): string[]
     return `paused: ${describe(paused)} waits for an answer${hint === undefined ? '' : ` (${hint})`}; answer with: ${command} --answer ${paused.call.id}=${example}`;
   });
 }
+
+/**
+ * On a terminal: asks the person about each confirmation the session waits on (`Approve transfer({"amount":500})?`)
+ * and gives the message that answers them, or undefined when none waits. Long-running calls are answered with
+ * `--answer`, whose command the paused lines print.
+ */
+export function askConfirmations(events: readonly Event[], ask: (question: string) => boolean): Content | undefined {
+  const parts: Part[] = pausedCalls(events)
+    .filter((paused) => paused.call.name === CONFIRMATION)
+    .map((paused) => {
+      const original = (paused.call.args?.['originalFunctionCall'] ?? {}) as { name?: string; args?: unknown };
+      const hint = (paused.call.args?.['toolConfirmation'] as { hint?: string } | undefined)?.hint;
+      const confirmed = ask(
+        `${hint === undefined || hint === '' ? '' : `${hint}\n`}Approve ${original.name ?? 'the call'}(${JSON.stringify(original.args ?? {})})? [y/N] `,
+      );
+      return { functionResponse: { id: paused.call.id, name: CONFIRMATION, response: { confirmed } } };
+    });
+  return parts.length === 0 ? undefined : { role: 'user', parts };
+}

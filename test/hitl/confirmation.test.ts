@@ -251,3 +251,41 @@ describe('two answers to one confirmation at once', () => {
     expect(ran).toBe(1);
   });
 });
+
+describe('a confirmation at a terminal', () => {
+  it.each([
+    [true, '[bank] ← transfer: {"moved":500,"to":"ACC123"}'],
+    [false, '[bank] ← transfer: {"error":"This tool call is rejected."}'],
+  ])('is asked about at once, and the answer (%s) resumes the run in the same command', async (approve, shown) => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentctx-confirm-tty-'));
+    await writeFile(
+      join(dir, 'script.yaml'),
+      'rules:\n  - when: { afterToolResponse: transfer, toolResultContains: ACC123 }\n    respond: { text: Done. }\n  - when: { afterToolResponse: transfer, toolResultContains: rejected }\n    respond: { text: Not moved. }\nresponses:\n  - functionCall: { name: transfer, args: { amount: 500, to: ACC123 } }\n',
+    );
+    const questions: string[] = [];
+    const result = await cli(
+      [
+        'run',
+        'test/fixtures/hitl/bank-agent.ts',
+        '--model',
+        `scripted:${join(dir, 'script.yaml')}`,
+        '--store',
+        'memory',
+        '--message',
+        'Move 500',
+      ],
+      {
+        ask: (question) => {
+          questions.push(question);
+          return approve;
+        },
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(questions).toEqual([
+      'Please approve or reject the tool call transfer() by responding with a FunctionResponse with an expected ToolConfirmation payload.\nApprove transfer({"amount":500,"to":"ACC123"})? [y/N] ',
+    ]);
+    expect(result.stdout).toContain(shown);
+    expect(result.stdout).toContain(approve ? '[bank] Done.' : '[bank] Not moved.');
+  });
+});

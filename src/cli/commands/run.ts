@@ -10,7 +10,7 @@ import { formatEvent } from '../format-event.js';
 import type { CliIo, Command } from '../io.js';
 import { DEFAULT_STORE } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
-import { answerMessage, pausedLines } from '../answers.js';
+import { answerMessage, askConfirmations, pausedLines } from '../answers.js';
 import type { Content } from '../../contracts/content.js';
 import { readSessionSeed, saveSeedArtifacts } from '../session-seed.js';
 import { createStyle } from '../style.js';
@@ -38,7 +38,8 @@ Options:
                      result, or true/false for a tool call waiting for
                      confirmation), with --session; repeatable, sent as one
                      message (with --message's text after it) and exit. A turn
-                     that pauses prints each waiting call and the command
+                     that pauses prints each waiting call and the command that
+                     answers it; at a terminal a confirmation is asked at once
   --model <name>     the model for every agent (default: each agent's own):
                      gemini-2.5-flash or google:<model>   (GEMINI_API_KEY)
                      openai:<model>                       (OPENAI_API_KEY)
@@ -143,11 +144,22 @@ export const runCommand: Command = {
         stateDelta = undefined;
         return turn(runner, input, io, values.json === true, again);
       };
+      // On a terminal a confirmation the turn paused on is asked about at once, and the answer sent as the next turn.
+      const sayAndConfirm = async (message: string | Content): Promise<boolean> => {
+        let ok = await say(message);
+        for (let next = await confirmationsToAsk(); ok && next !== undefined; next = await confirmationsToAsk())
+          ok = await say(next);
+        return ok;
+      };
+      const confirmationsToAsk = async () =>
+        io.ask === undefined || values.json === true
+          ? undefined
+          : askConfirmations((await sessions.getSession(key))?.events ?? [], io.ask);
       let failed = false;
-      if (firstMessage !== undefined) failed = !(await say(firstMessage));
+      if (firstMessage !== undefined) failed = !(await sayAndConfirm(firstMessage));
       else {
         for await (const message of readMessages(io)) {
-          failed = !(await say(message)) || failed;
+          failed = !(await sayAndConfirm(message)) || failed;
           if (interrupt.signal.aborted) break;
         }
       }
