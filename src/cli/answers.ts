@@ -12,12 +12,14 @@ const CONFIRMATION = 'adk_request_confirmation';
  */
 export function answerMessage(events: readonly Event[], answers: readonly string[], text: string | undefined): Content {
   const waiting = new Map(pausedCalls(events).map((paused) => [paused.call.id, paused]));
+  // A long-running call answered already may get another answer (ADK takes progress updates, then the result).
+  const answerable = new Map(longRunningCalls(events).map((paused) => [paused.call.id, paused]));
   const parts: Part[] = answers.map((answer) => {
     const at = answer.indexOf('=');
     if (at <= 0) throw new UsageError(`--answer takes <call-id>=<json>, got '${answer}'.`, waitingHint(waiting));
     const id = answer.slice(0, at);
-    const paused = waiting.get(id);
-    if (paused === undefined)
+    const paused = answerable.get(id);
+    if (paused === undefined || (paused.call.name === CONFIRMATION && !waiting.has(id)))
       throw new UsageError(`The session waits for no answer to a call '${id}'.`, waitingHint(waiting));
     let value: unknown;
     try {
@@ -31,6 +33,17 @@ export function answerMessage(events: readonly Event[], answers: readonly string
     return { functionResponse: { id, name: paused.call.name, response: responseOf(paused, value) } };
   });
   return { role: 'user', parts: text === undefined ? parts : [...parts, { text }] };
+}
+
+function longRunningCalls(events: readonly Event[]): PausedCall[] {
+  return events.flatMap((event) => {
+    const ids = new Set(event.longRunningToolIds ?? []);
+    return (event.content?.parts ?? []).flatMap((part) =>
+      'functionCall' in part && part.functionCall.id !== undefined && ids.has(part.functionCall.id)
+        ? [{ event, call: part.functionCall as PausedCall['call'] }]
+        : [],
+    );
+  });
 }
 
 function responseOf(paused: PausedCall, value: unknown): Record<string, unknown> {

@@ -173,3 +173,78 @@ describe("ADK's tool_human_in_the_loop_config sample through agentctx run", () =
     expect(bad.stderr).toMatch(/--answer adk-[\w-]+: 'approved' is not JSON\. Quote it for the shell/);
   });
 });
+
+describe("ADK's test_functions_long_running.py", () => {
+  const run = async (returns: unknown) => {
+    let called = 0;
+    const tool = longRunningTool(
+      functionTool({
+        name: 'increase_by_one',
+        description: '',
+        jsonSchema: { type: 'object', properties: { x: { type: 'integer' } } },
+        execute: () => {
+          called += 1;
+          return returns;
+        },
+      }),
+    );
+    const model = createScriptedModel([
+      { functionCall: { name: 'increase_by_one', args: { x: 1 } } },
+      { text: 'response1' },
+      { text: 'response2' },
+      { text: 'response3' },
+      { text: 'response4' },
+    ]);
+    const runner = await runnerWithSession({ agents: llmAgent({ name: 'root_agent', tools: [tool] }), model });
+    return { runner, model, called: () => called };
+  };
+  const call = { functionCall: { name: 'increase_by_one', args: { x: 1 } } };
+  const update = (id: string, response: Record<string, unknown>) => ({
+    role: 'user' as const,
+    parts: [{ functionResponse: { id, name: 'increase_by_one', response } }],
+  });
+  const contents = (request: { messages: { content: unknown[] }[] } | undefined) =>
+    request?.messages.map((message) => message.content);
+
+  it.each([
+    ['test_async_function', { status: 'pending' }, { status: 'pending' }],
+    ['test_async_function_with_none_response', 'pending', { result: 'pending' }],
+  ])(
+    '%s: progress updates and results from the client each replace the last, the tool runs once',
+    async (_name, returns, pending) => {
+      const { runner, model, called } = await run(returns);
+      const first = (await collect(runner, { message: 'test1' })).slice(1);
+      expect(describeEvents(first)).toEqual([
+        'root_agent: call increase_by_one({"x":1})',
+        `root_agent: increase_by_one → ${JSON.stringify(pending)}`,
+        'root_agent: response1',
+      ]);
+      expect(first[0]?.longRunningToolIds).toHaveLength(1);
+      expect(contents(model.requests[0])).toEqual([[{ text: 'test1' }]]);
+      expect(contents(model.requests[1])).toEqual([
+        [{ text: 'test1' }],
+        [call],
+        [{ functionResponse: { name: 'increase_by_one', response: pending } }],
+      ]);
+      const id = (first[0]?.content?.parts[0] as { functionCall: { id: string } }).functionCall.id;
+      const answers: [Record<string, unknown>, string][] = [
+        [{ status: 'still waiting' }, 'response2'],
+        [{ result: 2 }, 'response3'],
+        // Another result after the result is still taken, and summarized again (ADK: "Whether this is the right
+        // behavior is TBD").
+        [{ result: 3 }, 'response4'],
+      ];
+      for (const [index, [response, text]] of answers.entries()) {
+        const events = (await collect(runner, { message: update(id, response) })).slice(1);
+        expect(describeEvents(events)).toEqual([`root_agent: ${text}`]);
+        expect(contents(model.requests[index + 2])).toEqual([
+          [{ text: 'test1' }],
+          [call],
+          [{ functionResponse: { name: 'increase_by_one', response } }],
+        ]);
+      }
+      expect(model.requests).toHaveLength(5);
+      expect(called()).toBe(1);
+    },
+  );
+});
