@@ -248,3 +248,20 @@ describe("ADK's test_functions_long_running.py", () => {
     },
   );
 });
+
+describe("ADK's test_long_running_tool.py", () => {
+  const note =
+    'NOTE: This is a long-running operation. Do not call this tool again if it has already returned some intermediate or pending status.';
+  const tool = (description: string) =>
+    longRunningTool(functionTool({ name: 'sample_long_running_function', description, execute: () => 'Processing' }));
+
+  it('keeps the description and adds ADK’s note after it (test_get_declaration_with_description)', () => {
+    const made = tool('Sample function for testing long running operations.');
+    expect(made.description).toBe(`Sample function for testing long running operations.\n\n${note}`);
+    expect(made.longRunning).toBe(true);
+  });
+
+  it('is the note alone without a description (test_get_declaration_without_description)', () => {
+    expect(tool('').description).toBe(note);
+  });
+});
