@@ -1,4 +1,5 @@
-import type { FunctionCall } from '../../contracts/content.js';
+import type { Content, FunctionCall } from '../../contracts/content.js';
+import { ConflictError } from '../../contracts/errors/conflict-error.js';
 import type { ToolConfirmation } from '../../contracts/contexts.js';
 import type { Event } from '../../contracts/event.js';
 import type { LlmAgentRun } from './invocation.js';
@@ -112,4 +113,39 @@ function toolConfirmation(response: Record<string, unknown>): ToolConfirmation {
     confirmed: value['confirmed'] === true,
     ...(value['payload'] === undefined ? {} : { payload: value['payload'] }),
   };
+}
+
+/**
+ * Refuses, before anything is written, a message that answers a confirmation request an earlier message answered
+ * (a retry, a second tab): the call ran or was rejected then. Two answers at the same moment both pass here; the
+ * one stored second is refused when its agent resumes.
+ */
+export function refuseAnsweredAgain(events: readonly Event[], message: Content): void {
+  const ids = new Set(
+    message.parts.flatMap((part) =>
+      'functionResponse' in part && part.functionResponse.name === REQUEST_CONFIRMATION && part.functionResponse.id
+        ? [part.functionResponse.id]
+        : [],
+    ),
+  );
+  if (ids.size === 0) return;
+  const again = events.flatMap((event) =>
+    event.author !== 'user'
+      ? []
+      : (event.content?.parts ?? []).flatMap((part) =>
+          'functionResponse' in part && ids.has(part.functionResponse.id ?? '')
+            ? [part.functionResponse.id as string]
+            : [],
+        ),
+  );
+  if (again.length > 0) throw answeredAlready(again);
+}
+
+/** The conflict of a second answer to a confirmation request. */
+export function answeredAlready(ids: readonly string[]): ConflictError {
+  return new ConflictError({
+    code: 'stale_session',
+    message: `The confirmation ${ids.join(', ')} was answered already, by an earlier message: the call ran (or was rejected) then, and this answer changes nothing.`,
+    hint: 'Load the session again to see how it went.',
+  });
 }

@@ -2,7 +2,6 @@ import type { AgentNode } from '../../contracts/agent.js';
 import type { Content, FunctionCall } from '../../contracts/content.js';
 import type { CallbackContext } from '../../contracts/contexts.js';
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
-import { ConflictError } from '../../contracts/errors/conflict-error.js';
 import type { Event } from '../../contracts/event.js';
 import type { Model, ModelResponse, StablePrefix } from '../../contracts/model.js';
 import type { AssembledRequest } from '../../contracts/provenance.js';
@@ -16,7 +15,7 @@ import { calledModel, PendingCall } from './call-log.js';
 import { checkModelResponse } from './check-model-response.js';
 import { createCallbackContext } from './contexts.js';
 import { Deadline } from './deadline.js';
-import { confirmationRequest, confirmedCalls } from './confirmations.js';
+import { answeredAlready, confirmationRequest, confirmedCalls } from './confirmations.js';
 import { executeFunctionCalls, longRunningCallIds } from './execute-tools.js';
 import { firstResult } from './first-result.js';
 import { chainHook, firstHook, hookSources } from './hooks.js';
@@ -59,12 +58,7 @@ export async function* runLlmAgent(run: LlmAgentRun): AsyncGenerator<Event, LlmA
 async function* resumeConfirmed(run: LlmAgentRun): AsyncGenerator<Event, 'paused' | undefined> {
   const { calls, confirmations, answeredBefore } = confirmedCalls(run.invocation.session.events);
   // Two answers to one request (two tabs, two processes): the first one stored wins; this one changes nothing.
-  if (calls.length === 0 && answeredBefore.length > 0)
-    throw new ConflictError({
-      code: 'stale_session',
-      message: `The confirmation ${answeredBefore.join(', ')} was answered already, by an earlier message: the call ran (or was rejected) then, and this answer changes nothing.`,
-      hint: 'Load the session again to see how it went.',
-    });
+  if (calls.length === 0 && answeredBefore.length > 0) throw answeredAlready(answeredBefore);
   if (calls.length === 0) return undefined;
   const answered = await executeFunctionCalls(run, calls, { tools: [], handlers: [] }, undefined, confirmations);
   if (answered.event === undefined) return 'paused';

@@ -25,6 +25,7 @@ import { findAgentToRun } from './find-agent-to-run.js';
 import { everyHook, firstHook, hasHook } from './hooks.js';
 import { answerInterruptedCalls, markRunning } from './interrupted-calls.js';
 import { configurationError, Invocation, type RunnerSettings, type RunnerStats } from './invocation.js';
+import { refuseAnsweredAgain } from './confirmations.js';
 import { runAgent } from './run-agent.js';
 import { outputOfRun } from './run-output.js';
 import { SessionCache } from './session-cache.js';
@@ -252,6 +253,7 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
       const userContent: Content =
         typeof input.message === 'string' ? { role: 'user', parts: [{ text: input.message }] } : input.message;
       const { session, memo } = loaded;
+      refuseAnsweredAgain(session.events, userContent);
       const id = `e-${newId()}`;
       // Every agent must have a model before anything is written.
       for (const node of tree.nodes) if (isLlmAgent(node.definition)) await settings.modelFor(node);
