@@ -142,6 +142,14 @@ export function formatRequest(
     });
   });
 
+  // The generation settings the request carries beside its content (the response schema of an outputSchema among them).
+  const { model: _model, ...settings } = request.config;
+  const keys = Object.keys(settings) as (keyof typeof settings)[];
+  if (keys.length > 0) {
+    lines.push('', style.bold(`SETTINGS · ${keys.length}`));
+    for (const key of keys) lines.push(`${style.dim('┌')} ${style.cyan(key)} ${JSON.stringify(settings[key])}`);
+  }
+
   if (provenance.removed !== undefined && provenance.removed.length > 0) {
     lines.push('', style.bold(`REMOVED BY HOOKS · ${provenance.removed.length}`));
     for (const removal of provenance.removed) {

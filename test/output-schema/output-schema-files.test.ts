@@ -141,6 +141,17 @@ describe('input_schema in agent files', () => {
 });
 
 describe('output_schema written in the file, and its problems', () => {
+  it('inspect shows the response schema in the request’s settings', async () => {
+    const dir = await tmp.files({
+      'agent.yaml':
+        'name: cities\nmodel: gemini-2.5-flash\noutputSchema: { type: object, properties: { city: { type: string } } }\n',
+    });
+    const shown = await cli(['inspect', join(dir, 'agent.yaml')]);
+    expect(shown.stdout).toContain(
+      'SETTINGS · 2\n┌ responseSchema {"type":"object","properties":{"city":{"type":"string"}}}\n┌ responseMimeType "application/json"',
+    );
+  });
+
   it('takes a JSON Schema written in the file (agentctx’s extension)', async () => {
     const dir = await tmp.files({
       'agent.yaml':
