@@ -56,6 +56,11 @@ function itemView(item, origin, onCall, costs, caches) {
       return row([
         nameEl('code', { class: 'tool-name' }, item.name),
         item.callId ? el('span', { class: 'muted', text: ` ${item.callId}` }) : '',
+        item.person === 'waiting'
+          ? el('span', { class: 'badge person waiting', text: 'waiting for a person' })
+          : item.person === 'answered'
+            ? el('span', { class: 'badge person answered', text: 'answered by a person' })
+            : '',
         longText(item.args, 'json'),
       ]);
     case 'tool-result':

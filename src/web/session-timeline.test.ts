@@ -168,3 +168,34 @@ describe('the timeline shows state operations', () => {
     ]);
   });
 });
+
+describe('calls that wait for a person (issue 48)', () => {
+  it('marks a long-running call waiting until the client answers it, then answered', () => {
+    const asked: Event = {
+      id: 'e1',
+      invocationId: 'i1',
+      author: 'bank',
+      timestamp: 1,
+      content: { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'ask_for_approval', args: {} } }] },
+      longRunningToolIds: ['c1'],
+      actions: { stateDelta: {}, artifactDelta: {} },
+    };
+    const person = (events: Event[]) =>
+      buildTimeline(events, [])
+        .flatMap((invocation) => invocation.items)
+        .flatMap((item) => (item.type === 'tool-call' ? [item.person] : []));
+    expect(person([asked])).toEqual(['waiting']);
+    const answer: Event = {
+      id: 'e2',
+      invocationId: 'i2',
+      author: 'user',
+      timestamp: 2,
+      content: {
+        role: 'user',
+        parts: [{ functionResponse: { id: 'c1', name: 'ask_for_approval', response: { ok: true } } }],
+      },
+      actions: { stateDelta: {}, artifactDelta: {} },
+    };
+    expect(person([asked, answer])).toEqual(['answered']);
+  });
+});

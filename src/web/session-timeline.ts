@@ -1,5 +1,6 @@
 import type { Event } from '../contracts/event.js';
 import type { ModelCallSummary } from '../contracts/model-call.js';
+import { pausedCalls } from '../engine/runner/paused-calls.js';
 import { scopeOfKey, type StateScope } from '../engine/state/state-keys.js';
 import { nestCalls, type ModelCallItem } from './timeline-nesting.js';
 import { orderByTime } from './timeline-order.js';
@@ -23,6 +24,8 @@ export type TimelineItem =
       name: string;
       callId: string | null;
       args: string;
+      /** A call whose answer comes from the client (a long-running tool's, a confirmation request): still waiting, or answered. */
+      person?: 'waiting' | 'answered';
     }
   | {
       type: 'tool-result';
@@ -101,6 +104,11 @@ export function buildTimeline(events: readonly Event[], calls: readonly ModelCal
     at(entry.event.invocationId, entry.event.timestamp).items.push(...eventItems(entry.event));
   }
   const list = [...invocations.values()];
+  const waiting = new Set(pausedCalls(events).map((paused) => paused.call.id));
+  for (const invocation of list)
+    for (const item of invocation.items)
+      if (item.type === 'tool-call' && item.person !== undefined && item.callId !== null)
+        item.person = waiting.has(item.callId) ? 'waiting' : 'answered';
   nestCalls(list, nested, (call) => {
     const invocation = at(call.invocationId, call.timestamp);
     list.push(invocation);
@@ -154,6 +162,9 @@ function eventItems(event: Event): TimelineItem[] {
         name: part.functionCall.name,
         callId: part.functionCall.id ?? null,
         args: JSON.stringify(part.functionCall.args ?? {}, null, 2),
+        ...((event.longRunningToolIds ?? []).includes(part.functionCall.id ?? '')
+          ? { person: 'answered' as const }
+          : {}),
       });
     else if ('functionResponse' in part)
       items.push({
