@@ -2,8 +2,10 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Part } from '../../src/contracts/content.js';
 import type { Event } from '../../src/contracts/event.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
+import { confirmedCalls } from '../../src/engine/runner/confirmations.js';
 import { pausedCalls } from '../../src/engine/runner/paused-calls.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/index.js';
@@ -287,5 +289,74 @@ describe('a confirmation at a terminal', () => {
     ]);
     expect(result.stdout).toContain(shown);
     expect(result.stdout).toContain(approve ? '[bank] Done.' : '[bank] Not moved.');
+  });
+});
+
+describe("the resume step (ADK's test_request_confirmation.py, on confirmedCalls)", () => {
+  const event = (
+    author: string,
+    parts: Event['content'] extends infer C ? (C extends { parts: infer P } ? P : never) : never,
+    branch?: string,
+  ): Event => ({
+    id: `e-${Math.random().toString(36).slice(2)}`,
+    invocationId: 'i1',
+    author,
+    timestamp: 1,
+    ...(branch === undefined ? {} : { branch }),
+    content: { role: author === 'user' ? 'user' : 'model', parts },
+    actions: { stateDelta: {}, artifactDelta: {} },
+  });
+  const original = { id: 'mock_function_call_id', name: 'mock_tool', args: { param1: 'test' } };
+  const request = (branch?: string) =>
+    event(
+      'test_agent',
+      [
+        {
+          functionCall: {
+            id: 'request_confirmation_id',
+            name: 'adk_request_confirmation',
+            args: { originalFunctionCall: original, toolConfirmation: { hint: 'test hint', confirmed: false } },
+          },
+        },
+      ],
+      branch,
+    );
+  const reply = (response: Record<string, unknown>) =>
+    event('user', [
+      { functionResponse: { id: 'request_confirmation_id', name: 'adk_request_confirmation', response } },
+    ]);
+
+  it('finds nothing without events, without responses, or without a confirmation response', () => {
+    expect(confirmedCalls([]).calls).toEqual([]);
+    expect(confirmedCalls([event('user', [{ text: 'hi' }])]).calls).toEqual([]);
+    expect(
+      confirmedCalls([event('user', [{ functionResponse: { name: 'other_function', response: {} } }])]).calls,
+    ).toEqual([]);
+  });
+
+  it('runs the original call again with the answer (test_request_confirmation_processor_success)', () => {
+    const found = confirmedCalls([request(), reply({ confirmed: true })]);
+    expect(found.calls).toEqual([original]);
+    expect(found.confirmations.get('mock_function_call_id')).toEqual({ hint: '', confirmed: true });
+  });
+
+  it('passes a rejection on as such (test_request_confirmation_processor_tool_not_confirmed)', () => {
+    expect(confirmedCalls([request(), reply({ confirmed: false })]).confirmations.get('mock_function_call_id')).toEqual(
+      {
+        hint: '',
+        confirmed: false,
+      },
+    );
+  });
+
+  it('finds the answer in the default branch for a request made in a child branch (…_finds_user_confirmation_in_default_branch)', () => {
+    expect(confirmedCalls([request('child_branch'), reply({ confirmed: true })]).calls).toEqual([original]);
+  });
+
+  it('does not run a call again whose response was stored after the answer', () => {
+    const ran = event('test_agent', [
+      { functionResponse: { id: 'mock_function_call_id', name: 'mock_tool', response: { ok: 1 } } },
+    ]);
+    expect(confirmedCalls([request(), reply({ confirmed: true }), ran]).calls).toEqual([]);
   });
 });
