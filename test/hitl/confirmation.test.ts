@@ -293,11 +293,7 @@ describe('a confirmation at a terminal', () => {
 });
 
 describe("the resume step (ADK's test_request_confirmation.py, on confirmedCalls)", () => {
-  const event = (
-    author: string,
-    parts: Event['content'] extends infer C ? (C extends { parts: infer P } ? P : never) : never,
-    branch?: string,
-  ): Event => ({
+  const event = (author: string, parts: Part[], branch?: string): Event => ({
     id: `e-${Math.random().toString(36).slice(2)}`,
     invocationId: 'i1',
     author,

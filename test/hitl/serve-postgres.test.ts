@@ -11,7 +11,8 @@ import { createTestDatabase, skipWithoutPostgres, TEST_POSTGRES_URL } from '../s
 
 type AdkEvent = { author: string; content?: { parts: Record<string, unknown>[] } };
 
-if (TEST_POSTGRES_URL === undefined) skipWithoutPostgres('confirmations across serve processes on PostgreSQL');
+const serverUrl = TEST_POSTGRES_URL;
+if (serverUrl === undefined) skipWithoutPostgres('confirmations across serve processes on PostgreSQL');
 else
   describe('a confirmation across serve processes on PostgreSQL', () => {
     const servers: Listening[] = [];
@@ -19,7 +20,7 @@ else
     let dir: string;
 
     beforeAll(async () => {
-      database = await createTestDatabase(TEST_POSTGRES_URL, 'hitl');
+      database = await createTestDatabase(serverUrl, 'hitl');
       dir = await mkdtemp(join(tmpdir(), 'agentctx-hitl-pg-'));
       await writeFile(
         join(dir, 'first.yaml'),
