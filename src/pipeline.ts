@@ -32,16 +32,8 @@ export { setting, settingOf } from './engine/extensions/settings.js';
 export { createSessionMemo } from './engine/extensions/memo.js';
 export type { MemoKey, SessionMemo } from './contracts/memo.js';
 
-export { INSTRUCTIONS_PROCESSOR } from './features/instructions/instructions.js';
-export { IDENTITY_PROCESSOR } from './features/identity/identity.js';
-export { CONTENTS_PROCESSOR } from './features/contents/contents-processor.js';
-export { FINALIZE_PROCESSOR } from './features/contents/finalize.js';
-export { AGENT_TRANSFER_PROCESSOR } from './features/transfer/agent-transfer.js';
+export { PROCESSOR_NAMES } from './presets/pipelines.js';
 export { TRANSFER_TO_AGENT } from './features/transfer/transfer-to-agent.js';
-export { TOOLS_PROCESSOR } from './features/tools/tool-declarations.js';
-export { SECTIONS_PROCESSOR } from './features/sections/sections.js';
-export { SKILLS_LISTING_PROCESSOR } from './features/skills/skills-listing.js';
-export { CONTEXT_BLOCKS_PROCESSOR } from './features/context-blocks/context-blocks.js';
 
 export { requestToJson } from './engine/assembly/request-json.js';
 export { findInRequest } from './engine/assembly/find-in-request.js';

@@ -214,6 +214,7 @@ const ENGINE_ORDER = [
   'tokens',
   'agent',
   'session',
+  'memory',
   'assembly',
   'config',
   'telemetry',

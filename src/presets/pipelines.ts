@@ -47,5 +47,33 @@ export function harnessPipeline(): Processor[] {
   ];
 }
 
+/**
+ * The names of the built-in processors, to place processors of your own against (`before: PROCESSOR_NAMES.tools`)
+ * or to read them in a request's trace.
+ */
+export const PROCESSOR_NAMES: Readonly<{
+  instructions: string;
+  identity: string;
+  skillsListing: string;
+  contents: string;
+  contextBlocks: string;
+  outputSchema: string;
+  agentTransfer: string;
+  tools: string;
+  finalize: string;
+  sections: string;
+}> = Object.freeze({
+  instructions: instructionsProcessor.name,
+  identity: identityProcessor.name,
+  skillsListing: skillsListingProcessor.name,
+  contents: contentsProcessor.name,
+  contextBlocks: contextBlocksProcessor.name,
+  outputSchema: outputSchemaProcessor.name,
+  agentTransfer: agentTransferProcessor.name,
+  tools: toolDeclarationsProcessor.name,
+  finalize: finalizeProcessor.name,
+  sections: sectionsProcessor.name,
+});
+
 /** The default pipeline, made once: a runner or assembly that names none runs this one. */
 export const DEFAULT_PIPELINE: readonly Processor[] = Object.freeze(defaultPipeline());

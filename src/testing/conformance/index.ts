@@ -10,3 +10,5 @@ export type { TwinStore } from './twin-store.js';
 export { testModelCallLog } from './model-call-log-suite.js';
 export type { ModelCallLogSuiteOptions } from './model-call-log-suite.js';
 export type { TwinLog } from './model-call-cases.js';
+export { testMemoryService } from './memory-service-suite.js';
+export type { MemoryServiceSuiteOptions } from './memory-service-suite.js';

@@ -1,0 +1,151 @@
+import type { Content } from '../../contracts/content.js';
+import type { Event } from '../../contracts/event.js';
+import type { MemoryEntry, MemoryInput, MemoryScope, MemoryService } from '../../contracts/memory-service.js';
+import { copyValue } from '../util/copy-value.js';
+import { pythonIsoTime, sharedWords, wordsOf } from './memory-words.js';
+
+/** ADK's session id for events added without one. */
+const UNKNOWN_SESSION = '__unknown_session_id__';
+/** Where memories added directly (`addMemory`) are kept: they belong to no session. */
+const DIRECT = '';
+
+export type InMemoryMemoryServiceOptions = {
+  /**
+   * `ranked` (default): memories sharing more distinct words with the query first, newer first among equals, at most
+   * `limit`. `adk`: ADK 2.5.0's rule — every memory sharing any word, in the order remembered, no limit.
+   */
+  readonly matching?: 'ranked' | 'adk';
+  /** The most memories a `ranked` search returns. Default 10 (ADK's own limit since 2.8). */
+  readonly limit?: number;
+  /** Ids for memories added without one. */
+  readonly newId?: () => string;
+};
+
+type Stored = { entry: MemoryEntry; text: string; words: Set<string>; order: number };
+
+/**
+ * A memory service in this process's memory (ADK's `InMemoryMemoryService`): for tests and single-process tools;
+ * what it remembers is gone when the process ends. Matching is by words, ADK's way (`matching`).
+ */
+export function createInMemoryMemoryService(options: InMemoryMemoryServiceOptions = {}): MemoryService {
+  const matching = options.matching ?? 'ranked';
+  const limit = options.limit ?? 10;
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  // scope → session → memories, each in the order remembered.
+  const scopes = new Map<string, Map<string, Stored[]>>();
+  let order = 0;
+  const sessionsOf = (scope: MemoryScope) => {
+    const key = JSON.stringify([scope.appName, scope.userId]);
+    let sessions = scopes.get(key);
+    if (sessions === undefined) scopes.set(key, (sessions = new Map()));
+    return sessions;
+  };
+  const stored = (entry: MemoryEntry): Stored => {
+    const text = textOf(entry.content);
+    return { entry, text, words: wordsOf(text), order: order++ };
+  };
+  const all = (scope: MemoryScope) => [...sessionsOf(scope).values()].flat();
+
+  return {
+    async addSessionToMemory(session) {
+      const scope = { appName: session.appName, userId: session.userId };
+      sessionsOf(scope).set(
+        session.id,
+        remembered(session.events).map((event) => stored(fromEvent(event, session.id))),
+      );
+    },
+    async addEventsToMemory(input) {
+      const sessionId = input.sessionId ?? UNKNOWN_SESSION;
+      const sessions = sessionsOf(input);
+      const list = sessions.get(sessionId) ?? [];
+      const known = new Set(list.map((item) => item.entry.id));
+      for (const event of remembered(input.events)) {
+        if (known.has(event.id)) continue;
+        known.add(event.id);
+        list.push(stored(fromEvent(event, sessionId, input.customMetadata)));
+      }
+      sessions.set(sessionId, list);
+    },
+    async addMemory(input) {
+      const sessions = sessionsOf(input);
+      const list = sessions.get(DIRECT) ?? [];
+      const added = input.memories.map((memory) => direct(memory, newId, input.customMetadata));
+      const ids = new Set(added.map((entry) => entry.id));
+      // A memory of an id already there is replaced, so writing the same memories again is idempotent.
+      sessions.set(DIRECT, [...list.filter((item) => !ids.has(item.entry.id)), ...added.map(stored)]);
+      return added.map(copyValue);
+    },
+    async searchMemory(input) {
+      const query = wordsOf(input.query);
+      const hits = all(input).flatMap((item) => {
+        if (item.words.size === 0) return [];
+        if (matching === 'adk') return [...query].some((word) => item.words.has(word)) ? [{ item, score: 1 }] : [];
+        const score = sharedWords(query, item.text, item.words);
+        return score > 0 ? [{ item, score }] : [];
+      });
+      if (matching === 'ranked') hits.sort((a, b) => b.score - a.score || b.item.order - a.item.order);
+      const chosen = matching === 'ranked' ? hits.slice(0, limit) : hits;
+      return { memories: chosen.map(({ item }) => copyValue(item.entry)) };
+    },
+    async listMemories(input) {
+      const items = input.sessionId === undefined ? all(input) : (sessionsOf(input).get(input.sessionId) ?? []);
+      return items.map((item) => copyValue(item.entry));
+    },
+    async deleteMemory(input) {
+      for (const [sessionId, list] of sessionsOf(input)) {
+        const kept = list.filter((item) => item.entry.id !== input.id);
+        if (kept.length === list.length) continue;
+        sessionsOf(input).set(sessionId, kept);
+        return true;
+      }
+      return false;
+    },
+    async deleteSessionMemories(input) {
+      const sessions = sessionsOf(input);
+      const count = sessions.get(input.sessionId)?.length ?? 0;
+      sessions.delete(input.sessionId);
+      return count;
+    },
+    async deleteUserMemories(input) {
+      const count = all(input).length;
+      scopes.delete(JSON.stringify([input.appName, input.userId]));
+      return count;
+    },
+  };
+}
+
+// ADK remembers the events that have content with parts.
+function remembered(events: readonly Event[]): Event[] {
+  return events.filter((event) => (event.content?.parts.length ?? 0) > 0);
+}
+
+function fromEvent(event: Event, sessionId: string, customMetadata?: Readonly<Record<string, unknown>>): MemoryEntry {
+  return {
+    id: event.id,
+    content: copyValue(event.content as Content),
+    author: event.author,
+    timestamp: pythonIsoTime(event.timestamp),
+    ...(customMetadata === undefined || Object.keys(customMetadata).length === 0
+      ? {}
+      : { customMetadata: copyValue(customMetadata) }),
+    source: { sessionId, eventId: event.id },
+  };
+}
+
+function direct(
+  memory: MemoryInput,
+  newId: () => string,
+  customMetadata: Readonly<Record<string, unknown>> | undefined,
+): MemoryEntry {
+  const metadata = { ...(customMetadata ?? {}), ...(memory.customMetadata ?? {}) };
+  return {
+    ...copyValue(memory),
+    id: memory.id ?? newId(),
+    ...(Object.keys(metadata).length === 0 ? {} : { customMetadata: metadata }),
+  };
+}
+
+/** The text of a memory's parts, joined by spaces (ADK's `_memory_entry_utils.extract_text`). */
+export function textOf(content: Content): string {
+  return content.parts.flatMap((part) => ('text' in part && part.text !== '' ? [part.text] : [])).join(' ');
+}
