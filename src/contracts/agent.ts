@@ -7,6 +7,7 @@ import type { RequestDraft } from './draft.js';
 import type { Event, EventInput } from './event.js';
 import type { SessionMemo } from './memo.js';
 import type { EmbedResponse, Model, ModelResponse } from './model.js';
+import type { SearchMemoryResponse } from './memory-service.js';
 import type { OutputSchema } from './output-schema.js';
 import type { Profile } from './profile.js';
 import type { AssembledRequest } from './provenance.js';
@@ -173,6 +174,8 @@ export type AssemblyContext = {
   readonly extensions: readonly Extension[];
   /** The conventions of this run (value format, how summaries are shown, …). */
   readonly profile: Profile;
+  /** Searches the user's memories of earlier sessions (the runner's memory service); absent without one. */
+  readonly searchMemory?: (query: string) => Promise<SearchMemoryResponse>;
   /** Keep generated function call ids (the model's provider pairs calls with responses by id). */
   readonly preserveFunctionCallIds: boolean;
   /** The model takes deferred tool definitions itself (`Model.loadsDeferredTools`); tool search then uses that form. */

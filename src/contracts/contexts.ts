@@ -1,3 +1,4 @@
+import type { SearchMemoryResponse } from './memory-service.js';
 import type { Artifact, StoredArtifact } from './artifact.js';
 import type { Content } from './content.js';
 import type { StateOp } from './state-op.js';
@@ -70,11 +71,15 @@ export type SessionArtifacts = {
   list(): Promise<string[]>;
 };
 
-/** What callbacks see: who is running, and read-write access to state and artifacts. */
+/** What callbacks see: who is running, and read-write access to state, artifacts and the user's memory. */
 export type CallbackContext = RunIdentity & {
   /** Writes are visible at once and travel on the next event as its state delta. */
   readonly state: SessionState;
   readonly artifacts: SessionArtifacts;
+  /** The user's memories of earlier sessions that match a query (ADK's `search_memory`); throws without a memory service. */
+  searchMemory(query: string): Promise<SearchMemoryResponse>;
+  /** Remembers this session as it is now (ADK's `add_session_to_memory`); throws without a memory service. */
+  addSessionToMemory(): Promise<void>;
 };
 
 /** Effects a tool can ask for, carried by its function response event. */

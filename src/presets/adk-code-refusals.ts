@@ -8,8 +8,6 @@ const ADK_TOOLS_NOT_OFFERED = new Set([
   'vertex_ai_search',
   'code_execution',
   'BuiltInCodeExecutor',
-  'load_memory',
-  'preload_memory',
   'LongRunningFunctionTool',
   'McpToolset',
 ]);

@@ -9,6 +9,8 @@ import { type JsonReader, joinPath, isPlainRecord } from '../engine/util/json-re
 import { ADK_BUILT_IN_TOOLS, vertexAiSearchTool } from '../features/adk-tools/adk-built-in-tools.js';
 import { ADK_FUNCTION_TOOLS } from '../features/adk-tools/adk-function-tools.js';
 import { LOAD_ARTIFACTS, loadArtifactsStep, loadArtifactsTool } from '../features/adk-tools/load-artifacts.js';
+import { LOAD_MEMORY, loadMemoryInstruction, loadMemoryTool } from '../features/memory-tools/load-memory.js';
+import { PRELOAD_MEMORY, preloadMemory } from '../features/memory-tools/preload-memory.js';
 import { own, unknownToolMessage } from './adk-code-refusals.js';
 import { readExampleToolEntry } from './adk-example-tool.js';
 import { bindingOf, boundTool, type AdkBinding } from './adk-bindings.js';
@@ -60,6 +62,12 @@ export async function readTools(
     if (named === 'ExampleTool' && isPlainRecord(item)) {
       const extension = readExampleToolEntry(reader, item, at, at);
       if (extension !== undefined) extensions.push(extension);
+      continue;
+    }
+    if (named === LOAD_MEMORY || named === PRELOAD_MEMORY) {
+      if (isPlainRecord(item)) reader.keys(item, at, ['name']);
+      if (named === LOAD_MEMORY) tools.push(loadMemoryTool);
+      extensions.push(named === LOAD_MEMORY ? loadMemoryInstruction() : preloadMemory());
       continue;
     }
     if (named === LOAD_ARTIFACTS) {

@@ -1,3 +1,4 @@
+import type { MemoryService } from '../../contracts/memory-service.js';
 import type {
   AgentDefinition,
   AgentNode,
@@ -41,6 +42,8 @@ export type AssembleOptions = {
   state?: Readonly<Record<string, unknown>> | undefined;
   /** Where `{artifact.name}` reads from. */
   artifacts?: ArtifactTextReader | undefined;
+  /** The user's memories, for `load_memory` and `preloadMemory()` (searched in `appName` and `userId`). */
+  memory?: MemoryService | undefined;
   /** The branch of the running agent, for parallel workflows. */
   branch?: string | undefined;
   invocationId?: string | undefined;
@@ -88,6 +91,16 @@ export async function assembleWithFallback(
     events: options.events ?? [],
     state: options.state ?? {},
     artifacts: options.artifacts,
+    ...(options.memory === undefined
+      ? {}
+      : {
+          searchMemory: (query: string) =>
+            (options.memory as MemoryService).searchMemory({
+              appName: options.appName ?? 'agentctx',
+              userId: options.userId ?? 'user',
+              query,
+            }),
+        }),
     extensions: extensionsInEffect(plugins, agent),
     profile: resolveProfile(options.profile),
     preserveFunctionCallIds: options.preserveFunctionCallIds ?? false,

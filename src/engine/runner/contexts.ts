@@ -1,3 +1,5 @@
+import type { MemoryService } from '../../contracts/memory-service.js';
+import { UsageError } from '../../contracts/errors/usage-error.js';
 import type { Artifact, StoredArtifact } from '../../contracts/artifact.js';
 import type {
   CallbackContext,
@@ -60,8 +62,22 @@ export function createCallbackContext(run: AgentRun): {
     userContent: invocation.userContent,
     state: new State(session.state, delta, ops),
     artifacts,
+    searchMemory: (query) =>
+      needMemory(invocation).searchMemory({ appName: session.appName, userId: session.userId, query }),
+    addSessionToMemory: () => needMemory(invocation).addSessionToMemory(session),
   };
   return { context, delta, ops, artifactDelta, saved };
+}
+
+// ADK's `ValueError('Memory service is not available.')`, as a typed error saying what to pass.
+function needMemory(invocation: AgentRun['invocation']): MemoryService {
+  const memory = invocation.settings.memory;
+  if (memory === undefined)
+    throw new UsageError(
+      'Memory service is not available.',
+      'Pass `memory` to createRunner (createInMemoryMemoryService(), or a store).',
+    );
+  return memory;
 }
 
 /** A tool's context; its `signal` is the invocation's, or the call's own when the call has a time limit. */

@@ -1,3 +1,4 @@
+import type { MemoryService } from '../../contracts/memory-service.js';
 import type {
   AgentNode,
   AgentTree,
@@ -50,6 +51,8 @@ export type RunnerSettings = {
   /** Where model calls are recorded; nowhere when undefined. */
   readonly calls: ModelCallLog | undefined;
   readonly artifacts: ArtifactStore | undefined;
+  /** Where memories of earlier sessions are searched; none when undefined. */
+  readonly memory: MemoryService | undefined;
   /** The model an agent uses, resolved once per agent. */
   readonly modelFor: (node: AgentNode) => Promise<Model>;
   /** The runner's pipeline, which takes the place of the agents' own. */

@@ -1,3 +1,4 @@
+import type { MemoryService } from '../../contracts/memory-service.js';
 import type { AssemblyContext } from '../../contracts/agent.js';
 import type { Event } from '../../contracts/event.js';
 import type { Model } from '../../contracts/model.js';
@@ -52,6 +53,16 @@ function assembleFor(
     events: session.events,
     state: session.state,
     artifacts: invocation.artifactTexts,
+    ...(settings.memory === undefined
+      ? {}
+      : {
+          searchMemory: (query: string) =>
+            (settings.memory as MemoryService).searchMemory({
+              appName: session.appName,
+              userId: session.userId,
+              query,
+            }),
+        }),
     extensions: extensionsInEffect(settings.plugins, agent),
     profile: settings.profile,
     preserveFunctionCallIds,

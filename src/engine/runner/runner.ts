@@ -8,6 +8,7 @@ import type { CallPricer } from '../telemetry/genai-attributes.js';
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { OutputSchemaInput } from '../../contracts/output-schema.js';
+import type { MemoryService } from '../../contracts/memory-service.js';
 import type { Event } from '../../contracts/event.js';
 import type { Model } from '../../contracts/model.js';
 import type { Profile, ProfileName } from '../../contracts/profile.js';
@@ -44,6 +45,11 @@ export type EngineRunnerOptions<S extends SessionStore = SessionStore> = {
    */
   calls?: ModelCallLog | false;
   artifacts?: ArtifactStore;
+  /**
+   * What users said in earlier sessions, searched by `load_memory`, `preloadMemory()` and `context.searchMemory`;
+   * sessions are remembered by `context.addSessionToMemory()` (or the service's own methods). None when absent.
+   */
+  memory?: MemoryService;
   /** The model every LLM agent uses, whatever its definition names. */
   model?: Model;
   /** Resolves the model an agent names (`gemini-2.5-flash`, `openai:gpt-4.1`…); used when `model` is absent. */
@@ -179,6 +185,7 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
     sessions,
     calls,
     artifacts: options.artifacts,
+    memory: options.memory,
     modelFor: (node) => {
       let model = models.get(node);
       if (model === undefined) {
