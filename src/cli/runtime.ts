@@ -1,3 +1,5 @@
+import type { MemoryService } from '../contracts/memory-service.js';
+import { createInMemoryMemoryService } from '../engine/memory/in-memory-memory-service.js';
 import type { ProfileName } from '../contracts/profile.js';
 import type { AgentTree } from '../contracts/agent.js';
 import type { ArtifactStore } from '../contracts/artifact-store.js';
@@ -129,6 +131,10 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
           agents: tree,
           sessions,
           artifacts,
+          // The SQL stores are memory services too; a store in memory gets one in memory beside it.
+          memory: isMemoryService(sessions)
+            ? sessions
+            : createInMemoryMemoryService(named === 'adk' ? { matching: 'adk' } : {}),
           ...models,
           streaming: choices.streaming,
           ...limits,
@@ -166,4 +172,8 @@ async function modelsFor(
     if (name !== undefined && !named.has(name)) named.set(name, await runtime.model(name));
   }
   return { models: (name) => named.get(name) };
+}
+
+function isMemoryService(store: object): store is MemoryService {
+  return typeof (store as Partial<MemoryService>).searchMemory === 'function';
 }

@@ -1,13 +1,7 @@
-import type { Content } from '../../contracts/content.js';
-import type { Event } from '../../contracts/event.js';
-import type { MemoryEntry, MemoryInput, MemoryScope, MemoryService } from '../../contracts/memory-service.js';
+import type { MemoryEntry, MemoryScope, MemoryService } from '../../contracts/memory-service.js';
 import { copyValue } from '../util/copy-value.js';
-import { pythonIsoTime, sharedWords, wordsOf } from './memory-words.js';
-
-/** ADK's session id for events added without one. */
-const UNKNOWN_SESSION = '__unknown_session_id__';
-/** Where memories added directly (`addMemory`) are kept: they belong to no session. */
-const DIRECT = '';
+import { direct, DIRECT, fromEvent, rankMemories, remembered, textOf, UNKNOWN_SESSION } from './memory-entries.js';
+import { wordsOf } from './memory-words.js';
 
 export type InMemoryMemoryServiceOptions = {
   /**
@@ -76,16 +70,8 @@ export function createInMemoryMemoryService(options: InMemoryMemoryServiceOption
       return added.map(copyValue);
     },
     async searchMemory(input) {
-      const query = wordsOf(input.query);
-      const hits = all(input).flatMap((item) => {
-        if (item.words.size === 0) return [];
-        if (matching === 'adk') return [...query].some((word) => item.words.has(word)) ? [{ item, score: 1 }] : [];
-        const score = sharedWords(query, item.text, item.words);
-        return score > 0 ? [{ item, score }] : [];
-      });
-      if (matching === 'ranked') hits.sort((a, b) => b.score - a.score || b.item.order - a.item.order);
-      const chosen = matching === 'ranked' ? hits.slice(0, limit) : hits;
-      return { memories: chosen.map(({ item }) => copyValue(item.entry)) };
+      const chosen = rankMemories(all(input), input.query, { matching, limit });
+      return { memories: chosen.map((item) => copyValue(item.entry)) };
     },
     async listMemories(input) {
       const items = input.sessionId === undefined ? all(input) : (sessionsOf(input).get(input.sessionId) ?? []);
@@ -112,40 +98,4 @@ export function createInMemoryMemoryService(options: InMemoryMemoryServiceOption
       return count;
     },
   };
-}
-
-// ADK remembers the events that have content with parts.
-function remembered(events: readonly Event[]): Event[] {
-  return events.filter((event) => (event.content?.parts.length ?? 0) > 0);
-}
-
-function fromEvent(event: Event, sessionId: string, customMetadata?: Readonly<Record<string, unknown>>): MemoryEntry {
-  return {
-    id: event.id,
-    content: copyValue(event.content as Content),
-    author: event.author,
-    timestamp: pythonIsoTime(event.timestamp),
-    ...(customMetadata === undefined || Object.keys(customMetadata).length === 0
-      ? {}
-      : { customMetadata: copyValue(customMetadata) }),
-    source: { sessionId, eventId: event.id },
-  };
-}
-
-function direct(
-  memory: MemoryInput,
-  newId: () => string,
-  customMetadata: Readonly<Record<string, unknown>> | undefined,
-): MemoryEntry {
-  const metadata = { ...(customMetadata ?? {}), ...(memory.customMetadata ?? {}) };
-  return {
-    ...copyValue(memory),
-    id: memory.id ?? newId(),
-    ...(Object.keys(metadata).length === 0 ? {} : { customMetadata: metadata }),
-  };
-}
-
-/** The text of a memory's parts, joined by spaces (ADK's `_memory_entry_utils.extract_text`). */
-export function textOf(content: Content): string {
-  return content.parts.flatMap((part) => ('text' in part && part.text !== '' ? [part.text] : [])).join(' ');
 }

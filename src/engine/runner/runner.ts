@@ -116,6 +116,8 @@ export type Runner<S extends SessionStore = SessionStore> = {
   readonly calls: ModelCallLog | undefined;
   /** Where tools and `{artifact.name}` find artifacts; `undefined` when the runner was given none. */
   readonly artifacts: ArtifactStore | undefined;
+  /** Its memory service (docs/memory.md); `undefined` when the runner was given none. */
+  readonly memory: MemoryService | undefined;
   /** The conventions its requests follow. */
   readonly profile: Profile;
   /** Invocations started and conflicts retried since the runner was made (live counts). */
@@ -228,6 +230,7 @@ export function createEngineRunner<S extends SessionStore = SessionStoreWithCall
     sessions,
     calls,
     artifacts: options.artifacts,
+    memory: options.memory,
     profile: settings.profile,
     stats: settings.stats,
     createSession: (input) => sessions.createSession({ appName, ...input }),

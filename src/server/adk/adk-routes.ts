@@ -2,6 +2,7 @@ import { compileRoutes, findRoute, type RouteTable } from '../routes.js';
 import { adkBuildGraph, adkBuildGraphImage, adkVersion, listAdkApps } from './adk-apps.js';
 import { deleteAdkArtifact, getAdkArtifact, listAdkArtifacts, listAdkArtifactVersions } from './adk-artifacts.js';
 import type { AdkHandler } from './adk-context.js';
+import { patchAdkMemory } from './adk-memory.js';
 import { runAdk, runAdkSse } from './adk-run.js';
 import { createAdkSession, deleteAdkSession, getAdkSession, listAdkSessions, patchAdkSession } from './adk-sessions.js';
 import { adkEventTrace, adkSessionTrace } from './adk-trace.js';
@@ -16,6 +17,7 @@ export const ADK_ROUTES: RouteTable<AdkHandler> = [
   { path: '/run', methods: { POST: runAdk } },
   { path: '/run_sse', methods: { POST: runAdkSse } },
   { path: SESSIONS, methods: { GET: listAdkSessions, POST: createAdkSession } },
+  { path: '/apps/:app/users/:user/memory', methods: { PATCH: patchAdkMemory } },
   {
     path: `${SESSIONS}/:session`,
     methods: { GET: getAdkSession, POST: createAdkSession, PATCH: patchAdkSession, DELETE: deleteAdkSession },

@@ -29,6 +29,8 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
 import { AfterRollback, explained, judgeInOrder, writeOrRewriteWhole, type Step } from './pipelined.js';
 import { sqlModelCalls } from './sql-model-calls.js';
+import { sqlMemory } from './sql-memory.js';
+import type { MemoryService } from '../../contracts/memory-service.js';
 import { readEvents, readHead, recentLimit } from './session-reads.js';
 import { mergedState, readMergedState, writeState, type SharedStateRow, type StateRow } from './state-rows.js';
 import { writeStateChanges } from './state-ops.js';
@@ -36,15 +38,22 @@ import { writeStateChanges } from './state-ops.js';
 export type SqlSessionStoreOptions = StoreClock & {
   /** The store's `name`; defaults to the driver's dialect (`sqlite`, `postgres`). */
   name?: string | undefined;
+  /**
+   * How its memory service chooses memories: `ranked` (the default, at most `limit`, 10) or ADK 2.5.0's `adk` rule
+   * (`createInMemoryMemoryService` has the same options).
+   */
+  memory?: { matching?: 'ranked' | 'adk'; limit?: number } | undefined;
 };
 
-export type SqlSessionStore = SessionStoreWithCallLog & {
-  /**
-   * Brings the schema up to date now. Optional: the first call of any other method does it too.
-   * Throws `ValidationError` (`unsupported_version`) for a database written by a newer release.
-   */
-  migrate(): Promise<MigrationResult>;
-};
+/** A session store, its model-call log and a memory service (docs/memory.md), on one database. */
+export type SqlSessionStore = SessionStoreWithCallLog &
+  MemoryService & {
+    /**
+     * Brings the schema up to date now. Optional: the first call of any other method does it too.
+     * Throws `ValidationError` (`unsupported_version`) for a database written by a newer release.
+     */
+    migrate(): Promise<MigrationResult>;
+  };
 
 type SessionRow = { user_id: string; id: string; revision: number; update_time: number };
 
@@ -71,6 +80,11 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
   const migrations = lazyMigrations(driver);
   const ready = migrations.ready;
   const modelCalls = sqlModelCalls(driver, ready);
+  const memory = sqlMemory(driver, ready, {
+    matching: options.memory?.matching ?? 'ranked',
+    limit: options.memory?.limit ?? 10,
+    newId,
+  });
 
   /**
    * One imported event appended inside a transaction already open (createSession's): the statements of an append,
@@ -359,6 +373,8 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
       });
       modelCalls.forget(key);
     },
+
+    ...memory,
 
     recordModelCall: modelCalls.recordModelCall,
     completeModelCall: modelCalls.completeModelCall,
