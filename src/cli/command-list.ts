@@ -28,6 +28,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/web.js')).webCommand,
   },
   {
+    name: 'memory',
+    summary: 'what an app remembers of its users’ sessions: add a session, list, search, delete',
+    load: async () => (await import('./commands/memory.js')).memoryCommand,
+  },
+  {
     name: 'inspect',
     summary: 'show the exact request a model call receives, and where each part came from',
     load: async () => (await import('./commands/inspect.js')).inspectCommand,

@@ -1,0 +1,146 @@
+import { UsageError } from '../../contracts/errors/usage-error.js';
+import type { MemoryEntry, MemoryService } from '../../contracts/memory-service.js';
+import { parseCommandArgs } from '../args.js';
+import type { CliIo, Command } from '../io.js';
+import { loadAgent } from '../load-agent.js';
+import { DEFAULT_STORE, refuseMissingStore } from '../resolve-store.js';
+import type { CliRuntime } from '../runtime.js';
+import { createStyle, type Style } from '../style.js';
+
+const ACTIONS = ['add', 'list', 'search', 'delete'] as const;
+
+const HELP = `Usage: agentctx memory <add|list|search|delete> [agent-file] [options]
+
+What an app remembers of its users' sessions (docs/memory.md), in the store
+agentctx run and serve write: agents find it with load_memory and
+preload_memory. Memories are kept per app and user; nothing crosses them.
+
+Actions:
+  add      remember a session (--session), as serve's PATCH .../memory does;
+           adding it again replaces what was remembered of it
+  list     every memory of the user (of one session with --session)
+  search   the memories a query finds (--query), best first
+  delete   delete one memory (--id), a session's (--session), or every
+           memory of the user (--all), for good
+
+Options:
+  --app <name>     the app (default: the agent file's root agent)
+  --user <id>      the user (default: user)
+  --session <id>   the session to add, list or delete
+  --query <text>   what to search for
+  --id <id>        the memory to delete
+  --all            with delete: every memory of the user
+  --store <path>   SQLite file or postgres:// URL (default: ${DEFAULT_STORE})
+  --json           print memories (and counts) as JSON
+  -h, --help       show this help
+
+Examples:
+  agentctx memory add agent.yaml --session s1
+  agentctx memory search agent.yaml --query "favourite city"
+  agentctx memory delete agent.yaml --session s1
+`;
+
+export const memoryCommand: Command = {
+  name: 'memory',
+  help: HELP,
+  async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
+    const { values, positionals } = parseCommandArgs('memory', args, {
+      app: { type: 'string' },
+      user: { type: 'string' },
+      session: { type: 'string' },
+      query: { type: 'string' },
+      id: { type: 'string' },
+      all: { type: 'boolean' },
+      store: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    const [action, file, ...extra] = positionals;
+    if (!ACTIONS.includes(action as (typeof ACTIONS)[number]))
+      throw new UsageError(
+        action === undefined ? 'memory needs an action.' : `memory has no action '${action}'.`,
+        `Use one of ${ACTIONS.join(', ')}: agentctx memory search agent.yaml --query "…".`,
+      );
+    if (extra.length > 0) throw new UsageError(`memory takes one agent file, got ${positionals.length - 1}.`);
+    // What the action needs, checked before anything is opened.
+    if (action === 'add' && values.session === undefined)
+      throw new UsageError('memory add needs the session: --session <id>.');
+    if (action === 'search' && values.query === undefined) throw new UsageError('memory search needs --query <text>.');
+    const chosen = [values.id !== undefined, values.session !== undefined, values.all === true].filter(Boolean).length;
+    if (action === 'delete' && chosen !== 1)
+      throw new UsageError('memory delete needs exactly one of --id <id>, --session <id> or --all.');
+    const appName = values.app ?? (file === undefined ? undefined : (await loadAgent(file, io.cwd)).name);
+    if (appName === undefined) throw new UsageError('memory needs the app: name the agent file, or pass --app.');
+    refuseMissingStore(values.store, io.cwd);
+    const store = await runtime.store(values.store);
+    const memory = store as unknown as Partial<MemoryService>;
+    if (typeof memory.searchMemory !== 'function')
+      throw new UsageError(
+        'This store keeps no memories.',
+        'Name the SQLite file or postgres:// URL that agentctx run or serve wrote.',
+      );
+    const service = memory as MemoryService;
+    const scope = { appName, userId: values.user ?? 'user' };
+    const json = values.json === true;
+    const style = createStyle(io.isTty);
+    switch (action) {
+      case 'add': {
+        const session = await store.getSession({ ...scope, sessionId: values.session as string });
+        if (session === undefined)
+          throw new UsageError(
+            `Session ${values.session} of user ${scope.userId} is not in app ${appName}.`,
+            'Check --session, --user and --app.',
+          );
+        await service.addSessionToMemory(session);
+        const remembered = await service.listMemories({ ...scope, sessionId: session.id });
+        io.stdout(
+          json
+            ? `${JSON.stringify({ remembered: remembered.length })}\n`
+            : `remembered ${remembered.length} events of session ${values.session}\n`,
+        );
+        return 0;
+      }
+      case 'list':
+      case 'search': {
+        if (action === 'search' && values.query === undefined)
+          throw new UsageError('memory search needs --query <text>.');
+        const found =
+          action === 'search'
+            ? (await service.searchMemory({ ...scope, query: values.query as string })).memories
+            : await service.listMemories({
+                ...scope,
+                ...(values.session === undefined ? {} : { sessionId: values.session }),
+              });
+        io.stdout(json ? `${JSON.stringify(found, null, 2)}\n` : formatMemories(found, style));
+        return 0;
+      }
+      default: {
+        const chosen = [values.id !== undefined, values.session !== undefined, values.all === true].filter(
+          Boolean,
+        ).length;
+        if (chosen !== 1)
+          throw new UsageError('memory delete needs exactly one of --id <id>, --session <id> or --all.');
+        const deleted =
+          values.id !== undefined
+            ? Number(await service.deleteMemory({ ...scope, id: values.id }))
+            : values.session !== undefined
+              ? await service.deleteSessionMemories({ ...scope, sessionId: values.session })
+              : await service.deleteUserMemories(scope);
+        io.stdout(
+          json ? `${JSON.stringify({ deleted })}\n` : `deleted ${deleted} ${deleted === 1 ? 'memory' : 'memories'}\n`,
+        );
+        return 0;
+      }
+    }
+  },
+};
+
+function formatMemories(memories: readonly MemoryEntry[], style: Style): string {
+  if (memories.length === 0) return 'no memories\n';
+  return `${memories
+    .map((memory) => {
+      const text = memory.content.parts.flatMap((part) => ('text' in part ? [part.text] : [])).join(' ');
+      const where = memory.source?.sessionId === undefined ? 'written directly' : `session ${memory.source.sessionId}`;
+      return `${style.cyan(memory.id)} ${style.dim(`${memory.author ?? '?'} · ${memory.timestamp ?? '?'} · ${where}`)}\n  ${text}`;
+    })
+    .join('\n')}\n`;
+}
