@@ -4,6 +4,7 @@ import type { Session } from '../../src/contracts/session.js';
 import { createInMemoryMemoryService } from '../../src/engine/memory/in-memory-memory-service.js';
 import { pythonIsoTime } from '../../src/engine/memory/memory-words.js';
 import { testMemoryService } from '../../src/testing/conformance/memory-service-suite.js';
+import { conceptEmbedder } from '../support/test-embedder.js';
 
 // The in-memory memory service (issue 49): the conformance suite under both matching rules, and ADK 2.5.0's
 // tests/unittests/memory/test_in_memory_memory_service.py translated for the `adk` rule (each named after its origin).
@@ -171,5 +172,39 @@ describe('pythonIsoTime', () => {
     const local = new Date(2026, 11, 7, 9, 5, 3);
     expect(pythonIsoTime(local.getTime() / 1000)).toBe('2026-12-07T09:05:03');
     expect(pythonIsoTime(local.getTime() / 1000 + 0.25)).toBe('2026-12-07T09:05:03.250000');
+  });
+});
+
+describe('semantic search (an embedder given)', () => {
+  const concepts = [
+    ['car', 'automobile', 'vehicle'],
+    ['dog', 'puppy', 'hound'],
+  ];
+
+  it('finds a memory that shares no word with the query, and fuses it with the keyword matches', async () => {
+    const embedder = conceptEmbedder(concepts);
+    const memory = createInMemoryMemoryService({ embed: embedder.embed });
+    await memory.addSessionToMemory(
+      session('s', 'test-user', [
+        event('car', 'user', 1, 'I bought a new car last week'),
+        event('dog', 'user', 2, 'My puppy is called Rex'),
+        event('week', 'user', 3, 'This week was long'),
+      ]),
+    );
+    expect(embedder.calls).toEqual([['I bought a new car last week', 'My puppy is called Rex', 'This week was long']]);
+    expect(texts(await memory.searchMemory({ ...scope, query: 'automobile' }))).toEqual([
+      'I bought a new car last week',
+    ]);
+    // Words and meaning together: the car memory matches both, the long week only a word.
+    expect(texts(await memory.searchMemory({ ...scope, query: 'which vehicle last week?' })).slice(0, 2)).toEqual([
+      'I bought a new car last week',
+      'This week was long',
+    ]);
+  });
+
+  it('is off under ADK’s rule, which knows words only', async () => {
+    const memory = createInMemoryMemoryService({ matching: 'adk', embed: conceptEmbedder(concepts).embed });
+    await memory.addSessionToMemory(session('s', 'test-user', [event('car', 'user', 1, 'I bought a new car')]));
+    expect((await memory.searchMemory({ ...scope, query: 'automobile' })).memories).toEqual([]);
   });
 });

@@ -1,6 +1,17 @@
 import type { MemoryEntry, MemoryScope, MemoryService } from '../../contracts/memory-service.js';
 import { copyValue } from '../util/copy-value.js';
-import { direct, DIRECT, fromEvent, rankMemories, remembered, textOf, UNKNOWN_SESSION } from './memory-entries.js';
+import {
+  bySimilarity,
+  direct,
+  DIRECT,
+  type Embed,
+  fromEvent,
+  fuseRankings,
+  rankMemories,
+  remembered,
+  textOf,
+  UNKNOWN_SESSION,
+} from './memory-entries.js';
 import { wordsOf } from './memory-words.js';
 
 export type InMemoryMemoryServiceOptions = {
@@ -13,9 +24,14 @@ export type InMemoryMemoryServiceOptions = {
   readonly limit?: number;
   /** Ids for memories added without one. */
   readonly newId?: () => string;
+  /**
+   * Semantic search besides the words (`ranked` only): each memory's text is embedded when it is remembered and the
+   * query when it is searched, and the keyword and vector rankings are fused (reciprocal rank fusion).
+   */
+  readonly embed?: Embed;
 };
 
-type Stored = { entry: MemoryEntry; text: string; words: Set<string>; order: number };
+type Stored = { entry: MemoryEntry; text: string; words: Set<string>; order: number; vector?: readonly number[] };
 
 /**
  * A memory service in this process's memory (ADK's `InMemoryMemoryService`): for tests and single-process tools;
@@ -39,13 +55,20 @@ export function createInMemoryMemoryService(options: InMemoryMemoryServiceOption
     return { entry, text, words: wordsOf(text), order: order++ };
   };
   const all = (scope: MemoryScope) => [...sessionsOf(scope).values()].flat();
+  const embed = matching === 'ranked' ? options.embed : undefined;
+  // The vectors of new memories, in one call of the embedder.
+  const embedded = async (items: Stored[]): Promise<Stored[]> => {
+    if (embed === undefined || items.length === 0) return items;
+    const vectors = await embed(items.map((item) => item.text));
+    return items.map((item, index) => ({ ...item, vector: vectors[index] ?? [] }));
+  };
 
   return {
     async addSessionToMemory(session) {
       const scope = { appName: session.appName, userId: session.userId };
       sessionsOf(scope).set(
         session.id,
-        remembered(session.events).map((event) => stored(fromEvent(event, session.id))),
+        await embedded(remembered(session.events).map((event) => stored(fromEvent(event, session.id)))),
       );
     },
     async addEventsToMemory(input) {
@@ -53,12 +76,13 @@ export function createInMemoryMemoryService(options: InMemoryMemoryServiceOption
       const sessions = sessionsOf(input);
       const list = sessions.get(sessionId) ?? [];
       const known = new Set(list.map((item) => item.entry.id));
+      const fresh: Stored[] = [];
       for (const event of remembered(input.events)) {
         if (known.has(event.id)) continue;
         known.add(event.id);
-        list.push(stored(fromEvent(event, sessionId, input.customMetadata)));
+        fresh.push(stored(fromEvent(event, sessionId, input.customMetadata)));
       }
-      sessions.set(sessionId, list);
+      sessions.set(sessionId, [...list, ...(await embedded(fresh))]);
     },
     async addMemory(input) {
       const sessions = sessionsOf(input);
@@ -66,11 +90,18 @@ export function createInMemoryMemoryService(options: InMemoryMemoryServiceOption
       const added = input.memories.map((memory) => direct(memory, newId, input.customMetadata));
       const ids = new Set(added.map((entry) => entry.id));
       // A memory of an id already there is replaced, so writing the same memories again is idempotent.
-      sessions.set(DIRECT, [...list.filter((item) => !ids.has(item.entry.id)), ...added.map(stored)]);
+      sessions.set(DIRECT, [...list.filter((item) => !ids.has(item.entry.id)), ...(await embedded(added.map(stored)))]);
       return added.map(copyValue);
     },
     async searchMemory(input) {
-      const chosen = rankMemories(all(input), input.query, { matching, limit });
+      const candidates = all(input);
+      if (embed === undefined) {
+        const chosen = rankMemories(candidates, input.query, { matching, limit });
+        return { memories: chosen.map((item) => copyValue(item.entry)) };
+      }
+      const [query = []] = await embed([input.query]);
+      const keyword = rankMemories(candidates, input.query, { matching, limit: Number.POSITIVE_INFINITY });
+      const chosen = fuseRankings(keyword, bySimilarity(candidates, query), limit);
       return { memories: chosen.map((item) => copyValue(item.entry)) };
     },
     async listMemories(input) {

@@ -83,3 +83,53 @@ export function direct(
 export function textOf(content: Content): string {
   return content.parts.flatMap((part) => ('text' in part && part.text !== '' ? [part.text] : [])).join(' ');
 }
+
+/** Turns texts into vectors (an embedding model's `embed`, or your own): one vector per text, in order. */
+export type Embed = (texts: readonly string[]) => Promise<readonly (readonly number[])[]>;
+
+/** Reciprocal rank fusion's constant: the weight of a rank r is 1 / (RRF_K + r). */
+const RRF_K = 60;
+
+/**
+ * Hybrid search: the keyword ranking (every memory sharing a word, best first) and the vector ranking (every memory
+ * with a vector, most similar to the query's first) fused by reciprocal rank fusion, newer first among equal scores,
+ * at most `limit`.
+ */
+export function fuseRankings<C extends Candidate>(keyword: readonly C[], similar: readonly C[], limit: number): C[] {
+  const scores = new Map<C, number>();
+  for (const list of [keyword, similar])
+    list.forEach((item, rank) => scores.set(item, (scores.get(item) ?? 0) + 1 / (RRF_K + rank + 1)));
+  return [...scores]
+    .sort((a, b) => b[1] - a[1] || b[0].order - a[0].order)
+    .slice(0, limit)
+    .map(([item]) => item);
+}
+
+/** The candidates with a vector, most similar to `query` first (cosine similarity), those not similar at all left out. */
+export function bySimilarity<C extends Candidate & { readonly vector?: readonly number[] | undefined }>(
+  candidates: readonly C[],
+  query: readonly number[],
+): C[] {
+  return candidates
+    .flatMap((item) => {
+      if (item.vector === undefined) return [];
+      const similarity = cosine(item.vector, query);
+      return similarity > 0 ? [{ item, similarity }] : [];
+    })
+    .sort((a, b) => b.similarity - a.similarity || b.item.order - a.item.order)
+    .map(({ item }) => item);
+}
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let left = 0;
+  let right = 0;
+  for (let index = 0; index < Math.min(a.length, b.length); index++) {
+    const x = a[index] as number;
+    const y = b[index] as number;
+    dot += x * y;
+    left += x * x;
+    right += y * y;
+  }
+  return left === 0 || right === 0 ? 0 : dot / Math.sqrt(left * right);
+}

@@ -1,6 +1,6 @@
 import type { StoreClock } from '../../contracts/session-store.js';
 import { createSqlArtifactStore, type SqlArtifactStore } from '../sql/sql-artifact-store.js';
-import { createSqlSessionStore, type SqlSessionStore } from '../sql/sql-session-store.js';
+import { createSqlSessionStore, type SqlSessionStore, type SqlSessionStoreOptions } from '../sql/sql-session-store.js';
 import { createPgDriver, type PgDriverOptions } from './pg-driver.js';
 
 /**
@@ -10,7 +10,11 @@ import { createPgDriver, type PgDriverOptions } from './pg-driver.js';
  */
 export type PostgresStoreOptions = PgDriverOptions;
 
-export type PostgresSessionStoreOptions = PostgresStoreOptions & StoreClock;
+export type PostgresSessionStoreOptions = PostgresStoreOptions &
+  StoreClock & {
+    /** How its memory service chooses memories, and an embedder for semantic search (docs/memory.md). */
+    memory?: SqlSessionStoreOptions['memory'];
+  };
 
 /**
  * Sessions in PostgreSQL. Any number of processes may share the database: each append is one transaction that
@@ -19,9 +23,10 @@ export type PostgresSessionStoreOptions = PostgresStoreOptions & StoreClock;
  * pool connects lazily, so this call never fails for an unreachable server: the first operation does.
  */
 export function createPostgresSessionStore(options: PostgresSessionStoreOptions = {}): SqlSessionStore {
-  const { now, newId, ...connection } = options;
+  const { now, newId, memory, ...connection } = options;
   return createSqlSessionStore(createPgDriver(connection), {
     name: 'postgres',
+    ...(memory === undefined ? {} : { memory }),
     ...(now === undefined ? {} : { now }),
     ...(newId === undefined ? {} : { newId }),
   });

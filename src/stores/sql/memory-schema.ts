@@ -3,7 +3,9 @@ import type { SqlDialect } from './sql-driver.js';
 /**
  * Version 11: memories (docs/memory.md). One row per memory, keyed by its scope, its session ('' for a memory written
  * directly) and its id; `position` orders them as remembered; `search_text` is its text lowercased, which full-text
- * search indexes: SQLite's FTS5 (unicode61), kept in step by triggers, and PostgreSQL's `simple` tsvector under GIN.
+ * search indexes: SQLite's FTS5 (unicode61), kept in step by triggers, and PostgreSQL's `simple` tsvector under GIN;
+ * `embedding_json` its vector when the store was given an embedder (searched by a plain scan: no vector extension is
+ * assumed).
  */
 export function memoryTables(dialect: SqlDialect): string[] {
   const columns = `app_name TEXT NOT NULL,
@@ -12,7 +14,8 @@ export function memoryTables(dialect: SqlDialect): string[] {
       memory_id TEXT NOT NULL,
       position BIGINT NOT NULL,
       entry_json TEXT NOT NULL,
-      search_text TEXT NOT NULL`;
+      search_text TEXT NOT NULL,
+      embedding_json TEXT`;
   const key = 'PRIMARY KEY (app_name, user_id, session_id, memory_id)';
   if (dialect === 'postgres')
     return [

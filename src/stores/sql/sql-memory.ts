@@ -1,9 +1,11 @@
-import type { Event } from '../../contracts/event.js';
 import type { MemoryEntry, MemoryScope, MemoryService } from '../../contracts/memory-service.js';
 import type { Session } from '../../contracts/session.js';
 import {
+  bySimilarity,
   type Candidate,
   DIRECT,
+  type Embed,
+  fuseRankings,
   direct,
   fromEvent,
   type MemoryMatching,
@@ -21,35 +23,50 @@ type Row = {
   position: number | string;
   entry_json: string;
   search_text: string;
+  embedding_json: string | null;
 };
+
+type Found = Candidate & { readonly row: Row; readonly vector?: readonly number[] };
 
 const SCOPE = 'app_name = ? AND user_id = ?';
 const NON_ASCII = /[^\x00-\x7f]/;
+const COLUMNS = 'session_id, memory_id, position, entry_json, search_text, embedding_json';
 
 /**
  * A memory service on the SQL store's database (docs/memory.md): full-text search finds the memories that share a word
  * with the query (SQLite's FTS5, PostgreSQL's tsvector under GIN), plus a substring match for non-ASCII words (scripts
  * written without spaces), and they are ranked as the in-memory service ranks them, so every implementation chooses
- * alike. Deletes remove the row and, with it, its search index entry.
+ * alike. With an embedder, each memory's vector is stored with it and the query's compared with them all (a plain
+ * scan), the two rankings fused. Deletes remove the row and, with it, its search index entry.
  */
 export function sqlMemory(
   driver: SqlDriver,
   ready: () => Promise<unknown>,
-  options: MemoryMatching & { newId: () => string },
+  options: MemoryMatching & { newId: () => string; embed?: Embed | undefined },
 ): MemoryService {
-  const insert = async (tx: SqlExecutor, scope: MemoryScope, sessionId: string, entries: readonly MemoryEntry[]) => {
+  const embed = options.matching === 'ranked' ? options.embed : undefined;
+  // Vectors are made before the transaction that stores them: an embedding call must not hold the write lock.
+  const vectorsOf = async (entries: readonly MemoryEntry[]): Promise<readonly (readonly number[])[]> =>
+    embed === undefined || entries.length === 0 ? [] : embed(entries.map((entry) => textOf(entry.content)));
+  const insert = async (
+    tx: SqlExecutor,
+    scope: MemoryScope,
+    sessionId: string,
+    entries: readonly { entry: MemoryEntry; vector: readonly number[] | undefined }[],
+  ) => {
     if (entries.length === 0) return;
     const rows = await tx.query<{ next: number | string | null }>(
       `SELECT MAX(position) AS next FROM agentctx_memories WHERE ${SCOPE}`,
       [scope.appName, scope.userId],
     );
     let position = Number(rows[0]?.next ?? 0);
-    for (const entry of entries) {
+    for (const { entry, vector } of entries) {
       position += 1;
       await tx.run(
-        `INSERT INTO agentctx_memories (app_name, user_id, session_id, memory_id, position, entry_json, search_text)
-         VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (app_name, user_id, session_id, memory_id) DO UPDATE SET entry_json = excluded.entry_json, search_text = excluded.search_text`,
+        `INSERT INTO agentctx_memories (app_name, user_id, session_id, memory_id, position, entry_json, search_text, embedding_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (app_name, user_id, session_id, memory_id) DO UPDATE SET entry_json = excluded.entry_json,
+           search_text = excluded.search_text, embedding_json = excluded.embedding_json`,
         [
           scope.appName,
           scope.userId,
@@ -58,24 +75,41 @@ export function sqlMemory(
           position,
           JSON.stringify(entry),
           textOf(entry.content).toLowerCase(),
+          vector === undefined ? null : JSON.stringify(vector),
         ],
       );
     }
   };
+  const withVectors = async (entries: readonly MemoryEntry[]) => {
+    const vectors = await vectorsOf(entries);
+    return entries.map((entry, index) => ({ entry, vector: vectors[index] }));
+  };
   const list = async (scope: MemoryScope, where = '', params: SqlParam[] = []) => {
     await ready();
-    const rows = await driver.query<Row>(
-      `SELECT session_id, memory_id, position, entry_json, search_text FROM agentctx_memories WHERE ${SCOPE}${where} ORDER BY position, memory_id`,
+    return driver.query<Row>(
+      `SELECT ${COLUMNS} FROM agentctx_memories WHERE ${SCOPE}${where} ORDER BY position, memory_id`,
       [scope.appName, scope.userId, ...params],
     );
-    return rows;
   };
   const entryOf = (row: Row): MemoryEntry => JSON.parse(row.entry_json) as MemoryEntry;
+  const found = (row: Row): Found => {
+    const entry = entryOf(row);
+    const text = textOf(entry.content);
+    const vector = row.embedding_json === null ? undefined : (JSON.parse(row.embedding_json) as number[]);
+    return {
+      entry,
+      text,
+      words: wordsOf(text),
+      order: Number(row.position),
+      row,
+      ...(vector === undefined ? {} : { vector }),
+    };
+  };
 
   return {
     async addSessionToMemory(session: Session) {
       const scope = { appName: session.appName, userId: session.userId };
-      const entries = remembered(session.events).map((event) => fromEvent(event, session.id));
+      const entries = await withVectors(remembered(session.events).map((event) => fromEvent(event, session.id)));
       await ready();
       await driver.transaction(async (tx) => {
         await tx.run(`DELETE FROM agentctx_memories WHERE ${SCOPE} AND session_id = ?`, [
@@ -88,8 +122,11 @@ export function sqlMemory(
     },
     async addEventsToMemory(input) {
       const sessionId = input.sessionId ?? UNKNOWN_SESSION;
-      await ready();
+      const before = new Set((await list(input, ' AND session_id = ?', [sessionId])).map((row) => row.memory_id));
+      const fresh = remembered(input.events).filter((event) => !before.has(event.id));
+      const entries = await withVectors(fresh.map((event) => fromEvent(event, sessionId, input.customMetadata)));
       await driver.transaction(async (tx) => {
+        // Read again inside the write: an event another writer remembered meanwhile is not remembered twice.
         const known = new Set(
           (
             await tx.query<{ memory_id: string }>(
@@ -98,35 +135,38 @@ export function sqlMemory(
             )
           ).map((row) => row.memory_id),
         );
-        const fresh: Event[] = [];
-        for (const event of remembered(input.events))
-          if (!known.has(event.id) && known.add(event.id)) fresh.push(event);
         await insert(
           tx,
           input,
           sessionId,
-          fresh.map((event) => fromEvent(event, sessionId, input.customMetadata)),
+          entries.filter(({ entry }) => !known.has(entry.id) && Boolean(known.add(entry.id))),
         );
       });
     },
     async addMemory(input) {
       const added = input.memories.map((memory) => direct(memory, options.newId, input.customMetadata));
+      const entries = await withVectors(added);
       await ready();
-      await driver.transaction((tx) => insert(tx, input, DIRECT, added));
+      await driver.transaction((tx) => insert(tx, input, DIRECT, entries));
       return added.map((entry) => structuredClone(entry));
     },
     async searchMemory(input) {
       const words = [...wordsOf(input.query)];
-      if (words.length === 0) return { memories: [] };
       await ready();
-      const rows = await driver.query<Row>(...searchQuery(driver.dialect, input, words));
-      const candidates: (Candidate & { row: Row })[] = rows.map((row) => {
-        const entry = entryOf(row);
-        const text = textOf(entry.content);
-        return { entry, text, words: wordsOf(text), order: Number(row.position), row };
-      });
-      const chosen = rankMemories(candidates, input.query, options);
-      return { memories: chosen.map((item) => item.entry) };
+      const rows = words.length === 0 ? [] : await driver.query<Row>(...searchQuery(driver.dialect, input, words));
+      const candidates = rows.map(found);
+      if (embed === undefined)
+        return { memories: rankMemories(candidates, input.query, options).map((item) => item.entry) };
+      const [query = []] = await embed([input.query]);
+      // One object per memory in both rankings, so fusion adds up its two ranks.
+      const byKey = new Map(candidates.map((item) => [`${item.row.session_id}\u0000${item.row.memory_id}`, item]));
+      const vectored = (await list(input, ' AND embedding_json IS NOT NULL')).map(
+        (row) => byKey.get(`${row.session_id}\u0000${row.memory_id}`) ?? found(row),
+      );
+      const keyword = rankMemories(candidates, input.query, { ...options, limit: Number.POSITIVE_INFINITY });
+      return {
+        memories: fuseRankings(keyword, bySimilarity(vectored, query), options.limit).map((item) => item.entry),
+      };
     },
     async listMemories(input) {
       const rows =
@@ -166,7 +206,7 @@ function searchQuery(dialect: string, scope: MemoryScope, words: readonly string
     .filter((word) => NON_ASCII.test(word))
     .map((word) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   const like = substrings.map(() => ` OR search_text LIKE ? ESCAPE '\\'`).join('');
-  const columns = 'session_id, memory_id, position, entry_json, search_text';
+  const columns = COLUMNS;
   if (dialect === 'postgres')
     return [
       `SELECT ${columns} FROM agentctx_memories WHERE ${SCOPE} AND (search_vector @@ to_tsquery('simple', ?)${like}) ORDER BY position, memory_id`,

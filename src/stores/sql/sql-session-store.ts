@@ -30,6 +30,7 @@ import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
 import { AfterRollback, explained, judgeInOrder, writeOrRewriteWhole, type Step } from './pipelined.js';
 import { sqlModelCalls } from './sql-model-calls.js';
 import { sqlMemory } from './sql-memory.js';
+import type { Embed } from '../../engine/memory/memory-entries.js';
 import type { MemoryService } from '../../contracts/memory-service.js';
 import { readEvents, readHead, recentLimit } from './session-reads.js';
 import { mergedState, readMergedState, writeState, type SharedStateRow, type StateRow } from './state-rows.js';
@@ -42,7 +43,15 @@ export type SqlSessionStoreOptions = StoreClock & {
    * How its memory service chooses memories: `ranked` (the default, at most `limit`, 10) or ADK 2.5.0's `adk` rule
    * (`createInMemoryMemoryService` has the same options).
    */
-  memory?: { matching?: 'ranked' | 'adk'; limit?: number } | undefined;
+  memory?: SqlMemoryOptions | undefined;
+};
+
+/** How a SQL store's memory service chooses memories (`createInMemoryMemoryService` takes the same). */
+export type SqlMemoryOptions = {
+  matching?: 'ranked' | 'adk';
+  limit?: number;
+  /** Semantic search besides the words (`ranked` only): vectors stored with the memories, rankings fused. */
+  embed?: Embed;
 };
 
 /** A session store, its model-call log and a memory service (docs/memory.md), on one database. */
@@ -84,6 +93,7 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
     matching: options.memory?.matching ?? 'ranked',
     limit: options.memory?.limit ?? 10,
     newId,
+    embed: options.memory?.embed,
   });
 
   /**

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { StoreClock } from '../../contracts/session-store.js';
 import { createSqlArtifactStore, type SqlArtifactStore } from '../sql/sql-artifact-store.js';
-import { createSqlSessionStore, type SqlSessionStore } from '../sql/sql-session-store.js';
+import { createSqlSessionStore, type SqlSessionStore, type SqlSessionStoreOptions } from '../sql/sql-session-store.js';
 import { createBetterSqlite3Driver } from './better-sqlite3-driver.js';
 
 export type SqliteSessionStoreOptions = StoreClock & {
@@ -12,6 +12,8 @@ export type SqliteSessionStoreOptions = StoreClock & {
   busyTimeoutMs?: number | undefined;
   /** `normal` (default) survives a crash of the process; `full` also a power loss, at an fsync per commit. */
   synchronous?: 'normal' | 'full' | undefined;
+  /** How its memory service chooses memories, and an embedder for semantic search (docs/memory.md). */
+  memory?: SqlSessionStoreOptions['memory'];
 };
 
 /** Where `createSqliteSessionStore` keeps its data when no path is given, relative to the working directory. */
@@ -31,6 +33,7 @@ export function createSqliteSessionStore(options: SqliteSessionStoreOptions = {}
   });
   return createSqlSessionStore(driver, {
     name: 'sqlite',
+    ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.newId === undefined ? {} : { newId: options.newId }),
   });
