@@ -52,7 +52,16 @@ describe('agentctx memory', () => {
     const call = await cli(['inspect', agent, '--store', store, '--session', 's2', '--call', '1', '--json']);
     expect(call.stdout).toContain('user: My favourite city is Lisbon.');
 
-    expect((await memory('delete', '--session', 's1')).stdout).toBe('deleted 2 memories\n');
+    // The later session's recorded request carried the memory: a copy, listed before and after the delete.
+    const dry = await memory('delete', '--session', 's1', '--dry-run');
+    expect(dry.stdout).toMatch(
+      /^would delete 2 memories\ncopies made of them before, which stay:\n {2}session s2, recorded call 1 sent memory [\w-]+\n$/,
+    );
+    expect((await memory('list')).stdout).not.toBe('no memories\n');
+    const deleted = await memory('delete', '--session', 's1');
+    expect(deleted.stdout).toMatch(
+      /^deleted 2 memories\ncopies made of them before, which stay:\n {2}session s2, recorded call 1 sent memory /,
+    );
     expect((await memory('list')).stdout).toBe('no memories\n');
   });
 

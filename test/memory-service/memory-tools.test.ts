@@ -3,6 +3,8 @@ import type { Event } from '../../src/contracts/event.js';
 import { createAgentTree } from '../../src/engine/agent/agent-tree.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { createInMemoryMemoryService } from '../../src/engine/memory/in-memory-memory-service.js';
+import { findMemoryCopies } from '../../src/engine/memory/memory-copies.js';
+import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
 import { pythonIsoTime } from '../../src/engine/memory/memory-words.js';
 import { LOAD_MEMORY_INSTRUCTION, loadMemory } from '../../src/features/memory-tools/load-memory.js';
 import { preloadMemory } from '../../src/features/memory-tools/preload-memory.js';
@@ -202,5 +204,44 @@ describe('the memory tools in agent files', () => {
     expect(request.tools.map((tool) => tool.name)).toEqual(['load_memory']);
     expect(request.system).toContain(LOAD_MEMORY_INSTRUCTION);
     expect(request.system).toContain('<PAST_CONVERSATIONS>\nTime: ');
+  });
+});
+
+describe('copies of memories (the dry run before an erasure)', () => {
+  it('finds a load_memory result that carried a memory into another session, not the memory’s own session', async () => {
+    const memory = createInMemoryMemoryService();
+    const model = createScriptedModel([
+      { text: 'Noted, you like Python.' },
+      { functionCall: { name: 'load_memory', args: { query: 'python' } } },
+      { text: 'You prefer Python.' },
+    ]);
+    const sessions = createInMemorySessionStore();
+    const runner = await runnerWithSession({
+      agents: llmAgent({ name: 'app', extensions: [loadMemory()] }),
+      model,
+      memory,
+      sessions,
+    });
+    await collect(runner, { message: 'I prefer the Python programming language.' });
+    const first = await sessions.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+    if (first !== undefined) await memory.addSessionToMemory(first);
+    await runner.createSession({ userId: 'u1', sessionId: 's2' });
+    const second = await collect(runner, { sessionId: 's2', message: 'What do I prefer?' });
+    const copies = await findMemoryCopies(
+      sessions,
+      { appName: 'app', userId: 'u1' },
+      await memory.listMemories({ appName: 'app', userId: 'u1' }),
+    );
+    const resultEvent = second.find(
+      (event) => JSON.stringify(event.content).includes('load_memory') && event.content?.role === 'user',
+    );
+    expect(copies).toContainEqual({
+      kind: 'event',
+      sessionId: 's2',
+      eventId: resultEvent?.id,
+      author: 'app',
+      memoryId: first?.events[0]?.id,
+    });
+    expect(copies.every((copy) => copy.sessionId === 's2')).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import type { MemoryEntry, MemoryService } from '../../contracts/memory-service.js';
+import { findMemoryCopies, type MemoryCopy } from '../../engine/memory/memory-copies.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { loadAgent } from '../load-agent.js';
@@ -21,7 +22,9 @@ Actions:
   list     every memory of the user (of one session with --session)
   search   the memories a query finds (--query), best first
   delete   delete one memory (--id), a session's (--session), or every
-           memory of the user (--all), for good
+           memory of the user (--all), for good; it lists the copies made
+           of them before (load_memory results in other sessions, recorded
+           requests that carried them), which stay; --dry-run only lists
 
 Options:
   --app <name>     the app (default: the agent file's root agent)
@@ -30,6 +33,7 @@ Options:
   --query <text>   what to search for
   --id <id>        the memory to delete
   --all            with delete: every memory of the user
+  --dry-run        with delete: say what would be deleted, and the copies
   --store <path>   SQLite file or postgres:// URL (default: ${DEFAULT_STORE})
   --json           print memories (and counts) as JSON
   -h, --help       show this help
@@ -51,6 +55,7 @@ export const memoryCommand: Command = {
       query: { type: 'string' },
       id: { type: 'string' },
       all: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
       store: { type: 'string' },
       json: { type: 'boolean' },
     });
@@ -114,11 +119,21 @@ export const memoryCommand: Command = {
         return 0;
       }
       default: {
-        const chosen = [values.id !== undefined, values.session !== undefined, values.all === true].filter(
-          Boolean,
-        ).length;
-        if (chosen !== 1)
-          throw new UsageError('memory delete needs exactly one of --id <id>, --session <id> or --all.');
+        const targets = (
+          await service.listMemories({
+            ...scope,
+            ...(values.session === undefined ? {} : { sessionId: values.session }),
+          })
+        ).filter((entry) => values.id === undefined || entry.id === values.id);
+        const copies = await findMemoryCopies(store, scope, targets);
+        if (values['dry-run'] === true) {
+          io.stdout(
+            json
+              ? `${JSON.stringify({ wouldDelete: targets.length, copies }, null, 2)}\n`
+              : `would delete ${count(targets.length)}\n${formatCopies(copies)}`,
+          );
+          return 0;
+        }
         const deleted =
           values.id !== undefined
             ? Number(await service.deleteMemory({ ...scope, id: values.id }))
@@ -126,13 +141,30 @@ export const memoryCommand: Command = {
               ? await service.deleteSessionMemories({ ...scope, sessionId: values.session })
               : await service.deleteUserMemories(scope);
         io.stdout(
-          json ? `${JSON.stringify({ deleted })}\n` : `deleted ${deleted} ${deleted === 1 ? 'memory' : 'memories'}\n`,
+          json
+            ? `${JSON.stringify({ deleted, copies }, null, 2)}\n`
+            : `deleted ${count(deleted)}\n${formatCopies(copies)}`,
         );
         return 0;
       }
     }
   },
 };
+
+function count(n: number): string {
+  return `${n} ${n === 1 ? 'memory' : 'memories'}`;
+}
+
+// The copies a delete leaves (erasing them, --redact, is still to come), one line each.
+function formatCopies(copies: readonly MemoryCopy[]): string {
+  if (copies.length === 0) return 'no copies of them were made in other sessions\n';
+  const lines = copies.map((copy) =>
+    copy.kind === 'event'
+      ? `  session ${copy.sessionId}, event ${copy.eventId} (${copy.author}) holds memory ${copy.memoryId}`
+      : `  session ${copy.sessionId}, recorded call ${copy.call} sent memory ${copy.memoryId}`,
+  );
+  return `copies made of them before, which stay:\n${lines.join('\n')}\n`;
+}
 
 function formatMemories(memories: readonly MemoryEntry[], style: Style): string {
   if (memories.length === 0) return 'no memories\n';
