@@ -26,6 +26,14 @@ type Row = {
   embedding_json: string | null;
 };
 
+/** How a SQL store's memory service chooses memories (`createInMemoryMemoryService` takes the same). */
+export type SqlMemoryOptions = {
+  matching?: 'ranked' | 'adk';
+  limit?: number;
+  /** Semantic search besides the words (`ranked` only): vectors stored with the memories, rankings fused. */
+  embed?: Embed;
+};
+
 type Found = Candidate & { readonly row: Row; readonly vector?: readonly number[] };
 
 const SCOPE = 'app_name = ? AND user_id = ?';
@@ -42,9 +50,11 @@ const COLUMNS = 'session_id, memory_id, position, entry_json, search_text, embed
 export function sqlMemory(
   driver: SqlDriver,
   ready: () => Promise<unknown>,
-  options: MemoryMatching & { newId: () => string; embed?: Embed | undefined },
+  newId: () => string,
+  given: SqlMemoryOptions = {},
 ): MemoryService {
-  const embed = options.matching === 'ranked' ? options.embed : undefined;
+  const options: MemoryMatching = { matching: given.matching ?? 'ranked', limit: given.limit ?? 10 };
+  const embed = options.matching === 'ranked' ? given.embed : undefined;
   // Vectors are made before the transaction that stores them: an embedding call must not hold the write lock.
   const vectorsOf = async (entries: readonly MemoryEntry[]): Promise<readonly (readonly number[])[]> =>
     embed === undefined || entries.length === 0 ? [] : embed(entries.map((entry) => textOf(entry.content)));
@@ -144,7 +154,7 @@ export function sqlMemory(
       });
     },
     async addMemory(input) {
-      const added = input.memories.map((memory) => direct(memory, options.newId, input.customMetadata));
+      const added = input.memories.map((memory) => direct(memory, newId, input.customMetadata));
       const entries = await withVectors(added);
       await ready();
       await driver.transaction((tx) => insert(tx, input, DIRECT, entries));

@@ -29,8 +29,7 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
 import { AfterRollback, explained, judgeInOrder, writeOrRewriteWhole, type Step } from './pipelined.js';
 import { sqlModelCalls } from './sql-model-calls.js';
-import { sqlMemory } from './sql-memory.js';
-import type { Embed } from '../../engine/memory/memory-entries.js';
+import { sqlMemory, type SqlMemoryOptions } from './sql-memory.js';
 import type { MemoryService } from '../../contracts/memory-service.js';
 import { readEvents, readHead, recentLimit } from './session-reads.js';
 import { mergedState, readMergedState, writeState, type SharedStateRow, type StateRow } from './state-rows.js';
@@ -44,14 +43,6 @@ export type SqlSessionStoreOptions = StoreClock & {
    * (`createInMemoryMemoryService` has the same options).
    */
   memory?: SqlMemoryOptions | undefined;
-};
-
-/** How a SQL store's memory service chooses memories (`createInMemoryMemoryService` takes the same). */
-export type SqlMemoryOptions = {
-  matching?: 'ranked' | 'adk';
-  limit?: number;
-  /** Semantic search besides the words (`ranked` only): vectors stored with the memories, rankings fused. */
-  embed?: Embed;
 };
 
 /** A session store, its model-call log and a memory service (docs/memory.md), on one database. */
@@ -89,12 +80,7 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
   const migrations = lazyMigrations(driver);
   const ready = migrations.ready;
   const modelCalls = sqlModelCalls(driver, ready);
-  const memory = sqlMemory(driver, ready, {
-    matching: options.memory?.matching ?? 'ranked',
-    limit: options.memory?.limit ?? 10,
-    newId,
-    embed: options.memory?.embed,
-  });
+  const memory = sqlMemory(driver, ready, newId, options.memory);
 
   /**
    * One imported event appended inside a transaction already open (createSession's): the statements of an append,
