@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { explainCacheMiss } from '../../src/analysis/cache/explain-cache.js';
 import type { Event } from '../../src/contracts/event.js';
 import { createAgentTree } from '../../src/engine/agent/agent-tree.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
@@ -243,5 +244,33 @@ describe('copies of memories (the dry run before an erasure)', () => {
       memoryId: first?.events[0]?.id,
     });
     expect(copies.every((copy) => copy.sessionId === 's2')).toBe(true);
+  });
+});
+
+describe('a memory change as the cause of a cache miss', () => {
+  it('is named by inspect’s explainer under adk, where preload_memory changes the system text', async () => {
+    const memory = createInMemoryMemoryService();
+    await memory.addMemory({
+      appName: 'app',
+      userId: 'u1',
+      memories: [
+        { id: 'py', content: { role: 'user', parts: [{ text: 'User prefers Python.' }] }, author: 'user' },
+        { id: 'tea', content: { role: 'user', parts: [{ text: 'User drinks green tea.' }] }, author: 'user' },
+      ],
+    });
+    const sessions = createInMemorySessionStore();
+    const runner = await runnerWithSession({
+      agents: llmAgent({ name: 'app', instruction: 'Help.', extensions: [preloadMemory()] }),
+      model: createScriptedModel([{ text: 'Python.' }, { text: 'Green tea.' }]),
+      memory,
+      sessions,
+      profile: 'adk',
+    });
+    await collect(runner, { message: 'Which language, Python or Go?' });
+    await collect(runner, { message: 'And which tea?' });
+    const key = { appName: 'app', userId: 'u1', sessionId: 's1' };
+    const [first, second] = await Promise.all([1, 2].map((index) => sessions.getModelCall({ ...key, index })));
+    const explanation = explainCacheMiss(first as never, second as never, (text) => text.length);
+    expect(explanation.difference?.cause.text).toBe('memory block changed: preload_memory');
   });
 });

@@ -51,6 +51,8 @@ export function preloadMemory(): Extension {
         processor: PRELOAD_MEMORY,
         extension: PRELOAD_MEMORY,
         agent: context.agent.name,
+        // The cache-miss explainer names it: "memory block changed: preload_memory".
+        field: PRELOAD_MEMORY,
         note: `${memories.length} ${memories.length === 1 ? 'memory' : 'memories'} for "${query}": ${memories.map(memoryOrigin).join('; ')}`,
         eventIds: memories.flatMap((memory) => (memory.source?.eventId === undefined ? [] : [memory.source.eventId])),
       };
