@@ -110,3 +110,15 @@ export function recentLimit(count: number | undefined): number | undefined {
   const whole = Math.trunc(count);
   return Number.isFinite(whole) && whole > 0 ? whole : undefined;
 }
+
+/** Rows in groups of one key each, groups and rows in the order read. */
+export function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [row]);
+    else group.push(row);
+  }
+  return groups;
+}

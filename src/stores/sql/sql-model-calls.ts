@@ -75,7 +75,7 @@ export type SqlCompletion = {
 };
 export type SqlModelCalls = Pick<
   ModelCallLog,
-  'recordModelCall' | 'completeModelCall' | 'listModelCalls' | 'getModelCall'
+  'recordModelCall' | 'completeModelCall' | 'listModelCalls' | 'getModelCall' | 'deleteModelCalls'
 > & {
   prepareCompletion(key: SessionKey, completion: { index: number; outcome: ModelCallOutcome }): SqlCompletion;
   /** Drops what is kept in memory of a deleted session's calls, so a session made again under its key starts afresh. */
@@ -89,6 +89,10 @@ export type SqlModelCalls = Pick<
 export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>): SqlModelCalls {
   const deltas = new RequestDeltas();
   const wires = new WireDeltas();
+  const forget = (key: SessionKeyParams): void => {
+    deltas.forget(JSON.stringify(key));
+    wires.forget(JSON.stringify(key));
+  };
 
   // Checks an outcome and encodes its wire body; `write` then completes the call inside whatever transaction runs it.
   function prepareCompletion(
@@ -224,9 +228,18 @@ export function sqlModelCalls(driver: SqlDriver, ready: () => Promise<unknown>):
       );
     },
 
-    forget(key: SessionKeyParams): void {
-      deltas.forget(JSON.stringify(key));
-      wires.forget(JSON.stringify(key));
+    forget,
+
+    async deleteModelCalls(input: SessionKey): Promise<void> {
+      const key = keyParams(input);
+      await ready();
+      await driver.transaction(async (tx) => {
+        for (const table of ['agentctx_model_call_outcomes', 'agentctx_model_calls'])
+          await tx.run(`DELETE FROM ${table} WHERE ${CHILD_WHERE}`, key);
+        // The next call recorded is number 1 again, as in a session made again under the same key.
+        await tx.run(`UPDATE agentctx_sessions SET model_call_count = 0 WHERE ${SESSION_WHERE}`, key);
+      });
+      forget(key);
     },
   };
 }

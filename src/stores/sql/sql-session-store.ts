@@ -31,7 +31,7 @@ import { AfterRollback, explained, judgeInOrder, writeOrRewriteWhole, type Step 
 import { sqlModelCalls } from './sql-model-calls.js';
 import { sqlMemory, type SqlMemoryOptions } from './sql-memory.js';
 import type { MemoryService } from '../../contracts/memory-service.js';
-import { readEvents, readHead, recentLimit } from './session-reads.js';
+import { groupBy, readEvents, readHead, recentLimit } from './session-reads.js';
 import { mergedState, readMergedState, writeState, type SharedStateRow, type StateRow } from './state-rows.js';
 import { writeStateChanges } from './state-ops.js';
 
@@ -376,18 +376,7 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
     completeModelCall: modelCalls.completeModelCall,
     listModelCalls: modelCalls.listModelCalls,
     getModelCall: modelCalls.getModelCall,
-
-    async deleteModelCalls(input: SessionKey): Promise<void> {
-      const key = keyParams(input);
-      await ready();
-      await driver.transaction(async (tx) => {
-        for (const table of ['agentctx_model_call_outcomes', 'agentctx_model_calls'])
-          await tx.run(`DELETE FROM ${table} WHERE ${CHILD_WHERE}`, key);
-        // The next call recorded is number 1 again, as in a session made again under the same key.
-        await tx.run(`UPDATE agentctx_sessions SET model_call_count = 0 WHERE ${SESSION_WHERE}`, key);
-      });
-      modelCalls.forget(key);
-    },
+    deleteModelCalls: modelCalls.deleteModelCalls,
 
     async close(): Promise<void> {
       await driver.close();
@@ -399,15 +388,4 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
 function isConstraintError(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return code === '23502' || code === '23505' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
-}
-
-function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const key = keyOf(row);
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [row]);
-    else group.push(row);
-  }
-  return groups;
 }
