@@ -1,4 +1,5 @@
 import type { MemoryService } from '../contracts/memory-service.js';
+import type { RememberSessions } from '../features/memory-tools/remember-sessions.js';
 import { createInMemoryMemoryService } from '../engine/memory/in-memory-memory-service.js';
 import type { ProfileName } from '../contracts/profile.js';
 import type { AgentTree } from '../contracts/agent.js';
@@ -64,6 +65,8 @@ export type RunnerChoices = {
   toolTimeoutMs?: number | undefined;
   /** `--profile`: the conventions the runner follows (agentctx's when absent). */
   profile?: ProfileName | undefined;
+  /** `--remember`: when sessions are added to memory by themselves (never when absent). */
+  remember?: RememberSessions | undefined;
   /** `--bindings`: the module of TypeScript for the Python names an agent file gives. */
   bindings?: string | undefined;
   /** The stores of a runner opened before, shared instead of opening `store` again (several apps on one server). */
@@ -139,6 +142,7 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
           streaming: choices.streaming,
           ...limits,
           ...(profile === undefined ? {} : { profile }),
+          ...(choices.remember === undefined ? {} : { remember: choices.remember }),
         }),
         sessions,
         artifacts,

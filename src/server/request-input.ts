@@ -75,12 +75,13 @@ export function readRunBody(value: unknown): RunBody {
   return { message, ...(stateDelta === undefined ? {} : { stateDelta }) };
 }
 
-type QuerySpec = Record<string, 'count' | 'number'>;
+type QuerySpec = Record<string, 'count' | 'number' | 'text'>;
+type QueryValues<T extends QuerySpec> = { [K in keyof T]?: T[K] extends 'text' ? string : number };
 
-/** Query parameters: only the named ones, each at most once; `count` is a whole number ≥ 0. */
-export function readQuery<T extends QuerySpec>(params: URLSearchParams, spec: T): { [K in keyof T]?: number } {
+/** Query parameters: only the named ones, each at most once; `count` is a whole number ≥ 0, `text` is not empty. */
+export function readQuery<T extends QuerySpec>(params: URLSearchParams, spec: T): QueryValues<T> {
   const reader = new JsonReader();
-  const result: Record<string, number> = {};
+  const result: Record<string, number | string> = {};
   const allowed = Object.keys(spec);
   for (const name of new Set(params.keys())) {
     const kind = spec[name];
@@ -97,15 +98,23 @@ export function readQuery<T extends QuerySpec>(params: URLSearchParams, spec: T)
     if (values.length > 1) reader.issue(name, 'given more than once');
     const text = values[0] ?? '';
     const number = text.trim() === '' ? Number.NaN : Number(text);
-    if (kind === 'count' && !(Number.isInteger(number) && number >= 0))
+    if (kind === 'text') {
+      if (text.trim() === '') reader.issue(name, 'must not be empty');
+      else if (text.length > MAX_QUERY_TEXT)
+        reader.issue(name, `is ${text.length.toLocaleString('en')} characters long; at most ${MAX_QUERY_TEXT}`);
+      else result[name] = text;
+    } else if (kind === 'count' && !(Number.isInteger(number) && number >= 0))
       reader.issue(name, `expected a whole number from 0, got ${JSON.stringify(text)}`);
     else if (kind === 'number' && !Number.isFinite(number))
       reader.issue(name, `expected a number, got ${JSON.stringify(text)}`);
     else result[name] = number;
   }
   if (reader.issues.length > 0) throw new ValidationError({ subject: 'query', issues: reader.issues });
-  return result as { [K in keyof T]?: number };
+  return result as QueryValues<T>;
 }
+
+// A text parameter (a search query, an id) is capped like a path's ids: a client cannot make a lookup of megabytes.
+const MAX_QUERY_TEXT = 8 * MAX_ID_LENGTH;
 
 function invalid(reader: JsonReader, hint?: string): ValidationError {
   return new ValidationError({

@@ -1,6 +1,7 @@
 import { HttpError } from './http-error.js';
 import { MAX_ID_LENGTH } from './request-input.js';
 import { deleteArtifact, getArtifact, listArtifacts, putArtifact } from './artifact-handlers.js';
+import { deleteMemory, getMemory, postMemory } from './memory-handlers.js';
 import type { Handler } from './route-context.js';
 import { runTurn } from './run-handler.js';
 import {
@@ -25,6 +26,7 @@ const healthz: Handler = async (context) => ({
 });
 
 const SESSIONS = '/apps/:app/users/:user/sessions';
+const MEMORY = '/apps/:app/users/:user/memory';
 
 /** Every route of the API; `:name` segments are parameters. */
 export const ROUTES: RouteTable<Handler> = [
@@ -40,6 +42,8 @@ export const ROUTES: RouteTable<Handler> = [
     path: `${SESSIONS}/:session/artifacts/:artifact`,
     methods: { GET: getArtifact, PUT: putArtifact, DELETE: deleteArtifact },
   },
+  { path: MEMORY, methods: { GET: getMemory, POST: postMemory, PATCH: postMemory, DELETE: deleteMemory } },
+  { path: `${MEMORY}/:memory`, methods: { DELETE: deleteMemory } },
 ];
 
 const COMPILED = compileRoutes(ROUTES);
@@ -50,7 +54,7 @@ export function matchRoute(method: string, pathname: string): { handler: Handler
     COMPILED,
     method,
     pathname,
-    'Routes: GET /healthz, and /apps/{app}/users/{user}/sessions[/{id}[/run|/events|/calls[/{n}]|/artifacts[/{name}]]]; see docs/server.md.',
+    'Routes: GET /healthz, /apps/{app}/users/{user}/sessions[/{id}[/run|/events|/calls[/{n}]|/artifacts[/{name}]]] and /apps/{app}/users/{user}/memory[/{id}]; see docs/server.md.',
   );
 }
 

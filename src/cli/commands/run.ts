@@ -4,7 +4,7 @@ import type { SessionStoreWithCallLog } from '../../contracts/session-store.js';
 import type { SessionKey } from '../../contracts/session.js';
 import type { Runner, RunInput } from '../../engine/runner/runner.js';
 import { parseCommandArgs } from '../args.js';
-import { PROFILE_HELP, profileChoice } from '../profile-option.js';
+import { PROFILE_HELP, profileChoice, REMEMBER_HELP, rememberChoice } from '../profile-option.js';
 import { BINDINGS_HELP } from '../bindings-option.js';
 import { formatEvent } from '../format-event.js';
 import type { CliIo, Command } from '../io.js';
@@ -63,6 +63,7 @@ Options:
                      ${DEFAULT_STORE}); a postgres:// URL; 'memory' keeps nothing
   --stream           show the model's text as it arrives
 ${PROFILE_HELP}
+${REMEMBER_HELP}
 ${BINDINGS_HELP}
 ${timeLimitHelp({ model: 'none', tool: 'none' })}
   --json             print events as JSON lines (and what assembly warned of,
@@ -99,6 +100,7 @@ export const runCommand: Command = {
       json: { type: 'boolean' },
       'model-timeout': { type: 'string' },
       profile: { type: 'string' },
+      remember: { type: 'string' },
       bindings: { type: 'string' },
       'tool-timeout': { type: 'string' },
     });
@@ -108,7 +110,12 @@ export const runCommand: Command = {
     if (extra.length > 0)
       throw new UsageError(`run takes one agent file, got ${positionals.length}; pass the message with --message.`);
 
-    const limits = { ...timeLimitOptions(values), ...profileChoice(values.profile), bindings: values.bindings };
+    const limits = {
+      ...timeLimitOptions(values),
+      ...profileChoice(values.profile),
+      ...rememberChoice(values.remember),
+      bindings: values.bindings,
+    };
     const seed = await readSessionSeed(values, io.cwd);
     const { runner, sessions, artifacts } = await runtime.runner(file, {
       store: values.store,

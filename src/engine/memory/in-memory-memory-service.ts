@@ -29,6 +29,8 @@ export type InMemoryMemoryServiceOptions = {
    * query when it is searched, and the keyword and vector rankings are fused (reciprocal rank fusion).
    */
   readonly embed?: Embed;
+  /** Under `ranked`, also remember tool calls, tool results and thoughts (left out by default; `adk` keeps them). */
+  readonly rememberToolTraffic?: boolean;
 };
 
 type Stored = { entry: MemoryEntry; text: string; words: Set<string>; order: number; vector?: readonly number[] };
@@ -40,6 +42,7 @@ type Stored = { entry: MemoryEntry; text: string; words: Set<string>; order: num
 export function createInMemoryMemoryService(options: InMemoryMemoryServiceOptions = {}): MemoryService {
   const matching = options.matching ?? 'ranked';
   const limit = options.limit ?? 10;
+  const remembering = { matching, toolTraffic: options.rememberToolTraffic };
   const newId = options.newId ?? (() => crypto.randomUUID());
   // scope → session → memories, each in the order remembered.
   const scopes = new Map<string, Map<string, Stored[]>>();
@@ -68,7 +71,7 @@ export function createInMemoryMemoryService(options: InMemoryMemoryServiceOption
       const scope = { appName: session.appName, userId: session.userId };
       sessionsOf(scope).set(
         session.id,
-        await embedded(remembered(session.events).map((event) => stored(fromEvent(event, session.id)))),
+        await embedded(remembered(session.events, remembering).map((event) => stored(fromEvent(event, session.id)))),
       );
     },
     async addEventsToMemory(input) {
@@ -77,7 +80,7 @@ export function createInMemoryMemoryService(options: InMemoryMemoryServiceOption
       const list = sessions.get(sessionId) ?? [];
       const known = new Set(list.map((item) => item.entry.id));
       const fresh: Stored[] = [];
-      for (const event of remembered(input.events)) {
+      for (const event of remembered(input.events, remembering)) {
         if (known.has(event.id)) continue;
         known.add(event.id);
         fresh.push(stored(fromEvent(event, sessionId, input.customMetadata)));

@@ -44,10 +44,28 @@ export function rankMemories<C extends Candidate>(
   return hits.slice(0, options.limit).map(({ item }) => item);
 }
 
-// ADK remembers the events that have content with parts.
-export function remembered(events: readonly Event[]): Event[] {
-  return events.filter((event) => (event.content?.parts.length ?? 0) > 0);
+/** Which events are remembered, and what of them (`toolTraffic`: also tool calls, results and thoughts). */
+export type Remembering = { readonly matching: 'ranked' | 'adk'; readonly toolTraffic?: boolean | undefined };
+
+/**
+ * The events a session's memories are taken from, as they are remembered. Under `adk`, ADK's rule: every event with
+ * parts, whole. Under `ranked`, what was said (text, images, files): tool calls, tool results, code and its output
+ * and thoughts are left out unless `toolTraffic`, since a tool's raw result is seldom what a user meant to be
+ * remembered and is where credentials travel; an event left with no part is not remembered. State (`temp:` keys
+ * included) is never remembered: a memory holds content only.
+ */
+export function remembered(events: readonly Event[], remembering: Remembering): Event[] {
+  return events.flatMap((event) => {
+    const parts = event.content?.parts ?? [];
+    if (parts.length === 0 || event.content === undefined) return [];
+    if (remembering.matching === 'adk' || remembering.toolTraffic === true) return [event];
+    const said = parts.filter((part) => SAID.some((key) => key in part) && !('thought' in part && part.thought));
+    if (said.length === 0) return [];
+    return [said.length === parts.length ? event : { ...event, content: { ...event.content, parts: said } }];
+  });
 }
+
+const SAID = ['text', 'inlineData', 'fileData'] as const;
 
 export function fromEvent(
   event: Event,

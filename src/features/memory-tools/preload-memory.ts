@@ -63,13 +63,16 @@ export function preloadMemory(): Extension {
   return Object.freeze({ name: PRELOAD_MEMORY, processors: [{ processor, after: TOOLS_PROCESSOR }] });
 }
 
-// Before the trailing user messages (the turn's message, and what follows it of the user's), never inside them and
-// never between a call and its response: after a tool's response the memories come last.
+// Just before the turn's message (the last user message that is not a tool's response), in every call of the turn:
+// a later call of the same turn then extends the earlier one (its tool calls and responses come after the block), so
+// the prefix cached by the first call is read by the next. Never between a call and its response.
 function beforeTheTurn(messages: readonly DraftMessage[], added: DraftMessage): DraftMessage[] {
   let at = messages.length;
-  while (at > 0 && messages[at - 1]?.message.role === 'user') {
-    if (messages[at - 1]?.message.content.some((part) => 'functionResponse' in part)) break;
-    at -= 1;
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]?.message;
+    if (message?.role !== 'user' || message.content.some((part) => 'functionResponse' in part)) continue;
+    at = index;
+    break;
   }
   return [...messages.slice(0, at), added, ...messages.slice(at)];
 }

@@ -32,6 +32,8 @@ export type SqlMemoryOptions = {
   limit?: number;
   /** Semantic search besides the words (`ranked` only): vectors stored with the memories, rankings fused. */
   embed?: Embed;
+  /** Under `ranked`, also remember tool calls, tool results and thoughts (left out by default; `adk` keeps them). */
+  rememberToolTraffic?: boolean;
 };
 
 type Found = Candidate & { readonly row: Row; readonly vector?: readonly number[] };
@@ -55,6 +57,7 @@ export function sqlMemory(
 ): MemoryService {
   const options: MemoryMatching = { matching: given.matching ?? 'ranked', limit: given.limit ?? 10 };
   const embed = options.matching === 'ranked' ? given.embed : undefined;
+  const remembering = { matching: options.matching, toolTraffic: given.rememberToolTraffic };
   // Vectors are made before the transaction that stores them: an embedding call must not hold the write lock.
   const vectorsOf = async (entries: readonly MemoryEntry[]): Promise<readonly (readonly number[])[]> =>
     embed === undefined || entries.length === 0 ? [] : embed(entries.map((entry) => textOf(entry.content)));
@@ -119,7 +122,9 @@ export function sqlMemory(
   return {
     async addSessionToMemory(session: Session) {
       const scope = { appName: session.appName, userId: session.userId };
-      const entries = await withVectors(remembered(session.events).map((event) => fromEvent(event, session.id)));
+      const entries = await withVectors(
+        remembered(session.events, remembering).map((event) => fromEvent(event, session.id)),
+      );
       await ready();
       await driver.transaction(async (tx) => {
         await tx.run(`DELETE FROM agentctx_memories WHERE ${SCOPE} AND session_id = ?`, [
@@ -133,7 +138,7 @@ export function sqlMemory(
     async addEventsToMemory(input) {
       const sessionId = input.sessionId ?? UNKNOWN_SESSION;
       const before = new Set((await list(input, ' AND session_id = ?', [sessionId])).map((row) => row.memory_id));
-      const fresh = remembered(input.events).filter((event) => !before.has(event.id));
+      const fresh = remembered(input.events, remembering).filter((event) => !before.has(event.id));
       const entries = await withVectors(fresh.map((event) => fromEvent(event, sessionId, input.customMetadata)));
       await driver.transaction(async (tx) => {
         // Read again inside the write: an event another writer remembered meanwhile is not remembered twice.

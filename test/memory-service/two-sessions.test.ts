@@ -1,0 +1,99 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.js';
+
+// Issue 49's acceptance, through `agentctx run` on SQLite: a fact stated in session 1 (remembered after the turn,
+// `--remember turn`) reaches session 2's requests through preload_memory and through load_memory; the memory's
+// provenance names session 1's event; the memory block leaves the prefix of session 2's first call as it was in the
+// second (the block stays where it was, the tool's call and result come after it); deleting the user's memories
+// removes it from every later request.
+
+type Call = { request: { system?: string; messages: { role: string; parts: object[] }[] }; provenance: unknown };
+
+async function setUp() {
+  const dir = await mkdtemp(join(tmpdir(), 'agentctx-two-sessions-'));
+  const agent = join(dir, 'agent.yaml');
+  await writeFile(
+    agent,
+    'name: assistant\nmodel: gemini-2.5-flash\ninstruction: Answer from what you remember.\ntools:\n  - name: preload_memory\n  - name: load_memory\n',
+  );
+  await writeFile(join(dir, 'noted.yaml'), '- text: Noted.\n');
+  await writeFile(
+    join(dir, 'recall.yaml'),
+    '- functionCall:\n    name: load_memory\n    args: { query: favourite city }\n- text: Your favourite city is Lisbon.\n',
+  );
+  const store = join(dir, 'sessions.db');
+  const run = async (session: string, script: string, message: string) => {
+    const result = await cli([
+      'run',
+      agent,
+      '--model',
+      `scripted:${join(dir, script)}`,
+      '--store',
+      store,
+      '--remember',
+      'turn',
+      '--session',
+      session,
+      '--message',
+      message,
+    ]);
+    expect(result.stderr).not.toMatch(/error/i);
+    expect(result.code).toBe(0);
+  };
+  const call = async (session: string, index: number): Promise<Call> => {
+    const result = await cli([
+      'inspect',
+      agent,
+      '--store',
+      store,
+      '--session',
+      session,
+      '--call',
+      String(index),
+      '--json',
+      '--provenance',
+    ]);
+    expect(result.code).toBe(0);
+    return JSON.parse(result.stdout) as Call;
+  };
+  const memory = (...args: string[]) => cli(['memory', args[0] as string, agent, '--store', store, ...args.slice(1)]);
+  return { run, call, memory };
+}
+
+describe('memory across two sessions, through agentctx run on SQLite', () => {
+  it('reaches the next session by both tools, traceably, cache-safely, and is gone once deleted', async () => {
+    const { run, call, memory } = await setUp();
+    await run('s1', 'noted.yaml', 'My favourite city is Lisbon.');
+    const remembered = JSON.parse((await memory('list', '--json')).stdout) as {
+      content: { parts: { text: string }[] };
+      source: { sessionId: string; eventId: string };
+    }[];
+    const fact = remembered.find((entry) => entry.content.parts[0]?.text === 'My favourite city is Lisbon.');
+    expect(fact?.source.sessionId).toBe('s1');
+
+    await run('s2', 'recall.yaml', 'What is my favourite city?');
+    const first = await call('s2', 1);
+    const second = await call('s2', 2);
+    const firstText = JSON.stringify(first.request.messages);
+    // preload_memory: the block, a turn of its own before the message, naming session 1's event as its source.
+    expect(firstText).toContain('<PAST_CONVERSATIONS>');
+    expect(firstText).toContain('user: My favourite city is Lisbon.');
+    expect(first.request.system).not.toContain('PAST_CONVERSATIONS');
+    expect(JSON.stringify(first.provenance)).toContain(fact?.source.eventId as string);
+    expect(JSON.stringify(first.provenance)).toContain('session s1');
+    // load_memory: the tool's result in the second call carries the fact.
+    const result = JSON.stringify(second.request.messages.at(-1));
+    expect(result).toContain('functionResponse');
+    expect(result).toContain('My favourite city is Lisbon.');
+    // The second call starts with the first one's request, memory block included, unchanged.
+    expect(second.request.system).toBe(first.request.system);
+    expect(second.request.messages.slice(0, first.request.messages.length)).toEqual(first.request.messages);
+
+    expect((await memory('delete', '--all')).stdout).toMatch(/^deleted \d+ memories\n/);
+    await run('s3', 'recall.yaml', 'What is my favourite city?');
+    for (const index of [1, 2]) expect(JSON.stringify((await call('s3', index)).request)).not.toContain('Lisbon');
+  });
+});
