@@ -273,7 +273,12 @@ function callLabel(call, cost) {
 
 async function tabContent(route, session, current) {
   const path = sessionPath(route);
-  const showEvent = (id) => navigate({ tab: 'timeline' }, { selector: `[data-event-id="${CSS.escape(id)}"]` });
+  // An event of this session, or of another of the user's (where a memory was taken from): null shows that session.
+  const showEvent = (id, session = route.session) => {
+    const where = session === route.session ? {} : { session, call: null, a: null };
+    if (id === null) navigate(where);
+    else navigate({ ...where, tab: 'timeline' }, { selector: `[data-event-id="${CSS.escape(id)}"]` });
+  };
   switch (route.tab) {
     case 'timeline': {
       // The marks on calls whose prompt prefix changed; the timeline is drawn without them if they cannot be had.

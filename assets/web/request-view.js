@@ -8,7 +8,10 @@ import { copyButton, el, formatNumber, nameEl, timeEl } from './dom.js';
 import { hookName, kindBadge, kindClass, kindColour, provenancePanel, sourceTitle } from './sources.js';
 import { editNote, pieceNodes } from './text-pieces.js';
 
-/** Builds the view of `call` (the API's call view). `onEvent(id)` shows an event in the timeline, `onCall(index)` a call. */
+/**
+ * Builds the view of `call` (the API's call view). `onEvent(id)` shows an event in the timeline (`onEvent(id, session)`
+ * one of another session), `onCall(index)` a call.
+ */
 export function requestView(call, onEvent, onCall) {
   const largest = Math.max(
     1,

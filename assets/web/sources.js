@@ -87,7 +87,10 @@ export function sourceTitle(source) {
   return bits.join(' · ');
 }
 
-/** The full provenance of a source as a definition list; event ids link to the timeline through `onEvent`. */
+/**
+ * The full provenance of a source as a definition list; event ids link to the timeline through `onEvent(id)`, and a
+ * memory's session and event to that session through `onEvent(id, session)` (`id` null: the session's view).
+ */
 export function provenancePanel(source, onEvent) {
   if (!source)
     return el('p', {
@@ -130,7 +133,22 @@ export function provenancePanel(source, onEvent) {
       ),
     );
   }
-  const events = source.eventIds ?? [];
+  const memories = source.memories ?? [];
+  if (memories.length > 0)
+    list.append(
+      el('dt', { text: memories.length === 1 ? 'memory' : `memories (${memories.length})` }),
+      el(
+        'dd',
+        {},
+        el(
+          'ul',
+          { class: 'plain memory-origins' },
+          memories.map((memory) => memoryItem(memory, onEvent)),
+        ),
+      ),
+    );
+  // A memory's events are another session's, linked by its line above, not in this session's timeline.
+  const events = memories.length > 0 ? [] : (source.eventIds ?? []);
   if (events.length > 0) {
     list.append(
       el('dt', { text: events.length === 1 ? 'event' : `events (${events.length})` }),
@@ -150,4 +168,28 @@ export function provenancePanel(source, onEvent) {
     );
   }
   return list;
+}
+
+// One memory: the session and event it was taken from (each a link there), its author and time.
+function memoryItem(memory, onEvent) {
+  const link = (text, className, onclick) =>
+    el('button', { type: 'button', class: `link ${className}`, text, onclick });
+  const who = [memory.author, memory.timestamp].filter((item) => item !== undefined).join(', ');
+  const where =
+    memory.sessionId === undefined
+      ? [`memory ${memory.id}, written directly`]
+      : [
+          'memory from session ',
+          link(memory.sessionId, 'memory-session', () => onEvent(null, memory.sessionId)),
+          ', event ',
+          memory.eventId === undefined
+            ? '?'
+            : link(memory.eventId, 'event-link', () => onEvent(memory.eventId, memory.sessionId)),
+        ];
+  return el(
+    'li',
+    { class: 'memory-origin', dataset: { memoryId: memory.id } },
+    ...where,
+    who === '' ? '' : ` (${who})`,
+  );
 }

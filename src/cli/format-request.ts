@@ -68,6 +68,7 @@ export function formatRequest(
     lines.push(
       `${style.dim('┌')} ${style.cyan(`block ${index + 1}`)} · ${describeSource(block.source)}${count(tokens?.system.blocks[index])}`,
     );
+    lines.push(...memoryLines(block.source, bar, style));
     const own = pieces.filter((piece) => !piece.separator && piece.start >= block.start && piece.end <= block.end);
     lines.push(...body(marked(request.system, own, style)));
     for (const substitution of block.source.substitutions ?? []) {
@@ -122,6 +123,7 @@ export function formatRequest(
     message.content.forEach((part, partIndex) => {
       lines.push(
         `${bar} ${style.dim(`content[${partIndex}] · ${describeSource(provenance.messages[index]?.[partIndex])}`)}`,
+        ...memoryLines(provenance.messages[index]?.[partIndex], `${bar}  `, style),
       );
       const partEdits = 'text' in part ? partPieces(request, provenance, index, partIndex) : [];
       const shown =
@@ -226,6 +228,18 @@ function editLines(text: string, edits: readonly RequestEdit[], offset: number, 
         ? ''
         : `, in place of ${JSON.stringify(short(edit.replaced))}`;
     return `${bar} ${style.dim(`↳ ${wrote} · written by ${describeSource(edit.by)}${replaced}`)}`;
+  });
+}
+
+// One line per memory a source put into the request: which session and event it was taken from, its author and time.
+function memoryLines(source: Source | undefined, bar: string, style: Style): string[] {
+  return (source?.memories ?? []).map((memory) => {
+    const where =
+      memory.sessionId === undefined
+        ? `memory ${memory.id}, written directly`
+        : `memory from session ${memory.sessionId}, event ${memory.eventId ?? '?'}`;
+    const who = [memory.author, memory.timestamp].filter((item) => item !== undefined).join(', ');
+    return `${bar} ${style.dim(`↳ ${where}${who === '' ? '' : ` (${who})`}`)}`;
   });
 }
 

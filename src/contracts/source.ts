@@ -53,6 +53,11 @@ export type Source = {
   note?: string;
   /** For a tool: which kind it is and, for a toolset's tool, the toolset and the name it has there. */
   tool?: ToolOrigin;
+  /**
+   * For memories put into the request (kind `memory`), each one in the order of the text: its id and, as the memory
+   * service has them, the session and event it was taken from (absent for one written directly), its author and time.
+   */
+  memories?: { id: string; sessionId?: string; eventId?: string; author?: string; timestamp?: string }[];
 };
 
 /**

@@ -1,41 +1,15 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, expectCliError } from '../support/cli.js';
+import { memoryCli } from './memory-cli.js';
 
 // `agentctx memory` (issue 49): a session run by `agentctx run` is added to the app's memory, found by a search, and
 // deleted for good; a later session's requests carry it through preload_memory in between.
 
-async function setUp() {
-  const dir = await mkdtemp(join(tmpdir(), 'agentctx-memory-cli-'));
-  await writeFile(
-    join(dir, 'agent.yaml'),
-    'name: assistant\nmodel: gemini-2.5-flash\ninstruction: Help.\ntools:\n  - name: preload_memory\n',
-  );
-  await writeFile(join(dir, 'script.yaml'), '- text: Noted.\n');
-  const store = join(dir, 'sessions.db');
-  const agent = join(dir, 'agent.yaml');
-  const run = (session: string, message: string) =>
-    cli([
-      'run',
-      agent,
-      '--model',
-      `scripted:${join(dir, 'script.yaml')}`,
-      '--store',
-      store,
-      '--session',
-      session,
-      '--message',
-      message,
-    ]);
-  const memory = (...args: string[]) => cli(['memory', args[0] as string, agent, '--store', store, ...args.slice(1)]);
-  return { dir, store, agent, run, memory };
-}
+const setUp = () => memoryCli({ tools: ['preload_memory'], scripts: { 'script.yaml': '- text: Noted.\n' } });
 
 describe('agentctx memory', () => {
   it('adds a session, finds it, gives it to a later session, and deletes it for good', async () => {
-    const { run, memory, agent, store } = await setUp();
+    const { run, memory, inspect } = await setUp();
     expect((await run('s1', 'My favourite city is Lisbon.')).code).toBe(0);
     expect((await memory('add', '--session', 's1')).stdout).toBe('remembered 2 events of session s1\n');
     const found = await memory('search', '--query', 'which city is my favourite?', '--json');
@@ -49,7 +23,7 @@ describe('agentctx memory', () => {
     ]);
 
     expect((await run('s2', 'What is my favourite city?')).code).toBe(0);
-    const call = await cli(['inspect', agent, '--store', store, '--session', 's2', '--call', '1', '--json']);
+    const call = await inspect('s2', 1, '--json');
     expect(call.stdout).toContain('user: My favourite city is Lisbon.');
 
     // The later session's recorded request carried the memory: a copy, listed before and after the delete.

@@ -141,7 +141,16 @@ describe('preload_memory', () => {
     expect(provenance.system.at(-1)?.source).toMatchObject({
       kind: 'memory',
       eventIds: ['e1'],
-      note: `1 memory for "Which programming language do I prefer?": session earlier, event e1 (user, ${pythonIsoTime(1_700_000_000)})`,
+      note: '1 memory for "Which programming language do I prefer?"',
+      memories: [
+        {
+          id: expect.any(String),
+          sessionId: 'earlier',
+          eventId: 'e1',
+          author: 'user',
+          timestamp: pythonIsoTime(1_700_000_000),
+        },
+      ],
     });
   });
 

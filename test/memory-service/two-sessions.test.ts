@@ -1,8 +1,5 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from '../support/cli.js';
+import { memoryCli } from './memory-cli.js';
 
 // Issue 49's acceptance, through `agentctx run` on SQLite: a fact stated in session 1 (remembered after the turn,
 // `--remember turn`) reaches session 2's requests through preload_memory and through load_memory; the memory's
@@ -13,54 +10,26 @@ import { cli } from '../support/cli.js';
 type Call = { request: { system?: string; messages: { role: string; parts: object[] }[] }; provenance: unknown };
 
 async function setUp() {
-  const dir = await mkdtemp(join(tmpdir(), 'agentctx-two-sessions-'));
-  const agent = join(dir, 'agent.yaml');
-  await writeFile(
-    agent,
-    'name: assistant\nmodel: gemini-2.5-flash\ninstruction: Answer from what you remember.\ntools:\n  - name: preload_memory\n  - name: load_memory\n',
-  );
-  await writeFile(join(dir, 'noted.yaml'), '- text: Noted.\n');
-  await writeFile(
-    join(dir, 'recall.yaml'),
-    '- functionCall:\n    name: load_memory\n    args: { query: favourite city }\n- text: Your favourite city is Lisbon.\n',
-  );
-  const store = join(dir, 'sessions.db');
-  const run = async (session: string, script: string, message: string) => {
-    const result = await cli([
-      'run',
-      agent,
-      '--model',
-      `scripted:${join(dir, script)}`,
-      '--store',
-      store,
-      '--remember',
-      'turn',
-      '--session',
-      session,
-      '--message',
-      message,
-    ]);
+  const { run, memory, inspect } = await memoryCli({
+    tools: ['preload_memory', 'load_memory'],
+    scripts: {
+      'noted.yaml': '- text: Noted.\n',
+      'recall.yaml':
+        '- functionCall:\n    name: load_memory\n    args: { query: favourite city }\n- text: Your favourite city is Lisbon.\n',
+    },
+    remember: 'turn',
+  });
+  const turn = async (session: string, script: string, message: string) => {
+    const result = await run(session, message, script);
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
   };
   const call = async (session: string, index: number): Promise<Call> => {
-    const result = await cli([
-      'inspect',
-      agent,
-      '--store',
-      store,
-      '--session',
-      session,
-      '--call',
-      String(index),
-      '--json',
-      '--provenance',
-    ]);
+    const result = await inspect(session, index, '--json', '--provenance');
     expect(result.code).toBe(0);
     return JSON.parse(result.stdout) as Call;
   };
-  const memory = (...args: string[]) => cli(['memory', args[0] as string, agent, '--store', store, ...args.slice(1)]);
-  return { run, call, memory };
+  return { run: turn, call, memory };
 }
 
 describe('memory across two sessions, through agentctx run on SQLite', () => {
@@ -83,7 +52,7 @@ describe('memory across two sessions, through agentctx run on SQLite', () => {
     expect(firstText).toContain('user: My favourite city is Lisbon.');
     expect(first.request.system).not.toContain('PAST_CONVERSATIONS');
     expect(JSON.stringify(first.provenance)).toContain(fact?.source.eventId as string);
-    expect(JSON.stringify(first.provenance)).toContain('session s1');
+    expect(JSON.stringify(first.provenance)).toContain('"sessionId":"s1"');
     // load_memory: the tool's result in the second call carries the fact.
     const result = JSON.stringify(second.request.messages.at(-1));
     expect(result).toContain('functionResponse');

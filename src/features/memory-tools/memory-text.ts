@@ -1,4 +1,5 @@
 import type { MemoryEntry } from '../../contracts/memory-service.js';
+import type { Source } from '../../contracts/source.js';
 
 /** The text of a memory: its text parts joined by spaces (ADK's `_memory_entry_utils.extract_text`); other parts are dropped. */
 export function memoryText(memory: MemoryEntry): string {
@@ -19,12 +20,13 @@ export function memoryAsResult(memory: MemoryEntry): Record<string, unknown> {
   };
 }
 
-/** Where a memory came from, for provenance: `session s1, event e1 (user, 2026-12-07T09:05:03)`. */
-export function memoryOrigin(memory: MemoryEntry): string {
-  const where =
-    memory.source?.sessionId === undefined
-      ? `memory ${memory.id}`
-      : `session ${memory.source.sessionId}, event ${memory.source.eventId ?? '?'}`;
-  const who = [memory.author, memory.timestamp].filter((item) => item !== undefined).join(', ');
-  return who === '' ? where : `${where} (${who})`;
+/** Where a memory came from, for provenance (`Source.memories`): its id, session, event, author and time, as known. */
+export function memoryProvenance(memory: MemoryEntry): NonNullable<Source['memories']>[number] {
+  return {
+    id: memory.id,
+    ...(memory.source?.sessionId === undefined ? {} : { sessionId: memory.source.sessionId }),
+    ...(memory.source?.eventId === undefined ? {} : { eventId: memory.source.eventId }),
+    ...(memory.author === undefined ? {} : { author: memory.author }),
+    ...(memory.timestamp === undefined ? {} : { timestamp: memory.timestamp }),
+  };
 }

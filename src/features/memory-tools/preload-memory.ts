@@ -4,7 +4,7 @@ import type { Source } from '../../contracts/source.js';
 import { draftMessage, withSystemBlock } from '../../engine/assembly/draft.js';
 import { defineProcessor } from '../../engine/pipeline/pipeline.js';
 import { TOOLS_PROCESSOR } from '../tools/tool-declarations.js';
-import { memoryOrigin, memoryText } from './memory-text.js';
+import { memoryProvenance, memoryText } from './memory-text.js';
 
 // ADK's preload_memory (tools/preload_memory_tool.py at 2.5.0): before each model call, the user's memories that match
 // the current message are put into the request as <PAST_CONVERSATIONS> text.
@@ -53,8 +53,10 @@ export function preloadMemory(): Extension {
         agent: context.agent.name,
         // The cache-miss explainer names it: "memory block changed: preload_memory".
         field: PRELOAD_MEMORY,
-        note: `${memories.length} ${memories.length === 1 ? 'memory' : 'memories'} for "${query}": ${memories.map(memoryOrigin).join('; ')}`,
+        note: `${memories.length} ${memories.length === 1 ? 'memory' : 'memories'} for "${query}"`,
         eventIds: memories.flatMap((memory) => (memory.source?.eventId === undefined ? [] : [memory.source.eventId])),
+        // Where each memory came from, as data: inspect and the web inspector give each its own line.
+        memories: memories.map(memoryProvenance),
       };
       if (context.profile.name === 'adk') return withSystemBlock(draft, block, source);
       return { ...draft, messages: beforeTheTurn(draft.messages, draftMessage('user', [{ text: block }], source)) };
