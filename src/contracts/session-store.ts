@@ -101,6 +101,16 @@ export type SessionStore = {
    */
   deleteSession(input: SessionKey): Promise<void>;
 
+  /**
+   * Optional (the SQL and in-memory stores have it): an erasure in place. Every stored text of the session — each
+   * event, and each recorded call's request, provenance, response, wire record and body, warnings and error — is passed
+   * as its JSON text through `replace`, and what comes back is stored instead (`replace` must keep it the same JSON).
+   * The session's update time becomes now, so runners holding a copy of it load it again. Returns how many events
+   * and calls changed; none for a session that is not there. `agentctx memory delete --redact` erases memories'
+   * copies with it.
+   */
+  rewriteText?(input: SessionKey & { replace: (json: string) => string }): Promise<{ events: number; calls: number }>;
+
   /** Releases connections and files; the store is unusable afterwards. */
   close(): Promise<void>;
 };

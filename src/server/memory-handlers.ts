@@ -2,6 +2,7 @@ import type { Content } from '../contracts/content.js';
 import { ValidationError } from '../contracts/errors/validation-error.js';
 import type { MemoryInput, MemoryService } from '../contracts/memory-service.js';
 import { findMemoryCopies } from '../engine/memory/memory-copies.js';
+import { eraseMemoryCopies } from '../engine/memory/memory-erasure.js';
 import { readContent } from '../engine/session/decode-content.js';
 import { JsonReader, joinPath } from '../engine/util/json-reader.js';
 import { HttpError } from './http-error.js';
@@ -48,18 +49,21 @@ export const postMemory: Handler = async (context) => {
 /**
  * `DELETE …/memory/{id}`, `DELETE …/memory?session=S` or `DELETE …/memory?all=true` → `{ deleted, copies }`: gone
  * for good, with the copies made of them before (load_memory results in other sessions, recorded requests), which
- * stay. `dryRun=true` deletes nothing and answers `{ wouldDelete, copies }`.
+ * stay unless `redact=true` erases them in place (`erased`: per session, the events and calls rewritten). `dryRun=true`
+ * deletes nothing and answers `{ wouldDelete, copies }`.
  */
 export const deleteMemory: Handler = async (context) => {
-  const { session, all, dryRun } = readQuery(context.url.searchParams, {
+  const { session, all, dryRun, redact } = readQuery(context.url.searchParams, {
     session: 'text',
     all: 'text',
     dryRun: 'text',
+    redact: 'text',
   });
   const id = context.params['memory'];
   for (const [name, value] of [
     ['all', all],
     ['dryRun', dryRun],
+    ['redact', redact],
   ] as const)
     if (value !== undefined && value !== 'true') throw queryIssue(name, `expected true, got ${JSON.stringify(value)}`);
   if ([id, session, all].filter((chosen) => chosen !== undefined).length !== 1)
@@ -91,6 +95,10 @@ export const deleteMemory: Handler = async (context) => {
     scope,
     targets,
   );
+  if (redact === 'true' && copies.length > 0 && sessions.rewriteText === undefined)
+    throw new HttpError(400, 'invalid_input', 'This server’s session store cannot erase copies in place.', {
+      hint: 'Serve a SQL store (SQLite or PostgreSQL), or delete without redact=true.',
+    });
   if (dryRun === 'true') return { status: 200, body: { wouldDelete: targets.length, copies } };
   const deleted =
     id !== undefined
@@ -98,7 +106,9 @@ export const deleteMemory: Handler = async (context) => {
       : session !== undefined
         ? await memory.deleteSessionMemories({ ...scope, sessionId: session })
         : await memory.deleteUserMemories(scope);
-  return { status: 200, body: { deleted, copies } };
+  if (redact !== 'true') return { status: 200, body: { deleted, copies } };
+  const erased = await eraseMemoryCopies(sessions, scope, targets, copies, new Date());
+  return { status: 200, body: { deleted, copies, erased } };
 };
 
 type MemoryBody = { sessionId: string } | { memories: MemoryInput[] };

@@ -20,6 +20,7 @@ async function start() {
     { text: 'Noted.' },
     { functionCall: { name: 'load_memory', args: { query: 'favourite city' } } },
     { text: 'Lisbon.' },
+    { text: 'Anything else?' },
   ]);
   const runner = createRunner({
     agents: llmAgent({ name: 'assistant', extensions: [loadMemory()] }),
@@ -47,12 +48,12 @@ async function start() {
     });
     await response.text();
   };
-  return { call, turn, sessions };
+  return { call, turn, sessions, model };
 }
 
 describe('the memory routes', () => {
   it('remember, search, list and delete, with the copies a delete leaves', async () => {
-    const { call, turn } = await start();
+    const { call, turn, model } = await start();
     await turn('s1', 'My favourite city is Lisbon.');
     expect(await call('POST', '/memory', { sessionId: 's1' })).toEqual({ status: 200, json: { remembered: 2 } });
     expect((await call('PATCH', '/memory', { session_id: 's1' })).json).toEqual({ remembered: 2 });
@@ -76,8 +77,14 @@ describe('the memory routes', () => {
     expect(dry.json.wouldDelete).toBe(2);
     expect(dry.json.copies.map((copy: any) => [copy.kind, copy.sessionId])).toContainEqual(['event', 's2']);
     expect((await call('GET', '/memory')).json.memories).toHaveLength(3);
-    const deleted = await call('DELETE', '/memory?session=s1');
+    const deleted = await call('DELETE', '/memory?session=s1&redact=true');
     expect(deleted.json.deleted).toBe(2);
+    expect(deleted.json.erased).toEqual([{ sessionId: 's2', events: 1, calls: 1 }]);
+    // The server's runner holds session 2: its next request is built from the erased events, not the held ones.
+    await turn('s2', 'Thanks.');
+    const next = JSON.stringify(model.requests.at(-1));
+    expect(next).not.toContain('My favourite city is Lisbon.');
+    expect(next).toContain('[erased ');
     expect((await call('GET', '/memory?query=favourite%20city')).json.memories).toEqual([]);
 
     const id = written.json.memories[0].id as string;

@@ -5,7 +5,7 @@ import { memoryCli } from './memory-cli.js';
 // `--remember turn`) reaches session 2's requests through preload_memory and through load_memory; the memory's
 // provenance names session 1's event; the memory block leaves the prefix of session 2's first call as it was in the
 // second (the block stays where it was, the tool's call and result come after it); deleting the user's memories
-// removes it from every later request.
+// removes it from every later request, and --redact erases the copies session 2 holds.
 
 type Call = { request: { system?: string; messages: { role: string; parts: object[] }[] }; provenance: unknown };
 
@@ -61,7 +61,17 @@ describe('memory across two sessions, through agentctx run on SQLite', () => {
     expect(second.request.system).toBe(first.request.system);
     expect(second.request.messages.slice(0, first.request.messages.length)).toEqual(first.request.messages);
 
-    expect((await memory('delete', '--all')).stdout).toMatch(/^deleted \d+ memories\n/);
+    // Deleted with --redact: the copies session 2 holds (the preload block in its requests, the load_memory result in
+    // its events and the second request) become tombstones.
+    const deleted = (await memory('delete', '--all', '--redact')).stdout;
+    expect(deleted).toMatch(
+      /^deleted \d+ memories\ncopies erased, each replaced by a tombstone:\n {2}session s2: 1 event and 2 recorded calls rewritten\n$/,
+    );
+    for (const index of [1, 2]) {
+      const erased = JSON.stringify((await call('s2', index)).request);
+      expect(erased).not.toContain('My favourite city is Lisbon.');
+      expect(erased).toMatch(/\[erased [\dT:-]+Z: memory [\w-]+, deleted from memory\]/);
+    }
     await run('s3', 'recall.yaml', 'What is my favourite city?');
     for (const index of [1, 2]) expect(JSON.stringify((await call('s3', index)).request)).not.toContain('Lisbon');
   });

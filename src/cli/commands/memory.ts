@@ -1,6 +1,7 @@
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import type { MemoryEntry, MemoryService } from '../../contracts/memory-service.js';
 import { findMemoryCopies, type MemoryCopy } from '../../engine/memory/memory-copies.js';
+import { eraseMemoryCopies, type MemoryErasure } from '../../engine/memory/memory-erasure.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { loadAgent } from '../load-agent.js';
@@ -24,7 +25,8 @@ Actions:
   delete   delete one memory (--id), a session's (--session), or every
            memory of the user (--all), for good; it lists the copies made
            of them before (load_memory results in other sessions, recorded
-           requests that carried them), which stay; --dry-run only lists
+           requests and wire bodies that carried them), which stay unless
+           --redact erases them; --dry-run only lists
 
 Options:
   --app <name>     the app (default: the agent file's root agent)
@@ -34,6 +36,8 @@ Options:
   --id <id>        the memory to delete
   --all            with delete: every memory of the user
   --dry-run        with delete: say what would be deleted, and the copies
+  --redact         with delete: also erase the copies in place, each text
+                   replaced by a tombstone saying what was erased and when
   --store <path>   SQLite file or postgres:// URL (default: ${DEFAULT_STORE})
   --json           print memories (and counts) as JSON
   -h, --help       show this help
@@ -42,6 +46,7 @@ Examples:
   agentctx memory add agent.yaml --session s1
   agentctx memory search agent.yaml --query "favourite city"
   agentctx memory delete agent.yaml --session s1
+  agentctx memory delete agent.yaml --all --redact --dry-run
 `;
 
 export const memoryCommand: Command = {
@@ -56,6 +61,7 @@ export const memoryCommand: Command = {
       id: { type: 'string' },
       all: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
+      redact: { type: 'boolean' },
       store: { type: 'string' },
       json: { type: 'boolean' },
     });
@@ -73,6 +79,8 @@ export const memoryCommand: Command = {
     const chosen = [values.id !== undefined, values.session !== undefined, values.all === true].filter(Boolean).length;
     if (action === 'delete' && chosen !== 1)
       throw new UsageError('memory delete needs exactly one of --id <id>, --session <id> or --all.');
+    if (action !== 'delete' && (values.redact === true || values['dry-run'] === true))
+      throw new UsageError(`--${values.redact === true ? 'redact' : 'dry-run'} goes with memory delete.`);
     const appName = values.app ?? (file === undefined ? undefined : (await loadAgent(file, io.cwd)).name);
     if (appName === undefined) throw new UsageError('memory needs the app: name the agent file, or pass --app.');
     refuseMissingStore(values.store, io.cwd);
@@ -126,11 +134,14 @@ export const memoryCommand: Command = {
           })
         ).filter((entry) => values.id === undefined || entry.id === values.id);
         const copies = await findMemoryCopies(store, scope, targets);
+        const redact = values.redact === true;
+        if (redact && copies.length > 0 && store.rewriteText === undefined)
+          throw new UsageError('This store cannot erase copies in place.', 'Use a SQLite file or a postgres:// URL.');
         if (values['dry-run'] === true) {
           io.stdout(
             json
-              ? `${JSON.stringify({ wouldDelete: targets.length, copies }, null, 2)}\n`
-              : `would delete ${count(targets.length)}\n${formatCopies(copies)}`,
+              ? `${JSON.stringify({ wouldDelete: targets.length, copies, ...(redact ? { wouldErase: copies.length } : {}) }, null, 2)}\n`
+              : `would delete ${count(targets.length)}\n${formatCopies(copies, redact ? 'would be erased' : 'which stay')}`,
           );
           return 0;
         }
@@ -140,10 +151,11 @@ export const memoryCommand: Command = {
             : values.session !== undefined
               ? await service.deleteSessionMemories({ ...scope, sessionId: values.session })
               : await service.deleteUserMemories(scope);
+        const erased = redact ? await eraseMemoryCopies(store, scope, targets, copies, new Date()) : [];
         io.stdout(
           json
-            ? `${JSON.stringify({ deleted, copies }, null, 2)}\n`
-            : `deleted ${count(deleted)}\n${formatCopies(copies)}`,
+            ? `${JSON.stringify({ deleted, copies, ...(redact ? { erased } : {}) }, null, 2)}\n`
+            : `deleted ${count(deleted)}\n${redact ? formatErased(copies, erased) : formatCopies(copies, 'which stay')}`,
         );
         return 0;
       }
@@ -155,15 +167,24 @@ function count(n: number): string {
   return `${n} ${n === 1 ? 'memory' : 'memories'}`;
 }
 
-// The copies a delete leaves (erasing them, --redact, is still to come), one line each.
-function formatCopies(copies: readonly MemoryCopy[]): string {
+// The copies a delete leaves, or erases with --redact, one line each.
+function formatCopies(copies: readonly MemoryCopy[], fate: string): string {
   if (copies.length === 0) return 'no copies of them were made in other sessions\n';
   const lines = copies.map((copy) =>
     copy.kind === 'event'
       ? `  session ${copy.sessionId}, event ${copy.eventId} (${copy.author}) holds memory ${copy.memoryId}`
       : `  session ${copy.sessionId}, recorded call ${copy.call} sent memory ${copy.memoryId}`,
   );
-  return `copies made of them before, which stay:\n${lines.join('\n')}\n`;
+  return `copies made of them before, ${fate}:\n${lines.join('\n')}\n`;
+}
+
+function formatErased(copies: readonly MemoryCopy[], erased: readonly MemoryErasure[]): string {
+  if (copies.length === 0) return 'no copies of them were made in other sessions\n';
+  const lines = erased.map(
+    (session) =>
+      `  session ${session.sessionId}: ${session.events} ${session.events === 1 ? 'event' : 'events'} and ${session.calls} recorded ${session.calls === 1 ? 'call' : 'calls'} rewritten`,
+  );
+  return `copies erased, each replaced by a tombstone:\n${lines.join('\n')}\n`;
 }
 
 function formatMemories(memories: readonly MemoryEntry[], style: Style): string {

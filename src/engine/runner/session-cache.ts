@@ -31,8 +31,10 @@ export class SessionCache {
       const found = await catchUp(this.#store, entry.session);
       this.#entries.delete(key);
       if (found === 'gone') return undefined;
-      this.#entries.set(key, entry);
-      return entry;
+      // Loaded whole, the events may differ from those the memo was derived from (rewritten in place): it starts over.
+      const kept = found === 'reloaded' ? { session: entry.session, memo: createSessionMemo() } : entry;
+      this.#entries.set(key, kept);
+      return kept;
     }
     const session = await this.#store.getSession({ appName: this.#appName, userId, sessionId });
     if (session === undefined) return undefined;

@@ -9,7 +9,8 @@ export type CatchUp = 'current' | 'advanced' | 'reloaded' | 'gone';
  * update time, merged state and shared versions) and the events appended since its revision, in one read. The
  * read starts one event early and that event must be the copy's last, so a session deleted and made again under the
  * same id is not mistaken for this one; the count of events must match the revisions in between, so a store that
- * ignores `afterRevision` is not trusted either. When either check fails the session is loaded whole. State is
+ * ignores `afterRevision` is not trusted either. When either check fails, or the events were rewritten in place (the
+ * same revision, another update time), the session is loaded whole. State is
  * always the store's: other sessions may have changed `app:` and `user:` keys.
  */
 export async function catchUp(store: SessionStore, session: Session): Promise<CatchUp> {
@@ -23,8 +24,12 @@ export async function catchUp(store: SessionStore, session: Session): Promise<Ca
   const fresh = await store.getSession(extendable ? { ...key, afterRevision: since } : key);
   if (fresh === undefined) return 'gone';
   const first = fresh.events[0];
+  // The same revision with another update time: nothing was appended, but stored events were rewritten in place (an
+  // erasure, `SessionStore.rewriteText`), so the held ones may say what is no longer there.
+  const rewritten = fresh.revision === held && fresh.lastUpdateTime !== session.lastUpdateTime;
   const continues =
     extendable &&
+    !rewritten &&
     fresh.revision >= held &&
     fresh.events.length === fresh.revision - since &&
     (overlap === 0 ||

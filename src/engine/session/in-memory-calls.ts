@@ -48,6 +48,20 @@ export class InMemoryCalls {
     return call === undefined ? undefined : toStoredJson(call.record);
   }
 
+  /** Passes each call's JSON text through `replace` (`SessionStore.rewriteText`); how many calls changed. */
+  rewrite(replace: (json: string) => string): number {
+    let changed = 0;
+    for (const call of this.#calls) {
+      const text = JSON.stringify(call.record);
+      const rewritten = replace(text);
+      if (rewritten === text) continue;
+      call.record = JSON.parse(rewritten) as ModelCallRecord;
+      call.requestChars = undefined;
+      changed++;
+    }
+    return changed;
+  }
+
   /** The stored call, by reference; for `completionOf`. */
   stored(index: number): StoredCall | undefined {
     return this.#calls[index - 1];

@@ -274,6 +274,23 @@ export function createInMemorySessionStore(options: StoreClock = {}): SessionSto
       sessions.delete(sessionMapKey(input));
     },
 
+    async rewriteText(input) {
+      checkSessionKey(input);
+      const stored = sessions.get(sessionMapKey(input));
+      if (stored === undefined) return { events: 0, calls: 0 };
+      let events = 0;
+      stored.events = stored.events.map((event) => {
+        const text = JSON.stringify(event);
+        const rewritten = input.replace(text);
+        if (rewritten === text) return event;
+        events++;
+        return prepareStoredEvent(JSON.parse(rewritten) as Event);
+      });
+      const calls = stored.calls.rewrite(input.replace);
+      if (events > 0 || calls > 0) stored.lastUpdateTime = now();
+      return { events, calls };
+    },
+
     async recordModelCall(input: SessionKey & { call: NewModelCall }): Promise<number> {
       checkSessionKey(input);
       const stored = sessions.get(sessionMapKey(input));

@@ -281,7 +281,7 @@ function writeWireWhole(wire: StoredWire, body: string): void {
 }
 
 /** A call's request, with the messages of the calls it continues put back in front. */
-async function rebuildRequest(
+export async function rebuildRequest(
   tx: SqlExecutor,
   key: SessionKeyParams,
   row: RequestRow,
@@ -308,7 +308,11 @@ async function rebuildRequest(
 }
 
 /** A call's exact wire body: walk back to a body stored whole, then apply each difference forwards. */
-async function rebuildWireBody(tx: SqlExecutor, key: SessionKeyParams, row: WireRow): Promise<string | undefined> {
+export async function rebuildWireBody(
+  tx: SqlExecutor,
+  key: SessionKeyParams,
+  row: WireRow,
+): Promise<string | undefined> {
   const chain: WireRow[] = [row];
   const seen = new Set<number>();
   for (let index = wireBaseOf(row)?.base; index !== undefined; ) {

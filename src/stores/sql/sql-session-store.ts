@@ -29,6 +29,7 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import { CHILD_WHERE, keyParams, SESSION_WHERE } from './sql-keys.js';
 import { AfterRollback, explained, judgeInOrder, writeOrRewriteWhole, type Step } from './pipelined.js';
 import { sqlModelCalls } from './sql-model-calls.js';
+import { rewriteSessionText } from './sql-rewrite.js';
 import { sqlMemory, type SqlMemoryOptions } from './sql-memory.js';
 import type { MemoryService } from '../../contracts/memory-service.js';
 import { groupBy, readEvents, readHead, recentLimit } from './session-reads.js';
@@ -368,6 +369,14 @@ export function createSqlSessionStore(driver: SqlDriver, options: SqlSessionStor
         await tx.run(`DELETE FROM agentctx_sessions WHERE ${SESSION_WHERE}`, key);
       });
       modelCalls.forget(key);
+    },
+
+    async rewriteText(input) {
+      await ready();
+      const result = await rewriteSessionText(driver, input, now());
+      // Differences this process would write against the rows as they were are not taken any more.
+      modelCalls.forget(keyParams(input));
+      return result;
     },
 
     ...memory,

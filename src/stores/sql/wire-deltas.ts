@@ -70,6 +70,6 @@ export function applyWireDelta(base: string, delta: Pick<WireDelta, 'prefix' | '
 }
 
 /** Over the UTF-16 code units, so bodies that differ only in unpaired surrogates hash apart too. */
-function hashBody(body: string): string {
+export function hashBody(body: string): string {
   return createHash('sha256').update(body, 'utf16le').digest('base64url');
 }
