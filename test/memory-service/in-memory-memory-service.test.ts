@@ -57,6 +57,33 @@ describe("ADK 2.5.0's InMemoryMemoryService (matching: 'adk')", () => {
     ]);
   });
 
+  it('ingests an explicit list of events into their session (test_add_events_to_memory_with_explicit_events, test_add_events_to_memory_alias_is_supported)', async () => {
+    const memory = service();
+    await memory.addEventsToMemory({ ...scope, sessionId: 'session-1', events: [SESSION_1.events[0] as Event] });
+    expect((await memory.listMemories({ ...scope, sessionId: 'session-1' })).map((entry) => entry.id)).toEqual([
+      'event-1a',
+    ]);
+  });
+
+  it('searches while sessions are being added, without failing or seeing half a session (test_search_memory_is_thread_safe_against_concurrent_writes)', async () => {
+    // JavaScript has no threads; the same hazard is a search interleaved with writes at every await.
+    const memory = service();
+    const factsOf = (id: string) =>
+      session(id, 'test-user', [
+        event(`${id}-a`, 'user', 1, `fact ${id}`),
+        event(`${id}-b`, 'model', 2, `fact ${id} noted`),
+      ]);
+    for (let i = 0; i < 50; i++) await memory.addSessionToMemory(factsOf(`seed-${i}`));
+    const writes = Array.from({ length: 200 }, (_, i) => memory.addSessionToMemory(factsOf(`writer-${i}`)));
+    const searches = Array.from({ length: 200 }, () => memory.searchMemory({ ...scope, query: 'fact' }));
+    await Promise.all(writes);
+    for (const found of await Promise.all(searches)) {
+      expect(found.memories.length).toBeGreaterThanOrEqual(100);
+      expect(found.memories.length % 2).toBe(0);
+    }
+    expect((await memory.searchMemory({ ...scope, query: 'fact' })).memories).toHaveLength(500);
+  });
+
   it('puts events without a session id under ADK’s default one (test_add_events_to_memory_without_session_id_uses_default_bucket)', async () => {
     const memory = service();
     await memory.addEventsToMemory({ ...scope, events: [event('e', 'user', 1, 'loose fact')] });

@@ -15,7 +15,8 @@ import { assembleRequest } from '../../src/presets/assemble-request.js';
 import { collect, describeEvents, runnerWithSession } from '../runner/helpers.js';
 
 // ADK's memory tools (issue 49): load_memory (translates ADK 2.5.0's tests/unittests/tools/test_load_memory_tool.py,
-// JSON-schema declaration) and preload_memory (the <PAST_CONVERSATIONS> text, in the system text under `adk` as ADK
+// JSON-schema declaration, which ADK 2.5.0's JSON_SCHEMA_FOR_FUNC_DECL feature has on by default; its test with the
+// feature off has no counterpart, agentctx offering no such switch) and preload_memory (the <PAST_CONVERSATIONS> text, in the system text under `adk` as ADK
 // 2.5.0 puts it, as a turn of its own under `agentctx`), and memory across two sessions through the runner.
 
 const said = (id: string, author: string, timestamp: number, text: string): Event => ({
