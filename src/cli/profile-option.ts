@@ -24,3 +24,9 @@ export function rememberChoice(value: string | undefined): { remember?: Remember
   if ((REMEMBER_SESSIONS as readonly string[]).includes(value)) return { remember: value as RememberSessions };
   throw new UsageError(`--remember must be one of ${REMEMBER_SESSIONS.join(', ')}, got '${value}'.`);
 }
+
+/** The help line of `--embed`, for the commands that run agents or search memory. */
+export const EMBED_HELP = `  --embed <model>    search memory by meaning too, with this embedding model
+                     (openai:text-embedding-3-small, google:gemini-embedding-001):
+                     memories embedded when remembered, queries when searched,
+                     each call recorded and priced in the session's calls`;

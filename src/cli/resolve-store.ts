@@ -1,3 +1,4 @@
+import type { SqliteSessionStoreOptions } from '../stores/sqlite/index.js';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -9,6 +10,9 @@ import type { SessionStoreWithCallLog } from '../contracts/session-store.js';
 import { createInMemoryArtifactStore } from '../engine/session/in-memory-artifact-store.js';
 import { createInMemorySessionStore } from '../engine/session/in-memory-session-store.js';
 import type { SqlSessionStore } from '../stores/sqlite/index.js';
+
+// How the store's memory service matches and embeds (the SQL stores all take the same options).
+type SqlMemoryOptions = NonNullable<SqliteSessionStoreOptions['memory']>;
 
 /** Where the CLI keeps sessions when no `--store` is given: a SQLite file in the working folder. */
 export const DEFAULT_STORE = '.agentctx/agentctx.db';
@@ -22,9 +26,13 @@ export type OpenedSqlStore = { store: SqlSessionStore; shown: string; dialect: '
  * nothing for them. A PostgreSQL store is connected (and its schema brought up to date) here, so a bad URL or an
  * unreachable server is a one-line error naming the URL without its password.
  */
-export async function resolveStore(value: string | undefined, cwd: string): Promise<SessionStoreWithCallLog> {
+export async function resolveStore(
+  value: string | undefined,
+  cwd: string,
+  memory?: SqlMemoryOptions,
+): Promise<SessionStoreWithCallLog> {
   if (value === 'memory') return createInMemorySessionStore();
-  const opened = await resolveSqlStore(value, cwd);
+  const opened = await resolveSqlStore(value, cwd, memory);
   if (opened.dialect === 'postgres') await usingStore(opened, () => opened.store.migrate());
   return opened.store;
 }
@@ -76,7 +84,11 @@ export async function resolveArtifactStore(value: string | undefined, cwd: strin
 }
 
 /** The SQLite or PostgreSQL store a `--store` value names, not yet connected; refuses `memory`. */
-export async function resolveSqlStore(value: string | undefined, cwd: string): Promise<OpenedSqlStore> {
+export async function resolveSqlStore(
+  value: string | undefined,
+  cwd: string,
+  memory?: SqlMemoryOptions,
+): Promise<OpenedSqlStore> {
   if (value === 'memory')
     throw new UsageError(
       '--store memory keeps nothing, so it has no schema.',
@@ -85,13 +97,21 @@ export async function resolveSqlStore(value: string | undefined, cwd: string): P
   if (value !== undefined && isPostgresUrl(value)) {
     const shown = redactUrl(value);
     const { createPostgresSessionStore } = await import('../stores/postgres/index.js');
-    return { store: createPostgresSessionStore({ url: value }), shown, dialect: 'postgres' };
+    return {
+      store: createPostgresSessionStore({ url: value, ...(memory === undefined ? {} : { memory }) }),
+      shown,
+      dialect: 'postgres',
+    };
   }
   const path = sqlitePath(value, cwd);
   const { createSqliteSessionStore } = await import('../stores/sqlite/index.js');
   try {
     await mkdir(dirname(path), { recursive: true });
-    return { store: createSqliteSessionStore({ path }), shown: path, dialect: 'sqlite' };
+    return {
+      store: createSqliteSessionStore({ path, ...(memory === undefined ? {} : { memory }) }),
+      shown: path,
+      dialect: 'sqlite',
+    };
   } catch (error) {
     // A folder, a file that is not a database, a path under a file: one line naming the store, not a crash.
     throw cannotOpen('sqlite', path, error);

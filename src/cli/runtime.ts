@@ -1,3 +1,4 @@
+import type { SqliteSessionStoreOptions } from '../stores/sqlite/index.js';
 import type { MemoryService } from '../contracts/memory-service.js';
 import type { RememberSessions } from '../features/memory-tools/remember-sessions.js';
 import { createInMemoryMemoryService } from '../engine/memory/in-memory-memory-service.js';
@@ -21,6 +22,9 @@ import {
   type OpenedSqlStore,
 } from './resolve-store.js';
 
+// How the store's memory service matches and embeds (the SQL stores all take the same options).
+type SqlMemoryOptions = NonNullable<SqliteSessionStoreOptions['memory']>;
+
 /** Where a command runs: its working folder (for relative paths) and its environment (for API keys). */
 export type RuntimePlace = {
   cwd: string;
@@ -31,7 +35,7 @@ export type RuntimePlace = {
 
 /** How the runtime reaches stores and models; tests pass their own to watch what is opened and closed. */
 export type Openers = {
-  store(value: string | undefined, cwd: string): Promise<SessionStoreWithCallLog>;
+  store(value: string | undefined, cwd: string, memory?: SqlMemoryOptions): Promise<SessionStoreWithCallLog>;
   sqlStore(value: string | undefined, cwd: string): Promise<OpenedSqlStore>;
   /** The artifact store beside the session store `value` names. */
   artifacts(value: string | undefined, cwd: string): Promise<OpenedArtifactStore>;
@@ -65,6 +69,8 @@ export type RunnerChoices = {
   toolTimeoutMs?: number | undefined;
   /** `--profile`: the conventions the runner follows (agentctx's when absent). */
   profile?: ProfileName | undefined;
+  /** `--embed`: the embedding model memory searches with besides words (none when absent). */
+  embed?: string | undefined;
   /** `--remember`: when sessions are added to memory by themselves (never when absent). */
   remember?: RememberSessions | undefined;
   /** `--bindings`: the module of TypeScript for the Python names an agent file gives. */
@@ -80,7 +86,7 @@ export type RunnerChoices = {
  */
 export type CliRuntime = {
   /** The session store a `--store` value names: `memory`, a SQLite file, or a PostgreSQL URL (connected and migrated). */
-  store(value: string | undefined): Promise<SessionStoreWithCallLog>;
+  store(value: string | undefined, memory?: SqlMemoryOptions): Promise<SessionStoreWithCallLog>;
   /** A SQLite or PostgreSQL store, not yet migrated: for `agentctx migrate`. */
   sqlStore(value: string | undefined): Promise<OpenedSqlStore>;
   /** A model by name, as `--model` takes it; each name is resolved once. */
@@ -98,8 +104,8 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
   const opened: { close(): Promise<void> }[] = [];
   const models = new Map<string, Promise<Model>>();
   const runtime: CliRuntime = {
-    async store(value) {
-      const store = await open.store(value, place.cwd);
+    async store(value, memory) {
+      const store = await open.store(value, place.cwd, memory);
       opened.push(store);
       return store;
     },
@@ -122,7 +128,12 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
       const named = choices.profile ?? loaded.profile?.name;
       const profile = named === undefined ? undefined : profileOf({ ...loaded.profile, name: named });
       const models = await modelsFor(tree, choices.model, runtime);
-      const sessions = choices.stores?.sessions ?? (await runtime.store(choices.store));
+      // The store's memory follows the profile's matching, and embeds with --embed's model (recorded in invocations).
+      const memoryOptions: SqlMemoryOptions = {
+        ...(named === 'adk' ? { matching: 'adk' } : {}),
+        ...(choices.embed === undefined ? {} : { embed: await runtime.model(choices.embed) }),
+      };
+      const sessions = choices.stores?.sessions ?? (await runtime.store(choices.store, memoryOptions));
       let artifacts = choices.stores?.artifacts;
       if (artifacts === undefined) opened.push((artifacts = await open.artifacts(choices.store, place.cwd)));
       const limits = {
@@ -135,9 +146,7 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
           sessions,
           artifacts,
           // The SQL stores are memory services too; a store in memory gets one in memory beside it.
-          memory: isMemoryService(sessions)
-            ? sessions
-            : createInMemoryMemoryService(named === 'adk' ? { matching: 'adk' } : {}),
+          memory: isMemoryService(sessions) ? sessions : createInMemoryMemoryService(memoryOptions),
           ...models,
           streaming: choices.streaming,
           ...limits,

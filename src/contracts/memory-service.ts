@@ -1,5 +1,6 @@
 import type { Content } from './content.js';
 import type { Event } from './event.js';
+import type { EmbedResponse, Model } from './model.js';
 import type { Session } from './session.js';
 
 /** Whose memories: ADK scopes every memory by app and user, and nothing crosses that pair. */
@@ -26,6 +27,17 @@ export type MemoryInput = Omit<MemoryEntry, 'id'> & { readonly id?: string };
 
 export type SearchMemoryResponse = { readonly memories: readonly MemoryEntry[] };
 
+// How a service that embeds with a model has the call recorded: the runner passes its own with every memory call it
+// makes, so the embedding is logged and priced as a call of the invocation (operation `embeddings`). Without it, a
+// service calls the model directly.
+type Recording = {
+  readonly recordEmbedding?: (
+    model: Model,
+    texts: readonly string[],
+    purpose: 'query' | 'document',
+  ) => Promise<EmbedResponse>;
+};
+
 /**
  * A store of what users said in earlier sessions, searched in later ones (ADK's `BaseMemoryService`), with what ADK
  * lacks: listing, and deleting an entry, a session's memories or a user's. Every method is scoped by app and user.
@@ -36,24 +48,26 @@ export type MemoryService = {
    * Remembers a session's events with content (ADK's `add_session_to_memory`): adding the same session again
    * replaces what it remembered of it, so ingestion is idempotent.
    */
-  addSessionToMemory(session: Session): Promise<void>;
+  addSessionToMemory(session: Session, options?: Recording): Promise<void>;
   /** Remembers more events of a session (a delta: ADK's `add_events_to_memory`); an event already remembered is skipped. */
   addEventsToMemory(
-    input: MemoryScope & {
-      readonly events: readonly Event[];
-      readonly sessionId?: string;
-      readonly customMetadata?: Readonly<Record<string, unknown>>;
-    },
+    input: MemoryScope &
+      Recording & {
+        readonly events: readonly Event[];
+        readonly sessionId?: string;
+        readonly customMetadata?: Readonly<Record<string, unknown>>;
+      },
   ): Promise<void>;
   /** Remembers entries directly (ADK's `add_memory`); returns them as stored, ids included. */
   addMemory(
-    input: MemoryScope & {
-      readonly memories: readonly MemoryInput[];
-      readonly customMetadata?: Readonly<Record<string, unknown>>;
-    },
+    input: MemoryScope &
+      Recording & {
+        readonly memories: readonly MemoryInput[];
+        readonly customMetadata?: Readonly<Record<string, unknown>>;
+      },
   ): Promise<MemoryEntry[]>;
   /** The memories that match a query, best first (ADK's `search_memory`). */
-  searchMemory(input: MemoryScope & { readonly query: string }): Promise<SearchMemoryResponse>;
+  searchMemory(input: MemoryScope & Recording & { readonly query: string }): Promise<SearchMemoryResponse>;
   /** Every memory of the user (or of one of their sessions), oldest first. */
   listMemories(input: MemoryScope & { readonly sessionId?: string }): Promise<MemoryEntry[]>;
   /** Deletes one memory; false when there is none of that id. */

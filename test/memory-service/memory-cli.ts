@@ -11,8 +11,8 @@ import { cli } from '../support/cli.js';
 export async function memoryCli(options: {
   tools: readonly string[];
   scripts: Readonly<Record<string, string>>;
-  /** `--remember` for every run. */
-  remember?: string;
+  /** Options for every run (`--remember turn`, `--embed …`). */
+  runArgs?: readonly string[];
 }) {
   const dir = await mkdtemp(join(tmpdir(), 'agentctx-memory-cli-'));
   const agent = join(dir, 'agent.yaml');
@@ -20,7 +20,6 @@ export async function memoryCli(options: {
   await writeFile(agent, `name: assistant\nmodel: gemini-2.5-flash\ninstruction: Help.\ntools:\n${tools}`);
   for (const [name, script] of Object.entries(options.scripts)) await writeFile(join(dir, name), script);
   const store = join(dir, 'sessions.db');
-  const remember = options.remember === undefined ? [] : ['--remember', options.remember];
   const [firstScript] = Object.keys(options.scripts);
   return {
     agent,
@@ -33,7 +32,7 @@ export async function memoryCli(options: {
         `scripted:${join(dir, script)}`,
         '--store',
         store,
-        ...remember,
+        ...(options.runArgs ?? []),
         '--session',
         session,
         '--message',

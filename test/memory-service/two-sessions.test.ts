@@ -17,7 +17,7 @@ async function setUp() {
       'recall.yaml':
         '- functionCall:\n    name: load_memory\n    args: { query: favourite city }\n- text: Your favourite city is Lisbon.\n',
     },
-    remember: 'turn',
+    runArgs: ['--remember', 'turn'],
   });
   const turn = async (session: string, script: string, message: string) => {
     const result = await run(session, message, script);

@@ -7,9 +7,8 @@ import { formatCallTree } from '../../src/cli/format-call.js';
 import { createStyle } from '../../src/cli/style.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
-import { createOpenAIModel } from '../../src/models/openai/openai-model.js';
 import { createRunner } from '../../src/presets/create-runner.js';
-import { fakeServers } from './fake-server.js';
+import { fakeServers, localOpenAIEmbedder } from './fake-server.js';
 
 // Issue 45, part 1: an embedding call made during an invocation (context.embed) is recorded in the call log like a
 // model call — operation `embeddings`, the texts, the usage, the exact wire body — and priced like one.
@@ -29,13 +28,7 @@ describe('context.embed', () => {
         usage,
       },
     }));
-    const embedder = createOpenAIModel({
-      model: 'text-embedding-3-small',
-      apiKey: 'k',
-      baseURL: `${server.url}/v1`,
-      env: {},
-      retry: false,
-    });
+    const embedder = localOpenAIEmbedder(server.url);
     let vectors: EmbedResponse | undefined;
     const remember: Plugin = {
       name: 'remember',
@@ -95,13 +88,7 @@ describe('context.embed', () => {
 
   it('refuses a model that cannot embed, and records a failed call as failed', async () => {
     const failing = await serve(() => ({ status: 400, json: { error: { message: 'bad input' } } }));
-    const embedder = createOpenAIModel({
-      model: 'text-embedding-3-small',
-      apiKey: 'k',
-      baseURL: `${failing.url}/v1`,
-      env: {},
-      retry: false,
-    });
+    const embedder = localOpenAIEmbedder(failing.url);
     const errors: unknown[] = [];
     const plugin: Plugin = {
       name: 'tries',

@@ -5,7 +5,7 @@ import { costOfCall } from '../../src/analysis/cost/call-cost.js';
 import { createGeminiModel } from '../../src/models/gemini/index.js';
 import { createOpenAIModel } from '../../src/models/openai/openai-model.js';
 import { wrapModel } from '../../src/models/shared/wrap-model.js';
-import { fakeServers } from './fake-server.js';
+import { fakeServers, localOpenAIEmbedder } from './fake-server.js';
 
 // Issue 45, part 1: an optional `embed(texts)` on models (text → vector, for semantic memory), on the OpenAI and Gemini
 // adapters, through each provider's SDK to a local server speaking its protocol: the wire told, retried, priced.
@@ -38,13 +38,7 @@ describe('embed', () => {
         usage,
       },
     }));
-    const model = createOpenAIModel({
-      model: 'text-embedding-3-small',
-      apiKey: 'k',
-      baseURL: `${server.url}/v1`,
-      env: {},
-      retry: false,
-    });
+    const model = localOpenAIEmbedder(server.url);
     const { seen, wire } = observer();
     const answer = await model.embed?.(['hello', 'world'], { dimensions: 2, wire });
     expect(answer).toEqual({
@@ -123,26 +117,14 @@ describe('embed', () => {
     expect((await model.embed?.(['x']))?.embeddings).toEqual([[1]]);
     expect(failing.received).toHaveLength(2);
     const short = await serve(() => ({ json: { data: [{ index: 0, embedding: [1] }] } }));
-    const shortModel = createOpenAIModel({
-      model: 'text-embedding-3-small',
-      apiKey: 'k',
-      baseURL: `${short.url}/v1`,
-      env: {},
-      retry: false,
-    });
+    const shortModel = localOpenAIEmbedder(short.url);
     const error = await shortModel.embed?.(['x', 'y']).catch((caught: unknown) => caught);
     expect(AgentctxError.isInstance(error) && error.message).toContain('asked for 2 embeddings, got 1');
   });
 
   it('passes through middleware, which may wrap it like any other method', async () => {
     const server = await serve(() => ({ json: { data: [{ index: 0, embedding: [1] }] } }));
-    const model = createOpenAIModel({
-      model: 'text-embedding-3-small',
-      apiKey: 'k',
-      baseURL: `${server.url}/v1`,
-      env: {},
-      retry: false,
-    });
+    const model = localOpenAIEmbedder(server.url);
     const seen: string[][] = [];
     const wrapped = wrapModel(model, {
       embed: ({ texts, options, next }) => (

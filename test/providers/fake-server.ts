@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createOpenAIModel } from '../../src/models/openai/openai-model.js';
 
 /** A request the fake server received. */
 export type ReceivedRequest = {
@@ -105,4 +106,15 @@ export function fakeServers(): { serve: typeof startFakeServer; closeAll: () => 
       await Promise.all(servers.splice(0).map((server) => server.close()));
     },
   };
+}
+
+/** OpenAI's `text-embedding-3-small` through the OpenAI adapter, at a local server's `/v1`, without retries. */
+export function localOpenAIEmbedder(url: string) {
+  return createOpenAIModel({
+    model: 'text-embedding-3-small',
+    apiKey: 'k',
+    baseURL: `${url}/v1`,
+    env: {},
+    retry: false,
+  });
 }

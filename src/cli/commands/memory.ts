@@ -3,6 +3,7 @@ import type { MemoryEntry, MemoryService } from '../../contracts/memory-service.
 import { findMemoryCopies, type MemoryCopy } from '../../engine/memory/memory-copies.js';
 import { eraseMemoryCopies, type MemoryErasure } from '../../engine/memory/memory-erasure.js';
 import { parseCommandArgs } from '../args.js';
+import { EMBED_HELP } from '../profile-option.js';
 import type { CliIo, Command } from '../io.js';
 import { loadAgent } from '../load-agent.js';
 import { DEFAULT_STORE, refuseMissingStore } from '../resolve-store.js';
@@ -39,6 +40,7 @@ Options:
   --redact         with delete: also erase the copies in place, each text
                    replaced by a tombstone saying what was erased and when
   --store <path>   SQLite file or postgres:// URL (default: ${DEFAULT_STORE})
+${EMBED_HELP}
   --json           print memories (and counts) as JSON
   -h, --help       show this help
 
@@ -63,6 +65,7 @@ export const memoryCommand: Command = {
       'dry-run': { type: 'boolean' },
       redact: { type: 'boolean' },
       store: { type: 'string' },
+      embed: { type: 'string' },
       json: { type: 'boolean' },
     });
     const [action, file, ...extra] = positionals;
@@ -84,7 +87,8 @@ export const memoryCommand: Command = {
     const appName = values.app ?? (file === undefined ? undefined : (await loadAgent(file, io.cwd)).name);
     if (appName === undefined) throw new UsageError('memory needs the app: name the agent file, or pass --app.');
     refuseMissingStore(values.store, io.cwd);
-    const store = await runtime.store(values.store);
+    const embed = values.embed === undefined ? undefined : await runtime.model(values.embed);
+    const store = await runtime.store(values.store, embed === undefined ? undefined : { embed });
     const memory = store as unknown as Partial<MemoryService>;
     if (typeof memory.searchMemory !== 'function')
       throw new UsageError(

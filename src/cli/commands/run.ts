@@ -4,7 +4,7 @@ import type { SessionStoreWithCallLog } from '../../contracts/session-store.js';
 import type { SessionKey } from '../../contracts/session.js';
 import type { Runner, RunInput } from '../../engine/runner/runner.js';
 import { parseCommandArgs } from '../args.js';
-import { PROFILE_HELP, profileChoice, REMEMBER_HELP, rememberChoice } from '../profile-option.js';
+import { EMBED_HELP, PROFILE_HELP, profileChoice, REMEMBER_HELP, rememberChoice } from '../profile-option.js';
 import { BINDINGS_HELP } from '../bindings-option.js';
 import { formatEvent } from '../format-event.js';
 import type { CliIo, Command } from '../io.js';
@@ -64,6 +64,7 @@ Options:
   --stream           show the model's text as it arrives
 ${PROFILE_HELP}
 ${REMEMBER_HELP}
+${EMBED_HELP}
 ${BINDINGS_HELP}
 ${timeLimitHelp({ model: 'none', tool: 'none' })}
   --json             print events as JSON lines (and what assembly warned of,
@@ -101,6 +102,7 @@ export const runCommand: Command = {
       'model-timeout': { type: 'string' },
       profile: { type: 'string' },
       remember: { type: 'string' },
+      embed: { type: 'string' },
       bindings: { type: 'string' },
       'tool-timeout': { type: 'string' },
     });
@@ -114,6 +116,7 @@ export const runCommand: Command = {
       ...timeLimitOptions(values),
       ...profileChoice(values.profile),
       ...rememberChoice(values.remember),
+      ...(values.embed === undefined ? {} : { embed: values.embed }),
       bindings: values.bindings,
     };
     const seed = await readSessionSeed(values, io.cwd);

@@ -7,7 +7,7 @@ import { unboundToolsWarning } from '../unbound-tools.js';
 import type { AgentTree } from '../../contracts/agent.js';
 import { packageVersion } from '../package-version.js';
 import { parseCommandArgs } from '../args.js';
-import { PROFILE_HELP, profileChoice, REMEMBER_HELP, rememberChoice } from '../profile-option.js';
+import { EMBED_HELP, PROFILE_HELP, profileChoice, REMEMBER_HELP, rememberChoice } from '../profile-option.js';
 import { BINDINGS_HELP } from '../bindings-option.js';
 import type { CliIo, Command } from '../io.js';
 import { HTTP_TIMEOUT_HELP, httpTimeoutOptions, listenError, listenOptions } from '../listen-options.js';
@@ -68,6 +68,7 @@ Options:
                      with --protocol adk each request's 'streaming' decides
 ${PROFILE_HELP}
 ${REMEMBER_HELP}
+${EMBED_HELP}
 ${BINDINGS_HELP}
 ${timeLimitHelp({ model: String(DEFAULT_MODEL_TIMEOUT_MS), tool: String(DEFAULT_TOOL_TIMEOUT_MS) })}
 ${HTTP_TIMEOUT_HELP}
@@ -129,6 +130,7 @@ export const serveCommand: Command = {
       'model-timeout': { type: 'string' },
       profile: { type: 'string' },
       remember: { type: 'string' },
+      embed: { type: 'string' },
       bindings: { type: 'string' },
       'tool-timeout': { type: 'string' },
       'request-timeout': { type: 'string' },
@@ -156,6 +158,7 @@ export const serveCommand: Command = {
       ...timeLimitOptions(values, { modelTimeoutMs: DEFAULT_MODEL_TIMEOUT_MS, toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS }),
       ...profileChoice(values.profile),
       ...rememberChoice(values.remember),
+      ...(values.embed === undefined ? {} : { embed: values.embed }),
       bindings: values.bindings,
     };
     const onError = (error: unknown) =>

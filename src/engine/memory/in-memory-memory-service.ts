@@ -1,10 +1,13 @@
 import type { MemoryEntry, MemoryScope, MemoryService } from '../../contracts/memory-service.js';
+import type { Model } from '../../contracts/model.js';
 import { copyValue } from '../util/copy-value.js';
 import {
   bySimilarity,
   direct,
   DIRECT,
   type Embed,
+  embedderOf,
+  type Embedder,
   fromEvent,
   fuseRankings,
   rankMemories,
@@ -28,10 +31,12 @@ export type InMemoryMemoryServiceOptions = {
    * Semantic search besides the words (`ranked` only): each memory's text is embedded when it is remembered and the
    * query when it is searched, and the keyword and vector rankings are fused (reciprocal rank fusion).
    */
-  readonly embed?: Embed;
+  readonly embed?: Embed | Model;
   /** Under `ranked`, also remember tool calls, tool results and thoughts (left out by default; `adk` keeps them). */
   readonly rememberToolTraffic?: boolean;
 };
+
+type Recorder = Parameters<Embedder>[2];
 
 type Stored = { entry: MemoryEntry; text: string; words: Set<string>; order: number; vector?: readonly number[] };
 
@@ -58,20 +63,27 @@ export function createInMemoryMemoryService(options: InMemoryMemoryServiceOption
     return { entry, text, words: wordsOf(text), order: order++ };
   };
   const all = (scope: MemoryScope) => [...sessionsOf(scope).values()].flat();
-  const embed = matching === 'ranked' ? options.embed : undefined;
+  const embed = matching === 'ranked' ? embedderOf(options.embed) : undefined;
   // The vectors of new memories, in one call of the embedder.
-  const embedded = async (items: Stored[]): Promise<Stored[]> => {
+  const embedded = async (items: Stored[], record: Recorder): Promise<Stored[]> => {
     if (embed === undefined || items.length === 0) return items;
-    const vectors = await embed(items.map((item) => item.text));
+    const vectors = await embed(
+      items.map((item) => item.text),
+      'document',
+      record,
+    );
     return items.map((item, index) => ({ ...item, vector: vectors[index] ?? [] }));
   };
 
   return {
-    async addSessionToMemory(session) {
+    async addSessionToMemory(session, recording) {
       const scope = { appName: session.appName, userId: session.userId };
       sessionsOf(scope).set(
         session.id,
-        await embedded(remembered(session.events, remembering).map((event) => stored(fromEvent(event, session.id)))),
+        await embedded(
+          remembered(session.events, remembering).map((event) => stored(fromEvent(event, session.id))),
+          recording?.recordEmbedding,
+        ),
       );
     },
     async addEventsToMemory(input) {
@@ -85,7 +97,7 @@ export function createInMemoryMemoryService(options: InMemoryMemoryServiceOption
         known.add(event.id);
         fresh.push(stored(fromEvent(event, sessionId, input.customMetadata)));
       }
-      sessions.set(sessionId, [...list, ...(await embedded(fresh))]);
+      sessions.set(sessionId, [...list, ...(await embedded(fresh, input.recordEmbedding))]);
     },
     async addMemory(input) {
       const sessions = sessionsOf(input);
@@ -93,7 +105,10 @@ export function createInMemoryMemoryService(options: InMemoryMemoryServiceOption
       const added = input.memories.map((memory) => direct(memory, newId, input.customMetadata));
       const ids = new Set(added.map((entry) => entry.id));
       // A memory of an id already there is replaced, so writing the same memories again is idempotent.
-      sessions.set(DIRECT, [...list.filter((item) => !ids.has(item.entry.id)), ...(await embedded(added.map(stored)))]);
+      sessions.set(DIRECT, [
+        ...list.filter((item) => !ids.has(item.entry.id)),
+        ...(await embedded(added.map(stored), input.recordEmbedding)),
+      ]);
       return added.map(copyValue);
     },
     async searchMemory(input) {
@@ -102,7 +117,7 @@ export function createInMemoryMemoryService(options: InMemoryMemoryServiceOption
         const chosen = rankMemories(candidates, input.query, { matching, limit });
         return { memories: chosen.map((item) => copyValue(item.entry)) };
       }
-      const [query = []] = await embed([input.query]);
+      const [query = []] = await embed([input.query], 'query', input.recordEmbedding);
       const keyword = rankMemories(candidates, input.query, { matching, limit: Number.POSITIVE_INFINITY });
       const chosen = fuseRankings(keyword, bySimilarity(candidates, query), limit);
       return { memories: chosen.map((item) => copyValue(item.entry)) };

@@ -1,6 +1,8 @@
 import type { Content } from '../../contracts/content.js';
 import type { Event } from '../../contracts/event.js';
-import type { MemoryEntry, MemoryInput } from '../../contracts/memory-service.js';
+import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
+import type { MemoryEntry, MemoryInput, MemoryService } from '../../contracts/memory-service.js';
+import type { Model } from '../../contracts/model.js';
 import { copyValue } from '../util/copy-value.js';
 import { pythonIsoTime, sharedWords, wordsOf } from './memory-words.js';
 
@@ -102,8 +104,45 @@ export function textOf(content: Content): string {
   return content.parts.flatMap((part) => ('text' in part && part.text !== '' ? [part.text] : [])).join(' ');
 }
 
-/** Turns texts into vectors (an embedding model's `embed`, or your own): one vector per text, in order. */
-export type Embed = (texts: readonly string[]) => Promise<readonly (readonly number[])[]>;
+/**
+ * Turns texts into vectors: one per text, in order. `purpose` says whether they are memories (`document`) or a search
+ * (`query`), for embedders that tune their vectors to it.
+ */
+export type Embed = (
+  texts: readonly string[],
+  purpose?: 'query' | 'document',
+) => Promise<readonly (readonly number[])[]>;
+
+/** A service's embedder as it calls it: with what the texts are for, and the runner's recorder when it gave one. */
+export type Embedder = (
+  texts: readonly string[],
+  purpose: 'query' | 'document',
+  record: MemoryRecording['recordEmbedding'],
+) => Promise<readonly (readonly number[])[]>;
+
+type MemoryRecording = Parameters<MemoryService['searchMemory']>[0];
+
+/**
+ * The embedder of a service's `embed` option: a function of yours, called as it is; or an embedding model (the OpenAI
+ * or Gemini adapter's), whose calls the runner records and prices when it passes its recorder, and which is called
+ * directly otherwise.
+ */
+export function embedderOf(given: Embed | Model | undefined): Embedder | undefined {
+  if (given === undefined) return undefined;
+  if (typeof given === 'function') return (texts, purpose) => given(texts, purpose);
+  const model = given;
+  if (model.embed === undefined)
+    throw new AgentctxError({
+      code: 'invalid_input',
+      message: `${model.provider}:${model.modelId} cannot embed (it has no embed method).`,
+      hint: 'Give an embedding model of the OpenAI or Gemini adapter, or a function from texts to vectors.',
+    });
+  return async (texts, purpose, record) =>
+    (record === undefined
+      ? await (model.embed as NonNullable<Model['embed']>)(texts, { purpose })
+      : await record(model, texts, purpose)
+    ).embeddings;
+}
 
 /** Reciprocal rank fusion's constant: the weight of a rank r is 1 / (RRF_K + r). */
 const RRF_K = 60;

@@ -11,6 +11,7 @@ import type {
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import type { StateOp } from '../../contracts/state-op.js';
 import { State } from '../state/state.js';
+import type { EmbedResponse, Model } from '../../contracts/model.js';
 import type { AgentRun } from './invocation.js';
 import type { SavedVersion } from './saved-artifacts.js';
 
@@ -63,10 +64,27 @@ export function createCallbackContext(run: AgentRun): {
     state: new State(session.state, delta, ops),
     artifacts,
     searchMemory: (query) =>
-      needMemory(invocation).searchMemory({ appName: session.appName, userId: session.userId, query }),
-    addSessionToMemory: () => needMemory(invocation).addSessionToMemory(session),
+      needMemory(invocation).searchMemory({
+        appName: session.appName,
+        userId: session.userId,
+        query,
+        recordEmbedding: embeddingRecorder(run),
+      }),
+    addSessionToMemory: () =>
+      needMemory(invocation).addSessionToMemory(session, { recordEmbedding: embeddingRecorder(run) }),
   };
   return { context, delta, ops, artifactDelta, saved };
+}
+
+/**
+ * How the memory service's embeddings are recorded when it embeds with a model: as calls of this invocation, for the
+ * agent that searched or remembered (operation `embeddings`, priced and traced like a model call).
+ */
+export function embeddingRecorder(
+  run: Pick<AgentRun, 'invocation' | 'node'>,
+): (model: Model, texts: readonly string[], purpose: 'query' | 'document') => Promise<EmbedResponse> {
+  return (model: Model, texts: readonly string[], purpose: 'query' | 'document') =>
+    run.invocation.context.embed(model, texts, { purpose, agent: run.node.name });
 }
 
 // ADK's `ValueError('Memory service is not available.')`, as a typed error saying what to pass.

@@ -4,6 +4,7 @@ import type { Event } from '../../contracts/event.js';
 import type { Model } from '../../contracts/model.js';
 import type { AssembledRequest } from '../../contracts/provenance.js';
 import { assemble, extensionsInEffect } from '../assembly/assemble.js';
+import { embeddingRecorder } from './contexts.js';
 import { everyHook, hookSources } from './hooks.js';
 import type { LlmAgentRun } from './invocation.js';
 
@@ -61,6 +62,7 @@ function assembleFor(
               appName: session.appName,
               userId: session.userId,
               query,
+              recordEmbedding: embeddingRecorder(run),
             }),
         }),
     extensions: extensionsInEffect(settings.plugins, agent),

@@ -24,6 +24,8 @@ export function rememberEachTurn(memory: MemoryService): Plugin {
           userId: context.userId,
           sessionId: context.sessionId,
           events: context.events,
+          // An embedding model's calls are this invocation's, recorded and priced like its model calls.
+          recordEmbedding: (model, texts, purpose) => context.embed(model, texts, { purpose }),
         });
       },
     },

@@ -1,10 +1,13 @@
 import type { MemoryEntry, MemoryScope, MemoryService } from '../../contracts/memory-service.js';
+import type { Model } from '../../contracts/model.js';
 import type { Session } from '../../contracts/session.js';
 import {
   bySimilarity,
   type Candidate,
   DIRECT,
   type Embed,
+  embedderOf,
+  type Embedder,
   fuseRankings,
   direct,
   fromEvent,
@@ -31,10 +34,12 @@ export type SqlMemoryOptions = {
   matching?: 'ranked' | 'adk';
   limit?: number;
   /** Semantic search besides the words (`ranked` only): vectors stored with the memories, rankings fused. */
-  embed?: Embed;
+  embed?: Embed | Model;
   /** Under `ranked`, also remember tool calls, tool results and thoughts (left out by default; `adk` keeps them). */
   rememberToolTraffic?: boolean;
 };
+
+type Recorder = Parameters<Embedder>[2];
 
 type Found = Candidate & { readonly row: Row; readonly vector?: readonly number[] };
 
@@ -56,11 +61,20 @@ export function sqlMemory(
   given: SqlMemoryOptions = {},
 ): MemoryService {
   const options: MemoryMatching = { matching: given.matching ?? 'ranked', limit: given.limit ?? 10 };
-  const embed = options.matching === 'ranked' ? given.embed : undefined;
+  const embed = options.matching === 'ranked' ? embedderOf(given.embed) : undefined;
   const remembering = { matching: options.matching, toolTraffic: given.rememberToolTraffic };
   // Vectors are made before the transaction that stores them: an embedding call must not hold the write lock.
-  const vectorsOf = async (entries: readonly MemoryEntry[]): Promise<readonly (readonly number[])[]> =>
-    embed === undefined || entries.length === 0 ? [] : embed(entries.map((entry) => textOf(entry.content)));
+  const vectorsOf = async (
+    entries: readonly MemoryEntry[],
+    record: Recorder,
+  ): Promise<readonly (readonly number[])[]> =>
+    embed === undefined || entries.length === 0
+      ? []
+      : embed(
+          entries.map((entry) => textOf(entry.content)),
+          'document',
+          record,
+        );
   const insert = async (
     tx: SqlExecutor,
     scope: MemoryScope,
@@ -93,8 +107,8 @@ export function sqlMemory(
       );
     }
   };
-  const withVectors = async (entries: readonly MemoryEntry[]) => {
-    const vectors = await vectorsOf(entries);
+  const withVectors = async (entries: readonly MemoryEntry[], record: Recorder) => {
+    const vectors = await vectorsOf(entries, record);
     return entries.map((entry, index) => ({ entry, vector: vectors[index] }));
   };
   const list = async (scope: MemoryScope, where = '', params: SqlParam[] = []) => {
@@ -120,10 +134,11 @@ export function sqlMemory(
   };
 
   return {
-    async addSessionToMemory(session: Session) {
+    async addSessionToMemory(session: Session, recording) {
       const scope = { appName: session.appName, userId: session.userId };
       const entries = await withVectors(
         remembered(session.events, remembering).map((event) => fromEvent(event, session.id)),
+        recording?.recordEmbedding,
       );
       await ready();
       await driver.transaction(async (tx) => {
@@ -139,7 +154,10 @@ export function sqlMemory(
       const sessionId = input.sessionId ?? UNKNOWN_SESSION;
       const before = new Set((await list(input, ' AND session_id = ?', [sessionId])).map((row) => row.memory_id));
       const fresh = remembered(input.events, remembering).filter((event) => !before.has(event.id));
-      const entries = await withVectors(fresh.map((event) => fromEvent(event, sessionId, input.customMetadata)));
+      const entries = await withVectors(
+        fresh.map((event) => fromEvent(event, sessionId, input.customMetadata)),
+        input.recordEmbedding,
+      );
       await driver.transaction(async (tx) => {
         // Read again inside the write: an event another writer remembered meanwhile is not remembered twice.
         const known = new Set(
@@ -160,7 +178,7 @@ export function sqlMemory(
     },
     async addMemory(input) {
       const added = input.memories.map((memory) => direct(memory, newId, input.customMetadata));
-      const entries = await withVectors(added);
+      const entries = await withVectors(added, input.recordEmbedding);
       await ready();
       await driver.transaction((tx) => insert(tx, input, DIRECT, entries));
       return added.map((entry) => structuredClone(entry));
@@ -172,7 +190,7 @@ export function sqlMemory(
       const candidates = rows.map(found);
       if (embed === undefined)
         return { memories: rankMemories(candidates, input.query, options).map((item) => item.entry) };
-      const [query = []] = await embed([input.query]);
+      const [query = []] = await embed([input.query], 'query', input.recordEmbedding);
       // One object per memory in both rankings, so fusion adds up its two ranks.
       const byKey = new Map(candidates.map((item) => [`${item.row.session_id}\u0000${item.row.memory_id}`, item]));
       const vectored = (await list(input, ' AND embedding_json IS NOT NULL')).map(
