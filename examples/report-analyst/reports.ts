@@ -45,8 +45,8 @@ const THEMES = [
   'seasonal demand',
 ];
 
-// mulberry32: a tiny seeded generator, so the reports never change.
-function random(seed: number): () => number {
+// mulberry32: a tiny seeded generator, so the reports never change (bench/memory-corpus.ts seeds its corpus with it).
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -159,7 +159,9 @@ export const rows = defineRows(
         const state = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, `v${i}`]));
         const started = performance.now();
         const text = await injectState(template, { state });
-        expect(performance.now() - started).toBeLessThan(1000);
+        // A linear scan takes milliseconds here; a quadratic one, minutes. The bound leaves room for a loaded machine
+        // (it was missed at 1 s once, with a CI run and a 1M-entry benchmark sharing two cores).
+        expect(performance.now() - started).toBeLessThan(10_000);
         expect(text.split('v7 ').length - 1).toBe(400);
       },
     },

@@ -46,3 +46,34 @@ export function memoryTables(dialect: SqlDialect): string[] {
     END`,
   ];
 }
+
+/** Rowids per memory scope on SQLite: scope number n holds rowids n × SPAN + 1 up to (n + 1) × SPAN − 1. */
+export const SCOPE_SPAN = 4_294_967_296;
+
+/**
+ * Version 12 (SQLite only): each app and user pair gets a number in `agentctx_memory_scopes`, and its memories the
+ * rowids of that number's span, so a search asks full-text search for one user's span of rowids (FTS5 seeks to it)
+ * instead of every user's matches, most of them dropped afterwards: a common word matched half of a million-memory
+ * table. Existing memories are renumbered into their spans, keeping their order (through negative rowids, so that
+ * no new rowid meets an old one); the full-text triggers move their index entries along. PostgreSQL filters by user
+ * with its own indexes and needs none of it.
+ */
+export function memoryScopes(dialect: SqlDialect): string[] {
+  if (dialect === 'postgres') return [];
+  return [
+    `CREATE TABLE agentctx_memory_scopes (
+      app_name TEXT NOT NULL,
+      user_id TEXT NOT NULL,
+      scope_number INTEGER NOT NULL UNIQUE,
+      PRIMARY KEY (app_name, user_id)
+    )`,
+    `INSERT INTO agentctx_memory_scopes (app_name, user_id, scope_number)
+      SELECT app_name, user_id, ROW_NUMBER() OVER (ORDER BY app_name, user_id)
+      FROM (SELECT DISTINCT app_name, user_id FROM agentctx_memories)`,
+    'UPDATE agentctx_memories SET rowid = -rowid',
+    `UPDATE agentctx_memories SET rowid = moved.id FROM (
+      SELECT m.rowid AS old, s.scope_number * ${SCOPE_SPAN} + ROW_NUMBER() OVER (PARTITION BY s.scope_number ORDER BY m.rowid DESC) AS id
+      FROM agentctx_memories AS m JOIN agentctx_memory_scopes AS s ON s.app_name = m.app_name AND s.user_id = m.user_id
+    ) AS moved WHERE agentctx_memories.rowid = moved.old`,
+  ];
+}

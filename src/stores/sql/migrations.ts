@@ -1,7 +1,7 @@
 import { UnavailableError } from '../../contracts/errors/unavailable-error.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { SqlDialect, SqlDriver, SqlExecutor } from './sql-driver.js';
-import { memoryTables } from './memory-schema.js';
+import { memoryScopes, memoryTables } from './memory-schema.js';
 import { stateOpFunctions } from './state-op-functions.js';
 
 /** One step of the schema; its position in `MIGRATIONS` (from 1) is the schema version it brings the database to. */
@@ -265,6 +265,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'model call operation', statements: modelCallOperation },
   { name: 'model call billed as', statements: modelCallBilledAs },
   { name: 'memories', statements: memoryTables },
+  { name: 'memory scopes', statements: memoryScopes },
 ];
 
 /** The schema version this release writes. */

@@ -1,3 +1,4 @@
+import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
 import type { MemoryEntry, MemoryScope, MemoryService } from '../../contracts/memory-service.js';
 import type { Model } from '../../contracts/model.js';
 import type { Session } from '../../contracts/session.js';
@@ -18,6 +19,7 @@ import {
   UNKNOWN_SESSION,
 } from '../../engine/memory/memory-entries.js';
 import { wordsOf } from '../../engine/memory/memory-words.js';
+import { SCOPE_SPAN } from './memory-schema.js';
 import type { SqlDriver, SqlExecutor, SqlParam } from './sql-driver.js';
 
 type Row = {
@@ -63,6 +65,7 @@ export function sqlMemory(
   const options: MemoryMatching = { matching: given.matching ?? 'ranked', limit: given.limit ?? 10 };
   const embed = options.matching === 'ranked' ? embedderOf(given.embed) : undefined;
   const remembering = { matching: options.matching, toolTraffic: given.rememberToolTraffic };
+  const sqlite = driver.dialect === 'sqlite';
   // Vectors are made before the transaction that stores them: an embedding call must not hold the write lock.
   const vectorsOf = async (
     entries: readonly MemoryEntry[],
@@ -87,14 +90,17 @@ export function sqlMemory(
       [scope.appName, scope.userId],
     );
     let position = Number(rows[0]?.next ?? 0);
+    let slot = sqlite ? await lastSlot(tx, scope, entries.length) : 0;
     for (const { entry, vector } of entries) {
       position += 1;
+      slot += 1;
       await tx.run(
-        `INSERT INTO agentctx_memories (app_name, user_id, session_id, memory_id, position, entry_json, search_text, embedding_json)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO agentctx_memories (${sqlite ? 'rowid, ' : ''}app_name, user_id, session_id, memory_id, position, entry_json, search_text, embedding_json)
+         VALUES (${sqlite ? `(SELECT scope_number * ${SCOPE_SPAN} FROM agentctx_memory_scopes WHERE ${SCOPE}) + ?, ` : ''}?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (app_name, user_id, session_id, memory_id) DO UPDATE SET entry_json = excluded.entry_json,
            search_text = excluded.search_text, embedding_json = excluded.embedding_json`,
         [
+          ...(sqlite ? [scope.appName, scope.userId, slot] : []),
           scope.appName,
           scope.userId,
           sessionId,
@@ -116,6 +122,19 @@ export function sqlMemory(
     return driver.query<Row>(
       `SELECT ${COLUMNS} FROM agentctx_memories WHERE ${SCOPE}${where} ORDER BY position, memory_id`,
       [scope.appName, scope.userId, ...params],
+    );
+  };
+  // PostgreSQL plans each search for its words: the generic plan of a named statement cannot tell a common word (half
+  // the table matches: read the user's rows) from a rare one (the GIN index), and took the index for both.
+  const search = (scope: MemoryScope, words: readonly string[]): Promise<Row[]> => {
+    const [sql, params] = searchQuery(driver.dialect, scope, words);
+    if (sqlite) return driver.query<Row>(sql, params);
+    return driver.transaction(
+      async (tx) => {
+        await tx.run('SET LOCAL plan_cache_mode = force_custom_plan');
+        return tx.query<Row>(sql, params);
+      },
+      { readOnly: true },
     );
   };
   const entryOf = (row: Row): MemoryEntry => JSON.parse(row.entry_json) as MemoryEntry;
@@ -186,7 +205,7 @@ export function sqlMemory(
     async searchMemory(input) {
       const words = [...wordsOf(input.query)];
       await ready();
-      const rows = words.length === 0 ? [] : await driver.query<Row>(...searchQuery(driver.dialect, input, words));
+      const rows = words.length === 0 ? [] : await search(input, words);
       const candidates = rows.map(found);
       if (embed === undefined)
         return { memories: rankMemories(candidates, input.query, options).map((item) => item.entry) };
@@ -245,8 +264,42 @@ function searchQuery(dialect: string, scope: MemoryScope, words: readonly string
       `SELECT ${columns} FROM agentctx_memories WHERE ${SCOPE} AND (search_vector @@ to_tsquery('simple', ?)${like}) ORDER BY position, memory_id`,
       [scope.appName, scope.userId, words.map((word) => `'${word.replaceAll("'", "''")}'`).join(' | '), ...substrings],
     ];
+  // Only the user's span of rowids (memory-schema.ts): FTS5 seeks each word's list to it.
+  const span = (end: string) =>
+    `(SELECT scope_number * ${SCOPE_SPAN}${end} FROM agentctx_memory_scopes WHERE ${SCOPE})`;
+  const match = words.map((word) => `"${word.replaceAll('"', '""')}"`).join(' OR ');
+  const { appName, userId } = scope;
   return [
-    `SELECT ${columns} FROM agentctx_memories WHERE ${SCOPE} AND (rowid IN (SELECT rowid FROM agentctx_memories_fts WHERE agentctx_memories_fts MATCH ?)${like}) ORDER BY position, memory_id`,
-    [scope.appName, scope.userId, words.map((word) => `"${word.replaceAll('"', '""')}"`).join(' OR '), ...substrings],
+    `SELECT ${columns} FROM agentctx_memories WHERE ${SCOPE} AND (rowid IN (SELECT rowid FROM agentctx_memories_fts WHERE agentctx_memories_fts MATCH ? AND rowid BETWEEN ${span('')} AND ${span(` + ${SCOPE_SPAN - 1}`)})${like}) ORDER BY position, memory_id`,
+    [appName, userId, match, appName, userId, appName, userId, ...substrings],
   ];
+}
+
+/**
+ * SQLite: numbers the scope when it has none yet (memory-schema.ts), and returns the slot of its last rowid, after
+ * which `adding` more are written.
+ */
+async function lastSlot(tx: SqlExecutor, scope: MemoryScope, adding: number): Promise<number> {
+  const { appName, userId } = scope;
+  await tx.run(
+    `INSERT INTO agentctx_memory_scopes (app_name, user_id, scope_number)
+     SELECT ?, ?, (SELECT COALESCE(MAX(scope_number), 0) + 1 FROM agentctx_memory_scopes)
+     WHERE NOT EXISTS (SELECT 1 FROM agentctx_memory_scopes WHERE ${SCOPE})`,
+    [appName, userId, appName, userId],
+  );
+  const [row] = await tx.query<{ slot: number | null }>(
+    `SELECT (SELECT m.rowid FROM agentctx_memories AS m WHERE m.rowid BETWEEN s.scope_number * ${SCOPE_SPAN}
+       AND s.scope_number * ${SCOPE_SPAN} + ${SCOPE_SPAN - 1} ORDER BY m.rowid DESC LIMIT 1) - s.scope_number * ${SCOPE_SPAN} AS slot
+     FROM agentctx_memory_scopes AS s WHERE s.app_name = ? AND s.user_id = ?`,
+    [appName, userId],
+  );
+  const slot = row?.slot ?? 0;
+  // A span holds 2^32 - 1 memories; past it, rowids would enter the next user's span.
+  if (slot + adding >= SCOPE_SPAN)
+    throw new AgentctxError({
+      code: 'invalid_input',
+      message: `User ${userId} of app ${appName} has ${slot.toLocaleString('en')} memories: no room for ${adding} more.`,
+      hint: 'Delete memories the user no longer needs (agentctx memory delete), then remember again.',
+    });
+  return slot;
 }
