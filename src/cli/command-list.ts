@@ -33,6 +33,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/memory.js')).memoryCommand,
   },
   {
+    name: 'eval',
+    summary: 'run ADK eval sets against an agent and score them: tool trajectory, response match',
+    load: async () => (await import('./commands/eval.js')).evalCommand,
+  },
+  {
     name: 'inspect',
     summary: 'show the exact request a model call receives, and where each part came from',
     load: async () => (await import('./commands/inspect.js')).inspectCommand,

@@ -180,3 +180,56 @@ export type EvaluationResult = {
   perInvocationResults: PerInvocationResult[];
   overallRubricScores?: RubricScore[];
 };
+
+// Results, as ADK 2.5.0 keeps and writes them: `EvalMetricResult`, `EvalMetricResultPerInvocation` (eval_metrics.py
+// L303–350) and `EvalCaseResult`, `EvalSetResult` (eval_result.py). src/analysis/eval/evaluate-case.ts builds them;
+// src/analysis/eval/eval-set-result-file.ts writes them as ADK's results manager does.
+
+/** Judge details of a metric's result (`EvalMetricResultDetails`). */
+export type EvalMetricResultDetails = {
+  rubricScores?: RubricScore[];
+};
+
+/** A metric with what it gave (`EvalMetricResult`: the `EvalMetric`'s fields, then score, status and details). */
+export type EvalMetricResult = EvalMetric & {
+  /** Absent when the metric was not evaluated. */
+  score?: number;
+  evalStatus: EvalStatus;
+  details: EvalMetricResultDetails;
+};
+
+/** Every metric's result on one invocation (`EvalMetricResultPerInvocation`). */
+export type EvalMetricResultPerInvocation = {
+  actualInvocation: Invocation;
+  /** Absent when the case has no conversation (a conversation scenario). */
+  expectedInvocation?: Invocation;
+  evalMetricResults: EvalMetricResult[];
+};
+
+/** One eval case's results (`EvalCaseResult`). */
+export type EvalCaseResult = {
+  /** Deprecated in ADK for `evalSetId`, which ADK's evaluation also puts here. */
+  evalSetFile?: string;
+  evalSetId: string;
+  evalId: string;
+  finalEvalStatus: EvalStatus;
+  /** Deprecated in ADK for `overallEvalMetricResults`; ADK 2.5.0 leaves it unset. */
+  evalMetricResults?: [EvalMetric, EvalMetricResult][];
+  /** Per metric, over the whole case, in the order the metrics were given. */
+  overallEvalMetricResults: EvalMetricResult[];
+  evalMetricResultPerInvocation: EvalMetricResultPerInvocation[];
+  sessionId: string;
+  /** ADK's `Session` of the run, as ADK writes it; absent when not kept. */
+  sessionDetails?: Record<string, unknown>;
+  userId?: string;
+};
+
+/** One run of an eval set (`EvalSetResult`). */
+export type EvalSetResult = {
+  evalSetResultId: string;
+  evalSetResultName?: string;
+  evalSetId: string;
+  evalCaseResults: EvalCaseResult[];
+  /** Seconds since the epoch; 0 when not given. */
+  creationTimestamp: number;
+};

@@ -1,0 +1,166 @@
+import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { UsageError } from '../../contracts/errors/usage-error.js';
+import type { EvalCaseResult, EvalSet } from '../../contracts/evaluation.js';
+import { DEFAULT_EVAL_CONFIG, evalMetricsFromConfig, readEvalConfig } from '../../analysis/eval/eval-config.js';
+import {
+  evalSetResultOf,
+  evalSetResultFileName,
+  formatEvalSetResult,
+} from '../../analysis/eval/eval-set-result-file.js';
+import { parseEvalSet } from '../../analysis/eval/eval-set-file.js';
+import { runEvalSet } from '../../presets/run-eval-set.js';
+import { parseCommandArgs } from '../args.js';
+import { formatEvalResults } from '../format-eval.js';
+import type { CliIo, Command } from '../io.js';
+import { progressBar } from '../progress.js';
+import { PROFILE_HELP, profileChoice } from '../profile-option.js';
+import { readInputFile } from '../read-input-file.js';
+import type { CliRuntime } from '../runtime.js';
+import { createStyle } from '../style.js';
+
+const HELP = `Usage: agentctx eval <agent-file-or-module> <evalset-file-or-folder> [options]
+
+Runs ADK eval sets against an agent and scores them (docs/evaluation.md): each
+case in a session of its own, its user turns sent one by one, the answers and
+tool calls compared with the case's by every metric of the config. Both of
+ADK's file forms are read: .evalset.json (an EvalSet, snake_case or camelCase)
+and the legacy .test.json lists. Every model call is recorded in the store, so
+'agentctx inspect <agent> --session <id>' opens any case's requests.
+
+Metrics (ADK 2.5.0's): tool_trajectory_avg_score (EXACT, IN_ORDER, ANY_ORDER)
+and response_match_score (ROUGE-1 as Google's rouge_score computes it). The
+config is --config, else the test_config.json beside the eval set, else ADK's
+defaults: tool_trajectory_avg_score 1.0, response_match_score 0.8.
+
+Exits 0 when every case passes, 1 when one fails a threshold, 2 on bad input.
+
+Options:
+  --config <file>    test_config.json: { "criteria": { "<metric>": <threshold or criterion> } }
+  --runs <n>         run each case n times (ADK's num_runs; default 1)
+  --model <name>     the model for every agent (default: each agent's own),
+                     e.g. scripted:<file> to evaluate offline
+  --store <path>     where the cases' sessions are kept (default: memory)
+  --out <folder>     write ADK's EvalSetResult JSON there, one file per eval set
+  --json             print the results as JSON (ADK's EvalCaseResult, camelCase)
+${PROFILE_HELP}
+  -h, --help         show this help
+
+Examples:
+  agentctx eval agent.yaml tests/simple.evalset.json --model scripted:script.yaml
+  agentctx eval agent.yaml tests/ --config tests/test_config.json --out results
+`;
+
+export const evalCommand: Command = {
+  name: 'eval',
+  help: HELP,
+  async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
+    const { values, positionals } = parseCommandArgs('eval', args, {
+      config: { type: 'string' },
+      runs: { type: 'string' },
+      model: { type: 'string' },
+      store: { type: 'string' },
+      out: { type: 'string' },
+      json: { type: 'boolean' },
+      profile: { type: 'string' },
+    });
+    const [agentFile, setPath, ...extra] = positionals;
+    if (agentFile === undefined || setPath === undefined)
+      throw new UsageError(
+        'eval needs an agent file and an eval set file or folder.',
+        'For example: agentctx eval agent.yaml tests/simple.evalset.json',
+      );
+    if (extra.length > 0)
+      throw new UsageError(`eval takes one agent file and one eval set, got ${positionals.length} paths.`);
+    const runs = values.runs === undefined ? 1 : Number(values.runs);
+    if (!(Number.isSafeInteger(runs) && runs >= 1))
+      throw new UsageError(`--runs must be a whole number from 1, got '${values.runs}'.`);
+    const files = await evalSetFiles(setPath, io.cwd);
+    const configPath = values.config ?? (await besideConfig(files[0] as string));
+    const config =
+      configPath === undefined
+        ? DEFAULT_EVAL_CONFIG
+        : readEvalConfig(JSON.parse(await readInputFile(configPath, io.cwd)) as unknown, configPath);
+    const metrics = evalMetricsFromConfig(config);
+    // Every file is read (and refused) before anything runs.
+    const sets: { file: string; set: EvalSet }[] = [];
+    for (const file of files)
+      sets.push({
+        file,
+        // Named as given, relative to where the command runs: a legacy file's eval id is its path (as ADK names it).
+        set: parseEvalSet(await readInputFile(file, io.cwd), relative(io.cwd, file), {
+          criteria: config.criteria as Readonly<Record<string, unknown>>,
+        }),
+      });
+    const { runner } = await runtime.runner(agentFile, {
+      store: values.store ?? 'memory',
+      model: values.model,
+      streaming: false,
+      ...profileChoice(values.profile),
+    });
+    const style = createStyle(io.isTty);
+    const all: { set: EvalSet; results: EvalCaseResult[] }[] = [];
+    for (const { set } of sets) {
+      const bar = progressBar(io, `eval ${set.evalSetId}`);
+      const results = await runEvalSet({
+        runner,
+        evalSet: set,
+        metrics,
+        runs,
+        onResult: ({ done, total }) => bar.update(done, total),
+      });
+      bar.done();
+      all.push({ set, results });
+      if (values.out !== undefined) {
+        const folder = resolve(io.cwd, values.out);
+        await mkdir(folder, { recursive: true });
+        const result = evalSetResultOf({
+          appName: runner.appName,
+          evalSetId: set.evalSetId,
+          evalCaseResults: results,
+          timestamp: Date.now() / 1000,
+        });
+        await writeFile(join(folder, evalSetResultFileName(result)), formatEvalSetResult(result));
+      }
+    }
+    io.stdout(
+      values.json === true
+        ? `${JSON.stringify(
+            all.map(({ set, results }) => ({ evalSetId: set.evalSetId, results })),
+            null,
+            2,
+          )}\n`
+        : formatEvalResults(
+            all,
+            metrics,
+            runner.appName,
+            style,
+            values.store === undefined || values.store === 'memory'
+              ? undefined
+              : `agentctx inspect ${agentFile} --store ${values.store}`,
+          ),
+    );
+    return all.every(({ results }) => results.every((result) => result.finalEvalStatus !== 'FAILED')) ? 0 : 1;
+  },
+};
+
+// A file, or every .evalset.json and .test.json of a folder (sorted), as ADK's `adk eval` and AgentEvaluator take them.
+async function evalSetFiles(path: string, cwd: string): Promise<string[]> {
+  const full = resolve(cwd, path);
+  const info = await stat(full).catch(() => undefined);
+  if (info === undefined) throw new UsageError(`There is no eval set at ${path}.`, 'Check the path.');
+  if (!info.isDirectory()) return [full];
+  const names = (await readdir(full)).filter((name) => name.endsWith('.evalset.json') || name.endsWith('.test.json'));
+  if (names.length === 0)
+    throw new UsageError(
+      `${path} holds no .evalset.json or .test.json file.`,
+      'Name an eval set file, or a folder of them.',
+    );
+  return names.sort().map((name) => join(full, name));
+}
+
+// ADK reads the test_config.json beside the eval set when no config is given.
+async function besideConfig(file: string): Promise<string | undefined> {
+  const path = join(dirname(file), 'test_config.json');
+  return (await stat(path).catch(() => undefined))?.isFile() === true ? path : undefined;
+}

@@ -1,0 +1,70 @@
+import type { EvalCase, EvalCaseResult, EvalMetric, EvalSet, Invocation } from '../contracts/evaluation.js';
+import { evaluateCase } from '../analysis/eval/evaluate-case.js';
+import { invocationsFromEvents } from '../analysis/eval/invocations-from-events.js';
+import type { Runner } from '../engine/runner/runner.js';
+
+/** What `runEvalSet` runs, and how often. */
+export type RunEvalSetOptions = {
+  /** The agents under test, with their models and store: every case runs in a session of its own there. */
+  readonly runner: Runner;
+  readonly evalSet: EvalSet;
+  /** The metrics each case is scored by (`metricsOfConfig` of a test_config.json, or ADK's defaults). */
+  readonly metrics: readonly EvalMetric[];
+  /** How many times each case runs (ADK's `num_runs`); each run is a result of its own. Default 1. */
+  readonly runs?: number;
+  /** Called as each run of a case ends, for a progress bar. */
+  readonly onResult?: (progress: {
+    readonly done: number;
+    readonly total: number;
+    readonly result: EvalCaseResult;
+  }) => void;
+  /** Session ids of this evaluation: a prefix that tells its sessions from others in the store. */
+  readonly sessionPrefix?: string;
+};
+
+/**
+ * Runs an eval set through a runner, as ADK's local eval service does: each case (and each run of it) in a new session
+ * started from the case's `session_input` (user and state; ADK's `test_user_id` when it has none), its user turns sent
+ * one after the other, the session's events turned into invocations and scored against the case's own by every
+ * metric. Every model call is recorded in the runner's store, so `agentctx inspect` opens any case's requests.
+ */
+export async function runEvalSet(options: RunEvalSetOptions): Promise<EvalCaseResult[]> {
+  const runs = options.runs ?? 1;
+  if (!(Number.isSafeInteger(runs) && runs >= 1))
+    throw new RangeError(`runs must be a whole number from 1, got ${String(runs)}`);
+  const { runner, evalSet } = options;
+  const prefix = options.sessionPrefix ?? `eval-${evalSet.evalSetId}-${crypto.randomUUID().slice(0, 8)}`;
+  const total = evalSet.evalCases.length * runs;
+  const results: EvalCaseResult[] = [];
+  for (let run = 1; run <= runs; run++)
+    for (const [index, evalCase] of evalSet.evalCases.entries()) {
+      // By the case's place in the set: eval ids may be paths, which make poor session ids.
+      const sessionId = `${prefix}-case${index + 1}${runs > 1 ? `-run${run}` : ''}`;
+      const { userId, actual } = await runCase(runner, evalCase, sessionId);
+      const result = evaluateCase({
+        evalSetId: evalSet.evalSetId,
+        evalCase,
+        actual,
+        metrics: options.metrics,
+        sessionId,
+        userId,
+      });
+      results.push(result);
+      options.onResult?.({ done: results.length, total, result });
+    }
+  return results;
+}
+
+async function runCase(
+  runner: Runner,
+  evalCase: EvalCase,
+  sessionId: string,
+): Promise<{ userId: string; actual: Invocation[] }> {
+  const userId = evalCase.sessionInput?.userId || 'test_user_id';
+  const state = evalCase.sessionInput?.state ?? {};
+  await runner.createSession({ userId, sessionId, ...(Object.keys(state).length === 0 ? {} : { state }) });
+  for (const invocation of evalCase.conversation ?? [])
+    for await (const _event of runner.run({ userId, sessionId, message: invocation.userContent }));
+  const session = await runner.sessions.getSession({ appName: runner.appName, userId, sessionId });
+  return { userId, actual: invocationsFromEvents(session?.events ?? []) };
+}
