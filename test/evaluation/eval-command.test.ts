@@ -89,3 +89,44 @@ describe('agentctx eval', () => {
     expectCliError(await cli(['eval', AGENT, FIXTURES, '--runs', '0']), /--runs must be a whole number from 1/);
   });
 });
+
+describe('agentctx eval add', () => {
+  it('turns a recorded session into a case that then passes against the same answers', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentctx-eval-add-'));
+    const store = join(dir, 'sessions.db');
+    const set = join(dir, 'home.evalset.json');
+    const script = `scripted:${FIXTURES}/passing-script.yaml`;
+    const ran = await cli([
+      'run',
+      AGENT,
+      '--model',
+      script,
+      '--store',
+      store,
+      '--session',
+      's1',
+      '--message',
+      'Turn off device_2 in the Bedroom.',
+    ]);
+    expect(ran.code).toBe(0);
+    const added = await cli(['eval', 'add', set, AGENT, '--session', 's1', '--store', store]);
+    expect(added.stdout).toBe('added session s1 to eval set home as case s1: 1 invocations\n');
+    const written = JSON.parse(await readFile(set, 'utf8')) as {
+      eval_set_id: string;
+      eval_cases: { eval_id: string; conversation: { intermediate_data: unknown; final_response: unknown }[] }[];
+    };
+    expect(written.eval_set_id).toBe('home');
+    expect(JSON.stringify(written.eval_cases[0]?.conversation[0]?.intermediate_data)).toContain('set_device_info');
+    expect(JSON.stringify(written.eval_cases[0]?.conversation[0]?.final_response)).toContain(
+      'I have set the device_2 status to off.',
+    );
+    expectCliError(
+      await cli(['eval', 'add', set, AGENT, '--session', 's1', '--store', store]),
+      /Eval id `s1` already exists in `home` eval set/,
+    );
+
+    const scored = await cli(['eval', AGENT, set, '--model', script]);
+    expect(scored.code).toBe(0);
+    expect(scored.stdout).toContain('eval set home (app home_automation_agent): 1 of 1 passed');
+  });
+});

@@ -11,6 +11,7 @@ import {
 import { parseEvalSet } from '../../analysis/eval/eval-set-file.js';
 import { runEvalSet } from '../../presets/run-eval-set.js';
 import { parseCommandArgs } from '../args.js';
+import { addSessionToEvalSet } from '../eval-add.js';
 import { formatEvalResults } from '../format-eval.js';
 import type { CliIo, Command } from '../io.js';
 import { progressBar } from '../progress.js';
@@ -20,6 +21,7 @@ import type { CliRuntime } from '../runtime.js';
 import { createStyle } from '../style.js';
 
 const HELP = `Usage: agentctx eval <agent-file-or-module> <evalset-file-or-folder> [options]
+       agentctx eval add <file.evalset.json> <agent-file> --session <id> [--user id] [--id case-id] [--store path]
 
 Runs ADK eval sets against an agent and scores them (docs/evaluation.md): each
 case in a session of its own, its user turns sent one by one, the answers and
@@ -35,6 +37,10 @@ defaults: tool_trajectory_avg_score 1.0, response_match_score 0.8.
 
 Exits 0 when every case passes, 1 when one fails a threshold, 2 on bad input.
 
+'eval add' turns a recorded session into a case of an eval set (made when
+missing), as ADK's dev UI does: its user turns, tool calls and final answers
+become the expected ones.
+
 Options:
   --config <file>    test_config.json: { "criteria": { "<metric>": <threshold or criterion> } }
   --runs <n>         run each case n times (ADK's num_runs; default 1)
@@ -49,12 +55,14 @@ ${PROFILE_HELP}
 Examples:
   agentctx eval agent.yaml tests/simple.evalset.json --model scripted:script.yaml
   agentctx eval agent.yaml tests/ --config tests/test_config.json --out results
+  agentctx eval add tests/cases.evalset.json agent.yaml --session s1
 `;
 
 export const evalCommand: Command = {
   name: 'eval',
   help: HELP,
   async run(args: string[], io: CliIo, runtime: CliRuntime): Promise<number> {
+    if (args[0] === 'add') return addSessionToEvalSet(args.slice(1), io, runtime);
     const { values, positionals } = parseCommandArgs('eval', args, {
       config: { type: 'string' },
       runs: { type: 'string' },
