@@ -1,5 +1,6 @@
 import type { EvalCase, EvalCaseResult, EvalMetric, EvalSet, Invocation } from '../contracts/evaluation.js';
-import { evaluateCase } from '../analysis/eval/evaluate-case.js';
+import { checkMetrics, evaluateCase } from '../analysis/eval/evaluate-case.js';
+import type { Model } from '../contracts/model.js';
 import { invocationsFromEvents } from '../analysis/eval/invocations-from-events.js';
 import type { Runner } from '../engine/runner/runner.js';
 
@@ -20,6 +21,10 @@ export type RunEvalSetOptions = {
   }) => void;
   /** Session ids of this evaluation: a prefix that tells its sessions from others in the store. */
   readonly sessionPrefix?: string;
+  /** The judge of LLM-judged metrics (`final_response_match_v2`), which are refused without one. */
+  readonly judge?: Model;
+  /** Told of a metric that could not be evaluated for a case (a judge call that failed…); it is then NOT_EVALUATED. */
+  readonly onMetricError?: (evalId: string, metricName: string, error: unknown) => void;
 };
 
 /**
@@ -33,6 +38,8 @@ export async function runEvalSet(options: RunEvalSetOptions): Promise<EvalCaseRe
   if (!(Number.isSafeInteger(runs) && runs >= 1))
     throw new RangeError(`runs must be a whole number from 1, got ${String(runs)}`);
   const { runner, evalSet } = options;
+  // Before any case runs: a metric that cannot be evaluated would waste every run.
+  checkMetrics(options.metrics, options.judge);
   const prefix = options.sessionPrefix ?? `eval-${evalSet.evalSetId}-${crypto.randomUUID().slice(0, 8)}`;
   const total = evalSet.evalCases.length * runs;
   const results: EvalCaseResult[] = [];
@@ -41,13 +48,15 @@ export async function runEvalSet(options: RunEvalSetOptions): Promise<EvalCaseRe
       // By the case's place in the set: eval ids may be paths, which make poor session ids.
       const sessionId = `${prefix}-case${index + 1}${runs > 1 ? `-run${run}` : ''}`;
       const { userId, actual } = await runCase(runner, evalCase, sessionId);
-      const result = evaluateCase({
+      const result = await evaluateCase({
         evalSetId: evalSet.evalSetId,
         evalCase,
         actual,
         metrics: options.metrics,
         sessionId,
         userId,
+        ...(options.judge === undefined ? {} : { judge: options.judge }),
+        onMetricError: (metricName, error) => options.onMetricError?.(evalCase.evalId, metricName, error),
       });
       results.push(result);
       options.onResult?.({ done: results.length, total, result });

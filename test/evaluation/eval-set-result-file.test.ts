@@ -88,7 +88,7 @@ describe('TestLocalEvalSetResultsManager', () => {
 });
 
 describe('agentctx: the file as ADK writes it', () => {
-  it('the whole text: field order, nulls, status numbers, floats with a fraction, every genai field', () => {
+  it('the whole text: field order, nulls, status numbers, floats with a fraction, every genai field', async () => {
     const actual: Invocation = {
       invocationId: 'inv1',
       userContent: { role: 'user', parts: [{ text: 'hi' }] },
@@ -104,7 +104,7 @@ describe('agentctx: the file as ADK writes it', () => {
       finalResponse: { role: 'model', parts: [{ text: 'hi' }] },
       creationTimestamp: 0,
     };
-    const caseResult = evaluateCase({
+    const caseResult = await evaluateCase({
       evalSetId: 'set',
       evalCase: {
         evalId: 'c',
@@ -224,9 +224,9 @@ describe('agentctx: the file as ADK writes it', () => {
     expect(text.endsWith('\n  ],\n  "creation_timestamp": 1700000000.0\n}')).toBe(true);
   });
 
-  it('NOT_EVALUATED is 3 and FAILED 2; a missing score is null', () => {
+  it('NOT_EVALUATED is 3 and FAILED 2; a missing score is null', async () => {
     const base = { evalSetId: 'set', sessionId: 's', userId: 'u' };
-    const notEvaluated = evaluateCase({
+    const notEvaluated = await evaluateCase({
       ...base,
       evalCase: {
         evalId: 'c',
@@ -236,7 +236,7 @@ describe('agentctx: the file as ADK writes it', () => {
       actual: [],
       metrics: [{ metricName: 'response_match_score', threshold: 0.5 }],
     });
-    const failed = evaluateCase({
+    const failed = await evaluateCase({
       ...base,
       evalCase: { evalId: 'd', creationTimestamp: 0, conversation: [] },
       actual: undefined,

@@ -34,10 +34,10 @@ function caseOf(fields: Partial<EvalCase>): EvalCase {
 const base = { evalSetId: 'test_eval_set', sessionId: 'session1', userId: 'test_user_id' };
 
 describe('LocalEvalService evaluation', () => {
-  it('test_evaluate_single_inference_result', () => {
+  it('test_evaluate_single_inference_result', async () => {
     const actual = [invocation(), invocation(), invocation()];
     const evalCase = caseOf({ conversation: [invocation(), invocation(), invocation()] });
-    const result = evaluateCase({ ...base, evalCase, actual, metrics: [RESPONSE_MATCH] });
+    const result = await evaluateCase({ ...base, evalCase, actual, metrics: [RESPONSE_MATCH] });
     expect(result.evalId).toBe('case1');
     expect(result.sessionId).toBe('session1');
     expect(result.overallEvalMetricResults).toHaveLength(1);
@@ -56,8 +56,8 @@ describe('LocalEvalService evaluation', () => {
     });
   });
 
-  it('test_evaluate_single_inference_result_failed_without_inferences', () => {
-    const result = evaluateCase({
+  it('test_evaluate_single_inference_result_failed_without_inferences', async () => {
+    const result = await evaluateCase({
       ...base,
       evalCase: caseOf({ conversation: [] }),
       actual: undefined,
@@ -70,11 +70,11 @@ describe('LocalEvalService evaluation', () => {
     expect(result.evalMetricResultPerInvocation).toEqual([]);
   });
 
-  it('test_evaluate_single_inference_result_for_conversation_scenario_with_unsupported_metric', () => {
+  it('test_evaluate_single_inference_result_for_conversation_scenario_with_unsupported_metric', async () => {
     // Also the shape `test_evaluate_single_inference_result_for_conversation_scenario` checks (no expected
     // invocation on any entry); its single-sided fake metric has no agentctx counterpart yet.
     const errors: string[] = [];
-    const result = evaluateCase({
+    const result = await evaluateCase({
       ...base,
       evalCase: caseOf({ conversationScenario: { startingPrompt: 'hi', conversationPlan: 'ask' } }),
       actual: [invocation(), invocation(), invocation()],
@@ -176,28 +176,30 @@ describe('agentctx: the rest of evaluating a case', () => {
     criterion: { threshold: 1, includeIntermediateResponsesInFinal: false, extra: { match_type: 'IN_ORDER' } },
   };
 
-  it('refuses a metric it has no evaluator for, naming it and the supported ones, before evaluating any', () => {
+  it('refuses a metric it has no evaluator for, naming it and the supported ones, before evaluating any', async () => {
     const run = () =>
       evaluateCase({
         ...base,
         evalCase: caseOf({ conversation: [invocation()] }),
         actual: [invocation()],
-        metrics: [RESPONSE_MATCH, { metricName: 'final_response_match_v2', threshold: 0.5 }],
+        metrics: [RESPONSE_MATCH, { metricName: 'hallucinations_v1', threshold: 0.5 }],
       });
-    expect(run).toThrow(ValidationError);
-    expect(run).toThrow(
-      "metrics[1]: no evaluator for metric 'final_response_match_v2'; supported: tool_trajectory_avg_score, response_match_score",
+    await expect(run()).rejects.toThrow(ValidationError);
+    await expect(run()).rejects.toThrow(
+      "metrics[1]: no evaluator for metric 'hallucinations_v1'; supported: tool_trajectory_avg_score, response_match_score, final_response_match_v2",
     );
   });
 
-  it('refuses as many inferences as conversations when they differ (ADK’s ValueError, L305–312)', () => {
-    expect(() =>
+  it('refuses as many inferences as conversations when they differ (ADK’s ValueError, L305–312)', async () => {
+    await expect(
       evaluateCase({ ...base, evalCase: caseOf({ conversation: [invocation()] }), actual: [], metrics: [] }),
-    ).toThrow('Inferences should match conversations in eval case. Found 0 inferences 1 conversations in eval cases.');
+    ).rejects.toThrow(
+      'Inferences should match conversations in eval case. Found 0 inferences 1 conversations in eval cases.',
+    );
   });
 
-  it('each metric per invocation and overall, its fields copied; the first FAILED decides the case', () => {
-    const result = evaluateCase({
+  it('each metric per invocation and overall, its fields copied; the first FAILED decides the case', async () => {
+    const result = await evaluateCase({
       ...base,
       evalCase: caseOf({ conversation: [call('a'), call('b')] }),
       actual: [call('a'), call('c')],
@@ -218,13 +220,13 @@ describe('agentctx: the rest of evaluating a case', () => {
     ]);
   });
 
-  it('a metric that cannot read its criterion is NOT_EVALUATED and the others go on (ADK catches, L388–405)', () => {
+  it('a metric that cannot read its criterion is NOT_EVALUATED and the others go on (ADK catches, L388–405)', async () => {
     const broken: EvalMetric = {
       metricName: 'tool_trajectory_avg_score',
       criterion: { threshold: 1, includeIntermediateResponsesInFinal: false, extra: { match_type: 'SOMETIMES' } },
     };
     const failed: string[] = [];
-    const result = evaluateCase({
+    const result = await evaluateCase({
       ...base,
       evalCase: caseOf({ conversation: [invocation()] }),
       actual: [invocation()],
@@ -242,9 +244,9 @@ describe('agentctx: the rest of evaluating a case', () => {
     expect(finalEvalStatus(['PASSED', 'FAILED', 'PASSED'])).toBe('FAILED');
   });
 
-  it('rubrics are copied, not written into the caller’s invocations', () => {
+  it('rubrics are copied, not written into the caller’s invocations', async () => {
     const actual = [invocation()];
-    const result = evaluateCase({
+    const result = await evaluateCase({
       ...base,
       evalCase: caseOf({ conversation: [invocation()], rubrics: [rubric('r1', 'p1')] }),
       actual,

@@ -12,6 +12,8 @@ import type {
   RubricScore,
 } from '../../contracts/evaluation.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
+import type { Model } from '../../contracts/model.js';
+import { FINAL_RESPONSE_MATCH_V2, evaluateFinalResponseMatchV2 } from './final-response-match-v2.js';
 import { RESPONSE_MATCH_SCORE, evaluateResponseMatch } from './response-match.js';
 import { TOOL_TRAJECTORY_AVG_SCORE, evaluateToolTrajectory, toolTrajectoryCriterion } from './trajectory.js';
 
@@ -21,8 +23,15 @@ import { TOOL_TRAJECTORY_AVG_SCORE, evaluateToolTrajectory, toolTrajectoryCriter
 // One difference on purpose: a metric agentctx has no evaluator for is refused before anything is evaluated, where
 // ADK's registry lookup fails inside the metric's `try` and the metric silently becomes NOT_EVALUATED.
 
-/** The metrics `evaluateCase` computes; the LLM-judged ones come later. */
-export const SUPPORTED_METRICS: readonly string[] = [TOOL_TRAJECTORY_AVG_SCORE, RESPONSE_MATCH_SCORE];
+/** The metrics `evaluateCase` computes; `final_response_match_v2` with a judge model only. */
+export const SUPPORTED_METRICS: readonly string[] = [
+  TOOL_TRAJECTORY_AVG_SCORE,
+  RESPONSE_MATCH_SCORE,
+  FINAL_RESPONSE_MATCH_V2,
+];
+
+/** The supported metrics an LLM judges: they need `judge`. */
+export const JUDGED_METRICS: readonly string[] = [FINAL_RESPONSE_MATCH_V2];
 
 export type EvaluateCaseInput = {
   evalSetId: string;
@@ -37,6 +46,13 @@ export type EvaluateCaseInput = {
    * as in ADK, that metric is NOT_EVALUATED and the others go on; ADK logs the error.
    */
   onMetricError?: (metricName: string, error: unknown) => void;
+  /**
+   * The judge of LLM-judged metrics, used whatever model their criterion's `judge_model_options` name (that name is
+   * kept in the results, as written).
+   */
+  judge?: Model;
+  /** Aborts the judge's calls. */
+  signal?: AbortSignal;
 };
 
 /**
@@ -44,11 +60,12 @@ export type EvaluateCaseInput = {
  * and at least one PASSED, NOT_EVALUATED when none was evaluated. Expected invocations are the case's
  * `conversation`. Throws a `ValidationError` for a metric it has no evaluator for, for as many actual invocations
  * as there are expected ones when they differ (and the case has no conversation scenario), and for a rubric of the
- * case or of an expected invocation whose id the actual invocation already has.
+ * case or of an expected invocation whose id the actual invocation already has; and for an LLM-judged metric without a
+ * judge.
  */
-export function evaluateCase(input: EvaluateCaseInput): EvalCaseResult {
+export async function evaluateCase(input: EvaluateCaseInput): Promise<EvalCaseResult> {
   const { evalSetId, evalCase, metrics, sessionId, userId } = input;
-  checkSupported(metrics);
+  checkMetrics(metrics, input.judge);
   // ADK fills the deprecated `eval_set_file` with the eval set id (L293, L354).
   const base = { evalSetFile: evalSetId, evalSetId, evalId: evalCase.evalId, sessionId, userId };
   // L282–304: no inferences, a failed case with no metric results.
@@ -78,7 +95,7 @@ export function evaluateCase(input: EvaluateCaseInput): EvalCaseResult {
   for (const metric of metrics) {
     let result: EvaluationResult;
     try {
-      result = evaluateMetric(metric, actual, expected);
+      result = await evaluateMetric(metric, actual, expected, input);
     } catch (error) {
       // L388–405: a failing metric must not stop the others.
       input.onMetricError?.(metric.metricName, error);
@@ -159,11 +176,15 @@ export function addRubrics(invocation: Invocation, rubrics: readonly Rubric[]): 
 }
 
 // The metric's evaluator, as ADK's registry picks it (metric_evaluator_registry.py); each reads its own criterion.
-function evaluateMetric(
+async function evaluateMetric(
   metric: EvalMetric,
   actual: readonly Invocation[],
   expected: readonly Invocation[] | undefined,
-): EvaluationResult {
+  { judge, signal }: Pick<EvaluateCaseInput, 'judge' | 'signal'>,
+): Promise<EvaluationResult> {
+  // `checkMetrics` made sure a judged metric has its judge.
+  if (metric.metricName === FINAL_RESPONSE_MATCH_V2)
+    return evaluateFinalResponseMatchV2(metric, judge as Model, actual, expected, signal);
   if (metric.metricName === TOOL_TRAJECTORY_AVG_SCORE)
     return evaluateToolTrajectory(actual, expected, toolTrajectoryCriterion(metric));
   // `RougeEvaluator` judges against the metric's `threshold` (final_response_match_v1.py L69, L80); without one,
@@ -191,6 +212,24 @@ function metricResult(
   };
 }
 
+/**
+ * Refuses, before anything is evaluated, a metric `evaluateCase` has no evaluator for, and an LLM-judged one without
+ * a judge (where ADK would call the model its criterion names, agentctx calls only the judge it is given).
+ */
+export function checkMetrics(metrics: readonly EvalMetric[], judge: Model | undefined): void {
+  checkSupported(metrics);
+  const judged = metrics.filter((metric) => JUDGED_METRICS.includes(metric.metricName));
+  if (judge === undefined && judged.length > 0)
+    throw new ValidationError({
+      subject: 'eval metrics',
+      issues: judged.map((metric) => ({
+        path: metric.metricName,
+        message: 'is judged by an LLM, and no judge model was given',
+      })),
+      hint: 'Pass one: agentctx eval --judge <model> (runEvalSet and evaluateCase take `judge`).',
+    });
+}
+
 function checkSupported(metrics: readonly EvalMetric[]): void {
   const issues = metrics.flatMap((metric, index) =>
     SUPPORTED_METRICS.includes(metric.metricName)
@@ -206,6 +245,6 @@ function checkSupported(metrics: readonly EvalMetric[]): void {
     throw new ValidationError({
       subject: 'eval metrics',
       issues,
-      hint: 'LLM-judged and custom metrics are not evaluated yet',
+      hint: 'Other LLM-judged metrics and custom metrics are not evaluated yet',
     });
 }

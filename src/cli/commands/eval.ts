@@ -9,6 +9,7 @@ import {
   formatEvalSetResult,
 } from '../../analysis/eval/eval-set-result-file.js';
 import { parseEvalSet } from '../../analysis/eval/eval-set-file.js';
+import { checkMetrics } from '../../analysis/eval/evaluate-case.js';
 import { runEvalSet } from '../../presets/run-eval-set.js';
 import { parseCommandArgs } from '../args.js';
 import { addSessionToEvalSet } from '../eval-add.js';
@@ -30,8 +31,10 @@ ADK's file forms are read: .evalset.json (an EvalSet, snake_case or camelCase)
 and the legacy .test.json lists. Every model call is recorded in the store, so
 'agentctx inspect <agent> --session <id>' opens any case's requests.
 
-Metrics (ADK 2.5.0's): tool_trajectory_avg_score (EXACT, IN_ORDER, ANY_ORDER)
-and response_match_score (ROUGE-1 as Google's rouge_score computes it). The
+Metrics (ADK 2.5.0's): tool_trajectory_avg_score (EXACT, IN_ORDER, ANY_ORDER),
+response_match_score (ROUGE-1 as Google's rouge_score computes it) and
+final_response_match_v2 (an LLM judge says whether each answer is valid against
+the expected one, with ADK's prompt; needs --judge). The
 config is --config, else the test_config.json beside the eval set, else ADK's
 defaults: tool_trajectory_avg_score 1.0, response_match_score 0.8.
 
@@ -46,6 +49,9 @@ Options:
   --runs <n>         run each case n times (ADK's num_runs; default 1)
   --model <name>     the model for every agent (default: each agent's own),
                      e.g. scripted:<file> to evaluate offline
+  --judge <model>    the judge of final_response_match_v2, whatever model its
+                     criterion's judge_model_options name (ADK's judge_model,
+                     kept in the results); e.g. google:gemini-2.5-flash
   --store <path>     where the cases' sessions are kept (default: memory)
   --out <folder>     write ADK's EvalSetResult JSON there, one file per eval set
   --json             print the results as JSON (ADK's EvalCaseResult, camelCase)
@@ -67,6 +73,7 @@ export const evalCommand: Command = {
       config: { type: 'string' },
       runs: { type: 'string' },
       model: { type: 'string' },
+      judge: { type: 'string' },
       store: { type: 'string' },
       out: { type: 'string' },
       json: { type: 'boolean' },
@@ -100,6 +107,9 @@ export const evalCommand: Command = {
           criteria: config.criteria as Readonly<Record<string, unknown>>,
         }),
       });
+    // Resolved, and the metrics checked, before any agent runs.
+    const judge = values.judge === undefined ? undefined : await runtime.model(values.judge);
+    checkMetrics(metrics, judge);
     const { runner } = await runtime.runner(agentFile, {
       store: values.store ?? 'memory',
       model: values.model,
@@ -116,6 +126,12 @@ export const evalCommand: Command = {
         metrics,
         runs,
         onResult: ({ done, total }) => bar.update(done, total),
+        ...(judge === undefined ? {} : { judge }),
+        // ADK logs a metric that failed to evaluate and goes on with it NOT_EVALUATED.
+        onMetricError: (evalId, metricName, error) =>
+          io.stderr(
+            `warning: ${metricName} was not evaluated for ${evalId}: ${error instanceof Error ? error.message : String(error)}\n`,
+          ),
       });
       bar.done();
       all.push({ set, results });

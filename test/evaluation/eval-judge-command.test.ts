@@ -1,0 +1,70 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.js';
+
+// `agentctx eval --judge` (issue 50): ADK's `final_response_match_v2` in a test_config.json, on ADK's home_automation
+// fixture (test/fixtures/adk-eval/), the agent and the judge both scripted: a "valid" verdict passes the case, an
+// "invalid" one fails it naming the metric; without --judge the command refuses before running anything.
+
+const FIXTURES = 'test/fixtures/adk-eval';
+const AGENT = `${FIXTURES}/home-automation-agent.ts`;
+const SET = `${FIXTURES}/simple_test.test.json`;
+
+async function setup(label: string): Promise<{ config: string; judge: string }> {
+  const folder = await mkdtemp(join(tmpdir(), 'agentctx-eval-judge-'));
+  const config = join(folder, 'test_config.json');
+  await writeFile(
+    config,
+    JSON.stringify({
+      criteria: {
+        final_response_match_v2: {
+          threshold: 0.5,
+          judge_model_options: { judge_model: 'gemini-2.5-flash', num_samples: 1 },
+        },
+      },
+    }),
+  );
+  const judge = join(folder, 'judge.yaml');
+  const verdict = JSON.stringify(`{\n  "reasoning": "compared",\n  "is_the_agent_response_valid": "${label}",\n}`);
+  await writeFile(judge, `- text: ${verdict}\n`);
+  return { config, judge };
+}
+
+const base = ['eval', AGENT, SET, '--model', `scripted:${FIXTURES}/passing-script.yaml`];
+
+describe('agentctx eval --judge', () => {
+  it('passes a case the judge calls valid, and fails one it calls invalid, naming the metric', async () => {
+    const valid = await setup('valid');
+    const passed = await cli([...base, '--config', valid.config, '--judge', `scripted:${valid.judge}`, '--json']);
+    expect(passed.stderr).toBe('');
+    expect(passed.code).toBe(0);
+    const [set] = JSON.parse(passed.stdout) as {
+      results: {
+        finalEvalStatus: string;
+        overallEvalMetricResults: { metricName: string; evalStatus: string; score: number; criterion: unknown }[];
+      }[];
+    }[];
+    expect(set?.results[0]?.overallEvalMetricResults).toMatchObject([
+      {
+        metricName: 'final_response_match_v2',
+        evalStatus: 'PASSED',
+        score: 1,
+        criterion: { extra: { judge_model_options: { judge_model: 'gemini-2.5-flash', num_samples: 1 } } },
+      },
+    ]);
+
+    const invalid = await setup('invalid');
+    const failed = await cli([...base, '--config', invalid.config, '--judge', `scripted:${invalid.judge}`]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/✗ .*final_response_match_v2 0\.00 \(threshold 0\.5\) failed/);
+  });
+
+  it('refuses final_response_match_v2 without --judge, saying to pass one', async () => {
+    const { config } = await setup('valid');
+    const result = await cli([...base, '--config', config]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('agentctx eval --judge <model>');
+  });
+});
