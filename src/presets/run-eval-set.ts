@@ -77,3 +77,26 @@ async function runCase(
   const session = await runner.sessions.getSession({ appName: runner.appName, userId, sessionId });
   return { userId, actual: invocationsFromEvents(session?.events ?? []) };
 }
+
+/**
+ * `runEvalSet` for a test (as ADK's `AgentEvaluator.evaluate` is for pytest): resolves with the results when every
+ * case passes, else throws an `Error` naming each failed case and metric, with its score and threshold.
+ */
+export async function assertEvalSetPasses(options: RunEvalSetOptions): Promise<EvalCaseResult[]> {
+  const results = await runEvalSet(options);
+  const failed = results.flatMap((result) =>
+    result.finalEvalStatus !== 'FAILED'
+      ? []
+      : result.overallEvalMetricResults
+          .filter((metric) => metric.evalStatus === 'FAILED')
+          .map(
+            (metric) =>
+              `${result.evalId}: ${metric.metricName} ${metric.score ?? 'no score'} below its threshold ${metric.threshold ?? '?'}`,
+          ),
+  );
+  if (failed.length > 0)
+    throw new Error(
+      `${failed.length} of the eval set's metrics failed:\n${failed.map((line) => `  ${line}`).join('\n')}`,
+    );
+  return results;
+}

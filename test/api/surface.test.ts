@@ -21,7 +21,7 @@ describe('the public API', () => {
     expect((root?.values.length ?? 0) + (root?.types.length ?? 0)).toBeLessThanOrEqual(80);
   });
 
-  it('keeps the stable surface at most 400 names, and agentctx/unstable at most 150', () => {
+  it('keeps the stable surface at most 450 names, and agentctx/unstable at most 150', () => {
     const count = (surface: EntrySurface) => surface.values.length + surface.types.length;
     const unstable = surfaces.filter((surface) => surface.entry === 'agentctx/unstable');
     expect(unstable).toHaveLength(1);
@@ -29,7 +29,7 @@ describe('the public API', () => {
       surfaces
         .filter((surface) => surface.entry !== 'agentctx/unstable')
         .reduce((sum, surface) => sum + count(surface), 0),
-    ).toBeLessThanOrEqual(400);
+    ).toBeLessThanOrEqual(450);
     expect(count(unstable[0] as EntrySurface)).toBeLessThanOrEqual(150);
   });
 

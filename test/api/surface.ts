@@ -63,7 +63,7 @@ export function renderSurface(surfaces: readonly EntrySurface[]): string {
     '`npm run api:surface`; `test/api/surface.test.ts` fails when an entry changes and this page was not regenerated,',
     'so a change to the public surface is always a deliberate, reviewed one.',
     '',
-    `The stable entries offer ${stable} names in all (at most 400); \`agentctx/unstable\` offers ${unstable} (at most 150), which`,
+    `The stable entries offer ${stable} names in all (at most 450); \`agentctx/unstable\` offers ${unstable} (at most 150), which`,
     "may change in any release: the providers' wire converters and wire types, the built-in processors one by one,",
     'compaction planning and other lower-level helpers.',
     '',

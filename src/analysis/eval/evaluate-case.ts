@@ -175,6 +175,25 @@ export function addRubrics(invocation: Invocation, rubrics: readonly Rubric[]): 
   invocation.rubrics = list;
 }
 
+/**
+ * One metric over a conversation (ADK's `Evaluator.evaluate_invocations` of the metric's evaluator): the actual
+ * invocations against the expected ones, per invocation and overall. The metric names its criterion and threshold;
+ * an LLM-judged one needs `judge`.
+ */
+export async function evaluate(input: {
+  readonly metric: EvalMetric;
+  readonly actual: readonly Invocation[];
+  readonly expected?: readonly Invocation[] | undefined;
+  readonly judge?: Model | undefined;
+  readonly signal?: AbortSignal | undefined;
+}): Promise<EvaluationResult> {
+  checkMetrics([input.metric], input.judge);
+  return evaluateMetric(input.metric, input.actual, input.expected, {
+    ...(input.judge === undefined ? {} : { judge: input.judge }),
+    ...(input.signal === undefined ? {} : { signal: input.signal }),
+  });
+}
+
 // The metric's evaluator, as ADK's registry picks it (metric_evaluator_registry.py); each reads its own criterion.
 async function evaluateMetric(
   metric: EvalMetric,

@@ -1,0 +1,26 @@
+/**
+ * @module agentctx/eval
+ * Evaluation as ADK 2.5.0 has it: its eval-set and config files, its metrics (`tool_trajectory_avg_score`,
+ * `response_match_score` on ROUGE-1 as Google's rouge_score computes it, the LLM-judged `final_response_match_v2`),
+ * results in memory or written as ADK writes them. `runEvalSet` runs a set's cases through a runner and scores them;
+ * `assertEvalSetPasses` is the same for a test; `evaluate` scores one metric over invocations you have;
+ * `invocationsFromEvents` turns a session's events into them. `agentctx eval` is the command line of it.
+ */
+export { evaluate, evaluateCase } from './analysis/eval/evaluate-case.js';
+export { evalMetricsFromConfig, readEvalConfig } from './analysis/eval/eval-config.js';
+export { formatEvalSet, parseEvalSet, readEvalSet } from './analysis/eval/eval-set-file.js';
+export { evalSetResultOf, formatEvalSetResult } from './analysis/eval/eval-set-result-file.js';
+export { invocationsFromEvents } from './analysis/eval/invocations-from-events.js';
+export { rouge1 } from './analysis/eval/rouge.js';
+export { assertEvalSetPasses, runEvalSet, type RunEvalSetOptions } from './presets/run-eval-set.js';
+export type {
+  EvalCase,
+  EvalCaseResult,
+  EvalConfig,
+  EvalMetric,
+  EvalSet,
+  EvalSetResult,
+  EvalStatus,
+  EvaluationResult,
+  Invocation,
+} from './contracts/evaluation.js';

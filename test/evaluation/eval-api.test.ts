@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import {
+  assertEvalSetPasses,
+  evaluate,
+  evalMetricsFromConfig,
+  parseEvalSet,
+  readEvalConfig,
+  rouge1,
+  type Invocation,
+} from '../../src/eval.js';
+import { createScriptedModel } from '../../src/models/scripted/index.js';
+import { createRunner } from '../../src/presets/create-runner.js';
+import { agent } from '../fixtures/adk-eval/home-automation-agent.js';
+
+// agentctx/eval from code (issue 50; adk-python #4534 asks for results in memory): one metric over invocations you
+// have, ROUGE-1 alone, and an eval set run in a test as ADK's AgentEvaluator.evaluate runs one under pytest.
+
+const FIXTURES = 'test/fixtures/adk-eval';
+const said = (text: string, role: 'user' | 'model' = 'model') => ({ role, parts: [{ text }] });
+const invocation = (answer: string): Invocation => ({
+  invocationId: '',
+  creationTimestamp: 0,
+  userContent: said('Turn it off.', 'user'),
+  finalResponse: said(answer),
+});
+
+describe('agentctx/eval', () => {
+  it('scores one metric over invocations, with ADK’s result shape', async () => {
+    const result = await evaluate({
+      metric: { metricName: 'response_match_score', threshold: 0.8 },
+      actual: [invocation('The light is off now.')],
+      expected: [invocation('The light is now off.')],
+    });
+    expect(result.overallEvalStatus).toBe('PASSED');
+    expect(result.overallScore).toBe(1);
+    expect(result.perInvocationResults.map((each) => each.evalStatus)).toEqual(['PASSED']);
+    expect(rouge1('The light is off now.', 'The light is now off.').fmeasure).toBe(1);
+    await expect(
+      evaluate({ metric: { metricName: 'final_response_match_v2', threshold: 0.5 }, actual: [], expected: [] }),
+    ).rejects.toThrow(/no judge model was given/);
+  });
+
+  it('runs an eval set in a test: resolves when it passes, throws naming the failed metric', async () => {
+    const evalSet = parseEvalSet(await readFile(`${FIXTURES}/simple_test.test.json`, 'utf8'), 'simple_test.test.json');
+    const metrics = evalMetricsFromConfig(
+      readEvalConfig(JSON.parse(await readFile(`${FIXTURES}/test_config.json`, 'utf8')), 'test_config.json'),
+    );
+    const runnerAnswering = (answer: string) =>
+      createRunner({
+        agents: agent,
+        model: createScriptedModel([
+          {
+            functionCall: {
+              name: 'set_device_info',
+              args: { location: 'Bedroom', device_id: 'device_2', status: 'OFF' },
+            },
+          },
+          { text: answer },
+        ]),
+      });
+    const passed = await assertEvalSetPasses({
+      runner: runnerAnswering('I have set the device_2 status to off.'),
+      evalSet,
+      metrics,
+    });
+    expect(passed.map((result) => result.finalEvalStatus)).toEqual(['PASSED']);
+    await expect(
+      assertEvalSetPasses({ runner: runnerAnswering('Done, sure thing.'), evalSet, metrics }),
+    ).rejects.toThrow(/response_match_score 0 below its threshold 0\.3/);
+  });
+});
