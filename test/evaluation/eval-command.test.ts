@@ -22,6 +22,8 @@ describe('agentctx eval', () => {
       `scripted:${FIXTURES}/passing-script.yaml`,
       '--out',
       out,
+      '--csv',
+      join(out, 'results.csv'),
     ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -33,10 +35,16 @@ describe('agentctx eval', () => {
     );
     expect(result.stdout.match(/^eval set .*: 1 of 1 passed$/gm)).toHaveLength(2);
     expect(result.stdout).toContain(`✓ ${FIXTURES}/simple_test2.test.json  tool_trajectory_avg_score 1.00`);
-    const files = await readdir(out);
+    const files = (await readdir(out)).filter((name) => name.endsWith('.evalset_result.json'));
     expect(files).toHaveLength(2);
     const written = await readFile(join(out, files[0] as string), 'utf8');
     expect(written).toContain('simple_test');
+    const csv = (await readFile(join(out, 'results.csv'), 'utf8')).split('\r\n');
+    expect(csv[0]).toBe('eval_set_id,eval_id,metric,score,threshold,status,case_status,user_id,session_id');
+    expect(csv[1]).toMatch(
+      /^b305bd06-38c5-4796-b9c7-d9c7454338b9,tests\/integration\/fixture\/home_automation_agent\/simple_test\.test\.json,tool_trajectory_avg_score,1,1,PASSED,PASSED,test_user_id,eval-/,
+    );
+    expect(csv).toHaveLength(6);
   });
 
   it('fails a case whose answer misses the expected one, naming the metric, and exits 1', async () => {

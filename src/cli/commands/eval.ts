@@ -13,6 +13,7 @@ import { checkMetrics } from '../../analysis/eval/evaluate-case.js';
 import { runEvalSet } from '../../presets/run-eval-set.js';
 import { parseCommandArgs } from '../args.js';
 import { addSessionToEvalSet } from '../eval-add.js';
+import { formatEvalCsv } from '../eval-csv.js';
 import { formatEvalResults } from '../format-eval.js';
 import type { CliIo, Command } from '../io.js';
 import { progressBar } from '../progress.js';
@@ -54,6 +55,7 @@ Options:
                      kept in the results); e.g. google:gemini-2.5-flash
   --store <path>     where the cases' sessions are kept (default: memory)
   --out <folder>     write ADK's EvalSetResult JSON there, one file per eval set
+  --csv <file>       also write the results as CSV: a row per case run and metric
   --json             print the results as JSON (ADK's EvalCaseResult, camelCase)
 ${PROFILE_HELP}
   -h, --help         show this help
@@ -76,6 +78,7 @@ export const evalCommand: Command = {
       judge: { type: 'string' },
       store: { type: 'string' },
       out: { type: 'string' },
+      csv: { type: 'string' },
       json: { type: 'boolean' },
       profile: { type: 'string' },
     });
@@ -147,6 +150,7 @@ export const evalCommand: Command = {
         await writeFile(join(folder, evalSetResultFileName(result)), formatEvalSetResult(result));
       }
     }
+    if (values.csv !== undefined) await writeFile(resolve(io.cwd, values.csv), formatEvalCsv(all));
     io.stdout(
       values.json === true
         ? `${JSON.stringify(
