@@ -34,7 +34,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'eval',
-    summary: 'run ADK eval sets against an agent and score them: tool trajectory, response match',
+    summary: 'run ADK eval sets against an agent and score them: tool trajectory, response match, an LLM judge',
     load: async () => (await import('./commands/eval.js')).evalCommand,
   },
   {
