@@ -4,7 +4,8 @@
  * `response_match_score` on ROUGE-1 as Google's rouge_score computes it, the LLM-judged `final_response_match_v2`),
  * results in memory or written as ADK writes them. `runEvalSet` runs a set's cases through a runner and scores them;
  * `assertEvalSetPasses` is the same for a test; `evaluate` scores one metric over invocations you have;
- * `invocationsFromEvents` turns a session's events into them. `agentctx eval` is the command line of it.
+ * `invocationsFromEvents` turns a session's events into them; each run carries what it cost (`EvalEfficiency`),
+ * and `aggregateRuns` takes several runs of a case together as ADK's AgentEvaluator does. `agentctx eval` is the command line of it.
  */
 export { evaluate, evaluateCase } from './analysis/eval/evaluate-case.js';
 export { evalMetricsFromConfig, readEvalConfig } from './analysis/eval/eval-config.js';
@@ -13,9 +14,12 @@ export { evalSetResultOf, formatEvalSetResult } from './analysis/eval/eval-set-r
 export { invocationsFromEvents } from './analysis/eval/invocations-from-events.js';
 export { rouge1 } from './analysis/eval/rouge.js';
 export { assertEvalSetPasses, runEvalSet, type RunEvalSetOptions } from './presets/run-eval-set.js';
+export { aggregateRuns, type AggregatedCase, type AggregatedMetric } from './analysis/eval/aggregate-runs.js';
 export type {
   EvalCase,
   EvalCaseResult,
+  EvalCaseRun,
+  EvalEfficiency,
   EvalConfig,
   EvalMetric,
   EvalSet,

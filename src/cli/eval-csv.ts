@@ -1,4 +1,4 @@
-import type { EvalCaseResult, EvalSet } from '../contracts/evaluation.js';
+import type { EvalCaseResult, EvalEfficiency, EvalSet } from '../contracts/evaluation.js';
 
 const COLUMNS = [
   'eval_set_id',
@@ -10,14 +10,25 @@ const COLUMNS = [
   'case_status',
   'user_id',
   'session_id',
+  'model_calls',
+  'tool_calls',
+  'prompt_tokens',
+  'cached_tokens',
+  'output_tokens',
+  'usd',
+  'wall_ms',
 ];
 
 /**
  * `agentctx eval --csv`: one row per case run and metric (ADK users ask for results they can open in a spreadsheet,
- * adk-python #2652), RFC 4180 quoting, a header row, a score left empty when the metric was not evaluated.
+ * adk-python #2652), RFC 4180 quoting, a header row, a score left empty when the metric was not evaluated; each row
+ * ends with what its case run cost (the same on every metric row of the run; empty when not measured).
  */
 export function formatEvalCsv(
-  sets: readonly { readonly set: EvalSet; readonly results: readonly EvalCaseResult[] }[],
+  sets: readonly {
+    readonly set: EvalSet;
+    readonly results: readonly (EvalCaseResult & { readonly efficiency?: EvalEfficiency })[];
+  }[],
 ): string {
   const rows = sets.flatMap(({ set, results }) =>
     results.flatMap((result) =>
@@ -31,10 +42,17 @@ export function formatEvalCsv(
         result.finalEvalStatus,
         result.userId ?? '',
         result.sessionId,
+        ...efficiencyCells(result.efficiency),
       ]),
     ),
   );
   return `${[COLUMNS, ...rows].map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
+}
+
+function efficiencyCells(efficiency: EvalEfficiency | undefined): string[] {
+  if (efficiency === undefined) return ['', '', '', '', '', '', ''];
+  const { modelCalls, toolCalls, promptTokens, cachedTokens, outputTokens, usd, wallMs } = efficiency;
+  return [modelCalls, toolCalls, promptTokens, cachedTokens, outputTokens, usd ?? '', wallMs].map(String);
 }
 
 function cell(value: string): string {

@@ -233,3 +233,32 @@ export type EvalSetResult = {
   /** Seconds since the epoch; 0 when not given. */
   creationTimestamp: number;
 };
+
+/**
+ * What one run of an eval case cost (agentctx's addition; ADK measures none of it): from the run's recorded model
+ * calls, priced with prompt caching, and its events.
+ */
+export type EvalEfficiency = {
+  /** Model calls of the run (embedding calls not counted). */
+  modelCalls: number;
+  /** Tool calls the agents made. */
+  toolCalls: number;
+  /** Prompt tokens as the providers reported them: input billed in full, read from the cache and written to it. */
+  promptTokens: number;
+  /** The part of `promptTokens` read from a prompt cache. */
+  cachedTokens: number;
+  outputTokens: number;
+  /** `cachedTokens / promptTokens` (0 without prompt tokens). */
+  cacheHitRatio: number;
+  /** USD of the calls, prompt caching included; absent when no call could be priced. */
+  usd?: number;
+  /** Calls whose model the price table does not know (their tokens counted, not their cost). */
+  unpricedCalls: number;
+  /** Time the model calls took, added up, in milliseconds. */
+  modelLatencyMs: number;
+  /** Time the whole run took, from its session's creation to its last event, in milliseconds. */
+  wallMs: number;
+};
+
+/** One run of an eval case as agentctx's runner returns it: ADK's result, and what the run cost. */
+export type EvalCaseRun = EvalCaseResult & { efficiency: EvalEfficiency };

@@ -1,8 +1,14 @@
-import type { EvalCase, EvalCaseResult, EvalMetric, EvalSet, Invocation } from '../contracts/evaluation.js';
+import type { EvalCase, EvalCaseRun, EvalMetric, EvalSet } from '../contracts/evaluation.js';
+import type { Event } from '../contracts/event.js';
+import { DEFAULT_PRICES } from '../analysis/cost/default-prices.js';
+import type { PriceTable } from '../analysis/cost/price-table.js';
+import { aggregateFailureLine, aggregateRuns } from '../analysis/eval/aggregate-runs.js';
+import { efficiencyOf } from '../analysis/eval/eval-efficiency.js';
 import { checkMetrics, evaluateCase } from '../analysis/eval/evaluate-case.js';
 import type { Model } from '../contracts/model.js';
 import { invocationsFromEvents } from '../analysis/eval/invocations-from-events.js';
 import type { Runner } from '../engine/runner/runner.js';
+import { judgeTextOfContent } from '../analysis/eval/judge-text.js';
 
 /** What `runEvalSet` runs, and how often. */
 export type RunEvalSetOptions = {
@@ -17,7 +23,7 @@ export type RunEvalSetOptions = {
   readonly onResult?: (progress: {
     readonly done: number;
     readonly total: number;
-    readonly result: EvalCaseResult;
+    readonly result: EvalCaseRun;
   }) => void;
   /** Session ids of this evaluation: a prefix that tells its sessions from others in the store. */
   readonly sessionPrefix?: string;
@@ -25,15 +31,19 @@ export type RunEvalSetOptions = {
   readonly judge?: Model;
   /** Told of a metric that could not be evaluated for a case (a judge call that failed…); it is then NOT_EVALUATED. */
   readonly onMetricError?: (evalId: string, metricName: string, error: unknown) => void;
+  /** The prices runs are costed at (`efficiency.usd`); agentctx's table (assets/prices.json) by default. */
+  readonly prices?: PriceTable;
 };
 
 /**
  * Runs an eval set through a runner, as ADK's local eval service does: each case (and each run of it) in a new session
  * started from the case's `session_input` (user and state; ADK's `test_user_id` when it has none), its user turns sent
  * one after the other, the session's events turned into invocations and scored against the case's own by every
- * metric. Every model call is recorded in the runner's store, so `agentctx inspect` opens any case's requests.
+ * metric. Every model call is recorded in the runner's store, so `agentctx inspect` opens any case's requests; each
+ * result carries what its run cost (`efficiency`: model and tool calls, tokens, cache hits, USD with caching, time),
+ * from those records (zero calls when the runner records none).
  */
-export async function runEvalSet(options: RunEvalSetOptions): Promise<EvalCaseResult[]> {
+export async function runEvalSet(options: RunEvalSetOptions): Promise<EvalCaseRun[]> {
   const runs = options.runs ?? 1;
   if (!(Number.isSafeInteger(runs) && runs >= 1))
     throw new RangeError(`runs must be a whole number from 1, got ${String(runs)}`);
@@ -42,22 +52,27 @@ export async function runEvalSet(options: RunEvalSetOptions): Promise<EvalCaseRe
   checkMetrics(options.metrics, options.judge);
   const prefix = options.sessionPrefix ?? `eval-${evalSet.evalSetId}-${crypto.randomUUID().slice(0, 8)}`;
   const total = evalSet.evalCases.length * runs;
-  const results: EvalCaseResult[] = [];
+  const results: EvalCaseRun[] = [];
   for (let run = 1; run <= runs; run++)
     for (const [index, evalCase] of evalSet.evalCases.entries()) {
       // By the case's place in the set: eval ids may be paths, which make poor session ids.
       const sessionId = `${prefix}-case${index + 1}${runs > 1 ? `-run${run}` : ''}`;
-      const { userId, actual } = await runCase(runner, evalCase, sessionId);
-      const result = await evaluateCase({
+      const started = Date.now();
+      const { userId, events } = await runCase(runner, evalCase, sessionId);
+      const wallMs = Date.now() - started;
+      const calls = (await runner.calls?.listModelCalls({ appName: runner.appName, userId, sessionId })) ?? [];
+      const efficiency = efficiencyOf({ calls, events, prices: options.prices ?? DEFAULT_PRICES, wallMs });
+      const scored = await evaluateCase({
         evalSetId: evalSet.evalSetId,
         evalCase,
-        actual,
+        actual: invocationsFromEvents(events),
         metrics: options.metrics,
         sessionId,
         userId,
         ...(options.judge === undefined ? {} : { judge: options.judge }),
         onMetricError: (metricName, error) => options.onMetricError?.(evalCase.evalId, metricName, error),
       });
+      const result: EvalCaseRun = { ...scored, efficiency };
       results.push(result);
       options.onResult?.({ done: results.length, total, result });
     }
@@ -68,35 +83,40 @@ async function runCase(
   runner: Runner,
   evalCase: EvalCase,
   sessionId: string,
-): Promise<{ userId: string; actual: Invocation[] }> {
+): Promise<{ userId: string; events: readonly Event[] }> {
   const userId = evalCase.sessionInput?.userId || 'test_user_id';
   const state = evalCase.sessionInput?.state ?? {};
   await runner.createSession({ userId, sessionId, ...(Object.keys(state).length === 0 ? {} : { state }) });
   for (const invocation of evalCase.conversation ?? [])
     for await (const _event of runner.run({ userId, sessionId, message: invocation.userContent }));
   const session = await runner.sessions.getSession({ appName: runner.appName, userId, sessionId });
-  return { userId, actual: invocationsFromEvents(session?.events ?? []) };
+  return { userId, events: session?.events ?? [] };
 }
 
 /**
- * `runEvalSet` for a test (as ADK's `AgentEvaluator.evaluate` is for pytest): resolves with the results when every
- * case passes, else throws an `Error` naming each failed case and metric, with its score and threshold.
+ * `runEvalSet` for a test (as ADK's `AgentEvaluator.evaluate` is for pytest): the runs of each case are taken
+ * together as AgentEvaluator takes them (per metric, the mean of every run's per-invocation scores against the
+ * threshold; a metric not evaluated fails too). Resolves with the results when every case passes, else throws an
+ * `Error` with AgentEvaluator's line for each failed case and metric, each followed by its invocations (prompt,
+ * expected and actual answer, score).
  */
-export async function assertEvalSetPasses(options: RunEvalSetOptions): Promise<EvalCaseResult[]> {
+export async function assertEvalSetPasses(options: RunEvalSetOptions): Promise<EvalCaseRun[]> {
   const results = await runEvalSet(options);
-  const failed = results.flatMap((result) =>
-    result.finalEvalStatus !== 'FAILED'
-      ? []
-      : result.overallEvalMetricResults
-          .filter((metric) => metric.evalStatus === 'FAILED')
-          .map(
-            (metric) =>
-              `${result.evalId}: ${metric.metricName} ${metric.score ?? 'no score'} below its threshold ${metric.threshold ?? '?'}`,
-          ),
-  );
-  if (failed.length > 0)
-    throw new Error(
-      `${failed.length} of the eval set's metrics failed:\n${failed.map((line) => `  ${line}`).join('\n')}`,
-    );
+  const failures: string[] = [];
+  for (const evalCase of aggregateRuns(results))
+    for (const metric of evalCase.metrics) {
+      if (metric.status === 'PASSED') continue;
+      failures.push(`${evalCase.evalId}: ${aggregateFailureLine(metric, options.runner.appName)}`);
+      for (const { actual, expected, result } of metric.invocations)
+        failures.push(
+          `    ${result.evalStatus} score ${result.score ?? 'none'}: ${oneLine(judgeTextOfContent(expected?.userContent ?? actual.userContent) ?? '')} → expected ${oneLine(judgeTextOfContent(expected?.finalResponse) ?? '')}, got ${oneLine(judgeTextOfContent(actual.finalResponse) ?? '')}`,
+        );
+    }
+  if (failures.length > 0) throw new Error(`Following are all the test failures.\n${failures.join('\n')}`);
   return results;
+}
+
+function oneLine(text: string): string {
+  const flat = JSON.stringify(text);
+  return flat.length > 120 ? `${flat.slice(0, 117)}…"` : flat;
 }

@@ -11,6 +11,10 @@ import {
 } from '../../src/eval.js';
 import { createScriptedModel } from '../../src/models/scripted/index.js';
 import { createRunner } from '../../src/presets/create-runner.js';
+import { runEvalSet } from '../../src/eval.js';
+import { costOfCalls, DEFAULT_PRICES } from '../../src/cost.js';
+import { createInMemorySessionStore } from '../../src/engine/session/in-memory-session-store.js';
+import { withSimulatedBilling } from '../../src/testing/index.js';
 import { agent } from '../fixtures/adk-eval/home-automation-agent.js';
 
 // agentctx/eval from code (issue 50; adk-python #4534 asks for results in memory): one metric over invocations you
@@ -67,6 +71,56 @@ describe('agentctx/eval', () => {
     expect(passed.map((result) => result.finalEvalStatus)).toEqual(['PASSED']);
     await expect(
       assertEvalSetPasses({ runner: runnerAnswering('Done, sure thing.'), evalSet, metrics }),
-    ).rejects.toThrow(/response_match_score 0 below its threshold 0\.3/);
+    ).rejects.toThrow(
+      'tests/integration/fixture/home_automation_agent/simple_test.test.json: response_match_score for home_automation_agent Failed. Expected 0.3, but got 0.0.',
+    );
+  });
+
+  it('measures what each run cost, from its recorded calls: calls, tools, tokens, cache hits, USD with caching', async () => {
+    const evalSet = parseEvalSet(await readFile(`${FIXTURES}/simple_test.test.json`, 'utf8'), 'simple_test.test.json');
+    const sessions = createInMemorySessionStore();
+    const model = withSimulatedBilling(
+      createScriptedModel({
+        rules: [
+          {
+            when: { afterToolResponse: 'set_device_info' },
+            respond: { text: 'I have set the device_2 status to off.' },
+          },
+        ],
+        fallback: {
+          functionCall: {
+            name: 'set_device_info',
+            args: { location: 'Bedroom', device_id: 'device_2', status: 'OFF' },
+          },
+        },
+      }),
+      { provider: 'anthropic', modelId: 'claude-sonnet-4-6' },
+    );
+    const runner = createRunner({ agents: agent, model, sessions });
+    const [first, second] = await runEvalSet({
+      runner,
+      evalSet,
+      metrics: [{ metricName: 'response_match_score', threshold: 0.3 }],
+      runs: 2,
+    });
+    for (const run of [first, second]) {
+      const calls = await sessions.listModelCalls({
+        appName: runner.appName,
+        userId: 'test_user_id',
+        sessionId: run?.sessionId ?? '',
+      });
+      const { total } = costOfCalls(calls, DEFAULT_PRICES);
+      expect(run?.efficiency).toMatchObject({
+        modelCalls: 2,
+        toolCalls: 1,
+        promptTokens: total.promptTokens,
+        cachedTokens: total.tokens.cacheRead,
+        outputTokens: total.tokens.output,
+        usd: total.usd,
+        unpricedCalls: 0,
+      });
+      expect(run?.efficiency.promptTokens).toBeGreaterThan(0);
+      expect(run?.efficiency.usd).toBeGreaterThan(0);
+    }
   });
 });

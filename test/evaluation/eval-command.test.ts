@@ -34,15 +34,21 @@ describe('agentctx eval', () => {
       /✓ tests\/integration\/fixture\/home_automation_agent\/simple_test\.test\.json {2}tool_trajectory_avg_score 1\.00 \(threshold 1\) {2}response_match_score 1\.00 \(threshold 0\.3\)/,
     );
     expect(result.stdout.match(/^eval set .*: 1 of 1 passed$/gm)).toHaveLength(2);
+    expect(result.stdout).toMatch(
+      /^ {6}2 model calls · 1 tool call · 0 prompt tokens \(0% cached\) · no USD \(unpriced model\) · \d+\.\d s$/m,
+    );
     expect(result.stdout).toContain(`✓ ${FIXTURES}/simple_test2.test.json  tool_trajectory_avg_score 1.00`);
     const files = (await readdir(out)).filter((name) => name.endsWith('.evalset_result.json'));
     expect(files).toHaveLength(2);
     const written = await readFile(join(out, files[0] as string), 'utf8');
     expect(written).toContain('simple_test');
     const csv = (await readFile(join(out, 'results.csv'), 'utf8')).split('\r\n');
-    expect(csv[0]).toBe('eval_set_id,eval_id,metric,score,threshold,status,case_status,user_id,session_id');
+    expect(csv[0]).toBe(
+      'eval_set_id,eval_id,metric,score,threshold,status,case_status,user_id,session_id,model_calls,tool_calls,prompt_tokens,cached_tokens,output_tokens,usd,wall_ms',
+    );
+    // The scripted model reports no usage and has no price: two calls, one tool call, no tokens, no USD.
     expect(csv[1]).toMatch(
-      /^b305bd06-38c5-4796-b9c7-d9c7454338b9,tests\/integration\/fixture\/home_automation_agent\/simple_test\.test\.json,tool_trajectory_avg_score,1,1,PASSED,PASSED,test_user_id,eval-/,
+      /^b305bd06-38c5-4796-b9c7-d9c7454338b9,tests\/integration\/fixture\/home_automation_agent\/simple_test\.test\.json,tool_trajectory_avg_score,1,1,PASSED,PASSED,test_user_id,eval-[^,]+,2,1,0,0,0,,\d+$/,
     );
     expect(csv).toHaveLength(6);
   });

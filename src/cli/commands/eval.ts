@@ -1,7 +1,7 @@
 import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { UsageError } from '../../contracts/errors/usage-error.js';
-import type { EvalCaseResult, EvalSet } from '../../contracts/evaluation.js';
+import type { EvalCaseRun, EvalSet } from '../../contracts/evaluation.js';
 import { DEFAULT_EVAL_CONFIG, evalMetricsFromConfig, readEvalConfig } from '../../analysis/eval/eval-config.js';
 import {
   evalSetResultOf,
@@ -11,6 +11,7 @@ import {
 import { parseEvalSet } from '../../analysis/eval/eval-set-file.js';
 import { checkMetrics } from '../../analysis/eval/evaluate-case.js';
 import { runEvalSet } from '../../presets/run-eval-set.js';
+import { aggregateRuns } from '../../analysis/eval/aggregate-runs.js';
 import { parseCommandArgs } from '../args.js';
 import { addSessionToEvalSet } from '../eval-add.js';
 import { formatEvalCsv } from '../eval-csv.js';
@@ -39,7 +40,13 @@ the expected one, with ADK's prompt; needs --judge). The
 config is --config, else the test_config.json beside the eval set, else ADK's
 defaults: tool_trajectory_avg_score 1.0, response_match_score 0.8.
 
-Exits 0 when every case passes, 1 when one fails a threshold, 2 on bad input.
+Each case run is shown with what it cost: model and tool calls, prompt tokens
+and the share read from a prompt cache, USD with caching, time. With --runs,
+each case's runs are also taken together as ADK's AgentEvaluator takes them
+(per metric, the mean of every run's scores against the threshold).
+
+Exits 0 when every case passes (with --runs: over its runs taken together), 1
+when one fails a threshold, 2 on bad input.
 
 'eval add' turns a recorded session into a case of an eval set (made when
 missing), as ADK's dev UI does: its user turns, tool calls and final answers
@@ -56,7 +63,8 @@ Options:
   --store <path>     where the cases' sessions are kept (default: memory)
   --out <folder>     write ADK's EvalSetResult JSON there, one file per eval set
   --csv <file>       also write the results as CSV: a row per case run and metric
-  --json             print the results as JSON (ADK's EvalCaseResult, camelCase)
+  --json             print the results as JSON (ADK's EvalCaseResult, camelCase,
+                     with each run's efficiency)
 ${PROFILE_HELP}
   -h, --help         show this help
 
@@ -120,7 +128,7 @@ export const evalCommand: Command = {
       ...profileChoice(values.profile),
     });
     const style = createStyle(io.isTty);
-    const all: { set: EvalSet; results: EvalCaseResult[] }[] = [];
+    const all: { set: EvalSet; results: EvalCaseRun[] }[] = [];
     for (const { set } of sets) {
       const bar = progressBar(io, `eval ${set.evalSetId}`);
       const results = await runEvalSet({
@@ -168,7 +176,14 @@ export const evalCommand: Command = {
               : `agentctx inspect ${agentFile} --store ${values.store}`,
           ),
     );
-    return all.every(({ results }) => results.every((result) => result.finalEvalStatus !== 'FAILED')) ? 0 : 1;
+    // One run: each case's own status; several: the runs taken together, as AgentEvaluator decides.
+    const passed =
+      runs === 1
+        ? all.every(({ results }) => results.every((result) => result.finalEvalStatus !== 'FAILED'))
+        : all.every(({ results }) =>
+            aggregateRuns(results).every((each) => each.metrics.every((metric) => metric.status === 'PASSED')),
+          );
+    return passed ? 0 : 1;
   },
 };
 

@@ -54,6 +54,8 @@ function readRule(reader: JsonReader, value: unknown, path: string): ScriptRule 
         'lastUserText',
         'lastUserMatches',
         'systemContains',
+        'requestContains',
+        'requestLacks',
         'afterToolResponse',
         'toolResultContains',
         'hasTool',

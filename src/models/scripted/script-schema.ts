@@ -30,6 +30,14 @@ export const CONDITION_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     description: 'the user\u2019s own latest message matches this regular expression (u flag)',
   },
   systemContains: { type: 'string', description: 'the system text contains this' },
+  requestContains: {
+    type: 'string',
+    description: 'the request\u2019s text (system, messages, tool calls and results as JSON) contains this',
+  },
+  requestLacks: {
+    type: 'string',
+    description: 'the request\u2019s text does not contain this (a fact the context dropped)',
+  },
   afterToolResponse: { type: 'string', description: 'the request ends with a response of this tool' },
   toolResultContains: {
     type: 'string',

@@ -41,6 +41,10 @@ export type RuleCondition = {
   /** The user's own latest text matches this regular expression. */
   lastUserMatches?: string;
   systemContains?: string;
+  /** The request's text — system text, every message's text, tool calls and tool results (as JSON) — contains this. */
+  requestContains?: string;
+  /** The request's text (as for `requestContains`) does not contain this: a fact the context dropped. */
+  requestLacks?: string;
   /** The request ends with a response of this tool. */
   afterToolResponse?: string;
   /** The request ends with tool responses, one of which (as JSON) contains this text. */
@@ -78,6 +82,11 @@ export function conditionHolds(condition: RuleCondition, request: LlmRequest, ca
   if (condition.lastUserMatches !== undefined && !matchesWithin(new RegExp(condition.lastUserMatches, 'u'), userText))
     return false;
   if (condition.systemContains !== undefined && !request.system.includes(condition.systemContains)) return false;
+  if (condition.requestContains !== undefined || condition.requestLacks !== undefined) {
+    const text = requestText(request);
+    if (condition.requestContains !== undefined && !text.includes(condition.requestContains)) return false;
+    if (condition.requestLacks !== undefined && text.includes(condition.requestLacks)) return false;
+  }
   if (condition.hasTool !== undefined && !request.tools.some((tool) => tool.name === condition.hasTool)) return false;
   if (condition.afterToolResponse !== undefined) {
     const lastPart = request.messages.at(-1)?.content.at(-1);
@@ -101,6 +110,21 @@ export function conditionHolds(condition: RuleCondition, request: LlmRequest, ca
     }
   }
   return true;
+}
+
+/**
+ * Everything the model reads in a request, as one text: the system text, then each message's parts — texts (thoughts
+ * included), tool calls and tool results as JSON — a line each. Tool declarations are not in it (`hasTool` is).
+ */
+export function requestText(request: LlmRequest): string {
+  const lines = [request.system];
+  for (const message of request.messages)
+    for (const part of message.content) {
+      if ('text' in part) lines.push(part.text);
+      else if ('functionCall' in part) lines.push(JSON.stringify(part.functionCall));
+      else if ('functionResponse' in part) lines.push(JSON.stringify(part.functionResponse));
+    }
+  return lines.join('\n');
 }
 
 /**

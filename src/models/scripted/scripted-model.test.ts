@@ -100,4 +100,29 @@ describe('scripted model rules', () => {
       /rules\[0\]\.when\.state/,
     );
   });
+
+  it('answers from what the request holds: requestContains sees history and tool results, requestLacks its absence', async () => {
+    const lookup = functionTool({
+      name: 'lookup',
+      description: 'Looks up the code.',
+      jsonSchema: { type: 'object', properties: {} },
+      execute: () => ({ code: 'K-7' }),
+    });
+    const script = {
+      rules: [
+        { when: { requestContains: 'K-7', requestLacks: 'forbidden' }, respond: { text: 'The code is K-7.' } },
+        { when: { requestLacks: 'K-7' }, respond: { functionCall: { name: 'lookup' } }, times: 1 },
+      ],
+      fallback: { text: 'I do not know the code.' },
+    };
+    const found = await runOnce(llmAgent({ name: 'a', instruction: 'Help.', tools: [lookup] }), script, 'Code?');
+    expect(found.texts).toEqual(['a: The code is K-7.']);
+    // The system text counts too: here it holds the word the first rule must not see.
+    const refused = await runOnce(
+      llmAgent({ name: 'a', instruction: 'Never say forbidden things.', tools: [lookup] }),
+      script,
+      'Code?',
+    );
+    expect(refused.texts).toEqual(['a: I do not know the code.']);
+  });
 });
