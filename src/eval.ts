@@ -5,7 +5,8 @@
  * results in memory or written as ADK writes them. `runEvalSet` runs a set's cases through a runner and scores them;
  * `assertEvalSetPasses` is the same for a test; `evaluate` scores one metric over invocations you have;
  * `invocationsFromEvents` turns a session's events into them; each run carries what it cost (`EvalEfficiency`),
- * and `aggregateRuns` takes several runs of a case together as ADK's AgentEvaluator does. `agentctx eval` is the command line of it.
+ * `aggregateRuns` takes several runs of a case together as ADK's AgentEvaluator does; `compareEvalSet` runs the
+ * same cases under two variants of an agent and compares behaviour and cost, case by case. `agentctx eval` is the command line of it.
  */
 export { evaluate, evaluateCase } from './analysis/eval/evaluate-case.js';
 export { evalMetricsFromConfig, readEvalConfig } from './analysis/eval/eval-config.js';
@@ -15,6 +16,14 @@ export { invocationsFromEvents } from './analysis/eval/invocations-from-events.j
 export { rouge1 } from './analysis/eval/rouge.js';
 export { assertEvalSetPasses, runEvalSet, type RunEvalSetOptions } from './presets/run-eval-set.js';
 export { aggregateRuns, type AggregatedCase, type AggregatedMetric } from './analysis/eval/aggregate-runs.js';
+export { compareEvalSet, type CompareEvalSetOptions, type EvalVariant } from './presets/compare-eval-set.js';
+export type {
+  CaseComparison,
+  EvalComparison,
+  RequestDifference,
+  SideOutcome,
+  VariantTotal,
+} from './analysis/eval/compare-results.js';
 export type {
   EvalCase,
   EvalCaseResult,

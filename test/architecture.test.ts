@@ -111,8 +111,9 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   telemetry: { layers: [...CORE, 'telemetry'], packages: ['@opentelemetry/api'] },
   // Who may use a local HTTP service: shared by the API server and the inspector.
   access: { layers: ['access'], packages: ['node:crypto'] },
-  // The HTTP API: node:http, no framework; the CLI composes it with a store and models.
-  server: { layers: [...ALL_CORE, 'access', 'server'], packages: ['node:http'] },
+  // The HTTP API: node:http, no framework; the CLI composes it with a store and models. node:fs/promises and node:path
+  // for the ADK eval routes, which keep eval sets and results in files where ADK keeps them (eval-files.ts).
+  server: { layers: [...ALL_CORE, 'access', 'server'], packages: ['node:http', 'node:fs/promises', 'node:path'] },
   // The web inspector: reads through the store contract; Hono, and its Node adapter in one file (checked below).
   web: {
     layers: [...ALL_CORE, 'access', 'web'],
@@ -147,6 +148,8 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
       'workspace',
       'server',
       'web',
+      // --bill-as: the billing simulation (its adapters' request builders; no SDK, no test framework).
+      'testing',
     ],
     packages: [
       'node:fs',

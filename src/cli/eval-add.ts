@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import type { AgentDefinition } from '../contracts/agent.js';
 import { UsageError } from '../contracts/errors/usage-error.js';
-import type { EvalCase, EvalSet } from '../contracts/evaluation.js';
+import type { EvalSet } from '../contracts/evaluation.js';
 import { formatEvalSet, parseEvalSet } from '../analysis/eval/eval-set-file.js';
-import { invocationsFromEvents } from '../analysis/eval/invocations-from-events.js';
-import { createAgentTree, isLlmAgent } from '../engine/agent/agent-tree.js';
+import { evalCaseOfSession } from '../analysis/eval/session-eval-case.js';
+import { createAgentTree } from '../engine/agent/agent-tree.js';
 import { parseCommandArgs } from './args.js';
 import type { CliIo } from './io.js';
 import { loadAgent } from './load-agent.js';
@@ -61,27 +60,10 @@ export async function addSessionToEvalSet(args: string[], io: CliIo, runtime: Cl
       `Eval id \`${evalId}\` already exists in \`${set.evalSetId}\` eval set.`,
       'Give the case another id with --id.',
     );
-  const evalCase: EvalCase = {
-    evalId,
-    conversation: invocationsFromEvents(session.events),
-    sessionInput: { appName: agent.name, userId, state: emptyState(agent) },
-    creationTimestamp: Date.now() / 1000,
-    finalSessionState: {},
-  };
+  const evalCase = evalCaseOfSession({ evalId, session, agents: createAgentTree(agent).nodes });
   await writeFile(path, formatEvalSet({ ...set, evalCases: [...set.evalCases, evalCase] }));
   io.stdout(
     `added session ${session.id} to eval set ${set.evalSetId} as case ${evalId}: ${evalCase.conversation?.length ?? 0} invocations\n`,
   );
   return 0;
-}
-
-// ADK's `create_empty_state` (cli/utils/state.py): '' for every `{key}` the agents' text instructions name.
-function emptyState(root: AgentDefinition): Record<string, unknown> {
-  const state: Record<string, unknown> = {};
-  for (const node of createAgentTree(root).nodes) {
-    const definition = node.definition;
-    if (!isLlmAgent(definition) || typeof definition.instruction !== 'string') continue;
-    for (const match of definition.instruction.matchAll(/\{([\p{L}\p{N}_]+)\}/gu)) state[match[1] as string] = '';
-  }
-  return state;
 }

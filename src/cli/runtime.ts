@@ -14,6 +14,7 @@ import { loadAgentFile } from './load-agent.js';
 import { profileOf } from '../presets/profile-spec.js';
 import { loadBindings } from './bindings-option.js';
 import { resolveModel } from './resolve-model.js';
+import { withSimulatedBilling, type SimulatedBillingOptions } from '../testing/prompt-cache/simulated-billing.js';
 import {
   resolveArtifactStore,
   resolveSqlStore,
@@ -75,6 +76,13 @@ export type RunnerChoices = {
   remember?: RememberSessions | undefined;
   /** `--bindings`: the module of TypeScript for the Python names an agent file gives. */
   bindings?: string | undefined;
+  /**
+   * `--bill-as`: every model's calls billed as this provider's model would bill them (its exact bodies, its prompt
+   * cache rules), so offline runs of scripted models have tokens and USD; none when absent.
+   */
+  billAs?: SimulatedBillingOptions | undefined;
+  /** The runner's ids of events, invocations and calls (random when absent): a counter makes two runs comparable. */
+  newId?: (() => string) | undefined;
   /** The stores of a runner opened before, shared instead of opening `store` again (several apps on one server). */
   stores?: Pick<AgentRunner, 'sessions' | 'artifacts'> | undefined;
 };
@@ -127,7 +135,7 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
       // --profile names the conventions; the file's profile gives them (and its Python) when it does not.
       const named = choices.profile ?? loaded.profile?.name;
       const profile = named === undefined ? undefined : profileOf({ ...loaded.profile, name: named });
-      const models = await modelsFor(tree, choices.model, runtime);
+      const models = billed(await modelsFor(tree, choices.model ?? loaded.model, runtime), choices.billAs);
       // The store's memory follows the profile's matching, and embeds with --embed's model (recorded in invocations).
       const memoryOptions: SqlMemoryOptions = {
         ...(named === 'adk' ? { matching: 'adk' } : {}),
@@ -152,6 +160,8 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
           ...limits,
           ...(profile === undefined ? {} : { profile }),
           ...(choices.remember === undefined ? {} : { remember: choices.remember }),
+          ...(choices.newId === undefined ? {} : { newId: choices.newId }),
+          ...(loaded.compaction === undefined ? {} : { eventsCompactionConfig: loaded.compaction }),
         }),
         sessions,
         artifacts,
@@ -172,12 +182,16 @@ export function openRuntime(place: RuntimePlace, open: Openers = nodeOpeners): C
   return runtime;
 }
 
-// One model for every agent, or the models the agents name, each resolved now so a bad name fails before any turn.
+type RunnerModels = { model: Model } | { models: (name: string) => Model | undefined };
+
+// One model for every agent (named, or the module's own), or the models the agents name, each resolved now so a bad
+// name fails before any turn.
 async function modelsFor(
   tree: AgentTree,
-  override: string | undefined,
+  override: string | Model | undefined,
   runtime: CliRuntime,
-): Promise<{ model: Model } | { models: (name: string) => Model | undefined }> {
+): Promise<RunnerModels> {
+  if (typeof override === 'object') return { model: override };
   if (override !== undefined) return { model: await runtime.model(override) };
   const named = new Map<string, Model>();
   for (const node of tree.nodes) {
@@ -185,6 +199,22 @@ async function modelsFor(
     if (name !== undefined && !named.has(name)) named.set(name, await runtime.model(name));
   }
   return { models: (name) => named.get(name) };
+}
+
+// Each model wrapped in a simulation of its own, made for this runner: two runners never share a simulated cache.
+function billed(models: RunnerModels, billAs: SimulatedBillingOptions | undefined): RunnerModels {
+  if (billAs === undefined) return models;
+  if ('model' in models) return { model: withSimulatedBilling(models.model, billAs) };
+  const wrapped = new Map<Model, Model>();
+  return {
+    models: (name) => {
+      const model = models.models(name);
+      if (model === undefined) return undefined;
+      let bill = wrapped.get(model);
+      if (bill === undefined) wrapped.set(model, (bill = withSimulatedBilling(model, billAs)));
+      return bill;
+    },
+  };
 }
 
 function isMemoryService(store: object): store is MemoryService {

@@ -1,4 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentctx, expectOneLineError } from '../support/cli.js';
 import { spawnListening } from '../support/listening.js';
@@ -82,7 +85,38 @@ describe('agentctx serve --protocol adk', () => {
     expect(await exited).toBe(0);
   });
 
+  it('keeps eval sets under --eval-dir, as ADK’s agents folder holds them', { timeout: 60_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentctx-serve-evals-'));
+    try {
+      const { child, url } = await serveAdk([
+        'examples/draft-and-review/pipeline.yaml',
+        '--eval-dir',
+        dir,
+        '--model',
+        'scripted:examples/draft-and-review/script.yaml',
+      ]);
+      const created = await fetch(`${url}/dev/apps/draft_and_review/eval-sets`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ evalSet: { evalSetId: 'smoke' } }),
+      });
+      expect(created.status).toBe(200);
+      expect(await (await fetch(`${url}/dev/apps/draft_and_review/eval_sets`)).json()).toEqual(['smoke']);
+      expect(await readdir(join(dir, 'draft_and_review'))).toEqual(['smoke.evalset.json']);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses what it cannot serve with one line', async () => {
+    expectOneLineError(
+      await agentctx('serve', '--eval-dir', '.', 'examples/draft-and-review/pipeline.yaml'),
+      2,
+      /--eval-dir needs --protocol adk/,
+    );
     expectOneLineError(
       await agentctx('serve', '--dev-ui', 'examples/draft-and-review/pipeline.yaml'),
       2,

@@ -37,6 +37,8 @@ function exampleFiles(folder = join(repositoryRoot, 'examples')): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) return exampleFiles(path);
+    // ADK's eval files (eval sets, legacy test lists, test_config.json) have schemas of their own.
+    if (/\.evalset\.json$|\.test\.json$|^test_config\.json$/.test(entry.name)) return [];
     return /\.(ya?ml|json)$/.test(entry.name) ? [path] : [];
   });
 }

@@ -16,8 +16,9 @@ import { ValidationError } from '../../src/contracts/errors/validation-error.js'
 // Translated test by test from Google ADK Python 2.5.0 (commit bb56aa56):
 // tests/unittests/evaluation/test_local_eval_set_results_manager.py, against
 // src/google/adk/evaluation/{local_eval_set_results_manager.py, _eval_set_results_manager_utils.py,
-// _path_validation.py}. Not translated: the tests of reading results back (`get_eval_set_result*`, the double-encoded
-// legacy file) and of listing them (`list_eval_set_results*`): agentctx does not read result files yet.
+// _path_validation.py}. The tests of reading results back (`get_eval_set_result*`, the double-encoded legacy
+// file) and of listing them (`list_eval_set_results*`) are in test/adk/eval-files.test.ts, against the ADK server's
+// `EvalFiles`, which reads them.
 // Each `it` names the test function it translates; the last block holds agentctx's own cases, whose expected floats
 // were checked against pydantic 2.13.4 (`TypeAdapter(float).dump_json`) and Python's `repr`.
 

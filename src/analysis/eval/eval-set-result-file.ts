@@ -184,8 +184,8 @@ function rubricScoreJson(score: RubricScore): PyJson {
   return { rubric_id: score.rubricId, rationale: score.rationale ?? null, score: pyFloat(score.score) };
 }
 
-// `validate_path_segment` (_path_validation.py), ADK's messages.
-function checkPathSegment(value: string, field: string): void {
+/** `validate_path_segment` (_path_validation.py), ADK's messages: a `ValidationError` for a name unfit for a path. */
+export function checkPathSegment(value: string, field: string): void {
   const python = `'${value}'`;
   const message =
     value === ''

@@ -1,14 +1,12 @@
-import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { writeFile, mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import type { EvalCaseRun, EvalSet } from '../../contracts/evaluation.js';
-import { DEFAULT_EVAL_CONFIG, evalMetricsFromConfig, readEvalConfig } from '../../analysis/eval/eval-config.js';
 import {
   evalSetResultOf,
   evalSetResultFileName,
   formatEvalSetResult,
 } from '../../analysis/eval/eval-set-result-file.js';
-import { parseEvalSet } from '../../analysis/eval/eval-set-file.js';
 import { checkMetrics } from '../../analysis/eval/evaluate-case.js';
 import { runEvalSet } from '../../presets/run-eval-set.js';
 import { aggregateRuns } from '../../analysis/eval/aggregate-runs.js';
@@ -19,11 +17,14 @@ import { formatEvalResults } from '../format-eval.js';
 import type { CliIo, Command } from '../io.js';
 import { progressBar } from '../progress.js';
 import { PROFILE_HELP, profileChoice } from '../profile-option.js';
-import { readInputFile } from '../read-input-file.js';
+import { BILL_AS_HELP, billAsChoice } from '../bill-as-option.js';
+import { compareVariants, COMPARE_HELP, COMPARE_OPTIONS } from '../eval-compare.js';
+import { readEvalInputs } from '../eval-inputs.js';
 import type { CliRuntime } from '../runtime.js';
 import { createStyle } from '../style.js';
 
 const HELP = `Usage: agentctx eval <agent-file-or-module> <evalset-file-or-folder> [options]
+       agentctx eval --compare <agent-a> <agent-b> <evalset-file-or-folder> [options]
        agentctx eval add <file.evalset.json> <agent-file> --session <id> [--user id] [--id case-id] [--store path]
 
 Runs ADK eval sets against an agent and scores them (docs/evaluation.md): each
@@ -48,6 +49,8 @@ each case's runs are also taken together as ADK's AgentEvaluator takes them
 Exits 0 when every case passes (with --runs: over its runs taken together), 1
 when one fails a threshold, 2 on bad input.
 
+${COMPARE_HELP}
+
 'eval add' turns a recorded session into a case of an eval set (made when
 missing), as ADK's dev UI does: its user turns, tool calls and final answers
 become the expected ones.
@@ -61,16 +64,22 @@ Options:
                      criterion's judge_model_options name (ADK's judge_model,
                      kept in the results); e.g. google:gemini-2.5-flash
   --store <path>     where the cases' sessions are kept (default: memory)
+${BILL_AS_HELP}
   --out <folder>     write ADK's EvalSetResult JSON there, one file per eval set
   --csv <file>       also write the results as CSV: a row per case run and metric
   --json             print the results as JSON (ADK's EvalCaseResult, camelCase,
                      with each run's efficiency)
 ${PROFILE_HELP}
+  --compare          compare two agents over the eval set (see above)
+  --model-a, --model-b, --profile-a, --profile-b
+                     with --compare: one side's model or profile
   -h, --help         show this help
 
 Examples:
   agentctx eval agent.yaml tests/simple.evalset.json --model scripted:script.yaml
   agentctx eval agent.yaml tests/ --config tests/test_config.json --out results
+  agentctx eval --compare naive.ts paged.ts tests/ --json
+  agentctx eval --compare agent.yaml agent.yaml tests/ --profile-b adk --bill-as anthropic:claude-sonnet-4-6
   agentctx eval add tests/cases.evalset.json agent.yaml --session s1
 `;
 
@@ -89,7 +98,10 @@ export const evalCommand: Command = {
       csv: { type: 'string' },
       json: { type: 'boolean' },
       profile: { type: 'string' },
+      'bill-as': { type: 'string' },
+      ...COMPARE_OPTIONS,
     });
+    if (values.compare === true) return compareVariants(positionals, values, io, runtime);
     const [agentFile, setPath, ...extra] = positionals;
     if (agentFile === undefined || setPath === undefined)
       throw new UsageError(
@@ -98,26 +110,7 @@ export const evalCommand: Command = {
       );
     if (extra.length > 0)
       throw new UsageError(`eval takes one agent file and one eval set, got ${positionals.length} paths.`);
-    const runs = values.runs === undefined ? 1 : Number(values.runs);
-    if (!(Number.isSafeInteger(runs) && runs >= 1))
-      throw new UsageError(`--runs must be a whole number from 1, got '${values.runs}'.`);
-    const files = await evalSetFiles(setPath, io.cwd);
-    const configPath = values.config ?? (await besideConfig(files[0] as string));
-    const config =
-      configPath === undefined
-        ? DEFAULT_EVAL_CONFIG
-        : readEvalConfig(JSON.parse(await readInputFile(configPath, io.cwd)) as unknown, configPath);
-    const metrics = evalMetricsFromConfig(config);
-    // Every file is read (and refused) before anything runs.
-    const sets: { file: string; set: EvalSet }[] = [];
-    for (const file of files)
-      sets.push({
-        file,
-        // Named as given, relative to where the command runs: a legacy file's eval id is its path (as ADK names it).
-        set: parseEvalSet(await readInputFile(file, io.cwd), relative(io.cwd, file), {
-          criteria: config.criteria as Readonly<Record<string, unknown>>,
-        }),
-      });
+    const { runs, sets, metrics } = await readEvalInputs(setPath, values, io.cwd);
     // Resolved, and the metrics checked, before any agent runs.
     const judge = values.judge === undefined ? undefined : await runtime.model(values.judge);
     checkMetrics(metrics, judge);
@@ -126,6 +119,7 @@ export const evalCommand: Command = {
       model: values.model,
       streaming: false,
       ...profileChoice(values.profile),
+      ...billAsChoice(values['bill-as']),
     });
     const style = createStyle(io.isTty);
     const all: { set: EvalSet; results: EvalCaseRun[] }[] = [];
@@ -186,24 +180,3 @@ export const evalCommand: Command = {
     return passed ? 0 : 1;
   },
 };
-
-// A file, or every .evalset.json and .test.json of a folder (sorted), as ADK's `adk eval` and AgentEvaluator take them.
-async function evalSetFiles(path: string, cwd: string): Promise<string[]> {
-  const full = resolve(cwd, path);
-  const info = await stat(full).catch(() => undefined);
-  if (info === undefined) throw new UsageError(`There is no eval set at ${path}.`, 'Check the path.');
-  if (!info.isDirectory()) return [full];
-  const names = (await readdir(full)).filter((name) => name.endsWith('.evalset.json') || name.endsWith('.test.json'));
-  if (names.length === 0)
-    throw new UsageError(
-      `${path} holds no .evalset.json or .test.json file.`,
-      'Name an eval set file, or a folder of them.',
-    );
-  return names.sort().map((name) => join(full, name));
-}
-
-// ADK reads the test_config.json beside the eval set when no config is given.
-async function besideConfig(file: string): Promise<string | undefined> {
-  const path = join(dirname(file), 'test_config.json');
-  return (await stat(path).catch(() => undefined))?.isFile() === true ? path : undefined;
-}

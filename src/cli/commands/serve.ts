@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import { createAdkServer } from '../../server/adk/create-adk-server.js';
 import { createServer, type AgentctxServer } from '../../server/create-server.js';
@@ -36,14 +37,19 @@ nothing kept between requests, so several servers can share one database.
 With --protocol adk it speaks Google ADK's API server protocol instead ('adk
 api_server'), for ADK's dev UI and clients: several agents, one app each
 (/list-apps, /run, /run_sse, sessions with PATCH of state, artifacts, the trace
-routes from the recorded calls); docs/adk-compatibility.md lists the routes and
-every difference from ADK's own servers.
+routes from the recorded calls, eval sets and runs); docs/adk-compatibility.md
+lists the routes and every difference from ADK's own servers.
 
 Options:
   --protocol <p>     agentctx (default: the API below) or adk
   --dev-ui           with --protocol adk: also serve ADK's dev UI at /dev-ui/
                      (from @google/adk-devtools, which must be installed)
                      and agentctx's inspector at /inspector
+  --eval-dir <dir>   with --protocol adk: where the eval routes (the dev UI's
+                     eval tab) keep eval sets and results, laid out as ADK's
+                     agents folder: <dir>/<app>/<id>.evalset.json, results in
+                     <dir>/<app>/.adk/eval_history/ (default: the current
+                     folder, as 'adk web' takes it for its agents folder)
   --store <path|url> where sessions live (default: ${DEFAULT_STORE}):
                      a SQLite file, 'memory' (kept until the server stops),
                      or postgres://user@host/db
@@ -118,6 +124,7 @@ export const serveCommand: Command = {
     const { values, positionals } = parseCommandArgs('serve', args, {
       protocol: { type: 'string' },
       'dev-ui': { type: 'boolean' },
+      'eval-dir': { type: 'string' },
       store: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
@@ -145,6 +152,8 @@ export const serveCommand: Command = {
         'serve needs an agent file or module.',
         "Run 'agentctx serve --help' for the forms it takes.",
       );
+    if (values['eval-dir'] !== undefined && protocol !== 'adk')
+      throw new UsageError('--eval-dir needs --protocol adk: the eval routes are ADK’s.');
     if (values['dev-ui'] === true && protocol !== 'adk')
       throw new UsageError('--dev-ui needs --protocol adk: ADK’s dev UI speaks ADK’s protocol.');
     if (extra.length > 0 && protocol !== 'adk')
@@ -215,6 +224,7 @@ export const serveCommand: Command = {
         version: packageVersion(),
         pages,
         inspectorLink,
+        evalDir: resolve(io.cwd, values['eval-dir'] ?? '.'),
         ...timeouts,
         onError,
       });

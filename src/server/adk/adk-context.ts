@@ -3,6 +3,7 @@ import type { Session, SessionKey } from '../../contracts/session.js';
 import type { Runner } from '../../engine/runner/runner.js';
 import type { HostRequest } from '../http-host.js';
 import type { Reply } from '../route-context.js';
+import type { EvalFiles } from './eval-files.js';
 import type { SessionNotes } from './session-notes.js';
 
 /** What an ADK route handler gets: the request, its path parameters, and every app served. */
@@ -16,6 +17,8 @@ export type AdkContext = HostRequest & {
   seen: SessionNotes;
   /** A link to a recorded call in agentctx's inspector, when one is served. */
   inspectorLink: ((key: SessionKey, call: number) => string) | undefined;
+  /** Where eval sets and their results are kept; undefined when the server was given no `evalDir`. */
+  evals: EvalFiles | undefined;
 };
 
 export type AdkHandler = (context: AdkContext) => Promise<Reply | undefined>;

@@ -2,6 +2,7 @@ import { compileRoutes, findRoute, type RouteTable } from '../routes.js';
 import { adkBuildGraph, adkBuildGraphImage, adkVersion, listAdkApps } from './adk-apps.js';
 import { deleteAdkArtifact, getAdkArtifact, listAdkArtifacts, listAdkArtifactVersions } from './adk-artifacts.js';
 import type { AdkHandler } from './adk-context.js';
+import { ADK_EVAL_ROUTES } from './adk-eval-routes.js';
 import { patchAdkMemory } from './adk-memory.js';
 import { runAdk, runAdkSse } from './adk-run.js';
 import { createAdkSession, deleteAdkSession, getAdkSession, listAdkSessions, patchAdkSession } from './adk-sessions.js';
@@ -32,6 +33,7 @@ export const ADK_ROUTES: RouteTable<AdkHandler> = [
   { path: '/dev/apps/:app/debug/trace/:event', methods: { GET: adkEventTrace } },
   { path: '/dev/apps/:app/build_graph', methods: { GET: adkBuildGraph } },
   { path: '/dev/apps/:app/build_graph_image', methods: { GET: adkBuildGraphImage } },
+  ...ADK_EVAL_ROUTES,
 ];
 
 const COMPILED = compileRoutes(ADK_ROUTES);

@@ -2,17 +2,26 @@ import { ConflictError } from '../../contracts/errors/conflict-error.js';
 import { declaresBody } from '../read-json-body.js';
 import { createEvent } from '../../engine/session/create-event.js';
 import { toAdkSession } from './adk-json.js';
+import { EVAL_SESSION_ID_PREFIX } from './eval-files.js';
 import { readAdkCreateSessionBody, readAdkPatchBody } from './adk-input.js';
 import { appRunner, noteSession, pathSession, type AdkContext, type AdkHandler } from './adk-context.js';
 
-/** `GET /apps/{app}/users/{user}/sessions` → the user's sessions, without their events (a bare list, as ADK Python and the dev UI have it). */
+/**
+ * `GET /apps/{app}/users/{user}/sessions` → the user's sessions, without their events (a bare list, as ADK Python and
+ * the dev UI have it). Sessions an evaluation ran in are left out, as ADK's api_server leaves them out.
+ */
 export const listAdkSessions: AdkHandler = async (context) => {
   const runner = appRunner(context);
   const sessions = await runner.sessions.listSessions({
     appName: runner.appName,
     userId: context.params['user'] ?? '',
   });
-  return { status: 200, body: sessions.map((session) => toAdkSession(session, { events: false })) };
+  return {
+    status: 200,
+    body: sessions
+      .filter((session) => !session.id.startsWith(EVAL_SESSION_ID_PREFIX))
+      .map((session) => toAdkSession(session, { events: false })),
+  };
 };
 
 /**

@@ -6,6 +6,7 @@ import { createHttpHost, type AgentctxServer, type HostSettings } from '../http-
 import { checkBodyHeaders } from '../read-json-body.js';
 import { adkErrorBody } from './adk-errors.js';
 import { matchAdkRoute } from './adk-routes.js';
+import { EvalFiles } from './eval-files.js';
 import { SessionNotes } from './session-notes.js';
 
 export type AdkServerOptions = HostSettings & {
@@ -20,12 +21,18 @@ export type AdkServerOptions = HostSettings & {
   pages?: { serve(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> } | undefined;
   /** A link to a recorded call in agentctx's inspector, put in the call's trace attributes (`agentctx.inspector`). */
   inspectorLink?: ((key: SessionKey, call: number) => string) | undefined;
+  /**
+   * The folder of eval sets and their results, laid out as ADK's agents folder (`<dir>/<app>/<id>.evalset.json`,
+   * results in `<dir>/<app>/.adk/eval_history/`): the eval routes the dev UI's eval tab uses. Without it they answer
+   * 404 (naming this option), and the dev UI hides its eval tab.
+   */
+  evalDir?: string | undefined;
 };
 
 /**
  * ADK's HTTP API over agentctx runners, so ADK's dev UI and clients work against agentctx: `/list-apps`, sessions
- * (with PATCH of state), artifacts, `/run` and `/run_sse`, the trace routes (from the recorded model calls) and the
- * agent graph. ADK's JSON throughout: camelCase events and sessions, `{ "error": message }` errors. The same access
+ * (with PATCH of state), artifacts, `/run` and `/run_sse`, the trace routes (from the recorded model calls), the
+ * agent graph and, with `evalDir`, the eval routes (eval sets, cases, runs and their results). ADK's JSON throughout: camelCase events and sessions, `{ "error": message }` errors. The same access
  * rules as agentctx's own API: loopback only, unless a bearer token is set.
  *
  * @example
@@ -45,6 +52,7 @@ export function createAdkServer(options: AdkServerOptions): AgentctxServer {
   if (apps.size === 0) throw new UsageError('An ADK server needs at least one runner to serve.');
   const version = options.version ?? 'agentctx';
   const seen = new SessionNotes();
+  const evals = options.evalDir === undefined ? undefined : new EvalFiles(options.evalDir);
   return createHttpHost(options, {
     async dispatch(request) {
       const { req, url } = request;
@@ -52,7 +60,7 @@ export function createAdkServer(options: AdkServerOptions): AgentctxServer {
       const { handler, params } = matchAdkRoute(req.method ?? 'GET', url.pathname);
       // A body, where one comes, must be JSON; ADK's clients send none to create a session.
       if (req.method !== 'GET' && req.method !== 'HEAD') checkBodyHeaders(req, false);
-      return handler({ ...request, params, apps, version, seen, inspectorLink: options.inspectorLink });
+      return handler({ ...request, params, apps, version, seen, inspectorLink: options.inspectorLink, evals });
     },
     errorBody: adkErrorBody,
   });
