@@ -1,7 +1,8 @@
 /**
  * @module agentctx/eval
  * Evaluation as ADK 2.5.0 has it: its eval-set and config files, its metrics (`tool_trajectory_avg_score`,
- * `response_match_score` on ROUGE-1 as Google's rouge_score computes it, the LLM-judged `final_response_match_v2`),
+ * `response_match_score` on ROUGE-1 as Google's rouge_score computes it, the LLM-judged `final_response_match_v2`,
+ * `hallucinations_v1`, `rubric_based_final_response_quality_v1` and `rubric_based_tool_use_quality_v1`),
  * results in memory or written as ADK writes them. `runEvalSet` runs a set's cases through a runner and scores them;
  * `assertEvalSetPasses` is the same for a test; `evaluate` scores one metric over invocations you have;
  * `invocationsFromEvents` turns a session's events into them; each run carries what it cost (`EvalEfficiency`),

@@ -69,7 +69,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'schema',
-    summary: 'print the JSON Schema of agent files, case files, model scripts or price tables',
+    summary: 'print the JSON Schema of agent files, case files, model scripts, price tables or ADK eval files',
     load: async () => (await import('./commands/schema.js')).schemaCommand,
   },
   {

@@ -4,6 +4,9 @@ import { DEFAULT_PRICES } from '../analysis/cost/default-prices.js';
 import type { PriceTable } from '../analysis/cost/price-table.js';
 import { aggregateFailureLine, aggregateRuns } from '../analysis/eval/aggregate-runs.js';
 import { efficiencyOf } from '../analysis/eval/eval-efficiency.js';
+import { appDetailsFromCalls } from '../analysis/eval/app-details.js';
+import type { ModelCallRecord, ModelCallSummary } from '../contracts/model-call.js';
+import type { SessionKey } from '../contracts/session.js';
 import { checkMetrics, evaluateCase } from '../analysis/eval/evaluate-case.js';
 import type { Model } from '../contracts/model.js';
 import { invocationsFromEvents } from '../analysis/eval/invocations-from-events.js';
@@ -27,7 +30,7 @@ export type RunEvalSetOptions = {
   }) => void;
   /** Session ids of this evaluation: a prefix that tells its sessions from others in the store. */
   readonly sessionPrefix?: string;
-  /** The judge of LLM-judged metrics (`final_response_match_v2`), which are refused without one. */
+  /** The judge of LLM-judged metrics (`final_response_match_v2`, `hallucinations_v1`, the rubric-based ones), which are refused without one. */
   readonly judge?: Model;
   /** Told of a metric that could not be evaluated for a case (a judge call that failed…); it is then NOT_EVALUATED. */
   readonly onMetricError?: (evalId: string, metricName: string, error: unknown) => void;
@@ -65,7 +68,10 @@ export async function runEvalSet(options: RunEvalSetOptions): Promise<EvalCaseRu
       const scored = await evaluateCase({
         evalSetId: evalSet.evalSetId,
         evalCase,
-        actual: invocationsFromEvents(events),
+        actual: invocationsFromEvents(
+          events,
+          await appDetailsOf(runner, { appName: runner.appName, userId, sessionId }, calls),
+        ),
         metrics: options.metrics,
         sessionId,
         userId,
@@ -77,6 +83,20 @@ export async function runEvalSet(options: RunEvalSetOptions): Promise<EvalCaseRu
       options.onResult?.({ done: results.length, total, result });
     }
   return results;
+}
+
+// Each invocation's agents, from the first call each made in it: only those calls are read whole.
+async function appDetailsOf(runner: Runner, key: SessionKey, calls: readonly ModelCallSummary[]) {
+  const seen = new Set<string>();
+  const records: ModelCallRecord[] = [];
+  for (const call of calls) {
+    const first = JSON.stringify([call.invocationId, call.agent]);
+    if (call.operation === 'embeddings' || seen.has(first)) continue;
+    seen.add(first);
+    const record = await runner.calls?.getModelCall({ ...key, index: call.index });
+    if (record !== undefined) records.push(record);
+  }
+  return appDetailsFromCalls(records);
 }
 
 async function runCase(

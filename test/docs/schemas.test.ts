@@ -6,6 +6,11 @@ import { join, relative } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import {
+  evalConfigFileSchema,
+  evalSetFileSchema,
+  legacyEvalFileSchema,
+} from '../../src/analysis/eval/eval-file-schemas.js';
 import { agentFromConfig } from '../../src/presets/agent-files.js';
 import { isAgentDocument, isCaseDocument } from '../../src/presets/case-file.js';
 import { parseScript } from '../../src/models/scripted/parse-script.js';
@@ -49,6 +54,9 @@ describe('agent-file and case-file schemas', () => {
     expect(JSON.parse(read('assets/schema/agent-file.schema.json'))).toEqual(agentFileSchema());
     expect(JSON.parse(read('assets/schema/case-file.schema.json'))).toEqual(caseFileSchema());
     expect(JSON.parse(read('assets/schema/script.schema.json'))).toEqual(scriptFileSchema());
+    expect(JSON.parse(read('assets/schema/eval-set.schema.json'))).toEqual(evalSetFileSchema());
+    expect(JSON.parse(read('assets/schema/eval-test.schema.json'))).toEqual(legacyEvalFileSchema());
+    expect(JSON.parse(read('assets/schema/eval-config.schema.json'))).toEqual(evalConfigFileSchema());
     expect(read('docs/agent-file.md')).toBe(renderAgentFileDoc(agentFileSchema(), caseFileSchema()));
   });
 

@@ -120,6 +120,24 @@ describe('agentctx/eval', () => {
         unpricedCalls: 0,
       });
       expect(run?.efficiency.promptTokens).toBeGreaterThan(0);
+      // The agents the invocation ran, from its recorded requests, as ADK's EvaluationGenerator collects them.
+      const [first] = await sessions.listModelCalls({
+        appName: runner.appName,
+        userId: 'test_user_id',
+        sessionId: run?.sessionId ?? '',
+      });
+      const sent = await sessions.getModelCall({
+        appName: runner.appName,
+        userId: 'test_user_id',
+        sessionId: run?.sessionId ?? '',
+        index: first?.index ?? 1,
+      });
+      const details = run?.evalMetricResultPerInvocation[0]?.actualInvocation.appDetails?.agentDetails;
+      expect(Object.keys(details ?? {})).toEqual(['home_automation_agent']);
+      expect(details?.['home_automation_agent']?.instructions).toBe(sent?.request.system);
+      expect(details?.['home_automation_agent']?.toolDeclarations).toEqual([
+        { function_declarations: sent?.request.tools.map((tool) => expect.objectContaining({ name: tool.name })) },
+      ]);
       expect(run?.efficiency.usd).toBeGreaterThan(0);
     }
   });

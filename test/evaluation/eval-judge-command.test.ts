@@ -61,6 +61,52 @@ describe('agentctx eval --judge', () => {
     expect(failed.stdout).toMatch(/✗ .*final_response_match_v2 0\.00 \(threshold 0\.5\) failed/);
   });
 
+  it('judges rubric_based_tool_use_quality_v1 with the criterion’s rubrics, writing the rubric scores', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'agentctx-eval-judge-'));
+    const config = join(folder, 'test_config.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        criteria: {
+          rubric_based_tool_use_quality_v1: {
+            threshold: 0.5,
+            judge_model_options: { num_samples: 1 },
+            rubrics: [{ rubric_id: 'off', rubric_content: { text_property: 'The agent turns off device_2.' } }],
+          },
+        },
+      }),
+    );
+    const judge = join(folder, 'judge.yaml');
+    const answer =
+      'ID: off\nProperty: The agent turns off device_2.\nRationale: it called set_device_info.\nVerdict: yes\n';
+    await writeFile(judge, `- text: ${JSON.stringify(answer)}\n`);
+    const result = await cli([...base, '--config', config, '--judge', `scripted:${judge}`, '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const [set] = JSON.parse(result.stdout) as {
+      results: {
+        overallEvalMetricResults: { metricName: string; evalStatus: string; score: number; details: unknown }[];
+      }[];
+    }[];
+    expect(set?.results[0]?.overallEvalMetricResults).toMatchObject([
+      {
+        metricName: 'rubric_based_tool_use_quality_v1',
+        evalStatus: 'PASSED',
+        score: 1,
+        details: { rubricScores: [{ rubricId: 'off', score: 1 }] },
+      },
+    ]);
+  });
+
+  it('refuses safety_v1 before running anything: it needs Vertex AI’s evaluation service', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'agentctx-eval-judge-'));
+    const config = join(folder, 'test_config.json');
+    await writeFile(config, JSON.stringify({ criteria: { safety_v1: 0.8 } }));
+    const result = await cli([...base, '--config', config]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("'safety_v1' is scored by Google's Vertex AI evaluation service");
+  });
+
   it('refuses final_response_match_v2 without --judge, saying to pass one', async () => {
     const { config } = await setup('valid');
     const result = await cli([...base, '--config', config]);

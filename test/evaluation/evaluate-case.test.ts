@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { addRubrics, evaluateCase, finalEvalStatus, withRubrics } from '../../src/analysis/eval/evaluate-case.js';
+import {
+  VERTEX_AI_METRICS,
+  addRubrics,
+  checkMetrics,
+  evaluateCase,
+  finalEvalStatus,
+  withRubrics,
+} from '../../src/analysis/eval/evaluate-case.js';
 import type { Content } from '../../src/contracts/content.js';
 import type { EvalCase, EvalMetric, EvalStatus, Invocation, Rubric } from '../../src/contracts/evaluation.js';
 import { ValidationError } from '../../src/contracts/errors/validation-error.js';
+import { createScriptedModel } from '../../src/models/scripted/index.js';
 
 // Translated test by test from Google ADK Python 2.5.0 (commit bb56aa56):
 // tests/unittests/evaluation/test_local_eval_service.py, the parts of evaluation that need no model, against
@@ -182,12 +190,40 @@ describe('agentctx: the rest of evaluating a case', () => {
         ...base,
         evalCase: caseOf({ conversation: [invocation()] }),
         actual: [invocation()],
-        metrics: [RESPONSE_MATCH, { metricName: 'hallucinations_v1', threshold: 0.5 }],
+        metrics: [RESPONSE_MATCH, { metricName: 'per_turn_user_simulator_quality_v1', threshold: 0.5 }],
       });
     await expect(run()).rejects.toThrow(ValidationError);
     await expect(run()).rejects.toThrow(
-      "metrics[1]: no evaluator for metric 'hallucinations_v1'; supported: tool_trajectory_avg_score, response_match_score, final_response_match_v2",
+      "metrics[1]: no evaluator for metric 'per_turn_user_simulator_quality_v1'; supported: tool_trajectory_avg_score, response_match_score, final_response_match_v2, hallucinations_v1, rubric_based_final_response_quality_v1, rubric_based_tool_use_quality_v1",
     );
+  });
+
+  it('refuses Vertex AI’s metrics (safety_v1 …) by name, saying why and what to use instead, judge or not', async () => {
+    for (const judge of [undefined, createScriptedModel([])]) {
+      const run = () =>
+        evaluateCase({
+          ...base,
+          evalCase: caseOf({ conversation: [invocation()] }),
+          actual: [invocation()],
+          metrics: [RESPONSE_MATCH, { metricName: 'safety_v1', threshold: 0.8 }],
+          ...(judge === undefined ? {} : { judge }),
+        });
+      await expect(run()).rejects.toThrow(ValidationError);
+      await expect(run()).rejects.toMatchObject({
+        message:
+          "Invalid eval metrics: metrics[1]: 'safety_v1' is scored by Google's Vertex AI evaluation service (a GCP project's Gen AI evaluation API), which agentctx does not call; use rubric_based_final_response_quality_v1 with safety rubrics instead",
+        hint: expect.stringContaining('Vertex AI metrics need Google Cloud'),
+      });
+    }
+    for (const metricName of Object.keys(VERTEX_AI_METRICS))
+      expect(() => checkMetrics([{ metricName, threshold: 0.5 }], undefined)).toThrow('Vertex AI evaluation service');
+    expect(Object.keys(VERTEX_AI_METRICS)).toEqual([
+      'safety_v1',
+      'response_evaluation_score',
+      'multi_turn_task_success_v1',
+      'multi_turn_trajectory_quality_v1',
+      'multi_turn_tool_use_quality_v1',
+    ]);
   });
 
   it('refuses as many inferences as conversations when they differ (ADK’s ValueError, L305–312)', async () => {

@@ -1,9 +1,33 @@
+import type { JsonSchema } from '../../engine/config/agent-file-schema.js';
 import { setOwn } from '../../engine/util/copy-value.js';
 import { type JsonReader, closest, describeValue, joinPath } from '../../engine/util/json-reader.js';
 
 /** The snake_case name of a camelCase one (pydantic's `to_camel` backwards): `evalSetId` → `eval_set_id`. */
 export function snakeCase(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/**
+ * One of ADK's eval models as a table: the reader takes its fields from it and the published schema is built from it
+ * (eval-file-schemas.ts), so the two name the same fields.
+ */
+export type AdkModel = {
+  /** ADK's class, for messages and the schema's definitions. */
+  readonly name: string;
+  readonly description: string;
+  /** Each field by its camelCase name: its JSON Schema, described; null is in its type where ADK's field is Optional. */
+  readonly fields: Readonly<Record<string, JsonSchema>>;
+  /** The fields without a default. */
+  readonly required?: readonly string[];
+  /** `extra="allow"` models keep other keys; the others refuse them. */
+  readonly extras: 'forbid' | 'allow';
+  /** Fields of which exactly one must be given, not null (a model validator's rule). */
+  readonly exactlyOneOf?: readonly string[];
+};
+
+/** A model known only by its field names (a request body, a result file): no schema is published from it. */
+export function namedFields(name: string, names: readonly string[], extras: AdkModel['extras']): AdkModel {
+  return { name, description: name, extras, fields: Object.fromEntries(names.map((field) => [field, {}])) };
 }
 
 export type AdkFields = {
@@ -25,10 +49,9 @@ export function adkFields(
   reader: JsonReader,
   record: Record<string, unknown>,
   path: string,
-  model: string,
-  names: readonly string[],
-  extras: 'forbid' | 'allow',
+  model: AdkModel,
 ): AdkFields {
+  const names = Object.keys(model.fields);
   const values: Record<string, unknown> = {};
   const extra: Record<string, unknown> = {};
   const givenAs = new Map<string, string>();
@@ -36,14 +59,14 @@ export function adkFields(
   for (const [key, value] of Object.entries(record)) {
     const name = names.includes(key) ? key : names[spellings.indexOf(key)];
     if (name === undefined) {
-      if (extras === 'allow') {
+      if (model.extras === 'allow') {
         setOwn(extra, key, value);
         continue;
       }
       const guess = closest(key, [...spellings, ...names]);
       reader.issue(
         joinPath(path, key),
-        `unknown field${guess === undefined ? '' : ` (did you mean '${guess}'?)`}; ADK's ${model} has ${spellings.join(', ')} (or their camelCase forms)`,
+        `unknown field${guess === undefined ? '' : ` (did you mean '${guess}'?)`}; ADK's ${model.name} has ${spellings.join(', ')} (or their camelCase forms)`,
       );
       continue;
     }
@@ -56,6 +79,17 @@ export function adkFields(
     setOwn(values, name, value);
   }
   return { values, extra, at: (name) => joinPath(path, givenAs.get(name) ?? snakeCase(name)) };
+}
+
+/**
+ * A file's top level without its `$schema` key: a string naming the file's JSON Schema for editors, which ADK's
+ * `EvalSet` and `EvalConfig` ignore as they ignore every unknown key.
+ */
+export function withoutSchemaKey(reader: JsonReader, record: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.hasOwn(record, '$schema')) return record;
+  const { $schema, ...rest } = record;
+  readString(reader, $schema, '$schema');
+  return rest;
 }
 
 /** A string field; `nullable` fields take null as absent. */

@@ -13,6 +13,19 @@ import type {
 import { setOwn } from '../../engine/util/copy-value.js';
 import { type JsonReader, describeValue, joinPath } from '../../engine/util/json-reader.js';
 import { adkFields, readList, readNumber, readRecord, readString } from './adk-fields.js';
+import {
+  AGENT_DETAILS,
+  APP_DETAILS,
+  CONVERSATION_SCENARIO,
+  EVAL_CASE,
+  INTERMEDIATE_DATA,
+  INVOCATION,
+  INVOCATION_EVENT,
+  INVOCATION_EVENTS,
+  RUBRIC,
+  RUBRIC_CONTENT,
+  SESSION_INPUT,
+} from './eval-set-fields.js';
 import { readGenaiContent, readGenaiFunctionCall, readGenaiFunctionResponse, readGenaiPart } from './genai-content.js';
 
 // ADK 2.5.0's eval case models (src/google/adk/evaluation/eval_case.py, eval_rubrics.py, app_details.py,
@@ -23,22 +36,7 @@ import { readGenaiContent, readGenaiFunctionCall, readGenaiFunctionResponse, rea
 export function readEvalCase(reader: JsonReader, value: unknown, path: string): EvalCase | undefined {
   const record = reader.object(value, path, 'an eval case');
   if (record === undefined) return undefined;
-  const { values, extra, at } = adkFields(
-    reader,
-    record,
-    path,
-    'EvalCase',
-    [
-      'evalId',
-      'conversation',
-      'conversationScenario',
-      'sessionInput',
-      'creationTimestamp',
-      'rubrics',
-      'finalSessionState',
-    ],
-    'allow',
-  );
+  const { values, extra, at } = adkFields(reader, record, path, EVAL_CASE);
   const before = reader.issues.length;
   const evalId = readString(reader, values['evalId'], at('evalId'), { required: true });
   const conversationList = readList(reader, values['conversation'], at('conversation'), { nullable: true });
@@ -78,14 +76,7 @@ export function readEvalCase(reader: JsonReader, value: unknown, path: string): 
 export function readInvocation(reader: JsonReader, value: unknown, path: string): Invocation | undefined {
   const record = reader.object(value, path, 'an invocation');
   if (record === undefined) return undefined;
-  const { values, at } = adkFields(
-    reader,
-    record,
-    path,
-    'Invocation',
-    ['invocationId', 'userContent', 'finalResponse', 'intermediateData', 'creationTimestamp', 'rubrics', 'appDetails'],
-    'forbid',
-  );
+  const { values, at } = adkFields(reader, record, path, INVOCATION);
   const invocationId = readString(reader, values['invocationId'], at('invocationId')) ?? '';
   const userContent =
     values['userContent'] === undefined
@@ -127,21 +118,14 @@ function readIntermediateData(
   const record = reader.object(value, path, 'intermediate data ({ tool_uses, … } or { invocation_events })');
   if (record === undefined) return undefined;
   if ('invocation_events' in record || 'invocationEvents' in record) {
-    const { values, at } = adkFields(reader, record, path, 'InvocationEvents', ['invocationEvents'], 'forbid');
+    const { values, at } = adkFields(reader, record, path, INVOCATION_EVENTS);
     const list = readList(reader, values['invocationEvents'], at('invocationEvents')) ?? [];
     const events = list.map((item, index) =>
       readInvocationEvent(reader, item, joinPath(at('invocationEvents'), index)),
     );
     return { invocationEvents: events.filter((event) => event !== undefined) };
   }
-  const { values, at } = adkFields(
-    reader,
-    record,
-    path,
-    'IntermediateData',
-    ['toolUses', 'toolResponses', 'intermediateResponses'],
-    'forbid',
-  );
+  const { values, at } = adkFields(reader, record, path, INTERMEDIATE_DATA);
   const uses = readList(reader, values['toolUses'], at('toolUses')) ?? [];
   const responses = readList(reader, values['toolResponses'], at('toolResponses')) ?? [];
   const intermediate = readList(reader, values['intermediateResponses'], at('intermediateResponses')) ?? [];
@@ -172,7 +156,7 @@ function readAuthorParts(reader: JsonReader, value: unknown, path: string): [str
 function readInvocationEvent(reader: JsonReader, value: unknown, path: string): InvocationEvent | undefined {
   const record = reader.object(value, path, 'an invocation event ({ author, content })');
   if (record === undefined) return undefined;
-  const { values, at } = adkFields(reader, record, path, 'InvocationEvent', ['author', 'content'], 'forbid');
+  const { values, at } = adkFields(reader, record, path, INVOCATION_EVENT);
   const author = readString(reader, values['author'], at('author'), { required: true });
   const content =
     values['content'] == null ? undefined : readGenaiContent(reader, values['content'], at('content'), 'model');
@@ -184,14 +168,7 @@ function readInvocationEvent(reader: JsonReader, value: unknown, path: string): 
 export function readSessionInput(reader: JsonReader, value: unknown, path: string): SessionInput | undefined {
   const record = reader.object(value, path, 'a session input ({ app_name, user_id, state })');
   if (record === undefined) return undefined;
-  const { values, extra, at } = adkFields(
-    reader,
-    record,
-    path,
-    'SessionInput',
-    ['appName', 'userId', 'state'],
-    'allow',
-  );
+  const { values, extra, at } = adkFields(reader, record, path, SESSION_INPUT);
   const appName = readString(reader, values['appName'], at('appName'), { required: true });
   const userId = readString(reader, values['userId'], at('userId'), { required: true });
   const state = values['state'] === undefined ? {} : readRecord(reader, values['state'], at('state'));
@@ -202,14 +179,7 @@ export function readSessionInput(reader: JsonReader, value: unknown, path: strin
 function readScenario(reader: JsonReader, value: unknown, path: string): ConversationScenario | undefined {
   const record = reader.object(value, path, 'a conversation scenario');
   if (record === undefined) return undefined;
-  const { values, at } = adkFields(
-    reader,
-    record,
-    path,
-    'ConversationScenario',
-    ['startingPrompt', 'conversationPlan', 'userPersona'],
-    'forbid',
-  );
+  const { values, at } = adkFields(reader, record, path, CONVERSATION_SCENARIO);
   const startingPrompt = readString(reader, values['startingPrompt'], at('startingPrompt'), { required: true });
   const conversationPlan = readString(reader, values['conversationPlan'], at('conversationPlan'), { required: true });
   const persona = values['userPersona'];
@@ -231,19 +201,12 @@ export function readRubrics(reader: JsonReader, value: unknown, path: string): R
 function readRubric(reader: JsonReader, value: unknown, path: string): Rubric | undefined {
   const record = reader.object(value, path, 'a rubric ({ rubric_id, rubric_content })');
   if (record === undefined) return undefined;
-  const { values, at } = adkFields(
-    reader,
-    record,
-    path,
-    'Rubric',
-    ['rubricId', 'rubricContent', 'description', 'type'],
-    'forbid',
-  );
+  const { values, at } = adkFields(reader, record, path, RUBRIC);
   const rubricId = readString(reader, values['rubricId'], at('rubricId'), { required: true });
   const content = readRecord(reader, values['rubricContent'], at('rubricContent'), { required: true });
   let textProperty: string | undefined;
   if (content !== undefined) {
-    const inner = adkFields(reader, content, at('rubricContent'), 'RubricContent', ['textProperty'], 'forbid');
+    const inner = adkFields(reader, content, at('rubricContent'), RUBRIC_CONTENT);
     textProperty = readString(reader, inner.values['textProperty'], inner.at('textProperty'), { nullable: true });
   }
   const description = readString(reader, values['description'], at('description'), { nullable: true });
@@ -260,7 +223,7 @@ function readRubric(reader: JsonReader, value: unknown, path: string): Rubric | 
 function readAppDetails(reader: JsonReader, value: unknown, path: string): AppDetails | undefined {
   const record = reader.object(value, path, 'app details ({ agent_details })');
   if (record === undefined) return undefined;
-  const { values, at } = adkFields(reader, record, path, 'AppDetails', ['agentDetails'], 'forbid');
+  const { values, at } = adkFields(reader, record, path, APP_DETAILS);
   const byName =
     values['agentDetails'] === undefined ? {} : readRecord(reader, values['agentDetails'], at('agentDetails'));
   if (byName === undefined) return undefined;
@@ -269,14 +232,7 @@ function readAppDetails(reader: JsonReader, value: unknown, path: string): AppDe
     const where = joinPath(at('agentDetails'), key);
     const details = reader.object(entry, where, 'agent details ({ name, instructions, tool_declarations })');
     if (details === undefined) continue;
-    const inner = adkFields(
-      reader,
-      details,
-      where,
-      'AgentDetails',
-      ['name', 'instructions', 'toolDeclarations'],
-      'forbid',
-    );
+    const inner = adkFields(reader, details, where, AGENT_DETAILS);
     const name = readString(reader, inner.values['name'], inner.at('name'), { required: true });
     const instructions = readString(reader, inner.values['instructions'], inner.at('instructions')) ?? '';
     const toolDeclarations = readList(reader, inner.values['toolDeclarations'], inner.at('toolDeclarations')) ?? [];

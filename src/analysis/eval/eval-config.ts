@@ -8,7 +8,8 @@ import type {
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import { setOwn } from '../../engine/util/copy-value.js';
 import { JsonReader, describeValue, joinPath } from '../../engine/util/json-reader.js';
-import { adkFields, readList, readRecord, readString } from './adk-fields.js';
+import { adkFields, readList, readRecord, readString, withoutSchemaKey } from './adk-fields.js';
+import { BASE_CRITERION, CODE_CONFIG, CUSTOM_METRIC_CONFIG, EVAL_CONFIG } from './eval-config-fields.js';
 
 // `test_config.json`, ADK 2.5.0's `EvalConfig` (src/google/adk/evaluation/eval_config.py): `criteria` maps a metric
 // name to a threshold or a criterion object (`Union[Threshold, BaseCriterion]`, L87); `custom_metrics` names the
@@ -43,14 +44,7 @@ export function readEvalConfig(json: unknown, source: string): EvalConfig {
 function readConfig(reader: JsonReader, json: unknown): EvalConfig | undefined {
   const record = reader.object(json, '', 'an eval config ({ criteria, custom_metrics?, user_simulator_config? })');
   if (record === undefined) return undefined;
-  const { values, at } = adkFields(
-    reader,
-    record,
-    '',
-    'EvalConfig',
-    ['criteria', 'customMetrics', 'userSimulatorConfig'],
-    'forbid',
-  );
+  const { values, at } = adkFields(reader, withoutSchemaKey(reader, record), '', EVAL_CONFIG);
   const criteria: Record<string, number | BaseCriterion> = {};
   const byName = values['criteria'] === undefined ? {} : readRecord(reader, values['criteria'], at('criteria'));
   for (const [name, value] of Object.entries(byName ?? {})) {
@@ -78,14 +72,7 @@ export function readCriterion(reader: JsonReader, value: unknown, path: string):
       path,
       `expected a threshold (a number) or a criterion ({ "threshold": …, … }), got ${describeValue(value)}`,
     );
-  const { values, extra, at } = adkFields(
-    reader,
-    value as Record<string, unknown>,
-    path,
-    'BaseCriterion',
-    ['threshold', 'includeIntermediateResponsesInFinal'],
-    'allow',
-  );
+  const { values, extra, at } = adkFields(reader, value as Record<string, unknown>, path, BASE_CRITERION);
   const threshold = values['threshold'];
   if (typeof threshold !== 'number' || !Number.isFinite(threshold))
     reader.issue(
@@ -115,18 +102,11 @@ function readCustomMetrics(
     const where = joinPath(path, name);
     const record = reader.object(entry, where, 'a custom metric ({ code_config, metric_info?, description? })');
     if (record === undefined) continue;
-    const fields = adkFields(
-      reader,
-      record,
-      where,
-      'CustomMetricConfig',
-      ['codeConfig', 'metricInfo', 'description'],
-      'forbid',
-    );
+    const fields = adkFields(reader, record, where, CUSTOM_METRIC_CONFIG);
     const code = readRecord(reader, fields.values['codeConfig'], fields.at('codeConfig'), { required: true });
     let codeConfig: CustomMetricConfig['codeConfig'] | undefined;
     if (code !== undefined) {
-      const inner = adkFields(reader, code, fields.at('codeConfig'), 'CodeConfig', ['name', 'args'], 'forbid');
+      const inner = adkFields(reader, code, fields.at('codeConfig'), CODE_CONFIG);
       const codeName = readString(reader, inner.values['name'], inner.at('name'), { required: true });
       const args = readList(reader, inner.values['args'], inner.at('args'), { nullable: true });
       if (codeName !== undefined) codeConfig = args === undefined ? { name: codeName } : { name: codeName, args };

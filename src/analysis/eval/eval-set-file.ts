@@ -1,8 +1,9 @@
 import type { EvalCase, EvalSet } from '../../contracts/evaluation.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import { JsonReader, describeValue, joinPath } from '../../engine/util/json-reader.js';
-import { adkFields, readList, readNumber, readString } from './adk-fields.js';
+import { adkFields, readList, readNumber, readString, withoutSchemaKey } from './adk-fields.js';
 import { readEvalCase } from './eval-case-reader.js';
+import { EVAL_SET } from './eval-set-fields.js';
 import { convertLegacyEvalSet } from './legacy-eval-set.js';
 
 export { formatEvalSet, writeEvalSet } from './eval-set-writer.js';
@@ -29,7 +30,8 @@ export type ReadEvalSetOptions = {
  * `ValidationError` listing every problem, each with its JSON path.
  *
  * ADK's `EvalSet` is a plain pydantic model: it takes only snake_case keys and ignores unknown ones. Here its
- * camelCase keys are taken too (as for the models inside it) and unknown keys are refused, with the nearest name.
+ * camelCase keys are taken too (as for the models inside it) and unknown keys are refused, with the nearest name, but
+ * for a top-level `$schema` naming the file's JSON Schema (eval-file-schemas.ts).
  */
 export function readEvalSet(json: unknown, source: string, options: ReadEvalSetOptions = {}): EvalSet {
   const reader = new JsonReader();
@@ -61,14 +63,7 @@ function readCurrentEvalSet(reader: JsonReader, json: unknown, options: ReadEval
       '',
       'Initial session should be specified as a part of EvalSet file. Explicit initial session is only needed, when specifying data in the older schema.',
     );
-  const { values, at } = adkFields(
-    reader,
-    record,
-    '',
-    'EvalSet',
-    ['evalSetId', 'name', 'description', 'evalCases', 'creationTimestamp'],
-    'forbid',
-  );
+  const { values, at } = adkFields(reader, withoutSchemaKey(reader, record), '', EVAL_SET);
   const evalSetId = readString(reader, values['evalSetId'], at('evalSetId'), { required: true });
   const name = readString(reader, values['name'], at('name'), { nullable: true });
   const description = readString(reader, values['description'], at('description'), { nullable: true });

@@ -10,7 +10,7 @@ import type {
 } from '../../contracts/evaluation.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import { JsonReader, describeValue, joinPath } from '../../engine/util/json-reader.js';
-import { adkFields, readList, readNumber, readRecord, readString } from './adk-fields.js';
+import { adkFields, namedFields, readList, readNumber, readRecord, readString } from './adk-fields.js';
 import { readInvocation } from './eval-case-reader.js';
 import { readCriterion } from './eval-config.js';
 import { evalStatusFromAdk } from './eval-status.js';
@@ -40,7 +40,7 @@ function readEvalSetResult(reader: JsonReader, json: unknown): EvalSetResult | u
   const record = reader.object(json, '', 'an eval set result ({ eval_set_result_id, eval_case_results })');
   if (record === undefined) return undefined;
   const names = ['evalSetResultId', 'evalSetResultName', 'evalSetId', 'evalCaseResults', 'creationTimestamp'];
-  const { values, at } = adkFields(reader, record, '', 'EvalSetResult', names, 'allow');
+  const { values, at } = adkFields(reader, record, '', namedFields('EvalSetResult', names, 'allow'));
   const evalSetResultId = readString(reader, values['evalSetResultId'], at('evalSetResultId'), { required: true });
   const name = readString(reader, values['evalSetResultName'], at('evalSetResultName'), { nullable: true });
   const evalSetId = readString(reader, values['evalSetId'], at('evalSetId'), { required: true });
@@ -76,7 +76,7 @@ const CASE_FIELDS = [
 function readCaseResult(reader: JsonReader, value: unknown, path: string): EvalCaseResult | undefined {
   const record = reader.object(value, path, 'an eval case result');
   if (record === undefined) return undefined;
-  const { values, at } = adkFields(reader, record, path, 'EvalCaseResult', CASE_FIELDS, 'allow');
+  const { values, at } = adkFields(reader, record, path, namedFields('EvalCaseResult', CASE_FIELDS, 'allow'));
   const evalSetFile = readString(reader, values['evalSetFile'], at('evalSetFile'), { nullable: true });
   const evalSetId = readString(reader, values['evalSetId'], at('evalSetId'), { required: true });
   const evalId = readString(reader, values['evalId'], at('evalId'), { required: true });
@@ -128,7 +128,7 @@ function readPerInvocation(
   const record = reader.object(value, path, 'a per-invocation result');
   if (record === undefined) return undefined;
   const names = ['actualInvocation', 'expectedInvocation', 'evalMetricResults'];
-  const { values, at } = adkFields(reader, record, path, 'EvalMetricResultPerInvocation', names, 'allow');
+  const { values, at } = adkFields(reader, record, path, namedFields('EvalMetricResultPerInvocation', names, 'allow'));
   const actual = readInvocation(reader, values['actualInvocation'], at('actualInvocation'));
   const expected: Invocation | undefined =
     values['expectedInvocation'] == null
@@ -170,7 +170,7 @@ function readMetric(
 ): { metric: EvalMetric; values: Record<string, unknown>; at: (name: string) => string } | undefined {
   const record = reader.object(value, path, 'a metric ({ metric_name, threshold })');
   if (record === undefined) return undefined;
-  const { values, at } = adkFields(reader, record, path, model, [...METRIC_FIELDS, ...more], 'allow');
+  const { values, at } = adkFields(reader, record, path, namedFields(model, [...METRIC_FIELDS, ...more], 'allow'));
   const metricName = readString(reader, values['metricName'], at('metricName'), { required: true });
   const threshold = readNumber(reader, values['threshold'], at('threshold'), { nullable: true });
   const criterion =
@@ -219,7 +219,12 @@ function readMetricResult(reader: JsonReader, value: unknown, path: string): Eva
 function readRubricScore(reader: JsonReader, value: unknown, path: string): RubricScore | undefined {
   const record = reader.object(value, path, 'a rubric score');
   if (record === undefined) return undefined;
-  const { values, at } = adkFields(reader, record, path, 'RubricScore', ['rubricId', 'rationale', 'score'], 'allow');
+  const { values, at } = adkFields(
+    reader,
+    record,
+    path,
+    namedFields('RubricScore', ['rubricId', 'rationale', 'score'], 'allow'),
+  );
   const rubricId = readString(reader, values['rubricId'], at('rubricId'), { required: true });
   const rationale = readString(reader, values['rationale'], at('rationale'), { nullable: true });
   const score = readNumber(reader, values['score'], at('score'), { nullable: true });

@@ -14,7 +14,16 @@ import type {
 import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Model } from '../../contracts/model.js';
 import { FINAL_RESPONSE_MATCH_V2, evaluateFinalResponseMatchV2 } from './final-response-match-v2.js';
+import { HALLUCINATIONS_V1, evaluateHallucinationsV1 } from './hallucinations-v1.js';
 import { RESPONSE_MATCH_SCORE, evaluateResponseMatch } from './response-match.js';
+import {
+  RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
+  evaluateRubricBasedFinalResponseQualityV1,
+} from './rubric-based-final-response-quality-v1.js';
+import {
+  RUBRIC_BASED_TOOL_USE_QUALITY_V1,
+  evaluateRubricBasedToolUseQualityV1,
+} from './rubric-based-tool-use-quality-v1.js';
 import { TOOL_TRAJECTORY_AVG_SCORE, evaluateToolTrajectory, toolTrajectoryCriterion } from './trajectory.js';
 
 // One eval case's inference result, evaluated as ADK 2.5.0's `LocalEvalService._evaluate_single_inference_result`
@@ -23,15 +32,34 @@ import { TOOL_TRAJECTORY_AVG_SCORE, evaluateToolTrajectory, toolTrajectoryCriter
 // One difference on purpose: a metric agentctx has no evaluator for is refused before anything is evaluated, where
 // ADK's registry lookup fails inside the metric's `try` and the metric silently becomes NOT_EVALUATED.
 
-/** The metrics `evaluateCase` computes; `final_response_match_v2` with a judge model only. */
+/** The metrics an LLM judges: they need `judge`. */
+export const JUDGED_METRICS: readonly string[] = [
+  FINAL_RESPONSE_MATCH_V2,
+  HALLUCINATIONS_V1,
+  RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
+  RUBRIC_BASED_TOOL_USE_QUALITY_V1,
+];
+
+/** The metrics `evaluateCase` computes; the judged ones with a judge model only. */
 export const SUPPORTED_METRICS: readonly string[] = [
   TOOL_TRAJECTORY_AVG_SCORE,
   RESPONSE_MATCH_SCORE,
-  FINAL_RESPONSE_MATCH_V2,
+  ...JUDGED_METRICS,
 ];
 
-/** The supported metrics an LLM judges: they need `judge`. */
-export const JUDGED_METRICS: readonly string[] = [FINAL_RESPONSE_MATCH_V2];
+/**
+ * ADK's metrics that its evaluators hand to Google's Vertex AI evaluation service (vertex_ai_eval_facade.py, used by
+ * safety_evaluator.py, response_evaluator.py for `response_evaluation_score`, and the three multi_turn_*_evaluator.py):
+ * the service scores them with its own models and rubrics, so they cannot be computed offline or by another judge.
+ * By name, what to use instead.
+ */
+export const VERTEX_AI_METRICS: Readonly<Record<string, string>> = {
+  safety_v1: `${RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1} with safety rubrics`,
+  response_evaluation_score: `${RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1} (coherence rubrics) or ${FINAL_RESPONSE_MATCH_V2}`,
+  multi_turn_task_success_v1: `${RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1} on each invocation`,
+  multi_turn_trajectory_quality_v1: `${TOOL_TRAJECTORY_AVG_SCORE} or ${RUBRIC_BASED_TOOL_USE_QUALITY_V1}`,
+  multi_turn_tool_use_quality_v1: RUBRIC_BASED_TOOL_USE_QUALITY_V1,
+};
 
 export type EvaluateCaseInput = {
   evalSetId: string;
@@ -204,6 +232,12 @@ async function evaluateMetric(
   // `checkMetrics` made sure a judged metric has its judge.
   if (metric.metricName === FINAL_RESPONSE_MATCH_V2)
     return evaluateFinalResponseMatchV2(metric, judge as Model, actual, expected, signal);
+  if (metric.metricName === HALLUCINATIONS_V1)
+    return evaluateHallucinationsV1(metric, judge as Model, actual, expected, signal);
+  if (metric.metricName === RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1)
+    return evaluateRubricBasedFinalResponseQualityV1(metric, judge as Model, actual, expected, signal);
+  if (metric.metricName === RUBRIC_BASED_TOOL_USE_QUALITY_V1)
+    return evaluateRubricBasedToolUseQualityV1(metric, judge as Model, actual, expected, signal);
   if (metric.metricName === TOOL_TRAJECTORY_AVG_SCORE)
     return evaluateToolTrajectory(actual, expected, toolTrajectoryCriterion(metric));
   // `RougeEvaluator` judges against the metric's `threshold` (final_response_match_v1.py L69, L80); without one,
@@ -232,10 +266,12 @@ function metricResult(
 }
 
 /**
- * Refuses, before anything is evaluated, a metric `evaluateCase` has no evaluator for, and an LLM-judged one without
- * a judge (where ADK would call the model its criterion names, agentctx calls only the judge it is given).
+ * Refuses, before anything is evaluated, a metric of Vertex AI's evaluation service (saying so, and what to use
+ * instead), a metric `evaluateCase` has no evaluator for, and an LLM-judged one without a judge (where ADK would call
+ * the model its criterion names, agentctx calls only the judge it is given).
  */
 export function checkMetrics(metrics: readonly EvalMetric[], judge: Model | undefined): void {
+  checkOffline(metrics);
   checkSupported(metrics);
   const judged = metrics.filter((metric) => JUDGED_METRICS.includes(metric.metricName));
   if (judge === undefined && judged.length > 0)
@@ -246,6 +282,28 @@ export function checkMetrics(metrics: readonly EvalMetric[], judge: Model | unde
         message: 'is judged by an LLM, and no judge model was given',
       })),
       hint: 'Pass one: agentctx eval --judge <model> (runEvalSet and evaluateCase take `judge`).',
+    });
+}
+
+function checkOffline(metrics: readonly EvalMetric[]): void {
+  const issues = metrics.flatMap((metric, index) => {
+    const instead = Object.hasOwn(VERTEX_AI_METRICS, metric.metricName)
+      ? VERTEX_AI_METRICS[metric.metricName]
+      : undefined;
+    return instead === undefined
+      ? []
+      : [
+          {
+            path: `metrics[${index}]`,
+            message: `'${metric.metricName}' is scored by Google's Vertex AI evaluation service (a GCP project's Gen AI evaluation API), which agentctx does not call; use ${instead} instead`,
+          },
+        ];
+  });
+  if (issues.length > 0)
+    throw new ValidationError({
+      subject: 'eval metrics',
+      issues,
+      hint: 'Vertex AI metrics need Google Cloud; agentctx evaluates offline or with the judge model it is given (--judge).',
     });
 }
 
@@ -264,6 +322,6 @@ function checkSupported(metrics: readonly EvalMetric[]): void {
     throw new ValidationError({
       subject: 'eval metrics',
       issues,
-      hint: 'Other LLM-judged metrics and custom metrics are not evaluated yet',
+      hint: 'Other LLM-judged metrics (rubric_based_multi_turn_trajectory_quality_v1, per_turn_user_simulator_quality_v1) and custom metrics are not evaluated yet',
     });
 }

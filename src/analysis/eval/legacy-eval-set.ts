@@ -2,6 +2,14 @@ import type { FunctionCall, Part } from '../../contracts/content.js';
 import type { EvalCase, EvalSet, Invocation, SessionInput } from '../../contracts/evaluation.js';
 import { type JsonReader, joinPath } from '../../engine/util/json-reader.js';
 import { readList, readRecord, readString } from './adk-fields.js';
+import {
+  LEGACY_CASE_FIELDS,
+  LEGACY_ENTRY_FIELDS,
+  LEGACY_RESPONSE_FIELDS,
+  LEGACY_SESSION_FIELDS,
+  LEGACY_TOOL_USE_FIELDS,
+  LEGACY_TOOL_USE_IGNORED,
+} from './legacy-eval-fields.js';
 
 // The `.test.json` format from before ADK's pydantic models, converted as ADK 2.5.0 converts it
 // (src/google/adk/evaluation/local_eval_sets_manager.py `convert_eval_set_to_pydantic_schema` and
@@ -117,7 +125,7 @@ function convertCase(
 ): EvalCase | undefined {
   const record = reader.object(value, path, 'an eval case ({ name, data, initial_session })');
   if (record === undefined) return undefined;
-  if (!entriesOnly) reader.keys(record, path, ['name', 'data', 'initial_session']);
+  if (!entriesOnly) reader.keys(record, path, Object.keys(LEGACY_CASE_FIELDS));
   const name = readString(reader, record['name'], joinPath(path, 'name'), { required: true });
   const dataPath = entriesOnly ? '' : joinPath(path, 'data');
   const data = readList(reader, record['data'], dataPath, { required: true }) ?? [];
@@ -139,7 +147,7 @@ function convertSession(reader: JsonReader, value: unknown, path: string): Sessi
   if (value === undefined) return undefined;
   const record = reader.object(value, path, 'an initial session ({ app_name, user_id, state })');
   if (record === undefined || Object.keys(record).length === 0) return undefined;
-  reader.keys(record, path, ['app_name', 'user_id', 'state']);
+  reader.keys(record, path, Object.keys(LEGACY_SESSION_FIELDS));
   const appName = readString(reader, record['app_name'], joinPath(path, 'app_name')) ?? '';
   const userId = readString(reader, record['user_id'], joinPath(path, 'user_id')) ?? '';
   const state = record['state'] === undefined ? {} : readRecord(reader, record['state'], joinPath(path, 'state'));
@@ -154,7 +162,7 @@ function convertEntry(
 ): Invocation | undefined {
   const record = reader.object(value, path, 'an entry ({ query, expected_tool_use, reference })');
   if (record === undefined) return undefined;
-  reader.keys(record, path, ['query', 'expected_tool_use', 'expected_intermediate_agent_responses', 'reference']);
+  reader.keys(record, path, Object.keys(LEGACY_ENTRY_FIELDS));
   const before = reader.issues.length;
   const query = readString(reader, record['query'], joinPath(path, 'query'), { required: true });
   const reference = readString(reader, record['reference'], joinPath(path, 'reference')) ?? '';
@@ -164,7 +172,7 @@ function convertEntry(
     const at = joinPath(toolsPath, index);
     const tool = reader.object(item, at, 'a tool use ({ tool_name, tool_input })');
     if (tool === undefined) return;
-    reader.keys(tool, at, ['tool_name', 'tool_input'], ['mock_tool_output']);
+    reader.keys(tool, at, Object.keys(LEGACY_TOOL_USE_FIELDS), Object.keys(LEGACY_TOOL_USE_IGNORED));
     const name = readString(reader, tool['tool_name'], joinPath(at, 'tool_name'), { required: true });
     // FunctionCall(args=tool_input): a dict, or None.
     const args =
@@ -179,7 +187,7 @@ function convertEntry(
     const at = joinPath(responsesPath, index);
     const response = reader.object(item, at, 'a response ({ author, text })');
     if (response === undefined) return;
-    reader.keys(response, at, ['author', 'text']);
+    reader.keys(response, at, Object.keys(LEGACY_RESPONSE_FIELDS));
     const author = readString(reader, response['author'], joinPath(at, 'author'), { required: true });
     const text = readString(reader, response['text'], joinPath(at, 'text'), { required: true });
     if (author !== undefined && text !== undefined) intermediateResponses.push([author, [{ text }]]);

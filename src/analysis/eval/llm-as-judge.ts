@@ -10,6 +10,7 @@ import { ValidationError } from '../../contracts/errors/validation-error.js';
 import type { Model, ModelResponse } from '../../contracts/model.js';
 import type { LlmRequest, RequestConfig } from '../../contracts/request.js';
 import { snakeCase } from './adk-fields.js';
+import { JUDGE_MODEL_OPTIONS } from './eval-config-fields.js';
 
 // ADK 2.5.0's LLM-as-a-judge loop (src/google/adk/evaluation/llm_as_judge.py `LlmAsJudge`, with `get_eval_status` of
 // llm_as_judge_utils.py L94–97 and `JudgeModelOptions`, `LlmAsAJudgeCriterion` of eval_metrics.py L79–142), commit
@@ -74,12 +75,12 @@ const CONFIG_FIELDS: Readonly<Record<string, keyof RequestConfig>> = {
  * metric has no criterion or the options are not what pydantic would take (`JudgeModelOptions` forbids other fields).
  * A `judge_model_config` field agentctx's request has no equivalent for is refused too rather than dropped.
  */
-export function llmAsAJudgeCriterion(metric: EvalMetric): LlmAsAJudgeCriterion {
+export function llmAsAJudgeCriterion(metric: EvalMetric, criterionType = 'LlmAsAJudgeCriterion'): LlmAsAJudgeCriterion {
   const refuse = (path: string, message: string): never => {
     throw new ValidationError({
       subject: `metric ${metric.metricName}`,
       issues: [{ path, message }],
-      hint: `\`${metric.metricName}\` metric expects a criterion of type \`LlmAsAJudgeCriterion\`.`,
+      hint: `\`${metric.metricName}\` metric expects a criterion of type \`${criterionType}\`.`,
     });
   };
   const criterion = metric.criterion;
@@ -88,7 +89,7 @@ export function llmAsAJudgeCriterion(metric: EvalMetric): LlmAsAJudgeCriterion {
   const given = field(extra, 'judge_model_options');
   const raw = given === undefined ? {} : given;
   if (!isRecord(raw)) return refuse('criterion.judge_model_options', 'expected an object');
-  const known = new Set(['judge_model', 'judge_model_config', 'num_samples']);
+  const known = new Set(Object.keys(JUDGE_MODEL_OPTIONS.fields).map(snakeCase));
   for (const key of Object.keys(raw))
     if (!known.has(snakeCase(key))) refuse(`criterion.judge_model_options.${key}`, 'unknown field');
   const judgeModel = field(raw, 'judge_model') === undefined ? 'gemini-2.5-flash' : field(raw, 'judge_model');
@@ -151,17 +152,7 @@ export async function evaluateWithJudge(input: EvaluateWithJudgeInput): Promise<
       subject: `metric ${metric.metricName}`,
       issues: [{ path: 'expected', message: 'expected_invocations is needed by this metric.' }],
     });
-  // `_validate_invocation_lengths` (evaluator.py L29–41).
-  if (expected !== undefined && actual.length !== expected.length)
-    throw new ValidationError({
-      subject: `metric ${metric.metricName}`,
-      issues: [
-        {
-          path: '',
-          message: `actual_invocations and expected_invocations must have the same length; got ${actual.length} and ${expected.length}.`,
-        },
-      ],
-    });
+  checkInvocationLengths(metric.metricName, actual, expected);
   const results: PerInvocationResult[] = [];
   for (const [index, actualInvocation] of actual.entries()) {
     const expectedInvocation = expected?.[index];
@@ -188,6 +179,42 @@ export async function evaluateWithJudge(input: EvaluateWithJudgeInput): Promise<
   return judged.aggregateInvocations(results);
 }
 
+/** `_validate_invocation_lengths` (evaluator.py L29–41): expected invocations, when given, pair with the actual ones. */
+export function checkInvocationLengths(
+  metricName: string,
+  actual: readonly Invocation[],
+  expected: readonly Invocation[] | undefined,
+): void {
+  if (expected !== undefined && actual.length !== expected.length)
+    throw new ValidationError({
+      subject: `metric ${metricName}`,
+      issues: [
+        {
+          path: '',
+          message: `actual_invocations and expected_invocations must have the same length; got ${actual.length} and ${expected.length}.`,
+        },
+      ],
+    });
+}
+
+/**
+ * `get_eval_status(score, eval_metric.threshold)` as ADK's judged metrics call it: without a threshold, Python's
+ * `score >= None` fails for any score, so the metric is refused (and, in `evaluateCase`, not evaluated).
+ */
+export function statusAgainst(
+  score: number | undefined,
+  threshold: number | undefined,
+  metricName: string,
+): EvalStatus {
+  if (score === undefined) return 'NOT_EVALUATED';
+  if (threshold === undefined)
+    throw new ValidationError({
+      subject: `metric ${metricName}`,
+      issues: [{ path: 'threshold', message: 'is required by this metric' }],
+    });
+  return judgeStatus(score, threshold);
+}
+
 // ADK judges samples against `eval_metric.threshold`, not the criterion's (L171–173); without one, Python's
 // `score >= None` fails for any score, so the metric is not evaluated.
 function metricThreshold(metric: EvalMetric, score: number | undefined): number {
@@ -198,13 +225,13 @@ function metricThreshold(metric: EvalMetric, score: number | undefined): number 
   });
 }
 
-// A field by its snake_case name or its camelCase alias (pydantic's `populate_by_name`).
-function field(record: Record<string, unknown>, name: string): unknown {
+/** A criterion field by its snake_case name or its camelCase alias (pydantic's `populate_by_name`). */
+export function field(record: Record<string, unknown>, name: string): unknown {
   if (Object.hasOwn(record, name)) return record[name];
   const camel = name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
   return Object.hasOwn(record, camel) ? record[camel] : undefined;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,9 +4,10 @@
 
 const SCALE = 1074n; // every finite double is an integer multiple of 2^-1074
 
-/** The correctly rounded mean of finite numbers; `NaN` for none. */
+/** The correctly rounded mean; `NaN` for none; an infinity or NaN among them gives what Python gives (their sum's). */
 export function pythonMean(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
+  if (values.some((value) => !Number.isFinite(value))) return values.reduce((sum, value) => sum + value, 0);
   let sum = 0n;
   for (const value of values) sum += scaled(value);
   return nearestDouble(sum, BigInt(values.length) << SCALE);
@@ -14,7 +15,6 @@ export function pythonMean(values: readonly number[]): number {
 
 // value × 2^1074, exactly, as an integer.
 function scaled(value: number): bigint {
-  if (!Number.isFinite(value)) throw new RangeError(`pythonMean takes finite numbers, got ${value}`);
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, value);
   const bits = view.getBigUint64(0);

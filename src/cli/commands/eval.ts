@@ -35,9 +35,13 @@ and the legacy .test.json lists. Every model call is recorded in the store, so
 'agentctx inspect <agent> --session <id>' opens any case's requests.
 
 Metrics (ADK 2.5.0's): tool_trajectory_avg_score (EXACT, IN_ORDER, ANY_ORDER),
-response_match_score (ROUGE-1 as Google's rouge_score computes it) and
-final_response_match_v2 (an LLM judge says whether each answer is valid against
-the expected one, with ADK's prompt; needs --judge). The
+response_match_score (ROUGE-1 as Google's rouge_score computes it), and, judged
+by an LLM with ADK's prompts (they need --judge): final_response_match_v2 (is
+each answer valid against the expected one), hallucinations_v1 (is each
+sentence supported by what the agent had),
+rubric_based_final_response_quality_v1 and rubric_based_tool_use_quality_v1
+(yes/no per rubric). Vertex AI's metrics (safety_v1, response_evaluation_score,
+multi_turn_*) are refused: they need Google's evaluation service. The
 config is --config, else the test_config.json beside the eval set, else ADK's
 defaults: tool_trajectory_avg_score 1.0, response_match_score 0.8.
 
@@ -60,7 +64,7 @@ Options:
   --runs <n>         run each case n times (ADK's num_runs; default 1)
   --model <name>     the model for every agent (default: each agent's own),
                      e.g. scripted:<file> to evaluate offline
-  --judge <model>    the judge of final_response_match_v2, whatever model its
+  --judge <model>    the judge of the LLM-judged metrics, whatever model their
                      criterion's judge_model_options name (ADK's judge_model,
                      kept in the results); e.g. google:gemini-2.5-flash
   --store <path>     where the cases' sessions are kept (default: memory)

@@ -1,6 +1,6 @@
 import type { EvalCase, EvalMetric } from '../../contracts/evaluation.js';
 import { ValidationError } from '../../contracts/errors/validation-error.js';
-import { adkFields, readList, readString } from '../../analysis/eval/adk-fields.js';
+import { adkFields, namedFields, readList, readString } from '../../analysis/eval/adk-fields.js';
 import { readEvalCase } from '../../analysis/eval/eval-case-reader.js';
 import { readEvalMetric } from '../../analysis/eval/eval-set-result-reader.js';
 import { JsonReader, joinPath } from '../../engine/util/json-reader.js';
@@ -15,13 +15,13 @@ export function readCreateEvalSetBody(value: unknown): { evalSetId: string } {
   const record = reader.object(value, '', 'a JSON object ({ evalSet: { evalSetId } })');
   let evalSetId: string | undefined;
   if (record !== undefined) {
-    const { values, at } = adkFields(reader, record, '', 'CreateEvalSetRequest', ['evalSet'], 'allow');
+    const { values, at } = adkFields(reader, record, '', namedFields('CreateEvalSetRequest', ['evalSet'], 'allow'));
     const set =
       values['evalSet'] === undefined
         ? reader.issue(at('evalSet'), 'is required: the eval set ({ evalSetId })')
         : reader.object(values['evalSet'], at('evalSet'), 'an eval set ({ evalSetId })');
     if (set !== undefined) {
-      const inner = adkFields(reader, set, at('evalSet'), 'EvalSet', ['evalSetId'], 'allow');
+      const inner = adkFields(reader, set, at('evalSet'), namedFields('EvalSet', ['evalSetId'], 'allow'));
       evalSetId = readString(reader, inner.values['evalSetId'], inner.at('evalSetId'), { required: true });
     }
   }
@@ -37,7 +37,7 @@ export function readAddSessionBody(value: unknown): AddSessionBody {
   let body: Partial<AddSessionBody> = {};
   if (record !== undefined) {
     const names = ['evalId', 'sessionId', 'userId'] as const;
-    const { values, at } = adkFields(reader, record, '', 'AddSessionToEvalSetRequest', names, 'allow');
+    const { values, at } = adkFields(reader, record, '', namedFields('AddSessionToEvalSetRequest', names, 'allow'));
     body = Object.fromEntries(
       names.map((name) => [name, readString(reader, values[name], at(name), { required: true })]),
     ) as Partial<AddSessionBody>;
@@ -55,7 +55,7 @@ export function readRunEvalBody(value: unknown): RunEvalBody {
   const body: RunEvalBody = { evalCaseIds: [], evalMetrics: [] };
   if (record !== undefined) {
     const names = ['evalIds', 'evalCaseIds', 'evalMetrics'];
-    const { values, at } = adkFields(reader, record, '', 'RunEvalRequest', names, 'allow');
+    const { values, at } = adkFields(reader, record, '', namedFields('RunEvalRequest', names, 'allow'));
     const ids = (name: string) =>
       (readList(reader, values[name], at(name)) ?? []).flatMap((item, index) => {
         const id = readString(reader, item, joinPath(at(name), index), { required: true });
