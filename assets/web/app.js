@@ -4,6 +4,8 @@ import { ApiError, getJson, sessionPath, setToken } from './api.js';
 import { cacheByCall } from './cache-view.js';
 import { byId, el, formatNumber, formatTime, formatUsd, inputById, nameNodes } from './dom.js';
 import { chartView } from './chart-view.js';
+import { callPicker, costsByCall } from './call-picker.js';
+import { comparisonList, comparisonView } from './comparison-view.js';
 import { costTab } from './cost-view.js';
 import { diffView } from './diff-view.js';
 import { findView } from './find-view.js';
@@ -33,6 +35,7 @@ function readRoute() {
     tab: TABS.includes(tab) ? tab : 'request',
     q: params.get('q') ?? '',
     a: number('a'),
+    comparison: number('comparison'),
     token: params.get('token'),
   };
 }
@@ -41,7 +44,7 @@ function readRoute() {
 export function navigate(changes, focus = null) {
   const route = { ...readRoute(), ...changes };
   const params = new URLSearchParams();
-  for (const name of ['app', 'user', 'session', 'call', 'tab', 'q', 'a']) {
+  for (const name of ['app', 'user', 'session', 'call', 'tab', 'q', 'a', 'comparison']) {
     const value = route[name];
     if (value !== null && value !== undefined && value !== '' && !(name === 'tab' && value === 'request'))
       params.set(name, String(value));
@@ -87,6 +90,26 @@ async function render() {
     await renderSidebar(route);
     if (ticket !== renderCount) return;
     const main = byId('session-view');
+    if (route.comparison !== null) {
+      const named = await cached(`comparisons/${route.comparison}`);
+      if (ticket !== renderCount) return;
+      main.replaceChildren(
+        comparisonView(
+          named,
+          (app, outcome, call) =>
+            navigate({
+              app,
+              user: outcome.userId ?? '',
+              session: outcome.sessionId,
+              call: call ?? null,
+              comparison: null,
+            }),
+          chartRoom(),
+        ),
+      );
+      setStatus('');
+      return;
+    }
     if (!route.session) {
       main.replaceChildren(
         el('p', {
@@ -120,6 +143,7 @@ async function renderSidebar(route) {
   const list = byId('app-list');
   list.replaceChildren(...info.apps.map((app) => el('option', { value: app })));
   if (document.activeElement !== appInput) appInput.value = route.app;
+  await renderComparisonList(route);
   const sessionsBox = byId('sessions');
   if (!route.app) {
     sessionsBox.replaceChildren(
@@ -149,6 +173,14 @@ async function renderSidebar(route) {
     sessionsView(listing, route, (session) =>
       navigate({ app: session.appName, user: session.userId, session: session.id, call: null, a: null }),
     ),
+  );
+}
+
+// The comparisons the inspector was given (agentctx web --comparison), each a link to its view.
+async function renderComparisonList(route) {
+  const box = byId('comparisons');
+  box.replaceChildren(
+    ...(info.comparisons ? comparisonList(await cached('comparisons'), route.comparison, navigate) : []),
   );
 }
 
@@ -204,7 +236,7 @@ async function sessionView(route) {
       }),
     ),
     chartSection,
-    calls.length === 0 ? '' : callPicker(calls, current, route, costsByCall(session.cost)),
+    calls.length === 0 ? '' : callPicker(calls, current, route, costsByCall(session.cost), navigate),
     tabs,
     content,
   );
@@ -221,54 +253,6 @@ function costSummary(cost) {
   if (!cost || cost.total.calls === 0) return '';
   if (cost.total.usd === undefined) return ' · cost unknown (no call priced)';
   return ` · ${formatUsd(cost.total.usd)}${cost.total.unpricedCalls === 0 ? '' : ` (${formatNumber(cost.total.unpricedCalls)} calls not priced)`}`;
-}
-
-/** The cost report's rows by call number. */
-function costsByCall(cost) {
-  return new Map((cost?.calls ?? []).map((row) => [row.index, row]));
-}
-
-function callPicker(calls, current, route, costs) {
-  const position = calls.findIndex((call) => call.index === current);
-  const select = el(
-    'select',
-    { id: 'call-select', 'aria-label': 'model call' },
-    calls.map((call) =>
-      el('option', {
-        value: call.index,
-        selected: call.index === current,
-        text: callLabel(call, costs.get(call.index)),
-      }),
-    ),
-  );
-  select.addEventListener('change', () => navigate({ call: Number(select.value), a: null }));
-  const go = (offset) => {
-    const next = calls[position + offset];
-    if (next) navigate({ call: next.index, a: null });
-  };
-  return el(
-    'div',
-    { class: 'call-picker' },
-    el('button', { type: 'button', text: '◀', title: 'previous call', disabled: position <= 0, onclick: () => go(-1) }),
-    select,
-    el('button', {
-      type: 'button',
-      text: '▶',
-      title: 'next call',
-      disabled: position >= calls.length - 1,
-      onclick: () => go(1),
-    }),
-    route.tab === 'request' ? '' : el('span', { class: 'muted', text: ` ${route.tab} of call ${current}` }),
-  );
-}
-
-/** A call in the picker: its agent, status and size; a call made in a tool call says which. */
-function callLabel(call, cost) {
-  const via = call.parent
-    ? ` · ↳ via ${call.parent.tool}${call.parent.callIndex === undefined ? '' : ` in call ${call.parent.callIndex}`}`
-    : '';
-  const usd = cost?.usd === undefined ? '' : ` · ${formatUsd(cost.usd.total)}`;
-  return `call ${call.index} · ${call.agent}${via} · ${call.status ?? 'answered'} · ${formatNumber(call.requestChars)} chars${usd}`;
 }
 
 async function tabContent(route, session, current) {

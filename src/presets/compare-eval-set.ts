@@ -70,8 +70,8 @@ export async function compareEvalSet(options: CompareEvalSetOptions): Promise<Ev
     );
   }
   return compareResults({
-    a: { label: options.a.label, results: a },
-    b: { label: options.b.label, results: b },
+    a: { label: options.a.label, appName: options.a.runner.appName, results: a },
+    b: { label: options.b.label, appName: options.b.runner.appName, results: b },
     runs,
     differences,
   });

@@ -32,6 +32,8 @@ export type ApiOptions = {
   version: string;
   /** The prices calls are billed at. */
   prices: PriceTable;
+  /** How many comparisons the page can show (`/api/comparisons`). */
+  comparisons: number;
 };
 
 const SESSION = '/api/apps/:app/users/:user/sessions/:session';
@@ -59,6 +61,7 @@ export function addApiRoutes(app: Hono, options: ApiOptions): void {
       apps,
       readOnly: true,
       tokenRequired: options.tokenRequired,
+      comparisons: options.comparisons,
     });
   });
 

@@ -12,6 +12,7 @@ import { addApiRoutes, jsonResponse } from './api-routes.js';
 import { createCacheReports } from './cache-view.js';
 import { createCallLoader } from './call-loader.js';
 import { createChartRows } from './chart-rows.js';
+import { addComparisonRoutes, type NamedComparison } from './comparison-routes.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { createAssetFiles, DEFAULT_ASSETS_DIR } from './static-assets.js';
 import { WebError } from './web-error.js';
@@ -36,6 +37,8 @@ export type InspectorOptions = {
   tokenCounter?: (() => Promise<TokenCounter>) | undefined;
   /** The prices calls are billed at (default: the built-in `DEFAULT_PRICES`; the CLI merges a `--prices` file into them). */
   prices?: PriceTable | undefined;
+  /** Comparisons of two variants of an agent to show (`agentctx eval --compare … --json`); their sessions open here. */
+  comparisons?: readonly NamedComparison[] | undefined;
   /** Where errors that are bugs (answered 500 without details) are reported. Default `console.error`. */
   onError?: ((error: unknown) => void) | undefined;
 };
@@ -94,7 +97,9 @@ export function createInspectorApp(options: InspectorOptions): Hono {
     tokenRequired: checkToken !== undefined,
     version: options.version ?? '',
     prices: options.prices ?? DEFAULT_PRICES,
+    comparisons: options.comparisons?.length ?? 0,
   });
+  addComparisonRoutes(app, options.comparisons ?? []);
 
   const page = async (name: string): Promise<Response> => {
     const asset = await assets.get(name);

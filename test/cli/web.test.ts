@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentctx, agentctxWith, expectOneLineError, spawnAgentctx } from '../support/cli.js';
+import { agentctx, agentctxWith, expectOneLineError, startInspectorProcess } from '../support/cli.js';
 import { createFixtureStore, type InspectorFixture } from '../web/fixtures.js';
 
 let fixture: InspectorFixture;
@@ -42,26 +42,12 @@ describe('agentctx web', () => {
   });
 
   it('serves the store it is given on a free port, with the apps named, and stops on SIGTERM', async () => {
-    const child = spawnAgentctx(
-      ['web', '--store', fixture.path, '--port', '0', '--app', 'report_analyst', '--app', 'notes_app'],
-      { AGENTCTX_TOKEN: '' },
+    const web = await startInspectorProcess(
+      ['--store', fixture.path, '--port', '0', '--app', 'report_analyst', '--app', 'notes_app'],
+      /^inspector on (http:\/\/127\.0\.0\.1:\d+\/) \(store sqlite, apps report_analyst, notes_app\)\n$/,
     );
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const url = web.url;
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          stdout += chunk.toString();
-          const match =
-            /^inspector on (http:\/\/127\.0\.0\.1:\d+\/) \(store sqlite, apps report_analyst, notes_app\)\n$/.exec(
-              stdout,
-            );
-          if (match?.[1] !== undefined) resolve(match[1]);
-        });
-        void exited.then((code) => reject(new Error(`agentctx web exited with ${String(code)}: ${stderr}`)));
-      });
       const info = (await (await fetch(`${url}api/info`)).json()) as { apps: string[]; tokenRequired: boolean };
       expect(info).toMatchObject({ apps: ['report_analyst', 'notes_app'], tokenRequired: false });
       const sessions = (await (await fetch(`${url}api/apps/report_analyst/sessions`)).json()) as {
@@ -70,10 +56,9 @@ describe('agentctx web', () => {
       expect(sessions.sessions.map((session) => session.id)).toEqual(['report-analyst-paged']);
       const page = await fetch(url);
       expect(await page.text()).toContain('<script type="module" src="/assets/app.js"></script>');
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await web.stop()).toBe(0);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      web.kill();
     }
   });
 });

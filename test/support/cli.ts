@@ -75,6 +75,50 @@ export function spawnAgentctx(
   });
 }
 
+/** `agentctx web` running as a child, once it printed its address; `stop` sends SIGTERM and waits for its exit code. */
+export type RunningInspector = { url: string; stdout: string; stop(): Promise<number | null>; kill(): void };
+
+/**
+ * Starts `agentctx web …` and resolves when its first line matches `ready` (whose first group is the URL); rejects
+ * with its standard error if it exits before. The caller stops it (`stop`), or kills it in a `finally`.
+ */
+export async function startInspectorProcess(
+  args: readonly string[],
+  ready: RegExp = /^inspector on (http:\/\/127\.0\.0\.1:\d+\/)/,
+  env: Record<string, string> = { AGENTCTX_TOKEN: '' },
+): Promise<RunningInspector> {
+  const child = spawnAgentctx(['web', ...args], env);
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const kill = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const match = ready.exec(stdout);
+        if (match?.[1] !== undefined) resolve(match[1]);
+      });
+      void exited.then((code) => reject(new Error(`agentctx web exited with ${String(code)}: ${stderr}`)));
+    });
+    return {
+      url,
+      stdout,
+      kill,
+      stop: () => {
+        child.kill('SIGTERM');
+        return exited;
+      },
+    };
+  } catch (error) {
+    kill();
+    throw error;
+  }
+}
+
 /** The CLI's `main`, in this process (what `bin/agentctx.js` calls), with its output captured. */
 export async function cli(
   args: string[],

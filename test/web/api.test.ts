@@ -58,6 +58,7 @@ describe('the inspector API', () => {
       apps: ['report_analyst', 'notes_app'],
       readOnly: true,
       tokenRequired: false,
+      comparisons: 0,
     });
     const listing = await json('/api/apps/report_analyst/sessions');
     expect(listing.users).toEqual(['analyst']);

@@ -7,7 +7,7 @@ import { DEFAULT_PRICES } from '../../src/analysis/cost/default-prices.js';
 import { mergePriceTables, parsePriceTable } from '../../src/analysis/cost/price-table.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
-import { cli, spawnAgentctx } from '../support/cli.js';
+import { cli, startInspectorProcess } from '../support/cli.js';
 import { BATCHES, writeBatchSession } from './batch-session.js';
 import {
   PRICED,
@@ -238,20 +238,9 @@ describe('agentctx web --prices', () => {
   it('serves the inspector with the price file merged into the built-in prices', async () => {
     const file = join(dir, 'prices.json');
     await writeFile(file, JSON.stringify(SCRIPTED_PRICES));
-    const child = spawnAgentctx(['web', '--store', dbPath, '--port', '0', '--prices', file], { AGENTCTX_TOKEN: '' });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const web = await startInspectorProcess(['--store', dbPath, '--port', '0', '--prices', file]);
+    const url = web.url;
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          stdout += chunk.toString();
-          const match = /^inspector on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout);
-          if (match?.[1] !== undefined) resolve(match[1]);
-        });
-        void exited.then((code) => reject(new Error(`agentctx web exited with ${String(code)}: ${stderr}`)));
-      });
       const cost = (await (await fetch(`${url}${path(UNPRICED).slice(1)}/cost`)).json()) as {
         total: { usd?: number };
         calls: { price?: { source: string } }[];
@@ -260,10 +249,9 @@ describe('agentctx web --prices', () => {
       expect(cost.calls[0]?.price?.source).toBe('https://prices.example/scripted');
       const sonnet = (await (await fetch(`${url}${path(PRICED).slice(1)}/cost`)).json()) as { total: { usd?: number } };
       expect(sonnet.total.usd).toBeCloseTo(PRICED_TOTAL_USD, CLOSE);
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await web.stop()).toBe(0);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      web.kill();
     }
   });
 });

@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
+import type { NamedComparison } from '../../src/web/comparison-routes.js';
 import { serveInspector, type ServedInspector } from '../../src/web/serve-inspector.js';
 import { launchPage } from '../support/chromium.js';
 import { repositoryRoot } from '../support/cli.js';
@@ -26,13 +27,19 @@ export type InspectorPage = {
 export async function openInspectorPage(options: {
   prefix: string;
   apps: string[];
-  write(store: SessionStoreWithCallLog): Promise<void>;
+  /** Writes the sessions; may give comparisons of runs it made for the inspector to show. */
+  write(store: SessionStoreWithCallLog): Promise<void | { comparisons: NamedComparison[] }>;
 }): Promise<InspectorPage> {
   const dir = await mkdtemp(join(tmpdir(), options.prefix));
   const store = createSqliteSessionStore({ path: join(dir, 'agentctx.db') });
-  await options.write(store);
+  const written = await options.write(store);
   const served = await serveInspector({
-    app: createInspectorApp({ store, apps: options.apps, version: 'test' }),
+    app: createInspectorApp({
+      store,
+      apps: options.apps,
+      version: 'test',
+      ...(written === undefined ? {} : { comparisons: written.comparisons }),
+    }),
     port: 0,
   });
   await mkdir(SCREENSHOTS, { recursive: true });

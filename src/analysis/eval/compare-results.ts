@@ -47,6 +47,8 @@ export type CaseComparison = {
 /** One side over every case run. */
 export type VariantTotal = {
   label: string;
+  /** The app the side's sessions are in (its root agent's name), where the inspector finds them. */
+  appName?: string;
   passed: number;
   failed: number;
   notEvaluated: number;
@@ -67,8 +69,8 @@ export type EvalComparison = {
  * request differences are looked up by case run, in the same order as the results.
  */
 export function compareResults(input: {
-  a: { label: string; results: readonly EvalCaseRun[] };
-  b: { label: string; results: readonly EvalCaseRun[] };
+  a: { label: string; appName?: string; results: readonly EvalCaseRun[] };
+  b: { label: string; appName?: string; results: readonly EvalCaseRun[] };
   runs: number;
   differences: readonly (RequestDifference | undefined)[];
 }): EvalComparison {
@@ -91,7 +93,7 @@ export function compareResults(input: {
       ...(difference === undefined ? {} : { firstDifference: difference }),
     };
   });
-  return { a: total(a.label, a.results), b: total(b.label, b.results), cases };
+  return { a: total(a, a.results), b: total(b, b.results), cases };
 }
 
 /** Where the first calls of two sessions that are not byte-identical differ; undefined when none differ. */
@@ -141,10 +143,11 @@ function outcome(result: EvalCaseRun): SideOutcome {
   };
 }
 
-function total(label: string, results: readonly EvalCaseRun[]): VariantTotal {
+function total(side: { label: string; appName?: string }, results: readonly EvalCaseRun[]): VariantTotal {
   const names = [...new Set(results.flatMap((result) => result.overallEvalMetricResults.map((m) => m.metricName)))];
   return {
-    label,
+    label: side.label,
+    ...(side.appName === undefined ? {} : { appName: side.appName }),
     passed: results.filter((result) => result.finalEvalStatus === 'PASSED').length,
     failed: results.filter((result) => result.finalEvalStatus === 'FAILED').length,
     notEvaluated: results.filter((result) => result.finalEvalStatus === 'NOT_EVALUATED').length,

@@ -5,12 +5,15 @@ import { HTTP_TIMEOUT_HELP, httpTimeoutOptions, listenError, listenOptions } fro
 import { loadWeb } from '../load-web.js';
 import { packageVersion } from '../package-version.js';
 import { loadPrices } from '../prices.js';
+import { readInputFile } from '../read-input-file.js';
+import { parseComparison } from '../../analysis/eval/comparison-file.js';
 import { DEFAULT_STORE, refuseMissingStore } from '../resolve-store.js';
 import type { CliRuntime } from '../runtime.js';
 
 const DEFAULT_PORT = 8090;
 
 const HELP = `Usage: agentctx web [--store path|postgres://…] [--port ${DEFAULT_PORT}] [--app name]… [--prices file]
+                    [--comparison file]…
 
 Opens the web inspector: a local page that shows what every recorded model
 call received and where each part of it came from. Read-only: it reads the
@@ -34,6 +37,11 @@ store and never writes to it. Nothing to build; open the URL it prints.
   Cost       each call's USD from the usage its provider reported (input,
              cache reads, cache writes 5m/1h, output) and its cache-hit share;
              the session's running total; the price's source and date
+  Compare    with --comparison: two variants of an agent over the same eval
+             cases (agentctx eval --compare … --json > file): each side's
+             totals, prompt tokens and USD per case as bars, the cases whose
+             outcome changed, the first request that differs, and each case's
+             session on either side, opened here when it is in the store
 
 The store contract lists sessions per app, so name the apps to list up front
 with --app (or type one into the page): the app is the root agent's name, or
@@ -52,6 +60,9 @@ Options:
   --app <name>       an app to list on the start page (repeatable)
   --prices <file>    a JSON price file (the form of assets/prices.json) whose
                      entries replace the built-in prices of the same models
+  --comparison <file>
+                     a comparison 'agentctx eval --compare … --json' wrote, to
+                     show under Compare (repeatable)
 ${HTTP_TIMEOUT_HELP}
   -h, --help         show this help
 
@@ -60,6 +71,7 @@ It prints one line, 'inspector on <url>', once it is ready; Ctrl-C stops it.
 Examples:
   npm start && npx agentctx web --app report_analyst
   npx agentctx web --store runs.db --port 0 --app support
+  agentctx eval --compare a.yaml b.yaml tests/ --store eval.db --json > ab.json; agentctx web --store eval.db --comparison ab.json
   AGENTCTX_TOKEN=secret npx agentctx web --host 0.0.0.0 --store postgres://agentctx@db/agentctx
 `;
 
@@ -74,6 +86,7 @@ export const webCommand: Command = {
       token: { type: 'string' },
       app: { type: 'string', multiple: true },
       prices: { type: 'string' },
+      comparison: { type: 'string', multiple: true },
       'request-timeout': { type: 'string' },
       'headers-timeout': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -92,6 +105,10 @@ export const webCommand: Command = {
     const { port, host, token } = listenOptions(values, io.env, { port: DEFAULT_PORT, service: 'inspector' });
     const apps = (values.app ?? []).map((name) => name.trim()).filter((name) => name !== '');
     const prices = await loadPrices(values.prices, io.cwd);
+    // Read, and refused with every problem, before anything listens.
+    const comparisons = [];
+    for (const file of values.comparison ?? [])
+      comparisons.push({ name: file, comparison: parseComparison(await readInputFile(file, io.cwd), file) });
 
     // Hono loads only when the inspector runs, so the other commands do not pay for it (nor need it installed).
     const { createInspectorApp, serveInspector } = await loadWeb();
@@ -101,6 +118,7 @@ export const webCommand: Command = {
       token,
       apps,
       prices,
+      comparisons,
       version: packageVersion(),
       onError: (error) =>
         io.stderr(
@@ -111,7 +129,7 @@ export const webCommand: Command = {
       throw listenError(error, host, port);
     });
     io.stdout(
-      `inspector on ${served.url} (store ${store.name}${apps.length === 0 ? '' : `, apps ${apps.join(', ')}`}${token === undefined ? '' : ', token required'})\n`,
+      `inspector on ${served.url} (store ${store.name}${apps.length === 0 ? '' : `, apps ${apps.join(', ')}`}${comparisons.length === 0 ? '' : `, ${comparisons.length} comparison${comparisons.length === 1 ? '' : 's'}`}${token === undefined ? '' : ', token required'})\n`,
     );
     await untilSignal(io);
     await served.close();
