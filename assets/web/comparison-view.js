@@ -159,7 +159,7 @@ function caseItem(each, a, b, openSession) {
       text:
         difference === undefined
           ? 'every request byte-identical on both sides'
-          : `first differing request: call ${difference.call}: ${difference.where.join(', ')}; ${formatNumber(difference.commonPrefix.chars)} of ${formatNumber(difference.commonPrefix.of)} characters shared from the start`,
+          : `first differing request: ${difference.calls.a === difference.calls.b ? `call ${difference.calls.a}` : `call ${difference.calls.a ?? 'none'} on a, ${difference.calls.b ?? 'none'} on b`}: ${difference.where.join(', ')}; ${formatNumber(difference.commonPrefix.chars)} of ${formatNumber(difference.commonPrefix.of)} characters shared from the start`,
     }),
     el(
       'p',
@@ -177,7 +177,7 @@ function caseItem(each, a, b, openSession) {
               ? 'the comparison does not name the app'
               : `${total.appName} · ${outcome.sessionId}`,
           disabled: total.appName === undefined,
-          onclick: () => openSession(total.appName, outcome, difference?.call),
+          onclick: () => openSession(total.appName, outcome, difference?.calls?.[side]),
         }),
       ),
     ),

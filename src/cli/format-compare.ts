@@ -72,7 +72,7 @@ function caseLines(each: CaseComparison, style: Style, inspect?: (side: 0 | 1) =
     style.dim(
       difference === undefined
         ? '      every request byte-identical on both sides'
-        : `      first differing request: call ${difference.call}${agentsOf(difference.agents)}: ${difference.where.join(', ')}${difference.commonPrefix.of === 0 ? '' : `; ${difference.commonPrefix.chars.toLocaleString('en-US')} of ${difference.commonPrefix.of.toLocaleString('en-US')} characters shared from the start`}`,
+        : `      first differing request: ${callsOf(difference.calls)}${agentsOf(difference.agents)}: ${difference.where.join(', ')}${difference.commonPrefix.of === 0 ? '' : `; ${difference.commonPrefix.chars.toLocaleString('en-US')} of ${difference.commonPrefix.of.toLocaleString('en-US')} characters shared from the start`}`,
     ),
   );
   if (inspect !== undefined && each.passedOn !== 'both')
@@ -129,6 +129,11 @@ function share(efficiency: EvalEfficiency): string {
 
 function usd(efficiency: EvalEfficiency): string {
   return efficiency.usd === undefined ? 'no USD' : `$${efficiency.usd.toFixed(efficiency.usd < 0.01 ? 6 : 4)}`;
+}
+
+function callsOf(calls: { a?: number; b?: number }): string {
+  if (calls.a === calls.b) return `call ${calls.a}`;
+  return `call ${calls.a ?? 'none'} on a, ${calls.b ?? 'none'} on b`;
 }
 
 function agentsOf(agents: { a?: string; b?: string }): string {

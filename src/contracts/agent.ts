@@ -275,6 +275,12 @@ export type InvocationContext = {
     texts: readonly string[],
     options?: { agent?: string; dimensions?: number; purpose?: 'query' | 'document' },
   ): Promise<EmbedResponse>;
+  /**
+   * `model` with every call it makes recorded in the runner's call log as a call of `agent` (the request, the answer,
+   * usage and wire body), priced and traced like an agent's: for a model called beside the agents, such as a
+   * compaction's summarizer, so what it was sent and what it cost are on record. `note` says what its requests are.
+   */
+  recordedModel(model: Model, agent: string, note: string): Model;
   /** A new id from the runner's source of ids (deterministic when the runner's is). */
   newId(): string;
 };

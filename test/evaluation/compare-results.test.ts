@@ -33,9 +33,9 @@ const run = (evalId: string, status: 'PASSED' | 'FAILED', tokens: number, usd?: 
   userId: 'u',
   efficiency: efficiency(tokens, usd),
 });
-const call = (agent: string, system: string, text: string): ModelCallRecord =>
+const call = (agent: string, system: string, text: string, index = 1): ModelCallRecord =>
   ({
-    index: 1,
+    index,
     invocationId: 'i',
     agent,
     timestamp: 0,
@@ -64,7 +64,12 @@ describe('comparing two variants’ results', () => {
       runs: 2,
       differences: [
         undefined,
-        { call: 2, agents: { a: 'root', b: 'root' }, where: ['config'], commonPrefix: { chars: 3, of: 9 } },
+        {
+          calls: { a: 2, b: 2 },
+          agents: { a: 'root', b: 'root' },
+          where: ['config'],
+          commonPrefix: { chars: 3, of: 9 },
+        },
       ],
     });
     expect(comparison.cases.map((each) => [each.evalId, each.run, each.passedOn])).toEqual([
@@ -99,17 +104,27 @@ describe('comparing two variants’ results', () => {
     const same = call('root', 'Be brief.', 'Hi');
     expect(firstRequestDifference([same, same], [same, same])).toBeUndefined();
     const difference = firstRequestDifference(
-      [same, call('root', 'Be brief.', 'Hi there')],
-      [same, call('root', 'Be brief!', 'Hi')],
+      [same, call('root', 'Be brief.', 'Hi there', 2)],
+      [same, call('root', 'Be brief!', 'Hi', 2)],
     );
-    expect(difference).toMatchObject({ call: 2, agents: { a: 'root', b: 'root' } });
+    expect(difference).toMatchObject({ calls: { a: 2, b: 2 }, agents: { a: 'root', b: 'root' } });
     expect(difference?.where).toEqual(['system from character 8', 'messages[0].content[0]']);
     expect(difference?.commonPrefix.chars).toBeGreaterThan(0);
-    expect(firstRequestDifference([same], [same, same])).toEqual({
-      call: 2,
+    expect(firstRequestDifference([same], [same, call('root', 'Be brief.', 'Hi', 2)])).toEqual({
+      calls: { b: 2 },
       agents: { b: 'root' },
       where: ['no call on a'],
       commonPrefix: { chars: 0, of: 0 },
     });
+  });
+
+  it('leaves calls made beside the agents out of the pairing: a summary does not shift what is compared', () => {
+    const summary = call('summarizer', '', 'Summarize this.', 2);
+    const difference = firstRequestDifference(
+      [call('root', 'Be brief.', 'Hi'), call('root', 'Be brief.', 'Hi again', 2)],
+      [call('root', 'Be brief.', 'Hi'), summary, call('root', 'Be brief.', 'Summary of the earlier conversation', 3)],
+    );
+    expect(difference).toMatchObject({ calls: { a: 2, b: 3 }, agents: { a: 'root', b: 'root' } });
+    expect(difference?.where).toEqual(['messages[0].content[0]']);
   });
 });

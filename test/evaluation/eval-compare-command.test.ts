@@ -37,18 +37,24 @@ describe('agentctx eval --compare', () => {
     expect(recall?.b.metrics).toEqual([
       expect.objectContaining({ metricName: 'response_match_score', evalStatus: 'FAILED', threshold: 0.9 }),
     ]);
-    // Turns 1 and 2 are the same on both sides; turn 3's request starts with the summary on b.
-    expect(recall?.firstDifference).toMatchObject({ call: 3, agents: { a: 'support_agent', b: 'support_agent' } });
+    // Turns 1 and 2 are the same on both sides; turn 3's request starts with the summary on b, whose call 3 was the
+    // summarizer's (recorded like any call, left out of the pairing).
+    expect(recall?.firstDifference).toMatchObject({
+      calls: { a: 3, b: 4 },
+      agents: { a: 'support_agent', b: 'support_agent' },
+    });
     expect(recall?.firstDifference?.where).toEqual(['messages[0].content[0]']);
     expect(hours).toMatchObject({ evalId: 'opening-hours', passedOn: 'both' });
     expect(hours?.firstDifference).toBeUndefined();
     // Billed as Claude would bill the exact bodies: tokens and USD on both sides, fewer on the compacted one.
     for (const side of [comparison.a, comparison.b]) {
-      expect(side.efficiency.modelCalls).toBe(5);
       expect(side.efficiency.promptTokens).toBeGreaterThan(0);
       expect(side.efficiency.usd).toBeGreaterThan(0);
     }
-    expect(comparison.b.efficiency.promptTokens).toBeLessThan(comparison.a.efficiency.promptTokens);
+    // The summaries are calls too, and on a chat this short they cost more than they save.
+    expect([comparison.a.efficiency.modelCalls, comparison.b.efficiency.modelCalls]).toEqual([5, 7]);
+    expect(recall?.b.efficiency.promptTokens).toBeGreaterThan(recall?.a.efficiency.promptTokens as number);
+    expect(comparison.b.efficiency.usd).toBeGreaterThan(comparison.a.efficiency.usd as number);
     expect(hours?.a.efficiency.promptTokens).toBe(hours?.b.efficiency.promptTokens);
   });
 
@@ -67,7 +73,9 @@ describe('agentctx eval --compare', () => {
     expect(result.stdout).toMatch(
       /✓ ✗ recall-tracking-number {2}response_match_score 1\.00 → 0\.81 {2}← passes only on a/,
     );
-    expect(result.stdout).toContain('first differing request: call 3 (support_agent): messages[0].content[0]');
+    expect(result.stdout).toContain(
+      'first differing request: call 3 on a, 4 on b (support_agent): messages[0].content[0]',
+    );
     expect(result.stdout).toContain('1 case run changed outcome: recall-tracking-number passes only on a');
   });
 
@@ -112,7 +120,10 @@ describe('agentctx eval --compare', () => {
     expect((b.usd ?? 1) / (a.usd ?? 1)).toBeLessThan(0.5);
     expect(a.cacheHitRatio).toBeGreaterThan(0.9);
     // Search and hand-over are the same; the analysis agent's first call is where the two differ (its tools).
-    expect(only?.firstDifference).toMatchObject({ call: 3, agents: { a: 'analysis_agent', b: 'analysis_agent' } });
+    expect(only?.firstDifference).toMatchObject({
+      calls: { a: 3, b: 3 },
+      agents: { a: 'analysis_agent', b: 'analysis_agent' },
+    });
   }, 120_000);
 
   it('refuses what it cannot compare in one line', async () => {

@@ -64,7 +64,7 @@ describe('comparisons in the inspector', () => {
         app,
         `/api/apps/support_agent/users/${outcome.userId}/sessions/${encodeURIComponent(outcome.sessionId)}`,
       );
-      expect(session.calls).toHaveLength(4);
+      expect(session.calls).toHaveLength(6);
       const missing = await app.request('/api/comparisons/2', { headers: { host: '127.0.0.1:8090' } });
       expect(missing.status).toBe(404);
       expect(((await missing.json()) as { error: { message: string } }).error.message).toBe(

@@ -1,6 +1,7 @@
 import type { EvalCaseRun, EvalEfficiency, EvalStatus } from '../../contracts/evaluation.js';
 import type { ModelCallRecord } from '../../contracts/model-call.js';
 import { diffRequests } from '../../engine/assembly/diff-requests.js';
+import { SUMMARIZER_AGENT } from '../../engine/runner/side-call.js';
 import { sumEfficiency } from './eval-efficiency.js';
 
 /** Which side of a comparison: `a` is the baseline, `b` the change. */
@@ -8,8 +9,11 @@ export type ComparisonSide = 'a' | 'b';
 
 /** Where the first pair of requests that are not byte-identical differ. */
 export type RequestDifference = {
-  /** The call (1 is the first) whose requests differ first. */
-  call: number;
+  /**
+   * The number of the call on each side (1 is the session's first; absent on a side that made no such call). The
+   * agents' calls are paired in order; calls made beside them (embeddings, a compaction's summaries) are not paired.
+   */
+  calls: { a?: number; b?: number };
   /** The agent that made it on each side (absent on a side that made no such call). */
   agents: { a?: string; b?: string };
   /**
@@ -96,26 +100,36 @@ export function compareResults(input: {
   return { a: total(a, a.results), b: total(b, b.results), cases };
 }
 
-/** Where the first calls of two sessions that are not byte-identical differ; undefined when none differ. */
+/**
+ * Where the first pair of the agents' calls of two sessions that are not byte-identical differ; undefined when none
+ * differ. Calls made beside the agents — embeddings, summaries — are left out of the pairing: a setting that adds a
+ * summary should not make every later call look different.
+ */
 export function firstRequestDifference(
   a: readonly ModelCallRecord[],
   b: readonly ModelCallRecord[],
 ): RequestDifference | undefined {
-  for (let index = 0; index < Math.max(a.length, b.length); index++) {
-    const left = a[index];
-    const right = b[index];
-    const agents = {
-      ...(left === undefined ? {} : { a: left.agent }),
-      ...(right === undefined ? {} : { b: right.agent }),
+  const left = a.filter(isAgentCall);
+  const right = b.filter(isAgentCall);
+  for (let index = 0; index < Math.max(left.length, right.length); index++) {
+    const one = left[index];
+    const other = right[index];
+    const calls = {
+      ...(one === undefined ? {} : { a: one.index }),
+      ...(other === undefined ? {} : { b: other.index }),
     };
-    if (left === undefined || right === undefined)
+    const agents = {
+      ...(one === undefined ? {} : { a: one.agent }),
+      ...(other === undefined ? {} : { b: other.agent }),
+    };
+    if (one === undefined || other === undefined)
       return {
-        call: index + 1,
+        calls,
         agents,
-        where: [`no call on ${left === undefined ? 'a' : 'b'}`],
+        where: [`no call on ${one === undefined ? 'a' : 'b'}`],
         commonPrefix: { chars: 0, of: 0 },
       };
-    const diff = diffRequests(left.request, right.request);
+    const diff = diffRequests(one.request, other.request);
     if (diff.identical) continue;
     const where = [
       ...(diff.system.identical ? [] : [`system from character ${diff.system.firstDifference ?? 0}`]),
@@ -123,9 +137,13 @@ export function firstRequestDifference(
       ...(diff.messages.firstDifference === undefined ? [] : [diff.messages.firstDifference]),
       ...(diff.config.identical ? [] : ['config']),
     ];
-    return { call: index + 1, agents, where, commonPrefix: diff.commonPrefix };
+    return { calls, agents, where, commonPrefix: diff.commonPrefix };
   }
   return undefined;
+}
+
+function isAgentCall(call: ModelCallRecord): boolean {
+  return call.operation !== 'embeddings' && call.agent !== SUMMARIZER_AGENT;
 }
 
 function outcome(result: EvalCaseRun): SideOutcome {

@@ -19,6 +19,27 @@ export type EmbedScope = {
   readonly signal: AbortSignal | undefined;
 };
 
+/** Records a call made beside the agents as pending, in the scope's log and trace, before it is sent. */
+export function beginSideCall(
+  scope: EmbedScope,
+  call: { agent: string; model: Model; request: LlmRequest; provenance: Provenance; operation?: 'embeddings' },
+): Promise<PendingCall> {
+  return PendingCall.begin(
+    scope.calls,
+    scope.now,
+    {
+      invocationId: scope.invocationId,
+      agent: call.agent,
+      model: calledModel(call.model),
+      request: call.request,
+      provenance: call.provenance,
+      editedByCallback: false,
+      ...(call.operation === undefined ? {} : { operation: call.operation }),
+    },
+    { telemetry: scope.telemetry, parent: scope.span, price: scope.price },
+  );
+}
+
 /**
  * An embedding call of the invocation, recorded like a model call (operation `embeddings`): pending before it is
  * sent, then answered with its usage and wire record, or failed; its span carries its tokens and cost.
@@ -49,20 +70,7 @@ export async function recordedEmbed(
     tools: [],
     messages: [texts.map(() => ({ kind: 'custom', processor: 'embed', agent, note: 'text to embed' }))],
   };
-  const pending = await PendingCall.begin(
-    scope.calls,
-    scope.now,
-    {
-      invocationId: scope.invocationId,
-      agent,
-      model: calledModel(model),
-      request,
-      provenance,
-      editedByCallback: false,
-      operation: 'embeddings',
-    },
-    { telemetry: scope.telemetry, parent: scope.span, price: scope.price },
-  );
+  const pending = await beginSideCall(scope, { agent, model, request, provenance, operation: 'embeddings' });
   try {
     const answer = await model.embed(texts, {
       signal: scope.signal,

@@ -27,7 +27,8 @@ import { createEvent } from '../session/create-event.js';
 import { isTempKey } from '../state/state-keys.js';
 import type { Telemetry, TelemetrySpan } from '../../contracts/telemetry.js';
 import { NO_SPAN } from '../telemetry/spans.js';
-import { recordedEmbed } from './embed-call.js';
+import { recordedEmbed, type EmbedScope } from './embed-call.js';
+import { recordedModel } from './side-call.js';
 import type { CallPricer } from '../telemetry/genai-attributes.js';
 import type { CallLog } from './call-log.js';
 import type { RetryLanes } from './retry-lanes.js';
@@ -294,25 +295,25 @@ export class Invocation {
         return stored;
       },
       modelFor: (node) => this.settings.modelFor(node),
-      embed: (model, texts, options = {}) =>
-        recordedEmbed(
-          {
-            calls: this.calls,
-            invocationId: this.id,
-            agent: this.settings.tree.root.name,
-            now: this.settings.now,
-            telemetry: this.settings.telemetry,
-            span: this.span,
-            price: this.settings.priceCall,
-            signal: this.signal,
-          },
-          model,
-          texts,
-          options,
-        ),
+      embed: (model, texts, options = {}) => recordedEmbed(this.#callScope(), model, texts, options),
+      recordedModel: (model, agent, note) => recordedModel(this.#callScope(), model, agent, note),
       newId: () => this.settings.newId(),
     };
     return this.#context;
+  }
+
+  // Where a call made beside the agents (an embedding, a summary) is recorded, traced and priced.
+  #callScope(): EmbedScope {
+    return {
+      calls: this.calls,
+      invocationId: this.id,
+      agent: this.settings.tree.root.name,
+      now: this.settings.now,
+      telemetry: this.settings.telemetry,
+      span: this.span,
+      price: this.settings.priceCall,
+      signal: this.signal,
+    };
   }
 
   /** The events hooks appended since the last call, oldest first: the caller gets them next. */

@@ -1,3 +1,5 @@
+import type { Model } from '../../contracts/model.js';
+import { SUMMARIZER_AGENT } from '../../engine/runner/side-call.js';
 import type {
   AgentDefinition,
   AgentNode,
@@ -120,7 +122,14 @@ async function summarizeAndStore(
   summarizer: Summarizer | undefined,
   node: AgentNode,
 ): Promise<Event | undefined> {
-  const chosen = summarizer ?? new LlmSummarizer({ model: await context.modelFor(node), profile: context.profile });
+  // A model's summary is a call like any other: recorded (its request, answer, usage, wire), priced and traced.
+  const record = (model: Model) => context.recordedModel(model, SUMMARIZER_AGENT, 'the history to summarize');
+  const chosen =
+    summarizer === undefined
+      ? new LlmSummarizer({ model: record(await context.modelFor(node)), profile: context.profile })
+      : summarizer instanceof LlmSummarizer
+        ? summarizer.withModel(record(summarizer.model))
+        : summarizer;
   let summary;
   try {
     summary = await chosen.summarize(summarizerInput(plan), {

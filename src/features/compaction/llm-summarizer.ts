@@ -5,6 +5,7 @@ import type { Profile, ProfileName } from '../../contracts/profile.js';
 import type { LlmRequest, RequestConfig } from '../../contracts/request.js';
 import type { SummarizeOptions, Summarizer, Summary } from '../../contracts/summarizer.js';
 import { resolveProfile } from '../../engine/profile/profiles.js';
+import { SUMMARIZER_AGENT } from '../../engine/runner/side-call.js';
 import { renderEvents, renderEventsAdk } from './render-events.js';
 
 /** agentctx's default prompt; `{conversation_history}` is where the history goes. */
@@ -43,8 +44,10 @@ export class LlmSummarizer implements Summarizer {
   readonly #config: RequestConfig;
   readonly #maxPartChars: number;
   readonly #adk: boolean;
+  readonly #options: LlmSummarizerOptions;
 
   constructor(options: LlmSummarizerOptions) {
+    this.#options = options;
     this.model = options.model;
     this.#adk = resolveProfile(options.profile).summaryPrompt === 'adk';
     // An empty template falls back to the default, as in ADK.
@@ -52,6 +55,11 @@ export class LlmSummarizer implements Summarizer {
     checkTemplate(this.#template);
     this.#config = { ...options.config };
     this.#maxPartChars = options.maxPartChars ?? 4000;
+  }
+
+  /** The same summarizer — prompt, settings, profile — calling another model (the runner's recording wrapper of it). */
+  withModel(model: Model): LlmSummarizer {
+    return new LlmSummarizer({ ...this.#options, model });
   }
 
   /** The request the summarizer sends for these events. */
@@ -69,7 +77,7 @@ export class LlmSummarizer implements Summarizer {
     if (events.length === 0) return undefined;
     const response = await this.model.generate(this.request(events), {
       signal: options.signal,
-      agentName: 'summarizer',
+      agentName: SUMMARIZER_AGENT,
     });
     if (response.errorCode !== undefined)
       throw new Error(`the summarizer's model answered with an error: ${response.errorMessage ?? response.errorCode}`);
