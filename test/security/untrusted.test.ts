@@ -11,6 +11,7 @@ import { createScriptedModel } from '../../src/models/scripted/scripted-model.js
 import { createRunner } from '../../src/presets/create-runner.js';
 import { createServer } from '../../src/server/index.js';
 import { createFsArtifactStore } from '../../src/stores/fs/index.js';
+import { compareResults } from '../../src/analysis/eval/compare-results.js';
 import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { serveInspector } from '../../src/web/serve-inspector.js';
 import { workspaceTools } from '../../src/workspace/workspace-tools.js';
@@ -369,19 +370,34 @@ export const rows = defineRows(
       id: 'untrusted.inspector-access',
       entry: 'web inspector',
       tried:
-        'every `/api/…` route of the inspector (read from the app, checked against src/web/api-routes.ts) on a recorded session: no token with Hosts that only look like loopback, POST/PUT/PATCH/DELETE; with a token: no header, wrong, longer and Basic tokens, HEAD; `agentctx web --host 0.0.0.0` without a token',
+        'every `/api/…` route of the inspector (read from the app, checked against src/web/api-routes.ts and comparison-routes.ts) on a recorded session: no token with Hosts that only look like loopback, POST/PUT/PATCH/DELETE; with a token: no header, wrong, longer and Basic tokens, HEAD; `agentctx web --host 0.0.0.0` without a token',
       expected:
         'each route: 403 `forbidden_host` for a Host that is not a loopback name, 200 on loopback; 405 `read_only` for every write method; 401 `unauthorized` for every wrong token, 200 with the right one; the CLI refuses to bind beyond loopback, exit 2; `serveInspector` binds 127.0.0.1',
       run: async () => {
         const path = join(await res.dir(), 'inspector.db');
         const store = res.sqlite(path);
         await writeCacheSession(store);
-        const open = createInspectorApp({ store, onError: () => undefined });
-        const locked = createInspectorApp({ store, token: 's3cret', onError: () => undefined });
+        // Two comparisons, so that /api/comparisons/2 answers 200 as every route must on loopback.
+        const empty = compareResults({
+          a: { label: 'a', results: [] },
+          b: { label: 'b', results: [] },
+          runs: 1,
+          differences: [],
+        });
+        const comparisons = [
+          { name: 'one.json', comparison: empty },
+          { name: 'two.json', comparison: empty },
+        ];
+        const open = createInspectorApp({ store, comparisons, onError: () => undefined });
+        const locked = createInspectorApp({ store, comparisons, token: 's3cret', onError: () => undefined });
         const routes = apiRoutes(open);
-        expect(routes.length, 'every app.get of src/web/api-routes.ts is a route of the app').toBe(
-          (await readFile('src/web/api-routes.ts', 'utf8')).match(/\bapp\.get\(/g)?.length,
-        );
+        let declared = 0;
+        for (const file of ['src/web/api-routes.ts', 'src/web/comparison-routes.ts'])
+          declared += (await readFile(file, 'utf8')).match(/\bapp\.get\(/g)?.length ?? 0;
+        expect(
+          routes.length,
+          'every app.get of src/web/api-routes.ts and comparison-routes.ts is a route of the app',
+        ).toBe(declared);
         const failures: string[] = [];
         const expectStatus = async (
           app: typeof open,
