@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Model } from '../../src/contracts/model.js';
 import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
@@ -43,7 +44,7 @@ export type EvalServer = {
   close(): Promise<void>;
 };
 
-export async function startEvalServer(options: { evalDir?: boolean } = {}): Promise<EvalServer> {
+export async function startEvalServer(options: { evalDir?: boolean; judge?: Model } = {}): Promise<EvalServer> {
   const dir = await mkdtemp(join(tmpdir(), 'agentctx-adk-eval-'));
   const store = createSqliteSessionStore({ path: join(dir, 'agentctx.db') });
   const evalDir = join(dir, 'agents');
@@ -52,6 +53,7 @@ export async function startEvalServer(options: { evalDir?: boolean } = {}): Prom
     runners: [clockRunner(store)],
     version: 'test',
     ...(options.evalDir === false ? {} : { evalDir }),
+    ...(options.judge === undefined ? {} : { judge: options.judge }),
     onError: (error) => failures.push(error),
   });
   const { url } = await server.listen(0);

@@ -50,6 +50,9 @@ Options:
                      agents folder: <dir>/<app>/<id>.evalset.json, results in
                      <dir>/<app>/.adk/eval_history/ (default: the current
                      folder, as 'adk web' takes it for its agents folder)
+  --judge <model>    with --protocol adk: the judge of the LLM-judged metrics
+                     the eval tab offers then (final_response_match_v2,
+                     hallucinations_v1); e.g. google:gemini-2.5-flash
   --store <path|url> where sessions live (default: ${DEFAULT_STORE}):
                      a SQLite file, 'memory' (kept until the server stops),
                      or postgres://user@host/db
@@ -125,6 +128,7 @@ export const serveCommand: Command = {
       protocol: { type: 'string' },
       'dev-ui': { type: 'boolean' },
       'eval-dir': { type: 'string' },
+      judge: { type: 'string' },
       store: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
@@ -154,6 +158,8 @@ export const serveCommand: Command = {
       );
     if (values['eval-dir'] !== undefined && protocol !== 'adk')
       throw new UsageError('--eval-dir needs --protocol adk: the eval routes are ADK’s.');
+    if (values.judge !== undefined && protocol !== 'adk')
+      throw new UsageError('--judge needs --protocol adk: it judges the metrics of ADK’s eval routes.');
     if (values['dev-ui'] === true && protocol !== 'adk')
       throw new UsageError('--dev-ui needs --protocol adk: ADK’s dev UI speaks ADK’s protocol.');
     if (extra.length > 0 && protocol !== 'adk')
@@ -225,6 +231,7 @@ export const serveCommand: Command = {
         pages,
         inspectorLink,
         evalDir: resolve(io.cwd, values['eval-dir'] ?? '.'),
+        ...(values.judge === undefined ? {} : { judge: await runtime.model(values.judge) }),
         ...timeouts,
         onError,
       });

@@ -1,4 +1,5 @@
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
+import type { Model } from '../../contracts/model.js';
 import type { Session, SessionKey } from '../../contracts/session.js';
 import type { Runner } from '../../engine/runner/runner.js';
 import type { HostRequest } from '../http-host.js';
@@ -19,6 +20,8 @@ export type AdkContext = HostRequest & {
   inspectorLink: ((key: SessionKey, call: number) => string) | undefined;
   /** Where eval sets and their results are kept; undefined when the server was given no `evalDir`. */
   evals: EvalFiles | undefined;
+  /** The judge of the LLM-judged metrics of eval runs; none offered without it. */
+  judge: Model | undefined;
 };
 
 export type AdkHandler = (context: AdkContext) => Promise<Reply | undefined>;

@@ -1,7 +1,10 @@
 import { NotFoundError } from '../../contracts/errors/not-found-error.js';
+import type { EvalMetric } from '../../contracts/evaluation.js';
 import { evalSetResultOf } from '../../analysis/eval/eval-set-result-file.js';
 import { RESPONSE_MATCH_SCORE } from '../../analysis/eval/response-match.js';
 import { TOOL_TRAJECTORY_AVG_SCORE } from '../../analysis/eval/trajectory.js';
+import { FINAL_RESPONSE_MATCH_V2 } from '../../analysis/eval/final-response-match-v2.js';
+import { HALLUCINATIONS_V1 } from '../../analysis/eval/hallucinations-v1.js';
 import { runEvalSet } from '../../presets/run-eval-set.js';
 import type { AdkContext, AdkHandler } from './adk-context.js';
 import { readRunEvalBody } from './adk-eval-input.js';
@@ -34,8 +37,9 @@ async function runEval(context: AdkContext): Promise<Record<string, unknown>[]> 
   const results = await runEvalSet({
     runner,
     evalSet: { ...set, evalCases },
-    metrics: body.evalMetrics,
+    metrics: body.evalMetrics.map(withJudgeCriterion),
     sessionPrefix: `${EVAL_SESSION_ID_PREFIX}${crypto.randomUUID()}`,
+    ...(context.judge === undefined ? {} : { judge: context.judge }),
     onMetricError: (_evalId, _metricName, error) => context.reportError(error),
   });
   // ADK's eval service writes a result only for a run that evaluated a case.
@@ -45,6 +49,17 @@ async function runEval(context: AdkContext): Promise<Record<string, unknown>[]> 
       evalSetResultOf({ appName, evalSetId: set.evalSetId, evalCaseResults: results, timestamp: Date.now() / 1000 }),
     );
   return results.map(runEvalResultJson);
+}
+
+/**
+ * The dev UI's metric picker sends a threshold and no criterion, which ADK's LLM judges cannot start without (they
+ * raise, and the metric is NOT_EVALUATED): a judged metric given that way is judged with the judge's default options
+ * at that threshold (docs/adk-compatibility.md).
+ */
+function withJudgeCriterion(metric: EvalMetric): EvalMetric {
+  if (metric.criterion !== undefined || metric.threshold === undefined) return metric;
+  if (metric.metricName !== FINAL_RESPONSE_MATCH_V2 && metric.metricName !== HALLUCINATIONS_V1) return metric;
+  return { ...metric, criterion: { threshold: metric.threshold, includeIntermediateResponsesInFinal: false } };
 }
 
 /** `GET …/eval_results` → the ids of the app's results (ADK's older form, a list). */
@@ -90,11 +105,31 @@ const METRICS_INFO = [
   },
 ];
 
+/** The LLM-judged metrics a run can compute when the server has a judge (the rubric-based ones need rubrics, which
+ * the dev UI's picker cannot give, so they are not offered; a run may still ask for them). */
+const JUDGED_METRICS_INFO = [
+  {
+    metricName: FINAL_RESPONSE_MATCH_V2,
+    description:
+      'The share of final answers an LLM judge finds valid against the expected ones (majority of its samples); 1.0 when every answer is.',
+    metricValueInfo: { interval: { minValue: 0, openAtMin: false, maxValue: 1, openAtMax: false } },
+  },
+  {
+    metricName: HALLUCINATIONS_V1,
+    description:
+      'The share of the sentences of the answers an LLM judge finds supported by what the agent had (instructions, tools, tool results); 1.0 when all are.',
+    metricValueInfo: { interval: { minValue: 0, openAtMin: false, maxValue: 1, openAtMax: false } },
+  },
+];
+
 /**
- * `GET …/metrics-info` → `{ metricsInfo }`: the metrics a run here can compute, for the dev UI's metric picker.
- * `final_response_match_v2` needs a judge model, which the server has none of, so it is not offered.
+ * `GET …/metrics-info` → `{ metricsInfo }`: the metrics a run here can compute, for the dev UI's metric picker; the
+ * LLM-judged ones only when the server has a judge model (`judge`, `serve --judge`).
  */
 export const listMetricsInfo: AdkHandler = async (context) => {
   evalPlace(context);
-  return { status: 200, body: { metricsInfo: METRICS_INFO } };
+  return {
+    status: 200,
+    body: { metricsInfo: context.judge === undefined ? METRICS_INFO : [...METRICS_INFO, ...JUDGED_METRICS_INFO] },
+  };
 };

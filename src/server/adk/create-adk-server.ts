@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Model } from '../../contracts/model.js';
 import type { SessionKey } from '../../contracts/session.js';
 import { UsageError } from '../../contracts/errors/usage-error.js';
 import type { Runner } from '../../engine/runner/runner.js';
@@ -27,6 +28,11 @@ export type AdkServerOptions = HostSettings & {
    * 404 (naming this option), and the dev UI hides its eval tab.
    */
   evalDir?: string | undefined;
+  /**
+   * The judge model of the LLM-judged metrics an eval run may ask for (`final_response_match_v2`, `hallucinations_v1`,
+   * the rubric-based ones); without it `metrics-info` does not offer them and a run that asks for one is refused (400).
+   */
+  judge?: Model | undefined;
 };
 
 /**
@@ -60,7 +66,16 @@ export function createAdkServer(options: AdkServerOptions): AgentctxServer {
       const { handler, params } = matchAdkRoute(req.method ?? 'GET', url.pathname);
       // A body, where one comes, must be JSON; ADK's clients send none to create a session.
       if (req.method !== 'GET' && req.method !== 'HEAD') checkBodyHeaders(req, false);
-      return handler({ ...request, params, apps, version, seen, inspectorLink: options.inspectorLink, evals });
+      return handler({
+        ...request,
+        params,
+        apps,
+        version,
+        seen,
+        inspectorLink: options.inspectorLink,
+        evals,
+        judge: options.judge,
+      });
     },
     errorBody: adkErrorBody,
   });
