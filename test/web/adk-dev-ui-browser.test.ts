@@ -2,62 +2,38 @@
 // Chromium: a session started from the chat, the agent's answer, a tool's state and artifact, a transfer, the state
 // and artifact panels, and the request agentctx recorded for a model call, as the UI's trace view shows it.
 // Screenshots go to test-results/screenshots/.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
-import { createAdkServer } from '../../src/server/adk/create-adk-server.js';
-import type { AgentctxServer } from '../../src/server/index.js';
-import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
-import { createAdkDevUi, INSPECTOR_PATH } from '../../src/web/adk-dev-ui.js';
-import { createInspectorApp } from '../../src/web/inspector-app.js';
+import { INSPECTOR_PATH } from '../../src/web/adk-dev-ui.js';
 import { weatherRunner } from '../adk/weather-app.js';
-import { hasChromium, launchPage, skipWithoutChromium } from '../support/chromium.js';
-import { repositoryRoot } from '../support/cli.js';
-
-const SCREENSHOTS = join(repositoryRoot, 'test-results', 'screenshots');
+import { openAdkDevUi, type AdkDevUiPage } from './adk-dev-ui-page.js';
+import { hasChromium, skipWithoutChromium } from '../support/chromium.js';
+import { SCREENSHOTS } from './inspector-page.js';
 
 if (!hasChromium()) skipWithoutChromium("ADK's dev UI against agentctx");
 else
   describe("ADK's dev UI against agentctx, in Chromium", () => {
-    let dir: string;
+    let opened: AdkDevUiPage;
     let store: SessionStoreWithCallLog;
-    let server: AgentctxServer;
     let url: string;
-    let browser: Browser;
     let page: Page;
-    // What the UI asked of agentctx that failed on agentctx's side, and what failed in the page itself.
-    const failures: string[] = [];
+    let failures: string[] = [];
 
     beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'agentctx-adk-ui-'));
-      store = createSqliteSessionStore({ path: join(dir, 'agentctx.db') });
-      const inspector = createInspectorApp({ store, apps: ['weather_agent'], version: 'test' });
-      server = createAdkServer({
-        runners: [weatherRunner(store)],
-        pages: await createAdkDevUi({ inspector }),
-        inspectorLink: (key, call) =>
-          `${INSPECTOR_PATH}#${new URLSearchParams({ app: key.appName, user: key.userId, session: key.sessionId, call: String(call) }).toString()}`,
-        onError: (error) => failures.push(`server: ${String(error)}`),
+      opened = await openAdkDevUi({
+        prefix: 'agentctx-adk-ui-',
+        runners: (store) => [weatherRunner(store)],
+        server: {
+          inspectorLink: (key, call) =>
+            `${INSPECTOR_PATH}#${new URLSearchParams({ app: key.appName, user: key.userId, session: key.sessionId, call: String(call) }).toString()}`,
+        },
       });
-      url = (await server.listen(0)).url;
-      await mkdir(SCREENSHOTS, { recursive: true });
-      ({ browser, page } = await launchPage({ width: 1400, height: 900 }));
-      page.on('pageerror', (error) => failures.push(`page error: ${error.message}`));
-      page.on('response', (response) => {
-        if (response.url().startsWith(url) && response.status() >= 500)
-          failures.push(`${response.status()} ${response.url()}`);
-      });
+      ({ store, url, page, failures } = opened);
     }, 90_000);
 
-    afterAll(async () => {
-      await browser?.close();
-      await server?.close();
-      await store?.close();
-      if (dir !== undefined) await rm(dir, { recursive: true, force: true });
-    });
+    afterAll(() => opened?.close());
 
     const send = async (text: string) => {
       const input = page.getByPlaceholder('Type a message...');

@@ -1,41 +1,29 @@
 // A tool confirmation approved in ADK's own dev UI (the prebuilt bundle of @google/adk-devtools 2.0.0), in Debian's
 // Chromium, against agentctx's ADK protocol (issue 48): the run pauses on ADK's adk_request_confirmation, the UI shows
 // its hint with a Confirmed box, and submitting it resumes the run, which runs the tool once and finishes.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { createScriptedModel } from '../../src/models/scripted/index.js';
 import { createRunner } from '../../src/presets/create-runner.js';
-import { createAdkServer } from '../../src/server/adk/create-adk-server.js';
-import type { AgentctxServer } from '../../src/server/index.js';
-import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
-import { createAdkDevUi } from '../../src/web/adk-dev-ui.js';
-import { createInspectorApp } from '../../src/web/inspector-app.js';
-import { hasChromium, launchPage, skipWithoutChromium } from '../support/chromium.js';
-import { repositoryRoot } from '../support/cli.js';
-
-const SCREENSHOTS = join(repositoryRoot, 'test-results', 'screenshots');
+import { openAdkDevUi, type AdkDevUiPage } from './adk-dev-ui-page.js';
+import { hasChromium, skipWithoutChromium } from '../support/chromium.js';
+import { SCREENSHOTS } from './inspector-page.js';
 
 if (!hasChromium()) skipWithoutChromium("a confirmation in ADK's dev UI");
 else
   describe("a tool confirmation approved in ADK's dev UI, in Chromium", () => {
-    let dir: string;
+    let opened: AdkDevUiPage;
     let store: SessionStoreWithCallLog;
-    let server: AgentctxServer;
     let url: string;
-    let browser: Browser;
     let page: Page;
+    let failures: string[] = [];
     let moved = 0;
-    const failures: string[] = [];
 
     beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'agentctx-adk-ui-confirm-'));
-      store = createSqliteSessionStore({ path: join(dir, 'agentctx.db') });
       const transfer = functionTool({
         name: 'transfer',
         description: 'Moves money to another account.',
@@ -55,29 +43,16 @@ else
         ],
         responses: [{ functionCall: { name: 'transfer', args: { amount: 500, to: 'ACC123' } } }],
       });
-      const runner = createRunner({ agents: llmAgent({ name: 'bank', tools: [transfer] }), model, sessions: store });
-      const inspector = createInspectorApp({ store, apps: ['bank'], version: 'test' });
-      server = createAdkServer({
-        runners: [runner],
-        pages: await createAdkDevUi({ inspector }),
-        onError: (error) => failures.push(`server: ${String(error)}`),
+      opened = await openAdkDevUi({
+        prefix: 'agentctx-adk-ui-confirm-',
+        runners: (sessions) => [
+          createRunner({ agents: llmAgent({ name: 'bank', tools: [transfer] }), model, sessions }),
+        ],
       });
-      url = (await server.listen(0)).url;
-      await mkdir(SCREENSHOTS, { recursive: true });
-      ({ browser, page } = await launchPage({ width: 1400, height: 900 }));
-      page.on('pageerror', (error) => failures.push(`page error: ${error.message}`));
-      page.on('response', (response) => {
-        if (response.url().startsWith(url) && response.status() >= 500)
-          failures.push(`${response.status()} ${response.url()}`);
-      });
+      ({ store, url, page, failures } = opened);
     }, 90_000);
 
-    afterAll(async () => {
-      await browser?.close();
-      await server?.close();
-      await store?.close();
-      if (dir !== undefined) await rm(dir, { recursive: true, force: true });
-    });
+    afterAll(() => opened?.close());
 
     it('pauses on the call, shows ADK’s question, and finishes the run once approved', async () => {
       await page.goto(`${url}/`);

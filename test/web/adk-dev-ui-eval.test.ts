@@ -2,64 +2,34 @@
 // agentctx's ADK server (issue 50): one turn chatted, an eval set created from the eval tab, the session added to it
 // as a case, the set run with the UI's default metrics, and the run's result shown as a pass. Screenshots go to
 // test-results/screenshots/.
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionStoreWithCallLog } from '../../src/contracts/session-store.js';
-import { createAdkServer } from '../../src/server/adk/create-adk-server.js';
-import type { AgentctxServer } from '../../src/server/index.js';
-import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
-import { createAdkDevUi } from '../../src/web/adk-dev-ui.js';
-import { createInspectorApp } from '../../src/web/inspector-app.js';
 import { APP, clockRunner } from '../adk/eval-server.js';
-import { hasChromium, launchPage, skipWithoutChromium } from '../support/chromium.js';
-import { repositoryRoot } from '../support/cli.js';
-
-const SCREENSHOTS = join(repositoryRoot, 'test-results', 'screenshots');
+import { openAdkDevUi, type AdkDevUiPage } from './adk-dev-ui-page.js';
+import { hasChromium, skipWithoutChromium } from '../support/chromium.js';
+import { SCREENSHOTS } from './inspector-page.js';
 
 if (!hasChromium()) skipWithoutChromium("an evaluation in ADK's dev UI");
 else
   describe("an evaluation run from ADK's dev UI, in Chromium", () => {
-    let dir: string;
-    let store: SessionStoreWithCallLog;
-    let server: AgentctxServer;
+    let opened: AdkDevUiPage;
     let url: string;
-    let browser: Browser;
     let page: Page;
-    const failures: string[] = [];
+    let failures: string[] = [];
 
     beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'agentctx-adk-ui-eval-'));
-      store = createSqliteSessionStore({ path: join(dir, 'agentctx.db') });
-      const inspector = createInspectorApp({ store, apps: [APP], version: 'test' });
-      server = createAdkServer({
-        runners: [clockRunner(store)],
-        pages: await createAdkDevUi({ inspector }),
-        evalDir: join(dir, 'agents'),
-        onError: (error) => failures.push(`server: ${String(error)}`),
+      opened = await openAdkDevUi({
+        prefix: 'agentctx-adk-ui-eval-',
+        runners: (store) => [clockRunner(store)],
+        server: { evalDir: true },
+        failOn: (response) => response.status() >= 400 && response.url().includes('eval'),
       });
-      url = (await server.listen(0)).url;
-      await mkdir(SCREENSHOTS, { recursive: true });
-      ({ browser, page } = await launchPage({ width: 1400, height: 900 }));
-      page.on('pageerror', (error) => failures.push(`page error: ${error.message}`));
-      page.on('dialog', (dialog) => {
-        failures.push(`dialog: ${dialog.message()}`);
-        void dialog.dismiss();
-      });
-      page.on('response', (response) => {
-        if (response.url().startsWith(url) && response.status() >= 400 && response.url().includes('eval'))
-          failures.push(`${response.status()} ${response.url()}`);
-      });
+      ({ url, page, failures } = opened);
     }, 90_000);
 
-    afterAll(async () => {
-      await browser?.close();
-      await server?.close();
-      await store?.close();
-      if (dir !== undefined) await rm(dir, { recursive: true, force: true });
-    });
+    afterAll(() => opened?.close());
 
     it('creates an eval set from the eval tab, adds the chatted session, runs it and shows the pass', async () => {
       await page.goto(`${url}/`);
@@ -92,7 +62,7 @@ else
         .toContain('2/2');
       await page.screenshot({ path: join(SCREENSHOTS, 'adk-dev-ui-eval-result.png') });
       // Kept as ADK keeps them: the set beside its app's name, the run in the app's eval history.
-      const apps = join(dir, 'agents', APP);
+      const apps = join(opened.dir, 'agents', APP);
       expect(await readdir(apps)).toContain('clock_checks.evalset.json');
       expect(await readdir(join(apps, '.adk', 'eval_history'))).toEqual([
         expect.stringMatching(/^clock_clock_checks_[\d.]+\.evalset_result\.json$/),
