@@ -330,6 +330,7 @@ describe("ADK's API server protocol", () => {
       `${'['.repeat(2000)}${']'.repeat(2000)}`,
     ];
     await fetch(`${url}${SESSIONS}/s1`, { method: 'POST' });
+    const cases: { route: string; path: string; method: string; body: string | undefined }[] = [];
     for (const [route, id] of ADK_ROUTES.flatMap((each) =>
       ['s1', 'report.txt', '%E0%A4%A'].map((id) => [each, id] as const),
     )) {
@@ -337,19 +338,30 @@ describe("ADK's API server protocol", () => {
         .replace(/:app/g, 'weather_agent')
         .replace(/:user/g, 'u1')
         .replace(/:[a-z]+/g, id);
-      for (const method of ['GET', 'POST', 'PATCH', 'DELETE', 'PUT']) {
-        for (const body of method === 'GET' ? [undefined] : bodies) {
-          const response = await fetch(`${url}${path}`, {
-            method,
-            ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body }),
-          });
-          const text = await response.text();
-          expect([route.path, method, body, response.status < 500]).toEqual([route.path, method, body, true]);
-          if (response.status >= 400) expect(JSON.parse(text)).toEqual({ error: expect.any(String) as string });
-        }
-      }
+      for (const method of ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'])
+        for (const body of method === 'GET' ? [undefined] : bodies)
+          cases.push({ route: route.path, path, method, body });
     }
-  });
+    // Thousands of requests: eight at a time, each checked as it comes back.
+    const failures: string[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < cases.length) {
+        const { route, path, method, body } = cases[next++] as (typeof cases)[number];
+        const response = await fetch(`${url}${path}`, {
+          method,
+          ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body }),
+        });
+        const text = await response.text();
+        if (response.status >= 500) failures.push(`${method} ${route} ${JSON.stringify(body)}: ${response.status}`);
+        else if (response.status >= 400 && !isErrorBody(text))
+          failures.push(`${method} ${route} ${JSON.stringify(body)}: ${text.slice(0, 80)}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    expect(cases.length).toBeGreaterThan(1000);
+    expect(failures).toEqual([]);
+  }, 120_000);
 
   it('keeps agentctx’s access rules: a token when one is set', async () => {
     const { call } = await start({ token: 'secret' });
@@ -359,3 +371,18 @@ describe("ADK's API server protocol", () => {
     ]);
   });
 });
+
+// ADK's error body: `{ "error": message }` and nothing else.
+function isErrorBody(text: string): boolean {
+  try {
+    const json = JSON.parse(text) as unknown;
+    return (
+      typeof json === 'object' &&
+      json !== null &&
+      Object.keys(json).length === 1 &&
+      typeof (json as { error?: unknown }).error === 'string'
+    );
+  } catch {
+    return false;
+  }
+}
