@@ -1,4 +1,5 @@
 import { UsageError } from '../contracts/errors/usage-error.js';
+import { parseModelString } from '../models/registry/model-string.js';
 import type { SimulatedBillingOptions } from '../testing/prompt-cache/simulated-billing.js';
 
 /** The help line of `--bill-as`. */
@@ -21,5 +22,13 @@ export function billAsChoice(value: string | undefined): { billAs?: SimulatedBil
       `--bill-as takes <provider>:<model> with provider ${PROVIDERS.join(', ')}, got '${value}'.`,
       'For example: --bill-as anthropic:claude-sonnet-4-6',
     );
-  return { billAs: { provider: provider as SimulatedBillingOptions['provider'], modelId } };
+  // An `openai:` reasoning model is called through the Responses API (model strings), so its bill is of that body.
+  const api = provider === 'openai' ? parseModelString(`openai:${modelId}`) : undefined;
+  return {
+    billAs: {
+      provider: provider as SimulatedBillingOptions['provider'],
+      modelId,
+      ...(api !== undefined && 'api' in api && api.api === 'responses' ? { openaiApi: 'responses' as const } : {}),
+    },
+  };
 }

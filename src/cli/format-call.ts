@@ -76,16 +76,37 @@ export function formatAnswer(record: ModelCallRecord, style: Style): string {
     }
   }
   if (record.responseEventId !== undefined) lines.push(`${bar} ${style.dim(`event ${record.responseEventId}`)}`);
-  if (record.wire !== undefined)
+  if (record.wire !== undefined) {
     lines.push(`${bar} ${style.dim(`wire: ${wireLine(record.wire)} (see it with --wire)`)}`);
+    const held = heldByServer(record.wire);
+    if (held !== undefined) lines.push(`${bar} ${style.yellow(held)}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
 /** The wire record for a person: where it went, then the body exactly as sent, then the provider's usage. */
 export function formatWire(wire: WireRecord, header: string, style: Style): string {
-  const lines = [style.bold(header), style.dim(wireLine(wire)), '', wire.body];
+  const held = heldByServer(wire);
+  const lines = [style.bold(header), style.dim(wireLine(wire)), ...(held === undefined ? [] : [style.yellow(held)])];
+  lines.push('', wire.body);
   if (wire.usage !== undefined) lines.push('', style.dim(`provider usage: ${JSON.stringify(wire.usage)}`));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What a body that continues a response the provider stores (OpenAI's `previous_response_id`) leaves out, said
+ * plainly: the server holds the conversation before it, so the body is not the whole of what the model read.
+ */
+function heldByServer(wire: WireRecord): string | undefined {
+  let id: unknown;
+  try {
+    id = (JSON.parse(wire.body) as { previous_response_id?: unknown } | null)?.previous_response_id;
+  } catch {
+    return undefined;
+  }
+  return typeof id === 'string' && id !== ''
+    ? `the server holds the conversation up to response ${id} (previous_response_id): this body carries only what came after it`
+    : undefined;
 }
 
 function wireLine(wire: WireRecord): string {

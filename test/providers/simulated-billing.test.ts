@@ -5,12 +5,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { costOfCalls } from '../../src/analysis/cost/session-cost.js';
 import { DEFAULT_PRICES } from '../../src/analysis/cost/default-prices.js';
 import type { Model } from '../../src/contracts/model.js';
+import type { LlmRequest } from '../../src/contracts/request.js';
 import { llmAgent } from '../../src/engine/agent/define-agent.js';
 import { stablePrefixOf } from '../../src/engine/assembly/stable-prefix.js';
 import { functionTool } from '../../src/engine/tools/function-tool.js';
 import { loadTokenCounter } from '../../src/engine/tokens/token-counter.js';
 import { toUsage } from '../../src/models/anthropic/from-anthropic-response.js';
 import { toAnthropicRequest } from '../../src/models/anthropic/to-anthropic-request.js';
+import { toResponsesRequest } from '../../src/models/openai/to-responses-request.js';
 import { createScriptedModel } from '../../src/models/scripted/scripted-model.js';
 import { createRunner } from '../../src/presets/create-runner.js';
 import { createSqliteSessionStore } from '../../src/stores/sqlite/index.js';
@@ -118,6 +120,20 @@ describe('withSimulatedBilling', () => {
     );
     expect(streamed.calls.map((call) => call.usage)).toEqual(plain.calls.map((call) => call.usage));
     expect(plain.calls[0]?.usage?.promptTokens).toBeGreaterThan(1_000);
+  });
+
+  it('bills the Responses API body when asked, as createOpenAIResponsesModel sends it', async () => {
+    const simulation = createBillingSimulation({ provider: 'openai', modelId: 'gpt-5.1', openaiApi: 'responses' });
+    const { calls, records } = await runTwoTurns(withSimulatedBilling(script(), simulation));
+    expect(simulation.bodies).toEqual(
+      records.map((record) => ({
+        ...toResponsesRequest(record?.request as LlmRequest, { model: 'gpt-5.1', encryptedReasoning: true }),
+        prompt_cache_key: expect.stringMatching(/^agentctx-/),
+      })),
+    );
+    expect(simulation.bodies[0]).toMatchObject({ store: false, include: ['reasoning.encrypted_content'] });
+    expect(calls.slice(1).every((call) => (call.usage?.cachedTokens ?? 0) > 1_000)).toBe(true);
+    expect(costOfCalls(calls, DEFAULT_PRICES).total.unpricedCalls).toBe(0);
   });
 
   it('bills Gemini bodies too, and the same run the same way every time', async () => {

@@ -42,7 +42,10 @@ Options:
                      answers it; at a terminal a confirmation is asked at once
   --model <name>     the model for every agent (default: each agent's own):
                      gemini-2.5-flash or google:<model>   (GEMINI_API_KEY)
-                     openai:<model>                       (OPENAI_API_KEY)
+                     openai:<model>                       (OPENAI_API_KEY; o-series and
+                                                          gpt-5 via the Responses API)
+                     openai-chat:<model>                  Chat Completions, by choice
+                     openai-responses:<model>             the Responses API, by choice
                      anthropic:<model>                    (ANTHROPIC_API_KEY)
                      openai-compatible:<model>@<baseURL>  (Ollama, llama.cpp, vLLM)
                      scripted:<file>                      answers from a script, offline

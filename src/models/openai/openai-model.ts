@@ -8,6 +8,7 @@ import type {
   ModelCallOptions,
   ModelResponse,
   ModelStreamChunk,
+  WireObserver,
 } from '../../contracts/model.js';
 import type { LlmRequest } from '../../contracts/request.js';
 import { requireApiKey, usableKey } from '../shared/credentials.js';
@@ -52,18 +53,10 @@ const PLACEHOLDER_KEY = 'not-needed';
  * `baseURL`, `OPENAI_BASE_URL` or OpenAI's own; variables are read from `env` when given, else `process.env`.
  */
 export function createOpenAIModel(settings: OpenAIModelSettings): Model {
-  const env = environmentOf(settings);
-  const apiKey = requireApiKey('OpenAI', settings, ['OPENAI_API_KEY'], env);
   return withRetrySetting(
     chatCompletionsModel({
-      provider: 'openai',
-      modelId: requireModelId(settings.model, 'OpenAI'),
-      apiKey,
-      baseURL: baseURLFrom(settings, 'OPENAI_BASE_URL', OPENAI_BASE_URL),
+      ...openAIClientConfig(settings),
       maxTokensField: 'max_completion_tokens',
-      organization: nonEmpty(env['OPENAI_ORG_ID']) ?? null,
-      project: nonEmpty(env['OPENAI_PROJECT_ID']) ?? null,
-      fetch: settings.fetch,
       promptCache: settings.promptCache ?? {},
     }),
     settings.retry,
@@ -101,7 +94,8 @@ export function createOpenAICompatibleModel(settings: OpenAICompatibleModelSetti
   );
 }
 
-type ClientConfig = Pick<OpenAIRequestOptions, 'maxTokensField'> & {
+/** What one OpenAI client is made from: whose it is, the model it calls, the credentials and the address. */
+export type OpenAIClientConfig = {
   provider: 'openai' | 'openai-compatible';
   modelId: string;
   apiKey: string;
@@ -109,30 +103,80 @@ type ClientConfig = Pick<OpenAIRequestOptions, 'maxTokensField'> & {
   organization: string | null;
   project: string | null;
   fetch: typeof globalThis.fetch | undefined;
-  promptCache: OpenAIPromptCacheSetting | false;
 };
 
-function chatCompletionsModel(config: ClientConfig): Model {
-  checkOpenAIPromptCache(config.promptCache);
-  // The SDK loads with the first call (it is an optional package), and the client is made once.
-  let loaded: Promise<{ sdk: OpenAISdk; client: OpenAI }> | undefined;
+type ClientConfig = OpenAIClientConfig &
+  Pick<OpenAIRequestOptions, 'maxTokensField'> & { promptCache: OpenAIPromptCacheSetting | false };
+
+/** The SDK's client, named for the other adapters of this folder: this file alone imports the SDK. */
+export type OpenAIClient = OpenAI;
+
+/**
+ * One client for all of a model's calls, shared by the Chat Completions and the Responses adapters. The SDK loads
+ * with the first call (it is an optional package) and the client is made once.
+ */
+export type OpenAIConnection = {
+  /** The call's tap on the wire, when it has an observer. */
+  tap(options: { wire?: WireObserver | undefined } | undefined): WireTap | undefined;
+  /**
+   * The client to send one call through: a copy whose fetch is that call's tap when it has one (the SDK takes a
+   * fetch per client only, and a copy per call keeps concurrent calls' observers apart).
+   */
+  client(wire: WireTap | undefined): Promise<OpenAI>;
+  /** Any failure of a call made through the client, as a ModelError in the provider's words. */
+  failure(error: unknown, signal: AbortSignal | undefined): ModelError;
+};
+
+/** The OpenAI account settings and environment read: key, address, organization and project. */
+export function openAIClientConfig(settings: OpenAIModelSettings): OpenAIClientConfig {
+  const env = environmentOf(settings);
+  return {
+    provider: 'openai',
+    modelId: requireModelId(settings.model, 'OpenAI'),
+    apiKey: requireApiKey('OpenAI', settings, ['OPENAI_API_KEY'], env),
+    baseURL: baseURLFrom(settings, 'OPENAI_BASE_URL', OPENAI_BASE_URL),
+    organization: nonEmpty(env['OPENAI_ORG_ID']) ?? null,
+    project: nonEmpty(env['OPENAI_PROJECT_ID']) ?? null,
+    fetch: settings.fetch,
+  };
+}
+
+/** The connection of one model (see `OpenAIConnection`). */
+export function openAIConnection(config: OpenAIClientConfig): OpenAIConnection {
+  // The SDK, once loaded: its error classes tell its failures apart.
+  let sdk: OpenAISdk | undefined;
+  let loaded: Promise<OpenAI> | undefined;
   const connect = () =>
     (loaded ??= loadSdk()
-      .then((sdk) => ({ sdk, client: newClient(sdk, config) }))
+      .then((module) => {
+        sdk = module;
+        return newClient(module, config);
+      })
       .catch((error: unknown) => {
         loaded = undefined;
         throw error;
       }));
+  return {
+    tap: (options) => tapWire(options?.wire, { fetch: config.fetch, secrets: [config.apiKey] }),
+    async client(wire) {
+      const client = await connect();
+      return wire === undefined ? client : client.withOptions({ fetch: wire.fetch });
+    },
+    failure: (error, signal) =>
+      toModelError(
+        error,
+        sdk === undefined ? { provider: config.provider, signal } : errorContext(sdk, config, signal),
+      ),
+  };
+}
+
+function chatCompletionsModel(config: ClientConfig): Model {
+  checkOpenAIPromptCache(config.promptCache);
+  const connection = openAIConnection(config);
   const body = (request: LlmRequest, options: ModelCallOptions | undefined) => ({
     ...toOpenAIRequest(request, { model: config.modelId, maxTokensField: config.maxTokensField }),
     ...openAICacheFields(config.promptCache, options),
   });
-  const tap = (options: ModelCallOptions | undefined) =>
-    tapWire(options?.wire, { fetch: config.fetch, secrets: [config.apiKey] });
-  // A call with an observer sends through a copy of the client whose fetch is that call's tap: the SDK takes a
-  // fetch per client only, and a copy per call keeps concurrent calls' observers apart.
-  const clientFor = (client: OpenAI, wire: WireTap | undefined) =>
-    wire === undefined ? client : client.withOptions({ fetch: wire.fetch });
   return withoutSecrets(
     {
       specificationVersion: 'v1',
@@ -143,15 +187,15 @@ function chatCompletionsModel(config: ClientConfig): Model {
         const signal = options?.signal;
         // Mapped outside the call's error handling: a request the adapter refuses fails with its own error, unsent.
         const sent = body(request, options);
-        const { sdk, client } = await connect();
-        const wire = tap(options);
+        const wire = connection.tap(options);
+        const client = await connection.client(wire);
         let usage: unknown;
         try {
-          const completion = await clientFor(client, wire).chat.completions.create(sent, { signal });
+          const completion = await client.chat.completions.create(sent, { signal });
           usage = completion.usage;
           return fromOpenAICompletion(completion);
         } catch (error) {
-          throw toModelError(error, errorContext(sdk, config, signal));
+          throw connection.failure(error, signal);
         } finally {
           wire?.answered(usage);
         }
@@ -160,10 +204,10 @@ function chatCompletionsModel(config: ClientConfig): Model {
         const signal = options?.signal;
         const assembler = createStreamAssembler();
         const sent = body(request, options);
-        const { sdk, client } = await connect();
-        const wire = tap(options);
+        const wire = connection.tap(options);
+        const client = await connection.client(wire);
         try {
-          const stream = await clientFor(client, wire).chat.completions.create(
+          const stream = await client.chat.completions.create(
             { ...sent, stream: true, stream_options: { include_usage: true } },
             { signal },
           );
@@ -174,7 +218,7 @@ function chatCompletionsModel(config: ClientConfig): Model {
           // The SDK ends an aborted stream quietly; what was read so far is not the whole answer.
           signal?.throwIfAborted();
         } catch (error) {
-          throw toModelError(error, errorContext(sdk, config, signal));
+          throw connection.failure(error, signal);
         } finally {
           wire?.answered(assembler.usage());
         }
@@ -183,12 +227,12 @@ function chatCompletionsModel(config: ClientConfig): Model {
       async embed(texts: readonly string[], options?: EmbedOptions): Promise<EmbedResponse> {
         if (texts.length === 0) return { embeddings: [] };
         const signal = options?.signal;
-        const { sdk, client } = await connect();
-        const wire = tap(options);
+        const wire = connection.tap(options);
+        const client = await connection.client(wire);
         let usage: unknown;
         try {
           // Floats asked for by name: the SDK otherwise asks for base64 and decodes it, so the wire would not show them.
-          const answer = await clientFor(client, wire).embeddings.create(
+          const answer = await client.embeddings.create(
             {
               model: config.modelId,
               input: [...texts],
@@ -213,7 +257,7 @@ function chatCompletionsModel(config: ClientConfig): Model {
               : {}),
           };
         } catch (error) {
-          throw toModelError(error, errorContext(sdk, config, signal));
+          throw connection.failure(error, signal);
         } finally {
           wire?.answered(usage);
         }
@@ -223,7 +267,7 @@ function chatCompletionsModel(config: ClientConfig): Model {
   );
 }
 
-function newClient(sdk: OpenAISdk, config: ClientConfig): OpenAI {
+function newClient(sdk: OpenAISdk, config: OpenAIClientConfig): OpenAI {
   return new sdk.OpenAI({
     apiKey: config.apiKey,
     baseURL: config.baseURL,
@@ -239,7 +283,7 @@ function newClient(sdk: OpenAISdk, config: ClientConfig): OpenAI {
 }
 
 /** How a failure of this client is told: the provider's message and hints, connection failures naming the server. */
-function errorContext(sdk: OpenAISdk, config: ClientConfig, signal: AbortSignal | undefined): ModelErrorContext {
+function errorContext(sdk: OpenAISdk, config: OpenAIClientConfig, signal: AbortSignal | undefined): ModelErrorContext {
   return {
     provider: config.provider,
     signal,
@@ -258,18 +302,19 @@ function errorContext(sdk: OpenAISdk, config: ClientConfig, signal: AbortSignal 
   };
 }
 
-function readAPIError(error: APIError, config: ClientConfig): ProviderFailure {
+function readAPIError(error: APIError, config: OpenAIClientConfig): ProviderFailure {
   const status = typeof error.status === 'number' ? error.status : undefined;
+  const message = providerMessage(error);
   return {
     status,
-    message: providerMessage(error),
+    message,
     // An error event inside a stream has no status; the provider's error type says whether it was on its side.
     retryable:
       status === undefined
         ? /server_error|overloaded|rate_limit/.test(`${error.type ?? ''} ${error.code ?? ''}`)
         : undefined,
     headers: error.headers,
-    hint: statusHint(status, config),
+    hint: statusHint(status, message, config),
   };
 }
 
@@ -288,9 +333,12 @@ function providerMessage(error: APIError): string {
   return error.message.replace(/^\d{3} /, '');
 }
 
-function statusHint(status: number | undefined, config: ClientConfig): string | undefined {
+function statusHint(status: number | undefined, message: string, config: OpenAIClientConfig): string | undefined {
   if (status === 401 || status === 403)
     return `Check ${config.provider === 'openai' ? 'OPENAI_API_KEY' : 'OPENAI_COMPATIBLE_API_KEY'}.`;
+  // Responses: an item named by id that the server never stored (replayed without its encrypted content).
+  if (status === 404 && /^Item with id '[^']*' not found/.test(message))
+    return 'With store: false an item cannot be named by its id alone; a reasoning item needs its encrypted_content.';
   if (status === 404) return `Check the model name '${config.modelId}' and the base URL ${config.baseURL}.`;
   return undefined;
 }

@@ -50,7 +50,8 @@ export function generatedCallId(message: number, part: number): string {
   return `call_${message}_${part}`;
 }
 
-type OpenCall = { id: string; name: string };
+/** A call of the history not answered yet, for pairing responses that carry no id. */
+export type OpenCall = { id: string; name: string };
 
 /**
  * The conversation as Chat Completions messages. Calls and responses pair by id: calls without one get
@@ -92,7 +93,8 @@ function toToolMessage(response: FunctionResponse, id: string): OpenAIMessage {
   return { role: 'tool', tool_call_id: id, content: JSON.stringify(response.response ?? {}) };
 }
 
-function answeredId(response: FunctionResponse, open: OpenCall[], message: number, part: number): string {
+/** The id a response answers: its own, else that of the oldest open call of its name (which it closes). */
+export function answeredId(response: FunctionResponse, open: OpenCall[], message: number, part: number): string {
   const index = open.findIndex((call) =>
     response.id === undefined ? call.name === response.name : call.id === response.id,
   );
@@ -134,17 +136,23 @@ function joinAsText(parts: readonly Part[]): string {
   return pieces.join('\n\n');
 }
 
-// The image types Chat Completions accepts.
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/gif', 'image/webp']);
+// The image types Chat Completions (and Responses) accept.
+export const IMAGE_TYPES: ReadonlySet<string> = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/jpg',
+  'image/gif',
+  'image/webp',
+]);
 
-function isImageUrl(file: { fileUri: string; mimeType?: string }): boolean {
+export function isImageUrl(file: { fileUri: string; mimeType?: string }): boolean {
   if (!/^https?:\/\//i.test(file.fileUri)) return false;
   if (file.mimeType !== undefined) return IMAGE_TYPES.has(file.mimeType);
   return /\.(png|jpe?g|gif|webp)(\?|#|$)/i.test(file.fileUri);
 }
 
 /** Parts Chat Completions cannot carry, as text: code and its result in full, data as a note that it was left out. */
-function describe(part: Part): string {
+export function describe(part: Part): string {
   if ('executableCode' in part)
     return `\`\`\`${part.executableCode.language.toLowerCase()}\n${part.executableCode.code}\n\`\`\``;
   if ('codeExecutionResult' in part) {

@@ -1,18 +1,23 @@
 import { AgentctxError } from '../../contracts/errors/agentctx-error.js';
+import { isOpenAIReasoningModel } from '../openai/reasoning-models.js';
 
 /** What a model string names. */
 export type ModelSpec =
-  | { provider: 'google' | 'openai' | 'anthropic'; modelId: string }
+  | { provider: 'google' | 'anthropic'; modelId: string }
+  /** `api`: the OpenAI API the model is called through. */
+  | { provider: 'openai'; modelId: string; api: 'chat-completions' | 'responses' }
   | { provider: 'openai-compatible'; modelId: string; baseURL: string }
   | { provider: 'scripted'; file: string };
 
 const FORMS =
-  'gemini-2.5-flash or google:<model>, openai:<model>, anthropic:<model>, openai-compatible:<model>@<baseURL>, scripted:<file>';
+  'gemini-2.5-flash or google:<model>, openai:<model> (or openai-chat:, openai-responses:), anthropic:<model>, openai-compatible:<model>@<baseURL>, scripted:<file>';
 
 /**
  * Reads a model string: `gemini-2.5-flash` or `google:…`, `openai:…`, `anthropic:…`,
  * `openai-compatible:<model>@<baseURL>` (Ollama, llama.cpp, vLLM…), `scripted:<file>`. Bare `gpt-…`, `o3…` and
- * `claude-…` names are read as OpenAI and Anthropic models.
+ * `claude-…` names are read as OpenAI and Anthropic models. `openai:` sends reasoning models (o-series, gpt-5 family)
+ * through the Responses API, which keeps their reasoning across tool calls, and the others through Chat Completions;
+ * `openai-chat:…` and `openai-responses:…` choose the API.
  */
 export function parseModelString(name: string): ModelSpec {
   const trimmed = name.trim();
@@ -28,7 +33,11 @@ export function parseModelString(name: string): ModelSpec {
     case 'gemini':
       return { provider: 'google', modelId: need(rest, 'a model name') };
     case 'openai':
-      return { provider: 'openai', modelId: need(rest, 'a model name') };
+      return openAISpec(need(rest, 'a model name'));
+    case 'openai-chat':
+      return { provider: 'openai', modelId: need(rest, 'a model name'), api: 'chat-completions' };
+    case 'openai-responses':
+      return { provider: 'openai', modelId: need(rest, 'a model name'), api: 'responses' };
     case 'anthropic':
       return { provider: 'anthropic', modelId: need(rest, 'a model name') };
     case 'scripted':
@@ -46,9 +55,13 @@ export function parseModelString(name: string): ModelSpec {
     }
   }
   if (/^gemini-/.test(trimmed)) return { provider: 'google', modelId: trimmed };
-  if (/^(gpt-|o\d|chatgpt-)/.test(trimmed)) return { provider: 'openai', modelId: trimmed };
+  if (/^(gpt-|o\d|chatgpt-)/.test(trimmed)) return openAISpec(trimmed);
   if (/^claude-/.test(trimmed)) return { provider: 'anthropic', modelId: trimmed };
   throw invalid(name, `no provider is known for it`);
+}
+
+function openAISpec(modelId: string): ModelSpec {
+  return { provider: 'openai', modelId, api: isOpenAIReasoningModel(modelId) ? 'responses' : 'chat-completions' };
 }
 
 function invalid(name: string, why: string): AgentctxError {

@@ -13,8 +13,9 @@ export type ResolveModelOptions = {
 };
 
 /**
- * A model from its string: `gemini-2.5-flash` or `google:…`, `openai:…`, `anthropic:…`,
- * `openai-compatible:<model>@<baseURL>`, `scripted:<file>`. Each provider's module (and SDK) loads only when a model
+ * A model from its string: `gemini-2.5-flash` or `google:…`, `openai:…` (Responses for reasoning models, else Chat
+ * Completions; `openai-chat:…` and `openai-responses:…` choose), `anthropic:…`, `openai-compatible:<model>@<baseURL>`,
+ * `scripted:<file>`. Each provider's module (and SDK) loads only when a model
  * of it is asked for. A missing key or an unknown provider is one clear error.
  */
 export async function resolveModel(name: string, options: ResolveModelOptions = {}): Promise<Model> {
@@ -29,8 +30,10 @@ export async function resolveModel(name: string, options: ResolveModelOptions = 
       return createGeminiModel({ model: spec.modelId, ...common });
     }
     case 'openai': {
-      const { createOpenAIModel } = await import('../openai/index.js');
-      return createOpenAIModel({ model: spec.modelId, ...common });
+      const { createOpenAIModel, createOpenAIResponsesModel } = await import('../openai/index.js');
+      return spec.api === 'responses'
+        ? createOpenAIResponsesModel({ model: spec.modelId, ...common })
+        : createOpenAIModel({ model: spec.modelId, ...common });
     }
     case 'openai-compatible': {
       const { createOpenAICompatibleModel } = await import('../openai/index.js');

@@ -10,6 +10,9 @@ import { toGeminiRequest } from '../../models/gemini/to-gemini-request.js';
 import { fromOpenAIUsage } from '../../models/openai/from-openai-response.js';
 import { openAICacheFields, type OpenAIPromptCacheSetting } from '../../models/openai/openai-prompt-cache.js';
 import { toOpenAIRequest } from '../../models/openai/to-openai-request.js';
+import { fromResponsesUsage } from '../../models/openai/from-responses-response.js';
+import { isOpenAIReasoningModel } from '../../models/openai/reasoning-models.js';
+import { toResponsesRequest } from '../../models/openai/to-responses-request.js';
 import { createAnthropicCacheSimulator } from './anthropic-cache.js';
 import { createGeminiImplicitCacheSimulator } from './gemini-implicit-cache.js';
 import { createOpenAICacheSimulator } from './openai-cache.js';
@@ -25,6 +28,11 @@ export type SimulatedBillingOptions = {
   anthropic?: AnthropicCacheSetting | false | undefined;
   /** OpenAI's cache key and retention, as the adapter's `promptCache` (default: the adapter's default); `false`: none. */
   openai?: OpenAIPromptCacheSetting | false | undefined;
+  /**
+   * The OpenAI API whose body is billed: `chat-completions` (the default) or `responses` (the body
+   * `createOpenAIResponsesModel` sends, its usage with the answer's thoughts counted as reasoning tokens).
+   */
+  openaiApi?: 'chat-completions' | 'responses' | undefined;
   /** Tokens of a text; default: the local o200k counter (`loadTokenCounter`), loaded on the first call. */
   countTokens?: ((text: string) => number) | undefined;
   /**
@@ -85,6 +93,18 @@ export function createBillingSimulation(options: SimulatedBillingOptions): Billi
           return toUsage(anthropic.bill(body, { outputTokens: output }));
         }
         case 'openai': {
+          if (options.openaiApi === 'responses') {
+            const body = {
+              ...toResponsesRequest(request, { model: modelId, encryptedReasoning: isOpenAIReasoningModel(modelId) }),
+              ...openAICacheFields(options.openai ?? {}, callOptions),
+            };
+            bodies.push(body);
+            const thoughts = (response.content?.parts ?? []).flatMap((part) =>
+              'text' in part && part.thought === true ? [part.text] : [],
+            );
+            const reasoning = thoughts.length === 0 ? 0 : count(thoughts.join(''));
+            return fromResponsesUsage(openai.billResponses(body, { outputTokens: output, reasoningTokens: reasoning }));
+          }
           const body = {
             ...toOpenAIRequest(request, { model: modelId, maxTokensField: 'max_completion_tokens' }),
             ...openAICacheFields(options.openai ?? {}, callOptions),
