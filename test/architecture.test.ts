@@ -69,6 +69,13 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
   'models/anthropic': { layers: [...CORE, 'models/shared', 'models/anthropic'], packages: ['@anthropic-ai/sdk'] },
   'models/gemini': { layers: [...CORE, 'models/shared', 'models/gemini'], packages: ['@google/genai', 'node:crypto'] },
   'models/openai': { layers: [...CORE, 'models/shared', 'models/openai'], packages: ['openai', 'node:crypto'] },
+  // The AI SDK bridge: the specification's types only (the user brings a provider package); node:async_hooks finds the
+  // call a request of a provider's shared fetch belongs to (recording-fetch.ts); the packages of the providers that
+  // have model strings, loaded when one is used (named-providers.ts).
+  'models/ai-sdk': {
+    layers: [...CORE, 'models/shared', 'models/ai-sdk'],
+    packages: ['@ai-sdk/provider', 'node:async_hooks', '@ai-sdk/mistral', '@ai-sdk/groq', '@ai-sdk/deepseek'],
+  },
   // node:vm runs a script's regular expressions with a time limit (bounded-match.ts).
   'models/scripted': { layers: [...CORE, 'models/scripted'], packages: ['node:vm'] },
   'models/registry': {
@@ -80,6 +87,7 @@ const RULES: Record<string, { layers: string[]; packages: string[] }> = {
       'models/openai',
       'models/anthropic',
       'models/scripted',
+      'models/ai-sdk',
     ],
     packages: [],
   },
@@ -190,6 +198,9 @@ const SOLE_IMPORTERS: Record<string, string> = {
   '@anthropic-ai/sdk': 'models/anthropic/anthropic-model.ts',
   '@google/genai': 'models/gemini/gemini-model.ts',
   openai: 'models/openai/openai-model.ts',
+  '@ai-sdk/mistral': 'models/ai-sdk/named-providers.ts',
+  '@ai-sdk/groq': 'models/ai-sdk/named-providers.ts',
+  '@ai-sdk/deepseek': 'models/ai-sdk/named-providers.ts',
   '@hono/node-server': 'web/serve-inspector.ts',
   yaml: 'engine/config/parse-document.ts',
   'gpt-tokenizer/encoding/o200k_base': 'engine/tokens/token-counter.ts',
@@ -317,6 +328,15 @@ describe('architecture', () => {
         .filter((file) => file.imports.some(({ specifier }) => specifier === 'hono'))
         .every((file) => file.layer === 'web'),
     ).toBe(true);
+  });
+
+  it('imports nothing but types from @ai-sdk/provider, which is loaded by no agentctx code', () => {
+    const valueImports = files.flatMap((file) =>
+      file.imports
+        .filter(({ specifier, typeOnly }) => specifier === '@ai-sdk/provider' && !typeOnly)
+        .map(({ specifier }) => `${file.name} → ${specifier}`),
+    );
+    expect(valueImports).toEqual([]);
   });
 
   // 450 lines at 120 columns (the formatter's width): about what 400 were before lines were wrapped.

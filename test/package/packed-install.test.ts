@@ -29,6 +29,10 @@ import { projectLockfile, type Lockfile } from './project-lockfile.js';
 const MAX_PACKAGES = 45;
 const MAX_BYTES = 65 * 1024 * 1024;
 const OPTIONAL_PEERS = [
+  '@ai-sdk/deepseek',
+  '@ai-sdk/groq',
+  '@ai-sdk/mistral',
+  '@ai-sdk/provider',
   '@anthropic-ai/sdk',
   '@google/genai',
   'openai',

@@ -48,6 +48,11 @@ Options:
                      openai-responses:<model>             the Responses API, by choice
                      anthropic:<model>                    (ANTHROPIC_API_KEY)
                      openai-compatible:<model>@<baseURL>  (Ollama, llama.cpp, vLLM)
+                     mistral:<model>                      (MISTRAL_API_KEY)
+                     groq:<model>                         (GROQ_API_KEY)
+                     deepseek:<model>                     (DEEPSEEK_API_KEY)
+                                                          each through its AI SDK
+                                                          package (@ai-sdk/mistral…)
                      scripted:<file>                      answers from a script, offline
                                                           (docs/scripted-model.md)
   --session <id>     continue this session, or start it with this id

@@ -7,17 +7,20 @@ export type ModelSpec =
   /** `api`: the OpenAI API the model is called through. */
   | { provider: 'openai'; modelId: string; api: 'chat-completions' | 'responses' }
   | { provider: 'openai-compatible'; modelId: string; baseURL: string }
+  /** Through the provider's AI SDK package and the bridge (agentctx/models/ai-sdk). */
+  | { provider: 'mistral' | 'groq' | 'deepseek'; modelId: string }
   | { provider: 'scripted'; file: string };
 
 const FORMS =
-  'gemini-2.5-flash or google:<model>, openai:<model> (or openai-chat:, openai-responses:), anthropic:<model>, openai-compatible:<model>@<baseURL>, scripted:<file>';
+  'gemini-2.5-flash or google:<model>, openai:<model> (or openai-chat:, openai-responses:), anthropic:<model>, openai-compatible:<model>@<baseURL>, mistral:<model>, groq:<model>, deepseek:<model>, scripted:<file>';
 
 /**
  * Reads a model string: `gemini-2.5-flash` or `google:…`, `openai:…`, `anthropic:…`,
- * `openai-compatible:<model>@<baseURL>` (Ollama, llama.cpp, vLLM…), `scripted:<file>`. Bare `gpt-…`, `o3…` and
- * `claude-…` names are read as OpenAI and Anthropic models. `openai:` sends reasoning models (o-series, gpt-5 family)
- * through the Responses API, which keeps their reasoning across tool calls, and the others through Chat Completions;
- * `openai-chat:…` and `openai-responses:…` choose the API.
+ * `openai-compatible:<model>@<baseURL>` (Ollama, llama.cpp, vLLM…), `mistral:…`, `groq:…` and `deepseek:…` (through
+ * their AI SDK packages), `scripted:<file>`. Bare `gpt-…`, `o3…` and `claude-…` names are read as OpenAI and
+ * Anthropic models. `openai:` sends reasoning models (o-series, gpt-5 family) through the Responses API, which keeps
+ * their reasoning across tool calls, and the others through Chat Completions; `openai-chat:…` and
+ * `openai-responses:…` choose the API.
  */
 export function parseModelString(name: string): ModelSpec {
   const trimmed = name.trim();
@@ -40,6 +43,10 @@ export function parseModelString(name: string): ModelSpec {
       return { provider: 'openai', modelId: need(rest, 'a model name'), api: 'responses' };
     case 'anthropic':
       return { provider: 'anthropic', modelId: need(rest, 'a model name') };
+    case 'mistral':
+    case 'groq':
+    case 'deepseek':
+      return { provider: prefix, modelId: need(rest, 'a model name') };
     case 'scripted':
       return { provider: 'scripted', file: need(rest, 'a script file') };
     case 'openai-compatible': {
@@ -73,13 +80,14 @@ function invalid(name: string, why: string): AgentctxError {
 }
 
 /**
- * Whether the provider a model string names pairs function responses with calls by id (OpenAI, Anthropic and
- * OpenAI-compatible servers do; Gemini pairs by order and name), so a request for it keeps every call id, the ones
- * generated for calls that came without one included. Unknown strings and scripted models: no.
+ * Whether the provider a model string names pairs function responses with calls by id (OpenAI, Anthropic,
+ * OpenAI-compatible servers and every provider through the AI SDK do; Gemini pairs by order and name), so a request
+ * for it keeps every call id, the ones generated for calls that came without one included. Unknown strings and
+ * scripted models: no.
  */
 export function modelPairsCallsById(name: string): boolean {
   const provider = providerOf(name);
-  return provider === 'openai' || provider === 'anthropic' || provider === 'openai-compatible';
+  return provider !== undefined && provider !== 'google' && provider !== 'scripted';
 }
 
 /** Whether the provider a model string names holds deferred tool definitions back itself (Anthropic). */

@@ -15,6 +15,7 @@ export type ResolveModelOptions = {
 /**
  * A model from its string: `gemini-2.5-flash` or `google:…`, `openai:…` (Responses for reasoning models, else Chat
  * Completions; `openai-chat:…` and `openai-responses:…` choose), `anthropic:…`, `openai-compatible:<model>@<baseURL>`,
+ * `mistral:…`, `groq:…`, `deepseek:…` (through their AI SDK packages),
  * `scripted:<file>`. Each provider's module (and SDK) loads only when a model
  * of it is asked for. A missing key or an unknown provider is one clear error.
  */
@@ -42,6 +43,12 @@ export async function resolveModel(name: string, options: ResolveModelOptions = 
     case 'anthropic': {
       const { createAnthropicModel } = await import('../anthropic/index.js');
       return createAnthropicModel({ model: spec.modelId, ...common });
+    }
+    case 'mistral':
+    case 'groq':
+    case 'deepseek': {
+      const { createNamedAiSdkModel } = await import('../ai-sdk/named-providers.js');
+      return createNamedAiSdkModel(spec.provider, { model: spec.modelId, ...common });
     }
     case 'scripted': {
       if (options.loadScript === undefined) {
