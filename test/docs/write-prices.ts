@@ -10,5 +10,5 @@ const table = parsePriceTable(
   JSON.parse(readFileSync(join(root, 'assets', 'prices.json'), 'utf8')),
   'assets/prices.json',
 );
-writeFileSync(join(root, 'src', 'engine', 'cost', 'default-prices.ts'), renderDefaultPrices(table));
+writeFileSync(join(root, 'src', 'analysis', 'cost', 'default-prices.ts'), renderDefaultPrices(table));
 console.log(`wrote src/analysis/cost/default-prices.ts (${table.models.length} models)`);
