@@ -4,6 +4,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Usage } from '../../src/contracts/event.js';
+import { explainSessionCache } from '../../src/analysis/cache/explain-cache.js';
 import { costOfCall } from '../../src/analysis/cost/call-cost.js';
 import { DEFAULT_PRICES } from '../../src/analysis/cost/default-prices.js';
 import type { PriceTable } from '../../src/analysis/cost/price-table.js';
@@ -218,6 +219,15 @@ describe.each(CASES)('the AI SDK bridge over $name', (testCase) => {
         expect(recorded?.wire?.url).toBe(`${server.url}${received.url}`);
       }
       expect(calls.map((call) => call.usage)).toEqual(testCase.usage);
+      // The cache explainer reads bridged calls as any other: the second call keeps the first one's stable prefix.
+      const records = await Promise.all(
+        calls.map((call) => runner.sessions.getModelCall({ ...key, index: call.index })),
+      );
+      const explained = explainSessionCache(
+        records.filter((record) => record !== undefined),
+        (text) => text.length,
+      );
+      expect(explained.calls[1]?.explanation).toMatchObject({ previous: 1, current: 2, kept: true });
 
       const report = costOfCalls(calls, TABLE);
       expect(report.total.unpricedCalls).toBe(0);
