@@ -132,8 +132,13 @@ export function wireView(call) {
     return el('section', { class: 'wire none' }, el('h4', { text: 'Wire' }), el('p', { class: 'muted', text: why }));
   }
   let pretty = null;
+  let held = null;
   try {
-    pretty = JSON.stringify(JSON.parse(wire.body), null, 2);
+    const body = JSON.parse(wire.body);
+    pretty = JSON.stringify(body, null, 2);
+    // OpenAI's previous_response_id: the provider holds the conversation before this body, which carries only the rest.
+    const id = body?.previous_response_id;
+    if (typeof id === 'string' && id !== '') held = id;
   } catch {
     // Not JSON: the raw text is the only view.
   }
@@ -165,6 +170,12 @@ export function wireView(call) {
       { class: 'facts wire-meta' },
       meta.map(([name, value]) => [el('dt', { text: name }), el('dd', { dataset: { wire: name }, text: value })]),
     ),
+    held === null
+      ? ''
+      : el('p', {
+          class: 'wire-held',
+          text: `The server holds the conversation up to response ${held} (previous_response_id): this body carries only what came after it.`,
+        }),
     el(
       'div',
       { class: 'raw-actions' },
