@@ -68,8 +68,15 @@ export async function compareVariants(
     { file: fileA, model: values['model-a'] ?? values.model, profile: values['profile-a'] ?? values.profile },
     { file: fileB, model: values['model-b'] ?? values.model, profile: values['profile-b'] ?? values.profile },
   ];
+  // Every choice checked before any agent or model is opened, each named as it was given.
+  for (const option of ['profile-a', 'profile-b'] as const) {
+    const value = values[option];
+    if (value !== undefined && value !== 'agentctx' && value !== 'adk')
+      throw new UsageError(`--${option} must be agentctx or adk, got '${value}'.`);
+  }
+  const choices = sides.map((side) => ({ ...profileChoice(side.profile), ...billAsChoice(values['bill-as']) }));
   const runners: AgentRunner[] = [];
-  for (const side of sides) {
+  for (const [index, side] of sides.entries()) {
     // Ids from a counter, so both sides send the same bytes wherever their context is the same.
     let ids = 0;
     runners.push(
@@ -77,8 +84,7 @@ export async function compareVariants(
         store: values.store ?? 'memory',
         model: side.model,
         streaming: false,
-        ...profileChoice(side.profile),
-        ...billAsChoice(values['bill-as']),
+        ...choices[index],
         newId: () => `id${++ids}`,
         // One store for both sides: their sessions have ids of their own.
         ...(runners[0] === undefined ? {} : { stores: runners[0] }),

@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { UsageError } from '../contracts/errors/usage-error.js';
+import { ValidationError } from '../contracts/errors/validation-error.js';
 import type { EvalMetric, EvalSet } from '../contracts/evaluation.js';
 import { DEFAULT_EVAL_CONFIG, evalMetricsFromConfig, readEvalConfig } from '../analysis/eval/eval-config.js';
 import { parseEvalSet } from '../analysis/eval/eval-set-file.js';
@@ -31,7 +32,7 @@ export async function readEvalInputs(
   const config =
     configPath === undefined
       ? DEFAULT_EVAL_CONFIG
-      : readEvalConfig(JSON.parse(await readInputFile(configPath, cwd)) as unknown, configPath);
+      : readEvalConfig(parseJson(await readInputFile(configPath, cwd), configPath), configPath);
   const sets: { file: string; set: EvalSet }[] = [];
   for (const file of files)
     sets.push({
@@ -42,6 +43,19 @@ export async function readEvalInputs(
       }),
     });
   return { runs, sets, metrics: evalMetricsFromConfig(config) };
+}
+
+// ADK reads test_config.json as JSON; a file that is not is one error naming it.
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ValidationError({
+      subject: file,
+      issues: [{ path: '', message: `is not JSON (${(error as Error).message})` }],
+      hint: 'A test_config.json is JSON: { "criteria": { "<metric>": <threshold or criterion> } }.',
+    });
+  }
 }
 
 // A file, or every .evalset.json and .test.json of a folder (sorted), as ADK's `adk eval` and AgentEvaluator take them.

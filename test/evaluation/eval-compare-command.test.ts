@@ -139,11 +139,29 @@ describe('agentctx eval --compare', () => {
       await cli(['eval', `${SUPPORT}/support.yaml`, SUPPORT, '--bill-as', 'acme:big-model']),
       /--bill-as takes <provider>:<model> with provider anthropic, openai, google, got 'acme:big-model'/,
     );
+    // Checked before any agent or model is opened (the agent's own model would need a key here).
+    expectCliError(
+      await cli([
+        'eval',
+        '--compare',
+        `${SUPPORT}/support.yaml`,
+        `${SUPPORT}/support.yaml`,
+        SUPPORT,
+        '--profile-b',
+        'nope',
+      ]),
+      /--profile-b must be agentctx or adk, got 'nope'/,
+    );
     const dir = await mkdtemp(join(tmpdir(), 'agentctx-compare-'));
     await writeFile(
       join(dir, 'agent.mjs'),
       "export const agent = { name: 'a', kind: 'llm', instruction: 'Hi.' };\nexport const model = 'gemini-2.5-flash';\n",
     );
     expectCliError(await cli(['eval', join(dir, 'agent.mjs'), SUPPORT]), /model.*is exported but is not a model/);
+    await writeFile(join(dir, 'test_config.json'), 'not json');
+    expectCliError(
+      await cli(['eval', `${SUPPORT}/support.yaml`, SUPPORT, '--config', join(dir, 'test_config.json')]),
+      /test_config\.json: is not JSON/,
+    );
   });
 });
